@@ -1,0 +1,36 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+TABULA := $(VENV)/bin/tabula
+BUILD := build
+
+.PHONY: demo test bench venv chromium clean
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[sources,test,bench]'
+	touch $@
+
+# Browser tests need Debian's chromium; install it only when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+demo: venv
+	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb
+	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html
+	@echo "map: $(abspath $(BUILD)/mediterranean.html)"
+
+test: venv chromium
+	$(PY) -m pytest -q
+
+bench: venv
+	$(PY) -m benchmarks.run
+
+clean:
+	rm -rf $(BUILD) .pytest_cache

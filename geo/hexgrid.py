@@ -1,0 +1,184 @@
+"""The hex grid over H3: cells of a region, neighbours, clock-position sides, polygons.
+
+Orders in the rules name a hex side by a clock position (12 = north, 3 = east...).
+H3 cells are not aligned to north: a cell's orientation depends on where it lies
+on the icosahedron.  We therefore compute each cell's sides from geometry:
+
+1. the true (initial great-circle) bearing from the cell's centre to each
+   neighbour's centre;
+2. the six sides of a hexagon are about 60 degrees apart, so they occupy either
+   the odd clock positions (1, 3, 5, 7, 9, 11: "pointy-topped", the usual case
+   around the Mediterranean) or the even ones (2, 4, ..., 12: "flat-topped");
+   we take whichever set fits the bearings with the smaller squared error;
+3. each neighbour gets a distinct position of that set by an optimal
+   assignment (the nearest position when no two neighbours compete).
+
+A pentagon's five neighbours take five of the six positions, so one clock
+position of a pentagon names no side; so does any side whose neighbour lies
+outside the map.  :func:`neighbors_by_clock` reports what does exist, and the
+engine rejects the rest with the list of valid positions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import h3
+import numpy as np
+import shapely
+
+from geo.errors import InputError
+
+ODD_CLOCK = (1, 3, 5, 7, 9, 11)
+EVEN_CLOCK = (2, 4, 6, 8, 10, 12)
+
+
+def check_resolution(res: int) -> int:
+    """Return ``res`` if it is a valid H3 resolution (0-15), else raise a one-line InputError."""
+    if isinstance(res, bool) or not isinstance(res, int) or not 0 <= res <= 15:
+        raise InputError(f"resolution {res!r} is outside 0-15: pass an H3 resolution between 0 and 15")
+    return res
+
+
+def cells_in_bbox(bbox: tuple[float, float, float, float], res: int) -> list[str]:
+    """H3 cells whose centres lie inside ``bbox`` = (west, south, east, north), sorted."""
+    check_resolution(res)
+    west, south, east, north = bbox
+    if not (west < east and south < north):
+        raise InputError(f"region {bbox} is empty: give west < east and south < north")
+    poly = h3.LatLngPoly([(south, west), (south, east), (north, east), (north, west)])
+    return sorted(h3.polygon_to_cells(poly, res))
+
+
+def cell_center(cell: str) -> tuple[float, float]:
+    """(lat, lng) of a cell's centre."""
+    return h3.cell_to_latlng(cell)
+
+
+def cell_polygon(cell: str) -> shapely.Polygon:
+    """The cell's boundary as a shapely polygon in lon/lat (x = longitude)."""
+    return shapely.Polygon([(lng, lat) for lat, lng in h3.cell_to_boundary(cell)])
+
+
+def cell_polygons(cells: Iterable[str]) -> np.ndarray:
+    """Array of shapely polygons, one per cell, in lon/lat."""
+    return np.array([cell_polygon(c) for c in cells], dtype=object)
+
+
+def initial_bearing(lat1, lng1, lat2, lng2):
+    """True initial great-circle bearing in degrees [0, 360) from point 1 to point 2 (vectorised)."""
+    p1, p2 = np.radians(lat1), np.radians(lat2)
+    dl = np.radians(np.asarray(lng2) - np.asarray(lng1))
+    x = np.sin(dl) * np.cos(p2)
+    y = np.cos(p1) * np.sin(p2) - np.sin(p1) * np.cos(p2) * np.cos(dl)
+    return np.degrees(np.arctan2(x, y)) % 360.0
+
+
+def _angular_gap(bearing: float, clock: int) -> float:
+    gap = abs(bearing - (clock % 12) * 30.0) % 360.0
+    return min(gap, 360.0 - gap)
+
+
+def assign_clock_positions(bearings: list[float]) -> list[int]:
+    """Distinct clock positions (1-12) for up to six side bearings, as the module doc explains."""
+    if not bearings:
+        return []
+    best: tuple[float, tuple[int, ...]] | None = None
+    for positions in (ODD_CLOCK, EVEN_CLOCK):
+        nearest = tuple(min(positions, key=lambda c: _angular_gap(b, c)) for b in bearings)
+        if len(set(nearest)) == len(nearest):
+            candidates = [nearest]  # no two sides compete: nearest is optimal
+        else:
+            candidates = itertools.permutations(positions, len(bearings))
+        for perm in candidates:
+            cost = sum(_angular_gap(b, c) ** 2 for b, c in zip(bearings, perm))
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, tuple(perm))
+    return list(best[1])
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a cell: the neighbour across it, its clock position and true bearing."""
+
+    neighbor: str
+    clock: int
+    bearing: float
+
+
+def cell_sides(cell: str) -> list[Side]:
+    """All sides of ``cell`` (six, five for a pentagon) with clock positions, sorted by clock."""
+    neighbors = [n for n in h3.grid_ring(cell, 1)]
+    lat, lng = h3.cell_to_latlng(cell)
+    centres = np.array([h3.cell_to_latlng(n) for n in neighbors])
+    bearings = initial_bearing(lat, lng, centres[:, 0], centres[:, 1]).tolist()
+    clocks = assign_clock_positions(bearings)
+    return sorted((Side(n, c, round(b, 3)) for n, c, b in zip(neighbors, clocks, bearings)), key=lambda s: s.clock)
+
+
+def neighbor_table(cells: Iterable[str]) -> list[tuple[str, str, int, float]]:
+    """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``."""
+    cell_set = set(cells)
+    rows = []
+    for cell in sorted(cell_set):
+        for side in cell_sides(cell):
+            if side.neighbor in cell_set:
+                rows.append((cell, side.neighbor, side.clock, side.bearing))
+    return rows
+
+
+def neighbors_by_clock(cell: str, within: set[str] | None = None) -> dict[int, str]:
+    """{clock: neighbour} for the sides of ``cell`` whose neighbour is on the map (``within``)."""
+    return {s.clock: s.neighbor for s in cell_sides(cell) if within is None or s.neighbor in within}
+
+
+def grid_distance(a: str, b: str) -> int:
+    """Distance in hexes (H3 grid distance); raises InputError when H3 cannot measure it."""
+    try:
+        return h3.grid_distance(a, b)
+    except h3.H3BaseException as e:
+        raise InputError(f"cannot measure the hex distance from {a} to {b}: {e}") from e
+
+
+def ring(cell: str, k: int) -> set[str]:
+    """All cells within ``k`` hexes of ``cell`` (including it)."""
+    return set(h3.grid_disk(cell, k))
+
+
+def cell_at(lat: float, lng: float, res: int) -> str:
+    """The cell containing a point."""
+    check_resolution(res)
+    if not (-90 <= lat <= 90 and -180 <= lng <= 180):
+        raise InputError(f"point ({lat}, {lng}) is not a latitude/longitude: give lat in -90..90, lon in -180..180")
+    return h3.latlng_to_cell(lat, lng, res)
+
+
+def mean_cell_area_km2(res: int) -> float:
+    return h3.average_hexagon_area(res, unit="km^2")
+
+
+def haversine_km(lat1, lng1, lat2, lng2) -> float:
+    return h3.great_circle_distance((lat1, lng1), (lat2, lng2), unit="km")
+
+
+__all__ = [
+    "Side",
+    "assign_clock_positions",
+    "cell_at",
+    "cell_center",
+    "cell_polygon",
+    "cell_polygons",
+    "cell_sides",
+    "cells_in_bbox",
+    "check_resolution",
+    "grid_distance",
+    "haversine_km",
+    "initial_bearing",
+    "mean_cell_area_km2",
+    "neighbor_table",
+    "neighbors_by_clock",
+    "ring",
+]
+
