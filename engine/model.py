@@ -1,0 +1,167 @@
+"""Value objects shared by every rules module of Vae Victis II.
+
+A game is data plus pure functions: each step takes the static :class:`Board`,
+the current :class:`CampaignState` and the inputs of that step (orders,
+engagement results, umpire choices) and returns a new state plus the
+:class:`Event` records that explain it.  Nothing here mutates; use
+``dataclasses.replace``.  Mappings inside frozen dataclasses are treated as
+read-only by convention.
+
+Extending: add new fields with defaults or new classes at the end; never rename.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping
+
+# --- the static board ---------------------------------------------------------
+
+LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
+WATER_KINDS = ("coast", "sea", "ocean", "lake")
+
+
+@dataclass(frozen=True)
+class Hex:
+    cell: str
+    kind: str  # land / coast / sea / ocean / lake
+    terrain: str | None  # land only
+    river: bool = False  # a River hex of this scenario
+    lat: float = 0.0
+    lng: float = 0.0
+
+
+@dataclass(frozen=True)
+class StructureInfo:
+    name: str
+    kind: str  # town / city
+    cell: str
+    capital: bool = False
+    coastal: bool = False  # adjacent to a coast hex
+    start_controller: str | None = None
+
+
+@dataclass(frozen=True)
+class FactionInfo:
+    name: str
+    player: bool = True
+    capitals: tuple[str, ...] = ()
+    influence_multiplier: int = 1
+    colour: str = "#888888"
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything that does not change during a campaign.
+
+    ``sides[cell][clock] = neighbour`` for neighbours on the map; ``road_edges``
+    holds ordered pairs (a, b) of adjacent cells joined by a road (both
+    directions present); ``sea_zones[cell]`` the zones a water hex belongs to.
+    """
+
+    res: int
+    hexes: Mapping[str, Hex]
+    sides: Mapping[str, Mapping[int, str]]
+    road_edges: frozenset[tuple[str, str]] = frozenset()
+    structures: Mapping[str, StructureInfo] = field(default_factory=dict)
+    factions: Mapping[str, FactionInfo] = field(default_factory=dict)
+    sea_zones: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def structure_at(self, cell: str) -> StructureInfo | None:
+        for s in self.structures.values():
+            if s.cell == cell:
+                return s
+        return None
+
+
+# --- the changing state -------------------------------------------------------
+
+
+class Phase(str, Enum):
+    """The round's phases in the order the rules play them."""
+
+    ORDERS = "orders"
+    MOVEMENT = "movement"
+    BATTLES = "battles"
+    ADMINISTRATION = "administration"
+    VICTORY = "victory"
+
+
+@dataclass(frozen=True)
+class Army:
+    id: int
+    faction: str
+    cell: str | None  # None once irrevocably eliminated
+    strength: int  # force points (FP)
+    eliminated: bool = False
+
+
+@dataclass(frozen=True)
+class Siege:
+    structure: str
+    faction: str
+    armies: tuple[int, ...]
+    resilience: int
+    start_resilience: int
+    started_round: int
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    round: int
+    phase: Phase
+    armies: tuple[Army, ...]  # sorted by id
+    control: Mapping[str, str | None]  # structure name -> controlling faction (None: nobody)
+    sieges: tuple[Siege, ...] = ()
+    victory_points: Mapping[str, int] = field(default_factory=dict)
+    seed: int = 0
+    winner: str | None = None
+
+    def army(self, army_id: int) -> Army:
+        for a in self.armies:
+            if a.id == army_id:
+                return a
+        raise KeyError(army_id)
+
+    def siege_of(self, structure: str) -> Siege | None:
+        for s in self.sieges:
+            if s.structure == structure:
+                return s
+        return None
+
+
+# --- inputs of a round -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Transfer:
+    to_army: int
+    fp: int
+
+
+@dataclass(frozen=True)
+class ArmyOrders:
+    """One army's orders for a round, as the players write them.
+
+    ``moves`` are clock positions, 0 = stand still (costs 1 MP).
+    ``initiative`` is "strength" (+40 FP in engagements, the default) or a sea-zone name.
+    """
+
+    army: int
+    moves: tuple[int, ...] = ()
+    initiative: str = "strength"
+    lift_siege: bool = False
+    assault: str | None = None  # name of the besieged structure assaulted
+    transfers: tuple[Transfer, ...] = ()
+
+
+@dataclass(frozen=True)
+class Event:
+    """One recorded, explainable change. ``data`` is JSON-serialisable."""
+
+    round: int
+    phase: str
+    kind: str
+    data: Mapping[str, Any]
+    text: str = ""  # the change in words, for `tabula log`

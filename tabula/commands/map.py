@@ -1,0 +1,8 @@
+"""`tabula map ...` commands."""
+
+import click
+
+
+@click.group(name="map")
+def group() -> None:
+    """map commands."""

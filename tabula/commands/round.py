@@ -1,0 +1,8 @@
+"""`tabula round ...` commands."""
+
+import click
+
+
+@click.group(name="round")
+def group() -> None:
+    """round commands."""
