@@ -1,0 +1,170 @@
+"""The static :class:`~engine.model.Board` read from a campaign (or map) database.
+
+The board is everything the rules consult that never changes during a campaign:
+hexes with their kind, terrain and River flag, the clock-position sides of every
+hex, the sides roads cross, the structures, the factions and the sea zones.
+Movement, ZoC, logistics and the battle rules all work on this one object so
+they never query the database in their inner loops.
+
+Tables read (see docs/architecture.md):
+
+* ``hexes`` (required) and ``hex_neighbors`` (required);
+* ``road_edges`` (view) or, where the view is missing, ``road_cells`` (both
+  directions of each consecutive pair are derived here);
+* ``river_cells``: the scenario's River hexes.  When the table exists it is the
+  authority (a scenario may keep only the major rivers); without it the map's
+  ``hexes.river`` flag is used;
+* ``structures`` (``coastal`` = adjacent to a hex of kind ``coast``, computed
+  from ``hex_neighbors``, because the Resilience and naval rules say "adjacent
+  to Coast hex");
+* ``factions`` and ``hex_sea_zones``.
+
+Campaign tables other than ``hexes``/``hex_neighbors`` are optional so that a
+bare map database also loads (with no structures and no factions).
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from engine.model import Board, FactionInfo, Hex, StructureInfo
+from geo.errors import InputError
+from geo.spatialdb import run_sql
+
+__all__ = ["board_from_duckdb", "existing_tables"]
+
+
+def existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Names (lower case) of the tables and views of the connection's current schema."""
+    rows = run_sql(
+        con,
+        "SELECT lower(table_name) FROM information_schema.tables WHERE table_schema = current_schema()",
+        name="board.existing_tables",
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def _read_hexes(con, river_override: set[str] | None) -> tuple[int, dict[str, Hex]]:
+    rows = run_sql(
+        con,
+        "SELECT cell, res, kind, terrain, coalesce(river, false), coalesce(lat, 0), coalesce(lng, 0) "
+        "FROM hexes ORDER BY cell",
+        name="board.hexes",
+    ).fetchall()
+    if not rows:
+        raise InputError("the database has an empty `hexes` table: build the map first (`tabula map build`)")
+    resolutions = {r[1] for r in rows}
+    if len(resolutions) != 1:
+        raise InputError(f"`hexes` mixes H3 resolutions {sorted(resolutions)}: a board has one resolution")
+    hexes = {}
+    for cell, _res, kind, terrain, river, lat, lng in rows:
+        is_river = (cell in river_override) if river_override is not None else bool(river)
+        hexes[cell] = Hex(cell=cell, kind=kind, terrain=terrain, river=is_river, lat=float(lat), lng=float(lng))
+    return resolutions.pop(), hexes
+
+
+def _read_sides(con, hexes: dict[str, Hex]) -> dict[str, dict[int, str]]:
+    sides: dict[str, dict[int, str]] = {cell: {} for cell in hexes}
+    for cell, neighbor, clock in run_sql(
+        con, "SELECT cell, neighbor, clock FROM hex_neighbors ORDER BY cell, clock", name="board.hex_neighbors"
+    ).fetchall():
+        # Rows whose ends are not both hexes of the map cannot be moved along.
+        if cell in hexes and neighbor in hexes:
+            sides[cell][int(clock)] = neighbor
+    return sides
+
+
+def _read_road_edges(con, tables: set[str]) -> frozenset[tuple[str, str]]:
+    if "road_edges" in tables:
+        rows = run_sql(con, "SELECT cell, neighbor FROM road_edges", name="board.road_edges").fetchall()
+    elif "road_cells" in tables:
+        # Same definition as the road_edges view: both directions of each road step.
+        rows = run_sql(
+            con,
+            """
+            WITH steps AS (
+                SELECT cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
+            )
+            SELECT cell, neighbor FROM steps WHERE neighbor IS NOT NULL
+            UNION SELECT neighbor, cell FROM steps WHERE neighbor IS NOT NULL
+            """,
+            name="board.road_cells",
+        ).fetchall()
+    else:
+        return frozenset()
+    edges = set()
+    for a, b in rows:
+        if a != b:
+            edges.add((a, b))
+            edges.add((b, a))
+    return frozenset(edges)
+
+
+def _read_structures(con, tables: set[str], hexes: dict[str, Hex], sides) -> dict[str, StructureInfo]:
+    if "structures" not in tables:
+        return {}
+    out = {}
+    for name, kind, cell, controller, capital in run_sql(
+        con,
+        "SELECT name, lower(kind), cell, controller, coalesce(capital, false) FROM structures ORDER BY name",
+        name="board.structures",
+    ).fetchall():
+        if kind not in ("town", "city"):
+            raise InputError(f"structure {name!r} has kind {kind!r}: use town or city")
+        if cell not in hexes:
+            raise InputError(f"structure {name!r} lies in cell {cell}, which is not a hex of this map")
+        coastal = any(hexes[n].kind == "coast" for n in sides.get(cell, {}).values())
+        out[name] = StructureInfo(
+            name=name, kind=kind, cell=cell, capital=bool(capital), coastal=coastal, start_controller=controller
+        )
+    return out
+
+
+def _read_factions(con, tables: set[str]) -> dict[str, FactionInfo]:
+    if "factions" not in tables:
+        return {}
+    out = {}
+    for name, player, capitals, mult, colour in run_sql(
+        con,
+        "SELECT name, coalesce(player, true), coalesce(capitals, []::VARCHAR[]), "
+        "coalesce(influence_multiplier, 1), coalesce(colour, '#888888') FROM factions ORDER BY name",
+        name="board.factions",
+    ).fetchall():
+        out[name] = FactionInfo(
+            name=name, player=bool(player), capitals=tuple(capitals), influence_multiplier=int(mult), colour=colour
+        )
+    return out
+
+
+def _read_sea_zones(con, tables: set[str]) -> dict[str, frozenset[str]]:
+    if "hex_sea_zones" not in tables:
+        return {}
+    zones: dict[str, set[str]] = {}
+    for cell, zone in run_sql(con, "SELECT cell, zone FROM hex_sea_zones", name="board.hex_sea_zones").fetchall():
+        zones.setdefault(cell, set()).add(zone)
+    return {cell: frozenset(z) for cell, z in sorted(zones.items())}
+
+
+def board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
+    """Read the static :class:`Board` from a map or campaign database (see the module doc)."""
+    tables = existing_tables(con)
+    missing = {"hexes", "hex_neighbors"} - tables
+    if missing:
+        raise InputError(
+            f"the database lacks the map table(s) {sorted(missing)}: open a map or campaign database "
+            "written by `tabula map build` / `tabula campaign new`"
+        )
+    river_override = None
+    if "river_cells" in tables:
+        river_override = {r[0] for r in run_sql(con, "SELECT cell FROM river_cells", name="board.rivers").fetchall()}
+    res, hexes = _read_hexes(con, river_override)
+    sides = _read_sides(con, hexes)
+    return Board(
+        res=res,
+        hexes=hexes,
+        sides=sides,
+        road_edges=_read_road_edges(con, tables),
+        structures=_read_structures(con, tables, hexes, sides),
+        factions=_read_factions(con, tables),
+        sea_zones=_read_sea_zones(con, tables),
+    )

@@ -1,0 +1,376 @@
+"""Tiny synthetic boards from real H3 cells, for every engine test.
+
+A board is a disk of H3 cells around a centre (default: Roma, res 5, where the
+cells are pointy-topped and their sides sit at clock positions 1, 3, 5, 7, 9, 11).
+Cells are named the way players name moves: by a *path* of clock positions from
+the centre.  ``""`` (or ``"c"``) is the centre, ``"3"`` its east neighbour,
+``"3 3 5"`` two steps east then one south-east.  A full H3 cell string is
+accepted anywhere a path is.
+
+    from tests.engine.boards import sketch
+
+    m = sketch(
+        radius=3,
+        terrain={"3": "hills", "3 3": "forests", "9": "peaks"},
+        water={"11": "coast", "11 11": "sea", "5 5": "lake"},
+        roads=[["9 9", "9", "", "3", "3 3"]],       # one road, cell by cell
+        rivers=["1", "1 1"],
+        structures=[("Capua", "city", "3 3", "roma"), ("Roma", "city", "", "roma", True)],
+    )
+    board = m.board                                   # engine.model.Board
+    capua = m.cell("3 3")                             # '851e...'
+    state = m.state([(1, "carthago", "9 9"), (9, "roma", "3")])
+
+    con = campaign_db(board, state)                   # in-memory DuckDB with the
+    # docs/architecture.md map + campaign tables and the engine/README.md state tables
+
+Every land hex is farmlands unless ``terrain`` says otherwise.  Build the seed's
+situations by naming only the hexes that matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+import h3
+
+from engine.model import Army, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
+from geo.hexgrid import cell_polygon, cell_sides
+
+DEFAULT_CENTER = (41.9, 12.5)  # Roma
+DEFAULT_RES = 5
+
+DEFAULT_FACTIONS = {
+    "roma": FactionInfo("roma", player=True, capitals=("Roma",), influence_multiplier=1, colour="#c0392b"),
+    "carthago": FactionInfo("carthago", player=True, capitals=("Carthago",), influence_multiplier=2, colour="#2c3e50"),
+    "syracusae": FactionInfo("syracusae", player=False, capitals=("Syracusae",), influence_multiplier=1, colour="#8e44ad"),
+}
+
+__all__ = [
+    "DEFAULT_CENTER",
+    "DEFAULT_FACTIONS",
+    "DEFAULT_RES",
+    "TestMap",
+    "board_from_rows",
+    "campaign_db",
+    "cell",
+    "sketch",
+    "walk",
+    "write_campaign_tables",
+    "write_state_tables",
+]
+
+
+def _clock_steps(path: str) -> list[int]:
+    path = path.strip()
+    if path in ("", "c"):
+        return []
+    return [int(tok) for tok in path.split()]
+
+
+def walk(start: str, path: str) -> str:
+    """The cell reached from ``start`` by the clock positions in ``path`` (H3 geometry, no map bounds)."""
+    here = start
+    for step in _clock_steps(path):
+        sides = {s.clock: s.neighbor for s in cell_sides(here)}
+        if step not in sides:
+            raise ValueError(f"cell {here} has no side at clock {step} (sides: {sorted(sides)}) in path {path!r}")
+        here = sides[step]
+    return here
+
+
+def cell(ref: str, center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES) -> str:
+    """An H3 cell given as a cell string or a clock path from the centre (see the module doc)."""
+    if h3.is_valid_cell(ref):
+        return ref
+    return walk(h3.latlng_to_cell(center[0], center[1], res), ref)
+
+
+def _structure_row(spec) -> tuple[str, str, str, str | None, bool]:
+    if isinstance(spec, Mapping):
+        return (spec["name"], spec["kind"], spec["cell"], spec.get("controller"), bool(spec.get("capital", False)))
+    name, kind, ref, *rest = spec
+    controller = rest[0] if rest else None
+    capital = bool(rest[1]) if len(rest) > 1 else False
+    return name, kind, ref, controller, capital
+
+
+def board_from_rows(
+    center: tuple[float, float] = DEFAULT_CENTER,
+    res: int = DEFAULT_RES,
+    radius: int = 4,
+    terrain: Mapping[str, str] | None = None,
+    default_terrain: str = "farmlands",
+    water: Mapping[str, str] | None = None,
+    roads: Iterable[Sequence[str]] = (),
+    rivers: Iterable[str] = (),
+    structures: Iterable = (),
+    factions: Mapping[str, FactionInfo] | None = None,
+    sea_zones: Mapping[str, Iterable[str]] | None = None,
+) -> Board:
+    """A :class:`Board` on the disk of ``radius`` hexes around ``center`` (see the module doc).
+
+    ``terrain``/``water``: {ref: terrain} / {ref: coast|sea|ocean|lake}; ``roads``: lists of
+    refs, consecutive ones adjacent; ``rivers``: River hexes; ``structures``: tuples
+    ``(name, town|city, ref[, controller[, capital]])`` or dicts with those keys;
+    ``sea_zones``: {ref: [zone, ...]}, default every coast/sea/ocean hex in "Mare Tyrrhenum".
+    """
+    origin = h3.latlng_to_cell(center[0], center[1], res)
+    cells = sorted(h3.grid_disk(origin, radius))
+    on_map = set(cells)
+
+    def resolve(ref: str) -> str:
+        c = cell(ref, center, res)
+        if c not in on_map:
+            raise ValueError(f"{ref!r} ({c}) lies outside the board of radius {radius}")
+        return c
+
+    kinds = {c: "land" for c in cells}
+    terrains: dict[str, str | None] = {c: default_terrain for c in cells}
+    for ref, kind in (water or {}).items():
+        c = resolve(ref)
+        kinds[c], terrains[c] = kind, None
+    for ref, t in (terrain or {}).items():
+        c = resolve(ref)
+        if kinds[c] != "land":
+            raise ValueError(f"{ref!r} is {kinds[c]}, it cannot have terrain {t!r}")
+        terrains[c] = t
+    river_cells = {resolve(r) for r in rivers}
+
+    sides = {c: {s.clock: s.neighbor for s in cell_sides(c) if s.neighbor in on_map} for c in cells}
+    hexes = {}
+    for c in cells:
+        lat, lng = h3.cell_to_latlng(c)
+        hexes[c] = Hex(cell=c, kind=kinds[c], terrain=terrains[c], river=c in river_cells, lat=lat, lng=lng)
+
+    edges: set[tuple[str, str]] = set()
+    for road in roads:
+        road_cells = [resolve(r) for r in road]
+        for a, b in zip(road_cells, road_cells[1:]):
+            if b not in sides[a].values():
+                raise ValueError(f"road {list(road)}: {a} and {b} are not adjacent")
+            edges.add((a, b))
+            edges.add((b, a))
+
+    structs = {}
+    for spec in structures:
+        name, kind, ref, controller, capital = _structure_row(spec)
+        c = resolve(ref)
+        coastal = any(hexes[n].kind == "coast" for n in sides[c].values())
+        structs[name] = StructureInfo(name, kind, c, capital=capital, coastal=coastal, start_controller=controller)
+
+    if sea_zones is None:
+        zones = {c: frozenset({"Mare Tyrrhenum"}) for c in cells if kinds[c] in ("coast", "sea", "ocean")}
+    else:
+        zones = {resolve(ref): frozenset(z) for ref, z in sea_zones.items()}
+
+    return Board(
+        res=res,
+        hexes=hexes,
+        sides=sides,
+        road_edges=frozenset(edges),
+        structures=structs,
+        factions=dict(factions if factions is not None else DEFAULT_FACTIONS),
+        sea_zones=zones,
+    )
+
+
+@dataclass(frozen=True)
+class TestMap:
+    """A synthetic board plus the centre its clock paths start from."""
+
+    __test__ = False  # not a pytest test class
+
+    board: Board
+    center: tuple[float, float] = DEFAULT_CENTER
+
+    def cell(self, ref: str) -> str:
+        c = cell(ref, self.center, self.board.res)
+        if c not in self.board.hexes:
+            raise ValueError(f"{ref!r} ({c}) is not a hex of this board")
+        return c
+
+    def state(
+        self,
+        armies: Iterable[tuple] = (),
+        control: Mapping[str, str | None] | None = None,
+        sieges: Iterable[Siege] = (),
+        victory_points: Mapping[str, int] | None = None,
+        round: int = 1,
+        phase: Phase = Phase.MOVEMENT,
+    ) -> CampaignState:
+        """State with armies ``(id, faction, ref[, strength=1600[, eliminated]])``; control defaults to the
+        structures' start controllers; every board faction gets 0 VP unless given."""
+        rows = []
+        for spec in armies:
+            army_id, faction, ref, *rest = spec
+            strength = rest[0] if rest else 1600
+            eliminated = bool(rest[1]) if len(rest) > 1 else False
+            rows.append(Army(army_id, faction, None if eliminated else self.cell(ref), strength, eliminated))
+        ctrl = {s.name: s.start_controller for s in self.board.structures.values()}
+        ctrl.update(control or {})
+        vp = {f: 0 for f in self.board.factions}
+        vp.update(victory_points or {})
+        return CampaignState(
+            round=round,
+            phase=phase,
+            armies=tuple(sorted(rows, key=lambda a: a.id)),
+            control=ctrl,
+            sieges=tuple(sieges),
+            victory_points=vp,
+        )
+
+
+def sketch(center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES, **kwargs) -> TestMap:
+    """:func:`board_from_rows` wrapped with its centre, so tests can name cells by clock paths."""
+    return TestMap(board_from_rows(center=center, res=res, **kwargs), center)
+
+
+# --- the board (and a state) as DuckDB tables -----------------------------------
+
+_ROAD_EDGES_VIEW = """
+CREATE OR REPLACE VIEW road_edges AS
+WITH steps AS (
+    SELECT road, cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
+)
+SELECT s.road, s.cell, s.neighbor, n.clock
+FROM steps s JOIN hex_neighbors n ON n.cell = s.cell AND n.neighbor = s.neighbor
+UNION ALL
+SELECT s.road, s.neighbor AS cell, s.cell AS neighbor, n.clock
+FROM steps s JOIN hex_neighbors n ON n.cell = s.neighbor AND n.neighbor = s.cell
+"""
+
+
+def write_campaign_tables(con, board: Board, state: CampaignState | None = None) -> None:
+    """Create the docs/architecture.md map + campaign tables for ``board`` (and, given ``state``,
+    the engine/README.md state tables armies/control/sieges/siege_armies/victory_points/campaign).
+
+    Roads are written as one two-cell road per adjacent pair, which yields exactly
+    ``board.road_edges`` through the ``road_edges`` view.
+    """
+    con.execute(
+        "CREATE OR REPLACE TABLE hexes (cell VARCHAR PRIMARY KEY, res INTEGER, kind VARCHAR, terrain VARCHAR, "
+        "elev_mean DOUBLE, elev_min DOUBLE, elev_max DOUBLE, elev_std DOUBLE, elev_samples INTEGER, "
+        "land_fraction DOUBLE, lake_fraction DOUBLE, river BOOLEAN, lat DOUBLE, lng DOUBLE, geom GEOMETRY)"
+    )
+    con.executemany(
+        "INSERT INTO hexes VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))",
+        [
+            (
+                h.cell,
+                board.res,
+                h.kind,
+                h.terrain,
+                1.0 if h.kind == "land" else 0.0,
+                1.0 if h.kind == "lake" else 0.0,
+                h.river,
+                h.lat,
+                h.lng,
+                cell_polygon(h.cell).wkt,
+            )
+            for h in board.hexes.values()
+        ],
+    )
+    con.execute(
+        "CREATE OR REPLACE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER, bearing DOUBLE)"
+    )
+    rows = []
+    for c, by_clock in board.sides.items():
+        bearings = {s.neighbor: s.bearing for s in cell_sides(c)}
+        rows += [(c, n, clock, bearings.get(n, 0.0)) for clock, n in by_clock.items()]
+    if rows:
+        con.executemany("INSERT INTO hex_neighbors VALUES (?, ?, ?, ?)", rows)
+
+    con.execute("CREATE OR REPLACE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
+    pairs = sorted((a, b) for a, b in board.road_edges if a < b)
+    road_rows = []
+    for i, (a, b) in enumerate(pairs):
+        road_rows += [(f"road-{i}", 0, a), (f"road-{i}", 1, b)]
+    if road_rows:
+        con.executemany("INSERT INTO road_cells VALUES (?, ?, ?)", road_rows)
+    con.execute(_ROAD_EDGES_VIEW)
+
+    con.execute("CREATE OR REPLACE TABLE river_cells (river VARCHAR, cell VARCHAR)")
+    river_rows = [("river", h.cell) for h in board.hexes.values() if h.river]
+    if river_rows:
+        con.executemany("INSERT INTO river_cells VALUES (?, ?)", river_rows)
+
+    con.execute(
+        "CREATE OR REPLACE TABLE structures (name VARCHAR, modern VARCHAR, kind VARCHAR, cell VARCHAR, "
+        "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
+    )
+    srows = []
+    for s in board.structures.values():
+        lat, lng = h3.cell_to_latlng(s.cell)
+        srows.append((s.name, s.name, s.kind, s.cell, s.start_controller, s.capital, f"POINT ({lng} {lat})"))
+    if srows:
+        con.executemany("INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))", srows)
+
+    con.execute(
+        "CREATE OR REPLACE TABLE factions (name VARCHAR, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
+        "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
+    )
+    frows = [(f.name, f.colour, f.name, f.player, list(f.capitals), f.influence_multiplier, None, None)
+             for f in board.factions.values()]
+    if frows:
+        con.executemany("INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", frows)
+
+    con.execute("CREATE OR REPLACE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
+    zrows = [(c, z) for c, zs in board.sea_zones.items() for z in sorted(zs)]
+    if zrows:
+        con.executemany("INSERT INTO hex_sea_zones VALUES (?, ?)", zrows)
+    con.execute("CREATE OR REPLACE TABLE sea_zones (name VARCHAR, geom GEOMETRY)")
+    zone_names = sorted({z for _, z in zrows})
+    if zone_names:
+        con.executemany("INSERT INTO sea_zones VALUES (?, NULL)", [(z,) for z in zone_names])
+
+    if state is not None:
+        write_state_tables(con, state)
+
+
+def write_state_tables(con, state: CampaignState) -> None:
+    """The engine/README.md state tables for ``state`` (replacing any that exist)."""
+    con.execute(
+        "CREATE OR REPLACE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, "
+        "eliminated BOOLEAN)"
+    )
+    if state.armies:
+        con.executemany(
+            "INSERT INTO armies VALUES (?, ?, ?, ?, ?)",
+            [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in state.armies],
+        )
+    con.execute("CREATE OR REPLACE TABLE control (structure VARCHAR, controller VARCHAR)")
+    if state.control:
+        con.executemany("INSERT INTO control VALUES (?, ?)", sorted(state.control.items()))
+    con.execute(
+        "CREATE OR REPLACE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, "
+        "start_resilience INTEGER, started_round INTEGER)"
+    )
+    con.execute("CREATE OR REPLACE TABLE siege_armies (structure VARCHAR, army INTEGER)")
+    for s in state.sieges:
+        con.execute(
+            "INSERT INTO sieges VALUES (?, ?, ?, ?, ?)",
+            (s.structure, s.faction, s.resilience, s.start_resilience, s.started_round),
+        )
+        for a in s.armies:
+            con.execute("INSERT INTO siege_armies VALUES (?, ?)", (s.structure, a))
+    con.execute("CREATE OR REPLACE TABLE victory_points (faction VARCHAR, vp INTEGER)")
+    if state.victory_points:
+        con.executemany("INSERT INTO victory_points VALUES (?, ?)", sorted(state.victory_points.items()))
+    con.execute("CREATE OR REPLACE TABLE campaign (key VARCHAR, value VARCHAR)")
+    con.executemany(
+        "INSERT INTO campaign VALUES (?, ?)",
+        [("round", str(state.round)), ("phase", state.phase.value), ("seed", str(state.seed)),
+         ("winner", state.winner)],
+    )
+
+
+def campaign_db(board: Board, state: CampaignState | None = None, path: str | Path | None = None):
+    """A DuckDB connection (spatial loaded; in memory unless ``path``) holding ``board`` and ``state``."""
+    from geo.spatialdb import connect
+
+    con = connect(path)
+    write_campaign_tables(con, board, state)
+    return con
