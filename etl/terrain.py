@@ -1,0 +1,178 @@
+"""Hex classification: ``kind`` (land/coast/sea/ocean/lake) and land ``terrain``.
+
+The thresholds live in ``datasets/terrain_rules.toml``; docs/terrain.md explains
+each rule.  Order matters: a land hex takes the first terrain whose rule it
+meets, in the order peaks, mountains, marshes, desert, forests, hills, farmlands.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import deque
+from collections.abc import Mapping
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import shapely
+
+from datasets import DATASETS_DIR
+from geo.errors import InputError, MissingInputError
+
+DEFAULT_TERRAIN_RULES = DATASETS_DIR / "terrain_rules.toml"
+DEFAULT_OCEAN = DATASETS_DIR / "ocean_default.geojson"
+
+TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
+KINDS = ("land", "coast", "sea", "ocean", "lake")
+WATER = ("coast", "sea", "ocean")
+
+
+def load_terrain_rules(path: str | Path | None = None) -> dict:
+    """Read a terrain-rules TOML file (default: the embedded one)."""
+    path = Path(path) if path is not None else DEFAULT_TERRAIN_RULES
+    if not path.exists():
+        raise MissingInputError(f"terrain rules file {path} does not exist: pass an existing TOML file")
+    try:
+        rules = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"terrain rules file {path} is not valid TOML ({e}): fix the syntax") from e
+    missing = {"kind", "peaks", "mountains", "marshes", "desert", "forests", "hills"} - rules.keys()
+    if missing:
+        raise InputError(f"terrain rules file {path} lacks sections {sorted(missing)}: copy them from {DEFAULT_TERRAIN_RULES}")
+    return rules
+
+
+def load_ocean(path: str | Path | None = None) -> gpd.GeoDataFrame:
+    """Polygons of water impassable to ships (default: the Atlantic beyond Gibraltar, Biscay)."""
+    path = Path(path) if path is not None else DEFAULT_OCEAN
+    if not path.exists():
+        raise MissingInputError(f"ocean file {path} does not exist: pass a GeoJSON/GeoPackage of ocean polygons")
+    try:
+        gdf = gpd.read_file(path)
+    except Exception as e:  # pyogrio raises several types for unreadable files
+        raise InputError(f"ocean file {path} cannot be read ({e}): pass a GeoJSON/GeoPackage of polygons") from e
+    return gdf.to_crs("EPSG:4326") if gdf.crs is not None else gdf.set_crs("EPSG:4326")
+
+
+def adjacency(neighbors: pd.DataFrame) -> dict[str, list[str]]:
+    """{cell: [neighbours]} from a hex_neighbors frame."""
+    adj: dict[str, list[str]] = {}
+    for cell, neighbor in zip(neighbors["cell"].tolist(), neighbors["neighbor"].tolist()):
+        adj.setdefault(cell, []).append(neighbor)
+    return adj
+
+
+def hex_distance_to(sources: set[str], adj: Mapping[str, list[str]], *, limit: int) -> dict[str, int]:
+    """Multi-source BFS: hexes from each cell to the nearest source, up to ``limit``."""
+    dist = {c: 0 for c in sources}
+    queue = deque(sources)
+    while queue:
+        cell = queue.popleft()
+        d = dist[cell]
+        if d >= limit:
+            continue
+        for n in adj.get(cell, ()):
+            if n not in dist:
+                dist[n] = d + 1
+                queue.append(n)
+    return dist
+
+
+def classify_kinds(
+    cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dict, ocean: gpd.GeoDataFrame | None = None
+) -> pd.Series:
+    """``kind`` per cell from water fractions, then coast/sea/ocean from adjacency and the ocean polygons.
+
+    ``cells`` needs: cell, lat, lng, land_fraction, lake_fraction, landmasses,
+    keeps_island, keeps_lake.
+    """
+    r = rules["kind"]
+    land = cells["land_fraction"] >= r["land_fraction"]
+    if r.get("keep_islands", True):
+        land |= cells["keeps_island"].fillna(False).astype(bool)
+    # A strait hex touching two land masses stays water unless nearly all land.
+    strait = (cells["landmasses"] >= 2) & (cells["land_fraction"] < r["strait_max_land_fraction"])
+    land &= ~(strait & ~cells["keeps_island"].fillna(False).astype(bool))
+    lake = (cells["lake_fraction"] >= r["lake_fraction"]) & ~land
+    if r.get("keep_lakes", True):
+        lake |= cells["keeps_lake"].fillna(False).astype(bool)
+        land &= ~lake
+    kind = pd.Series(np.where(land, "land", np.where(lake, "lake", "sea")), index=cells.index, dtype=object)
+
+    land_cells = set(cells.loc[land, "cell"])
+    touches_land = neighbors.loc[neighbors["neighbor"].isin(land_cells), "cell"]
+    coast = cells["cell"].isin(set(touches_land)) & (kind == "sea")
+    kind[coast] = "coast"
+    if ocean is not None and len(ocean):
+        pts = shapely.points(cells["lng"].to_numpy(), cells["lat"].to_numpy())
+        in_ocean = shapely.intersects(shapely.union_all(ocean.geometry.to_numpy()), pts)
+        kind[(kind.isin(["sea", "coast"])) & in_ocean] = "ocean"
+    return kind
+
+
+def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dict) -> pd.Series:
+    """Land terrain per cell (None for water), by the ordered rules of ``rules``.
+
+    ``cells`` needs: cell, kind, lat, elev_mean, elev_min, elev_max, river.
+    """
+    adj = adjacency(neighbors)
+    kinds = dict(zip(cells["cell"], cells["kind"]))
+    sea_like = {c for c, k in kinds.items() if k in WATER}
+    coast_dist = hex_distance_to(sea_like, adj, limit=8)
+    river_cells = set(cells.loc[cells["river"].fillna(False).astype(bool), "cell"])
+    lake_cells = {c for c, k in kinds.items() if k == "lake"}
+    mean = dict(zip(cells["cell"], cells["elev_mean"]))
+
+    def near(cell: str, targets: set[str]) -> bool:
+        return cell in targets or any(n in targets for n in adj.get(cell, ()))
+
+    def neighbourhood_relief(cell: str) -> float:
+        values = [mean[c] for c in [cell, *adj.get(cell, ())] if kinds.get(c) == "land" and pd.notna(mean.get(c))]
+        return float(max(values) - min(values)) if values else 0.0
+
+    p, m, ma, d, f, h = (rules[k] for k in ("peaks", "mountains", "marshes", "desert", "forests", "hills"))
+    out: list[str | None] = []
+    for row in cells.itertuples(index=False):
+        if row.kind != "land":
+            out.append(None)
+            continue
+        e_mean = 0.0 if pd.isna(row.elev_mean) else float(row.elev_mean)
+        e_max = e_mean if pd.isna(row.elev_max) else float(row.elev_max)
+        e_min = e_mean if pd.isna(row.elev_min) else float(row.elev_min)
+        relief = e_max - e_min
+        cdist = coast_dist.get(row.cell, 99)
+        watered = near(row.cell, river_cells)
+        if e_max >= p["min_elev_max"] and e_mean >= p["min_elev_mean"]:
+            out.append("peaks")
+        elif e_mean >= m["min_elev_mean"] or (e_mean >= m["rugged_min_elev_mean"] and relief >= m["rugged_min_relief"]):
+            out.append("mountains")
+        elif (
+            e_mean <= ma["max_elev_mean"]
+            and e_max <= ma["max_elev_max"]
+            and (
+                cdist <= ma["max_coast_distance"]
+                or (ma.get("river_or_lake_counts", True) and (watered or near(row.cell, lake_cells)))
+            )
+        ):
+            out.append("marshes")
+        elif not (d.get("watered_by_river", True) and watered) and (
+            row.lat <= d["max_lat"] or (row.lat <= d["steppe_max_lat"] and cdist >= d["steppe_min_coast_distance"])
+        ):
+            out.append("desert")
+        elif (
+            row.lat >= f["min_lat"]
+            and f["min_elev_mean"] <= e_mean < f["max_elev_mean"]
+            and cdist >= f["min_coast_distance"]
+            and neighbourhood_relief(row.cell) <= f["max_neighbourhood_relief"]
+        ):
+            out.append("forests")
+        elif (
+            e_mean >= h["min_elev_mean"]
+            or relief >= h["min_relief"]
+            or neighbourhood_relief(row.cell) >= h["min_neighbourhood_relief"]
+        ):
+            out.append("hills")
+        else:
+            out.append("farmlands")
+    return pd.Series(out, index=cells.index, dtype=object)

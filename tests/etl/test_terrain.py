@@ -1,0 +1,119 @@
+"""Hex classification rules on tiny synthetic neighbourhoods."""
+
+import pandas as pd
+import pytest
+
+from etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+from geo import hexgrid
+from geo.errors import InputError, MissingInputError
+
+RULES = load_terrain_rules()
+
+
+def neighbourhood(lat=42.0, lng=13.0, k=2, res=5):
+    centre = hexgrid.cell_at(lat, lng, res)
+    cells = sorted(hexgrid.ring(centre, k))
+    neighbors = pd.DataFrame(hexgrid.neighbor_table(cells), columns=["cell", "neighbor", "clock", "bearing"])
+    latlng = [hexgrid.cell_center(c) for c in cells]
+    frame = pd.DataFrame({"cell": cells, "lat": [p[0] for p in latlng], "lng": [p[1] for p in latlng]})
+    return centre, frame, neighbors
+
+
+def land_frame(frame, **columns):
+    defaults = dict(land_fraction=1.0, lake_fraction=0.0, landmasses=1, keeps_island=False, keeps_lake=False)
+    for k, v in {**defaults, **columns}.items():
+        frame[k] = v
+    return frame
+
+
+def test_land_sea_coast_from_fractions():
+    centre, frame, nb = neighbourhood()
+    frame = land_frame(frame, land_fraction=0.0, landmasses=0)
+    frame.loc[frame.cell == centre, "land_fraction"] = 0.7
+    kinds = dict(zip(frame.cell, classify_kinds(frame, nb, rules=RULES)))
+    assert kinds[centre] == "land"
+    ring1 = hexgrid.ring(centre, 1) - {centre}
+    assert all(kinds[c] == "coast" for c in ring1)
+    assert all(kinds[c] == "sea" for c in set(frame.cell) - ring1 - {centre})
+
+
+def test_small_island_is_kept_and_strait_stays_open():
+    centre, frame, nb = neighbourhood()
+    frame = land_frame(frame, land_fraction=0.0, landmasses=0)
+    # a small island: 30 % of one hex, the largest share of its polygon
+    frame.loc[frame.cell == centre, ["land_fraction", "keeps_island", "landmasses"]] = [0.3, True, 1]
+    # a strait hex touching two land masses, 60 % land, stays water
+    strait = sorted(hexgrid.ring(centre, 2) - hexgrid.ring(centre, 1))[0]
+    frame.loc[frame.cell == strait, ["land_fraction", "landmasses"]] = [0.6, 2]
+    kinds = dict(zip(frame.cell, classify_kinds(frame, nb, rules=RULES)))
+    assert kinds[centre] == "land"
+    assert kinds[strait] in ("sea", "coast")
+
+
+def test_lake_kept_and_ocean_polygon():
+    centre, frame, nb = neighbourhood(lat=36.5, lng=-7.5)  # west of Gibraltar: ocean by default
+    frame = land_frame(frame, land_fraction=0.0, landmasses=0)
+    kinds = classify_kinds(frame, nb, rules=RULES, ocean=load_ocean())
+    assert set(kinds) == {"ocean"}
+    centre, frame, nb = neighbourhood()
+    frame = land_frame(frame)
+    frame.loc[frame.cell == centre, ["land_fraction", "lake_fraction", "keeps_lake"]] = [0.7, 0.3, True]
+    kinds = dict(zip(frame.cell, classify_kinds(frame, nb, rules=RULES)))
+    assert kinds[centre] == "lake"
+
+
+def terrain_of(lat=42.0, lng=13.0, river=False, coast_ring=False, **elev):
+    centre, frame, nb = neighbourhood(lat=lat, lng=lng, k=3)
+    frame["kind"] = "land"
+    if coast_ring:
+        outer = hexgrid.ring(centre, 3) - hexgrid.ring(centre, 2)
+        frame.loc[frame.cell.isin(outer), "kind"] = "coast"
+    base = dict(elev_mean=100.0, elev_min=60.0, elev_max=140.0)
+    for k, v in base.items():
+        frame[k] = v
+    for k, v in elev.items():
+        frame.loc[frame.cell == centre, k] = v
+    frame["river"] = False
+    frame.loc[frame.cell == centre, "river"] = river
+    terr = dict(zip(frame.cell, classify_terrain(frame, nb, rules=RULES)))
+    return terr[centre]
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        (dict(elev_mean=2100.0, elev_min=1200.0, elev_max=3200.0), "peaks"),
+        (dict(elev_mean=1300.0, elev_min=700.0, elev_max=2000.0), "mountains"),
+        (dict(elev_mean=700.0, elev_min=200.0, elev_max=1300.0), "mountains"),  # rugged middle heights
+        (dict(elev_mean=400.0, elev_min=200.0, elev_max=600.0, lat=38.0), "hills"),
+        (dict(elev_mean=500.0, elev_min=300.0, elev_max=700.0, lat=43.0), "forests"),
+        (dict(elev_mean=100.0, elev_min=60.0, elev_max=140.0), "farmlands"),
+        (dict(elev_mean=200.0, elev_min=100.0, elev_max=300.0, lat=31.0, lng=20.0), "desert"),
+        (dict(elev_mean=5.0, elev_min=-2.0, elev_max=26.0, lat=31.0, lng=31.0, river=True), "marshes"),  # a delta
+        (dict(elev_mean=150.0, elev_min=100.0, elev_max=200.0, lat=31.0, lng=31.0, river=True), "farmlands"),  # the Nile waters it
+        (dict(elev_mean=2.0, elev_min=-2.0, elev_max=26.0, river=True), "marshes"),
+    ],
+)
+def test_terrain_rules(kwargs, expected):
+    assert terrain_of(**kwargs) == expected
+
+
+def test_water_hexes_have_no_terrain():
+    centre, frame, nb = neighbourhood()
+    frame["kind"] = "sea"
+    frame["elev_mean"] = frame["elev_min"] = frame["elev_max"] = float("nan")
+    frame["river"] = False
+    assert classify_terrain(frame, nb, rules=RULES).isna().all()
+
+
+def test_rules_file_errors(tmp_path):
+    with pytest.raises(MissingInputError, match="does not exist"):
+        load_terrain_rules(tmp_path / "nope.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[kind\n")
+    with pytest.raises(InputError, match="not valid TOML"):
+        load_terrain_rules(bad)
+    partial = tmp_path / "partial.toml"
+    partial.write_text("[kind]\nland_fraction = 0.5\n")
+    with pytest.raises(InputError, match="lacks sections"):
+        load_terrain_rules(partial)
