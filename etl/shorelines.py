@@ -191,7 +191,7 @@ def read_shorelines(path) -> gpd.GeoDataFrame:
     levels = pd.to_numeric(gdf["level"], errors="coerce")
     bad = ~levels.isin(list(LEVEL_NAMES))
     if bad.any():
-        raise InputError(f"shorelines file {path} has level {gdf['level'][bad].iloc[0]!r}: levels must be 1, 2, 3 or 4")
+        raise InputError(f"shorelines file {path} has level {str(gdf['level'][bad].iloc[0])!r}: levels must be 1, 2, 3 or 4")
     kinds = set(gdf.geom_type.dropna().unique())
     if not kinds <= {"Polygon", "MultiPolygon"}:
         raise InputError(f"shorelines file {path} holds {sorted(kinds - {'Polygon', 'MultiPolygon'})} geometries: "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import rasterio
-from rasterio.transform import from_origin
+from affine import Affine
 
 from datasets import DATASETS_DIR
 from etl.rivers import read_wdb_rivers
@@ -49,7 +49,7 @@ def pvlib_altitude_path() -> Path:
     return path
 
 
-def dem_from_pvlib_altitude(bbox) -> tuple[np.ndarray, rasterio.Affine]:
+def dem_from_pvlib_altitude(bbox) -> tuple[np.ndarray, Affine]:
     """(int16 metres with DEM_NODATA over sea, geotransform) of the Altitude.h5 cells covering ``bbox``.
 
     The window is widened to whole 1/12-degree cells so the output grid is the
@@ -71,7 +71,8 @@ def dem_from_pvlib_altitude(bbox) -> tuple[np.ndarray, rasterio.Affine]:
         codes = ds[row0:row1, col0:col1]
     metres = codes.astype(np.int16) * 28 - 450
     metres[codes == 255] = DEM_NODATA
-    transform = from_origin(-180 + col0 / n, 90 - row0 / n, 1 / n, 1 / n)
+    # Built directly (not rasterio's from_origin, which multiplies Affines with the deprecated `*`).
+    transform = Affine(1 / n, 0.0, -180 + col0 / n, 0.0, -1 / n, 90 - row0 / n)
     return metres, transform
 
 

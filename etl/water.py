@@ -46,6 +46,10 @@ DEFAULT_MIN_LANDMASS_FRACTION = 0.01
 (~2.5 km2 of a res-5 hex): a sliver from a neighbouring coast is not a landmass."""
 
 MAX_PIECE_VERTICES = 256
+MAX_EDGE_DEG = 0.05
+"""Shoreline edges longer than this (a user's box, a bbox cut) are densified before projecting,
+so an edge means the same straight lon/lat line the map draws (a 1.6-degree edge along a
+parallel would otherwise become a chord ~300 m off, 2% of a hex it crosses)."""
 REGION_MARGIN_DEG = 0.5  # shorelines are clipped to the cells' bounds plus this, before projecting
 
 
@@ -104,8 +108,9 @@ def _project(geoms: np.ndarray, transformer: Transformer) -> np.ndarray:
     return shapely.transform(geoms, fn)
 
 
-def pieces_from_polygon(geom, *, max_vertices: int = MAX_PIECE_VERTICES) -> list:
-    """``geom`` cut into polygonal pieces of at most ``max_vertices`` vertices (or too small to cut).
+def pieces_from_polygon(geom, *, max_vertices: int = MAX_PIECE_VERTICES, min_size: float = 1.0) -> list:
+    """``geom`` cut into polygonal pieces of at most ``max_vertices`` vertices, or smaller than
+    ``min_size`` (in the geometry's units; metres in the equal-area plane) across.
 
     Recursive halving of the bounding box along its longer side with clip_by_rect,
     which is linear in the vertex count, so the whole cut is O(n log n).
@@ -120,7 +125,7 @@ def pieces_from_polygon(geom, *, max_vertices: int = MAX_PIECE_VERTICES) -> list
             out.append(g)
             continue
         xmin, ymin, xmax, ymax = g.bounds
-        if max(xmax - xmin, ymax - ymin) < 1.0:  # one metre: cutting further cannot help
+        if max(xmax - xmin, ymax - ymin) < min_size:  # a piece this small: cutting further cannot help
             out.append(g)
             continue
         if xmax - xmin >= ymax - ymin:
@@ -209,7 +214,8 @@ def water_fractions_by_cell(
     if len(keep) == 0:
         return result
     levels, ids = levels[keep], ids[keep]
-    projected = shapely.make_valid(_project(clipped[keep], transformer))
+    dense = shapely.segmentize(clipped[keep], MAX_EDGE_DEG)
+    projected = shapely.make_valid(_project(dense, transformer))
     poly_area = shapely.area(projected)
 
     pieces, parent = [], []
