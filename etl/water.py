@@ -173,7 +173,8 @@ def water_fractions_by_cell(
       ``min_landmass_fraction`` of the cell;
     * ``keeps_island`` / ``island_id``: the cell holds the largest share of a land
       polygon of at least ``min_island_km2`` (its area inside the clipped region),
-      and that polygon's gshhg_id (the largest such polygon if several);
+      and that polygon's gshhg_id (the largest such polygon if several).  Continents
+      qualify too: their holder is some fully-land cell, where the flag changes nothing;
     * ``keeps_lake`` / ``lake_id``: the same for lakes (level 2) of at least ``min_lake_km2``.
 
     Rows follow the order of ``cells``; ids are pandas nullable Int64 (NA when not kept).
