@@ -1,6 +1,5 @@
 """Per-hex water fractions: synthetic polygons against a geodesic oracle, then the shipped data."""
 
-import time
 
 import geopandas as gpd
 import h3
@@ -150,15 +149,13 @@ def test_bad_inputs():
 def default_map():
     cells = cells_in_bbox(MEDITERRANEAN_BBOX, 5)
     shorelines = read_shorelines(DATASETS_DIR / "mediterranean_shorelines.parquet")
-    start = time.perf_counter()
     out = water_fractions_by_cell(cells, shorelines)
-    return out.set_index("cell"), time.perf_counter() - start, shorelines
+    return out.set_index("cell"), None, shorelines
 
 
-def test_default_map_is_fast(default_map):
-    out, seconds, _ = default_map
-    assert len(out) > 27000
-    assert seconds < 10  # ~0.5 s measured; generous for a shared 2-core machine
+def test_default_map_covers_every_cell(default_map):
+    out, _, _ = default_map
+    assert len(out) > 27000  # timing is measured by `make bench`, not here
 
 
 def test_real_islands_lakes_land_and_sea(default_map):
