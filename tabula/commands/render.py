@@ -1,8 +1,27 @@
-"""`tabula render ...` commands."""
+"""`tabula render ...`: offline HTML maps of a map or campaign database."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 
 @click.group(name="render")
 def group() -> None:
-    """render commands."""
+    """Render maps to self-contained HTML (opens offline in any browser)."""
+
+
+@group.command(name="map")
+@click.argument("database", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="HTML file to write (replaced atomically).")
+@click.option("--faction", default=None, metavar="NAME",
+              help="Render this faction's view of a campaign instead of the umpire's.")
+@click.option("--precision", default=5, show_default=True, type=click.IntRange(3, 7),
+              help="Decimals of a degree kept for hex vertices (5 = 1.1 m).")
+def map_command(database: Path, out: Path, faction: str | None, precision: int) -> None:
+    """Render DATABASE (a map or a campaign) to --out: hexes by terrain, rivers, and the scenario if any."""
+    from web_maps.terrain_map import render_terrain_map
+
+    click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))

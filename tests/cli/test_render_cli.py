@@ -1,0 +1,54 @@
+"""`tabula render map`: writes the page and prints its path; bad input is one line and exit 1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tabula.cli import cli, main
+from tests.web_maps.synthetic import make_map_db
+from web_maps.assets import remote_urls
+
+TABULA = Path(sys.executable).parent / "tabula"
+
+
+def test_render_map_writes_html_and_prints_its_path(tmp_path):
+    db = tmp_path / "latium.duckdb"
+    make_map_db(db, k=2)
+    out = tmp_path / "out" / "latium.html"
+    result = CliRunner().invoke(cli, ["render", "map", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == str(out)
+    page = out.read_text(encoding="utf-8")
+    assert remote_urls(page) == [] and "861e8" in page
+
+
+def test_render_map_requires_out(tmp_path):
+    result = CliRunner().invoke(cli, ["render", "map", str(tmp_path / "x.duckdb")])
+    assert result.exit_code == 2 and "--out" in result.output
+
+
+def test_missing_database_is_one_line_error_through_main(tmp_path, capsys):
+    missing = tmp_path / "nowhere.duckdb"
+    with pytest.raises(SystemExit) as info:
+        main(["render", "map", str(missing), "--out", str(tmp_path / "m.html")])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: map database") and str(missing) in err and err.count("\n") == 1
+    assert not missing.exists() and not (tmp_path / "m.html").exists()
+
+
+def test_command_line_reports_a_map_that_is_not_a_database(tmp_path):
+    bogus = tmp_path / "notes.duckdb"
+    bogus.write_text("just text")
+    # The installed `tabula` script calls tabula.cli:main, as `python -m tabula.cli` does.
+    command = [str(TABULA)] if TABULA.exists() else [sys.executable, "-m", "tabula.cli"]
+    proc = subprocess.run([*command, "render", "map", str(bogus), "--out", str(tmp_path / "m.html")],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and "not a readable DuckDB database" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stdout == ""

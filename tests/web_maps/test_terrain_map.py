@@ -1,0 +1,158 @@
+"""The terrain map page: offline assets, compact encoding, content, one-line errors, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+from geo.errors import InputError, MissingInputError, TabulaError
+from geo.hexgrid import cell_polygon
+from geo.spatialdb import connect
+from tests.web_maps.synthetic import make_map_db
+from web_maps.assets import leaflet_css, remote_urls, write_html
+from web_maps.encode import encode_lines, encode_rings
+from web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
+
+
+def _decode(v: list[int], q: int) -> np.ndarray:
+    xy = np.cumsum(np.array(v, dtype=np.int64).reshape(-1, 2), axis=0)
+    return xy / q
+
+
+def _hex_data(page: str) -> dict:
+    match = re.search(r"var hex_layer_\w+_data = (\{.*?\});\n", page)
+    assert match, "no hex layer data in the page"
+    return json.loads(match.group(1))
+
+
+@pytest.fixture
+def map_db(tmp_path) -> tuple[Path, list[dict]]:
+    db = tmp_path / "latium.duckdb"
+    return db, make_map_db(db)
+
+
+def test_page_is_offline_and_complete(map_db, tmp_path):
+    db, rows = map_db
+    out = render_terrain_map(db, tmp_path / "maps" / "latium.html")
+    assert out == tmp_path / "maps" / "latium.html"
+    page = out.read_text(encoding="utf-8")
+    assert remote_urls(page) == []
+    # Only Leaflet, inlined: none of folium's CDN libraries, no external scripts or stylesheets.
+    assert "<script src" not in page and "<link" not in page
+    for gone in ("jquery", "bootstrap", "awesome-markers", "font-awesome", "fontawesome", "cdn.jsdelivr"):
+        assert gone not in page.lower()
+    assert "Leaflet 1.9.4" in page
+    assert "url(data:image/png;base64," in page and "url(images/" not in page
+    assert "L.tileLayer(" not in page
+    data = _hex_data(page)
+    assert data["cols"][0]["v"] == [r["cell"] for r in rows]
+    # Hex colours: terrain on land, kind on water.
+    colours = {data["colours"][c] for c in data["c"]}
+    assert colours == set(TERRAIN_COLOURS.values()) | set(KIND_COLOURS.values())
+    assert "L.control.layers(" in page and "tabula-legend" in page
+
+
+def test_hex_vertices_round_trip_at_the_chosen_precision(map_db, tmp_path):
+    db, rows = map_db
+    page = render_terrain_map(db, tmp_path / "m.html", precision=4).read_text()
+    data = _hex_data(page)
+    assert data["q"] == 10**4
+    for r, v in zip(rows, data["v"]):
+        expected = np.array(cell_polygon(r["cell"]).exterior.coords)[:-1]
+        assert np.abs(_decode(v, data["q"]) - expected).max() <= 0.6e-4
+
+
+def test_encoders_keep_every_part_and_owner():
+    lines = shapely.from_wkt(["MULTILINESTRING((0 0, 1 1), (2 2, 3 3, 4 4))", "POINT(1 1)", "LINESTRING(5 5, 6 6.5)"])
+    parts, owner = encode_lines(lines, precision=3)
+    assert owner == [0, 0, 2]
+    assert _decode(parts[2], 1000).tolist() == [[5, 5], [6, 6.5]]
+    assert encode_rings([]) == []
+    with pytest.raises(InputError, match="precision"):
+        encode_rings([cell_polygon("861e80097ffffff")], precision=9)
+
+
+def test_unclassified_land_and_missing_geometry_still_draw(tmp_path):
+    db = tmp_path / "odd.duckdb"
+    rows = make_map_db(db, k=1)
+    con = connect(db)
+    con.execute("UPDATE hexes SET kind = 'land', terrain = NULL WHERE cell = ?", [rows[0]["cell"]])
+    con.execute("UPDATE hexes SET kind = 'land', geom = NULL WHERE cell = ?", [rows[1]["cell"]])
+    con.execute("DROP TABLE map_rivers")
+    con.close()
+    page = render_terrain_map(db, tmp_path / "odd.html").read_text()
+    data = _hex_data(page)
+    assert len(data["v"]) == len(rows)
+    assert "land (unclassified)" in page
+    # Without river lines the river hexes are the river display, shown by default.
+    assert '"Rivers" :' not in page and '"River hexes" :' in page
+    outline = re.search(r"var (hex_outline_layer_\w+) = ", page).group(1)
+    assert f"{outline}.addTo(" in page
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda p: None, MissingInputError, "does not exist"),
+        (lambda p: p.write_text("not a database"), InputError, "not a readable DuckDB database"),
+        (lambda p: connect(p).execute("CREATE TABLE t (x INTEGER)").close(), InputError, "no hexes table"),
+    ],
+)
+def test_bad_database_is_one_line(tmp_path, make, error, words):
+    db = tmp_path / "bad.duckdb"
+    make(db)
+    with pytest.raises(error) as info:
+        render_terrain_map(db, tmp_path / "bad.html")
+    message = str(info.value)
+    assert words in message and str(db) in message and "\n" not in message
+    assert not (tmp_path / "bad.html").exists()
+    assert db.exists() or error is MissingInputError  # never created as a side effect
+
+
+def test_bad_output_and_faction_on_a_map_are_one_line(map_db, tmp_path):
+    db, _ = map_db
+    with pytest.raises(InputError, match="not an .html file"):
+        render_terrain_map(db, tmp_path / "map.png")
+    with pytest.raises(InputError, match="needs a campaign database"):
+        render_terrain_map(db, tmp_path / "map.html", faction="Roma")
+
+
+def test_write_is_atomic_and_refuses_remote_pages(tmp_path):
+    out = tmp_path / "map.html"
+    out.write_text("previous map")
+    with pytest.raises(TabulaError, match="offline"):
+        write_html('<html><script src="https://cdn.example.org/x.js"></script></html>', out)
+    assert out.read_text() == "previous map"
+    assert [p.name for p in tmp_path.iterdir()] == ["map.html"]  # no temporary left behind
+    write_html("<html><body>new</body></html>", out)
+    assert out.read_text() == "<html><body>new</body></html>"
+
+
+def test_remote_url_finder():
+    page = """<html><head>
+      <link rel="stylesheet" href="//cdn.example.org/a.css">
+      <script src="https://cdn.example.org/b.js"></script>
+      <style>@import "http://fonts.example.org/c.css"; .x { background: url('https://img.example.org/d.png') }
+             .y { background: url(data:image/png;base64,AAAA) } .z { behavior: url(#default#VML) }</style>
+      </head><body><img srcset="https://img.example.org/e.png 2x, local.png 1x">
+      <a href="https://leafletjs.com">Leaflet</a><div style="background:url(http://img.example.org/f.png)"></div>
+      <script>var s = '<img src="https://not.a.tag/">';</script></body></html>"""
+    assert sorted(remote_urls(page)) == sorted([
+        "//cdn.example.org/a.css",
+        "https://cdn.example.org/b.js",
+        "http://fonts.example.org/c.css",
+        "https://img.example.org/d.png",
+        "https://img.example.org/e.png",
+        "http://img.example.org/f.png",
+    ])
+
+
+def test_leaflet_css_images_are_inlined():
+    css = leaflet_css()
+    assert css.count("url(data:image/png;base64,") == 3
+    assert "images/" not in css

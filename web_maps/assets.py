@@ -1,0 +1,208 @@
+"""Offline page assets: Leaflet inlined from an installed package, and a guard against remote URLs.
+
+Folium's default page pulls Leaflet, jQuery, Bootstrap, Font Awesome and
+awesome-markers from CDNs; a player's map must open on a machine with no
+network, so :class:`OfflineMap` drops all of them and inlines Leaflet's JS and
+CSS (control images as ``data:`` URIs) from the ``django-js-lib-leaflet``
+wheel at render time.  Nothing third-party is committed to this repository.
+Our own small CSS (legend, labels, army counters) rides along in the same
+header.  :func:`remote_urls` lists every URL in a page that a browser would
+fetch; :func:`write_html` refuses to write a page that has any.
+"""
+
+from __future__ import annotations
+
+import base64
+import html.parser
+import os
+import re
+import tempfile
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import folium
+from branca.element import Element
+
+from geo.errors import InputError, TabulaError
+from web_maps.encode import TABULA_JS
+
+LEAFLET_PACKAGE = "js_lib_leaflet"
+
+# Page furniture drawn by our own layers (legend, labels, counters).  Kept
+# here so every map gets the same look and nothing is fetched for it.
+TABULA_CSS = """
+.leaflet-container { background: #d9dde3; font-family: "Helvetica Neue", Arial, sans-serif; }
+.tabula-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: 60vh; overflow-y: auto; }
+.tabula-legend h4 { margin: 0 0 4px; font-size: 13px; }
+.tabula-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
+  vertical-align: -2px; border: 1px solid rgba(0,0,0,0.35); }
+.tabula-legend .ln { display: inline-block; width: 16px; height: 0; margin-right: 6px;
+  vertical-align: 3px; border-top: 3px solid; }
+.tabula-legend .n { color: #666; margin-left: 4px; }
+.tabula-title { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 15px; font-weight: bold; }
+.tabula-tip table { border-collapse: collapse; }
+.tabula-tip td { padding: 0 4px; font-size: 12px; }
+.tabula-tip td:first-child { color: #555; }
+.tabula-label { background: transparent; border: none; box-shadow: none; padding: 0;
+  font-size: 11px; font-weight: bold; color: #1b1b1b;
+  text-shadow: -1px -1px 0 #fff, 1px -1px 0 #fff, -1px 1px 0 #fff, 1px 1px 0 #fff; }
+.tabula-label:before { display: none; }
+.tabula-label.capital { font-size: 13px; }
+.tabula-zone-label { background: transparent; border: none; box-shadow: none; padding: 0;
+  font-size: 12px; font-style: italic; color: #0b3a66; letter-spacing: 1px;
+  text-shadow: -1px -1px 0 #e8f1fa, 1px -1px 0 #e8f1fa, -1px 1px 0 #e8f1fa, 1px 1px 0 #e8f1fa; }
+.tabula-zone-label:before { display: none; }
+.tabula-army { display: flex; align-items: center; justify-content: center; box-sizing: border-box;
+  border: 2px solid #111; font: bold 11px Arial, sans-serif; color: #fff;
+  text-shadow: 0 0 2px #000; box-shadow: 1px 1px 2px rgba(0,0,0,0.5); }
+"""
+
+
+def _static_dir() -> Path:
+    try:
+        root = resources.files(LEAFLET_PACKAGE)
+    except ModuleNotFoundError as e:
+        raise TabulaError(
+            "package django-js-lib-leaflet is not installed: run `pip install -e .` to get the Leaflet assets"
+        ) from e
+    path = Path(str(root)) / "static" / LEAFLET_PACKAGE
+    if not (path / "leaflet.js").is_file() or not (path / "leaflet.css").is_file():
+        raise TabulaError(f"{path} lacks leaflet.js/leaflet.css: reinstall django-js-lib-leaflet")
+    return path
+
+
+@lru_cache(maxsize=1)
+def leaflet_js() -> str:
+    """Leaflet's minified JS, safe to place inside a ``<script>`` element."""
+    text = (_static_dir() / "leaflet.js").read_text(encoding="utf-8")
+    # A literal "</script" inside the code would end the inline element early.
+    return text.replace("</script", "<\\/script")
+
+
+@lru_cache(maxsize=1)
+def leaflet_css() -> str:
+    """Leaflet's CSS with every ``url(images/...)`` replaced by a ``data:`` URI."""
+    static = _static_dir()
+    css = (static / "leaflet.css").read_text(encoding="utf-8")
+
+    def inline(match: re.Match) -> str:
+        image = static / "images" / match.group(1)
+        if not image.is_file():
+            raise TabulaError(f"leaflet.css names {image}, which the package lacks: reinstall django-js-lib-leaflet")
+        data = base64.b64encode(image.read_bytes()).decode("ascii")
+        return f"url(data:image/png;base64,{data})"
+
+    return re.sub(r"url\(['\"]?images/([\w.-]+\.png)['\"]?\)", inline, css)
+
+
+class OfflineMap(folium.Map):
+    """A ``folium.Map`` whose page needs no network: Leaflet and our CSS are inlined.
+
+    No tile layer is added (the hexes are the map); other folium elements that
+    declare CDN ``default_js``/``default_css`` (markers with icons, plugins)
+    must not be added to it -- :func:`write_html` would refuse the page.
+    """
+
+    default_js: list[tuple[str, str]] = []
+    default_css: list[tuple[str, str]] = []
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("tiles", None)
+        kwargs.setdefault("prefer_canvas", True)
+        kwargs.setdefault("control_scale", True)
+        super().__init__(**kwargs)
+
+    def render(self, **kwargs):
+        header = self.get_root().header
+        # Added before folium's own header macro so Leaflet exists before any map script runs.
+        header.add_child(Element(f"<style>{leaflet_css()}</style>"), name="leaflet_css_inline")
+        header.add_child(Element(f"<script>{leaflet_js()}</script>"), name="leaflet_js_inline")
+        header.add_child(Element(f"<style>{TABULA_CSS}</style>"), name="tabula_css")
+        header.add_child(Element(f"<script>{TABULA_JS}</script>"), name="tabula_js")
+        super().render(**kwargs)
+
+
+_REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
+_CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
+_CSS_IMPORT = re.compile(r"@import\s+['\"]([^'\"]+)")
+_FETCHING_ATTRS = {"src", "href", "srcset", "poster", "data", "background", "action", "formaction"}
+
+
+class _UrlCollector(html.parser.HTMLParser):
+    """Collects URLs the browser would load: element attributes and CSS ``url()``/``@import``."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.urls: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value is None:
+                continue
+            # A plain <a href> is navigated only on click; every other href (link, base) is fetched.
+            if name in _FETCHING_ATTRS and not (tag == "a" and name == "href"):
+                if name == "srcset":  # "a.png 1x, b.png 2x": the URL is each entry's first word
+                    self.urls.extend(part.split()[0] for part in value.split(",") if part.split())
+                else:
+                    self.urls.append(value)
+            if name == "style":
+                self.urls.extend(_CSS_URL.findall(value))
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.urls.extend(_CSS_URL.findall(data))
+            self.urls.extend(_CSS_IMPORT.findall(data))
+
+
+def remote_urls(page: str) -> list[str]:
+    """Every http(s) or protocol-relative URL in ``page`` that a browser would fetch on load."""
+    collector = _UrlCollector()
+    collector.feed(page)
+    collector.close()
+    return [u for u in collector.urls if _REMOTE.match(u)]
+
+
+def check_output(out_html: str | Path) -> Path:
+    """The output path, if it names an .html file outside an existing non-directory."""
+    out = Path(out_html)
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise InputError(f"output {out} is not an .html file: pass --out ending in .html")
+    if out.is_dir():
+        raise InputError(f"output {out} is a directory: pass --out naming an .html file")
+    return out
+
+
+def write_html(page: str, out_html: str | Path) -> Path:
+    """Write ``page`` to ``out_html`` atomically, refusing pages that would fetch remote URLs.
+
+    The page goes to a temporary file in the same directory and is renamed into
+    place, so a failed render never leaves a half-written map behind.
+    """
+    out = check_output(out_html)
+    remote = remote_urls(page)
+    if remote:
+        raise TabulaError(f"the rendered page would fetch {remote[0]} (and {len(remote) - 1} more): it must work offline")
+    if out.parent and not out.parent.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return out
+
+
+__all__ = ["OfflineMap", "check_output", "TABULA_CSS", "leaflet_css", "leaflet_js", "remote_urls", "write_html"]

@@ -1,0 +1,297 @@
+"""Folium elements that draw compactly encoded data with Leaflet only (no folium plugins, no CDN).
+
+Each layer is a ``folium.map.Layer`` so folium's ``LayerControl`` lists it and
+adds it to the map when ``show`` is true; its script defines a Leaflet
+``featureGroup`` under the element's name.  Paths use the map's renderer,
+which is a canvas when the map has ``prefer_canvas=True``: tens of thousands
+of SVG hexagons make a page crawl, one canvas does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from branca.element import MacroElement
+from folium.map import Layer
+from folium.template import Template
+
+from web_maps.encode import to_json
+
+
+@dataclass
+class Column:
+    """One tooltip row across all features: ``values[i]`` for feature ``i`` (None = row omitted).
+
+    With ``lookup``, values are indices into it (strings repeated 28,000 times
+    cost more than their index).  ``suffix`` is appended to the shown value.
+    """
+
+    label: str
+    values: Sequence
+    lookup: Sequence[str] | None = None
+    suffix: str = ""
+
+    def spec(self) -> dict:
+        out = {"l": self.label, "v": list(self.values)}
+        if self.lookup is not None:
+            out["k"] = list(self.lookup)
+        if self.suffix:
+            out["s"] = self.suffix
+        return out
+
+
+class HexLayer(Layer):
+    """Filled hexagons: ``rings`` (delta arrays), a colour class per hex, tooltip columns.
+
+    The decoded lat/lng rings stay on ``<name>_data.ll`` for layers that
+    outline a subset of the same hexes (:class:`HexOutlineLayer`).
+    """
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }}_data = {{ this.data_json }};
+        var {{ this.get_name() }} = (function (D) {
+            var group = L.featureGroup();
+            var base = {{ this.style_json }};
+            var hover = {{ this.hover_json }};
+            D.ll = new Array(D.v.length);
+            for (var i = 0; i < D.v.length; i++) {
+                D.ll[i] = tabulaDecode(D.v[i], D.q);
+                group.addLayer(L.polygon(D.ll[i], L.extend({fillColor: D.colours[D.c[i]], hexIndex: i}, base)));
+            }
+            D.v = null;  // decoded: let the integer arrays go
+            group.bindTooltip(function (layer) {
+                var i = layer.options.hexIndex, rows = [];
+                for (var j = 0; j < D.cols.length; j++) {
+                    var col = D.cols[j], x = col.v[i];
+                    if (x === null || x === undefined) continue;
+                    if (col.k) x = col.k[x];
+                    rows.push([col.l, x + (col.s || '')]);
+                }
+                return tabulaTable(rows);
+            }, {sticky: true, className: 'tabula-tip', direction: 'top', offset: [0, -8]});
+            group.on('mouseover', function (e) { e.layer.setStyle(hover); });
+            group.on('mouseout', function (e) { e.layer.setStyle(base); });
+            return group;
+        })({{ this.get_name() }}_data);
+        {% endmacro %}
+        """
+    )
+
+    def __init__(
+        self,
+        rings: list[list[int]],
+        classes: Sequence[int],
+        colours: Sequence[str],
+        columns: Sequence[Column],
+        *,
+        precision: int,
+        name: str,
+        show: bool = True,
+        stroke: str = "#3a3a3a",
+        stroke_weight: float = 0.5,
+        stroke_opacity: float = 0.35,
+        fill_opacity: float = 0.92,
+    ):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "HexLayer"
+        if not (len(rings) == len(classes) and all(len(c.values) == len(rings) for c in columns)):
+            raise ValueError("HexLayer: rings, classes and every column must have one entry per hex")
+        self.data_json = to_json(
+            {
+                "q": 10**precision,
+                "v": rings,
+                "c": list(classes),
+                "colours": list(colours),
+                "cols": [c.spec() for c in columns],
+            }
+        )
+        base = {"stroke": True, "color": stroke, "weight": stroke_weight, "opacity": stroke_opacity,
+                "fillOpacity": fill_opacity}
+        self.style_json = to_json(base)
+        self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
+
+
+class HexOutlineLayer(Layer):
+    """Outlines of the hexes of a :class:`HexLayer` whose tooltip column ``flag`` is truthy."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (D) {
+            var group = L.featureGroup(), flags = D.cols[{{ this.column }}].v;
+            for (var i = 0; i < flags.length; i++) {
+                if (flags[i]) group.addLayer(L.polygon(D.ll[i], {{ this.style_json }}));
+            }
+            return group;
+        })({{ this.hexes.get_name() }}_data);
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, hexes: HexLayer, column: int, *, name: str, colour: str, show: bool = True, weight: float = 2.0):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "HexOutlineLayer"
+        self.hexes = hexes
+        self.column = int(column)
+        self.style_json = to_json({"fill": False, "color": colour, "weight": weight, "opacity": 0.9,
+                                   "interactive": False})
+
+
+class LineLayer(Layer):
+    """Polylines (delta arrays), each owned by a feature with tooltip rows ``[[label, value], ...]``."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (D) {
+            var group = L.featureGroup();
+            for (var i = 0; i < D.v.length; i++) {
+                var line = L.polyline(tabulaDecode(D.v[i], D.q), L.extend({owner: D.o[i]}, D.style));
+                group.addLayer(line);
+            }
+            if (D.tips.length) {
+                group.bindTooltip(function (layer) { return tabulaTable(D.tips[layer.options.owner]); },
+                                  {sticky: true, className: 'tabula-tip'});
+            }
+            return group;
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(
+        self,
+        parts: list[list[int]],
+        owner: Sequence[int],
+        tips: Sequence[Sequence[tuple[str, object]]],
+        *,
+        precision: int,
+        name: str,
+        colour: str,
+        weight: float = 2.0,
+        opacity: float = 0.9,
+        dash: str | None = None,
+        show: bool = True,
+    ):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "LineLayer"
+        style = {"color": colour, "weight": weight, "opacity": opacity, "lineCap": "round", "lineJoin": "round"}
+        if dash:
+            style["dashArray"] = dash
+        self.data_json = to_json(
+            {"q": 10**precision, "v": parts, "o": list(owner), "tips": [[list(r) for r in t] for t in tips],
+             "style": style}
+        )
+
+
+@dataclass
+class LegendItem:
+    label: str
+    colour: str
+    shape: str = "swatch"  # swatch | outline | line | dot | star
+    count: int | None = None
+
+
+@dataclass
+class LegendSection:
+    title: str
+    items: list[LegendItem] = field(default_factory=list)
+
+
+class Legend(MacroElement):
+    """A Leaflet control listing colour swatches/lines by section; labels inserted as text, not HTML."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        (function (sections) {
+            var legend = L.control({position: {{ this.position|tojson }}});
+            legend.onAdd = function () {
+                var div = L.DomUtil.create('div', 'tabula-legend');
+                L.DomEvent.disableScrollPropagation(div);
+                sections.forEach(function (s) {
+                    var h = L.DomUtil.create('h4', '', div); h.textContent = s.title;
+                    s.items.forEach(function (it) {
+                        var row = L.DomUtil.create('div', 'tabula-legend-item', div);
+                        var sw = L.DomUtil.create('span', it.shape === 'line' ? 'ln' : 'sw', row);
+                        if (it.shape === 'line') { sw.style.borderTopColor = it.colour; }
+                        else { sw.style.background = it.colour; }
+                        if (it.shape === 'outline') { sw.style.background = 'none'; sw.style.border = '2px solid ' + it.colour; }
+                        if (it.shape === 'dot') { sw.style.borderRadius = '50%'; sw.style.width = '12px'; }
+                        if (it.shape === 'star') { sw.style.background = 'none'; sw.style.border = 'none';
+                            sw.style.color = it.colour; sw.textContent = '\u2605'; sw.style.fontSize = '15px'; }
+                        var t = L.DomUtil.create('span', '', row); t.textContent = it.label;
+                        if (it.count !== null && it.count !== undefined) {
+                            var n = L.DomUtil.create('span', 'n', row); n.textContent = '(' + it.count + ')';
+                        }
+                    });
+                });
+                return div;
+            };
+            legend.addTo({{ this._parent.get_name() }});
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, sections: Sequence[LegendSection], *, position: str = "bottomright"):
+        super().__init__()
+        self._name = "Legend"
+        self.position = position
+        self.data_json = to_json(
+            [{"title": s.title, "items": [vars(i) for i in s.items]} for s in sections if s.items]
+        )
+
+
+class Title(MacroElement):
+    """A plain text box naming the map (database, resolution, faction view)."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        (function (text) {
+            var title = L.control({position: {{ this.position|tojson }}});
+            title.onAdd = function () {
+                var div = L.DomUtil.create('div', 'tabula-title');
+                div.textContent = text;
+                return div;
+            };
+            title.addTo({{ this._parent.get_name() }});
+        })({{ this.text_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, text: str, *, position: str = "bottomleft"):
+        super().__init__()
+        self._name = "Title"
+        self.position = position
+        self.text_json = to_json(text)
+
+
+class FitView(MacroElement):
+    """Fit the map to bounds at load, without animation.
+
+    folium's ``fit_bounds`` animates from the initial zoom; while Leaflet
+    animates a zoom the canvas ignores the pointer, so a hover right after
+    load would show nothing.
+    """
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        {{ this._parent.get_name() }}.fitBounds({{ this.bounds_json }}, {animate: false, padding: [8, 8]});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, south: float, west: float, north: float, east: float):
+        super().__init__()
+        self._name = "FitView"
+        self.bounds_json = to_json([[south, west], [north, east]])
+
+
+__all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "Legend", "LegendItem", "LegendSection", "LineLayer", "Title"]

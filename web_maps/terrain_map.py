@@ -1,0 +1,357 @@
+"""The terrain map: every hex coloured by terrain (land) or kind (water), rivers, legend; offline HTML.
+
+Reads the map tables of docs/architecture.md (``hexes``, ``map_rivers``,
+``map_meta``) from a map or campaign database.  When the database is a
+campaign, the scenario layers of :mod:`web_maps.scenario_layers` are drawn on
+top (structures, roads, named rivers, sea zones, armies).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import h3
+import numpy as np
+import shapely
+
+from geo.errors import InputError, MissingInputError
+from geo.hexgrid import cell_polygon
+from geo.spatialdb import connect
+from web_maps.assets import OfflineMap, check_output, write_html
+from web_maps.encode import check_precision, encode_lines, encode_rings
+from web_maps.layers import Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection, LineLayer, Title
+
+log = logging.getLogger(__name__)
+
+# Land hexes by terrain, light (easy going) to dark/brown (hard going); peaks
+# near white like snow.  Water by kind, pale (coast) to dark (ocean), with
+# lakes a brighter blue so they do not read as sea.
+TERRAIN_COLOURS = {
+    "farmlands": "#dfe9a4",
+    "desert": "#efd89a",
+    "hills": "#c9a66b",
+    "marshes": "#6f9b83",
+    "forests": "#2f6e38",
+    "mountains": "#8a5a34",
+    "peaks": "#ececec",
+}
+KIND_COLOURS = {
+    "coast": "#a9d5f0",
+    "sea": "#4b8fcc",
+    "ocean": "#1d3b6b",
+    "lake": "#18a4f2",
+}
+UNCLASSIFIED_LAND = "#b5b5b5"  # land hex without (or with an unknown) terrain
+UNKNOWN_KIND = "#ff00ff"  # loud on purpose: a kind the schema does not define is a build bug
+RIVER_COLOUR = "#1565c0"
+
+HEX_COLUMNS = ("cell", "kind", "terrain", "elev_mean", "elev_min", "elev_max", "elev_std", "elev_samples",
+               "land_fraction", "river")
+
+
+def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open a map or campaign database read-only; one-line errors for a missing or foreign file."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise MissingInputError(f"map database {path} does not exist: build one with `tabula map build --out {path}`")
+    try:
+        con = connect(path, read_only=True)
+    except duckdb.Error as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `tabula map build`") from e
+    if "hexes" not in table_names(con):
+        con.close()
+        raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `tabula map build`")
+    return con
+
+
+# The tables `tabula campaign new` adds to the map tables (docs/architecture.md).
+CAMPAIGN_TABLES = ("factions", "structures")
+
+
+def is_campaign(con: duckdb.DuckDBPyConnection) -> bool:
+    """True when the database holds a scenario on top of the map tables."""
+    return set(CAMPAIGN_TABLES) <= table_names(con)
+
+
+def table_names(con: duckdb.DuckDBPyConnection) -> set[str]:
+    rows = con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()
+    return {r[0] for r in rows}
+
+
+def column_names(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    rows = con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = ? "
+        "ORDER BY ordinal_position",
+        [table],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def require_columns(con: duckdb.DuckDBPyConnection, table: str, needed: tuple[str, ...], db_path) -> list[str]:
+    have = column_names(con, table)
+    missing = [c for c in needed if c not in have]
+    if missing:
+        raise InputError(
+            f"table {table} in {db_path} lacks column(s) {', '.join(missing)}: rebuild it with the current tabula"
+        )
+    return have
+
+
+def wkb_geometries(values) -> np.ndarray:
+    """shapely geometries from DuckDB ``ST_AsWKB`` values (None stays None)."""
+    return shapely.from_wkb(np.array([bytes(v) if v is not None else None for v in values], dtype=object))
+
+
+@dataclass
+class HexTable:
+    """The ``hexes`` rows the maps draw, in cell order."""
+
+    cell: list[str]
+    kind: list[str | None]
+    terrain: list[str | None]
+    elev_mean: np.ndarray
+    elev_min: np.ndarray
+    elev_max: np.ndarray
+    elev_std: np.ndarray
+    elev_samples: np.ndarray
+    land_fraction: np.ndarray
+    river: list[bool]
+    geom: np.ndarray  # shapely polygons, lon/lat
+    res: int | None
+
+    def __len__(self) -> int:
+        return len(self.cell)
+
+    def category(self, i: int) -> str:
+        """What a hex is coloured by: its terrain on land, its kind elsewhere."""
+        if self.kind[i] == "land":
+            return self.terrain[i] if self.terrain[i] in TERRAIN_COLOURS else "land (unclassified)"
+        return self.kind[i] if self.kind[i] in KIND_COLOURS else f"{self.kind[i]} (unknown kind)"
+
+    def centres(self) -> dict[str, tuple[float, float]]:
+        """cell -> (lat, lng) of its centre, for the markers of the scenario layers."""
+        pts = shapely.centroid(self.geom)
+        return {c: (float(y), float(x)) for c, x, y in zip(self.cell, shapely.get_x(pts), shapely.get_y(pts))}
+
+
+def load_hexes(con: duckdb.DuckDBPyConnection, *, db_path="database") -> HexTable:
+    have = require_columns(con, "hexes", ("cell", "kind", "geom"), db_path)
+    # Optional statistics may be absent from older or hand-made tables: shown as blanks then.
+    select = ", ".join(c if c in have else f"NULL AS {c}" for c in HEX_COLUMNS)
+    res_sql = "res" if "res" in have else "NULL AS res"
+    rows = con.execute(
+        f"SELECT {select}, {res_sql}, ST_AsWKB(geom) AS wkb FROM hexes ORDER BY cell"
+    ).fetchall()
+    if not rows:
+        raise InputError(f"the hexes table in {db_path} is empty: rebuild the map with `tabula map build`")
+    cols = list(zip(*rows))
+    cells = list(cols[0])
+    geoms = wkb_geometries(cols[-1])
+    missing = [i for i, g in enumerate(geoms) if g is None or g.is_empty]
+    for i in missing:  # the hexagon is a function of the cell: rebuild rather than drop it
+        geoms[i] = cell_polygon(cells[i])
+    if missing:
+        log.warning("%d hexes have no geom; drew their H3 boundaries", len(missing))
+
+    def num(j):
+        return np.array([np.nan if v is None else float(v) for v in cols[j]], dtype=float)
+
+    res_values = {r for r in cols[len(HEX_COLUMNS)] if r is not None}
+    res = int(next(iter(res_values))) if len(res_values) == 1 else None
+    if res is None:
+        try:
+            res = h3.get_resolution(cells[0])
+        except (h3.H3BaseException, TypeError):
+            res = None
+    return HexTable(
+        cell=cells, kind=list(cols[1]), terrain=list(cols[2]),
+        elev_mean=num(3), elev_min=num(4), elev_max=num(5), elev_std=num(6), elev_samples=num(7),
+        land_fraction=num(8), river=[bool(v) for v in cols[9]], geom=geoms, res=res,
+    )
+
+
+def _rounded(values: np.ndarray, digits: int) -> list:
+    """Numbers for the tooltip: rounded, NaN as null, whole numbers as ints (shorter JSON)."""
+    out = []
+    for v in values.tolist():
+        if v != v:  # NaN
+            out.append(None)
+        elif digits == 0:
+            out.append(int(round(v)))
+        else:
+            out.append(round(v, digits))
+    return out
+
+
+def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tuple[HexLayer, list[tuple[str, int]]]:
+    """The hex layer and the (category, count) list for the legend, in palette order."""
+    categories = [hexes.category(i) for i in range(len(hexes))]
+    order = list(TERRAIN_COLOURS) + ["land (unclassified)"] + list(KIND_COLOURS)
+    present = sorted(set(categories), key=lambda c: (order.index(c) if c in order else len(order), c))
+    index = {c: k for k, c in enumerate(present)}
+
+    def colour(cat: str) -> str:
+        if cat in TERRAIN_COLOURS:
+            return TERRAIN_COLOURS[cat]
+        if cat in KIND_COLOURS:
+            return KIND_COLOURS[cat]
+        return UNCLASSIFIED_LAND if cat == "land (unclassified)" else UNKNOWN_KIND
+
+    kinds = sorted({k for k in hexes.kind if k is not None})
+    terrains = sorted({t for t in hexes.terrain if t is not None})
+    kind_ix, terrain_ix = {k: i for i, k in enumerate(kinds)}, {t: i for i, t in enumerate(terrains)}
+    land_pct = [None if v is None else int(round(v * 100)) for v in _rounded(hexes.land_fraction, 4)]
+    columns = [
+        Column("cell", hexes.cell),
+        Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds),
+        Column("terrain", [terrain_ix.get(t) for t in hexes.terrain], lookup=terrains),
+        Column("elev mean", _rounded(hexes.elev_mean, 0), suffix=" m"),
+        Column("elev min", _rounded(hexes.elev_min, 0), suffix=" m"),
+        Column("elev max", _rounded(hexes.elev_max, 0), suffix=" m"),
+        Column("elev std", _rounded(hexes.elev_std, 1), suffix=" m"),
+        Column("samples", _rounded(hexes.elev_samples, 0)),
+        Column("land", land_pct, suffix=" %"),
+        Column("river", [1 if r else 0 for r in hexes.river], lookup=["no", "yes"]),
+    ]
+    layer = HexLayer(
+        encode_rings(hexes.geom, precision=precision),
+        [index[c] for c in categories],
+        [colour(c) for c in present],
+        columns,
+        precision=precision,
+        name=name,
+    )
+    counts = {c: 0 for c in present}
+    for c in categories:
+        counts[c] += 1
+    return layer, [(c, counts[c], colour(c)) for c in present]
+
+
+def map_river_layer(con, *, precision: int, tolerance: float, db_path) -> tuple[LineLayer | None, int]:
+    """The ``map_rivers`` lines, or None when the table is absent or empty."""
+    if "map_rivers" not in table_names(con):
+        return None, 0
+    have = require_columns(con, "map_rivers", ("geom",), db_path)
+    rid = "river_id" if "river_id" in have else "NULL"
+    length = "length_km" if "length_km" in have else "NULL"
+    rows = con.execute(
+        f"SELECT {rid}, {length}, ST_AsWKB(geom) FROM map_rivers WHERE geom IS NOT NULL ORDER BY 1"
+    ).fetchall()
+    if not rows:
+        return None, 0
+    parts, owner = encode_lines(wkb_geometries([r[2] for r in rows]), precision=precision, tolerance=tolerance)
+    tips = [[("river", r[0]), ("length", None if r[1] is None else f"{r[1]:.0f} km")] for r in rows]
+    layer = LineLayer(parts, owner, tips, precision=precision, name="Rivers", colour=RIVER_COLOUR, weight=2.0)
+    return layer, len(rows)
+
+
+def map_meta(con) -> dict[str, str]:
+    if "map_meta" not in table_names(con):
+        return {}
+    have = column_names(con, "map_meta")
+    if not {"key", "value"} <= set(have):
+        return {}
+    return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM map_meta").fetchall()}
+
+
+def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, scenario: bool = True,
+              title: str | None = None) -> OfflineMap:
+    """The folium map for an open database (see :func:`render_terrain_map`)."""
+    check_precision(precision)
+    hexes = load_hexes(con, db_path=db_path)
+    west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
+    m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
+
+    layer, categories = hex_layer(hexes, precision=precision)
+    m.add_child(layer)
+    # Simplify river courses to a tenth of a hex edge: finer detail is invisible at map scale.
+    edge_deg = (h3.average_hexagon_edge_length(hexes.res, unit="km") / 111.0) if hexes.res is not None else 0.01
+    rivers, n_rivers = map_river_layer(con, precision=precision, tolerance=edge_deg / 10, db_path=db_path)
+    if rivers is not None:
+        m.add_child(rivers)
+    n_river_hexes = sum(hexes.river)
+    if n_river_hexes:
+        # Without river lines, the river hexes are the only river display: show them by default then.
+        m.add_child(HexOutlineLayer(layer, 9, name="River hexes", colour=RIVER_COLOUR, show=rivers is None,
+                                    weight=1.5))
+
+    land = [LegendItem(c, col, count=n) for c, n, col in categories if c in TERRAIN_COLOURS or c.startswith("land")]
+    water = [LegendItem(c, col, count=n) for c, n, col in categories if not (c in TERRAIN_COLOURS or c.startswith("land"))]
+    lines = []
+    if rivers is not None:
+        lines.append(LegendItem("river", RIVER_COLOUR, shape="line", count=n_rivers))
+    if n_river_hexes:
+        lines.append(LegendItem("river hex", RIVER_COLOUR, shape="outline", count=n_river_hexes))
+    sections = [LegendSection("Terrain", land), LegendSection("Water", water), LegendSection("Rivers", lines)]
+
+    label = title
+    if scenario:
+        if is_campaign(con):
+            from web_maps.scenario_layers import add_scenario_layers
+
+            sections += add_scenario_layers(m, con, hexes, faction=faction, precision=precision, db_path=db_path)
+        elif faction is not None:
+            raise InputError(f"--faction {faction} needs a campaign database, and {db_path} is a map: "
+                             "pass a file written by `tabula campaign new`")
+    elif faction is not None:
+        raise InputError("a faction view needs the scenario layers: drop --faction or render with scenario layers")
+
+    if label is None:
+        meta = map_meta(con)
+        res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
+        label = f"{meta.get('name', Path(str(db_path)).stem)} \u2014 {len(hexes):,} hexes, {res}"
+        if faction is not None:
+            label += f" \u2014 view of {faction}"
+    m.add_child(Title(label))
+    m.add_child(Legend(sections))
+    from folium import LayerControl
+
+    m.add_child(LayerControl(position="topright", collapsed=False))
+    m.add_child(FitView(south, west, north, east))
+    return m
+
+
+def render_terrain_map(
+    db_path: str | Path,
+    out_html: str | Path,
+    *,
+    faction: str | None = None,
+    scenario: bool = True,
+    precision: int = 5,
+    title: str | None = None,
+) -> Path:
+    """Render the map (and, for a campaign, the scenario layers) of ``db_path`` to ``out_html``.
+
+    ``faction`` renders that faction's view of a campaign; ``precision`` is
+    the decimals of a degree kept for vertices (5 = 1.1 m).  The page needs no
+    network; it is written atomically.  Returns the output path.
+    """
+    start = time.perf_counter()
+    check_output(out_html)  # before the work, not after it
+    con = open_map_db(db_path)
+    try:
+        m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title)
+    finally:
+        con.close()
+    page = m.get_root().render()
+    out = write_html(page, out_html)
+    log.info("rendered %s: %.1f MB in %.2f s", out, len(page.encode()) / 1e6, time.perf_counter() - start)
+    return out
+
+
+__all__ = [
+    "KIND_COLOURS",
+    "TERRAIN_COLOURS",
+    "HexTable",
+    "build_map",
+    "hex_layer",
+    "is_campaign",
+    "load_hexes",
+    "open_map_db",
+    "render_terrain_map",
+]
