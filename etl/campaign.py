@@ -1,0 +1,444 @@
+"""Create a campaign database from a scenario and a map (``tabula campaign new``).
+
+Steps, all inside one temporary DuckDB file that replaces ``out`` only at the
+end (an error or a kill leaves no half-written campaign):
+
+1. load and check the scenario files (:func:`etl.scenario.load_scenario`);
+2. take the map: the file given with ``map_path`` (any map whose resolution is
+   the scenario's and whose extent covers its bbox; a larger map is clipped to
+   the bbox), or one built for the scenario region by ``etl.build.build_map``;
+3. copy the map tables (``hexes``, ``hex_neighbors``, ``map_rivers``,
+   ``map_meta`` and the map's views) for the hexes whose centre lies in the bbox;
+4. check the scenario against the map and give everything its cells
+   (:func:`etl.scenario.resolve_on_map`), apply terrain overrides and ocean
+   marks to ``hexes`` and record them in ``terrain_overrides``;
+5. route roads and rivers (:mod:`etl.roads`), write the campaign tables of
+   docs/architecture.md, the placements, the notes, and install the structure views.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import duckdb
+
+from engine.structures_views import SEED_RESILIENCE, install_structure_views
+from etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
+from etl.scenario import (
+    MapCells,
+    Note,
+    Placement,
+    Resolved,
+    Route,
+    Scenario,
+    Faction,
+    Structure,
+    Source,
+    load_placements,
+    load_scenario,
+    nearest_land,
+    resolve_on_map,
+)
+from geo.errors import InputError, MissingInputError
+from geo.hexgrid import cell_at, cells_in_bbox
+from geo.spatialdb import connect, run_sql
+
+log = logging.getLogger(__name__)
+
+__all__ = ["CampaignResult", "create_campaign", "place_armies", "write_placements", "ROAD_EDGES_SQL"]
+
+ROAD_EDGES_SQL = """
+CREATE OR REPLACE VIEW road_edges AS
+WITH steps AS (
+    SELECT road, cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
+), pairs AS (
+    SELECT road, cell, neighbor FROM steps WHERE neighbor IS NOT NULL AND neighbor <> cell
+    UNION
+    SELECT road, neighbor AS cell, cell AS neighbor FROM steps WHERE neighbor IS NOT NULL AND neighbor <> cell
+)
+SELECT p.road, p.cell, p.neighbor, n.clock
+FROM pairs AS p
+JOIN hex_neighbors AS n ON n.cell = p.cell AND n.neighbor = p.neighbor
+"""
+"""Both directions of every road step with the clock side of ``cell`` the road crosses."""
+
+
+@dataclass
+class CampaignResult:
+    path: Path
+    scenario: str
+    seconds: float
+    counts: dict[str, int]
+    notes: list[Note] = field(default_factory=list)
+    map_built: bool = False
+
+
+# --------------------------------------------------------------------------- map copy
+
+
+def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario) -> None:
+    west, south, east, north = scenario.bbox
+    con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
+    try:
+        tables = {
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'm' AND table_type = 'BASE TABLE'"
+            ).fetchall()
+        }
+        missing = {"hexes", "hex_neighbors"} - tables
+        if missing:
+            raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: pass a map written by `tabula map build`")
+        resolutions = [r[0] for r in con.execute("SELECT DISTINCT res FROM m.hexes").fetchall()]
+        if resolutions != [scenario.resolution]:
+            raise InputError(
+                f"map {map_path}: resolution {resolutions} but scenario {scenario.name!r} needs {scenario.resolution}: "
+                f"build the map with --res {scenario.resolution} or omit --map"
+            )
+        run_sql(
+            con,
+            "CREATE TABLE hexes AS SELECT * FROM m.hexes WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? ORDER BY cell",
+            [south, north, west, east],
+            name="campaign.copy_hexes",
+        )
+        copied = con.execute("SELECT count(*) FROM hexes").fetchone()[0]
+        expected = len(cells_in_bbox(scenario.bbox, scenario.resolution))
+        # polygon_to_cells and the lat/lng filter differ only along the edges.
+        if copied < 0.95 * expected:
+            raise InputError(
+                f"map {map_path}: covers {copied} of the {expected} hexes of scenario bbox {list(scenario.bbox)}: "
+                "build a map over the scenario region or omit --map"
+            )
+        run_sql(
+            con,
+            "CREATE TABLE hex_neighbors AS SELECT * FROM m.hex_neighbors "
+            "WHERE cell IN (SELECT cell FROM hexes) AND neighbor IN (SELECT cell FROM hexes) ORDER BY cell, clock",
+            name="campaign.copy_neighbors",
+        )
+        if "map_rivers" in tables:
+            run_sql(
+                con,
+                "CREATE TABLE map_rivers AS SELECT * FROM m.map_rivers WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?))",
+                [west, south, east, north],
+                name="campaign.copy_rivers",
+            )
+        if "map_meta" in tables:
+            run_sql(con, "CREATE TABLE map_meta AS SELECT * FROM m.map_meta", name="campaign.copy_meta")
+        else:
+            con.execute("CREATE TABLE map_meta (key VARCHAR, value VARCHAR)")
+        views = con.execute(
+            "SELECT view_name, sql FROM duckdb_views() WHERE database_name = 'm' AND NOT internal ORDER BY view_name"
+        ).fetchall()
+    finally:
+        con.execute("DETACH m")
+    for name, sql in views:
+        # The map's own views (coast adjacency, sea/land borders) read only map
+        # tables, which now exist here under the same names.
+        try:
+            con.execute(sql)
+        except duckdb.Error as e:
+            log.warning("map view %s not recreated: %s", name, e)
+    con.execute("ALTER TABLE hexes ADD PRIMARY KEY (cell)")
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _apply_overrides(con, scenario: Scenario, resolved: Resolved, cells: MapCells) -> int:
+    con.execute(
+        "CREATE TABLE terrain_overrides (cell VARCHAR, kind_before VARCHAR, terrain_before VARCHAR, "
+        "kind VARCHAR, terrain VARCHAR, reason VARCHAR, source VARCHAR)"
+    )
+    rows = []
+    for cell, zone in sorted(resolved.ocean_cells.items()):
+        reason = zone.note or f"outside every sea zone of {scenario.name}: impassable to ships"
+        rows.append((cell, cells.kind[cell], None, "ocean", None, reason, str(zone.source)))
+    final: dict[str, tuple] = {}
+    for cell, o in resolved.override_cells:  # later overrides of one hex win, as in the file
+        final[cell] = (cell, "land", cells.terrain.get(cell), "land", o.terrain, o.reason, str(o.source))
+    rows += list(final.values())
+    if rows:
+        con.executemany("INSERT INTO terrain_overrides VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    con.execute(
+        "UPDATE hexes SET kind = 'ocean', terrain = NULL FROM terrain_overrides AS o "
+        "WHERE o.cell = hexes.cell AND o.kind = 'ocean'"
+    )
+    con.execute(
+        "UPDATE hexes SET terrain = o.terrain FROM terrain_overrides AS o "
+        "WHERE o.cell = hexes.cell AND o.kind = 'land'"
+    )
+    return len(rows)
+
+
+def _waypoint_cells(route: Route, resolved: Resolved, cells: MapCells, scenario: Scenario, notes: list[Note], what: str) -> list[str]:
+    out = []
+    rings = int(scenario.routing["snap_rings"])
+    for wp in route.waypoints:
+        if wp.structure is not None:
+            out.append(resolved.structure_cells[wp.structure])
+            continue
+        cell = cell_at(wp.lat, wp.lon, scenario.resolution)
+        if cell not in cells.kind:
+            raise InputError(f"{wp.source}: {what} {route.name!r} waypoint ({wp.lat}, {wp.lon}) is off the map: fix it or widen the bbox")
+        target = nearest_land(cells, cell, wp.lat, wp.lon, rings=rings)
+        if target is None:
+            raise InputError(
+                f"{wp.source}: {what} {route.name!r} waypoint ({wp.lat}, {wp.lon}) has no passable land hex within {rings} hexes: "
+                "move it onto land"
+            )
+        if target != cell:
+            notes.append(Note(what, route.name, f"waypoint ({wp.lat}, {wp.lon}) in a {cells.kind[cell]}/{cells.terrain.get(cell)} hex moved to land hex {target}"))
+        out.append(target)
+    return out
+
+
+def _route_all(con, scenario: Scenario, resolved: Resolved, cells: MapCells, notes: list[Note]) -> tuple[int, int]:
+    graph = HexGraph.from_db(con)
+    # Overrides (and ocean marks) are already in hexes; MapCells must agree for snapping.
+    cells = MapCells(graph.kind, graph.terrain, {c: [n for n, _ in v] for c, v in graph.neighbors.items()}, graph.latlng)
+    con.execute("CREATE TABLE roads (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+    con.execute("CREATE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
+    con.execute("CREATE TABLE rivers (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+    con.execute("CREATE TABLE river_cells (river VARCHAR, cell VARCHAR)")
+    road_rows, cell_rows = [], []
+    rcost = road_cost(scenario.routing)
+    for road in scenario.roads:
+        wps = _waypoint_cells(road, resolved, cells, scenario, notes, "road")
+        chain = route_chain(graph, wps, rcost, name=f"{road.source} road {road.name!r}", labels=[w.label() for w in road.waypoints])
+        road_rows.append((road.name, chain_wkt(graph, chain)))
+        cell_rows += [(road.name, i, c) for i, c in enumerate(chain)]
+    if road_rows:
+        con.executemany("INSERT INTO roads VALUES (?, ST_GeomFromText(?::VARCHAR))", road_rows)
+        con.executemany("INSERT INTO road_cells VALUES (?, ?, ?)", cell_rows)
+    river_rows, rcell_rows = [], []
+    vcost = river_cost(scenario.routing)
+    for river in scenario.rivers:
+        wps = _waypoint_cells(river, resolved, cells, scenario, notes, "river")
+        chain = route_chain(graph, wps, vcost, name=f"{river.source} river {river.name!r}", labels=[w.label() for w in river.waypoints])
+        river_rows.append((river.name, chain_wkt(graph, chain)))
+        rcell_rows += [(river.name, c) for c in dict.fromkeys(chain)]
+    if river_rows:
+        con.executemany("INSERT INTO rivers VALUES (?, ST_GeomFromText(?::VARCHAR))", river_rows)
+        con.executemany("INSERT INTO river_cells VALUES (?, ?)", rcell_rows)
+    con.execute(ROAD_EDGES_SQL)
+    return len(cell_rows), len(rcell_rows)
+
+
+def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
+    con.execute(
+        "CREATE TABLE factions (name VARCHAR PRIMARY KEY, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
+        "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
+    )
+    con.executemany(
+        "INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (f.name, f.colour, f.army_list, f.player, list(f.capitals), f.influence_multiplier, f.first_army, f.last_army)
+            for f in scenario.factions
+        ],
+    )
+    con.execute(
+        "CREATE TABLE structures (name VARCHAR PRIMARY KEY, modern VARCHAR, kind VARCHAR, cell VARCHAR UNIQUE, "
+        "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
+    )
+    # geom is the real place (lon/lat); cell is the hex the rules use, which for
+    # a place on the shore is the nearest land hex (see scenario_notes).
+    con.executemany(
+        "INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_Point(?, ?))",
+        [
+            (s.name, s.modern, s.kind, resolved.structure_cells[s.name], s.controller, s.capital, s.lon, s.lat)
+            for s in scenario.structures
+        ],
+    )
+    con.execute("CREATE TABLE sea_zones (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+    con.execute("CREATE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
+    zones = [z for z in scenario.sea_zones if not z.ocean]
+    if zones:
+        con.executemany("INSERT INTO sea_zones VALUES (?, ST_GeomFromText(?::VARCHAR))", [(z.name, z.geom.wkt) for z in zones])
+        ocean = set(resolved.ocean_cells)
+        rows = [(c, zone) for zone, cs in resolved.zone_cells.items() for c in cs if c not in ocean]
+        if rows:
+            con.executemany("INSERT INTO hex_sea_zones VALUES (?, ?)", sorted(rows))
+
+
+def _meta_rows(scenario: Scenario, extra: dict) -> list[tuple[str, str]]:
+    rows = {
+        "name": scenario.name,
+        "title": scenario.title,
+        "source": str(scenario.directory),
+        "bbox": ",".join(str(v) for v in scenario.bbox),
+        "resolution": str(scenario.resolution),
+        "start_fp": str(scenario.start_fp),
+        "armies_per_faction": str(scenario.armies_per_faction),
+    }
+    for k, v in scenario.meta.items():
+        rows.setdefault(str(k), str(v))
+
+    def flatten(prefix: str, value) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                flatten(f"{prefix}.{k}", v)
+        else:
+            rows[prefix] = str(value)
+
+    flatten("rules", scenario.rules)
+    rows.update({k: str(v) for k, v in extra.items()})
+    return sorted(rows.items())
+
+
+def write_placements(con, placements: list[Placement] | None) -> int:
+    """(Re)write the ``placements`` table; structures must already be in ``con``."""
+    con.execute("CREATE OR REPLACE TABLE placements (army INTEGER PRIMARY KEY, faction VARCHAR, structure VARCHAR, cell VARCHAR)")
+    if not placements:
+        return 0
+    cells = dict(con.execute("SELECT name, cell FROM structures").fetchall())
+    con.executemany(
+        "INSERT INTO placements VALUES (?, ?, ?, ?)",
+        [(p.army, p.faction, p.structure, cells[p.structure]) for p in sorted(placements, key=lambda p: p.army)],
+    )
+    return len(placements)
+
+
+def _resilience_modifiers(scenario: Scenario) -> dict[str, int]:
+    values = dict(SEED_RESILIENCE)
+    custom = scenario.rules.get("resilience") or {}
+    for k, v in custom.items():
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InputError(f"scenario.toml: [rules.resilience] {k} = {v!r}: give a whole number")
+        values[str(k).lower()] = v
+    return values
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def create_campaign(
+    scenario_ref: str | Path,
+    out: str | Path,
+    *,
+    map_path: str | Path | None = None,
+    placements: str | Path | None = None,
+    force: bool = False,
+) -> CampaignResult:
+    """Write a new campaign database for a scenario (see the module doc); returns what was written."""
+    t0 = time.perf_counter()
+    out = Path(out)
+    if out.exists() and not force:
+        raise InputError(f"{out} exists: choose another --out or pass --force to replace it")
+    scenario = load_scenario(scenario_ref, placements=placements)
+    if map_path is not None:
+        map_path = Path(map_path)
+        if not map_path.is_file():
+            raise MissingInputError(f"map {map_path}: no such file: build one with `tabula map build` or omit --map")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    tmp = workdir / out.name
+    built = False
+    try:
+        if map_path is None:
+            from etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
+
+            map_path = workdir / "map.duckdb"
+            log.info("building the %s map for %s", scenario.resolution, scenario.name)
+            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
+            built = True
+        con = connect(tmp)
+        try:
+            _copy_map(con, map_path, scenario)
+            cells = MapCells.from_db(con)
+            resolved = resolve_on_map(scenario, cells)
+            notes = list(resolved.notes)
+            n_over = _apply_overrides(con, scenario, resolved, cells)
+            _write_scenario_tables(con, scenario, resolved)
+            n_road, n_river = _route_all(con, scenario, resolved, cells, notes)
+            n_place = write_placements(con, scenario.placements)
+            install_structure_views(con, modifiers=_resilience_modifiers(scenario))
+            con.execute("CREATE TABLE scenario_notes (topic VARCHAR, subject VARCHAR, message VARCHAR)")
+            if notes:
+                con.executemany("INSERT INTO scenario_notes VALUES (?, ?, ?)", [(n.topic, n.subject, n.message) for n in notes])
+            seconds = time.perf_counter() - t0
+            counts = {
+                "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
+                "structures": len(scenario.structures),
+                "roads": len(scenario.roads),
+                "road_cells": n_road,
+                "rivers": len(scenario.rivers),
+                "river_cells": n_river,
+                "sea_zones": len([z for z in scenario.sea_zones if not z.ocean]),
+                "hex_sea_zones": con.execute("SELECT count(*) FROM hex_sea_zones").fetchone()[0],
+                "overrides": n_over,
+                "placements": n_place,
+            }
+            con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+            con.executemany(
+                "INSERT INTO scenario_meta VALUES (?, ?)",
+                _meta_rows(
+                    scenario,
+                    {
+                        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                        "created_seconds": f"{seconds:.2f}",
+                        "map": "built for the scenario" if built else str(map_path),
+                    },
+                ),
+            )
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, out)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return CampaignResult(out, scenario.name, time.perf_counter() - t0, counts, notes, built)
+
+
+class _Roster:
+    """The factions and structures of an existing campaign, for validating placements."""
+
+    def __init__(self, con):
+        self.factions = [
+            Faction(n, c, a, p, tuple(caps or ()), m, f, l, Source("factions"))
+            for n, c, a, p, caps, m, f, l in con.execute(
+                "SELECT name, colour, army_list, player, capitals, influence_multiplier, first_army, last_army FROM factions ORDER BY name"
+            ).fetchall()
+        ]
+        self._structures = {
+            n: Structure(n, mo, k, 0.0, 0.0, ctl, bool(cap), Source("structures"))
+            for n, mo, k, ctl, cap in con.execute("SELECT name, modern, kind, controller, capital FROM structures").fetchall()
+        }
+
+    def faction(self, name):
+        return next((f for f in self.factions if f.name == name), None)
+
+    def structure(self, name):
+        return self._structures.get(name)
+
+
+def place_armies(campaign: str | Path, placements: str | Path) -> int:
+    """Validate a placements file against a campaign's factions and structures and store it."""
+    campaign = Path(campaign)
+    if not campaign.is_file():
+        raise MissingInputError(f"campaign {campaign}: no such file: create it with `tabula campaign new`")
+    con = connect(campaign)
+    try:
+        roster = _Roster(con)
+        rows = load_placements(placements, roster)
+        con.execute("BEGIN")
+        n = write_placements(con, rows)
+        con.execute("COMMIT")
+        return n
+    finally:
+        con.close()
+
+
+def structure_summary(con) -> list[tuple]:
+    """(structure, kind, controller, terrain, coast, resilience) rows, for the CLI."""
+    return con.execute(
+        "SELECT structure, kind, coalesce(controller, '-'), terrain, adjacent_to_coast, resilience "
+        "FROM structure_resilience ORDER BY controller NULLS LAST, structure"
+    ).fetchall()
+

@@ -1,0 +1,898 @@
+"""Scenario files: the format, the loader and its validation.
+
+A scenario is a folder (``datasets/scenarios/<name>/`` or any path) of small,
+hand-edited, diff-friendly files; docs/scenario_format.md describes each one.
+
+    scenario.toml      name, region (bbox), H3 resolution, start rules, rules constants, road/river cost knobs
+    factions.toml      [[faction]]: name, colour, army list, player?, capitals, influence multiplier, army numbers
+    structures.csv     one town/city a line: Latin name, modern name, kind, lat, lon, controller at start
+    roads.toml         [[road]]: name, ordered waypoints (structure names or [lat, lon]), note
+    rivers.toml        [[river]]: name, ordered waypoints from the mouth upstream, note
+    sea_zones.geojson  one polygon feature per sea zone (``name``); ``"ocean": true`` marks impassable sea
+    overrides.toml     [[override]]: terrain for cells/points/polygons/structures, each with a reason
+    placements.csv     army, faction, structure: the starting positions (optional; ``tabula campaign place``)
+
+Loading happens in two steps.  :func:`load_scenario` reads and checks the files
+on their own (names, references, numbers, geometry syntax); every error is an
+:class:`~geo.errors.InputError` naming the file, the line or feature, and the fix.
+:func:`resolve_on_map` then checks the scenario against a map (points in the
+sea, zones leaving sea hexes uncovered, overrides on water) and turns it into
+cells, collecting :class:`Note` s for what it adjusted (structures snapped off
+a coast hex, overrides applied) so that nothing is changed silently.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import h3
+import shapely
+from shapely.geometry import shape
+
+from datasets import SCENARIOS_DIR
+from geo.errors import InputError, MissingInputError
+from geo.hexgrid import cell_at, check_resolution
+
+STRUCTURE_KINDS = ("town", "city")
+LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
+WATER_KINDS = ("coast", "sea", "ocean", "lake")
+STRUCTURE_COLUMNS = ("name", "modern", "kind", "lat", "lon", "controller")
+PLACEMENT_COLUMNS = ("army", "faction", "structure")
+
+# Road and river routing knobs; a scenario may override any of them in [routing].
+DEFAULT_ROUTING = {
+    # Cost of a road step into a hex of each terrain: the rules' MP costs halved,
+    # so a road prefers what an army would find easy.  Peaks are never entered.
+    "road_terrain_cost": {"farmlands": 1.0, "desert": 2.0, "hills": 3.0, "marshes": 4.0, "forests": 5.0, "mountains": 6.0},
+    # Extra cost per 1000 m of mean elevation: two routes over equal terrain
+    # classes take the lower one (valleys, passes rather than ridges).
+    "road_elevation_per_km": 1.0,
+    # Extra cost of a hex that is neither next to a coast hex nor a river hex:
+    # ancient roads hug coasts and valleys.
+    "road_off_valley_penalty": 0.5,
+    # Rivers: a map river hex costs 1, any other land hex this much; plus the
+    # elevation term, so that where the map has no river line the route runs downhill-ish.
+    "river_off_river_cost": 4.0,
+    "river_elevation_per_km": 4.0,
+    # How many hexes a structure or waypoint on water may be moved to reach land.
+    "snap_rings": 2,
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a scenario item was written: file and line (or GeoJSON feature)."""
+
+    file: str
+    line: int | None = None
+    feature: str | None = None
+
+    def __str__(self) -> str:
+        if self.line is not None:
+            return f"{self.file} line {self.line}"
+        if self.feature is not None:
+            return f"{self.file} feature {self.feature}"
+        return self.file
+
+
+@dataclass(frozen=True)
+class Faction:
+    name: str
+    colour: str
+    army_list: str
+    player: bool
+    capitals: tuple[str, ...]
+    influence_multiplier: int
+    first_army: int | None
+    last_army: int | None
+    source: Source
+
+    @property
+    def armies(self) -> range:
+        if self.first_army is None or self.last_army is None:
+            return range(0)
+        return range(self.first_army, self.last_army + 1)
+
+
+@dataclass(frozen=True)
+class Structure:
+    name: str
+    modern: str
+    kind: str
+    lat: float
+    lon: float
+    controller: str | None
+    capital: bool
+    source: Source
+
+
+@dataclass(frozen=True)
+class Waypoint:
+    """A route point: a structure (by name) or a coordinate."""
+
+    structure: str | None
+    lat: float | None
+    lon: float | None
+    source: Source
+
+    def label(self) -> str:
+        return self.structure if self.structure is not None else f"({self.lat}, {self.lon})"
+
+
+@dataclass(frozen=True)
+class Route:
+    """A road or a river: a name and ordered waypoints (rivers: from the mouth upstream)."""
+
+    name: str
+    waypoints: tuple[Waypoint, ...]
+    note: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class SeaZone:
+    name: str
+    geom: shapely.Geometry
+    ocean: bool
+    note: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class Override:
+    """A designer's terrain decision for some land hexes, with the reason."""
+
+    terrain: str
+    reason: str
+    cells: tuple[str, ...] = ()
+    points: tuple[tuple[float, float], ...] = ()  # (lat, lon)
+    polygon: shapely.Geometry | None = None
+    structures: tuple[str, ...] = ()
+    source: Source = Source("overrides.toml")
+
+
+@dataclass(frozen=True)
+class Placement:
+    army: int
+    faction: str
+    structure: str
+    source: Source
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    directory: Path
+    bbox: tuple[float, float, float, float]
+    resolution: int
+    start_fp: int
+    armies_per_faction: int
+    rules: dict
+    routing: dict
+    meta: dict
+    factions: list[Faction]
+    structures: list[Structure]
+    roads: list[Route]
+    rivers: list[Route]
+    sea_zones: list[SeaZone]
+    overrides: list[Override]
+    placements: list[Placement] | None
+
+    def faction(self, name: str) -> Faction | None:
+        return next((f for f in self.factions if f.name == name), None)
+
+    def structure(self, name: str) -> Structure | None:
+        return next((s for s in self.structures if s.name == name), None)
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the loader adjusted or decided, reported to the designer and stored in the campaign."""
+
+    topic: str
+    subject: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.topic} {self.subject}: {self.message}"
+
+
+# --------------------------------------------------------------------------- files
+
+
+def list_scenarios() -> list[str]:
+    """Names of the scenarios shipped in ``datasets/scenarios``."""
+    if not SCENARIOS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in SCENARIOS_DIR.iterdir() if (p / "scenario.toml").is_file())
+
+
+def scenario_dir(name_or_path: str | Path) -> Path:
+    """The folder of a scenario given by shipped name or by path."""
+    path = Path(name_or_path)
+    if (path / "scenario.toml").is_file():
+        return path
+    shipped = SCENARIOS_DIR / str(name_or_path)
+    if (shipped / "scenario.toml").is_file():
+        return shipped
+    known = ", ".join(list_scenarios()) or "none"
+    raise MissingInputError(
+        f"scenario {str(name_or_path)!r}: no scenario.toml there; give a folder holding one or a shipped name ({known})"
+    )
+
+
+def _read_toml(path: Path) -> tuple[dict, list[str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MissingInputError(f"{path.name}: cannot read {path}: {e.strerror}") from e
+    try:
+        return tomllib.loads(text), text.splitlines()
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{path.name}: not valid TOML ({e}): fix the syntax") from e
+
+
+def _table_lines(lines: list[str], header: str) -> list[int]:
+    """1-based line numbers of each ``[[header]]`` in a TOML text, in order.
+
+    tomllib gives no positions, so errors locate an array-of-tables entry by
+    counting its headers; the n-th entry starts at the n-th header.
+    """
+    pattern = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+    return [i + 1 for i, line in enumerate(lines) if pattern.match(line)]
+
+
+def _line_of(lines: list[str], start: int, needle: str) -> int:
+    """First line at or after ``start`` that contains ``needle`` (falls back to ``start``)."""
+    for i in range(max(start - 1, 0), len(lines)):
+        if needle in lines[i]:
+            return i + 1
+        if i >= start and lines[i].lstrip().startswith("[["):
+            break
+    return start
+
+
+def _csv_rows(path: Path, columns: tuple[str, ...], *, required: bool = True) -> list[tuple[int, dict]]:
+    """Rows of a CSV file with a header; ``#`` lines and blank lines are comments.
+
+    Returns (line number, row) pairs so that every error can name its line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if required:
+            raise MissingInputError(f"{path.name}: missing from {path.parent}: create it (see docs/scenario_format.md)")
+        return []
+    except OSError as e:
+        raise MissingInputError(f"{path.name}: cannot read {path}: {e.strerror}") from e
+    header: list[str] | None = None
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        values = [v.strip() for v in next(csv.reader([line]))]
+        if header is None:
+            header = [h.lower() for h in values]
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise InputError(f"{path.name} line {number}: header lacks column(s) {missing}: the header is {', '.join(columns)}")
+            continue
+        if len(values) != len(header):
+            raise InputError(
+                f"{path.name} line {number}: {len(values)} fields where the header has {len(header)}: "
+                "quote fields that contain commas"
+            )
+        rows.append((number, dict(zip(header, values))))
+    return rows
+
+
+def _float(value, where: str, what: str, lo: float, hi: float) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: {what} {value!r} is not a number: write a decimal number") from None
+    if not (lo <= x <= hi) or math.isnan(x):
+        raise InputError(f"{where}: {what} {x} is outside {lo}..{hi}: check the coordinate (lat, lon in degrees)")
+    return x
+
+
+def _int(value, where: str, what: str) -> int:
+    if isinstance(value, bool):
+        raise InputError(f"{where}: {what} {value!r} is not a whole number: write an integer")
+    try:
+        x = int(str(value).strip())
+    except ValueError:
+        raise InputError(f"{where}: {what} {value!r} is not a whole number: write an integer") from None
+    return x
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _load_meta(directory: Path) -> dict:
+    path = directory / "scenario.toml"
+    data, lines = _read_toml(path)
+    where = path.name
+    sc = data.get("scenario")
+    if not isinstance(sc, dict):
+        raise InputError(f"{where}: no [scenario] table: add [scenario] with name, region and resolution")
+    for key in ("name", "bbox", "resolution", "start_fp", "armies_per_faction"):
+        if key not in sc:
+            line = _line_of(lines, 1, "[scenario]")
+            raise InputError(f"{where} line {line}: [scenario] lacks `{key}`: add it (see docs/scenario_format.md)")
+    bbox = sc["bbox"]
+    if not (isinstance(bbox, list) and len(bbox) == 4 and all(isinstance(v, (int, float)) for v in bbox)):
+        raise InputError(f"{where} line {_line_of(lines, 1, 'bbox')}: bbox must be [west, south, east, north] in degrees")
+    west, south, east, north = (float(v) for v in bbox)
+    if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
+        raise InputError(f"{where} line {_line_of(lines, 1, 'bbox')}: bbox {bbox} is empty or not lon/lat: give west < east, south < north")
+    try:
+        res = check_resolution(sc["resolution"])
+    except InputError as e:
+        raise InputError(f"{where} line {_line_of(lines, 1, 'resolution')}: {e}") from None
+    start_fp = _int(sc["start_fp"], f"{where} line {_line_of(lines, 1, 'start_fp')}", "start_fp")
+    per_faction = _int(sc["armies_per_faction"], f"{where} line {_line_of(lines, 1, 'armies_per_faction')}", "armies_per_faction")
+    if start_fp <= 0 or per_faction < 0:
+        raise InputError(f"{where}: start_fp must be positive and armies_per_faction not negative")
+    routing = dict(DEFAULT_ROUTING)
+    for key, value in (data.get("routing") or {}).items():
+        if key not in DEFAULT_ROUTING:
+            raise InputError(
+                f"{where} line {_line_of(lines, 1, key)}: unknown [routing] key `{key}`: use one of {sorted(DEFAULT_ROUTING)}"
+            )
+        if key == "road_terrain_cost":
+            costs = dict(DEFAULT_ROUTING[key])
+            for terrain, cost in value.items():
+                if terrain not in costs:
+                    raise InputError(
+                        f"{where} line {_line_of(lines, 1, terrain)}: road_terrain_cost names terrain `{terrain}`: "
+                        f"use {', '.join(costs)} (peaks are never routed through)"
+                    )
+                costs[terrain] = float(cost)
+            value = costs
+        routing[key] = value
+    return {
+        "name": str(sc["name"]),
+        "title": str(sc.get("title", sc["name"])),
+        "bbox": (west, south, east, north),
+        "resolution": res,
+        "start_fp": start_fp,
+        "armies_per_faction": per_faction,
+        "rules": dict(data.get("rules") or {}),
+        "routing": routing,
+        "meta": {k: v for k, v in sc.items() if k not in ("bbox",)},
+    }
+
+
+def _load_factions(directory: Path, armies_per_faction: int) -> list[Faction]:
+    path = directory / "factions.toml"
+    data, lines = _read_toml(path)
+    entries = data.get("faction")
+    if not isinstance(entries, list) or not entries:
+        raise InputError(f"{path.name}: no [[faction]] entries: add one [[faction]] table per faction")
+    starts = _table_lines(lines, "faction")
+    factions: list[Faction] = []
+    capital_owner: dict[str, str] = {}
+    for i, entry in enumerate(entries):
+        line = starts[i] if i < len(starts) else None
+        where = f"{path.name} line {line}" if line else path.name
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{where}: faction without a name: add name = \"...\"")
+        if any(f.name == name for f in factions):
+            raise InputError(f"{where}: faction {name!r} is defined twice: merge the two [[faction]] tables")
+        player = entry.get("player", True)
+        if not isinstance(player, bool):
+            raise InputError(f"{where}: faction {name!r} player = {player!r}: write true or false")
+        capitals = entry.get("capitals", [])
+        if isinstance(capitals, str):
+            capitals = [capitals]
+        for cap in capitals:
+            if cap in capital_owner:
+                other = capital_owner[cap]
+                raise InputError(
+                    f"{path.name} line {_line_of(lines, line or 1, cap)}: two capitals named {cap!r} "
+                    f"(factions {other!r} and {name!r}): a capital is one structure of one faction; rename one"
+                )
+            capital_owner[cap] = name
+        first, last = entry.get("first_army"), entry.get("last_army")
+        if player:
+            if first is None or last is None:
+                raise InputError(f"{where}: player faction {name!r} needs first_army and last_army (its army numbers)")
+            first = _int(first, where, "first_army")
+            last = _int(last, where, "last_army")
+            if last < first or first < 1:
+                raise InputError(f"{where}: faction {name!r} armies {first}-{last}: give 1 <= first_army <= last_army")
+            if last - first + 1 != armies_per_faction:
+                raise InputError(
+                    f"{where}: faction {name!r} has armies {first}-{last} ({last - first + 1}) but scenario.toml says "
+                    f"armies_per_faction = {armies_per_faction}: make them agree"
+                )
+            for other in factions:
+                if other.armies and not (last < other.armies.start or first > other.armies.stop - 1):
+                    raise InputError(
+                        f"{where}: army numbers {first}-{last} of {name!r} overlap {other.name!r} "
+                        f"({other.first_army}-{other.last_army}): number each army once"
+                    )
+        elif first is not None or last is not None:
+            raise InputError(f"{where}: non-player faction {name!r} has army numbers: non-player factions field no armies")
+        mult = _int(entry.get("influence_multiplier", 1 if player else 0), where, "influence_multiplier")
+        colour = str(entry.get("colour", "#888888"))
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+            raise InputError(f"{where}: faction {name!r} colour {colour!r}: write an HTML colour like \"#b22222\"")
+        factions.append(
+            Faction(
+                name=name,
+                colour=colour,
+                army_list=str(entry.get("army_list", "")),
+                player=player,
+                capitals=tuple(capitals),
+                influence_multiplier=mult,
+                first_army=first if player else None,
+                last_army=last if player else None,
+                source=Source(path.name, line),
+            )
+        )
+    return factions
+
+
+def _load_structures(directory: Path, factions: list[Faction]) -> list[Structure]:
+    path = directory / "structures.csv"
+    names = {f.name for f in factions}
+    capitals = {c: f.name for f in factions for c in f.capitals}
+    structures: list[Structure] = []
+    seen: dict[str, int] = {}
+    for line, row in _csv_rows(path, STRUCTURE_COLUMNS):
+        where = f"{path.name} line {line}"
+        name = row["name"]
+        if not name:
+            raise InputError(f"{where}: structure without a name: fill the name column")
+        if name in seen:
+            raise InputError(
+                f"{where}: two structures named {name!r} (also line {seen[name]}): names identify structures; rename one"
+            )
+        seen[name] = line
+        kind = row["kind"].lower()
+        if kind not in STRUCTURE_KINDS:
+            raise InputError(f"{where}: structure {name!r} kind {row['kind']!r}: write town or city")
+        lat = _float(row["lat"], where, "lat", -90, 90)
+        lon = _float(row["lon"], where, "lon", -180, 180)
+        controller = row["controller"] or None
+        if controller is not None and controller.lower() in ("none", "-"):
+            controller = None
+        if controller is not None and controller not in names:
+            raise InputError(
+                f"{where}: structure {name!r} controller {controller!r} is not a faction: "
+                f"use one of {', '.join(sorted(names))} or leave it empty for nobody"
+            )
+        structures.append(
+            Structure(name, row["modern"], kind, lat, lon, controller, name in capitals, Source(path.name, line))
+        )
+    if not structures:
+        raise InputError(f"{path.name}: no structures: add one line per town or city")
+    by_name = {s.name: s for s in structures}
+    for cap, faction in capitals.items():
+        f = next(x for x in factions if x.name == faction)
+        s = by_name.get(cap)
+        if s is None:
+            raise InputError(f"factions.toml line {f.source.line}: capital {cap!r} of {faction!r} is not in structures.csv: add it or fix the name")
+        if s.controller != faction:
+            raise InputError(
+                f"{s.source}: capital {cap!r} of {faction!r} is controlled by {s.controller!r} at start: "
+                f"a faction starts holding its capital; set its controller to {faction}"
+            )
+    return structures
+
+
+def _waypoint(value, where: str, structures: dict[str, Structure], route: str, index: int) -> Waypoint:
+    if isinstance(value, str):
+        if value not in structures:
+            close = [n for n in structures if n.lower().startswith(value[:3].lower())][:5]
+            hint = f" (close: {', '.join(close)})" if close else ""
+            raise InputError(
+                f"{where}: {route} waypoint {index} {value!r} is not a structure{hint}: "
+                "use a name from structures.csv or a [lat, lon] pair"
+            )
+        return Waypoint(value, None, None, Source(where))
+    if isinstance(value, list) and len(value) == 2:
+        lat = _float(value[0], where, f"{route} waypoint {index} lat", -90, 90)
+        lon = _float(value[1], where, f"{route} waypoint {index} lon", -180, 180)
+        return Waypoint(None, lat, lon, Source(where))
+    raise InputError(f"{where}: {route} waypoint {index} {value!r}: write a structure name or [lat, lon]")
+
+
+def _load_routes(directory: Path, filename: str, header: str, structures: list[Structure], *, required: bool) -> list[Route]:
+    path = directory / filename
+    if not path.is_file():
+        if required:
+            raise MissingInputError(f"{filename}: missing from {directory}: create it (see docs/scenario_format.md)")
+        return []
+    data, lines = _read_toml(path)
+    entries = data.get(header, [])
+    if not isinstance(entries, list):
+        raise InputError(f"{filename}: `{header}` must be an array of tables: write [[{header}]] per entry")
+    starts = _table_lines(lines, header)
+    by_name = {s.name: s for s in structures}
+    routes: list[Route] = []
+    for i, entry in enumerate(entries):
+        start = starts[i] if i < len(starts) else 1
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise InputError(f"{filename} line {start}: [[{header}]] without a name: add name = \"...\"")
+        if any(r.name == name for r in routes):
+            raise InputError(f"{filename} line {start}: two {header}s named {name!r}: rename one")
+        raw = entry.get("waypoints")
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise InputError(f"{filename} line {start}: {header} {name!r} needs at least two waypoints")
+        points = []
+        for j, value in enumerate(raw, start=1):
+            needle = f'"{value}"' if isinstance(value, str) else "waypoints"
+            where = f"{filename} line {_line_of(lines, start, needle)}"
+            points.append(_waypoint(value, where, by_name, f"{header} {name!r}", j))
+        for a, b in zip(points, points[1:]):
+            if a.structure is not None and a.structure == b.structure:
+                raise InputError(f"{a.source}: {header} {name!r} repeats waypoint {a.structure!r}: drop the repeat")
+        routes.append(Route(name, tuple(points), str(entry.get("note", "")), Source(filename, start)))
+    return routes
+
+
+def _load_sea_zones(directory: Path) -> list[SeaZone]:
+    path = directory / "sea_zones.geojson"
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path.name} line {e.lineno}: not valid JSON ({e.msg}): fix the syntax") from e
+    features = data.get("features") if isinstance(data, dict) else None
+    if not isinstance(features, list):
+        raise InputError(f"{path.name}: not a GeoJSON FeatureCollection: write {{\"type\": \"FeatureCollection\", \"features\": [...]}}")
+    zones: list[SeaZone] = []
+    for i, feat in enumerate(features, start=1):
+        props = (feat or {}).get("properties") or {}
+        name = props.get("name")
+        label = f"{i} ({name!r})" if name else str(i)
+        where = f"{path.name} feature {label}"
+        if not isinstance(name, str) or not name:
+            raise InputError(f"{where}: sea zone without a name: add properties.name")
+        if any(z.name == name for z in zones):
+            raise InputError(f"{where}: two sea zones named {name!r}: merge them into one (Multi)Polygon")
+        try:
+            geom = shape(feat["geometry"])
+        except Exception as e:  # shapely raises several types for bad GeoJSON
+            raise InputError(f"{where}: unreadable geometry ({e}): give a Polygon or MultiPolygon in lon/lat") from None
+        if geom.geom_type not in ("Polygon", "MultiPolygon") or geom.is_empty:
+            raise InputError(f"{where}: geometry is {geom.geom_type}: a sea zone is a Polygon or MultiPolygon")
+        if not geom.is_valid:
+            raise InputError(f"{where}: polygon is invalid ({shapely.is_valid_reason(geom)}): fix the ring (no self-crossing)")
+        zones.append(SeaZone(name, geom, bool(props.get("ocean", False)), str(props.get("note", "")), Source(path.name, feature=label)))
+    return zones
+
+
+def _load_overrides(directory: Path, structures: list[Structure]) -> list[Override]:
+    path = directory / "overrides.toml"
+    if not path.is_file():
+        return []
+    data, lines = _read_toml(path)
+    entries = data.get("override", [])
+    starts = _table_lines(lines, "override")
+    names = {s.name for s in structures}
+    out = []
+    for i, entry in enumerate(entries):
+        line = starts[i] if i < len(starts) else None
+        where = f"{path.name} line {line}" if line else path.name
+        terrain = entry.get("terrain")
+        if terrain not in LAND_TERRAINS:
+            raise InputError(f"{where}: terrain {terrain!r}: use one of {', '.join(LAND_TERRAINS)}")
+        reason = str(entry.get("reason", "")).strip()
+        if not reason:
+            raise InputError(f"{where}: override without a reason: say why the designer overrides the map")
+        cells = tuple(str(c) for c in entry.get("cells", []))
+        for c in cells:
+            if not h3.is_valid_cell(c):
+                raise InputError(f"{where}: {c!r} is not an H3 cell: copy the id from the map (hexes.cell)")
+        points = []
+        for p in entry.get("points", []):
+            if not (isinstance(p, list) and len(p) == 2):
+                raise InputError(f"{where}: point {p!r}: write [lat, lon]")
+            points.append((_float(p[0], where, "lat", -90, 90), _float(p[1], where, "lon", -180, 180)))
+        polygon = None
+        if "polygon" in entry:
+            try:
+                polygon = shapely.Polygon([(float(x), float(y)) for x, y in entry["polygon"]])
+            except (TypeError, ValueError) as e:
+                raise InputError(f"{where}: polygon must be [[lon, lat], ...] ({e})") from None
+            if not polygon.is_valid or polygon.is_empty:
+                raise InputError(f"{where}: polygon is invalid or empty: give at least three [lon, lat] corners, not self-crossing")
+        ss = entry.get("structures", [])
+        if isinstance(ss, str):
+            ss = [ss]
+        for s in ss:
+            if s not in names:
+                raise InputError(f"{where}: override names structure {s!r}, which is not in structures.csv: fix the name")
+        if not (cells or points or polygon is not None or ss):
+            raise InputError(f"{where}: override selects no hex: give cells, points, polygon or structures")
+        out.append(Override(terrain, reason, cells, tuple(points), polygon, tuple(ss), Source(path.name, line)))
+    return out
+
+
+def load_placements(path: Path | str, scenario: Scenario) -> list[Placement]:
+    """Read and check a placements CSV (army, faction, structure) against the scenario's rules.
+
+    Each army of every player faction is placed exactly once, in a town or city
+    its faction controls at start, never two armies of one faction in one structure.
+    """
+    path = Path(path)
+    rows = _csv_rows(path, PLACEMENT_COLUMNS)
+    placements: list[Placement] = []
+    by_army: dict[int, int] = {}
+    by_structure: dict[tuple[str, str], tuple[int, int]] = {}
+    for line, row in rows:
+        where = f"{path.name} line {line}"
+        army = _int(row["army"], where, "army")
+        faction = scenario.faction(row["faction"])
+        if faction is None:
+            raise InputError(f"{where}: faction {row['faction']!r} is not in this scenario: use one of {', '.join(f.name for f in scenario.factions)}")
+        if army not in faction.armies:
+            rng = f"{faction.first_army}-{faction.last_army}" if faction.armies else "none"
+            raise InputError(f"{where}: army {army} is not an army of {faction.name} (its armies: {rng}): fix the number or faction")
+        if army in by_army:
+            raise InputError(f"{where}: army {army} is placed twice (also line {by_army[army]}): keep one line per army")
+        by_army[army] = line
+        s = scenario.structure(row["structure"])
+        if s is None:
+            raise InputError(f"{where}: army {army} starts in {row['structure']!r}, which is not a structure: use a name from structures.csv")
+        if s.controller != faction.name:
+            raise InputError(
+                f"{where}: army {army} of {faction.name} starts in {s.name}, controlled by {s.controller or 'nobody'}: "
+                f"armies start in their own faction's towns and cities"
+            )
+        key = (faction.name, s.name)
+        if key in by_structure:
+            raise InputError(
+                f"{where}: armies {by_structure[key][0]} and {army} of {faction.name} both start in {s.name} "
+                f"(line {by_structure[key][1]}): one army of a faction per starting structure"
+            )
+        by_structure[key] = (army, line)
+        placements.append(Placement(army, faction.name, s.name, Source(path.name, line)))
+    for f in scenario.factions:
+        missing = [a for a in f.armies if a not in by_army]
+        if missing:
+            raise InputError(f"{path.name}: army(ies) {missing} of {f.name} have no starting structure: add a line for each")
+    return placements
+
+
+def load_scenario(name_or_path: str | Path, *, placements: str | Path | None = None) -> Scenario:
+    """Read and check a scenario folder (see the module doc); ``placements`` replaces its placements.csv."""
+    directory = scenario_dir(name_or_path)
+    meta = _load_meta(directory)
+    factions = _load_factions(directory, meta["armies_per_faction"])
+    structures = _load_structures(directory, factions)
+    scenario = Scenario(
+        name=meta["name"],
+        title=meta["title"],
+        directory=directory,
+        bbox=meta["bbox"],
+        resolution=meta["resolution"],
+        start_fp=meta["start_fp"],
+        armies_per_faction=meta["armies_per_faction"],
+        rules=meta["rules"],
+        routing=meta["routing"],
+        meta=meta["meta"],
+        factions=factions,
+        structures=structures,
+        roads=_load_routes(directory, "roads.toml", "road", structures, required=False),
+        rivers=_load_routes(directory, "rivers.toml", "river", structures, required=False),
+        sea_zones=_load_sea_zones(directory),
+        overrides=_load_overrides(directory, structures),
+        placements=None,
+    )
+    west, south, east, north = scenario.bbox
+    for s in structures:
+        if not (west <= s.lon <= east and south <= s.lat <= north):
+            raise InputError(
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies outside the scenario bbox {list(scenario.bbox)}: "
+                "fix the coordinates or widen bbox in scenario.toml"
+            )
+    if placements is not None:
+        scenario.placements = load_placements(placements, scenario)
+    elif (directory / "placements.csv").is_file():
+        scenario.placements = load_placements(directory / "placements.csv", scenario)
+    return scenario
+
+
+# --------------------------------------------------------------------------- on a map
+
+
+@dataclass
+class MapCells:
+    """What :func:`resolve_on_map` needs to know of the map: kind and terrain per cell, and adjacency."""
+
+    kind: dict[str, str]
+    terrain: dict[str, str | None]
+    neighbors: dict[str, list[str]]
+    latlng: dict[str, tuple[float, float]]
+
+    @classmethod
+    def from_db(cls, con) -> "MapCells":
+        kind, terrain, latlng = {}, {}, {}
+        for cell, k, t, lat, lng in con.execute("SELECT cell, kind, terrain, lat, lng FROM hexes").fetchall():
+            kind[cell], terrain[cell], latlng[cell] = k, t, (lat, lng)
+        neighbors: dict[str, list[str]] = {c: [] for c in kind}
+        for cell, nbr in con.execute("SELECT cell, neighbor FROM hex_neighbors ORDER BY cell, clock").fetchall():
+            if cell in neighbors:
+                neighbors[cell].append(nbr)
+        return cls(kind, terrain, neighbors, latlng)
+
+
+@dataclass
+class Resolved:
+    """A scenario placed on a map: cells for everything, plus the notes of what was adjusted."""
+
+    structure_cells: dict[str, str]
+    override_cells: list[tuple[str, Override]]  # (cell, override) in file order; later ones win
+    zone_cells: dict[str, list[str]]  # zone -> cells
+    ocean_cells: dict[str, SeaZone]  # water cells made ocean, by the feature that did it
+    notes: list[Note] = field(default_factory=list)
+
+
+def _routable(cells: MapCells, cell: str) -> bool:
+    return cells.kind.get(cell) == "land" and cells.terrain.get(cell) != "peaks"
+
+
+def nearest_land(cells: MapCells, cell: str, lat: float, lon: float, *, rings: int, taken: Iterable[str] = ()) -> str | None:
+    """The routable land cell nearest to (lat, lon) within ``rings`` hexes of ``cell``, skipping ``taken``."""
+    taken = set(taken)
+    best = None
+    for k in range(0, rings + 1):
+        ring = [c for c in h3.grid_ring(cell, k) if _routable(cells, c) and c not in taken] if k else (
+            [cell] if _routable(cells, cell) and cell not in taken else []
+        )
+        if ring:
+            best = min(ring, key=lambda c: (h3.great_circle_distance((lat, lon), cells.latlng[c]), c))
+            break
+    return best
+
+
+def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
+    """Check the scenario against a map and give every item its cells (see the module doc)."""
+    res = scenario.resolution
+    rings = int(scenario.routing["snap_rings"])
+    notes: list[Note] = []
+    structure_cells: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    for s in scenario.structures:
+        cell = cell_at(s.lat, s.lon, res)
+        kind = cells.kind.get(cell)
+        if kind is None:
+            raise InputError(
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) is off the map: build or pass a map covering the scenario bbox"
+            )
+        if kind in ("sea", "ocean", "lake"):
+            raise InputError(
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in a {kind} hex ({cell}), not on land: "
+                "fix the coordinates (lat, lon order?)"
+            )
+        target = cell
+        if not _routable(cells, cell) or cell in owner:
+            target = nearest_land(cells, cell, s.lat, s.lon, rings=rings, taken=owner)
+            if target is None:
+                raise InputError(
+                    f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) has no free land hex within {rings} hexes: "
+                    "move the point onto land or drop the structure"
+                )
+            if cell in owner:
+                why = f"its hex {cell} already holds {owner[cell]}"
+            elif kind == "coast":
+                why = f"its point falls in coast hex {cell}"
+            else:
+                why = f"its hex {cell} is {cells.terrain.get(cell)} (impassable)"
+            notes.append(Note("structure", s.name, f"{why}; placed in the nearest free land hex {target}"))
+        structure_cells[s.name] = target
+        owner[target] = s.name
+
+    override_cells: list[tuple[str, Override]] = []
+    for o in scenario.overrides:
+        chosen: list[str] = list(o.cells)
+        chosen += [cell_at(lat, lon, res) for lat, lon in o.points]
+        chosen += [structure_cells[name] for name in o.structures]
+        if o.polygon is not None:
+            from shapely import contains_xy
+
+            inside = [c for c, (lat, lng) in cells.latlng.items() if contains_xy(o.polygon, lng, lat)]
+            if not inside:
+                raise InputError(f"{o.source}: override polygon contains no hex centre of the map: enlarge it or give cells")
+            chosen += sorted(inside)
+        for c in dict.fromkeys(chosen):
+            if c not in cells.kind:
+                raise InputError(f"{o.source}: override hex {c} is not on the map: use a cell of the scenario region")
+            if cells.kind[c] != "land":
+                if o.polygon is not None and c not in o.cells:
+                    continue  # a polygon may lap over the shore: only its land hexes change
+                raise InputError(
+                    f"{o.source}: override hex {c} is a {cells.kind[c]} hex: terrain applies to land hexes only; pick a land hex"
+                )
+            before = cells.terrain.get(c)
+            override_cells.append((c, o))
+            notes.append(Note("override", c, f"{before} -> {o.terrain}: {o.reason} ({o.source})"))
+
+    zone_cells, ocean_cells = _assign_sea_zones(scenario, cells)
+    for cell, zone in ocean_cells.items():
+        notes.append(Note("ocean", cell, f"{cells.kind[cell]} hex made ocean by {zone.source}"))
+    return Resolved(structure_cells, override_cells, zone_cells, ocean_cells, notes)
+
+
+def _assign_sea_zones(scenario: Scenario, cells: MapCells) -> tuple[dict[str, list[str]], dict[str, SeaZone]]:
+    """Water hexes per zone: a hex belongs to every zone its hexagon overlaps by more than a sliver.
+
+    Overlap (not centre-in-polygon) makes the hexes a zone border runs through
+    belong to both zones, as the rules' striped border hexes do, even when the
+    designer draws the polygons edge to edge.
+    """
+    from geo.hexgrid import cell_polygon
+
+    water = sorted(c for c, k in cells.kind.items() if k in ("coast", "sea"))
+    zone_cells: dict[str, list[str]] = {z.name: [] for z in scenario.sea_zones if not z.ocean}
+    ocean_cells: dict[str, SeaZone] = {}
+    polys = {c: cell_polygon(c) for c in water}
+    covered: set[str] = set()
+    for z in scenario.sea_zones:
+        shapely.prepare(z.geom)
+        for c in water:
+            p = polys[c]
+            if not z.geom.intersects(p):
+                continue
+            # 5 % of the hexagon: a polygon that merely grazes a hex does not claim it.
+            if not z.geom.contains(p) and z.geom.intersection(p).area < 0.05 * p.area:
+                continue
+            if z.ocean:
+                ocean_cells.setdefault(c, z)
+            else:
+                zone_cells[z.name].append(c)
+                covered.add(c)
+    # A hex in a zone stays navigable even if an ocean polygon laps over it.
+    for c in covered:
+        ocean_cells.pop(c, None)
+    west, south, east, north = scenario.bbox
+    orphans = [
+        c for c in water
+        if c not in covered and c not in ocean_cells and west <= cells.latlng[c][1] <= east and south <= cells.latlng[c][0] <= north
+    ]
+    if orphans:
+        lat, lng = cells.latlng[orphans[0]]
+        raise InputError(
+            f"sea_zones.geojson: {len(orphans)} sea/coast hex(es) of the scenario area lie in no sea zone "
+            f"(first: {orphans[0]} at {lat:.2f}N {lng:.2f}E): enlarge a zone polygon or add a feature with \"ocean\": true"
+        )
+    return zone_cells, ocean_cells
+
+
+__all__ = [
+    "DEFAULT_ROUTING",
+    "Faction",
+    "MapCells",
+    "Note",
+    "Override",
+    "Placement",
+    "Resolved",
+    "Route",
+    "Scenario",
+    "SeaZone",
+    "Source",
+    "Structure",
+    "Waypoint",
+    "list_scenarios",
+    "load_placements",
+    "load_scenario",
+    "nearest_land",
+    "resolve_on_map",
+    "scenario_dir",
+]

@@ -1,0 +1,323 @@
+"""Campaign creation on a tiny synthetic map and scenario written here (and once on the real map).
+
+The synthetic world (res 6, about 400 hexes): land west of 11.0 E, sea east of
+it; a hill band and a mountain band to the north, one peak, one lake hex, a
+marsh by the shore and a river flag along 40.45 N.  The synthetic scenario has
+two player factions (armies 1-2 and 3-4), a non-player one, seven structures,
+two roads, a river, two overlapping sea zones and an override.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import h3
+import pytest
+
+from geo.errors import InputError
+from geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
+from geo.spatialdb import connect
+
+BBOX = (10.0, 40.0, 11.5, 41.0)
+RES = 6
+SHORE = 11.0
+PEAK = (40.80, 10.40)
+LAKE = (40.30, 10.20)
+MARSH = (40.55, 10.93)
+
+
+def synthetic_kind_terrain(cell: str) -> tuple[str, str | None, float]:
+    lat, lng = cell_center(cell)
+    if lng >= SHORE:
+        return "water", None, 0.0
+    if cell == cell_at(*LAKE, RES):
+        return "lake", None, 200.0
+    if cell == cell_at(*PEAK, RES):
+        return "land", "peaks", 2600.0
+    if cell == cell_at(*MARSH, RES):
+        return "land", "marshes", 2.0
+    if lat > 40.85:
+        return "land", "mountains", 1500.0
+    if lat > 40.65:
+        return "land", "hills", 600.0
+    return "land", "farmlands", 80.0 + (SHORE - lng) * 100
+
+
+def build_synthetic_map(path: Path, *, bbox=BBOX, res: int = RES) -> Path:
+    """Write a map database with the schema of docs/architecture.md."""
+    cells = cells_in_bbox(bbox, res)
+    attrs = {c: synthetic_kind_terrain(c) for c in cells}
+    land = {c for c, (k, _, _) in attrs.items() if k == "land"}
+    con = connect(path)
+    con.execute(
+        "CREATE TABLE hexes (cell VARCHAR PRIMARY KEY, res INTEGER, kind VARCHAR, terrain VARCHAR, elev_mean DOUBLE, "
+        "elev_min DOUBLE, elev_max DOUBLE, elev_std DOUBLE, elev_samples INTEGER, land_fraction DOUBLE, "
+        "lake_fraction DOUBLE, river BOOLEAN, lat DOUBLE, lng DOUBLE, geom GEOMETRY)"
+    )
+    rows = []
+    for c in cells:
+        kind, terrain, elev = attrs[c]
+        if kind == "water":
+            kind = "coast" if any(n in land for n in h3.grid_ring(c, 1)) else "sea"
+        lat, lng = cell_center(c)
+        river = kind == "land" and abs(lat - 40.45) < 0.03
+        rows.append((c, res, kind, terrain, elev, elev - 10, elev + 10, 5.0, 10, 1.0 if kind == "land" else 0.0,
+                     1.0 if kind == "lake" else 0.0, river, lat, lng, cell_polygon(c).wkt))
+    con.executemany("INSERT INTO hexes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?, ST_GeomFromText(?::VARCHAR))", rows)
+    con.execute("CREATE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER, bearing DOUBLE)")
+    con.executemany("INSERT INTO hex_neighbors VALUES (?,?,?,?)", neighbor_table(cells))
+    con.execute("CREATE TABLE map_meta (key VARCHAR, value VARCHAR)")
+    con.execute("INSERT INTO map_meta VALUES ('resolution', ?)", [str(res)])
+    con.execute(
+        "CREATE VIEW coast_adjacency AS SELECT n.cell AS land_cell, n.neighbor AS coast_cell, n.clock FROM hex_neighbors n "
+        "JOIN hexes a ON a.cell = n.cell AND a.kind = 'land' JOIN hexes b ON b.cell = n.neighbor AND b.kind = 'coast'"
+    )
+    con.close()
+    return path
+
+
+SCENARIO_TOML = """\
+[scenario]
+name = "synthetic"
+title = "A synthetic test scenario"
+bbox = [10.0, 40.0, 11.5, 41.0]
+resolution = 6
+start_fp = 1600
+armies_per_faction = 2
+
+[rules]
+victory_points = 50
+"""
+
+FACTIONS_TOML = """\
+[[faction]]
+name = "Alpha"
+colour = "#aa0000"
+army_list = "List A"
+player = true
+capitals = ["Acapitol"]
+influence_multiplier = 1
+first_army = 1
+last_army = 2
+
+[[faction]]
+name = "Beta"
+colour = "#0000aa"
+army_list = "List B"
+player = true
+capitals = ["Bcapitol"]
+influence_multiplier = 2
+first_army = 3
+last_army = 4
+
+[[faction]]
+name = "Gamma"
+colour = "#00aa00"
+army_list = "List G"
+player = false
+capitals = []
+"""
+
+STRUCTURES_CSV = """\
+# name, modern, kind, lat, lon, controller
+name,modern,kind,lat,lon,controller
+Acapitol,Alphaville,city,40.20,10.30,Alpha
+Atown,Alpha Two,town,40.40,10.60,Alpha
+Bcapitol,Betaville,city,40.60,10.30,Beta
+Btown,Beta Two,town,40.55,10.70,Beta
+Marshtown,Swamp,city,40.55,10.93,Gamma
+Shoretown,Quay,town,40.30,11.01,
+Hilltown,High,town,40.75,10.60,Beta
+"""
+
+ROADS_TOML = """\
+[[road]]
+name = "Via Prima"
+waypoints = ["Acapitol", "Atown", "Btown", "Bcapitol"]
+note = "test road"
+
+[[road]]
+name = "Via Secunda"
+waypoints = ["Acapitol", [40.25, 10.95], "Shoretown"]
+"""
+
+RIVERS_TOML = """\
+[[river]]
+name = "Flumen"
+waypoints = [[40.45, 10.98], [40.45, 10.10]]
+"""
+
+OVERRIDES_TOML = """\
+[[override]]
+terrain = "farmlands"
+structures = ["Hilltown"]
+reason = "the designer wants an easy town in the hills"
+"""
+
+PLACEMENTS_CSV = """\
+army,faction,structure
+1,Alpha,Acapitol
+2,Alpha,Atown
+3,Beta,Bcapitol
+4,Beta,Btown
+"""
+
+
+def sea_zones(overlap: float = 0.05, *, gap: bool = False) -> dict:
+    split = 40.5
+    north_lo = split + (0.3 if gap else -overlap)
+    return {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "properties": {"name": "Mare Australe"},
+             "geometry": {"type": "Polygon", "coordinates": [[[10.9, 39.9], [11.6, 39.9], [11.6, split + overlap], [10.9, split + overlap], [10.9, 39.9]]]}},
+            {"type": "Feature", "properties": {"name": "Mare Boreale"},
+             "geometry": {"type": "Polygon", "coordinates": [[[10.9, north_lo], [11.6, north_lo], [11.6, 41.1], [10.9, 41.1], [10.9, north_lo]]]}},
+        ],
+    }
+
+
+def write_synthetic_scenario(directory: Path, replace: dict[str, str | None] | None = None) -> Path:
+    """Write the synthetic scenario; ``replace`` swaps a file's text by file name (None: leave the file out)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    files = {
+        "scenario.toml": SCENARIO_TOML,
+        "factions.toml": FACTIONS_TOML,
+        "structures.csv": STRUCTURES_CSV,
+        "roads.toml": ROADS_TOML,
+        "rivers.toml": RIVERS_TOML,
+        "overrides.toml": OVERRIDES_TOML,
+        "placements.csv": PLACEMENTS_CSV,
+        "sea_zones.geojson": json.dumps(sea_zones(), indent=1),
+    }
+    files.update(replace or {})
+    for name, text in files.items():
+        if text is not None:
+            (directory / name).write_text(textwrap.dedent(text))
+    return directory
+
+
+@pytest.fixture(scope="module")
+def synthetic_map(tmp_path_factory) -> Path:
+    return build_synthetic_map(tmp_path_factory.mktemp("map") / "map.duckdb")
+
+
+def test_synthetic_campaign_tables(tmp_path, synthetic_map):
+    from etl.campaign import create_campaign
+
+    scen = write_synthetic_scenario(tmp_path / "scen")
+    out = tmp_path / "c.duckdb"
+    result = create_campaign(scen, out, map_path=synthetic_map)
+    assert out.is_file() and not list(tmp_path.glob(".c.duckdb.*"))
+    assert result.counts["structures"] == 7 and result.counts["placements"] == 4
+    con = connect(out, read_only=True)
+    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    for t in ("hexes", "hex_neighbors", "structures", "roads", "road_cells", "road_edges", "rivers", "river_cells",
+              "sea_zones", "hex_sea_zones", "factions", "scenario_meta", "placements", "terrain_overrides",
+              "scenario_notes", "structure_resilience", "coast_adjacency"):
+        assert t in tables, t
+    # Shoretown's point is in a coast hex: snapped to land and reported.
+    cell, kind = con.execute("SELECT s.cell, h.kind FROM structures s JOIN hexes h USING (cell) WHERE name = 'Shoretown'").fetchone()
+    assert kind == "land"
+    notes = con.execute("SELECT message FROM scenario_notes WHERE subject = 'Shoretown'").fetchall()
+    assert notes and "coast hex" in notes[0][0]
+    # Override applied and recorded with its reason.
+    terrain, = con.execute("SELECT terrain FROM hexes JOIN structures s USING (cell) WHERE s.name = 'Hilltown'").fetchone()
+    assert terrain == "farmlands"
+    assert con.execute("SELECT reason FROM terrain_overrides").fetchone()[0].startswith("the designer")
+    # Factions as the architecture says.
+    row = con.execute("SELECT capitals, influence_multiplier, first_army, last_army FROM factions WHERE name = 'Beta'").fetchone()
+    assert row == (["Bcapitol"], 2, 3, 4)
+    assert con.execute("SELECT first_army FROM factions WHERE name = 'Gamma'").fetchone()[0] is None
+    # Border hexes belong to both zones; every water hex to at least one.
+    both = con.execute("SELECT count(*) FROM (SELECT cell FROM hex_sea_zones GROUP BY cell HAVING count(*) = 2)").fetchone()[0]
+    assert both > 0
+    orphan = con.execute(
+        "SELECT count(*) FROM hexes WHERE kind IN ('coast','sea') AND cell NOT IN (SELECT cell FROM hex_sea_zones)"
+    ).fetchone()[0]
+    assert orphan == 0
+    # River cells follow the map's river flag between its two ends.
+    n_river = con.execute("SELECT count(*) FROM river_cells JOIN hexes USING (cell) WHERE hexes.river").fetchone()[0]
+    assert n_river >= 0.8 * con.execute("SELECT count(*) FROM river_cells").fetchone()[0]
+    meta = dict(con.execute("SELECT key, value FROM scenario_meta").fetchall())
+    assert meta["start_fp"] == "1600" and meta["rules.victory_points"] == "50"
+    placed = con.execute("SELECT p.cell = s.cell FROM placements p JOIN structures s ON s.name = p.structure").fetchall()
+    assert placed and all(r[0] for r in placed)
+    con.close()
+
+
+def test_roads_are_connected_land_chains(tmp_path, synthetic_map):
+    from etl.campaign import create_campaign
+
+    out = tmp_path / "c.duckdb"
+    create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
+    con = connect(out, read_only=True)
+    assert_roads_valid(con)
+    # road_edges: both directions, with the clock of the side crossed.
+    edges = con.execute("SELECT cell, neighbor, clock FROM road_edges WHERE road = 'Via Prima'").fetchall()
+    pairs = {(a, b) for a, b, _ in edges}
+    assert all((b, a) in pairs for a, b in pairs)
+    for a, b, clock in edges:
+        assert clock == con.execute("SELECT clock FROM hex_neighbors WHERE cell = ? AND neighbor = ?", [a, b]).fetchone()[0]
+    geom_type = con.execute("SELECT DISTINCT ST_GeometryType(geom)::VARCHAR FROM roads").fetchall()
+    assert geom_type == [("LINESTRING",)]
+    con.close()
+
+
+def assert_roads_valid(con) -> None:
+    """Each road: consecutive cells adjacent, only passable land, first/last cells = first/last waypoint hexes."""
+    from etl.roads import HexGraph
+
+    g = HexGraph.from_db(con)
+    roads = [r[0] for r in con.execute("SELECT name FROM roads").fetchall()]
+    assert roads
+    for road in roads:
+        chain = [r[0] for r in con.execute("SELECT cell FROM road_cells WHERE road = ? ORDER BY seq", [road]).fetchall()]
+        assert len(chain) >= 2, road
+        for a, b in zip(chain, chain[1:]):
+            assert b in {n for n, _ in g.neighbors[a]}, (road, a, b)
+        for c in chain:
+            assert g.kind[c] == "land" and g.terrain[c] != "peaks", (road, c, g.kind[c], g.terrain[c])
+
+
+def test_existing_out_is_refused_and_failure_leaves_nothing(tmp_path, synthetic_map):
+    from etl.campaign import create_campaign
+
+    scen = write_synthetic_scenario(tmp_path / "s")
+    out = tmp_path / "c.duckdb"
+    out.write_text("precious")
+    with pytest.raises(InputError, match="exists"):
+        create_campaign(scen, out, map_path=synthetic_map)
+    assert out.read_text() == "precious"
+    # A zone gap fails on the map: no file, no temp left behind.
+    bad = write_synthetic_scenario(tmp_path / "bad", {"sea_zones.geojson": json.dumps(sea_zones(gap=True))})
+    out2 = tmp_path / "d.duckdb"
+    with pytest.raises(InputError, match="sea_zones.geojson: .* in no sea zone"):
+        create_campaign(bad, out2, map_path=synthetic_map)
+    assert not out2.exists() and not list(tmp_path.glob(".d.duckdb.*"))
+
+
+def test_map_of_wrong_resolution_is_refused(tmp_path):
+    from etl.campaign import create_campaign
+
+    m = build_synthetic_map(tmp_path / "m5.duckdb", res=5)
+    with pytest.raises(InputError, match="resolution"):
+        create_campaign(write_synthetic_scenario(tmp_path / "s"), tmp_path / "c.duckdb", map_path=m)
+
+
+def test_place_armies_replaces_placements(tmp_path, synthetic_map):
+    from etl.campaign import create_campaign, place_armies
+
+    out = tmp_path / "c.duckdb"
+    create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
+    p = tmp_path / "p.csv"
+    p.write_text("army,faction,structure\n1,Alpha,Atown\n2,Alpha,Acapitol\n3,Beta,Hilltown\n4,Beta,Btown\n")
+    assert place_armies(out, p) == 4
+    con = connect(out, read_only=True)
+    assert con.execute("SELECT structure FROM placements WHERE army = 3").fetchone()[0] == "Hilltown"
+    con.close()
+    p.write_text("army,faction,structure\n1,Alpha,Atown\n2,Alpha,Atown\n3,Beta,Hilltown\n4,Beta,Btown\n")
+    with pytest.raises(InputError, match="p.csv line 3: armies 1 and 2 of Alpha both start in Atown"):
+        place_armies(out, p)
