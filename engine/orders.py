@@ -1,0 +1,507 @@
+"""Orders of one round, parsed and validated in layers (python-chess style).
+
+1. **Syntax** (:func:`parse_moves`, :func:`parse_orders_text`, :func:`orders_from_cli`):
+   the move string exactly as players write it in the seed ("2 4 2 6 0 6": clock
+   positions and 0s, "with no other symbols in between, only blanks"), the other
+   fields' types.  Raises :class:`OrderSyntaxError`.
+2. **Legality in the position** (:func:`check_orders`, :func:`validate_orders`):
+   the army exists, belongs to the faction and is not eliminated; every clock
+   position names a side of the hex the army is in at that point of its path and
+   leads to a hex a land army can enter; initiative names a sea zone the faction
+   may still influence; lift-siege/assault name a siege of that army; transfers
+   go to a linked army of the faction within the 100 FP cap.  All problems of all
+   armies are collected and raised together as one :class:`IllegalOrderError`.
+3. **Apply**: nothing here changes state; :mod:`engine.movement` and the
+   administration apply orders that passed 1 and 2.
+
+Orders file (TOML, one file per faction and round)::
+
+    faction = "roma"
+    round = 2
+
+    [armies.9]
+    moves = "3 3 5 0 5"             # required string; "" = stand in place (no MP spent)
+    initiative = "Mare Tyrrhenum"   # optional: "strength" (default) or a sea-zone name
+    lift_siege = false              # optional
+    assault = "Capua"               # optional: a structure this army besieges
+    transfers = [{ to = 10, fp = 60 }]   # optional: FP given to army 10
+
+CLI: ``ARMY=MOVES`` items (``9=3 3 5 0 5``) for moves alone, or
+:func:`army_orders_from_cli` for every field.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Collection, Iterable, Mapping
+
+from engine.model import ArmyOrders, Board, CampaignState, Transfer
+from geo.errors import InputError, MissingInputError
+from geo.hexgrid import cell_sides
+
+__all__ = [
+    "IllegalOrderError",
+    "MAX_TRANSFER_FP",
+    "OrderError",
+    "OrderProblem",
+    "OrderSyntaxError",
+    "OrdersFile",
+    "army_orders_from_cli",
+    "check_orders",
+    "impassable_reason",
+    "influence_cap",
+    "load_orders_file",
+    "orders_from_cli",
+    "parse_army_orders",
+    "parse_moves",
+    "parse_orders_text",
+    "validate_orders",
+    "walk_moves",
+]
+
+MAX_TRANSFER_FP = 100
+"""Seed, "Transfer of strength": the aggregate FP transferred between two armies never exceeds 100."""
+
+_ARMY_FIELDS = {"moves", "initiative", "lift_siege", "assault", "transfers"}
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    """One thing wrong with an order.  ``index`` is the 1-based number of the move in the string."""
+
+    army: int | None
+    field: str
+    message: str
+    index: int | None = None
+
+    def __str__(self) -> str:
+        where = "orders" if self.army is None else f"army {self.army}"
+        if self.index is not None:
+            where += f", move {self.index}"
+        elif self.field not in ("army", "file"):
+            where += f", {self.field}"
+        return f"{where}: {self.message}"
+
+
+class OrderError(InputError):
+    """Orders rejected; ``problems`` lists every problem found (nothing was applied)."""
+
+    def __init__(self, problems: Iterable[OrderProblem], source: str = ""):
+        self.problems = tuple(problems)
+        self.source = source
+        head = f"{len(self.problems)} problem(s) in the orders" + (f" of {source}" if source else "")
+        super().__init__(head + ":\n" + "\n".join(f"  - {p}" for p in self.problems))
+
+
+class OrderSyntaxError(OrderError):
+    """An order is not written in the accepted form (layer 1)."""
+
+
+class IllegalOrderError(OrderError):
+    """A well-formed order that the position does not allow (layer 2)."""
+
+
+@dataclass(frozen=True)
+class OrdersFile:
+    faction: str | None
+    round: int | None
+    orders: Mapping[int, ArmyOrders]
+
+
+# --- layer 1: syntax ----------------------------------------------------------------
+
+
+def _quote(text: str) -> str:
+    return '"' + text + '"'
+
+
+def parse_moves(text: str, army: int | None = None) -> tuple[int, ...]:
+    """Clock positions (1-12) and 0s separated by blanks: ``"3 3 5 0 5"`` -> (3, 3, 5, 0, 5)."""
+    problems = _move_syntax_problems(text, army)
+    if problems:
+        raise OrderSyntaxError(problems)
+    return tuple(int(tok) for tok in text.split())
+
+
+def _move_syntax_problems(text: Any, army: int | None) -> list[OrderProblem]:
+    if not isinstance(text, str):
+        return [OrderProblem(army, "moves", f"moves must be a string like \"3 3 5 0 5\", got {text!r}")]
+    problems = []
+    for index, m in enumerate(re.finditer(r"\S+", text), 1):
+        tok = m.group()
+        if not (tok.isascii() and tok.isdigit() and 0 <= int(tok) <= 12):
+            problems.append(
+                OrderProblem(
+                    army,
+                    "moves",
+                    f"{tok!r} at column {m.start() + 1} of {_quote(text)} is not a move: write clock "
+                    "positions 1-12 or 0 (stand still), separated by blanks only",
+                    index,
+                )
+            )
+    return problems
+
+
+def _field_problems(army: int, fields: Mapping[str, Any]) -> list[OrderProblem]:
+    problems = []
+    unknown = set(fields) - _ARMY_FIELDS
+    for key in sorted(unknown):
+        hint = difflib.get_close_matches(key, sorted(_ARMY_FIELDS), n=1)
+        problems.append(
+            OrderProblem(army, key, f"unknown field {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                         + f"; fields are {', '.join(sorted(_ARMY_FIELDS))}")
+        )
+    if "moves" in fields:
+        problems += _move_syntax_problems(fields["moves"], army)
+    if "initiative" in fields and not (isinstance(fields["initiative"], str) and fields["initiative"].strip()):
+        problems.append(OrderProblem(army, "initiative", f"initiative must be \"strength\" or a sea-zone name, "
+                                                          f"got {fields['initiative']!r}"))
+    if "lift_siege" in fields and not isinstance(fields["lift_siege"], bool):
+        problems.append(OrderProblem(army, "lift_siege", f"lift_siege must be true or false, got "
+                                                          f"{fields['lift_siege']!r}"))
+    if "assault" in fields and fields["assault"] is not None and not isinstance(fields["assault"], str):
+        problems.append(OrderProblem(army, "assault", f"assault must be a structure name, got {fields['assault']!r}"))
+    transfers = fields.get("transfers", [])
+    if not isinstance(transfers, list):
+        problems.append(OrderProblem(army, "transfers", f"transfers must be a list of {{to, fp}}, got {transfers!r}"))
+    else:
+        for i, t in enumerate(transfers, 1):
+            ok = (
+                isinstance(t, Mapping)
+                and set(t) == {"to", "fp"}
+                and all(isinstance(t[k], int) and not isinstance(t[k], bool) for k in ("to", "fp"))
+            )
+            if not ok:
+                problems.append(OrderProblem(army, "transfers", f"transfer {i} {t!r} must be {{ to = ARMY, fp = FP }}"
+                                                                 " with whole numbers"))
+            elif t["fp"] <= 0:
+                problems.append(OrderProblem(army, "transfers", f"transfer {i} to army {t['to']}: fp must be "
+                                                                 f"positive, got {t['fp']}"))
+    return problems
+
+
+def parse_army_orders(army: int, fields: Mapping[str, Any]) -> ArmyOrders:
+    """One army's orders from a mapping of the file fields (see the module doc)."""
+    problems = _field_problems(army, fields)
+    if problems:
+        raise OrderSyntaxError(problems)
+    return _build(army, fields)
+
+
+def _build(army: int, fields: Mapping[str, Any]) -> ArmyOrders:
+    return ArmyOrders(
+        army=army,
+        moves=tuple(int(t) for t in fields.get("moves", "").split()),
+        initiative=fields.get("initiative", "strength").strip(),
+        lift_siege=bool(fields.get("lift_siege", False)),
+        assault=fields.get("assault"),
+        transfers=tuple(Transfer(int(t["to"]), int(t["fp"])) for t in fields.get("transfers", [])),
+    )
+
+
+def parse_orders_text(text: str, source: str = "<orders>") -> OrdersFile:
+    """Parse a TOML orders file's text; every syntax problem of every army is reported together."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise OrderSyntaxError([OrderProblem(None, "file", f"not valid TOML: {e}")], source) from e
+    problems: list[OrderProblem] = []
+    for key in sorted(set(doc) - {"faction", "round", "armies"}):
+        problems.append(OrderProblem(None, "file", f"unknown top-level key {key!r}; keys are faction, round, armies"))
+    faction = doc.get("faction")
+    if faction is not None and not isinstance(faction, str):
+        problems.append(OrderProblem(None, "file", f"faction must be a name, got {faction!r}"))
+    rnd = doc.get("round")
+    if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1):
+        problems.append(OrderProblem(None, "file", f"round must be a positive whole number, got {rnd!r}"))
+    armies = doc.get("armies", {})
+    if not isinstance(armies, dict):
+        problems.append(OrderProblem(None, "file", "armies must be tables: [armies.9]"))
+        armies = {}
+    orders: dict[int, ArmyOrders] = {}
+    for key, fields in armies.items():
+        if not key.isdigit():
+            problems.append(OrderProblem(None, "file", f"[armies.{key}]: the army must be its number, like [armies.9]"))
+            continue
+        army = int(key)
+        if not isinstance(fields, dict):
+            problems.append(OrderProblem(army, "file", "must be a table with moves = \"...\""))
+            continue
+        p = _field_problems(army, fields)
+        if "moves" not in fields:
+            p.append(OrderProblem(army, "moves", "no moves: write moves = \"\" to stand in place"))
+        problems += p
+        if not p:
+            orders[army] = _build(army, fields)
+    if problems:
+        raise OrderSyntaxError(problems, source)
+    return OrdersFile(faction, rnd, dict(sorted(orders.items())))
+
+
+def load_orders_file(path: str | Path) -> OrdersFile:
+    """Read and parse a TOML orders file (see the module doc)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MissingInputError(f"cannot read orders file {p}: {e.strerror or e}") from e
+    return parse_orders_text(text, str(p))
+
+
+def orders_from_cli(items: Iterable[str]) -> dict[int, ArmyOrders]:
+    """``["9=3 3 5 0 5", "10="]`` -> {9: ArmyOrders(9, (3, 3, 5, 0, 5)), 10: ArmyOrders(10)}."""
+    problems: list[OrderProblem] = []
+    orders: dict[int, ArmyOrders] = {}
+    for item in items:
+        army_text, sep, moves = item.partition("=")
+        if not sep or not army_text.strip().isdigit():
+            problems.append(OrderProblem(None, "army", f"{item!r} is not ARMY=MOVES (e.g. \"9=3 3 5 0 5\")"))
+            continue
+        army = int(army_text)
+        if army in orders:
+            problems.append(OrderProblem(army, "army", "ordered twice"))
+            continue
+        p = _move_syntax_problems(moves, army)
+        problems += p
+        if not p:
+            orders[army] = ArmyOrders(army=army, moves=tuple(int(t) for t in moves.split()))
+    if problems:
+        raise OrderSyntaxError(problems, "the command line")
+    return orders
+
+
+def army_orders_from_cli(
+    army: int,
+    moves: str = "",
+    *,
+    initiative: str = "strength",
+    lift_siege: bool = False,
+    assault: str | None = None,
+    transfers: Iterable[str] = (),
+) -> ArmyOrders:
+    """Every field from CLI options; ``transfers`` as ``"TO:FP"`` strings (``"10:60"``)."""
+    parsed = []
+    problems = []
+    for t in transfers:
+        to, sep, fp = t.partition(":")
+        if not sep or not to.strip().isdigit() or not fp.strip().isdigit():
+            problems.append(OrderProblem(army, "transfers", f"{t!r} is not TO:FP (e.g. \"10:60\")"))
+        else:
+            parsed.append({"to": int(to), "fp": int(fp)})
+    fields = {"moves": moves, "initiative": initiative, "lift_siege": lift_siege, "assault": assault,
+              "transfers": parsed}
+    problems += _field_problems(army, fields)
+    if problems:
+        raise OrderSyntaxError(problems, "the command line")
+    return _build(army, fields)
+
+
+# --- layer 2: legality in the position -----------------------------------------------
+
+
+def impassable_reason(board: Board, cell: str) -> str | None:
+    """Why a land army cannot enter ``cell`` (None when it can).
+
+    Seed: "Peaks and Lakes are impassable"; water hexes are for navies (crossing a
+    strait is a naval-issue order, not a land move).
+    """
+    h = board.hexes[cell]
+    if h.kind != "land":
+        return f"{h.kind} hex (water: armies on land cannot enter it)"
+    if h.terrain == "peaks":
+        return "peaks hex (impassable)"
+    return None
+
+
+def walk_moves(board: Board, start: str, moves: Iterable[int], army: int | None = None) -> list[str]:
+    """The hexes a move string visits from ``start`` (0s repeat the hex); raises IllegalOrderError
+    at the first move that names no side here or enters an impassable hex."""
+    path, problems = _walk(board, start, tuple(moves), army)
+    if problems:
+        raise IllegalOrderError(problems)
+    return path
+
+
+def _walk(board: Board, start: str, moves: tuple[int, ...], army: int | None) -> tuple[list[str], list[OrderProblem]]:
+    here = start
+    path = [start]
+    text = _quote(" ".join(str(m) for m in moves))
+    for index, clock in enumerate(moves, 1):
+        if clock == 0:
+            path.append(here)
+            continue
+        sides = board.sides.get(here, {})
+        if clock not in sides:
+            valid = " ".join(str(c) for c in sorted(sides)) or "none"
+            # Tell "off the map" apart from "no such side" with the full H3 geometry of the hex.
+            on_globe = {s.clock for s in cell_sides(here)}
+            why = "that side leads off the map" if clock in on_globe else "this hex has no side at that clock position"
+            return path, [
+                OrderProblem(army, "moves", f"clock {clock} in {text}: unknown direction for hex {here} "
+                                            f"({why}); valid clock positions here: {valid}", index)
+            ]
+        target = sides[clock]
+        reason = impassable_reason(board, target)
+        if reason:
+            return path, [
+                OrderProblem(army, "moves", f"clock {clock} in {text} from hex {here} enters hex {target}: "
+                                            f"{reason}", index)
+            ]
+        here = target
+        path.append(here)
+    return path, []
+
+
+def influence_cap(
+    board: Board, state: CampaignState, faction: str, zone: str, blockaded: Collection[str] = frozenset()
+) -> int:
+    """Influence points ``faction`` may assign to sea ``zone``: its multiplier times its controlled,
+    unbesieged, unblockaded Towns/Cities adjacent to a Coast hex of that zone (seed, "Naval superiority")."""
+    mult = board.factions[faction].influence_multiplier if faction in board.factions else 1
+    count = 0
+    for s in board.structures.values():
+        if state.control.get(s.name, s.start_controller) != faction or state.siege_of(s.name) or s.name in blockaded:
+            continue
+        if any(board.hexes[n].kind == "coast" and zone in board.sea_zones.get(n, ()) for n in
+               board.sides.get(s.cell, {}).values()):
+            count += 1
+    return mult * count
+
+
+def _pair(a: int, b: int) -> frozenset[int]:
+    return frozenset((a, b))
+
+
+def check_orders(
+    board: Board,
+    state: CampaignState,
+    faction: str | None,
+    orders: Mapping[int, ArmyOrders],
+    *,
+    linked_pairs: Collection[Collection[int]] = (),
+    transferred_before: Mapping[frozenset[int], int] | None = None,
+    blockaded: Collection[str] = frozenset(),
+) -> list[OrderProblem]:
+    """Every legality problem of ``orders`` (see the module doc); ``faction`` None checks armies of any faction.
+
+    ``linked_pairs``: pairs of armies connected by their faction's logistics lines at the
+    start of the round.  ``transferred_before``: FP already transferred between pairs in
+    earlier rounds (the 100 FP cap holds for the whole campaign).  ``blockaded``: names of
+    blockaded structures (naval issue).
+    """
+    problems: list[OrderProblem] = []
+    armies = {a.id: a for a in state.armies}
+    linked = {_pair(*p) for p in linked_pairs}
+    pair_totals: dict[frozenset[int], int] = dict(transferred_before or {})
+    given: dict[int, int] = {}
+    influence: dict[tuple[str, str], list[int]] = {}
+    zones = {z for zs in board.sea_zones.values() for z in zs}
+    known = ", ".join(str(i) for i in sorted(armies)) or "none"
+
+    for army_id in sorted(orders):
+        o = orders[army_id]
+        if o.army != army_id:
+            problems.append(OrderProblem(army_id, "army", f"orders filed under army {army_id} are for army {o.army}"))
+            continue
+        a = armies.get(army_id)
+        if a is None:
+            problems.append(OrderProblem(army_id, "army", f"no such army (armies: {known})"))
+            continue
+        if faction is not None and a.faction != faction:
+            problems.append(OrderProblem(army_id, "army", f"army {army_id} is not in {faction} (it belongs to "
+                                                          f"{a.faction})"))
+            continue
+        if a.eliminated or a.cell is None:
+            problems.append(OrderProblem(army_id, "army", "the army is eliminated and takes no orders"))
+            continue
+
+        problems += _walk(board, a.cell, o.moves, army_id)[1]
+
+        if o.initiative != "strength":
+            if o.initiative not in zones:
+                hint = difflib.get_close_matches(o.initiative, sorted(zones), n=1)
+                problems.append(OrderProblem(army_id, "initiative", f"{o.initiative!r} is neither \"strength\" nor a "
+                                             "sea zone" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                             + f"; sea zones: {', '.join(sorted(zones)) or 'none'}"))
+            else:
+                influence.setdefault((a.faction, o.initiative), []).append(army_id)
+
+        siege = None
+        if o.lift_siege or o.assault:
+            siege = next((s for s in state.sieges if army_id in s.armies), None)
+        if o.lift_siege and o.assault:
+            problems.append(OrderProblem(army_id, "assault", f"cannot both lift the siege and assault {o.assault}"))
+        elif o.lift_siege and siege is None:
+            problems.append(OrderProblem(army_id, "lift_siege", "the army besieges nothing, there is no siege to lift"))
+        if o.assault and not o.lift_siege:
+            if o.assault not in board.structures:
+                hint = difflib.get_close_matches(o.assault, sorted(board.structures), n=1)
+                problems.append(OrderProblem(army_id, "assault", f"no structure named {o.assault!r}"
+                                             + (f" (did you mean {hint[0]!r}?)" if hint else "")))
+            else:
+                target = state.siege_of(o.assault)
+                if target is None or army_id not in target.armies:
+                    besieging = f"; it besieges {siege.structure}" if siege else "; it besieges nothing"
+                    problems.append(OrderProblem(army_id, "assault", f"{o.assault} is not besieged by army {army_id}"
+                                                 + besieging + " (only besieging armies assault)"))
+
+        for t in o.transfers:
+            b = armies.get(t.to_army)
+            if t.to_army == army_id:
+                problems.append(OrderProblem(army_id, "transfers", "an army cannot transfer FP to itself"))
+                continue
+            if b is None or b.faction != a.faction or b.eliminated:
+                why = "no such army" if b is None else (
+                    f"it belongs to {b.faction}" if b.faction != a.faction else "it is eliminated")
+                problems.append(OrderProblem(army_id, "transfers", f"cannot transfer to army {t.to_army}: {why}"))
+                continue
+            if _pair(army_id, t.to_army) not in linked:
+                problems.append(OrderProblem(army_id, "transfers", f"armies {army_id} and {t.to_army} are not "
+                                             "connected by logistics lines at the start of the round"))
+                continue
+            key = _pair(army_id, t.to_army)
+            before = pair_totals.get(key, 0)
+            pair_totals[key] = before + t.fp
+            if pair_totals[key] > MAX_TRANSFER_FP:
+                problems.append(OrderProblem(army_id, "transfers", f"{t.fp} FP to army {t.to_army} brings the FP "
+                                             f"transferred between armies {min(key)} and {max(key)} to "
+                                             f"{pair_totals[key]}, over the cap of {MAX_TRANSFER_FP} ({before} "
+                                             "already)"))
+            given[army_id] = given.get(army_id, 0) + t.fp
+            if given[army_id] > a.strength:
+                problems.append(OrderProblem(army_id, "transfers", f"gives {given[army_id]} FP but has only "
+                                             f"{a.strength} FP"))
+
+    for (f, zone), ids in sorted(influence.items()):
+        cap = influence_cap(board, state, f, zone, blockaded)
+        if len(ids) > cap:
+            problems.append(OrderProblem(ids[cap] if cap < len(ids) else ids[-1], "initiative",
+                                         f"{f} assigns {len(ids)} influence point(s) to {zone} (armies "
+                                         f"{', '.join(map(str, ids))}) but may assign at most {cap}: "
+                                         f"{board.factions[f].influence_multiplier if f in board.factions else 1} x "
+                                         "its controlled unbesieged, unblockaded towns/cities adjacent to a Coast "
+                                         "hex of that zone"))
+    return problems
+
+
+def validate_orders(
+    board: Board,
+    state: CampaignState,
+    faction: str | None,
+    orders: Mapping[int, ArmyOrders],
+    *,
+    linked_pairs: Collection[Collection[int]] = (),
+    transferred_before: Mapping[frozenset[int], int] | None = None,
+    blockaded: Collection[str] = frozenset(),
+    source: str = "",
+) -> dict[int, ArmyOrders]:
+    """The orders, sorted by army, if all are legal; else one :class:`IllegalOrderError` listing every problem."""
+    problems = check_orders(board, state, faction, orders, linked_pairs=linked_pairs,
+                            transferred_before=transferred_before, blockaded=blockaded)
+    if problems:
+        raise IllegalOrderError(problems, source)
+    return {k: orders[k] for k in sorted(orders)}

@@ -1,0 +1,213 @@
+"""Orders: syntax as players write them, legality in the position, all problems at once."""
+
+import pytest
+
+from engine.model import ArmyOrders, Siege, Transfer
+from engine.orders import (
+    IllegalOrderError,
+    OrderError,
+    OrderSyntaxError,
+    army_orders_from_cli,
+    load_orders_file,
+    orders_from_cli,
+    parse_moves,
+    parse_orders_text,
+    validate_orders,
+    walk_moves,
+)
+from geo.errors import InputError, MissingInputError
+from tests.engine.boards import sketch
+
+TM = sketch(
+    radius=3,
+    terrain={"3 3": "peaks"},
+    water={"9": "coast", "9 9": "sea", "5 5": "lake"},
+    structures=[
+        ("Ostia", "town", "", "roma"),
+        ("Capua", "city", "1 1", "carthago"),
+        ("Neapolis", "town", "7", "roma"),
+    ],
+)
+STATE = TM.state(
+    [(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "3"), (10, "roma", "1"), (11, "roma", "7", 1600, True)],
+    sieges=[Siege("Capua", "roma", (10,), 3, 3, 1)],
+)
+
+
+def test_seed_move_strings_parse():
+    assert parse_moves("2 4 2 6 0 6") == (2, 4, 2, 6, 0, 6)
+    assert parse_moves("3 3 5 0 5") == (3, 3, 5, 0, 5)
+    assert parse_moves("  12\t0 ") == (12, 0)
+    assert parse_moves("") == ()
+
+
+@pytest.mark.parametrize(
+    "text, index, token",
+    [("3,3", 1, "'3,3'"), ("3 3 x 5", 3, "'x'"), ("3 13", 2, "'13'"), ("3 -1", 2, "'-1'"), ("3 3 5.", 3, "'5.'")],
+)
+def test_other_symbols_are_rejected_with_position(text, index, token):
+    with pytest.raises(OrderSyntaxError) as e:
+        parse_moves(text, army=9)
+    (p,) = e.value.problems
+    assert p.army == 9 and p.index == index and token in p.message and f'"{text}"' in p.message
+    assert isinstance(e.value, InputError) and isinstance(e.value, ValueError)
+
+
+def test_every_bad_token_is_listed():
+    with pytest.raises(OrderSyntaxError) as e:
+        parse_moves("3, 5; 7")
+    assert [p.index for p in e.value.problems] == [1, 2]
+
+
+def test_walk_follows_clock_positions():
+    assert walk_moves(TM.board, TM.cell(""), (3, 0, 1)) == [TM.cell(""), TM.cell("3"), TM.cell("3"), TM.cell("3 1")]
+
+
+def test_unknown_direction_lists_valid_clock_positions():
+    orders = {9: ArmyOrders(9, (1, 2))}
+    with pytest.raises(IllegalOrderError) as e:
+        validate_orders(TM.board, STATE, "roma", orders)
+    (p,) = e.value.problems
+    assert p.army == 9 and p.index == 2
+    assert "valid clock positions here: 1 3 5 7 9 11" in p.message and TM.cell("3 1") in p.message
+    assert '"1 2"' in p.message
+
+
+def test_off_the_map_is_told_apart():
+    with pytest.raises(IllegalOrderError, match="leads off the map"):
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, (1, 1, 1, 1))})
+
+
+@pytest.mark.parametrize("moves, index, what", [((9, 9, 9), 2, "coast"), ((1, 0, 11), None, None),
+                                                 ((0, 3), 2, "peaks")])
+def test_impassable_hexes(moves, index, what):
+    # army 9 stands at "3": 9 leads back to the centre, then onto the coast; 3 onto the peaks
+    orders = {9: ArmyOrders(9, moves)}
+    if what is None:
+        validate_orders(TM.board, STATE, "roma", orders)
+        return
+    with pytest.raises(IllegalOrderError) as e:
+        validate_orders(TM.board, STATE, "roma", orders)
+    assert e.value.problems[0].index == index and what in e.value.problems[0].message
+
+
+def test_lake_is_impassable():
+    s = TM.state([(9, "roma", "5")])
+    with pytest.raises(IllegalOrderError, match="lake hex"):
+        validate_orders(TM.board, s, "roma", {9: ArmyOrders(9, (5,))})
+
+
+def test_army_checks_and_all_problems_collected():
+    orders = {
+        1: ArmyOrders(1, (3,)),                    # not roma
+        11: ArmyOrders(11, (3,)),                  # eliminated
+        42: ArmyOrders(42, ()),                    # unknown
+        9: ArmyOrders(9, (3, 2), assault="Capua"),  # bad direction + assault without siege
+        10: ArmyOrders(10, (), assault="Capua"),    # fine: 10 besieges Capua
+    }
+    with pytest.raises(IllegalOrderError) as e:
+        validate_orders(TM.board, STATE, "roma", orders)
+    msgs = {(p.army, p.field): p.message for p in e.value.problems}
+    assert "belongs to carthago" in msgs[(1, "army")]
+    assert "eliminated" in msgs[(11, "army")]
+    assert "no such army" in msgs[(42, "army")]
+    assert "Capua is not besieged by army 9" in msgs[(9, "assault")]
+    assert (9, "moves") in msgs and 10 not in {p.army for p in e.value.problems}
+    assert "5 problem(s)" in str(e.value)
+
+
+def test_lift_siege_needs_a_siege():
+    with pytest.raises(IllegalOrderError, match="no siege to lift"):
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, lift_siege=True)})
+    validate_orders(TM.board, STATE, "roma", {10: ArmyOrders(10, lift_siege=True)})
+
+
+def test_transfers_cap_and_links():
+    linked = [(9, 10)]
+    ok = {9: ArmyOrders(9, transfers=(Transfer(10, 60),)), 10: ArmyOrders(10, transfers=(Transfer(9, 40),))}
+    validate_orders(TM.board, STATE, "roma", ok, linked_pairs=linked)
+    over = {9: ArmyOrders(9, transfers=(Transfer(10, 60),)), 10: ArmyOrders(10, transfers=(Transfer(9, 41),))}
+    with pytest.raises(IllegalOrderError, match="to 101, over the cap of 100"):
+        validate_orders(TM.board, STATE, "roma", over, linked_pairs=linked)
+    with pytest.raises(IllegalOrderError, match="not connected by logistics"):
+        validate_orders(TM.board, STATE, "roma", ok)
+    with pytest.raises(IllegalOrderError, match="over the cap"):
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, transfers=(Transfer(10, 30),))},
+                        linked_pairs=linked, transferred_before={frozenset((9, 10)): 80})
+    with pytest.raises(IllegalOrderError, match="belongs to carthago"):
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, transfers=(Transfer(1, 30),))},
+                        linked_pairs=[(9, 1)])
+
+
+def test_initiative_sea_zone_and_cap():
+    # roma controls Ostia and Neapolis, both next to the coast hex of Mare Tyrrhenum: cap 1 x 2.
+    two = {9: ArmyOrders(9, initiative="Mare Tyrrhenum"), 10: ArmyOrders(10, initiative="Mare Tyrrhenum")}
+    validate_orders(TM.board, STATE, "roma", two)
+    s = TM.state([(9, "roma", "3"), (10, "roma", "1")], control={"Neapolis": "carthago"})
+    with pytest.raises(IllegalOrderError, match="at most 1"):
+        validate_orders(TM.board, s, "roma", two)
+    with pytest.raises(IllegalOrderError, match="did you mean 'Mare Tyrrhenum'"):
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, initiative="Mare Tyrhenum")})
+
+
+ORDERS_TOML = """
+faction = "roma"
+round = 2
+
+[armies.9]
+moves = "1 0 11"
+initiative = "Mare Tyrrhenum"
+
+[armies.10]
+moves = ""
+assault = "Capua"
+transfers = [{ to = 9, fp = 50 }]
+"""
+
+
+def test_orders_file_round_trip(tmp_path):
+    f = tmp_path / "roma-2.toml"
+    f.write_text(ORDERS_TOML)
+    of = load_orders_file(f)
+    assert of.faction == "roma" and of.round == 2
+    assert of.orders[9] == ArmyOrders(9, (1, 0, 11), initiative="Mare Tyrrhenum")
+    assert of.orders[10] == ArmyOrders(10, (), assault="Capua", transfers=(Transfer(9, 50),))
+    validate_orders(TM.board, STATE, of.faction, of.orders, linked_pairs=[(9, 10)])
+
+
+def test_malformed_file_lists_every_problem():
+    text = """
+faction = "roma"
+colour = "red"
+[armies.9]
+moves = "3, 3"
+lift_siege = "yes"
+[armies.10]
+move = "3"
+transfers = [{ to = 9 }]
+"""
+    with pytest.raises(OrderSyntaxError) as e:
+        parse_orders_text(text, "roma.toml")
+    text_all = str(e.value)
+    assert "roma.toml" in text_all and "colour" in text_all and "'3,'" in text_all
+    assert "lift_siege must be true or false" in text_all and "did you mean 'moves'" in text_all
+    assert "no moves" in text_all and "{ to = ARMY, fp = FP }" in text_all
+
+
+def test_not_toml_and_missing_file(tmp_path):
+    with pytest.raises(OrderSyntaxError, match="not valid TOML"):
+        parse_orders_text("[armies.9\nmoves=")
+    with pytest.raises(MissingInputError):
+        load_orders_file(tmp_path / "nope.toml")
+
+
+def test_cli_forms():
+    assert orders_from_cli(["9=3 3 5 0 5", "10="]) == {9: ArmyOrders(9, (3, 3, 5, 0, 5)), 10: ArmyOrders(10)}
+    with pytest.raises(OrderSyntaxError, match="ordered twice"):
+        orders_from_cli(["9=3", "9=5"])
+    with pytest.raises(OrderError, match="ARMY=MOVES"):
+        orders_from_cli(["3 3 5"])
+    o = army_orders_from_cli(10, "1 0", assault="Capua", transfers=["9:50"])
+    assert o == ArmyOrders(10, (1, 0), assault="Capua", transfers=(Transfer(9, 50),))
+    with pytest.raises(OrderSyntaxError, match="TO:FP"):
+        army_orders_from_cli(10, "", transfers=["9-50"])
