@@ -749,17 +749,25 @@ def _routable(cells: MapCells, cell: str) -> bool:
 
 
 def nearest_land(cells: MapCells, cell: str, lat: float, lon: float, *, rings: int, taken: Iterable[str] = ()) -> str | None:
-    """The routable land cell nearest to (lat, lon) within ``rings`` hexes of ``cell``, skipping ``taken``."""
+    """The routable land cell nearest to (lat, lon) among those within ``rings`` hexes of ``cell``, skipping ``taken``.
+
+    Nearest to the real point, not first found by ring: on a ragged shore the
+    hex one ring away may lie farther from the place than one two rings away.
+    """
     taken = set(taken)
-    best = None
-    for k in range(0, rings + 1):
-        ring = [c for c in h3.grid_ring(cell, k) if _routable(cells, c) and c not in taken] if k else (
-            [cell] if _routable(cells, cell) and cell not in taken else []
-        )
-        if ring:
-            best = min(ring, key=lambda c: (h3.great_circle_distance((lat, lon), cells.latlng[c]), c))
-            break
-    return best
+    candidates = [c for c in h3.grid_disk(cell, rings) if _routable(cells, c) and c not in taken]
+    if not candidates:
+        return None
+    # A lone island hex (no passable land neighbour) is taken only when nothing
+    # else is in reach: a shore town belongs to the shore, not to an islet off it.
+    return min(
+        candidates,
+        key=lambda c: (
+            not any(_routable(cells, n) for n in cells.neighbors.get(c, ())),
+            h3.great_circle_distance((lat, lon), cells.latlng[c]),
+            c,
+        ),
+    )
 
 
 def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
@@ -769,6 +777,10 @@ def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
     notes: list[Note] = []
     structure_cells: dict[str, str] = {}
     owner: dict[str, str] = {}
+    pending: list[tuple[Structure, str, str]] = []
+    # Pass 1: structures whose point lies in a passable land hex keep it (first
+    # listed wins a shared hex); pass 2 moves the others to the nearest free land
+    # hex, so a shore town never pushes an inland one out of its own hex.
     for s in scenario.structures:
         cell = cell_at(s.lat, s.lon, res)
         kind = cells.kind.get(cell)
@@ -781,23 +793,29 @@ def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
                 f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in a {kind} hex ({cell}), not on land: "
                 "fix the coordinates (lat, lon order?)"
             )
-        target = cell
-        if not _routable(cells, cell) or cell in owner:
-            target = nearest_land(cells, cell, s.lat, s.lon, rings=rings, taken=owner)
-            if target is None:
-                raise InputError(
-                    f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) has no free land hex within {rings} hexes: "
-                    "move the point onto land or drop the structure"
-                )
-            if cell in owner:
-                why = f"its hex {cell} already holds {owner[cell]}"
-            elif kind == "coast":
-                why = f"its point falls in coast hex {cell}"
-            else:
-                why = f"its hex {cell} is {cells.terrain.get(cell)} (impassable)"
-            notes.append(Note("structure", s.name, f"{why}; placed in the nearest free land hex {target}"))
+        if _routable(cells, cell) and cell not in owner:
+            structure_cells[s.name] = cell
+            owner[cell] = s.name
+        else:
+            pending.append((s, cell, kind))
+    for s, cell, kind in pending:
+        target = nearest_land(cells, cell, s.lat, s.lon, rings=rings, taken=owner)
+        if target is None:
+            raise InputError(
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) has no free land hex within {rings} hexes: "
+                "move the point onto land or drop the structure"
+            )
+        if cell in owner:
+            why = f"its hex {cell} already holds {owner[cell]}"
+        elif kind == "coast":
+            why = f"its point falls in coast hex {cell}"
+        else:
+            why = f"its hex {cell} is {cells.terrain.get(cell)} (impassable)"
+        km = h3.great_circle_distance((s.lat, s.lon), cells.latlng[target])
+        notes.append(Note("structure", s.name, f"{why}; placed in the nearest free land hex {target} ({km:.0f} km from the site)"))
         structure_cells[s.name] = target
         owner[target] = s.name
+    structure_cells = {s.name: structure_cells[s.name] for s in scenario.structures}
 
     override_cells: list[tuple[str, Override]] = []
     for o in scenario.overrides:
