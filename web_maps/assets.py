@@ -34,7 +34,7 @@ LEAFLET_PACKAGE = "js_lib_leaflet"
 TABULA_CSS = """
 .leaflet-container { background: #d9dde3; font-family: "Helvetica Neue", Arial, sans-serif; }
 .tabula-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: 60vh; overflow-y: auto; }
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 170px); overflow-y: auto; }
 .tabula-legend h4 { margin: 0 0 4px; font-size: 13px; }
 .tabula-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
   vertical-align: -2px; border: 1px solid rgba(0,0,0,0.35); }

@@ -115,29 +115,86 @@ class HexLayer(Layer):
 
 
 class HexOutlineLayer(Layer):
-    """Outlines of the hexes of a :class:`HexLayer` whose tooltip column ``flag`` is truthy."""
+    """Outlines of some hexes of a :class:`HexLayer`, given by their indices in it (no geometry repeated)."""
 
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        var {{ this.get_name() }} = (function (D) {
-            var group = L.featureGroup(), flags = D.cols[{{ this.column }}].v;
-            for (var i = 0; i < flags.length; i++) {
-                if (flags[i]) group.addLayer(L.polygon(D.ll[i], {{ this.style_json }}));
-            }
+        var {{ this.get_name() }} = (function (D, which) {
+            var group = L.featureGroup();
+            for (var j = 0; j < which.length; j++) group.addLayer(L.polygon(D.ll[which[j]], {{ this.style_json }}));
             return group;
-        })({{ this.hexes.get_name() }}_data);
+        })({{ this.hexes.get_name() }}_data, {{ this.indices_json }});
         {% endmacro %}
         """
     )
 
-    def __init__(self, hexes: HexLayer, column: int, *, name: str, colour: str, show: bool = True, weight: float = 2.0):
+    def __init__(self, hexes: HexLayer, indices: Sequence[int], *, name: str, colour: str, show: bool = True,
+                 weight: float = 2.0):
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "HexOutlineLayer"
         self.hexes = hexes
-        self.column = int(column)
+        self.indices_json = to_json([int(i) for i in indices])
         self.style_json = to_json({"fill": False, "color": colour, "weight": weight, "opacity": 0.9,
                                    "interactive": False})
+
+
+class PointLayer(Layer):
+    """Markers: circles (canvas), stars and army counters (small DOM icons), permanent labels.
+
+    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"none",
+    "colour", "r" (px), "text" (counter text), "label" (permanent label or
+    None), "lc" (label class), "ldir" (label direction), "tip" ([[label,
+    value], ...] hover rows)}``; an army counter's top-left corner sits
+    ``dx``/``dy`` px from its centre point plus half its width to the left.
+    Every string reaches the page through ``textContent`` or an escaper.
+    """
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (P) {
+            var group = L.featureGroup();
+            P.forEach(function (p) {
+                var mark = null;
+                if (p.shape === 'circle') {
+                    mark = L.circleMarker(p.ll, {radius: p.r, color: '#1a1a1a', weight: 1.5, fillColor: p.colour,
+                                                 fillOpacity: 1});
+                } else if (p.shape === 'star') {
+                    var star = document.createElement('div');
+                    star.className = 'tabula-star'; star.textContent = '\u2605';
+                    star.style.color = p.colour; star.style.fontSize = (2 * p.r) + 'px';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: star, className: '', iconSize: [2 * p.r, 2 * p.r],
+                                                            iconAnchor: [p.r, p.r]}), keyboard: false});
+                } else if (p.shape === 'army') {
+                    var box = document.createElement('div');
+                    box.className = 'tabula-army'; box.textContent = p.text;
+                    box.style.background = p.colour; box.style.width = box.style.height = (2 * p.r) + 'px';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: box, className: '', iconSize: [2 * p.r, 2 * p.r],
+                                                            iconAnchor: [p.r - (p.dx || 0), -(p.dy || 0)]}),
+                                           keyboard: false, zIndexOffset: 1000});
+                }
+                if (mark) {
+                    if (p.tip) mark.bindTooltip(tabulaTable(p.tip), {className: 'tabula-tip', direction: 'top'});
+                    group.addLayer(mark);
+                }
+                if (p.label) {
+                    group.addLayer(L.tooltip({permanent: true, interactive: false, direction: p.ldir || 'right',
+                                              offset: [p.shape === 'none' ? 0 : p.r + 2, 0],
+                                              className: p.lc || 'tabula-label'})
+                        .setLatLng(p.ll).setContent(tabulaEsc(p.label)));
+                }
+            });
+            return group;
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, points: Sequence[dict], *, name: str, show: bool = True):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "PointLayer"
+        self.data_json = to_json(list(points))
 
 
 class LineLayer(Layer):
@@ -191,7 +248,7 @@ class LineLayer(Layer):
 class LegendItem:
     label: str
     colour: str
-    shape: str = "swatch"  # swatch | outline | line | dot | star
+    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star
     count: int | None = None
 
 
@@ -221,6 +278,8 @@ class Legend(MacroElement):
                         else { sw.style.background = it.colour; }
                         if (it.shape === 'outline') { sw.style.background = 'none'; sw.style.border = '2px solid ' + it.colour; }
                         if (it.shape === 'dot') { sw.style.borderRadius = '50%'; sw.style.width = '12px'; }
+                        if (it.shape === 'smalldot') { sw.style.borderRadius = '50%'; sw.style.width = '8px';
+                            sw.style.height = '8px'; sw.style.margin = '0 8px 0 2px'; sw.style.verticalAlign = '0'; }
                         if (it.shape === 'star') { sw.style.background = 'none'; sw.style.border = 'none';
                             sw.style.color = it.colour; sw.textContent = '\u2605'; sw.style.fontSize = '15px'; }
                         var t = L.DomUtil.create('span', '', row); t.textContent = it.label;
@@ -237,7 +296,7 @@ class Legend(MacroElement):
         """
     )
 
-    def __init__(self, sections: Sequence[LegendSection], *, position: str = "bottomright"):
+    def __init__(self, sections: Sequence[LegendSection], *, position: str = "bottomleft"):
         super().__init__()
         self._name = "Legend"
         self.position = position
@@ -265,7 +324,7 @@ class Title(MacroElement):
         """
     )
 
-    def __init__(self, text: str, *, position: str = "bottomleft"):
+    def __init__(self, text: str, *, position: str = "topleft"):
         super().__init__()
         self._name = "Title"
         self.position = position
@@ -294,4 +353,5 @@ class FitView(MacroElement):
         self.bounds_json = to_json([[south, west], [north, east]])
 
 
-__all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "Legend", "LegendItem", "LegendSection", "LineLayer", "Title"]
+__all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "Legend", "LegendItem", "LegendSection", "LineLayer",
+           "PointLayer", "Title"]

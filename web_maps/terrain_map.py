@@ -232,7 +232,8 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tupl
     return layer, [(c, counts[c], colour(c)) for c in present]
 
 
-def map_river_layer(con, *, precision: int, tolerance: float, db_path) -> tuple[LineLayer | None, int]:
+def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str = "Rivers",
+                    show: bool = True) -> tuple[LineLayer | None, int]:
     """The ``map_rivers`` lines, or None when the table is absent or empty."""
     if "map_rivers" not in table_names(con):
         return None, 0
@@ -246,7 +247,7 @@ def map_river_layer(con, *, precision: int, tolerance: float, db_path) -> tuple[
         return None, 0
     parts, owner = encode_lines(wkb_geometries([r[2] for r in rows]), precision=precision, tolerance=tolerance)
     tips = [[("river", r[0]), ("length", None if r[1] is None else f"{r[1]:.0f} km")] for r in rows]
-    layer = LineLayer(parts, owner, tips, precision=precision, name="Rivers", colour=RIVER_COLOUR, weight=2.0)
+    layer = LineLayer(parts, owner, tips, precision=precision, name=name, colour=RIVER_COLOUR, weight=2.0, show=show)
     return layer, len(rows)
 
 
@@ -263,6 +264,10 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
               title: str | None = None) -> OfflineMap:
     """The folium map for an open database (see :func:`render_terrain_map`)."""
     check_precision(precision)
+    campaign = scenario and is_campaign(con)
+    if faction is not None and not campaign:
+        raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
+                         "is a map: pass a file written by `tabula campaign new`")
     hexes = load_hexes(con, db_path=db_path)
     west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
@@ -271,42 +276,42 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     m.add_child(layer)
     # Simplify river courses to a tenth of a hex edge: finer detail is invisible at map scale.
     edge_deg = (h3.average_hexagon_edge_length(hexes.res, unit="km") / 111.0) if hexes.res is not None else 0.01
-    rivers, n_rivers = map_river_layer(con, precision=precision, tolerance=edge_deg / 10, db_path=db_path)
+    # On a campaign the scenario's named rivers are the ones the rules use; the build's stay available, hidden.
+    rivers, n_rivers = map_river_layer(con, precision=precision, tolerance=edge_deg / 10, db_path=db_path,
+                                       name="Map rivers" if campaign else "Rivers", show=not campaign)
     if rivers is not None:
         m.add_child(rivers)
     n_river_hexes = sum(hexes.river)
     if n_river_hexes:
         # Without river lines, the river hexes are the only river display: show them by default then.
-        m.add_child(HexOutlineLayer(layer, 9, name="River hexes", colour=RIVER_COLOUR, show=rivers is None,
-                                    weight=1.5))
+        m.add_child(HexOutlineLayer(layer, [i for i, r in enumerate(hexes.river) if r],
+                                    name="Map river hexes" if campaign else "River hexes",
+                                    colour=RIVER_COLOUR, show=rivers is None and not campaign, weight=1.5))
 
     land = [LegendItem(c, col, count=n) for c, n, col in categories if c in TERRAIN_COLOURS or c.startswith("land")]
     water = [LegendItem(c, col, count=n) for c, n, col in categories if not (c in TERRAIN_COLOURS or c.startswith("land"))]
     lines = []
     if rivers is not None:
-        lines.append(LegendItem("river", RIVER_COLOUR, shape="line", count=n_rivers))
+        lines.append(LegendItem("map river" if campaign else "river", RIVER_COLOUR, shape="line", count=n_rivers))
     if n_river_hexes:
-        lines.append(LegendItem("river hex", RIVER_COLOUR, shape="outline", count=n_river_hexes))
+        lines.append(LegendItem("map river hex" if campaign else "river hex", RIVER_COLOUR, shape="outline",
+                                count=n_river_hexes))
     sections = [LegendSection("Terrain", land), LegendSection("Water", water), LegendSection("Rivers", lines)]
 
+    name = map_meta(con).get("name", Path(str(db_path)).stem)
+    if campaign:
+        from web_maps.scenario_layers import add_scenario_layers
+
+        more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
+                                                   db_path=db_path)
+        sections += more
+        name = scenario_title or name
+
     label = title
-    if scenario:
-        if is_campaign(con):
-            from web_maps.scenario_layers import add_scenario_layers
-
-            sections += add_scenario_layers(m, con, hexes, faction=faction, precision=precision, db_path=db_path)
-        elif faction is not None:
-            raise InputError(f"--faction {faction} needs a campaign database, and {db_path} is a map: "
-                             "pass a file written by `tabula campaign new`")
-    elif faction is not None:
-        raise InputError("a faction view needs the scenario layers: drop --faction or render with scenario layers")
-
     if label is None:
-        meta = map_meta(con)
         res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
-        label = f"{meta.get('name', Path(str(db_path)).stem)} \u2014 {len(hexes):,} hexes, {res}"
-        if faction is not None:
-            label += f" \u2014 view of {faction}"
+        label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
+        label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign else "")
     m.add_child(Title(label))
     m.add_child(Legend(sections))
     from folium import LayerControl

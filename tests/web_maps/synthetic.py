@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import h3
+import shapely
 
 from geo.hexgrid import cell_center, cell_polygon, ring
 from geo.spatialdb import connect
@@ -87,3 +88,92 @@ def make_map_db(path: Path, *, k: int = 4, centre=CENTRE, res: int = RES) -> lis
     finally:
         con.close()
     return rows
+
+
+FACTIONS = [
+    # name, colour, player, capitals
+    ("Roma", "#b71c1c", True, ["Roma"]),
+    ("Etrusci", "#2e7d32", True, ["Caere"]),
+    ("Carthago", "#6a1b9a", False, []),
+]
+
+
+def make_campaign_db(path: Path, *, started: bool = True, k: int = 4) -> dict:
+    """A map database plus the campaign tables (and, if ``started``, engine state) by hand.
+
+    Returns names the tests check: cells of structures, road and river cells, zone cells.
+    """
+    rows = make_map_db(path, k=k)
+    land = [r for r in rows if r["kind"] == "land"]
+    water = [r for r in rows if r["kind"] in ("sea", "coast")]
+    origin = h3.latlng_to_cell(*CENTRE, RES)
+    by_cell = {r["cell"]: r for r in rows}
+    if by_cell[origin]["kind"] != "land":
+        origin = land[len(land) // 2]["cell"]
+    east = max(land, key=lambda r: r["lng"])["cell"]
+    north = max(land, key=lambda r: r["lat"])["cell"]
+    coastal = min(land, key=lambda r: r["lng"])["cell"]
+    south = min(land, key=lambda r: r["lat"])["cell"]
+    structures = [
+        # name, modern, kind, cell, controller at start, capital
+        ("Roma", "Rome", "city", origin, "Roma", True),
+        ("Ostia", "Ostia Antica", "town", coastal, "Roma", False),
+        ("Caere", "Cerveteri", "city", north, "Etrusci", True),
+        ("Tibur", "Tivoli", "town", east, None, False),
+        ("Lavinium", "Pratica di Mare", "town", south, "Roma", False),
+    ]
+    road = h3.grid_path_cells(coastal, east)
+    river = [r["cell"] for r in sorted(land, key=lambda r: r["lng"]) if r["river"]]
+    zone_cells = sorted(r["cell"] for r in water)
+    con = connect(path)
+    try:
+        con.execute(
+            "CREATE TABLE factions (name VARCHAR PRIMARY KEY, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
+            "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
+        )
+        con.executemany("INSERT INTO factions VALUES (?, ?, 'list', ?, ?, 1, 1, 9)", [list(f) for f in FACTIONS])
+        con.execute(
+            "CREATE TABLE structures (name VARCHAR PRIMARY KEY, modern VARCHAR, kind VARCHAR, cell VARCHAR UNIQUE, "
+            "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
+        )
+        for s in structures:
+            lat, lng = cell_center(s[3])
+            con.execute("INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_Point(?, ?))", [*s, lng, lat])
+        con.execute("CREATE TABLE roads (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+        con.execute("CREATE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
+        line = "LINESTRING(" + ", ".join(f"{cell_center(c)[1]} {cell_center(c)[0]}" for c in road) + ")"
+        con.execute("INSERT INTO roads VALUES ('Via Tiburtina', ST_GeomFromText(?::VARCHAR))", [line])
+        con.executemany("INSERT INTO road_cells VALUES ('Via Tiburtina', ?, ?)", [[i, c] for i, c in enumerate(road)])
+        con.execute("CREATE TABLE rivers (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+        con.execute("CREATE TABLE river_cells (river VARCHAR, cell VARCHAR)")
+        line = "LINESTRING(" + ", ".join(f"{cell_center(c)[1]} {cell_center(c)[0]}" for c in river) + ")"
+        con.execute("INSERT INTO rivers VALUES ('Tiberis', ST_GeomFromText(?::VARCHAR))", [line])
+        con.executemany("INSERT INTO river_cells VALUES ('Tiberis', ?)", [[c] for c in river])
+        con.execute("CREATE TABLE sea_zones (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
+        con.execute("CREATE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
+        zone = shapely.union_all([cell_polygon(c) for c in zone_cells])
+        con.execute("INSERT INTO sea_zones VALUES ('Mare Tyrrhenum', ST_GeomFromText(?::VARCHAR))", [zone.wkt])
+        con.executemany("INSERT INTO hex_sea_zones VALUES (?, 'Mare Tyrrhenum')", [[c] for c in zone_cells])
+        con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        con.executemany("INSERT INTO scenario_meta VALUES (?, ?)",
+                        [["name", "latium"], ["title", "Latium 340 BC"], ["start_fp", "1600"]])
+        con.execute("CREATE TABLE placements (army INTEGER PRIMARY KEY, faction VARCHAR, structure VARCHAR, cell VARCHAR)")
+        con.executemany("INSERT INTO placements VALUES (?, ?, ?, ?)",
+                        [[1, "Roma", "Roma", origin], [2, "Roma", "Ostia", coastal], [5, "Etrusci", "Caere", north]])
+        if started:
+            con.execute("CREATE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, eliminated BOOLEAN)")
+            # Strengths are odd numbers no other part of the page contains, so leaks are detectable.
+            con.executemany("INSERT INTO armies VALUES (?, ?, ?, ?, ?)", [
+                [1, "Roma", origin, 1357, False],
+                [2, "Roma", origin, 1213, False],
+                [5, "Etrusci", north, 2468, False],
+                [6, "Etrusci", east, 1111, True],
+            ])
+            con.execute("CREATE TABLE control (structure VARCHAR, controller VARCHAR)")
+            con.executemany("INSERT INTO control VALUES (?, ?)", [["Tibur", "Etrusci"], ["Roma", "Roma"]])
+            con.execute("CREATE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, "
+                        "start_resilience INTEGER, started_round INTEGER)")
+            con.execute("INSERT INTO sieges VALUES ('Lavinium', 'Etrusci', 3, 4, 1)")
+    finally:
+        con.close()
+    return {"rows": rows, "structures": structures, "road": road, "river": river, "zone": zone_cells}

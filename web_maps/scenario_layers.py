@@ -1,0 +1,337 @@
+"""Scenario layers over the terrain map of a campaign: structures, roads, rivers, sea zones, armies.
+
+Reads the campaign tables of docs/architecture.md and, when the campaign has
+started, the engine state of engine/README.md (``armies``, ``control``,
+``sieges``).  Before the start, the ``placements`` are shown as the armies and
+``structures.controller`` as control.
+
+A faction's view is a pure redaction of the loaded :class:`Scenario`
+(:func:`faction_view`), applied before anything reaches the page, so hidden
+values are never in the HTML: counters are on the board for everyone to see,
+but another faction's army strength (its Force Points) is not.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+import duckdb
+import numpy as np
+import shapely
+
+from geo.errors import InputError
+from web_maps.encode import encode_lines
+from web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from web_maps.terrain_map import HexTable, column_names, require_columns, table_names, wkb_geometries
+
+log = logging.getLogger(__name__)
+
+NEUTRAL = "#9e9e9e"  # structures nobody controls
+ROAD_COLOUR = "#7a4a22"
+NAMED_RIVER_COLOUR = "#0d47a1"
+ZONE_COLOUR = "#0b3a66"
+_CSS_COLOUR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
+
+
+@dataclass(frozen=True)
+class Faction:
+    name: str
+    colour: str
+    player: bool
+
+
+@dataclass(frozen=True)
+class Structure:
+    name: str
+    modern: str | None
+    kind: str | None
+    cell: str
+    controller: str | None
+    capital: bool
+    besieged_by: str | None = None
+
+
+@dataclass(frozen=True)
+class ArmyMark:
+    id: int
+    faction: str
+    cell: str
+    strength: int | None  # None: not known to the viewer
+    placed: bool  # from placements: the campaign has not started
+
+
+@dataclass(frozen=True)
+class NamedLine:
+    name: str
+    geom: object  # shapely geometry, lon/lat
+    cells: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str | None
+    factions: tuple[Faction, ...]
+    structures: tuple[Structure, ...]
+    roads: tuple[NamedLine, ...]
+    rivers: tuple[NamedLine, ...]
+    sea_zones: tuple[NamedLine, ...]
+    armies: tuple[ArmyMark, ...]
+    viewer: str | None = None  # None: the umpire's view
+
+    def colour(self, faction: str | None) -> str:
+        for f in self.factions:
+            if f.name == faction:
+                return f.colour
+        return NEUTRAL
+
+
+def _colour(value, faction: str) -> str:
+    # A colour goes into CSS: anything but a plain hex code or colour name is refused, not injected.
+    if value is not None and _CSS_COLOUR.match(str(value).strip()):
+        return str(value).strip()
+    log.warning("faction %s has colour %r, not a CSS colour: drawn grey", faction, value)
+    return NEUTRAL
+
+
+def _rows(con, sql: str, params=None) -> list[tuple]:
+    return con.execute(sql, params or []).fetchall()
+
+
+def _lines_from_cells(cells: list[str], centres: dict[str, tuple[float, float]]):
+    pts = [(centres[c][1], centres[c][0]) for c in cells if c in centres]
+    return shapely.LineString(pts) if len(pts) >= 2 else None
+
+
+def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="database") -> Scenario:
+    """Everything the scenario layers draw, read from a campaign database."""
+    tables = table_names(con)
+    centres = hexes.centres()
+    require_columns(con, "factions", ("name", "colour"), db_path)
+    fcols = column_names(con, "factions")
+    player = "player" if "player" in fcols else "TRUE"
+    factions = tuple(
+        Faction(name, _colour(colour, name), bool(p))
+        for name, colour, p in _rows(con, f"SELECT name, colour, {player} FROM factions ORDER BY name")
+    )
+    known = {f.name for f in factions}
+
+    require_columns(con, "structures", ("name", "cell"), db_path)
+    scols = column_names(con, "structures")
+    pick = ", ".join(c if c in scols else f"NULL AS {c}" for c in ("modern", "kind", "controller", "capital"))
+    control = {}
+    if "control" in tables and {"structure", "controller"} <= set(column_names(con, "control")):
+        # The engine's current control supersedes the scenario's control at start.
+        control = dict(_rows(con, "SELECT structure, controller FROM control"))
+    sieges = {}
+    if "sieges" in tables and {"structure", "faction"} <= set(column_names(con, "sieges")):
+        sieges = dict(_rows(con, "SELECT structure, faction FROM sieges"))
+    structures = []
+    for name, cell, modern, kind, controller, capital in _rows(con, f"SELECT name, cell, {pick} FROM structures ORDER BY name"):
+        if cell not in centres:
+            log.warning("structure %s lies in %s, which is not on the map: not drawn", name, cell)
+            continue
+        controller = control.get(name, controller)
+        if controller is not None and controller not in known:
+            log.warning("structure %s is controlled by %s, which is not a faction: drawn neutral", name, controller)
+        structures.append(Structure(name, modern, kind, cell, controller, bool(capital), sieges.get(name)))
+
+    roads: list[NamedLine] = []
+    if "road_cells" in tables:
+        by_road = defaultdict(list)
+        for road, cell in _rows(con, "SELECT road, cell FROM road_cells ORDER BY road, seq"):
+            by_road[road].append(cell)
+        # The road is the chain of hexes the rules move along: draw it through their centres.
+        for road, cells in by_road.items():
+            line = _lines_from_cells(cells, centres)
+            if line is not None:
+                roads.append(NamedLine(road, line, tuple(cells)))
+    elif "roads" in tables:
+        roads = [NamedLine(n, g) for n, g in _named_geoms(con, "roads") if g is not None]
+
+    rivers: list[NamedLine] = []
+    if "rivers" in tables:
+        river_cells = defaultdict(list)
+        if "river_cells" in tables:
+            for river, cell in _rows(con, "SELECT river, cell FROM river_cells ORDER BY river, cell"):
+                river_cells[river].append(cell)
+        for name, geom in _named_geoms(con, "rivers"):
+            if geom is None and river_cells.get(name):
+                geom = _lines_from_cells(river_cells[name], centres)
+            rivers.append(NamedLine(name, geom, tuple(river_cells.get(name, ()))))
+
+    zones: list[NamedLine] = []
+    if "sea_zones" in tables:
+        zone_cells = defaultdict(list)
+        if "hex_sea_zones" in tables:
+            for cell, zone in _rows(con, "SELECT cell, zone FROM hex_sea_zones ORDER BY zone, cell"):
+                zone_cells[zone].append(cell)
+        for name, geom in _named_geoms(con, "sea_zones"):
+            zones.append(NamedLine(name, geom, tuple(zone_cells.get(name, ()))))
+
+    armies: list[ArmyMark] = []
+    if "armies" in tables and {"id", "faction", "cell"} <= set(column_names(con, "armies")):
+        acols = column_names(con, "armies")
+        strength = "strength" if "strength" in acols else "NULL"
+        alive = "WHERE NOT coalesce(eliminated, FALSE)" if "eliminated" in acols else ""
+        for i, faction, cell, s in _rows(con, f"SELECT id, faction, cell, {strength} FROM armies {alive} ORDER BY id"):
+            armies.append(ArmyMark(int(i), faction, cell, None if s is None else int(s), False))
+    if not armies and "placements" in tables:
+        # Not started yet: the placements are where the armies will stand, at the scenario's start FP.
+        start = None
+        if "scenario_meta" in tables:
+            meta = dict(_rows(con, "SELECT key, value FROM scenario_meta"))
+            start = int(meta["start_fp"]) if str(meta.get("start_fp", "")).isdigit() else None
+        for army, faction, cell in _rows(con, "SELECT army, faction, cell FROM placements ORDER BY army"):
+            armies.append(ArmyMark(int(army), faction, cell, start, True))
+    off_map = [a.id for a in armies if a.cell not in centres]
+    if off_map:
+        log.warning("armies %s stand in cells that are not on the map: not drawn", off_map)
+        armies = [a for a in armies if a.cell in centres]
+
+    title = None
+    if "scenario_meta" in tables:
+        meta = dict(_rows(con, "SELECT key, value FROM scenario_meta"))
+        title = meta.get("title") or meta.get("name")
+    return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies))
+
+
+def _named_geoms(con, table: str) -> list[tuple[str, object]]:
+    cols = column_names(con, table)
+    if "name" not in cols:
+        raise InputError(f"table {table} lacks column name: rebuild the campaign with `tabula campaign new`")
+    if "geom" not in cols:
+        return [(n, None) for (n,) in _rows(con, f"SELECT name FROM {table} ORDER BY name")]
+    rows = _rows(con, f"SELECT name, ST_AsWKB(geom) FROM {table} ORDER BY name")
+    geoms = wkb_geometries([r[1] for r in rows])
+    return [(r[0], g) for r, g in zip(rows, geoms)]
+
+
+def faction_view(scenario: Scenario, faction: str) -> Scenario:
+    """What ``faction`` may see: every counter, but other factions' army strength hidden."""
+    names = [f.name for f in scenario.factions]
+    if faction not in names:
+        raise InputError(f"faction {faction!r} is not in this campaign: pass --faction with one of {', '.join(names)}")
+    armies = tuple(a if a.faction == faction else replace(a, strength=None) for a in scenario.armies)
+    return replace(scenario, armies=armies, viewer=faction)
+
+
+def _army_points(scenario: Scenario, centres) -> list[dict]:
+    by_cell = defaultdict(list)
+    for a in scenario.armies:
+        by_cell[a.cell].append(a)
+    points = []
+    r = 11
+    for cell, stack in by_cell.items():
+        lat, lng = centres[cell]
+        # A stack sits side by side just below the hex centre: every counter stays readable and the
+        # town, capital star and label at the centre stay visible.
+        for k, a in enumerate(stack):
+            dx = int((k - (len(stack) - 1) / 2) * (2 * r + 2))
+            rows = [["army", a.id], ["faction", a.faction], ["cell", a.cell],
+                    ["strength", f"{a.strength} FP" if a.strength is not None else "hidden"]]
+            if a.placed:
+                rows.append(["status", "placed (campaign not started)"])
+            points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "army", "colour": scenario.colour(a.faction),
+                           "r": r, "dx": dx, "dy": 13, "text": str(a.id), "tip": rows})
+    return points
+
+
+def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction: str | None, precision: int,
+                        db_path="database") -> tuple[list[LegendSection], str | None]:
+    """Add the scenario layers to ``m``; returns the legend sections and the scenario's title."""
+    scenario = load_scenario(con, hexes, db_path=db_path)
+    if faction is not None:
+        scenario = faction_view(scenario, faction)
+    centres = hexes.centres()
+    index = {c: i for i, c in enumerate(hexes.cell)}
+    sections: list[LegendSection] = []
+    lines: list[LegendItem] = []
+
+    # Sea zones first, so roads, rivers and markers draw over their borders.
+    zones = [z for z in scenario.sea_zones if z.geom is not None or z.cells]
+    if zones:
+        outlines = []
+        for z in zones:
+            if z.cells:  # the rules' zone is its hexes: outline their union
+                polys = [hexes.geom[index[c]] for c in z.cells if c in index]
+                outlines.append(shapely.boundary(shapely.union_all(polys)) if polys else z.geom.boundary)
+            else:
+                outlines.append(z.geom.boundary)
+        parts, owner = encode_lines(outlines, precision=precision)
+        tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None)] for z in zones]
+        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Sea zones", colour=ZONE_COLOUR,
+                              weight=2.0, opacity=0.8, dash="6 4"))
+        labels = []
+        for z in zones:
+            pts = [centres[c] for c in z.cells if c in centres]
+            if pts:
+                lat, lng = float(np.mean([p[0] for p in pts])), float(np.mean([p[1] for p in pts]))
+            else:
+                p = shapely.point_on_surface(z.geom)
+                lat, lng = p.y, p.x
+            labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "none", "r": 0, "label": z.name,
+                           "lc": "tabula-zone-label", "ldir": "center"})
+        m.add_child(PointLayer(labels, name="Sea zone names"))
+        lines.append(LegendItem("sea zone border", ZONE_COLOUR, shape="line", count=len(zones)))
+
+    rivers = [r for r in scenario.rivers if r.geom is not None]
+    if rivers:
+        parts, owner = encode_lines([r.geom for r in rivers], precision=precision)
+        tips = [[("river", r.name), ("river hexes", len(r.cells) or None)] for r in rivers]
+        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Rivers (scenario)",
+                              colour=NAMED_RIVER_COLOUR, weight=3.0))
+        lines.append(LegendItem("river (scenario)", NAMED_RIVER_COLOUR, shape="line", count=len(rivers)))
+    river_hexes = sorted({index[c] for r in scenario.rivers for c in r.cells if c in index})
+    if river_hexes:
+        m.add_child(HexOutlineLayer(hex_layer, river_hexes, name="River hexes (scenario)", colour=NAMED_RIVER_COLOUR,
+                                    show=False, weight=2.0))
+        lines.append(LegendItem("river hex (scenario)", NAMED_RIVER_COLOUR, shape="outline", count=len(river_hexes)))
+
+    if scenario.roads:
+        parts, owner = encode_lines([r.geom for r in scenario.roads], precision=precision)
+        tips = [[("road", r.name), ("hexes", len(r.cells) or None)] for r in scenario.roads]
+        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Roads", colour=ROAD_COLOUR, weight=3.0))
+        lines.append(LegendItem("road", ROAD_COLOUR, shape="line", count=len(scenario.roads)))
+
+    if scenario.structures:
+        points = []
+        for s in scenario.structures:
+            lat, lng = centres[s.cell]
+            rows = [["name", s.name], ["modern", s.modern], ["kind", s.kind], ["cell", s.cell],
+                    ["controller", s.controller or "nobody"], ["capital", "yes" if s.capital else None],
+                    ["besieged by", s.besieged_by]]
+            city = (s.kind or "").lower() == "city"
+            points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
+                           "colour": scenario.colour(s.controller), "r": 11 if s.capital else (7 if city else 5),
+                           "label": s.name, "lc": "tabula-label capital" if s.capital else "tabula-label",
+                           "tip": rows})
+        m.add_child(PointLayer(points, name="Towns and cities"))
+
+    if scenario.armies:
+        m.add_child(PointLayer(_army_points(scenario, centres), name="Armies"))
+
+    counts = defaultdict(int)
+    for s in scenario.structures:
+        counts[s.controller] += 1
+    sections.append(LegendSection("Factions", [
+        LegendItem(f.name + (" (you)" if f.name == scenario.viewer else ""), f.colour, shape="dot",
+                   count=counts.get(f.name, 0))
+        for f in scenario.factions
+    ] + ([LegendItem("uncontrolled", NEUTRAL, shape="dot", count=counts[None])] if counts.get(None) else [])))
+    marks = []
+    if any(s.capital for s in scenario.structures):
+        marks.append(LegendItem("capital", "#333333", shape="star"))
+    if any((s.kind or "").lower() == "city" for s in scenario.structures):
+        marks.append(LegendItem("city", "#333333", shape="dot"))
+    if any((s.kind or "").lower() != "city" for s in scenario.structures):
+        marks.append(LegendItem("town", "#333333", shape="smalldot"))
+    if scenario.armies:
+        marks.append(LegendItem("army (number)", "#333333", shape="swatch", count=len(scenario.armies)))
+    sections.append(LegendSection("Scenario", marks + lines))
+    return sections, scenario.title
+
+
+__all__ = ["ArmyMark", "Faction", "Scenario", "Structure", "add_scenario_layers", "faction_view", "load_scenario"]
