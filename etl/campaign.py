@@ -372,7 +372,8 @@ def create_campaign(
                 "river_cells": n_river,
                 "sea_zones": len([z for z in scenario.sea_zones if not z.ocean]),
                 "hex_sea_zones": con.execute("SELECT count(*) FROM hex_sea_zones").fetchone()[0],
-                "overrides": n_over,
+                "overrides": n_over - len(resolved.ocean_cells),
+                "ocean_hexes": len(resolved.ocean_cells),
                 "placements": n_place,
             }
             con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")

@@ -843,8 +843,12 @@ def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
             notes.append(Note("override", c, f"{before} -> {o.terrain}: {o.reason} ({o.source})"))
 
     zone_cells, ocean_cells = _assign_sea_zones(scenario, cells)
+    by_feature: dict[str, list[str]] = {}
     for cell, zone in ocean_cells.items():
-        notes.append(Note("ocean", cell, f"{cells.kind[cell]} hex made ocean by {zone.source}"))
+        by_feature.setdefault(zone.name, []).append(cell)
+    for name, made in by_feature.items():
+        zone = next(z for z in scenario.sea_zones if z.name == name)
+        notes.append(Note("ocean", name, f"{len(made)} sea/coast hexes made ocean (impassable to ships) by {zone.source}"))
     return Resolved(structure_cells, override_cells, zone_cells, ocean_cells, notes)
 
 
