@@ -1,0 +1,296 @@
+"""DEM reader/driver: tiny synthetic rasters written in tmp_path, compared with brute force."""
+
+import os
+import threading
+import time
+
+import h3
+import numpy as np
+import pandas as pd
+import psutil
+import pytest
+import rasterio
+import rasterio.shutil
+from pyproj import Transformer
+from rasterio.transform import from_origin
+
+import etl.dem as dem
+from etl.dem import dem_stats_by_cell
+from geo.errors import InputError, MissingInputError
+from geo.hexgrid import cell_polygon, cells_in_bbox
+from tests.geo.test_zonal import brute_stats
+
+NODATA = -9999
+
+
+def write_tif(path, values, transform, crs="EPSG:4326", nodata=NODATA, **extra):
+    profile = dict(driver="GTiff", width=values.shape[1], height=values.shape[0], count=1, dtype=values.dtype,
+                   transform=transform, nodata=nodata, **extra)
+    if crs is not None:
+        profile["crs"] = crs
+    with rasterio.open(path, "w", **profile) as dst:
+        dst.write(values, 1)
+    return path
+
+
+def synthetic(rows, cols, seed=0):
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-50, 3000, size=(rows, cols)).astype(np.int16)
+    v[10:25, 30:60] = NODATA  # a nodata hole
+    return v
+
+
+def brute_from_file(path, cells, res):
+    """Every pixel centre through pyproj (if projected) and h3, restricted to ``cells``."""
+    with rasterio.open(path) as ds:
+        v = ds.read(1, masked=True)
+        rows, cols = np.meshgrid(np.arange(ds.height) + 0.5, np.arange(ds.width) + 0.5, indexing="ij")
+        t = ds.transform
+        x, y = t.a * cols + t.b * rows + t.c, t.d * cols + t.e * rows + t.f
+        lon, lat = Transformer.from_crs(ds.crs, "EPSG:4326", always_xy=True).transform(x, y)
+    want = brute_stats(np.ma.getdata(v), ~np.ma.getmaskarray(v), np.asarray(lat), np.asarray(lon), res)
+    return want[want.index.isin(cells)]
+
+
+def assert_matches(got: pd.DataFrame, want: pd.DataFrame):
+    got = got[got.elev_samples > 0].set_index("cell").sort_index()
+    assert list(got.index) == list(want.index)
+    for col in ("elev_samples", "elev_min", "elev_max", "elev_mean"):
+        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy(), err_msg=col)
+    np.testing.assert_allclose(got.elev_std.to_numpy(), want.elev_std.to_numpy(), rtol=1e-7, atol=1e-6)
+
+
+@pytest.fixture
+def geotiff(tmp_path):
+    # 0.01 degree pixels over 10-14E, 38-40.5N, tiled in 64-pixel blocks
+    return write_tif(tmp_path / "dem.tif", synthetic(250, 400), from_origin(10.0, 40.5, 0.01, 0.01),
+                     tiled=True, blockxsize=64, blockysize=64)
+
+
+@pytest.fixture
+def region_cells():
+    return cells_in_bbox((10.6, 38.3, 13.4, 40.2), 6)
+
+
+def test_geographic_geotiff_equals_brute_force(geotiff, region_cells):
+    got = dem_stats_by_cell(geotiff, region_cells, 6, window_size=100, supersample=1, progress=False)
+    assert list(got.columns) == ["cell", "elev_mean", "elev_min", "elev_max", "elev_std", "elev_samples"]
+    assert list(got.cell) == region_cells  # one row per requested cell, in order
+    assert_matches(got, brute_from_file(geotiff, region_cells, 6))
+
+
+def test_projected_geotiff_equals_brute_force(tmp_path):
+    # ETRS89-LAEA (EPSG:3035) over southern Italy, 500 m pixels, res 6 (~36 km2 cells)
+    path = write_tif(tmp_path / "laea.tif", synthetic(160, 200, 1), from_origin(4_820_000, 1_920_000, 500, 500),
+                     crs="EPSG:3035")
+    cells = cells_in_bbox((16.0, 39.6, 16.9, 40.1), 6)
+    got = dem_stats_by_cell(path, cells, 6, window_size=64, supersample=1, progress=False)
+    assert (got.elev_samples > 0).sum() > 10
+    assert_matches(got, brute_from_file(path, cells, 6))
+
+
+def test_netcdf_is_read(tmp_path, geotiff, region_cells):
+    # rasterio cannot open netCDF for writing, but GDAL's CreateCopy can write one
+    nc = tmp_path / "dem.nc"
+    rasterio.shutil.copy(geotiff, nc, driver="netCDF")
+    with rasterio.open(nc) as ds:
+        assert ds.driver == "netCDF"
+    got = dem_stats_by_cell(nc, region_cells, 6, supersample=1, progress=False)
+    want = dem_stats_by_cell(geotiff, region_cells, 6, supersample=1, progress=False)
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_cells_without_samples_keep_a_row_with_zero_samples(geotiff):
+    inside = h3.latlng_to_cell(39.0, 12.0, 6)
+    outside = h3.latlng_to_cell(39.0, 13.98, 6)  # straddles the raster's east edge: some samples
+    far = [c for c in h3.grid_disk(inside, 1) if c != inside][0]
+    # a cell fully in the nodata hole gets no sample
+    hole = h3.latlng_to_cell(40.5 - 0.175, 10.0 + 0.45, 8)
+    got = dem_stats_by_cell(geotiff, [inside, far, outside], 6, supersample=1, progress=False).set_index("cell")
+    assert (got.elev_samples > 0).all()
+    got8 = dem_stats_by_cell(geotiff, [hole], 8, supersample=1, progress=False)
+    assert got8.elev_samples.tolist() == [0] and got8.elev_mean.isna().all() and got8.elev_std.isna().all()
+
+
+def test_auto_supersample_gives_small_cells_samples(tmp_path):
+    # 5-arc-minute pixels (the default DEM) at res 6: without supersampling most cells have 0 or 1 pixel
+    step = 5 / 60
+    path = write_tif(tmp_path / "coarse.tif", np.full((30, 40), 250, np.int16), from_origin(10, 42, step, step))
+    cells = cells_in_bbox((10.5, 40.0, 12.5, 41.5), 6)
+    plain = dem_stats_by_cell(path, cells, 6, supersample=1, progress=False)
+    auto = dem_stats_by_cell(path, cells, 6, progress=False)
+    assert (plain.elev_samples == 0).mean() > 0.3
+    assert (auto.elev_samples >= 8).all() and auto.elev_samples.median() >= 16
+    assert (auto.elev_mean == 250).all()
+
+
+def test_reads_only_windows_over_the_region(tmp_path, monkeypatch):
+    path = write_tif(tmp_path / "big.tif", synthetic(600, 800, 2), from_origin(0.0, 46.0, 0.01, 0.01),
+                     tiled=True, blockxsize=64, blockysize=64)
+    seen = []
+    real = dem.window_partials
+
+    def spy(job, cells=None):
+        seen.append(job)
+        return real(job, cells)
+
+    monkeypatch.setattr(dem, "window_partials", spy)
+    cells = cells_in_bbox((1.0, 44.5, 1.6, 45.0), 6)
+    dem_stats_by_cell(path, cells, 6, window_size=128, supersample=1, progress=False)
+    read = sum(j.height * j.width for j in seen)
+    assert 0 < read < 0.1 * 600 * 800
+    assert all(j.height <= 128 and j.width <= 128 for j in seen)
+
+
+def test_dask_path_equals_local(geotiff, region_cells):
+    local = dem_stats_by_cell(geotiff, region_cells, 6, window_size=64, supersample=2, progress=False, use_dask=False)
+    dist = dem_stats_by_cell(geotiff, region_cells, 6, window_size=64, supersample=2, progress=False, use_dask=True)
+    pd.testing.assert_frame_equal(local, dist)
+
+
+def test_progress_bar_counts_windows(geotiff, region_cells, capsys):
+    dem_stats_by_cell(geotiff, region_cells, 6, window_size=128, supersample=1, progress=True)
+    assert "window" in capsys.readouterr().err
+
+
+# --- errors: one line, naming the input and the fix -------------------------------------------------
+
+
+def one_line(excinfo):
+    assert "\n" not in str(excinfo.value)
+    return str(excinfo.value)
+
+
+def test_missing_file(tmp_path, region_cells):
+    with pytest.raises(MissingInputError) as e:
+        dem_stats_by_cell(tmp_path / "nope.tif", region_cells, 6, progress=False)
+    assert "does not exist" in one_line(e)
+
+
+def test_corrupt_file(tmp_path, region_cells):
+    bad = tmp_path / "bad.tif"
+    bad.write_bytes(b"II*\x00" + os.urandom(200))
+    with pytest.raises(MissingInputError) as e:
+        dem_stats_by_cell(bad, region_cells, 6, progress=False)
+    assert "cannot be read" in one_line(e)
+
+
+def test_dem_without_crs(tmp_path, region_cells):
+    path = write_tif(tmp_path / "nocrs.tif", synthetic(50, 50), from_origin(10, 40, 0.01, 0.01), crs=None)
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(path, region_cells, 6, progress=False)
+    assert "no CRS" in one_line(e)
+
+
+def test_region_outside_raster(geotiff):
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(geotiff, cells_in_bbox((30.0, 30.0, 30.5, 30.5), 6), 6, progress=False)
+    assert "outside the DEM" in one_line(e)
+
+
+@pytest.mark.parametrize("res", [-1, 16, 5.0, True])
+def test_resolution_outside_range(geotiff, res):
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(geotiff, ["861e8050fffffff"], res, progress=False)
+    assert "outside 0-15" in one_line(e)
+
+
+@pytest.mark.parametrize(
+    "cells, fragment",
+    [([], "empty"), ("861e8050fffffff", "one string"), (["zzz"], "not an H3 cell"), (["851e8053fffffff"], "resolution 5")],
+)
+def test_bad_cell_lists(geotiff, cells, fragment):
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(geotiff, cells, 6, progress=False)
+    assert fragment in one_line(e)
+
+
+@pytest.mark.parametrize("kwargs, fragment", [(dict(supersample="x"), "supersample"), (dict(window_size=4), "window_size"),
+                                              (dict(band=2), "no band 2")])
+def test_bad_options(geotiff, region_cells, kwargs, fragment):
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(geotiff, region_cells, 6, progress=False, **kwargs)
+    assert fragment in one_line(e)
+
+
+def test_unreachable_scheduler(geotiff, region_cells, monkeypatch):
+    monkeypatch.setattr(dem, "SCHEDULER_CONNECT_TIMEOUT", "1s")
+    with pytest.raises(InputError) as e:
+        dem_stats_by_cell(geotiff, region_cells, 6, progress=False, scheduler="tcp://127.0.0.1:9")
+    assert "scheduler" in one_line(e)
+
+
+# --- a 20000 x 20000 raster through the Dask LocalCluster ---------------------------------------------
+
+BIG = 20_000
+BIG_STEP = 0.0002  # degrees: 4 x 4 degrees, ~20 m pixels
+
+
+def plane(lon, lat):
+    """The synthetic terrain: a tilted plane, so a cell's mean is the plane at its centroid."""
+    return 1000.0 + 200.0 * (lon - 12.0) + 300.0 * (lat - 38.0)
+
+
+def write_big_dem(path):
+    rows_per_strip = 1024
+    lon = 10.0 + BIG_STEP * (np.arange(BIG) + 0.5)
+    with rasterio.open(path, "w", driver="GTiff", width=BIG, height=BIG, count=1, dtype="int16", crs="EPSG:4326",
+                       transform=from_origin(10.0, 40.0, BIG_STEP, BIG_STEP), nodata=-32768, tiled=True,
+                       blockxsize=512, blockysize=512, compress="deflate", predictor=2, zlevel=1, bigtiff="yes") as dst:
+        for r0 in range(0, BIG, rows_per_strip):
+            r1 = min(BIG, r0 + rows_per_strip)
+            lat = 40.0 - BIG_STEP * (np.arange(r0, r1) + 0.5)
+            block = np.rint(plane(lon[None, :], lat[:, None])).astype(np.int16)
+            dst.write(block, 1, window=rasterio.windows.Window(0, r0, BIG, r1 - r0))
+
+
+class PeakRss:
+    """Samples the summed RSS of this process and all its descendants (the Dask workers) in a thread."""
+
+    def __init__(self, interval=0.2):
+        self.interval, self.peak, self._stop = interval, 0, threading.Event()
+
+    def _sample(self):
+        me = psutil.Process()
+        while not self._stop.is_set():
+            total = 0
+            for p in [me, *me.children(recursive=True)]:
+                try:
+                    total += p.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak = max(self.peak, total)
+            time.sleep(self.interval)
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.mark.slow
+def test_20000_square_dem_on_local_cluster(tmp_path):
+    path = tmp_path / "big.tif"
+    write_big_dem(path)
+    cells = cells_in_bbox((10.3, 36.3, 13.7, 39.7), 5)
+    with PeakRss() as rss:
+        got = dem_stats_by_cell(path, cells, 5, use_dask=True, progress=False)
+    assert rss.peak < 2 * 1024**3, f"peak RSS {rss.peak / 1e9:.2f} GB"
+    assert (got.elev_samples > 0).all()
+    for row in got.itertuples():
+        poly = cell_polygon(row.cell)
+        c = poly.centroid
+        # samples are uniform in lon/lat, so their mean position is the polygon's lon/lat centroid
+        assert row.elev_mean == pytest.approx(plane(c.x, c.y), abs=0.5)
+        lons, lats = np.asarray(poly.exterior.coords).T
+        assert row.elev_min == pytest.approx(plane(lons, lats).min(), abs=1.5)
+        assert row.elev_max == pytest.approx(plane(lons, lats).max(), abs=1.5)
+        assert row.elev_samples == pytest.approx(poly.area / BIG_STEP**2, rel=0.01)
+    # a few cells again on the local path, reading only their windows: identical
+    few = got.cell.iloc[[0, len(got) // 2, -1]].tolist()
+    local = dem_stats_by_cell(path, few, 5, use_dask=False, progress=False)
+    pd.testing.assert_frame_equal(local.reset_index(drop=True), got.set_index("cell").loc[few].reset_index())
