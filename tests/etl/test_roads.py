@@ -1,0 +1,116 @@
+"""Road and river routing: least cost over terrain on a hand-made graph, and every shipped road
+on the real default map is a connected chain of passable land hexes from its first to its last waypoint."""
+
+from __future__ import annotations
+
+import pytest
+
+from etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain, shortest_path
+from etl.scenario import DEFAULT_ROUTING
+from geo.errors import InputError
+from geo.hexgrid import cell_at, cell_center, neighbor_table, cells_in_bbox
+from geo.spatialdb import connect
+from tests.etl.test_campaign import assert_roads_valid
+
+
+def _graph(terrain_of, *, bbox=(10.0, 40.0, 10.6, 40.4), res=6, kind_of=lambda c: "land", river_of=lambda c: False) -> HexGraph:
+    cells = cells_in_bbox(bbox, res)
+    nbrs = {c: [] for c in cells}
+    for a, b, clock, _ in neighbor_table(cells):
+        nbrs[a].append((b, clock))
+    kind = {c: kind_of(c) for c in cells}
+    return HexGraph(
+        kind=kind,
+        terrain={c: terrain_of(c) if kind[c] == "land" else None for c in cells},
+        elev={c: 100.0 for c in cells},
+        river={c: river_of(c) for c in cells},
+        latlng={c: cell_center(c) for c in cells},
+        neighbors=nbrs,
+        coastal=set(),
+    )
+
+
+def test_road_goes_round_mountains_and_never_through_peaks_or_water():
+    # A wall of mountains along 10.3 E with a farmland gap in the south; a peak and a lake in the way.
+    def terrain(c):
+        lat, lng = cell_center(c)
+        if abs(lng - 10.3) < 0.07:
+            return "farmlands" if lat < 40.2 else "mountains"
+        return "farmlands"
+
+    g = _graph(terrain)
+    a, b = cell_at(40.3, 10.1, 6), cell_at(40.3, 10.5, 6)
+    path = shortest_path(g, a, b, road_cost(DEFAULT_ROUTING))
+    assert path[0] == a and path[-1] == b
+    assert all(g.terrain[c] != "mountains" for c in path), "a detour through the gap is cheaper than 6 per mountain hex"
+    # Now the wall is peaks everywhere but the gap is a lake: no route at all.
+    g2 = _graph(lambda c: "peaks" if abs(cell_center(c)[1] - 10.3) < 0.07 else "farmlands",
+                kind_of=lambda c: "lake" if abs(cell_center(c)[1] - 10.3) < 0.07 and cell_center(c)[0] < 40.2 else "land")
+    assert shortest_path(g2, a, b, road_cost(DEFAULT_ROUTING)) is None
+    with pytest.raises(InputError, match=r"Via Test: no land route from A to B \(leg 1\)"):
+        route_chain(g2, [a, b], road_cost(DEFAULT_ROUTING), name="Via Test", labels=["A", "B"])
+
+
+def test_chain_is_adjacent_and_joins_legs_without_repeating_waypoints():
+    g = _graph(lambda c: "farmlands")
+    wps = [cell_at(40.1, 10.1, 6), cell_at(40.3, 10.3, 6), cell_at(40.1, 10.5, 6)]
+    chain = route_chain(g, wps, road_cost(DEFAULT_ROUTING), name="r")
+    assert chain[0] == wps[0] and chain[-1] == wps[-1] and wps[1] in chain
+    assert all(b in {n for n, _ in g.neighbors[a]} for a, b in zip(chain, chain[1:]))
+    assert chain_wkt(g, chain).startswith("LINESTRING (")
+
+
+def test_river_follows_river_hexes():
+    # A bent river: from a north-east to a bend, then south-east to b.
+    import h3
+
+    a, bend, b = cell_at(40.1, 10.05, 6), cell_at(40.33, 10.3, 6), cell_at(40.1, 10.55, 6)
+    course = set(h3.grid_path_cells(a, bend)) | set(h3.grid_path_cells(bend, b))
+    g = _graph(lambda c: "hills", river_of=lambda c: c in course)
+    path = shortest_path(g, a, b, river_cost(DEFAULT_ROUTING))
+    assert set(path) <= course  # it may cut the bend between two adjacent river hexes, never leave the river
+
+
+# ------------------------------------------------------------------ the real map
+
+
+@pytest.fixture(scope="module")
+def real_campaign(tmp_path_factory):
+    """The default map, built once, and the First Punic War campaign on it."""
+    from etl.build import build_map
+    from etl.campaign import create_campaign
+
+    d = tmp_path_factory.mktemp("real")
+    build_map(d / "mediterranean.duckdb")
+    result = create_campaign("first-punic-war", d / "fpw.duckdb", map_path=d / "mediterranean.duckdb")
+    con = connect(result.path, read_only=True)
+    yield result, con
+    con.close()
+
+
+def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
+    result, con = real_campaign
+    assert_roads_valid(con)
+    # First and last cells are the first and last waypoints' hexes.
+    from etl.scenario import load_scenario
+
+    s = load_scenario("first-punic-war")
+    cells = dict(con.execute("SELECT name, cell FROM structures").fetchall())
+    for road in s.roads:
+        chain = [r[0] for r in con.execute("SELECT cell FROM road_cells WHERE road = ? ORDER BY seq", [road.name]).fetchall()]
+        first, last = road.waypoints[0], road.waypoints[-1]
+        if first.structure:
+            assert chain[0] == cells[first.structure], road.name
+        if last.structure:
+            assert chain[-1] == cells[last.structure], road.name
+        for wp in road.waypoints:
+            if wp.structure:
+                assert cells[wp.structure] in chain, (road.name, wp.structure)
+    kinds = con.execute(
+        "SELECT DISTINCT h.kind, h.terrain FROM road_cells r JOIN hexes h USING (cell) WHERE h.kind <> 'land' OR h.terrain = 'peaks'"
+    ).fetchall()
+    assert kinds == []
+    # Road edges name the side crossed, in both directions.
+    n = con.execute("SELECT count(*) FROM road_edges e JOIN hex_neighbors n USING (cell, neighbor, clock)").fetchone()[0]
+    assert n == con.execute("SELECT count(*) FROM road_edges").fetchone()[0] > 0
+    assert result.seconds < 30
