@@ -384,8 +384,8 @@ def resolve_movement(
                 mc = cost(m, m.cell, target)
             left = mp_total - m.spent
             if mc.mp > left:
-                stop(m, Halt("mp", f"move {m.next_index + 1} (clock {clock}) costs {mc.mp} MP ({mc.why}) but only "
-                                   f"{left} MP are left", m.next_index + 1, m.cell))
+                stop(m, Halt("mp", f"stopped: move {m.next_index + 1} (clock {clock}) costs {mc.mp} MP ({mc.why}) "
+                                   f"but only {left} MP are left", m.next_index + 1, m.cell))
                 continue
             m.current = _Move(m.next_index + 1, clock, target, mc, m.spent, m.spent + mc.mp)
 
@@ -512,7 +512,8 @@ def resolve_movement(
     for aid, m in sorted(movers.items()):
         if not m.done and m.next_index < len(m.moves):
             clock = m.moves[m.next_index]
-            stop(m, Halt("mp", f"no MP left for move {m.next_index + 1} (clock {clock})", m.next_index + 1, m.cell))
+            stop(m, Halt("mp", f"stopped: no MP left for move {m.next_index + 1} (clock {clock})", m.next_index + 1,
+                         m.cell))
 
     # 6. no two armies end in one hex: the later arrival goes back along its path
     stepped: dict[int, list[str]] = {}
@@ -543,11 +544,16 @@ def resolve_movement(
     paths = {aid: tuple(a[1] for a in m.arrivals) for aid, m in sorted(movers.items())}
     halted = {aid: m.halt for aid, m in sorted(movers.items()) if m.halt is not None}
     new_armies = tuple(replace(a, cell=movers[a.id].cell) if a.id in movers else a for a in state.armies)
+    def label(cell: str) -> str:
+        s = _structure_at(board, cell)
+        return f"{cell} ({s.name})" if s else cell
+
     for aid, m in sorted(movers.items()):
         path = paths[aid]
         moved = len(path) > 1
         text = f"army {aid} ({m.army.faction}) " + (
-            f"moved {' → '.join(path)}" if moved else f"stayed in {path[0]}") + f", spent {m.spent} MP"
+            f"moved {' → '.join(map(label, path))}" if moved else f"stayed in {label(path[0])}"
+        ) + f", spent {m.spent} MP"
         if m.halt is not None:
             text += f", {m.halt.text}"
         events.append(Event(rnd, "movement", "army_moved" if moved else "army_stayed", {

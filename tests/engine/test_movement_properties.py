@@ -11,7 +11,7 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.model import ArmyOrders, Hex, Siege, StructureInfo
+from engine.model import ArmyOrders, Siege, StructureInfo
 from engine.movement import MP_PER_ROUND, resolve_movement
 from engine.orders import impassable_reason
 from engine.zoc import army_zoc, zoc_sources
