@@ -353,7 +353,7 @@ def dem_stats_by_cell(
             partials = _run_local(jobs, cells_u64, bar)
 
     stats = partials_to_stats(partials)
-    out = pd.DataFrame({"cell": pd.Series(cell_list, dtype=object)}).merge(stats, on="cell", how="left")
+    out = pd.DataFrame({"cell": pd.Series(cell_list, dtype="str")}).merge(stats, on="cell", how="left")
     out["elev_samples"] = out["elev_samples"].fillna(0).astype("int64")
     return out[STATS_COLUMNS]
 

@@ -150,7 +150,7 @@ def partials_to_stats(partials: Partials) -> pd.DataFrame:
     cells = cells_to_string(partials.cell).to_pylist() if len(partials) else []
     return pd.DataFrame(
         {
-            "cell": pd.Series(cells, dtype=object),
+            "cell": pd.Series(cells, dtype="str"),
             "elev_mean": mean,
             "elev_min": partials.minimum,
             "elev_max": partials.maximum,
