@@ -20,6 +20,7 @@ accepted anywhere a path is.
     board = m.board                                   # engine.model.Board
     capua = m.cell("3 3")                             # '851e...'
     state = m.state([(1, "carthago", "9 9"), (9, "roma", "3")])
+    orders = move_orders({9: "3 3 5", 1: "0 3"})
 
     con = campaign_db(board, state)                   # in-memory DuckDB with the
     # docs/architecture.md map + campaign tables and the engine/README.md state tables
@@ -36,7 +37,7 @@ from typing import Iterable, Mapping, Sequence
 
 import h3
 
-from engine.model import Army, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
+from engine.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
 from geo.hexgrid import cell_polygon, cell_sides
 
 DEFAULT_CENTER = (41.9, 12.5)  # Roma
@@ -56,6 +57,7 @@ __all__ = [
     "board_from_rows",
     "campaign_db",
     "cell",
+    "move_orders",
     "sketch",
     "walk",
     "write_campaign_tables",
@@ -221,6 +223,11 @@ class TestMap:
             sieges=tuple(sieges),
             victory_points=vp,
         )
+
+
+def move_orders(moves: Mapping[int, str]) -> dict[int, ArmyOrders]:
+    """{army: "3 3 5 0 5"} -> {army: ArmyOrders(army, (3, 3, 5, 0, 5))} (moves only)."""
+    return {a: ArmyOrders(a, tuple(int(t) for t in m.split())) for a, m in moves.items()}
 
 
 def sketch(center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES, **kwargs) -> TestMap:

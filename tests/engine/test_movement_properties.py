@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.model import ArmyOrders, Siege, StructureInfo
-from engine.movement import MP_PER_ROUND, resolve_movement
+from engine.movement import MP_PER_ROUND, MovementOptions, resolve_movement
 from engine.orders import impassable_reason
 from engine.zoc import army_zoc, zoc_sources
 from tests.engine.boards import sketch
@@ -69,11 +69,16 @@ def scenarios(draw):
     state = tm.state(armies, sieges=sieges, victory_points=vp)
     logistics = {"roma": frozenset(e for e in edges if draw(st.booleans()))} if edges else {}
     navy = {"carthago": frozenset(draw(st.lists(st.sampled_from(CELLS), max_size=4)))}
-    return board, state, orders, logistics, navy
+    options = MovementOptions(
+        contest_window=draw(st.sampled_from(["move", "arrival"])),
+        structure_road_any_side=draw(st.booleans()),
+        halt_when_enemy_arrives=draw(st.booleans()),
+    )
+    return board, state, orders, logistics, navy, options
 
 
-def run(board, state, orders, logistics, navy):
-    return resolve_movement(board, state, orders, logistics_road_edges=logistics, navy_zoc=navy)
+def run(board, state, orders, logistics, navy, options=MovementOptions()):
+    return resolve_movement(board, state, orders, logistics_road_edges=logistics, navy_zoc=navy, options=options)
 
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -146,8 +151,8 @@ def test_mp_and_paths_follow_the_orders(sc):
 @SETTINGS
 @given(scenarios())
 def test_deterministic_and_independent_of_orders_order(sc):
-    board, state, orders, logistics, navy = sc
-    r1 = run(board, state, orders, logistics, navy)
-    r2 = run(board, state, dict(reversed(list(orders.items()))), logistics, navy)
+    board, state, orders, logistics, navy, options = sc
+    r1 = run(board, state, orders, logistics, navy, options)
+    r2 = run(board, state, dict(reversed(list(orders.items()))), logistics, navy, options)
     for f in ("state", "events", "mp_spent", "paths", "halted", "timeline", "stepped_back"):
         assert getattr(r1, f) == getattr(r2, f), f
