@@ -1,8 +1,295 @@
-"""`tabula round ...` commands."""
+"""`tabula round ...`: the umpire walks a round through its phases, one step per command.
+
+Each command is one transaction on the campaign database: it either completes
+or leaves the database as it was.  Steps out of order are refused with the
+command that comes next (`tabula round status` always says it).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
+
+CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
+
+
+@contextmanager
+def _open(campaign: Path, *, read_only: bool = False):
+    from geo.errors import MissingInputError
+    from geo.spatialdb import connect
+
+    if not campaign.exists():
+        raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
+    con = connect(campaign, read_only=read_only)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def _echo_events(events) -> None:
+    for ev in events:
+        if ev.kind == "put_note":
+            continue  # bookkeeping for later steps, not news
+        click.echo(ev.text)
+
+
+def _army_items(items, param_hint: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for item in items:
+        army, sep, value = item.partition("=")
+        if not sep or not army.strip().isdigit():
+            raise click.BadParameter(f"{item!r} is not ARMY=VALUE (e.g. 9=strength)", param_hint=param_hint)
+        if int(army) in out:
+            raise click.BadParameter(f"army {int(army)} is given twice", param_hint=param_hint)
+        out[int(army)] = value.strip()
+    return out
 
 
 @click.group(name="round")
 def group() -> None:
-    """round commands."""
+    """Adjudicate rounds: orders, movement, battles, administration, victory (umpire)."""
+
+
+@group.command("start")
+@CAMPAIGN
+@click.option("--seed", type=int, default=None, help="The campaign's random seed (default 1); recorded in the campaign table.")
+def start(campaign: Path, seed: int | None) -> None:
+    """Start the campaign: armies from `placements` at 1600 FP, control from `structures`, round 1.
+
+    Example: tabula round start punic.duckdb --seed 264
+    """
+    from engine import state
+
+    with _open(campaign) as con:
+        s = state.init_campaign(con, seed=seed)
+    click.echo(f"{campaign}: campaign started, round {s.round}, phase {s.phase.value}, {len(s.armies)} armies, seed {s.seed}")
+
+
+@group.command("status")
+@CAMPAIGN
+def status(campaign: Path) -> None:
+    """Where the round stands and the next command.
+
+    Example: tabula round status punic.duckdb
+    """
+    from engine import rounds
+
+    with _open(campaign, read_only=True) as con:
+        s = rounds.round_status(con)
+    for line in s.lines():
+        click.echo(line)
+
+
+@group.command("initiative")
+@CAMPAIGN
+@click.argument("uses", nargs=-1, required=True)
+@click.option("--faction", default=None, help="The submitting faction: its armies only.")
+def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> None:
+    """Step 1.1: initiative uses as ARMY=USE, USE being `strength` or a sea zone (sealed).
+
+    Example: tabula round initiative punic.duckdb --faction Roma 9=strength "10=Mare Tyrrhenum"
+    """
+    from engine import rounds
+
+    with _open(campaign) as con:
+        events = rounds.submit_initiative(con, _army_items(uses, "USES"), faction=faction)
+    click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
+
+
+@group.command("publish")
+@CAMPAIGN
+def publish(campaign: Path) -> None:
+    """Step 1.2: open the initiative uses (default: strength) and publish naval superiority.
+
+    Example: tabula round publish punic.duckdb
+    """
+    from engine import rounds
+
+    with _open(campaign) as con:
+        _echo_events(rounds.publish_initiative(con))
+
+
+@group.command("orders")
+@CAMPAIGN
+@click.argument("items", nargs=-1)
+@click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A faction's TOML orders file (format: engine/orders.py).")
+@click.option("--faction", default=None, help="The submitting faction: its armies only (default: the file's `faction`).")
+@click.option("--army", type=int, default=None, help="One army's orders from the options below.")
+@click.option("--moves", default=None, help='Moves as players write them: "3 3 5 0 5" ("" stands still).')
+@click.option("--initiative", "initiative_use", default="strength", show_default=True, help="Initiative use (before publication only).")
+@click.option("--assault", default=None, help="Assault this besieged structure.")
+@click.option("--lift-siege", is_flag=True, help="Lift this army's siege.")
+@click.option("--transfer", "transfers", multiple=True, help="TO:FP, FP given to army TO (repeatable).")
+def orders(campaign, items, orders_file, faction, army, moves, initiative_use, assault, lift_siege, transfers) -> None:
+    """Step 1.3: movement, siege, assault and transfer orders (sealed until every army has orders).
+
+    Give a file, or ARMY=MOVES items, or --army with --moves and the other options.
+    Nothing is stored unless every order is legal.
+
+    Example: tabula round orders punic.duckdb --faction Roma "9=3 3 5 0 5" "10=0"
+    """
+    from engine import orders as orders_mod
+    from engine import rounds
+
+    ways = sum([orders_file is not None, bool(items), army is not None])
+    if ways != 1:
+        raise click.BadParameter("give exactly one of: --file FILE, ARMY=MOVES items, or --army N --moves \"...\"", param_hint="ITEMS")
+    round_ = None
+    source = "the command line"
+    if orders_file is not None:
+        parsed = orders_mod.load_orders_file(orders_file)
+        if faction is not None and parsed.faction is not None and parsed.faction != faction:
+            raise click.BadParameter(f"{orders_file} is for faction {parsed.faction!r}, not {faction!r}", param_hint="--faction")
+        faction = faction or parsed.faction
+        round_ = parsed.round
+        given = dict(parsed.orders)
+        source = str(orders_file)
+    elif items:
+        given = orders_mod.orders_from_cli(items)
+    else:
+        if moves is None:
+            raise click.BadParameter("--army needs --moves (\"\" to stand still)", param_hint="--moves")
+        given = {army: orders_mod.army_orders_from_cli(
+            army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers)}
+    with _open(campaign) as con:
+        events = rounds.submit_orders(con, given, faction=faction, round=round_, source=source)
+    click.echo(f"orders stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
+
+
+@group.command("show")
+@CAMPAIGN
+@click.option("--faction", default=None, help="Show the orders as this faction may see them (default: the umpire's view).")
+def show(campaign: Path, faction: str | None) -> None:
+    """This round's orders, others' sealed until every army has submitted.
+
+    Example: tabula round show punic.duckdb --faction Carthago
+    """
+    from engine import rounds
+
+    with _open(campaign, read_only=True) as con:
+        view = rounds.orders_view(con, faction=faction)
+    for army, army_faction, o in view:
+        if o is None:
+            click.echo(f"army {army:>3} ({army_faction}): -")
+            continue
+        parts = [f"initiative {o.initiative}"]
+        if o.moves or (faction is None or army_faction == faction):
+            parts.append(f"moves \"{' '.join(map(str, o.moves))}\"")
+        if o.assault:
+            parts.append(f"assault {o.assault}")
+        if o.lift_siege:
+            parts.append("lift siege")
+        parts += [f"transfer {t.fp} FP to army {t.to_army}" for t in o.transfers]
+        click.echo(f"army {army:>3} ({army_faction}): " + ", ".join(parts))
+
+
+@group.command("move")
+@CAMPAIGN
+def move(campaign: Path) -> None:
+    """Phase 2: simultaneous movement, then the engagements of phase 3.
+
+    Example: tabula round move punic.duckdb
+    """
+    from engine import rounds
+
+    with _open(campaign) as con:
+        _echo_events(rounds.run_movement(con))
+
+
+@group.command("battles")
+@CAMPAIGN
+def battles(campaign: Path) -> None:
+    """Phase 3: the engagements, their Field of Glory II set-up and recorded results.
+
+    Example: tabula round battles punic.duckdb
+    """
+    from engine import rounds
+
+    with _open(campaign, read_only=True) as con:
+        for line in rounds.battle_sheet(con):
+            click.echo(line)
+
+
+def _casualties(items) -> dict[int, int]:
+    out = {}
+    for army, value in _army_items(items, "--casualties").items():
+        if not value.isdigit():
+            raise click.BadParameter(f"army {army}: {value!r} is not a whole percentage", param_hint="--casualties")
+        out[army] = int(value)
+    return out
+
+
+@group.command("result")
+@CAMPAIGN
+@click.argument("engagement", type=int)
+@click.option("--winner", default=None, help="The winning army, or `defender` when an assault fails.")
+@click.option("--draw", is_flag=True, help="The engagement was drawn.")
+@click.option("--casualties", "casualties", multiple=True, required=True, help="ARMY=PCT, casualties as FoG II shows them (each army).")
+def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casualties) -> None:
+    """Phase 3: record an engagement's result.
+
+    Example: tabula round result punic.duckdb 1 --winner 9 --casualties 9=25 --casualties 4=48
+    """
+    from engine import rounds
+
+    if draw == (winner is not None):
+        raise click.BadParameter("give either --winner ARMY (or `defender`) or --draw", param_hint="--winner")
+    pct = _casualties(casualties)
+    if draw:
+        outcomes = {a: ("draw", c) for a, c in pct.items()}
+    elif winner == "defender":
+        outcomes = {a: ("loss", c) for a, c in pct.items()}
+    else:
+        if not winner.isdigit() or int(winner) not in pct:
+            raise click.BadParameter(f"--winner {winner}: name an army given in --casualties, or `defender`", param_hint="--winner")
+        outcomes = {a: ("win" if a == int(winner) else "loss", c) for a, c in pct.items()}
+    with _open(campaign) as con:
+        _echo_events(rounds.record_result(con, engagement, outcomes))
+
+
+@group.command("administer")
+@CAMPAIGN
+@click.option("--choices", "choices_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="TOML file of umpire/player choices (format: docs/rules/rounds.md).")
+def administer(campaign: Path, choices_file: Path | None) -> None:
+    """Phase 4: the nine administration steps (refused until every engagement has a result).
+
+    Example: tabula round administer punic.duckdb --choices round3.toml
+    """
+    from engine import rounds
+
+    choices = rounds.load_choices(choices_file) if choices_file is not None else None
+    with _open(campaign) as con:
+        _echo_events(rounds.run_administration(con, choices))
+
+
+@group.command("victory")
+@CAMPAIGN
+def victory(campaign: Path) -> None:
+    """Victory points and the five victory conditions; starts the next round unless someone won.
+
+    Example: tabula round victory punic.duckdb
+    """
+    from engine import rounds
+
+    with _open(campaign) as con:
+        _echo_events(rounds.run_victory(con))
+
+
+@group.command("verify")
+@CAMPAIGN
+def verify(campaign: Path) -> None:
+    """Replay the event log from the scenario and compare it with every state table.
+
+    Example: tabula round verify punic.duckdb
+    """
+    from engine import state
+
+    with _open(campaign, read_only=True) as con:
+        state.verify_replay(con)
+        n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    click.echo(f"{campaign}: {n} events replay to the stored state exactly")

@@ -1,0 +1,545 @@
+"""The round machine the umpire walks through (seed: "Rounds"), one transaction per step.
+
+A round is played as the seed orders it::
+
+    orders      1.1 initiative uses (sealed)          submit_initiative
+                1.2 publish uses + naval superiority  publish_initiative
+                1.3 movement/siege/assault/transfer   submit_orders (sealed)
+    movement    simultaneous movement, engagements    run_movement
+    battles     Field of Glory II results             record_result
+    admin       the nine administration steps         run_administration
+    victory     victory points, the five conditions   run_victory  -> next round
+
+The campaign's ``phase`` (and, in the orders phase, ``stage``: ``initiative`` or
+``moves``) says which steps are allowed; any other step is refused with a message
+naming what is missing (``cannot run movement: orders phase incomplete, missing
+orders from Carthago armies 3, 5``).  Movement, administration and victory are
+instantaneous, so the stored phase moves orders -> battles -> victory -> orders.
+
+Every step is: open a transaction, read the stored state, call the pure rules
+function of :mod:`engine.movement`, :mod:`engine.battles`,
+:mod:`engine.administration` or :mod:`engine.victory`, record its explanations
+and the resulting changes as events (:func:`engine.state.save_state`), commit.
+
+Orders are sealed (boardgame.io's lesson about secrets leaking through the move
+log): they are stored when submitted, but :func:`orders_view` and ``tabula log
+--faction`` show a faction only its own until every army has submitted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+import duckdb
+
+from engine import state as st
+from engine.explain import describe
+from engine.model import ArmyOrders, Board, CampaignState, Event, Phase, Transfer
+from geo.errors import InputError
+
+__all__ = [
+    "StepRefused",
+    "RoundStatus",
+    "NAVAL_SUPERIORITY_BASE",
+    "round_status",
+    "submit_initiative",
+    "publish_initiative",
+    "submit_orders",
+    "orders_view",
+    "naval_superiority",
+    "run_movement",
+]
+
+#: Seed, "Naval superiority": every faction's level in a zone starts from 2.
+NAVAL_SUPERIORITY_BASE = 2
+
+STAGE_INITIATIVE = "initiative"
+STAGE_MOVES = "moves"
+
+
+class StepRefused(InputError):
+    """A step asked for out of order; the message says what is missing and which command comes next."""
+
+
+# --- reading the stored round ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Round:
+    snap: st.Snapshot
+    state: CampaignState
+    stage: str | None
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase.value
+
+    def live_armies(self):
+        return [a for a in self.state.armies if not a.eliminated and a.cell is not None]
+
+    def orders_rows(self, rnd: int | None = None) -> dict[int, tuple]:
+        rnd = self.round if rnd is None else rnd
+        return {k[1]: row for k, row in self.snap.tables["orders"].items() if k[0] == rnd}
+
+    def note(self, key: str, rnd: int | None = None):
+        row = self.snap.tables["round_notes"].get((self.round if rnd is None else rnd, key))
+        return None if row is None else json.loads(row[2])
+
+
+def _read(con) -> _Round:
+    snap = st.read_snapshot(con)
+    state = st.snapshot_state(snap)
+    return _Round(snap, state, snap.campaign("stage"))
+
+
+def _board(con) -> Board:
+    from engine.board import board_from_duckdb
+
+    return board_from_duckdb(con)
+
+
+def _names(board: Board) -> dict[str, str]:
+    return {s.cell: s.name for s in board.structures.values()}
+
+
+def _event(rnd: int, phase: str, kind: str, data: Mapping[str, Any], text: str = "", names=None) -> Event:
+    ev = Event(round=rnd, phase=phase, kind=kind, data=dict(data), text=text)
+    return ev if text else replace(ev, text=describe(ev, names))
+
+
+def _armies_text(ids_by_faction: Mapping[str, Sequence[int]]) -> str:
+    parts = []
+    for faction in sorted(ids_by_faction):
+        ids = sorted(ids_by_faction[faction])
+        parts.append(f"{faction} arm{'y' if len(ids) == 1 else 'ies'} {', '.join(map(str, ids))}")
+    return "; ".join(parts)
+
+
+def _refuse_unless_phase(r: _Round, wanted: Phase, action: str) -> None:
+    if r.state.winner is not None:
+        raise StepRefused(f"cannot {action}: the campaign is over, {r.state.winner} won in round {r.round}")
+    if r.state.phase is not wanted:
+        raise StepRefused(f"cannot {action}: round {r.round} is in the {r.phase} phase; {_next_hint(r)}")
+
+
+# --- status --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStatus:
+    round: int
+    phase: str
+    stage: str | None
+    winner: str | None
+    missing_initiative: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    missing_orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    engagements: tuple[tuple, ...] = ()  # (engagement, battle, army_a, army_b, assault, has_result)
+    next_step: str = ""
+
+    def lines(self) -> list[str]:
+        head = f"round {self.round}, phase {self.phase}" + (f" ({self.stage})" if self.phase == "orders" and self.stage else "")
+        out = [head + (f"; campaign won by {self.winner}" if self.winner else "")]
+        if self.phase == "orders":
+            if self.stage == STAGE_INITIATIVE and self.missing_initiative:
+                out.append("initiative not yet given by " + _armies_text(self.missing_initiative) + " (default: strength)")
+            if self.missing_orders:
+                out.append("orders missing from " + _armies_text(self.missing_orders))
+        for e, b, a, bb, assault, done in self.engagements:
+            what = f"army {a} assaults {assault}" if bb is None else f"army {a} v army {bb}"
+            out.append(f"engagement {e} (battle {b}): {what}: {'result recorded' if done else 'awaiting result'}")
+        out.append("next: " + self.next_step)
+        return out
+
+
+def _missing(r: _Round, column: int) -> dict[str, tuple[int, ...]]:
+    rows = r.orders_rows()
+    out: dict[str, list[int]] = {}
+    for a in r.live_armies():
+        row = rows.get(a.id)
+        if row is None or row[column] is None:
+            out.setdefault(a.faction, []).append(a.id)
+    return {f: tuple(ids) for f, ids in out.items()}
+
+
+def _engagement_rows(r: _Round) -> list[tuple]:
+    return sorted((row for k, row in r.snap.tables["engagements"].items() if k[0] == r.round), key=lambda row: row[2])
+
+
+def _results_for(r: _Round, engagement: int) -> dict[int, tuple]:
+    return {k[2]: row for k, row in r.snap.tables["engagement_results"].items() if k[0] == r.round and k[1] == engagement}
+
+
+def _next_hint(r: _Round) -> str:
+    if r.state.winner is not None:
+        return "none: the campaign is over"
+    if r.state.phase is Phase.ORDERS:
+        if r.stage == STAGE_INITIATIVE:
+            return "give initiative uses (`tabula round initiative`), then publish them (`tabula round publish`)"
+        missing = _missing(r, 2)
+        if missing:
+            return f"submit orders (`tabula round orders`) for {_armies_text(missing)}"
+        return "run movement (`tabula round move`)"
+    if r.state.phase is Phase.BATTLES:
+        pending = [row[2] for row in _engagement_rows(r) if not _results_for(r, row[2])]
+        if pending:
+            return f"record results (`tabula round result`) of engagement{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))}"
+        return "run administration (`tabula round administer`)"
+    if r.state.phase is Phase.VICTORY:
+        return "check victory and start the next round (`tabula round victory`)"
+    return f"phase {r.phase} has no step"
+
+
+def round_status(con: duckdb.DuckDBPyConnection) -> RoundStatus:
+    """Where the campaign stands and what the umpire does next (read-only)."""
+    st._require_state(con)
+    r = _read(con)
+    engagements = tuple(
+        (row[2], row[1], row[3], row[4], row[5], bool(_results_for(r, row[2]))) for row in _engagement_rows(r)
+    )
+    return RoundStatus(
+        round=r.round,
+        phase=r.phase,
+        stage=r.stage,
+        winner=r.state.winner,
+        missing_initiative=_missing(r, 3) if r.state.phase is Phase.ORDERS else {},
+        missing_orders=_missing(r, 2) if r.state.phase is Phase.ORDERS else {},
+        engagements=engagements,
+        next_step=_next_hint(r),
+    )
+
+
+# --- orders: stored rows <-> ArmyOrders --------------------------------------------------
+
+
+def _row_to_orders(row: tuple) -> ArmyOrders:
+    _rnd, army, moves, initiative, lift_siege, assault, transfers = row
+    return ArmyOrders(
+        army=army,
+        moves=tuple(int(t) for t in (moves or "").split()),
+        initiative=initiative or "strength",
+        lift_siege=bool(lift_siege),
+        assault=assault,
+        transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in json.loads(transfers or "[]")),
+    )
+
+
+def _orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool) -> dict:
+    return {
+        "round": rnd,
+        "army": o.army,
+        "moves": " ".join(str(m) for m in o.moves) if moves_given else None,
+        "initiative": o.initiative,
+        "lift_siege": bool(o.lift_siege),
+        "assault": o.assault,
+        "transfers": [{"to_army": t.to_army, "fp": t.fp} for t in o.transfers],
+    }
+
+
+def _transferred_before(r: _Round) -> dict[frozenset[int], int]:
+    """FP ordered between each pair in earlier rounds (the 100 FP cap is for the whole campaign)."""
+    totals: dict[frozenset[int], int] = {}
+    for (rnd, army), row in r.snap.tables["orders"].items():
+        if rnd >= r.round:
+            continue
+        for t in json.loads(row[6] or "[]"):
+            key = frozenset((army, int(t["to_army"])))
+            totals[key] = totals.get(key, 0) + int(t["fp"])
+    return totals
+
+
+def _validate(board: Board, r: _Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
+    """Layer 2 of :mod:`engine.orders` on the submitted orders *together with* the faction's stored
+    ones, so the influence cap and the 100 FP transfer cap count the whole round."""
+    from engine.logistics import logistics_for
+    from engine.orders import OrderProblem, check_orders, IllegalOrderError
+
+    stored = {army: _row_to_orders(row) for army, row in r.orders_rows().items()}
+    factions = {a.id: a.faction for a in r.state.armies}
+    touched = {factions.get(a) for a in orders}
+    merged = {a: o for a, o in stored.items() if factions.get(a) in touched and a not in orders}
+    merged.update(orders)
+    needs_links = any(o.transfers for o in merged.values())
+    linked = logistics_for(board, r.state).linked_armies if needs_links else ()
+    problems = check_orders(board, r.state, faction, merged, linked_pairs=linked, transferred_before=_transferred_before(r))
+    # Problems of stored orders the submission did not touch are not this submission's fault,
+    # except the caps, which the new orders may be what breaks.
+    problems = [p for p in problems if p.army is None or p.army in orders or p.field in ("initiative", "transfers")]
+    if problems:
+        raise IllegalOrderError(problems, source)
+
+
+def submit_initiative(
+    con: duckdb.DuckDBPyConnection, uses: Mapping[int, str], *, faction: str | None = None, source: str = "the command line"
+) -> list[Event]:
+    """Step 1.1: store initiative uses (``"strength"`` or a sea-zone name) for some armies, sealed.
+
+    Allowed until :func:`publish_initiative`; a second submission for an army replaces the first.
+    """
+    from engine.orders import ArmyOrders as _AO  # noqa: F401  (orders module must be importable)
+
+    if not uses:
+        raise InputError("no initiative uses given: pass ARMY=USE items, e.g. 9=strength or \"10=Mare Tyrrhenum\"")
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.ORDERS, "take initiative uses")
+        if r.stage != STAGE_INITIATIVE:
+            raise StepRefused(
+                f"cannot take initiative uses: round {r.round}'s initiative was published; {_next_hint(r)}"
+            )
+        board = _board(con)
+        stored = r.orders_rows()
+        orders = {}
+        for army, use in sorted(uses.items()):
+            base = _row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army)
+            orders[army] = replace(base, initiative=use.strip())
+        _validate(board, r, faction, orders, source)
+        events = []
+        for army, o in orders.items():
+            moves_given = army in stored and stored[army][2] is not None
+            data = _orders_data(r.round, o, moves_given=moves_given)
+            events.append(_event(r.round, "orders", "put_orders", data, f"initiative received for army {army}"))
+        st.append_events(con, events)
+    return events
+
+
+def naval_superiority(board: Board, initiative: Mapping[int, str], army_faction: Mapping[int, str]) -> dict[str, dict[str, int]]:
+    """{zone: {faction: level}}: 2 + own Influence points - the highest other faction's, floored at 0.
+
+    Seed, "Naval superiority".  Every faction of the board gets a level in every sea zone.
+    """
+    zones = sorted({z for zs in board.sea_zones.values() for z in zs})
+    points: dict[tuple[str, str], int] = {}
+    for army, use in initiative.items():
+        if use and use != "strength":
+            key = (use, army_faction[army])
+            points[key] = points.get(key, 0) + 1
+    out = {}
+    for zone in zones:
+        levels = {}
+        for f in sorted(board.factions):
+            others = max((points.get((zone, g), 0) for g in board.factions if g != f), default=0)
+            levels[f] = max(0, NAVAL_SUPERIORITY_BASE + points.get((zone, f), 0) - others)
+        out[zone] = levels
+    return out
+
+
+def publish_initiative(con: duckdb.DuckDBPyConnection) -> list[Event]:
+    """Step 1.2: open every army's initiative use (no use given = "strength", the seed's default)
+    and publish each faction's naval superiority per sea zone; movement orders come next."""
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.ORDERS, "publish initiative")
+        if r.stage != STAGE_INITIATIVE:
+            raise StepRefused(f"cannot publish initiative: round {r.round}'s initiative is already published; {_next_hint(r)}")
+        board = _board(con)
+        stored = r.orders_rows()
+        events: list[Event] = []
+        uses: dict[int, str] = {}
+        for a in r.live_armies():
+            row = stored.get(a.id)
+            if row is None or row[3] is None:
+                o = ArmyOrders(army=a.id)
+                events.append(
+                    _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=False),
+                           f"army {a.id} ({a.faction}) gave no initiative use: +40 FP in its engagements (the default)")
+                )
+                uses[a.id] = "strength"
+            else:
+                uses[a.id] = row[3]
+        for a in r.live_armies():
+            use = uses[a.id]
+            text = f"army {a.id} ({a.faction}) initiative: " + ("+40 FP in its engagements" if use == "strength" else f"influence in {use}")
+            events.append(_event(r.round, "orders", "initiative_published", {"army": a.id, "faction": a.faction, "use": use}, text))
+        levels = naval_superiority(board, uses, {a.id: a.faction for a in r.state.armies})
+        for zone, by_faction in levels.items():
+            text = f"naval superiority in {zone}: " + ", ".join(f"{f} {v}" for f, v in by_faction.items())
+            events.append(_event(r.round, "orders", "naval_superiority", {"zone": zone, "levels": by_faction}, text))
+        events.append(_event(r.round, "orders", "put_note", {"round": r.round, "key": "naval_superiority", "value": levels}))
+        events.append(_event(r.round, "orders", "set_campaign", {"key": "stage", "value": STAGE_MOVES, "was": STAGE_INITIATIVE}))
+        st.append_events(con, events)
+    return events
+
+
+def submit_orders(
+    con: duckdb.DuckDBPyConnection,
+    orders: Mapping[int, ArmyOrders],
+    *,
+    faction: str | None = None,
+    round: int | None = None,
+    source: str = "the command line",
+) -> list[Event]:
+    """Step 1.3: store movement/siege/assault/transfer orders, sealed, after validating all of them.
+
+    Nothing is stored unless every order is legal (:class:`engine.orders.OrderError` lists every
+    problem).  Before publication the orders may carry initiative uses; after it the published
+    use stands, and an order naming another use (other than the default "strength") is refused.
+    A second submission for an army replaces the first until movement runs.
+    """
+    from engine.orders import IllegalOrderError, OrderProblem
+
+    if not orders:
+        raise InputError(f"{source} holds no orders: give at least one army's moves")
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.ORDERS, "take orders")
+        if round is not None and round != r.round:
+            raise InputError(f"{source} is for round {round} but the campaign is in round {r.round}: fix its `round`")
+        board = _board(con)
+        stored = r.orders_rows()
+        final: dict[int, ArmyOrders] = {}
+        problems = []
+        for army, o in sorted(orders.items()):
+            if r.stage == STAGE_MOVES and army in stored and stored[army][3] is not None:
+                published = stored[army][3]
+                if o.initiative not in ("strength", published):
+                    problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {published!r}; "
+                                                 "it cannot change after naval superiority is published (leave it out)"))
+                o = replace(o, initiative=published)
+            final[army] = o
+        if problems:
+            raise IllegalOrderError(problems, source)
+        _validate(board, r, faction, final, source)
+        events = [
+            _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=True), f"orders received for army {army}")
+            for army, o in final.items()
+        ]
+        st.append_events(con, events)
+    return events
+
+
+def orders_view(con: duckdb.DuckDBPyConnection, *, faction: str | None = None) -> list[tuple[int, str, ArmyOrders | None]]:
+    """This round's orders as ``faction`` may see them: (army, army's faction, orders or None if sealed/missing).
+
+    ``faction=None`` is the umpire's view.  Others' orders open once every army has submitted
+    (initiative uses once published).
+    """
+    st._require_state(con)
+    r = _read(con)
+    rows = r.orders_rows()
+    all_in = r.state.phase is not Phase.ORDERS or not _missing(r, 2)
+    out = []
+    for a in r.state.armies:
+        row = rows.get(a.id)
+        if row is None:
+            out.append((a.id, a.faction, None))
+            continue
+        o = _row_to_orders(row)
+        if faction is None or a.faction == faction or all_in:
+            out.append((a.id, a.faction, o))
+        elif r.stage == STAGE_MOVES:
+            out.append((a.id, a.faction, ArmyOrders(army=a.id, initiative=o.initiative)))  # only the published use
+        else:
+            out.append((a.id, a.faction, None))
+    return out
+
+
+# --- movement ----------------------------------------------------------------------------------
+
+
+def _start_note(state: CampaignState) -> dict:
+    """The round's starting position, for the rules that look back at it (sieges held "the full
+    round", reinforcement of armies that did not move, transfers between armies linked at the start)."""
+    return {
+        "armies": {str(a.id): {"cell": a.cell, "strength": a.strength, "eliminated": a.eliminated} for a in state.armies},
+        "control": dict(sorted(state.control.items())),
+        "sieges": [
+            {"structure": s.structure, "faction": s.faction, "armies": list(s.armies), "resilience": s.resilience}
+            for s in state.sieges
+        ],
+    }
+
+
+def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
+    """Phase 2: move every army simultaneously, then list the engagements of phase 3."""
+    from engine.logistics import logistics_for
+    from engine.movement import resolve_movement
+
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.ORDERS, "run movement")
+        if r.stage == STAGE_INITIATIVE:
+            raise StepRefused(
+                f"cannot run movement: round {r.round}'s initiative uses are not published yet; run `tabula round publish`"
+            )
+        missing = _missing(r, 2)
+        if missing:
+            raise StepRefused(f"cannot run movement: orders phase incomplete, missing orders from {_armies_text(missing)}")
+        board = _board(con)
+        names = _names(board)
+        orders = {army: _row_to_orders(row) for army, row in r.orders_rows().items()}
+        logistics = logistics_for(board, r.state)
+        result = resolve_movement(board, r.state, orders, logistics_road_edges=logistics.road_edges)
+        notes = [
+            ("start", _start_note(r.state)),
+            ("movement", {
+                "mp_spent": {str(k): v for k, v in result.mp_spent.items()},
+                "paths": {str(k): list(v) for k, v in result.paths.items()},
+                "halted": {str(k): {"kind": h.kind, "move": h.move, "cell": h.cell} for k, h in result.halted.items()},
+            }),
+        ]
+        note_events = [_event(r.round, "movement", "put_note", {"round": r.round, "key": k, "value": v}) for k, v in notes]
+        moved = replace(result.state, phase=Phase.BATTLES)
+        engagement_events = _list_engagements(board, moved, orders, result, names)
+        st.save_state(con, moved, events=result.events, phase="movement", names=names)
+        st.append_events(con, note_events + engagement_events)
+    return list(result.events) + note_events + engagement_events
+
+
+# --- battles -------------------------------------------------------------------------------------
+
+OUTCOMES = ("win", "draw", "loss")
+
+
+def record_result(con: duckdb.DuckDBPyConnection, engagement: int, outcomes: Mapping[int, tuple[str, int]]) -> list[Event]:
+    """Phase 3: record one Field of Glory II engagement's result: ``{army: (outcome, casualties %)}``.
+
+    Every army of the engagement needs a row (an assault has only the assaulting army: the
+    defender is the structure's garrison and suffers no strength loss).  Outcomes must agree:
+    one win and one loss, or two draws.  Recording again replaces the result (a correction),
+    until administration runs.
+    """
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.BATTLES, "record a result")
+        rows = {row[2]: row for row in _engagement_rows(r)}
+        if engagement not in rows:
+            known = ", ".join(map(str, sorted(rows))) or "none"
+            raise InputError(f"round {r.round} has no engagement {engagement}: its engagements are {known} (see `tabula round battles`)")
+        _rnd, _battle, _e, army_a, army_b, assault = rows[engagement]
+        armies = [a for a in (army_a, army_b) if a is not None]
+        given = sorted(outcomes)
+        if given != sorted(armies):
+            raise InputError(
+                f"engagement {engagement} is fought by army {' and army '.join(map(str, armies))}: "
+                f"give a result for exactly {'that army' if len(armies) == 1 else 'those armies'} (got {', '.join(map(str, given)) or 'none'})"
+            )
+        for army, (outcome, casualties) in sorted(outcomes.items()):
+            if outcome not in OUTCOMES:
+                raise InputError(f"army {army}: outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+            if isinstance(casualties, bool) or not isinstance(casualties, int) or not 0 <= casualties <= 100:
+                raise InputError(f"army {army}: casualties {casualties!r} must be a whole percentage 0-100 (as FoG II shows it)")
+        if len(armies) == 2:
+            pair = sorted(outcomes[a][0] for a in armies)
+            if pair not in (["draw", "draw"], ["loss", "win"]):
+                raise InputError(
+                    f"engagement {engagement}: outcomes {outcomes[army_a][0]} for army {army_a} and {outcomes[army_b][0]} "
+                    f"for army {army_b} disagree: one wins and the other loses, or both draw"
+                )
+        factions = {a.id: a.faction for a in r.state.armies}
+        events = []
+        for army, (outcome, casualties) in sorted(outcomes.items()):
+            verb = {"win": "wins", "draw": "draws", "loss": "loses"}[outcome]
+            against = f"the assault on {assault}" if army_b is None else f"engagement {engagement}"
+            events.append(_event(
+                r.round, "battles", "put_result",
+                {"round": r.round, "engagement": engagement, "army": army, "outcome": outcome, "casualties": casualties},
+                f"army {army} ({factions.get(army)}) {verb} {against}, {casualties}% casualties",
+            ))
+        st.append_events(con, events)
+    return events

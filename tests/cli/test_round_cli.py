@@ -1,0 +1,95 @@
+"""`tabula round ...`, `tabula sql`, `tabula log` end to end on a small synthetic campaign file."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabula.cli import main
+from tests.engine.test_rounds import STRUCTURES, WATER
+from tests.engine.test_state import make_campaign
+from tests.engine.boards import sketch
+
+
+def tabula(capsys, *args) -> tuple[int, str, str]:
+    """Run the CLI in-process the way the `tabula` script does: (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def campaign(tmp_path):
+    """A campaign file: synthetic map + scenario + placements, not yet started."""
+    path = tmp_path / "c.duckdb"
+    m = sketch(radius=4, structures=STRUCTURES, water=WATER)
+    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    con.close()
+    return path
+
+
+def test_start_and_status(campaign, capsys):
+    code, out, err = tabula(capsys, "round", "start", campaign, "--seed", "5")
+    assert code == 0, err
+    assert "campaign started, round 1, phase orders, 3 armies, seed 5" in out
+    code, out, _ = tabula(capsys, "round", "status", campaign)
+    assert code == 0
+    assert out.splitlines()[0] == "round 1, phase orders (initiative)"
+    assert "next: give initiative uses" in out
+    code, _, err = tabula(capsys, "round", "start", campaign)
+    assert code == 1 and err.strip().startswith("error: the campaign has already started")
+
+
+def test_commands_on_a_campaign_not_started(campaign, capsys):
+    code, _, err = tabula(capsys, "round", "status", campaign)
+    assert code == 1
+    assert err.strip() == "error: the campaign has not been started: run `tabula round start CAMPAIGN.duckdb` first"
+    code, _, err = tabula(capsys, "round", "status", campaign.parent / "nope.duckdb")
+    assert code == 1 and "does not exist: create it with `tabula campaign new`" in err
+
+
+def test_sql_prints_a_table_and_is_read_only(campaign, capsys):
+    tabula(capsys, "round", "start", campaign)
+    code, out, err = tabula(capsys, "sql", campaign, "SELECT id, faction, strength FROM armies ORDER BY id")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["id", "faction", "strength"]
+    assert lines[2].split() == ["1", "carthago", "1600"]
+    assert lines[-1] == "(3 rows)"
+    code, _, err = tabula(capsys, "sql", campaign, "UPDATE armies SET strength = 1")
+    assert code == 1
+    assert "read-only" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = tabula(capsys, "sql", campaign, "SELECT count(*) AS n FROM armies WHERE strength = 1600")
+    assert out.splitlines()[2].strip() == "3"
+
+
+def test_sql_from_a_file_and_csv(campaign, tmp_path, capsys):
+    tabula(capsys, "round", "start", campaign)
+    q = tmp_path / "q.sql"
+    q.write_text("SELECT structure, controller FROM control\nWHERE structure IN ('Roma', 'Capua')\nORDER BY structure;\n")
+    code, out, err = tabula(capsys, "sql", campaign, "--file", q, "--csv")
+    assert code == 0, err
+    assert out.splitlines() == ["structure,controller", "Capua,carthago", "Roma,roma"]
+    code, _, err = tabula(capsys, "sql", campaign, "SELEC nonsense")
+    assert code == 1 and err.startswith("error: QUERY failed: Parser Error")
+    code, _, err = tabula(capsys, "sql", campaign)
+    assert code == 2 and "give either a QUERY argument or --file" in err
+
+
+def test_log_in_words_and_sealed_for_other_factions(campaign, capsys):
+    tabula(capsys, "round", "start", campaign)
+    code, out, err = tabula(capsys, "round", "initiative", campaign, "--faction", "roma", "9=Mare Tyrrhenum")
+    assert code == 0, err
+    code, out, _ = tabula(capsys, "log", campaign)
+    assert "army 9 (roma) placed at Roma with 1600 FP" in out
+    assert "initiative received for army 9" in out
+    # Carthago may not read Roma's initiative before publication; Roma may.
+    code, out, _ = tabula(capsys, "log", campaign, "--faction", "carthago", "--json")
+    assert "Mare Tyrrhenum" not in out and "sealed until every army has submitted" in out
+    code, out, _ = tabula(capsys, "log", campaign, "--faction", "roma", "--json")
+    assert "Mare Tyrrhenum" in out
+    code, _, err = tabula(capsys, "log", campaign, "--faction", "gallia")
+    assert code == 2 and "not a faction of this campaign" in err

@@ -1,0 +1,142 @@
+"""The round machine: steps in the seed's order, refusals out of order, sealed orders, one transaction per step."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import rounds
+from engine import state as st
+from engine.model import ArmyOrders, Phase
+from engine.orders import IllegalOrderError
+from geo.errors import InputError
+from tests.engine.test_state import make_campaign
+from tests.engine.boards import sketch
+
+# Roma at the centre; Ostia (roma) on the coast to the west; Capua (carthago) three hexes east.
+STRUCTURES = [
+    ("Roma", "city", "", "roma", True),
+    ("Ostia", "town", "9 9", "roma"),
+    ("Capua", "city", "3 3 3", "carthago", True),
+    ("Cumae", "town", "1 1", None),
+]
+WATER = {"9 9 9": "coast", "9 9 9 9": "coast"}
+
+
+def started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=STRUCTURES, water=WATER, path=None):
+    m = sketch(radius=4, structures=structures, water=water)
+    con, m = make_campaign(path, placements=placements, m=m)
+    st.init_campaign(con, seed=11)
+    return con, m
+
+
+def count_events(con):
+    return con.execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+def test_status_at_the_start_names_the_next_step():
+    con, _ = started()
+    s = rounds.round_status(con)
+    assert (s.round, s.phase, s.stage) == (1, "orders", "initiative")
+    assert s.missing_initiative == {"carthago": (1,), "roma": (9, 10)}
+    assert "tabula round initiative" in s.next_step
+    assert s.lines()[0] == "round 1, phase orders (initiative)"
+
+
+def test_initiative_is_sealed_then_published_with_naval_superiority():
+    con, _ = started()
+    rounds.submit_initiative(con, {9: "Mare Tyrrhenum"}, faction="roma")
+    # Sealed: carthago sees nothing of roma's initiative yet; roma sees its own.
+    view = {a: o for a, _f, o in rounds.orders_view(con, faction="carthago")}
+    assert view[9] is None
+    assert {a: o for a, _f, o in rounds.orders_view(con, faction="roma")}[9].initiative == "Mare Tyrrhenum"
+    events = rounds.publish_initiative(con)
+    texts = [e.text for e in events]
+    assert "army 1 (carthago) gave no initiative use: +40 FP in its engagements (the default)" in texts
+    assert "army 9 (roma) initiative: influence in Mare Tyrrhenum" in texts
+    # 2 + 1 own - 0 others = 3 for roma; 2 + 0 - 1 = 1 for the others.
+    assert "naval superiority in Mare Tyrrhenum: carthago 1, roma 3, syracusae 1" in texts
+    s = rounds.round_status(con)
+    assert s.stage == "moves" and s.missing_orders == {"carthago": (1,), "roma": (9, 10)}
+    # Published uses are public; moves are not.
+    assert {a: o for a, _f, o in rounds.orders_view(con, faction="carthago")}[9] == ArmyOrders(9, initiative="Mare Tyrrhenum")
+    st.verify_replay(con)
+
+
+def test_influence_cap_counts_the_whole_faction():
+    # Roma controls one coastal town (Ostia): at most 1 Influence point in Mare Tyrrhenum.
+    con, _ = started()
+    rounds.submit_initiative(con, {9: "Mare Tyrrhenum"}, faction="roma")
+    n = count_events(con)
+    with pytest.raises(IllegalOrderError, match="roma assigns 2 influence point"):
+        rounds.submit_initiative(con, {10: "Mare Tyrrhenum"}, faction="roma")
+    assert count_events(con) == n
+
+
+def test_initiative_after_publication_is_refused():
+    con, _ = started()
+    rounds.publish_initiative(con)
+    with pytest.raises(rounds.StepRefused, match="initiative was published"):
+        rounds.submit_initiative(con, {9: "strength"})
+    with pytest.raises(rounds.StepRefused, match="already published"):
+        rounds.publish_initiative(con)
+
+
+def test_movement_refused_until_every_army_has_orders():
+    con, _ = started()
+    with pytest.raises(rounds.StepRefused, match="initiative uses are not published yet; run `tabula round publish`"):
+        rounds.run_movement(con)
+    rounds.publish_initiative(con)
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3,))}, faction="roma")
+    n = count_events(con)
+    with pytest.raises(
+        rounds.StepRefused,
+        match="cannot run movement: orders phase incomplete, missing orders from carthago army 1; roma army 10",
+    ):
+        rounds.run_movement(con)
+    assert count_events(con) == n
+
+
+def test_bad_orders_store_nothing():
+    con, _ = started()
+    rounds.publish_initiative(con)
+    n = count_events(con)
+    with pytest.raises(IllegalOrderError) as e:
+        rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3,)), 1: ArmyOrders(1, moves=(9,))}, faction="roma")
+    assert "army 1: army 1 is not in roma (it belongs to carthago)" in str(e.value)
+    assert count_events(con) == n
+    assert rounds.round_status(con).missing_orders == {"carthago": (1,), "roma": (9, 10)}
+
+
+def test_published_initiative_cannot_change_with_the_orders():
+    con, _ = started()
+    rounds.submit_initiative(con, {9: "Mare Tyrrhenum"})
+    rounds.publish_initiative(con)
+    with pytest.raises(IllegalOrderError, match="published as 'Mare Tyrrhenum'"):
+        rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3,), initiative="Mare Sardoum")})
+    # Leaving it out (the default) keeps the published use.
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3,))})
+    assert {a: o for a, _f, o in rounds.orders_view(con)}[9].initiative == "Mare Tyrrhenum"
+
+
+def test_orders_for_the_wrong_round_are_refused():
+    con, _ = started()
+    rounds.publish_initiative(con)
+    with pytest.raises(InputError, match="is for round 2 but the campaign is in round 1"):
+        rounds.submit_orders(con, {9: ArmyOrders(9)}, round=2)
+
+
+def test_moves_stay_sealed_until_all_are_in():
+    con, _ = started()
+    rounds.publish_initiative(con)
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 0)), 10: ArmyOrders(10)}, faction="roma")
+    seen = {a: o for a, _f, o in rounds.orders_view(con, faction="carthago")}
+    assert seen[9] == ArmyOrders(9)  # the published initiative only, no moves
+    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(0,))}, faction="carthago")
+    seen = {a: o for a, _f, o in rounds.orders_view(con, faction="carthago")}
+    assert seen[9].moves == (3, 0)
+
+
+def test_steps_out_of_order_are_refused():
+    con, _ = started()
+    with pytest.raises(rounds.StepRefused, match="cannot record a result: round 1 is in the orders phase"):
+        rounds.record_result(con, 1, {9: ("win", 10)})
