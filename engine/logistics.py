@@ -1,0 +1,420 @@
+"""Lines of logistics (seed: "Lines of logistics"), as SQL views plus the Python the SQL feeds.
+
+The rules relations live in ``engine/sql/logistics/`` and are queried by the umpire:
+
+* ``logistics_edges`` / ``logistics_attachments`` (static tables): the road, coast
+  and river link graphs and the hexes by which each town/city enters them;
+* ``logistics_interruptions(faction, medium, cell)``: enemy ZoC cutting lines;
+* ``logistics_regions`` / ``logistics_links``: consecutive structures joined by an
+  uninterrupted path of one link type (multi-source BFS "regions", see regions.sql);
+* ``logistics_line_links`` / ``supplied_structures(faction, structure, depth)`` /
+  ``logistics_lines(faction, from_structure, to_structure, link_type, via, ...)``:
+  the recursive growth from the controlled, unsieged capitals;
+* ``army_logistics_distance(army, faction, mp_distance)``: a table written by
+  :func:`compute_logistics` (least-MP paths are Python: Dijkstra over the board).
+
+Python adds what needs paths rather than connectivity: the hexes and road edges
+*on* the lines (shortest uninterrupted path between consecutive structures), the
+MP distance of every army to its faction's lines, and armies linked for
+transfers.  :func:`logistics_for` runs the same SQL for a pure
+``(Board, CampaignState)`` by loading them into an in-memory DuckDB.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import weakref
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import duckdb
+
+from engine.model import Board, CampaignState, Phase
+from geo.errors import InputError
+from geo.spatialdb import connect, run_sql, run_sql_file
+
+SQL_DIR = Path(__file__).parent / "sql" / "logistics"
+STATIC_SQL = ("link_graph.sql",)
+VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "lines.sql")
+
+TERRAIN_MP = {"farmlands": 2, "desert": 4, "hills": 6, "marshes": 8, "forests": 10, "mountains": 12}
+LINK_TYPES = ("road", "coast", "river")
+
+
+@dataclass(frozen=True)
+class LogisticsOptions:
+    """Choices where the seed is silent (docs/rules/administration.md).
+
+    ``river_access``: "own_hex" = a town/city joins a River link only when its own
+    hex is a River hex; "adjacent" = also from an adjacent River hex.
+    ``distance_cutoff_mp``: MP distances beyond this are reported as infinite
+    (the rules only ask "within 6 MP" and "more than 12 MP").
+    ``transfer_reach_mp``: an army counts as connected to the lines (for
+    transfers) when within this many MP of a hex of its faction's lines.
+    """
+
+    river_access: str = "own_hex"
+    distance_cutoff_mp: int = 24
+    transfer_reach_mp: int = 0
+
+    def __post_init__(self):
+        if self.river_access not in ("own_hex", "adjacent"):
+            raise InputError(f"river_access {self.river_access!r}: use 'own_hex' or 'adjacent'")
+
+
+@dataclass(frozen=True)
+class LogisticsLine:
+    faction: str
+    from_structure: str
+    to_structure: str
+    link_type: str  # road / coast / river / sea
+    via: tuple[str, ...] = ()  # uncontrolled or sieged structures the link runs past
+
+
+@dataclass(frozen=True)
+class Logistics:
+    """One faction-by-faction snapshot of the logistics lines."""
+
+    supplied: Mapping[str, frozenset[str]]  # faction -> structures on its lines (capitals included)
+    lines: tuple[LogisticsLine, ...]
+    road_edges: Mapping[str, frozenset[tuple[str, str]]]  # faction -> road steps on its lines, both directions
+    line_cells: Mapping[str, frozenset[str]]  # faction -> land hexes of its lines (structures, road/river hexes)
+    army_distance: Mapping[int, float] = field(default_factory=dict)  # army -> MP to its lines (inf: beyond cutoff)
+    linked_armies: frozenset[tuple[int, int]] = frozenset()  # (a, b), a < b: may transfer strength
+
+    def is_supplied(self, faction: str, structure: str) -> bool:
+        return structure in self.supplied.get(faction, frozenset())
+
+    def linked(self, a: int, b: int) -> bool:
+        return (min(a, b), max(a, b)) in self.linked_armies
+
+
+# --- SQL --------------------------------------------------------------------
+
+
+def install_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions(), *, static: bool = True) -> None:
+    """Create the static link tables (unless ``static=False``) and the logistics views on ``con``."""
+    run_sql(con, f"SET VARIABLE logistics_river_access = '{options.river_access}'", name="logistics options")
+    files = (STATIC_SQL if static else ()) + VIEW_SQL
+    for name in files:
+        run_sql_file(con, SQL_DIR / name)
+
+
+def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, ...]]:
+    supplied: dict[str, set[str]] = defaultdict(set)
+    lines = []
+    rows = run_sql(
+        con,
+        "SELECT row_kind, faction, from_structure, to_structure, link_type, via FROM logistics_network "
+        "ORDER BY faction, row_kind DESC, from_depth, from_structure, to_structure, link_type",
+        name="logistics_network",
+    ).fetchall()
+    for kind, faction, a, b, t, via in rows:
+        if kind == "node":
+            supplied[faction].add(b)
+        else:
+            lines.append(LogisticsLine(faction, a, b, t, tuple(via or ())))
+    return {f: frozenset(s) for f, s in supplied.items()}, tuple(lines)
+
+
+# --- the terrain graph used for paths and MP distances -------------------------
+
+
+@dataclass
+class _Graph:
+    kind: dict[str, str]
+    terrain: dict[str, str | None]
+    river: set[str]
+    neighbors: dict[str, list[str]]
+    road: set[tuple[str, str]]
+    structure_cells: set[str]
+    road_links: dict[str, list[str]] = field(default_factory=dict)
+    river_links: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _graph_from_board(board: Board) -> _Graph:
+    neighbors = {c: sorted(set(s.values())) for c, s in board.sides.items()}
+    river = {c for c, h in board.hexes.items() if h.river}
+    return _Graph(
+        kind={c: h.kind for c, h in board.hexes.items()},
+        terrain={c: h.terrain for c, h in board.hexes.items()},
+        river=river,
+        neighbors=neighbors,
+        road=set(board.road_edges),
+        structure_cells={s.cell for s in board.structures.values()},
+    )
+
+
+def _graph_from_con(con) -> _Graph:
+    kind, terrain = {}, {}
+    for c, k, t in run_sql(con, "SELECT cell, kind, terrain FROM hexes", name="hexes").fetchall():
+        kind[c], terrain[c] = k, t
+    neighbors: dict[str, list[str]] = defaultdict(list)
+    for c, n in run_sql(con, "SELECT cell, neighbor FROM hex_neighbors ORDER BY cell, neighbor", name="hex_neighbors").fetchall():
+        neighbors[c].append(n)
+    road = set(run_sql(con, "SELECT DISTINCT cell, neighbor FROM road_edges", name="road_edges").fetchall())
+    river = {r[0] for r in run_sql(con, "SELECT DISTINCT cell FROM river_cells", name="river_cells").fetchall()}
+    cells = {r[0] for r in run_sql(con, "SELECT cell FROM structures", name="structures").fetchall()}
+    return _Graph(kind, terrain, river, dict(neighbors), road, cells)
+
+
+def _link_adjacency(con) -> dict[str, dict[str, list[str]]]:
+    adj: dict[str, dict[str, list[str]]] = {t: defaultdict(list) for t in LINK_TYPES}
+    for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_edges ORDER BY 1, 2, 3", name="logistics_edges").fetchall():
+        adj[t][c].append(n)
+    return adj
+
+
+def enter_cost(g: _Graph, frm: str, to: str, line_roads: frozenset[tuple[str, str]] | set = frozenset()) -> float:
+    """MP to step from ``frm`` into ``to`` (seed "Movement"), ignoring ZoC and navies.
+
+    Terrain cost, halved when the step follows a road, -1 more on a road of the
+    faction's logistics lines, +1 on a River hex without town/city, clamped to
+    1..12; impassable (infinite) for water, peaks and lakes.
+    """
+    if g.kind.get(to) != "land" or g.terrain.get(to) not in TERRAIN_MP:
+        return math.inf
+    cost = TERRAIN_MP[g.terrain[to]]
+    if (frm, to) in g.road:
+        cost = cost / 2
+        if (frm, to) in line_roads:
+            cost -= 1
+    if to in g.river and to not in g.structure_cells:
+        cost += 1
+    return float(min(12, max(1, cost)))
+
+
+def mp_distances_to(g: _Graph, targets: Iterable[str], line_roads=frozenset(), cutoff: float = math.inf) -> dict[str, float]:
+    """Least MP for an army in each hex to reach any hex of ``targets`` (reverse multi-source Dijkstra)."""
+    dist: dict[str, float] = {}
+    heap = [(0.0, t) for t in sorted(set(targets))]
+    heapq.heapify(heap)
+    while heap:
+        d, y = heapq.heappop(heap)
+        if y in dist:
+            continue
+        dist[y] = d
+        for x in g.neighbors.get(y, ()):
+            if x in dist:
+                continue
+            nd = d + enter_cost(g, x, y, line_roads)
+            if nd <= cutoff:
+                heapq.heappush(heap, (nd, x))
+    return dist
+
+
+def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed: set[str]) -> dict[str, int]:
+    dist = {s: 0 for s in sources if s in allowed}
+    queue = deque(sorted(dist))
+    while queue:
+        c = queue.popleft()
+        for n in adj.get(c, ()):
+            if n in allowed and n not in dist:
+                dist[n] = dist[c] + 1
+                queue.append(n)
+    return dist
+
+
+def _line_paths(con, lines: tuple[LogisticsLine, ...]) -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]]]:
+    """Hexes and road steps on the shortest uninterrupted path(s) of each road/river link.
+
+    The SQL proves two consecutive structures are connected; which hexes "are"
+    the line is a choice: every hex on a shortest uninterrupted path between
+    them inside their regions (documented in docs/rules/administration.md).
+    """
+    cells: dict[str, set[str]] = defaultdict(set)
+    roads: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    wanted = [ln for ln in lines if ln.link_type in ("road", "river")]
+    if not wanted:
+        return cells, roads
+    adj = _link_adjacency(con)
+    regions: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for f, t, c, seed in run_sql(
+        con, "SELECT faction, link_type, cell, seed FROM logistics_regions WHERE link_type IN ('road', 'river')", name="logistics_regions"
+    ).fetchall():
+        regions[(f, t)][c] = seed
+    attach: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for t, s, c in run_sql(con, "SELECT link_type, structure, cell FROM logistics_attachments", name="logistics_attachments").fetchall():
+        attach[(t, s)].add(c)
+    for ln in wanted:
+        region = regions[(ln.faction, ln.link_type)]
+        members = {ln.from_structure, ln.to_structure, *ln.via}
+        allowed = {c for c, seed in region.items() if seed in members}
+        allowed |= {c for s in members for c in attach[(ln.link_type, s)] if c in region}
+        a_src = attach[(ln.link_type, ln.from_structure)] & allowed
+        b_src = attach[(ln.link_type, ln.to_structure)] & allowed
+        da = _bfs(adj[ln.link_type], a_src, allowed)
+        db = _bfs(adj[ln.link_type], b_src, allowed)
+        total = min((da[c] for c in b_src if c in da), default=None)
+        if total is None:
+            continue
+        on = {c for c in allowed if c in da and c in db and da[c] + db[c] == total}
+        cells[ln.faction] |= on
+        if ln.link_type == "road":
+            for c in on:
+                for n in adj["road"].get(c, ()):
+                    if n in on and da[c] + 1 + db[n] == total:
+                        roads[ln.faction].add((c, n))
+                        roads[ln.faction].add((n, c))
+    return cells, roads
+
+
+def compute_logistics(
+    con: duckdb.DuckDBPyConnection,
+    options: LogisticsOptions = LogisticsOptions(),
+    *,
+    board: Board | None = None,
+    install: bool = True,
+    _graph: _Graph | None = None,
+) -> Logistics:
+    """Run the logistics SQL on a campaign database and derive paths, distances and links.
+
+    Also (re)writes the table ``army_logistics_distance(army, faction, mp_distance)``
+    (NULL = farther than ``options.distance_cutoff_mp``).
+    """
+    if install:
+        install_logistics(con, options)
+    supplied, lines = _query_lines(con)
+    path_cells, road_edges = _line_paths(con, lines)
+    structure_cell = dict(run_sql(con, "SELECT name, cell FROM structures", name="structures").fetchall())
+    line_cells = {
+        f: frozenset(path_cells.get(f, set()) | {structure_cell[s] for s in supplied.get(f, ())})
+        for f in set(supplied) | set(path_cells)
+    }
+    g = _graph or (_graph_from_board(board) if board is not None else _graph_from_con(con))
+    armies = run_sql(
+        con, "SELECT id, faction, cell FROM armies WHERE NOT coalesce(eliminated, false) AND cell IS NOT NULL ORDER BY id", name="armies"
+    ).fetchall()
+    army_distance: dict[int, float] = {}
+    by_faction: dict[str, dict[str, float]] = {}
+    for army_id, faction, cell in armies:
+        if faction not in by_faction:
+            by_faction[faction] = mp_distances_to(
+                g, line_cells.get(faction, ()), road_edges.get(faction, frozenset()), options.distance_cutoff_mp
+            )
+        army_distance[army_id] = by_faction[faction].get(cell, math.inf)
+    run_sql(con, "CREATE OR REPLACE TABLE army_logistics_distance (army INTEGER, faction VARCHAR, mp_distance DOUBLE)", name="army_logistics_distance")
+    if armies:
+        con.executemany(
+            "INSERT INTO army_logistics_distance VALUES (?, ?, ?)",
+            [(a, f, None if math.isinf(army_distance[a]) else army_distance[a]) for a, f, _ in armies],
+        )
+    connected = defaultdict(list)
+    for army_id, faction, _ in armies:
+        if army_distance[army_id] <= options.transfer_reach_mp:
+            connected[faction].append(army_id)
+    linked = frozenset((a, b) for ids in connected.values() for a in ids for b in ids if a < b)
+    return Logistics(
+        supplied=supplied,
+        lines=lines,
+        road_edges={f: frozenset(e) for f, e in road_edges.items()},
+        line_cells=line_cells,
+        army_distance=army_distance,
+        linked_armies=linked,
+    )
+
+
+def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions()) -> dict[str, frozenset[tuple[str, str]]]:
+    """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
+    install_logistics(con, options)
+    _, lines = _query_lines(con)
+    _, roads = _line_paths(con, lines)
+    return {f: frozenset(e) for f, e in roads.items()}
+
+
+# --- pure entry point: Board + CampaignState ----------------------------------------
+
+
+def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
+    """Write the map/campaign tables the logistics SQL reads from a :class:`Board`."""
+    con.execute("CREATE OR REPLACE TABLE hexes (cell VARCHAR, kind VARCHAR, terrain VARCHAR, river BOOLEAN)")
+    con.executemany("INSERT INTO hexes VALUES (?, ?, ?, ?)", [(h.cell, h.kind, h.terrain, h.river) for h in board.hexes.values()])
+    con.execute("CREATE OR REPLACE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER)")
+    con.executemany(
+        "INSERT INTO hex_neighbors VALUES (?, ?, ?)", [(c, n, k) for c, sides in board.sides.items() for k, n in sides.items()]
+    )
+    con.execute("CREATE OR REPLACE TABLE road_edges (road VARCHAR, cell VARCHAR, neighbor VARCHAR)")
+    if board.road_edges:
+        con.executemany("INSERT INTO road_edges VALUES (NULL, ?, ?)", sorted(board.road_edges))
+    con.execute("CREATE OR REPLACE TABLE river_cells (river VARCHAR, cell VARCHAR)")
+    rivers = [("river", h.cell) for h in board.hexes.values() if h.river]
+    if rivers:
+        con.executemany("INSERT INTO river_cells VALUES (?, ?)", rivers)
+    con.execute("CREATE OR REPLACE TABLE structures (name VARCHAR, kind VARCHAR, cell VARCHAR, controller VARCHAR, capital BOOLEAN)")
+    con.executemany(
+        "INSERT INTO structures VALUES (?, ?, ?, ?, ?)",
+        [(s.name, s.kind, s.cell, s.start_controller, s.capital) for s in board.structures.values()],
+    )
+    con.execute("CREATE OR REPLACE TABLE factions (name VARCHAR, capitals VARCHAR[])")
+    con.executemany("INSERT INTO factions VALUES (?, ?)", [(f.name, list(f.capitals)) for f in board.factions.values()])
+
+
+def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies: Iterable[tuple[int, str, str]] = ()) -> None:
+    """Write the state tables the logistics SQL reads (armies, control, sieges, navies)."""
+    con.execute("CREATE OR REPLACE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, eliminated BOOLEAN)")
+    if state.armies:
+        con.executemany(
+            "INSERT INTO armies VALUES (?, ?, ?, ?, ?)", [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in state.armies]
+        )
+    con.execute("CREATE OR REPLACE TABLE control (structure VARCHAR, controller VARCHAR)")
+    if state.control:
+        con.executemany("INSERT INTO control VALUES (?, ?)", sorted(state.control.items()))
+    con.execute(
+        "CREATE OR REPLACE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, start_resilience INTEGER, started_round INTEGER)"
+    )
+    if state.sieges:
+        con.executemany(
+            "INSERT INTO sieges VALUES (?, ?, ?, ?, ?)",
+            [(s.structure, s.faction, s.resilience, s.start_resilience, s.started_round) for s in state.sieges],
+        )
+    con.execute("CREATE OR REPLACE TABLE navies (army INTEGER, faction VARCHAR, cell VARCHAR)")
+    navies = list(navies)
+    if navies:
+        con.executemany("INSERT INTO navies VALUES (?, ?, ?)", navies)
+
+
+_CACHE: dict[int, tuple[weakref.ref, duckdb.DuckDBPyConnection, _Graph, LogisticsOptions]] = {}
+
+
+def _con_for(board: Board, options: LogisticsOptions):
+    key = id(board)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is board and hit[3] == options:
+        return hit[1], hit[2]
+    con = connect()
+    board_to_duckdb(board, con)
+    state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
+    install_logistics(con, options)
+    g = _graph_from_board(board)
+    _CACHE[key] = (weakref.ref(board, lambda _r, k=key: _CACHE.pop(k, None)), con, g, options)
+    return con, g
+
+
+def logistics_for(
+    board: Board,
+    state: CampaignState,
+    navies: Iterable[tuple[int, str, str]] = (),
+    options: LogisticsOptions = LogisticsOptions(),
+) -> Logistics:
+    """The logistics of a pure (board, state): same SQL, in a cached in-memory DuckDB per board."""
+    con, g = _con_for(board, options)
+    state_to_duckdb(state, con, navies)
+    return compute_logistics(con, options, install=False, _graph=g)
+
+
+__all__ = [
+    "Logistics",
+    "LogisticsLine",
+    "LogisticsOptions",
+    "board_to_duckdb",
+    "compute_logistics",
+    "enter_cost",
+    "install_logistics",
+    "logistics_for",
+    "logistics_road_edges",
+    "mp_distances_to",
+    "state_to_duckdb",
+]

@@ -1,0 +1,192 @@
+"""Lines of logistics: the seed's worked example on a hand-made board, plus the rules around it.
+
+The board (hexes named by offset (x, row): row 0 runs west-east through Roma,
+row -1 is a one-hex-wide band of Coast hexes, rows below are sea):
+
+    row 8          Volsinii (0, 8)
+    row 6             road  [army 1, Etruscan, at (1, 6): cuts Sutrium -> Volsinii]
+    row 4          Sutrium (0, 4)      road (2, 4) Narnia (3, 4)   Lanuvium (6.5, 3)
+    row 1   Tarquinii (-4.5, 1) city   Antium (6.5, 1) town, Etruscan, one hex inland
+    row 0   Cosae (-8, 0)   Roma (0, 0)   Lavinium (3, 0)   Tarracina (9, 0)
+    row -1  coast coast coast ... coast
+"""
+
+from __future__ import annotations
+
+import math
+
+import h3
+import pytest
+
+from engine.logistics import LogisticsOptions, compute_logistics, logistics_for, logistics_road_edges
+from engine.model import FactionInfo, Siege
+from tests.engine.boards import DEFAULT_CENTER, DEFAULT_RES, campaign_db, cell, sketch
+
+RADIUS = 12
+
+FACTIONS = {
+    "roma": FactionInfo("roma", capitals=("Roma",)),
+    "etruria": FactionInfo("etruria", capitals=()),
+}
+
+
+def at(x: float, row: int) -> str:
+    """Clock path to offset (x, row): rows by zig-zagging north (1, 11) or south (5, 7), then east/west."""
+    if row >= 0:
+        moves = [1 if i % 2 == 0 else 11 for i in range(row)]
+        x0 = 0.5 if row % 2 else 0.0
+    else:
+        moves = [5 if i % 2 == 0 else 7 for i in range(-row)]
+        x0 = 0.5 if row % 2 else 0.0
+    cols = x - x0
+    assert cols == int(cols), (x, row)
+    moves += [3 if cols > 0 else 9] * abs(int(cols))
+    return " ".join(map(str, moves))
+
+
+def trail(*points: tuple[float, int]) -> list[str]:
+    return [at(x, r) for x, r in points]
+
+
+def worked_example(antium_kind: str = "town", **extra):
+    origin = h3.latlng_to_cell(*DEFAULT_CENTER, DEFAULT_RES)
+    water = {}
+    for x2 in range(-23, 24, 2):  # row -1: x = -11.5 .. 11.5
+        water[at(x2 / 2, -1)] = "coast"
+    for row in range(-2, -11, -1):
+        for xi in range(-12, 13):
+            x = xi + (0.5 if row % 2 else 0.0)
+            water[at(x, row)] = "sea"
+    water = {ref: kind for ref, kind in water.items() if h3.grid_distance(origin, cell(ref)) <= RADIUS}
+    roads = [
+        trail((0, 0), (-0.5, 1), (0, 2), (-0.5, 3), (0, 4)),  # Roma - Sutrium
+        trail((0, 4), (-0.5, 5), (0, 6), (-0.5, 7), (0, 8)),  # Sutrium - Volsinii
+        trail((0, 0), (0.5, 1), (1, 2), (1.5, 3), (2, 4), (3, 4)),  # Roma - Narnia
+        trail((9, 0), (8, 0), (7.5, 1), (7, 2), (6.5, 3)),  # Tarracina - Lanuvium, past Antium
+    ]
+    rivers = trail((0, 0), (1, 0), (1.5, 1), (2, 2), (2.5, 3), (3, 4))  # the Tiber: Roma - Narnia
+    structures = [
+        ("Roma", "city", at(0, 0), "roma", True),
+        ("Sutrium", "town", at(0, 4), "roma"),
+        ("Volsinii", "town", at(0, 8), "roma"),
+        ("Narnia", "town", at(3, 4), "roma"),
+        ("Lavinium", "town", at(3, 0), "roma"),
+        ("Tarracina", "town", at(9, 0), "roma"),
+        ("Lanuvium", "town", at(6.5, 3), "roma"),
+        ("Cosae", "town", at(-8, 0), "roma"),
+        ("Tarquinii", "city", at(-4.5, 1), "etruria"),
+        ("Antium", antium_kind, at(6.5, 1), "etruria"),
+    ]
+    m = sketch(
+        radius=RADIUS, water=water, roads=roads, rivers=rivers, structures=structures, factions=FACTIONS, **extra
+    )
+    return m
+
+
+@pytest.fixture(scope="module")
+def example():
+    m = worked_example()
+    state = m.state([(1, "etruria", at(1, 6)), (9, "roma", at(0, 4)), (10, "roma", at(9, 0)), (11, "roma", at(0, 8))])
+    return m, state, logistics_for(m.board, state)
+
+
+def lines_of(lg, faction="roma"):
+    return {(ln.from_structure, ln.to_structure, ln.link_type) for ln in lg.lines if ln.faction == faction}
+
+
+def test_worked_example_network(example):
+    _, _, lg = example
+    assert lines_of(lg) == {
+        ("Roma", "Sutrium", "road"),
+        ("Roma", "Narnia", "road"),
+        ("Roma", "Narnia", "river"),  # Narnia linked by road and by river: parallel lines
+        ("Roma", "Lavinium", "coast"),
+        ("Lavinium", "Tarracina", "coast"),  # Antium (town: 1-hex coast ZoC, one hex inland) fails to cut
+        ("Tarracina", "Lanuvium", "road"),  # Antium (town: no land ZoC beyond its hex) fails to cut
+    }
+    assert lg.supplied["roma"] == {"Roma", "Sutrium", "Narnia", "Lavinium", "Tarracina", "Lanuvium"}
+    # Volsinii: road beyond Sutrium cut by Etruscan army 1; Cosae: coast cut by Tarquinii's 2-hex coast ZoC.
+    assert not lg.is_supplied("roma", "Volsinii")
+    assert not lg.is_supplied("roma", "Cosae")
+    assert "etruria" not in lg.supplied  # no capital, no lines
+
+
+def test_antium_as_a_city_would_cut_both(example):
+    m = worked_example(antium_kind="city")
+    _, state, _ = example
+    lg = logistics_for(m.board, state)
+    assert lg.supplied["roma"] == {"Roma", "Sutrium", "Narnia", "Lavinium"}
+
+
+def test_without_the_army_volsinii_is_reached():
+    m = worked_example()
+    lg = logistics_for(m.board, m.state([]))
+    assert ("Sutrium", "Volsinii", "road") in lines_of(lg)
+
+
+def test_a_sieged_capital_originates_nothing(example):
+    m, state, _ = example
+    sieged = m.state([(1, "etruria", at(0.5, 1))], sieges=[Siege("Roma", "etruria", (1,), 4, 4, 1)])
+    assert logistics_for(m.board, sieged).supplied.get("roma", frozenset()) == frozenset()
+    uncontrolled = m.state([], control={"Roma": "etruria"})
+    assert logistics_for(m.board, uncontrolled).supplied.get("roma", frozenset()) == frozenset()
+
+
+def test_sieged_structure_is_no_endpoint_but_its_line_beyond_may_pass():
+    m = worked_example()
+    # Lavinium sieged by an Etruscan army on land: the siege removes Lavinium as an endpoint; the
+    # coast past it is not in an army's ZoC (armies' ZoC is land only), so Tarracina stays linked
+    # by coast (Lavinium becomes a pass-through node of that coast link).
+    state = m.state([(1, "etruria", at(3.5, 1))], sieges=[Siege("Lavinium", "etruria", (1,), 0, 0, 1)])
+    lg = logistics_for(m.board, state)
+    assert not lg.is_supplied("roma", "Lavinium")
+    assert lg.is_supplied("roma", "Tarracina")
+    line = next(ln for ln in lg.lines if ln.to_structure == "Tarracina")
+    assert (line.from_structure, line.link_type, line.via) == ("Roma", "coast", ("Lavinium",))
+
+
+def test_enemy_navy_interrupts_coast_and_blockades():
+    m = worked_example()
+    state = m.state([])
+    lg = logistics_for(m.board, state, navies=[(5, "etruria", m.cell(at(5.5, -1)))])
+    assert not lg.is_supplied("roma", "Tarracina")
+    lg = logistics_for(m.board, state, navies=[(5, "etruria", m.cell(at(3.5, -1)))])
+    assert not lg.is_supplied("roma", "Lavinium")  # blockaded: no coast line may end there
+
+
+def test_road_edges_cells_and_distances(example):
+    m, _, lg = example
+    edges = lg.road_edges["roma"]
+    c = m.cell
+    assert (c(at(0, 0)), c(at(-0.5, 1))) in edges and (c(at(-0.5, 1)), c(at(0, 0))) in edges
+    assert (c(at(9, 0)), c(at(8, 0))) in edges
+    assert (c(at(0, 4)), c(at(-0.5, 5))) not in edges  # the cut road to Volsinii
+    assert c(at(2, 4)) in lg.line_cells["roma"]
+    assert lg.army_distance[9] == 0  # at Sutrium
+    assert lg.army_distance[10] == 0  # at Tarracina
+    assert lg.army_distance[11] == 4  # Volsinii: four road hexes of farmlands (2 / 2 = 1 MP each) to Sutrium
+    assert math.isinf(lg.army_distance[1])  # etruria has no lines
+    assert lg.linked(9, 10) and not lg.linked(9, 11)
+
+
+def test_sql_views_on_a_campaign_database(example):
+    m, state, lg = example
+    con = campaign_db(m.board, state)
+    got = compute_logistics(con)
+    assert got.supplied == lg.supplied and set(got.lines) == set(lg.lines)
+    assert got.road_edges == lg.road_edges
+    rows = con.execute("SELECT army, mp_distance FROM army_logistics_distance ORDER BY army").fetchall()
+    assert rows == [(1, None), (9, 0.0), (10, 0.0), (11, 4.0)]
+    assert con.execute(
+        "SELECT count(*) FROM logistics_lines WHERE faction = 'roma' AND to_structure = 'Narnia'"
+    ).fetchone() == (2,)
+    assert logistics_road_edges(con) == lg.road_edges
+
+
+def test_river_access_option():
+    m = worked_example()
+    lg = logistics_for(m.board, m.state([]), options=LogisticsOptions(river_access="adjacent"))
+    # Lavinium's neighbours are no River hexes, Sutrium's neither: the river network is unchanged.
+    assert {x for x in lines_of(lg) if x[2] == "river"} == {("Roma", "Narnia", "river")}
+    with pytest.raises(ValueError):
+        LogisticsOptions(river_access="bridge")
