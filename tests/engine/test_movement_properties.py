@@ -81,7 +81,7 @@ def run(board, state, orders, logistics, navy, options=MovementOptions()):
     return resolve_movement(board, state, orders, logistics_road_edges=logistics, navy_zoc=navy, options=options)
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
