@@ -55,6 +55,7 @@ TABULA_CSS = """
   font-size: 12px; font-style: italic; color: #0b3a66; letter-spacing: 1px;
   text-shadow: -1px -1px 0 #e8f1fa, 1px -1px 0 #e8f1fa, -1px 1px 0 #e8f1fa, 1px 1px 0 #e8f1fa; }
 .tabula-zone-label:before { display: none; }
+.tabula-star { text-align: center; text-shadow: 0 0 2px #000, 0 0 1px #000; }
 .tabula-army { display: flex; align-items: center; justify-content: center; box-sizing: border-box;
   border: 2px solid #111; font: bold 11px Arial, sans-serif; color: #fff;
   text-shadow: 0 0 2px #000; box-shadow: 1px 1px 2px rgba(0,0,0,0.5); }
@@ -113,6 +114,8 @@ class OfflineMap(folium.Map):
         kwargs.setdefault("tiles", None)
         kwargs.setdefault("prefer_canvas", True)
         kwargs.setdefault("control_scale", True)
+        # Quarter zoom steps let the initial fit fill the window instead of the next whole zoom out.
+        kwargs.setdefault("zoom_snap", 0.25)
         super().__init__(**kwargs)
 
     def render(self, **kwargs):

@@ -34,6 +34,34 @@ function tabulaEsc(s) {
     return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
   });
 }
+function tabulaDeclutter(map) {
+  /* Hide permanent labels that would overlap a label of higher priority (capital > city > town),
+     so a zoomed-out map stays legible; zooming in brings them back. */
+  var shown = [], all = [];
+  (map._tabulaLabels || []).forEach(function (set) {
+    if (map.hasLayer(set.group)) set.labels.forEach(function (l) { all.push(l); });
+  });
+  all.sort(function (a, b) { return b.prio - a.prio; });
+  all.forEach(function (l) {
+    var el = l.tip.getElement();
+    if (!el) return;
+    el.style.visibility = '';
+    var r = el.getBoundingClientRect();
+    var clash = shown.some(function (s) {
+      return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top;
+    });
+    if (clash) { el.style.visibility = 'hidden'; } else { shown.push(r); }
+  });
+}
+function tabulaRegisterLabels(map, group, labels) {
+  if (!map._tabulaLabels) {
+    map._tabulaLabels = [];
+    var later = function () { L.Util.requestAnimFrame(function () { tabulaDeclutter(map); }); };
+    map.on('zoomend overlayadd overlayremove', later);
+    map.whenReady(later);
+  }
+  map._tabulaLabels.push({group: group, labels: labels});
+}
 function tabulaTable(rows) {
   /* rows: [[label, value], ...]; values are escaped, null rows skipped */
   var h = '<table>';

@@ -144,8 +144,9 @@ class PointLayer(Layer):
 
     Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"none",
     "colour", "r" (px), "text" (counter text), "label" (permanent label or
-    None), "lc" (label class), "ldir" (label direction), "tip" ([[label,
-    value], ...] hover rows)}``; an army counter's top-left corner sits
+    None), "lc" (label class), "ldir" (label direction), "prio" (which of
+    two overlapping labels stays visible: higher), "tip" ([[label, value],
+    ...] hover rows)}``; an army counter's top-left corner sits
     ``dx``/``dy`` px from its centre point plus half its width to the left.
     Every string reaches the page through ``textContent`` or an escaper.
     """
@@ -154,7 +155,7 @@ class PointLayer(Layer):
         """
         {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function (P) {
-            var group = L.featureGroup();
+            var group = L.featureGroup(), labels = [];
             P.forEach(function (p) {
                 var mark = null;
                 if (p.shape === 'circle') {
@@ -164,6 +165,7 @@ class PointLayer(Layer):
                     var star = document.createElement('div');
                     star.className = 'tabula-star'; star.textContent = '\u2605';
                     star.style.color = p.colour; star.style.fontSize = (2 * p.r) + 'px';
+                    star.style.lineHeight = star.style.width = star.style.height = (2 * p.r) + 'px';
                     mark = L.marker(p.ll, {icon: L.divIcon({html: star, className: '', iconSize: [2 * p.r, 2 * p.r],
                                                             iconAnchor: [p.r, p.r]}), keyboard: false});
                 } else if (p.shape === 'army') {
@@ -179,12 +181,15 @@ class PointLayer(Layer):
                     group.addLayer(mark);
                 }
                 if (p.label) {
-                    group.addLayer(L.tooltip({permanent: true, interactive: false, direction: p.ldir || 'right',
-                                              offset: [p.shape === 'none' ? 0 : p.r + 2, 0],
-                                              className: p.lc || 'tabula-label'})
-                        .setLatLng(p.ll).setContent(tabulaEsc(p.label)));
+                    var tip = L.tooltip({permanent: true, interactive: false, direction: p.ldir || 'right',
+                                         offset: [p.shape === 'none' ? 0 : p.r + 2, 0],
+                                         className: p.lc || 'tabula-label'})
+                        .setLatLng(p.ll).setContent(tabulaEsc(p.label));
+                    group.addLayer(tip);
+                    labels.push({tip: tip, prio: p.prio || 0});
                 }
             });
+            if (labels.length) tabulaRegisterLabels({{ this._parent.get_name() }}, group, labels);
             return group;
         })({{ this.data_json }});
         {% endmacro %}

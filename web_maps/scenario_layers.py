@@ -33,6 +33,7 @@ NEUTRAL = "#9e9e9e"  # structures nobody controls
 ROAD_COLOUR = "#7a4a22"
 NAMED_RIVER_COLOUR = "#0d47a1"
 ZONE_COLOUR = "#0b3a66"
+STAR_R = 13  # capital star half-size in px; army counters stand just below it
 _CSS_COLOUR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
 
 
@@ -111,6 +112,11 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
     centres = hexes.centres()
     require_columns(con, "factions", ("name", "colour"), db_path)
     fcols = column_names(con, "factions")
+    capitals = set()
+    if "capitals" in fcols:
+        # A faction's capitals list is the rules' word on capitals, whatever structures.capital says.
+        for (names,) in _rows(con, "SELECT capitals FROM factions WHERE capitals IS NOT NULL"):
+            capitals.update(names)
     player = "player" if "player" in fcols else "TRUE"
     factions = tuple(
         Faction(name, _colour(colour, name), bool(p))
@@ -136,7 +142,8 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
         controller = control.get(name, controller)
         if controller is not None and controller not in known:
             log.warning("structure %s is controlled by %s, which is not a faction: drawn neutral", name, controller)
-        structures.append(Structure(name, modern, kind, cell, controller, bool(capital), sieges.get(name)))
+        structures.append(Structure(name, modern, kind, cell, controller, bool(capital) or name in capitals,
+                                    sieges.get(name)))
 
     roads: list[NamedLine] = []
     if "road_cells" in tables:
@@ -235,7 +242,7 @@ def _army_points(scenario: Scenario, centres) -> list[dict]:
             if a.placed:
                 rows.append(["status", "placed (campaign not started)"])
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "army", "colour": scenario.colour(a.faction),
-                           "r": r, "dx": dx, "dy": 13, "text": str(a.id), "tip": rows})
+                           "r": r, "dx": dx, "dy": STAR_R + 1, "text": str(a.id), "tip": rows})
     return points
 
 
@@ -273,7 +280,7 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
                 p = shapely.point_on_surface(z.geom)
                 lat, lng = p.y, p.x
             labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "none", "r": 0, "label": z.name,
-                           "lc": "tabula-zone-label", "ldir": "center"})
+                           "lc": "tabula-zone-label", "ldir": "center", "prio": 3})
         m.add_child(PointLayer(labels, name="Sea zone names"))
         lines.append(LegendItem("sea zone border", ZONE_COLOUR, shape="line", count=len(zones)))
 
@@ -305,9 +312,9 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
                     ["besieged by", s.besieged_by]]
             city = (s.kind or "").lower() == "city"
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
-                           "colour": scenario.colour(s.controller), "r": 11 if s.capital else (7 if city else 5),
+                           "colour": scenario.colour(s.controller), "r": STAR_R if s.capital else (7 if city else 5),
                            "label": s.name, "lc": "tabula-label capital" if s.capital else "tabula-label",
-                           "tip": rows})
+                           "prio": 4 if s.capital else (2 if city else 1), "tip": rows})
         m.add_child(PointLayer(points, name="Towns and cities"))
 
     if scenario.armies:

@@ -232,9 +232,9 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tupl
     return layer, [(c, counts[c], colour(c)) for c in present]
 
 
-def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str = "Rivers",
-                    show: bool = True) -> tuple[LineLayer | None, int]:
-    """The ``map_rivers`` lines, or None when the table is absent or empty."""
+def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str = "Rivers", show: bool = True,
+                    bounds: tuple[float, float, float, float] | None = None) -> tuple[LineLayer | None, int]:
+    """The ``map_rivers`` lines (clipped to ``bounds`` = west, south, east, north), or None when there are none."""
     if "map_rivers" not in table_names(con):
         return None, 0
     have = require_columns(con, "map_rivers", ("geom",), db_path)
@@ -245,7 +245,11 @@ def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str
     ).fetchall()
     if not rows:
         return None, 0
-    parts, owner = encode_lines(wkb_geometries([r[2] for r in rows]), precision=precision, tolerance=tolerance)
+    geoms = wkb_geometries([r[2] for r in rows])
+    if bounds is not None:
+        # The build keeps whole river systems that touch the region; past the hexes they are noise.
+        geoms = shapely.clip_by_rect(geoms, *bounds)
+    parts, owner = encode_lines(geoms, precision=precision, tolerance=tolerance)
     tips = [[("river", r[0]), ("length", None if r[1] is None else f"{r[1]:.0f} km")] for r in rows]
     layer = LineLayer(parts, owner, tips, precision=precision, name=name, colour=RIVER_COLOUR, weight=2.0, show=show)
     return layer, len(rows)
@@ -278,7 +282,8 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     edge_deg = (h3.average_hexagon_edge_length(hexes.res, unit="km") / 111.0) if hexes.res is not None else 0.01
     # On a campaign the scenario's named rivers are the ones the rules use; the build's stay available, hidden.
     rivers, n_rivers = map_river_layer(con, precision=precision, tolerance=edge_deg / 10, db_path=db_path,
-                                       name="Map rivers" if campaign else "Rivers", show=not campaign)
+                                       name="Map rivers" if campaign else "Rivers", show=not campaign,
+                                       bounds=(west, south, east, north))
     if rivers is not None:
         m.add_child(rivers)
     n_river_hexes = sum(hexes.river)
@@ -298,7 +303,8 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
                                 count=n_river_hexes))
     sections = [LegendSection("Terrain", land), LegendSection("Water", water), LegendSection("Rivers", lines)]
 
-    name = map_meta(con).get("name", Path(str(db_path)).stem)
+    meta = map_meta(con)
+    name = meta.get("name") or meta.get("region") or Path(str(db_path)).stem
     if campaign:
         from web_maps.scenario_layers import add_scenario_layers
 

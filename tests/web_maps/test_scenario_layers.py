@@ -17,6 +17,7 @@ from web_maps.assets import remote_urls
 from web_maps.scenario_layers import faction_view, load_scenario
 from web_maps.terrain_map import load_hexes, render_terrain_map
 
+FIND_MAP = "window[document.querySelector('.folium-map').id]"
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
 
 
@@ -136,8 +137,16 @@ def test_campaign_page_in_chromium(campaign, tmp_path):
     with offline_page(html) as run:
         page = run.page
         page.wait_for_selector(".leaflet-overlay-pane canvas", timeout=15000)
-        labels = page.locator(".tabula-label").all_inner_texts()
+        labels = page.locator(".tabula-label").all_text_contents()
         assert sorted(labels) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]
+        visible = "Array.from(document.querySelectorAll('.tabula-label')).filter(e => e.style.visibility !== 'hidden').map(e => e.textContent).sort()"
+        assert page.evaluate(visible) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]  # room for all
+        # Zoomed far out, overlapping labels give way to capitals; zooming back restores them.
+        page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() - 3, {{animate: false}})")
+        page.wait_for_function(f"({visible}).length < 5", timeout=5000)
+        assert {"Roma", "Caere"} <= set(page.evaluate(visible))
+        page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() + 3, {{animate: false}})")
+        page.wait_for_function(f"({visible}).length === 5", timeout=5000)
         assert page.locator(".tabula-zone-label").inner_text() == "Mare Tyrrhenum"
         assert sorted(page.locator(".tabula-army").all_inner_texts()) == ["1", "2", "5"]
         assert page.locator(".tabula-star").count() == 2

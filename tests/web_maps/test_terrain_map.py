@@ -95,6 +95,21 @@ def test_unclassified_land_and_missing_geometry_still_draw(tmp_path):
     assert f"{outline}.addTo(" in page
 
 
+def test_map_rivers_are_clipped_to_the_hexes(map_db, tmp_path):
+    db, rows = map_db
+    con = connect(db)
+    con.execute("INSERT INTO map_rivers VALUES (2, 900.0, ST_GeomFromText('LINESTRING(5 30, 12.5 41.9, 20 50)'))")
+    con.close()
+    page = render_terrain_map(db, tmp_path / "m.html").read_text()
+    match = re.search(r'\}\)\((\{"q":\d+,"v":.*?"style".*?\})\);\n', page)
+    data = json.loads(match.group(1))
+    xy = np.concatenate([_decode(v, data["q"]) for v in data["v"]])
+    hexes = np.concatenate([np.array(cell_polygon(r["cell"]).exterior.coords) for r in rows])
+    assert xy[:, 0].min() >= hexes[:, 0].min() - 1e-5 and xy[:, 0].max() <= hexes[:, 0].max() + 1e-5
+    assert xy[:, 1].min() >= hexes[:, 1].min() - 1e-5 and xy[:, 1].max() <= hexes[:, 1].max() + 1e-5
+    assert sorted(set(data["o"])) == [0, 1]  # both rivers kept
+
+
 @pytest.mark.parametrize(
     ("make", "error", "words"),
     [
