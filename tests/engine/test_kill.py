@@ -1,0 +1,103 @@
+"""kill -9 in the middle of a CLI step leaves the last completed step intact, and the step then reruns.
+
+The step is run as a real `tabula` process with the test hook
+``TABULA_TEST_PAUSE_IN_TRANSACTION`` (engine/state.py): once the step has written
+all its rows, but before COMMIT, the process touches the marker file and sleeps;
+the test then sends SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine import state as st
+from geo.spatialdb import connect
+from tests.engine.test_rounds import STRUCTURES, WATER
+from tests.engine.test_state import make_campaign
+from tests.engine.boards import sketch
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL semantics")
+
+
+def _campaign(tmp_path):
+    path = tmp_path / "c.duckdb"
+    m = sketch(radius=4, structures=STRUCTURES, water=WATER)
+    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    con.close()
+    return path
+
+
+def _tabula(*args, env=None, check=True):
+    return subprocess.run(
+        [sys.executable, "-m", "tabula.cli", *map(str, args)], env=env, capture_output=True, text=True, check=check, timeout=300
+    )
+
+
+def _kill_mid_step(tmp_path, *args) -> None:
+    """Run `tabula *args`, wait until it is inside its transaction with everything written, kill -9 it."""
+    marker = tmp_path / "inside-transaction"
+    env = {**os.environ, st.PAUSE_ENV: str(marker)}
+    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", *map(str, args)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not marker.exists():
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"step ended before reaching the hook (exit {proc.returncode}): {out} {err}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("step never reached the hook")
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    marker.unlink()
+
+
+def _snapshot(path):
+    con = connect(path, read_only=True)
+    try:
+        return st.read_snapshot(con), con.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_kill_during_start_leaves_no_campaign_and_start_reruns(tmp_path):
+    path = _campaign(tmp_path)
+    _kill_mid_step(tmp_path, "round", "start", path, "--seed", "3")
+    con = connect(path, read_only=True)
+    assert not st.has_state(con)
+    con.close()
+    _tabula("round", "start", path, "--seed", "3")
+    con = connect(path, read_only=True)
+    st.verify_replay(con)
+    assert st.load_state(con).seed == 3
+    con.close()
+
+
+def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path):
+    path = _campaign(tmp_path)
+    _tabula("round", "start", path)
+    _tabula("round", "initiative", path, "9=Mare Tyrrhenum")
+    before, n_before = _snapshot(path)
+
+    _kill_mid_step(tmp_path, "round", "publish", path)
+
+    after, n_after = _snapshot(path)
+    assert after == before and n_after == n_before  # nothing of the killed step survived
+    con = connect(path, read_only=True)
+    st.verify_replay(con)
+    con.close()
+
+    done = _tabula("round", "publish", path)
+    assert "naval superiority in Mare Tyrrhenum: carthago 1, roma 3, syracusae 1" in done.stdout
+    con = connect(path, read_only=True)
+    st.verify_replay(con)
+    assert st.read_snapshot(con).campaign("stage") == "moves"
+    con.close()
