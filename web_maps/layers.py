@@ -72,8 +72,19 @@ class HexLayer(Layer):
                 }
                 return tabulaTable(rows);
             }, {sticky: true, className: 'tabula-tip', direction: 'top', offset: [0, -8]});
+            // Below a few pixels a hexagon's outline is noise over its colour: drop outlines then.
+            var current = base, thin = L.extend({}, base, {stroke: false});
+            function restyle() {
+                var map = group._map;
+                if (!map || !D.ll.length) return;
+                var a = map.latLngToContainerPoint(D.ll[0][0]), b = map.latLngToContainerPoint(D.ll[0][1]);
+                var next = a.distanceTo(b) < {{ this.min_edge_px }} ? thin : base;
+                if (next !== current) { current = next; group.setStyle(current); }
+            }
+            group.on('add', function () { current = base; restyle(); group._map.on('zoomend', restyle); });
+            group.on('remove', function (e) { e.target._map && e.target._map.off('zoomend', restyle); });
             group.on('mouseover', function (e) { e.layer.setStyle(hover); });
-            group.on('mouseout', function (e) { e.layer.setStyle(base); });
+            group.on('mouseout', function (e) { e.layer.setStyle(current); });
             return group;
         })({{ this.get_name() }}_data);
         {% endmacro %}
@@ -94,6 +105,7 @@ class HexLayer(Layer):
         stroke_weight: float = 0.5,
         stroke_opacity: float = 0.35,
         fill_opacity: float = 0.92,
+        min_edge_px: float = 4.0,
     ):
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "HexLayer"
@@ -111,7 +123,8 @@ class HexLayer(Layer):
         base = {"stroke": True, "color": stroke, "weight": stroke_weight, "opacity": stroke_opacity,
                 "fillOpacity": fill_opacity}
         self.style_json = to_json(base)
-        self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
+        self.hover_json = to_json({"stroke": True, "color": "#000000", "weight": 2.5, "opacity": 1.0})
+        self.min_edge_px = float(min_edge_px)
 
 
 class HexOutlineLayer(Layer):

@@ -62,6 +62,9 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
         con = connect(path, read_only=True)
     except duckdb.Error as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        if "lock" in first.lower():
+            raise InputError(f"{path} is open for writing by another process ({first}): "
+                             "render it once that command has finished") from e
         raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `tabula map build`") from e
     if "hexes" not in table_names(con):
         con.close()
