@@ -1,0 +1,443 @@
+"""Engagements, battles and their Field of Glory II set-up (seed: "Engagements and battles",
+"Army strength and force point adjustment", "Map terrain of engagements", "Allies in
+engagements", "Outcomes and effects of engagements and battles", "Assaults").
+
+* An *engagement* is one FoG II game: two armies of different factions each in the
+  other's ZoC after movement, or an assault by a besieging army on the structure.
+* A *battle* is a connected group of engagements: armies that share an opponent are
+  in one battle (the seed's examples 1-3).  An assault joins the battle of its
+  assaulting army.
+* :func:`engagement_setup` says how to set each game up (force points with every
+  adjustment named, map, who sets up, which allies each side may take).
+* :func:`battle_outcomes` turns recorded results into each battle's winner: the
+  faction that won more engagements than it lost.
+
+Everything is a pure function of value objects; numbering is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from engine.logistics import Logistics
+from engine.model import Board, CampaignState
+from engine.zoc import army_zoc, controller_of
+from geo.errors import InputError
+
+__all__ = [
+    "BattleOptions",
+    "BattleOutcome",
+    "Engagement",
+    "EngagementResult",
+    "EngagementSetup",
+    "MAP_TYPES",
+    "OUTCOMES",
+    "SideSetup",
+    "army_battle_outcomes",
+    "battle_outcomes",
+    "check_results",
+    "engagement_setup",
+    "find_engagements",
+    "group_battles",
+    "map_type",
+]
+
+OUTCOMES = ("win", "draw", "loss")
+MAX_FP = 1600
+
+#: Seed, "Map terrain of engagements", in its falling priority order (used on ties).
+MAP_TYPES = {
+    "farmlands": "Agricultural",
+    "desert": "Desert",
+    "hills": "Hilly",
+    "forests": "Wooded",
+    "marshes": "Marshy",
+    "mountains": "Mountains",
+}
+
+
+@dataclass(frozen=True)
+class BattleOptions:
+    """Choices where the seed is silent (docs/rules/administration.md).
+
+    ``setup_tie``: who sets up when both armies spent the same MP: "lower_strength"
+    (the weaker army; then the lower army number), "lower_id", or "umpire" (None).
+    ``allies``: {faction: allied army lists} always allowed within 6 MP of the lines.
+    ``syracusan_*``: the Greek (Western) allies of whoever controls the City of
+    Syracusae once the Syracusan faction controls no town or city.
+    """
+
+    setup_tie: str = "lower_strength"
+    allies: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: {"carthago": ("Numidian 341-56 BC", "Moorish 341-56 BC")}
+    )
+    allies_max_mp: float = 6
+    syracusan_faction: str = "syracusae"
+    syracusan_city: str = "Syracusae"
+    syracusan_allies: str = "Greek (Western) 280-49 BC"
+    map_prefix: str = "Mediterranean"
+
+
+@dataclass(frozen=True)
+class Engagement:
+    number: int
+    battle: int
+    army_a: int
+    army_b: int | None  # None: an assault on ``assault``
+    assault: str | None = None
+
+    @property
+    def armies(self) -> tuple[int, ...]:
+        return (self.army_a,) if self.army_b is None else (self.army_a, self.army_b)
+
+    def opponent(self, army: int) -> int | None:
+        if army == self.army_a:
+            return self.army_b
+        if army == self.army_b:
+            return self.army_a
+        raise KeyError(army)
+
+
+@dataclass(frozen=True)
+class EngagementResult:
+    engagement: int
+    army: int
+    outcome: str  # win / draw / loss
+    casualties: int  # % as FoG II shows it at the end
+
+
+# --- finding and grouping ------------------------------------------------------------
+
+
+def _mutual_zoc(board: Board, a: str, b: str) -> bool:
+    return b in army_zoc(board, a) and a in army_zoc(board, b)
+
+
+def find_engagements(
+    board: Board,
+    state: CampaignState,
+    assaults: Mapping[int, str] | None = None,
+    retreats: Iterable[int] = (),
+) -> tuple[Engagement, ...]:
+    """Every engagement after movement, numbered and grouped into battles.
+
+    ``assaults``: {army: structure} the army's assault order (the army must besiege
+    that structure); ``retreats``: armies that chose to retreat rather than fight
+    (their engagements are not fought; see victory points).
+    """
+    out = set(retreats)
+    live = [a for a in state.armies if not a.eliminated and a.cell is not None]
+    pairs = []
+    for i, a in enumerate(live):
+        for b in live[i + 1 :]:
+            if a.faction != b.faction and a.id not in out and b.id not in out and _mutual_zoc(board, a.cell, b.cell):
+                pairs.append((a.id, b.id, None))
+    for army_id, structure in sorted((assaults or {}).items()):
+        siege = state.siege_of(structure)
+        if siege is None or army_id not in siege.armies:
+            raise InputError(f"army {army_id} cannot assault {structure}: it is not besieging it")
+        if army_id not in out:
+            pairs.append((army_id, None, structure))
+    return group_battles(pairs)
+
+
+def group_battles(pairs: Iterable[tuple[int, int | None, str | None]]) -> tuple[Engagement, ...]:
+    """Number engagements (by armies) and battles (connected components, by lowest army)."""
+    pairs = sorted(set(pairs), key=lambda p: (p[0], p[1] if p[1] is not None else math.inf, p[2] or ""))
+    parent: dict[int, int] = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, _ in pairs:
+        find(a)
+        if b is not None:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    roots = sorted({find(a) for a, _, _ in pairs})
+    battle_no = {r: i + 1 for i, r in enumerate(roots)}
+    return tuple(
+        Engagement(number=i + 1, battle=battle_no[find(a)], army_a=a, army_b=b, assault=s) for i, (a, b, s) in enumerate(pairs)
+    )
+
+
+def battles_of(engagements: Iterable[Engagement]) -> dict[int, tuple[Engagement, ...]]:
+    out: dict[int, list[Engagement]] = {}
+    for e in engagements:
+        out.setdefault(e.battle, []).append(e)
+    return {b: tuple(es) for b, es in sorted(out.items())}
+
+
+# --- set-up -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    army: int | None  # None: the structure's garrison in an assault
+    faction: str | None
+    fp: int
+    adjustments: tuple[tuple[str, int], ...]  # (why, FP) in the order applied
+    allies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EngagementSetup:
+    engagement: int
+    sides: tuple[SideSetup, SideSetup]
+    map: str
+    map_reason: str
+    sets_up: int | None  # army number; None: the umpire decides
+    sets_up_reason: str
+    scenario: str = "Open Battle, Large (40 x 32), no map re-rolls"
+
+    def text(self) -> str:
+        parts = []
+        for s in self.sides:
+            who = f"army {s.army} ({s.faction})" if s.army is not None else f"garrison ({s.faction})"
+            adj = ", ".join(f"{why} {v:+d}" for why, v in s.adjustments)
+            allies = f"; allies allowed: {', '.join(s.allies)}" if s.allies else "; no allies"
+            parts.append(f"{who}: {s.fp} FP ({adj}){allies}")
+        return (
+            f"engagement {self.engagement}: {self.scenario}, map {self.map} ({self.map_reason}); "
+            + "; ".join(parts)
+            + f"; sets up: {'army ' + str(self.sets_up) if self.sets_up is not None else 'umpire decides'} ({self.sets_up_reason})"
+        )
+
+
+def structure_support(board: Board, state: CampaignState, faction: str, cell: str) -> tuple[int, str | None]:
+    """Seed: +30 in a controlled, unsieged Town's hex; +60 in a City's hex, +30 one hex from it.
+
+    The best single support counts (the seed adds "+30 or +60", never both)."""
+    best, name = 0, None
+    for s in sorted(board.structures.values(), key=lambda s: s.name):
+        if controller_of(state, s) != faction or state.siege_of(s.name) is not None:
+            continue
+        if s.cell == cell:
+            v = 60 if s.kind == "city" else 30
+        elif s.kind == "city" and cell in board.sides.get(s.cell, {}).values() and board.hexes[cell].kind == "land":
+            v = 30
+        else:
+            continue
+        if v > best:
+            best, name = v, s.name
+    return best, name
+
+
+def map_type(board: Board, cells_by_mp: Iterable[tuple[str, float]], prefix: str = "Mediterranean") -> tuple[str, str]:
+    """Map from the terrain of the army that spent fewer MP; equal MP: the seed's priority list."""
+    items = list(cells_by_mp)
+    least = min(mp for _, mp in items)
+    candidates = [c for c, mp in items if mp == least]
+    terrains = [board.hexes[c].terrain for c in candidates]
+    order = list(MAP_TYPES)
+    terrain = min((t for t in terrains if t in MAP_TYPES), key=order.index, default="farmlands")
+    if len(items) > 1 and len(candidates) > 1:
+        reason = f"equal MP: {terrain} comes first in the priority list"
+    else:
+        reason = f"{terrain} of the army that spent fewer MP" if len(items) > 1 else f"{terrain} of the structure's hex"
+    return f"{prefix} {MAP_TYPES[terrain]}", reason
+
+
+def allowed_allies(
+    board: Board,
+    start_state: CampaignState,
+    faction: str,
+    distance_mp: float,
+    options: BattleOptions = BattleOptions(),
+) -> tuple[str, ...]:
+    """Allies a side may select: only within ``allies_max_mp`` of its lines at the round's start."""
+    if distance_mp > options.allies_max_mp:
+        return ()
+    allies = list(options.allies.get(faction, ()))
+    syr_city = options.syracusan_city
+    if syr_city in start_state.control and start_state.control.get(syr_city) == faction:
+        syr_holds = any(c == options.syracusan_faction for c in start_state.control.values())
+        if not syr_holds and faction != options.syracusan_faction:
+            allies.append(options.syracusan_allies)
+    return tuple(allies)
+
+
+def engagement_setup(
+    board: Board,
+    state: CampaignState,
+    engagement: Engagement,
+    engagements: Iterable[Engagement],
+    *,
+    mp_spent: Mapping[int, float],
+    initiative: Mapping[int, str] | None = None,
+    start_logistics: Logistics | None = None,
+    start_state: CampaignState | None = None,
+    in_transit: Mapping[int, int] | None = None,
+    options: BattleOptions = BattleOptions(),
+) -> EngagementSetup:
+    """The FoG II set-up of one engagement (seed "Army strength and force point adjustment").
+
+    ``mp_spent``: MP each army spent this round until it completed its movement;
+    ``initiative``: each army's use ("strength" = +40 FP, the default when absent);
+    ``start_logistics``/``start_state``: the logistics and state at the start of the
+    round (allies need the army within 6 MP of its lines then); ``in_transit``: FP
+    an army is transferring this round (not part of its strength during the round).
+    """
+    initiative = initiative or {}
+    in_transit = in_transit or {}
+    start_state = start_state or state
+    same_battle = [e for e in engagements if e.battle == engagement.battle]
+    count = {a: sum(1 for e in same_battle if a in e.armies) for e in same_battle for a in e.armies}
+
+    def side(army_id: int, opponent_id: int | None) -> SideSetup:
+        a = state.army(army_id)
+        adj: list[tuple[str, int]] = [("strength", a.strength)]
+        if in_transit.get(army_id):
+            adj.append(("strength in transfer", -in_transit[army_id]))
+        support, name = structure_support(board, state, a.faction, a.cell)
+        if support and engagement.assault is None:
+            adj.append((f"support of {name}", support))
+        if opponent_id is not None:
+            o = state.army(opponent_id)
+            river = any(
+                board.hexes[c].river and board.structure_at(c) is None for c in (a.cell, o.cell)
+            )
+            if river and mp_spent.get(army_id, 0) > mp_spent.get(opponent_id, 0):
+                adj.append(("river, spent more MP", -40))
+        extra = count.get(army_id, 1) - 1
+        if extra:
+            adj.append((f"{extra} extra engagement{'s' if extra > 1 else ''} in the battle", -100 * extra))
+        fp = sum(v for _, v in adj)
+        if initiative.get(army_id, "strength") == "strength":
+            bonus = max(0, min(40, MAX_FP - fp))
+            adj.append(("initiative (capped at 1600)", bonus))
+            fp += bonus
+        distance = start_logistics.army_distance.get(army_id, math.inf) if start_logistics else math.inf
+        allies = allowed_allies(board, start_state, a.faction, distance, options)
+        return SideSetup(army_id, a.faction, fp, tuple(adj), allies)
+
+    if engagement.assault is not None:
+        attacker = side(engagement.army_a, None)
+        siege = state.siege_of(engagement.assault)
+        if siege is None:
+            raise InputError(f"engagement {engagement.number}: {engagement.assault} is not besieged")
+        structure = board.structures[engagement.assault]
+        defender_fp = 1400 + 50 * siege.resilience
+        defender = SideSetup(
+            None,
+            controller_of(state, structure),
+            defender_fp,
+            (("garrison", 1400), (f"50 x Resilience {siege.resilience}", 50 * siege.resilience)),
+            (),
+        )
+        m, reason = map_type(board, [(structure.cell, 0)], options.map_prefix)
+        return EngagementSetup(
+            engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up"
+        )
+
+    a_id, b_id = engagement.army_a, engagement.army_b
+    sa, sb = side(a_id, b_id), side(b_id, a_id)
+    a, b = state.army(a_id), state.army(b_id)
+    m, reason = map_type(board, [(a.cell, mp_spent.get(a_id, 0)), (b.cell, mp_spent.get(b_id, 0))], options.map_prefix)
+    ma, mb = mp_spent.get(a_id, 0), mp_spent.get(b_id, 0)
+    if ma != mb:
+        setter = a_id if ma < mb else b_id
+        why = f"army {setter} spent fewer MP ({min(ma, mb)} against {max(ma, mb)})"
+    elif options.setup_tie == "umpire":
+        setter, why = None, "equal MP: the umpire decides"
+    elif options.setup_tie == "lower_id":
+        setter, why = min(a_id, b_id), "equal MP: the lower army number"
+    else:
+        setter = min((a_id, b_id), key=lambda i: (state.army(i).strength, i))
+        why = "equal MP: the weaker army (then the lower army number)"
+    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why)
+
+
+# --- results and outcomes ---------------------------------------------------------------
+
+
+def check_results(engagements: Iterable[Engagement], results: Iterable[EngagementResult]) -> dict[int, dict[int, EngagementResult]]:
+    """Validate the recorded results; refuse (InputError) until every engagement has a consistent one."""
+    by_e: dict[int, dict[int, EngagementResult]] = {}
+    for r in results:
+        if r.outcome not in OUTCOMES:
+            raise InputError(f"engagement {r.engagement}, army {r.army}: outcome {r.outcome!r} is not one of {', '.join(OUTCOMES)}")
+        if isinstance(r.casualties, bool) or not isinstance(r.casualties, int) or not 0 <= r.casualties <= 100:
+            raise InputError(f"engagement {r.engagement}, army {r.army}: casualties {r.casualties!r} must be 0-100 %")
+        by_e.setdefault(r.engagement, {})[r.army] = r
+    missing = []
+    for e in engagements:
+        got = by_e.get(e.number, {})
+        if sorted(got) != sorted(e.armies):
+            missing.append(e.number)
+            continue
+        if e.army_b is not None:
+            pair = sorted(got[x].outcome for x in e.armies)
+            if pair not in (["draw", "draw"], ["loss", "win"]):
+                raise InputError(f"engagement {e.number}: outcomes {pair} disagree: one wins and the other loses, or both draw")
+    if missing:
+        raise InputError(f"engagement{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} ha{'ve' if len(missing) > 1 else 's'} no result yet")
+    return by_e
+
+
+@dataclass(frozen=True)
+class BattleOutcome:
+    battle: int
+    engagements: tuple[int, ...]
+    wins: Mapping[str, int]  # faction -> engagements won
+    losses: Mapping[str, int]
+    draws: Mapping[str, int]
+    winner: str | None
+    loser: str | None
+
+    def outcome_for(self, faction: str) -> str:
+        if self.winner is None:
+            return "draw"
+        return "win" if faction == self.winner else "loss"
+
+
+def battle_outcomes(
+    board: Board,
+    state: CampaignState,
+    engagements: Iterable[Engagement],
+    results: Iterable[EngagementResult],
+) -> dict[int, BattleOutcome]:
+    """Each battle's outcome: the faction that won more engagements than it lost wins it.
+
+    An assault counts for the assaulting faction and the structure's controller."""
+    engagements = tuple(engagements)
+    by_e = check_results(engagements, results)
+    out = {}
+    for battle, es in battles_of(engagements).items():
+        wins: dict[str, int] = {}
+        losses: dict[str, int] = {}
+        draws: dict[str, int] = {}
+        for e in es:
+            sides = [(state.army(x).faction, by_e[e.number][x].outcome) for x in e.armies]
+            if e.assault is not None:
+                defender = controller_of(state, board.structures[e.assault])
+                inverse = {"win": "loss", "loss": "win", "draw": "draw"}[sides[0][1]]
+                sides.append((defender, inverse))
+            for faction, outcome in sides:
+                if faction is None:
+                    continue
+                bucket = {"win": wins, "loss": losses, "draw": draws}[outcome]
+                bucket[faction] = bucket.get(faction, 0) + 1
+        factions = sorted(set(wins) | set(losses) | set(draws))
+        winner = next((f for f in factions if wins.get(f, 0) > losses.get(f, 0)), None)
+        loser = next((f for f in factions if f != winner and losses.get(f, 0) > wins.get(f, 0)), None) if winner else None
+        out[battle] = BattleOutcome(battle, tuple(e.number for e in es), wins, losses, draws, winner, loser)
+    return out
+
+
+def army_battle_outcomes(
+    state: CampaignState, engagements: Iterable[Engagement], outcomes: Mapping[int, BattleOutcome]
+) -> dict[int, str]:
+    """{army: win/draw/loss of its battle} for every army that fought."""
+    res = {}
+    for e in engagements:
+        for a in e.armies:
+            res[a] = outcomes[e.battle].outcome_for(state.army(a).faction)
+    return res
