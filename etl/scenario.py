@@ -45,6 +45,9 @@ LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountain
 WATER_KINDS = ("coast", "sea", "ocean", "lake")
 STRUCTURE_COLUMNS = ("name", "modern", "kind", "lat", "lon", "controller")
 PLACEMENT_COLUMNS = ("army", "faction", "structure")
+FACTION_KEYS = {"name", "colour", "army_list", "player", "capitals", "influence_multiplier", "first_army", "last_army", "note"}
+ROUTE_KEYS = {"name", "waypoints", "note"}
+OVERRIDE_KEYS = {"terrain", "reason", "cells", "points", "polygon", "structures"}
 
 # Road and river routing knobs; a scenario may override any of them in [routing].
 DEFAULT_ROUTING = {
@@ -260,6 +263,13 @@ def _line_of(lines: list[str], start: int, needle: str) -> int:
     return start
 
 
+def _check_keys(entry: dict, allowed: set[str], where: str, what: str) -> None:
+    """Refuse keys the format does not know: a misspelt key would otherwise be silently ignored."""
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise InputError(f"{where}: {what} has unknown key(s) {unknown}: use {', '.join(sorted(allowed))}")
+
+
 def _csv_rows(path: Path, columns: tuple[str, ...], *, required: bool = True) -> list[tuple[int, dict]]:
     """Rows of a CSV file with a header; ``#`` lines and blank lines are comments.
 
@@ -321,6 +331,7 @@ def _load_meta(directory: Path) -> dict:
     path = directory / "scenario.toml"
     data, lines = _read_toml(path)
     where = path.name
+    _check_keys(data, {"scenario", "rules", "routing"}, where, "scenario.toml")
     sc = data.get("scenario")
     if not isinstance(sc, dict):
         raise InputError(f"{where}: no [scenario] table: add [scenario] with name, region and resolution")
@@ -387,6 +398,7 @@ def _load_factions(directory: Path, armies_per_faction: int) -> list[Faction]:
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}: faction without a name: add name = \"...\"")
+        _check_keys(entry, FACTION_KEYS, where, f"faction {name!r}")
         if any(f.name == name for f in factions):
             raise InputError(f"{where}: faction {name!r} is defined twice: merge the two [[faction]] tables")
         player = entry.get("player", True)
@@ -529,6 +541,7 @@ def _load_routes(directory: Path, filename: str, header: str, structures: list[S
             raise InputError(f"{filename} line {start}: [[{header}]] without a name: add name = \"...\"")
         if any(r.name == name for r in routes):
             raise InputError(f"{filename} line {start}: two {header}s named {name!r}: rename one")
+        _check_keys(entry, ROUTE_KEYS, f"{filename} line {start}", f"{header} {name!r}")
         raw = entry.get("waypoints")
         if not isinstance(raw, list) or len(raw) < 2:
             raise InputError(f"{filename} line {start}: {header} {name!r} needs at least two waypoints")
@@ -589,6 +602,7 @@ def _load_overrides(directory: Path, structures: list[Structure]) -> list[Overri
     for i, entry in enumerate(entries):
         line = starts[i] if i < len(starts) else None
         where = f"{path.name} line {line}" if line else path.name
+        _check_keys(entry, OVERRIDE_KEYS, where, "override")
         terrain = entry.get("terrain")
         if terrain not in LAND_TERRAINS:
             raise InputError(f"{where}: terrain {terrain!r}: use one of {', '.join(LAND_TERRAINS)}")

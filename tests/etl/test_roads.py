@@ -114,3 +114,42 @@ def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
     n = con.execute("SELECT count(*) FROM road_edges e JOIN hex_neighbors n USING (cell, neighbor, clock)").fetchone()[0]
     assert n == con.execute("SELECT count(*) FROM road_edges").fetchone()[0] > 0
     assert result.seconds < 30
+
+
+def test_structure_in_the_sea_is_refused_on_the_real_map(real_campaign, tmp_path):
+    import shutil
+
+    from etl.campaign import create_campaign
+    from etl.scenario import scenario_dir
+
+    result, _ = real_campaign
+    d = tmp_path / "fpw"
+    shutil.copytree(scenario_dir("first-punic-war"), d)
+    text = (d / "structures.csv").read_text()
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("Ostia,"))
+    (d / "structures.csv").write_text(text.replace("Ostia,Ostia Antica,town,41.7556,12.2919", "Ostia,Ostia Antica,town,41.2000,11.8000"))
+    with pytest.raises(InputError, match=rf"structures.csv line {line}: structure 'Ostia' at \(41.2, 11.8\) lies in a sea hex"):
+        create_campaign(d, tmp_path / "x.duckdb", map_path=result.path.parent / "mediterranean.duckdb")
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_CELLS = cells_in_bbox((10.0, 40.0, 10.4, 40.25), 6)
+_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_TERRAINS + ("lake", "sea")), min_size=len(_CELLS), max_size=len(_CELLS)),
+       st.integers(0, len(_CELLS) - 1), st.integers(0, len(_CELLS) - 1))
+def test_any_route_found_is_an_adjacent_chain_of_passable_land(labels, i, j):
+    lab = dict(zip(_CELLS, labels))
+    g = _graph(lambda c: lab[c] if lab[c] in _TERRAINS else None, bbox=(10.0, 40.0, 10.4, 40.25),
+               kind_of=lambda c: "land" if lab[c] in _TERRAINS else lab[c])
+    a, b = _CELLS[i], _CELLS[j]
+    path = shortest_path(g, a, b, road_cost(DEFAULT_ROUTING))
+    if path is None:
+        return
+    assert path[0] == a and path[-1] == b
+    assert all(y in {n for n, _ in g.neighbors[x]} for x, y in zip(path, path[1:]))
+    assert all(g.kind[c] == "land" and g.terrain[c] != "peaks" for c in path[1:-1])

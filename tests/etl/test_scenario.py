@@ -218,3 +218,10 @@ def test_shore_structures_snap_and_shared_hexes_are_separated(tmp_path, syntheti
     assert "already holds Atown" in twin.message
     assert synthetic_cells.kind[r.structure_cells["Shoretown"]] == "land"
     assert any(n.topic == "override" for n in r.notes)
+
+
+def test_misspelt_keys_are_refused(tmp_path):
+    factions = FACTIONS_TOML.replace('capitals = ["Bcapitol"]', 'capital = ["Bcapitol"]')
+    _rejects(tmp_path, {"factions.toml": factions}, r"factions.toml line 11: faction 'Beta' has unknown key\(s\) \['capital'\]")
+    roads = ROADS_TOML.replace('note = "test road"', 'notes = "test road"')
+    _rejects(tmp_path, {"roads.toml": roads}, r"roads.toml line 1: road 'Via Prima' has unknown key\(s\) \['notes'\]")
