@@ -21,7 +21,13 @@ def group() -> None:
 @click.option("--precision", default=5, show_default=True, type=click.IntRange(3, 7),
               help="Decimals of a degree kept for hex vertices (5 = 1.1 m).")
 def map_command(database: Path, out: Path, faction: str | None, precision: int) -> None:
-    """Render DATABASE (a map or a campaign) to --out: hexes by terrain, rivers, and the scenario if any."""
+    """Render DATABASE (a map or a campaign) to --out: hexes by terrain, rivers, and the scenario if any.
+
+    The page inlines Leaflet and fetches nothing, so it opens offline.  With
+    --faction, another faction's army strengths are left out of the page.
+
+    Example: tabula render map punic.duckdb --out punic-roma.html --faction Roma
+    """
     from web_maps.terrain_map import render_terrain_map
 
     click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))

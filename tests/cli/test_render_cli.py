@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabula.cli import cli, main
-from tests.web_maps.synthetic import make_map_db
+from tests.web_maps.synthetic import make_campaign_db, make_map_db
 from web_maps.assets import remote_urls
 
 TABULA = Path(sys.executable).parent / "tabula"
@@ -52,3 +52,23 @@ def test_command_line_reports_a_map_that_is_not_a_database(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "not a readable DuckDB database" in proc.stderr
     assert proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+def test_render_map_faction_view_of_a_campaign(tmp_path):
+    db = tmp_path / "latium.duckdb"
+    make_campaign_db(db)
+    out = tmp_path / "etrusci.html"
+    result = CliRunner().invoke(cli, ["render", "map", str(db), "--out", str(out), "--faction", "Etrusci"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "view of Etrusci" in page and "2468 FP" in page and "1357 FP" not in page
+
+
+def test_unknown_faction_is_one_line_through_main(tmp_path, capsys):
+    db = tmp_path / "latium.duckdb"
+    make_campaign_db(db)
+    with pytest.raises(SystemExit) as info:
+        main(["render", "map", str(db), "--out", str(tmp_path / "m.html"), "--faction", "Samnites"])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err == "error: faction 'Samnites' is not in this campaign: pass --faction with one of Carthago, Etrusci, Roma\n"
