@@ -473,7 +473,7 @@ def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
         board = _board(con)
         names = _names(board)
         orders = {army: _row_to_orders(row) for army, row in r.orders_rows().items()}
-        logistics = logistics_for(board, r.state)
+        logistics = logistics_for(board, r.state)  # at the start of the round: the -1 MP roads, the allies' 6 MP
         result = resolve_movement(board, r.state, orders, logistics_road_edges=logistics.road_edges)
         notes = [
             ("start", _start_note(r.state)),
@@ -485,7 +485,9 @@ def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
         ]
         note_events = [_event(r.round, "movement", "put_note", {"round": r.round, "key": k, "value": v}) for k, v in notes]
         moved = replace(result.state, phase=Phase.BATTLES)
-        engagement_events = _list_engagements(board, moved, orders, result, names)
+        engagement_events = _list_engagements(
+            board, moved, orders, mp_spent=result.mp_spent, start_state=r.state, start_logistics=logistics, retreats=()
+        )
         st.save_state(con, moved, events=result.events, phase="movement", names=names)
         st.append_events(con, note_events + engagement_events)
     return list(result.events) + note_events + engagement_events
@@ -543,3 +545,68 @@ def record_result(con: duckdb.DuckDBPyConnection, engagement: int, outcomes: Map
             ))
         st.append_events(con, events)
     return events
+
+
+def _list_engagements(
+    board: Board,
+    state: CampaignState,
+    orders: Mapping[int, ArmyOrders],
+    *,
+    mp_spent: Mapping[int, int],
+    start_state: CampaignState,
+    start_logistics,
+    retreats: Iterable[int],
+) -> list[Event]:
+    """Engagements after movement (:func:`engine.battles.find_engagements`) as ``put_engagement``
+    events, plus each one's Field of Glory II set-up, worded and kept in the ``setups`` note."""
+    from engine.battles import engagement_setup, find_engagements
+
+    assaults = {a: o.assault for a, o in orders.items() if o.assault and not o.lift_siege}
+    engagements = find_engagements(board, state, assaults=assaults, retreats=tuple(sorted(retreats)))
+    initiative = {a: o.initiative for a, o in orders.items()}
+    in_transit = {a: sum(t.fp for t in o.transfers) for a, o in orders.items() if o.transfers}
+    events: list[Event] = []
+    setups: dict[str, str] = {}
+    rnd = state.round
+    for e in engagements:
+        events.append(_event(rnd, "movement", "put_engagement", {
+            "round": rnd, "battle": e.battle, "engagement": e.number, "army_a": e.army_a, "army_b": e.army_b, "assault": e.assault,
+        }))
+        setup = engagement_setup(
+            board, state, e, engagements, mp_spent=mp_spent, initiative=initiative,
+            start_logistics=start_logistics, start_state=start_state, in_transit=in_transit,
+        )
+        setups[str(e.number)] = setup.text()
+        events.append(_event(rnd, "movement", "engagement_setup", {"engagement": e.number, "sets_up": setup.sets_up,
+                                                                    "fp": [side.fp for side in setup.sides], "map": setup.map},
+                             setup.text()))
+    if not engagements:
+        events.append(_event(rnd, "movement", "no_engagements", {}, "no armies of different factions are in each other's ZoC: no battles this round"))
+    events.append(_event(rnd, "movement", "put_note", {"round": rnd, "key": "setups", "value": setups}))
+    return events
+
+
+def battle_sheet(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Phase 3 at a glance: every engagement of the round, its set-up and its result so far (read-only)."""
+    st._require_state(con)
+    r = _read(con)
+    rows = _engagement_rows(r)
+    if not rows:
+        if r.state.phase is Phase.BATTLES:
+            return [f"round {r.round}: no engagements; next: {_next_hint(r)}"]
+        return [f"round {r.round} is in the {r.phase} phase: no engagements listed yet; next: {_next_hint(r)}"]
+    setups = r.note("setups") or {}
+    out = []
+    battle = None
+    for _rnd, b, e, army_a, army_b, assault in rows:
+        if b != battle:
+            battle = b
+            out.append(f"battle {b}")
+        out.append("  " + setups.get(str(e), f"engagement {e}: army {army_a} v {'army ' + str(army_b) if army_b is not None else assault}"))
+        results = _results_for(r, e)
+        if results:
+            out.append("    result: " + "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items())))
+        else:
+            out.append("    result: awaiting (`tabula round result`)")
+    out.append(f"next: {_next_hint(r)}")
+    return out

@@ -140,3 +140,84 @@ def test_steps_out_of_order_are_refused():
     con, _ = started()
     with pytest.raises(rounds.StepRefused, match="cannot record a result: round 1 is in the orders phase"):
         rounds.record_result(con, 1, {9: ("win", 10)})
+
+
+# --- movement and battles ---------------------------------------------------------------
+
+# Roma and Capua four hexes apart on farmland; "3 3" is the hex between them.
+FIELD = [
+    ("Roma", "city", "", "roma", True),
+    ("Ostia", "town", "9 9", "roma"),
+    ("Capua", "city", "3 3 3 3", "carthago", True),
+]
+
+
+def at_war(**kw):
+    con, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=FIELD, **kw)
+    rounds.publish_initiative(con)
+    return con, m
+
+
+def test_movement_collision_then_engagement_listed():
+    con, m = at_war()
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=())}, faction="roma")
+    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
+    events = rounds.run_movement(con)
+    kinds = [e.kind for e in events]
+    assert "army_moved" in kinds and "put_engagement" in kinds
+    s = st.load_state(con)
+    # Both armies wanted "3 3" at MP 4: one got it, the other stopped next to it.
+    cells = {a.id: a.cell for a in s.armies}
+    assert m.cell("3 3") in (cells[1], cells[9])
+    assert {cells[1], cells[9]} in ({m.cell("3 3"), m.cell("3")}, {m.cell("3 3"), m.cell("3 3 3")})
+    contest = [e.text for e in events if e.kind == "army_moved" and "lost the hex" in e.text]
+    assert len(contest) == 1
+    assert s.phase is Phase.BATTLES
+    status = rounds.round_status(con)
+    assert status.engagements == ((1, 1, 1, 9, None, False),)
+    assert "record results (`tabula round result`) of engagement 1" in status.next_step
+    sheet = rounds.battle_sheet(con)
+    assert sheet[0] == "battle 1"
+    assert sheet[1].startswith("  engagement 1: Open Battle, Large (40 x 32), no map re-rolls, map Mediterranean Agricultural")
+    assert sheet[2] == "    result: awaiting (`tabula round result`)"
+    # Orders are open to everyone now.
+    assert {a: o for a, _f, o in rounds.orders_view(con, faction="carthago")}[9].moves == (3, 3)
+    st.verify_replay(con)
+
+
+def _fought(con):
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=())}, faction="roma")
+    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
+    rounds.run_movement(con)
+
+
+def test_results_are_checked_and_recorded():
+    con, _ = at_war()
+    _fought(con)
+    n = count_events(con)
+    with pytest.raises(InputError, match="round 1 has no engagement 2: its engagements are 1"):
+        rounds.record_result(con, 2, {1: ("win", 10), 9: ("loss", 30)})
+    with pytest.raises(InputError, match="give a result for exactly those armies"):
+        rounds.record_result(con, 1, {1: ("win", 10)})
+    with pytest.raises(InputError, match="disagree"):
+        rounds.record_result(con, 1, {1: ("win", 10), 9: ("win", 30)})
+    with pytest.raises(InputError, match="casualties 130 must be a whole percentage"):
+        rounds.record_result(con, 1, {1: ("win", 10), 9: ("loss", 130)})
+    assert count_events(con) == n
+    events = rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
+    assert [e.text for e in events] == [
+        "army 1 (carthago) loses engagement 1, 48% casualties",
+        "army 9 (roma) wins engagement 1, 25% casualties",
+    ]
+    assert rounds.round_status(con).engagements == ((1, 1, 1, 9, None, True),)
+    assert rounds.battle_sheet(con)[2] == "    result: army 1 loss, 48% casualties; army 9 win, 25% casualties"
+    st.verify_replay(con)
+
+
+def test_orders_and_movement_refused_after_movement():
+    con, _ = at_war()
+    _fought(con)
+    with pytest.raises(rounds.StepRefused, match="cannot take orders: round 1 is in the battles phase; record results"):
+        rounds.submit_orders(con, {9: ArmyOrders(9)})
+    with pytest.raises(rounds.StepRefused, match="cannot run movement: round 1 is in the battles phase"):
+        rounds.run_movement(con)
