@@ -17,6 +17,7 @@ import duckdb
 import h3
 import numpy as np
 import shapely
+from folium import LayerControl
 
 from geo.errors import InputError, MissingInputError
 from geo.hexgrid import cell_polygon
@@ -309,6 +310,7 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     meta = map_meta(con)
     name = meta.get("name") or meta.get("region") or Path(str(db_path)).stem
     if campaign:
+        # Imported here: scenario_layers builds on this module's readers.
         from web_maps.scenario_layers import add_scenario_layers
 
         more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
@@ -323,8 +325,6 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign else "")
     m.add_child(Title(label))
     m.add_child(Legend(sections))
-    from folium import LayerControl
-
     m.add_child(LayerControl(position="topright", collapsed=False))
     m.add_child(FitView(south, west, north, east))
     return m
