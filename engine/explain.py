@@ -104,6 +104,8 @@ def describe(event: Event, names: Mapping[str, str] | None = None) -> str:
         if d.get("army_b") is None:
             return f"engagement {d['engagement']} (battle {d['battle']}): army {d['army_a']} assaults {d['assault']}"
         return f"engagement {d['engagement']} (battle {d['battle']}): army {d['army_a']} v army {d['army_b']}"
+    if k == "drop_engagement":
+        return f"engagement {d['engagement']} of round {d['round']} withdrawn from the list"
     if k == "put_result":
         return f"engagement {d['engagement']}: army {d['army']} {d['outcome']}, {d['casualties']}% casualties"
     if k == "put_note":

@@ -449,10 +449,34 @@ def _start_note(state: CampaignState) -> dict:
         "armies": {str(a.id): {"cell": a.cell, "strength": a.strength, "eliminated": a.eliminated} for a in state.armies},
         "control": dict(sorted(state.control.items())),
         "sieges": [
-            {"structure": s.structure, "faction": s.faction, "armies": list(s.armies), "resilience": s.resilience}
+            {"structure": s.structure, "faction": s.faction, "armies": list(s.armies), "resilience": s.resilience,
+             "start_resilience": s.start_resilience, "started_round": s.started_round}
             for s in state.sieges
         ],
+        "victory_points": dict(sorted(state.victory_points.items())),
     }
+
+
+def _start_state(r: _Round) -> CampaignState:
+    """The state at the start of this round, rebuilt from the ``start`` note written by movement."""
+    from engine.model import Army, Siege
+
+    note = r.note("start")
+    if note is None:
+        return r.state
+    factions = {a.id: a.faction for a in r.state.armies}
+    armies = tuple(
+        Army(int(k), factions[int(k)], v["cell"], int(v["strength"]), bool(v["eliminated"]))
+        for k, v in sorted(note["armies"].items(), key=lambda kv: int(kv[0]))
+    )
+    sieges = tuple(
+        Siege(x["structure"], x["faction"], tuple(x["armies"]), x["resilience"], x["start_resilience"], x["started_round"])
+        for x in note["sieges"]
+    )
+    return replace(
+        r.state, phase=Phase.ORDERS, armies=armies, control=dict(note["control"]), sieges=sieges,
+        victory_points=dict(note.get("victory_points", r.state.victory_points)),
+    )
 
 
 def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
@@ -610,3 +634,48 @@ def battle_sheet(con: duckdb.DuckDBPyConnection) -> list[str]:
             out.append("    result: awaiting (`tabula round result`)")
     out.append(f"next: {_next_hint(r)}")
     return out
+
+
+def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
+    """Phase 3: ``army`` retreats rather than fight its engagements (seed, "Engagements and battles").
+
+    Declared before any engagement of the round is fought: the engagements are listed
+    again without the army (their numbers may change).  The victory points and where the
+    army goes are administration's (``retreats`` note).
+    """
+    from engine.logistics import logistics_for
+
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.BATTLES, "take a retreat")
+        rows = _engagement_rows(r)
+        mine = [row for row in rows if army in (row[3], row[4])]
+        if not mine:
+            fighting = sorted({a for row in rows for a in (row[3], row[4]) if a is not None})
+            raise InputError(
+                f"army {army} fights no engagement this round: armies in engagements are {', '.join(map(str, fighting)) or 'none'}"
+            )
+        recorded = sorted({k[1] for k in r.snap.tables["engagement_results"] if k[0] == r.round})
+        if recorded:
+            raise StepRefused(
+                f"cannot take a retreat: results are already recorded for engagement{'s' if len(recorded) > 1 else ''} "
+                f"{', '.join(map(str, recorded))}; retreats are declared before any engagement is fought"
+            )
+        retreats = sorted(set(r.note("retreats") or []) | {army})
+        board = _board(con)
+        start_state = _start_state(r)
+        movement = r.note("movement") or {"mp_spent": {}}
+        orders = {a: _row_to_orders(row) for a, row in r.orders_rows().items()}
+        faction = r.state.army(army).faction
+        against = sorted({row[4] if row[3] == army else row[3] for row in mine if row[4] is not None})
+        events = [_event(r.round, "battles", "retreat", {"army": army, "faction": faction, "against": against},
+                         f"army {army} ({faction}) retreats rather than fight"
+                         + (f" army {', army '.join(map(str, against))}" if against else ""))]
+        events += [_event(r.round, "battles", "drop_engagement", {"round": r.round, "engagement": row[2]}) for row in rows]
+        events.append(_event(r.round, "battles", "put_note", {"round": r.round, "key": "retreats", "value": retreats}))
+        events += _list_engagements(
+            board, r.state, orders, mp_spent={int(k): v for k, v in movement["mp_spent"].items()},
+            start_state=start_state, start_logistics=logistics_for(board, start_state), retreats=retreats,
+        )
+        st.append_events(con, [replace(e, phase="battles") for e in events])
+    return events

@@ -22,6 +22,7 @@ State kinds (``data`` fields; ``was`` holds the previous value for the log):
 ``set_vp``         faction, vp
 ``put_orders``     round, army, moves, initiative, lift_siege, assault, transfers
 ``put_engagement`` round, battle, engagement, army_a, army_b, assault
+``drop_engagement`` round, engagement                (a retreat re-lists the round's engagements)
 ``put_result``     round, engagement, army, outcome, casualties
 ``put_note``       round, key, value               (facts later steps of a round need)
 =================  ==============================================================
@@ -156,6 +157,7 @@ STATE_KINDS = frozenset(
         "set_vp",
         "put_orders",
         "put_engagement",
+        "drop_engagement",
         "put_result",
         "put_note",
     }
@@ -337,6 +339,11 @@ def apply_event(snap: Snapshot, kind: str, data: Mapping[str, Any]) -> None:
             _int_or_none(data.get("army_b")),
             data.get("assault"),
         )
+    elif kind == "drop_engagement":
+        r, e = int(data["round"]), int(data["engagement"])
+        t["engagements"].pop((r, e), None)
+        for k in [k for k in t["engagement_results"] if k[0] == r and k[1] == e]:
+            del t["engagement_results"][k]
     elif kind == "put_result":
         r, e, army = int(data["round"]), int(data["engagement"]), int(data["army"])
         t["engagement_results"][(r, e, army)] = (r, e, army, data["outcome"], int(data["casualties"]))

@@ -221,3 +221,24 @@ def test_orders_and_movement_refused_after_movement():
         rounds.submit_orders(con, {9: ArmyOrders(9)})
     with pytest.raises(rounds.StepRefused, match="cannot run movement: round 1 is in the battles phase"):
         rounds.run_movement(con)
+
+
+def test_retreat_before_the_fight_relists_the_engagements():
+    con, _ = at_war()
+    _fought(con)
+    with pytest.raises(InputError, match="army 10 fights no engagement this round: armies in engagements are 1, 9"):
+        rounds.declare_retreat(con, 10)
+    events = rounds.declare_retreat(con, 1)
+    assert events[0].text == "army 1 (carthago) retreats rather than fight army 9"
+    status = rounds.round_status(con)
+    assert status.engagements == ()
+    assert "tabula round administer" in status.next_step
+    st.verify_replay(con)
+
+
+def test_retreat_after_a_result_is_refused():
+    con, _ = at_war()
+    _fought(con)
+    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
+    with pytest.raises(rounds.StepRefused, match="retreats are declared before any engagement is fought"):
+        rounds.declare_retreat(con, 1)
