@@ -1,0 +1,312 @@
+"""Sieges, Resilience, assaults and surrender (seed: "Sieges", "Assaults").
+
+:func:`resolve_sieges` is the Siege resolution part of the Administration phase, in
+this order (docs/rules/administration.md says why):
+
+1. assaults: a besieging army that won its assault and lost no other engagement
+   takes the structure; an assault lost means that army lifts its siege;
+2. running sieges: the armies that besieged the full round (in the siege at the
+   round's start, never letting the structure out of their ZoC while moving, and
+   still there) each cost the structure 1 Resilience, after suffering attrition of
+   10 x Resilience when more than 12 MP from their faction's lines; Resilience
+   below 1 hands control to the besiegers.  A siege no army besieges any more is
+   lifted, or taken over by another faction's armies at the current Resilience
+   when that faction chooses so;
+3. new sieges (and armies joining a running siege) as the players ask;
+4. surrenders chosen by the controlling faction.
+
+Control changes are events of kind ``control_changed`` whose data the victory
+points read (``structure_kind``, ``from``, ``to``, ``how``, ``start_resilience``,
+``surrendered``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Mapping
+
+from engine.battles import Engagement, EngagementResult
+from engine.logistics import Logistics
+from engine.model import Army, Board, CampaignState, Event, Siege
+from engine.zoc import army_zoc, controller_of, kept_within_army_zoc
+from geo.errors import InputError
+
+__all__ = [
+    "RESILIENCE_MODIFIERS",
+    "SiegeInputs",
+    "SiegeOptions",
+    "assault_effects",
+    "effective_resilience",
+    "resolve_sieges",
+    "siege_refusal",
+    "start_resilience",
+]
+
+#: Seed, "Start of a siege".
+RESILIENCE_MODIFIERS = {
+    "town": -1,
+    "city": 2,
+    "farmlands": -1,
+    "marshes": 1,
+    "mountains": 2,
+    "coast": 1,
+    "capital": 2,
+}
+
+
+@dataclass(frozen=True)
+class SiegeOptions:
+    modifiers: Mapping[str, int] = field(default_factory=lambda: dict(RESILIENCE_MODIFIERS))
+    attrition_beyond_mp: float = 12  # seed: "more than 12 MP distance of its faction's lines"
+    attrition_per_resilience: int = 10
+
+
+@dataclass(frozen=True)
+class SiegeInputs:
+    """What the siege resolution needs besides the board and the state after battles.
+
+    ``start_state``: the state at the round's start (who besieged then);
+    ``paths``: the hexes each army entered this round, its start hex first;
+    ``start_requests``: {army: structure} sieges to start or join (the players' choice);
+    ``lifts``: armies lifting their siege by order; ``take_overs``: structures whose
+    running siege another faction continues at the current Resilience;
+    ``surrenders``: structures their controller surrenders; ``blockaded``: structures
+    blockaded now (naval issue hook); ``logistics``: for the 12 MP attrition rule;
+    ``engagements``/``results``: for assaults.
+    """
+
+    start_state: CampaignState
+    paths: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    start_requests: Mapping[int, str] = field(default_factory=dict)
+    lifts: frozenset[int] = frozenset()
+    take_overs: frozenset[str] = frozenset()
+    surrenders: frozenset[str] = frozenset()
+    blockaded: frozenset[str] = frozenset()
+    logistics: Logistics | None = None
+    engagements: tuple[Engagement, ...] = ()
+    results: tuple[EngagementResult, ...] = ()
+
+
+def start_resilience(board: Board, structure: str, options: SiegeOptions = SiegeOptions()) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """Resilience at the start of a siege (before any blockade) and its parts.
+
+    Seed: Ravenna 4 (City +2, Marshes +1, coast +1); Hipponium -1 (Town -1, Farmlands -1, coast +1)."""
+    s = board.structures[structure]
+    mods = options.modifiers
+    parts = [(s.kind, mods.get(s.kind, 0))]
+    terrain = board.hexes[s.cell].terrain
+    if terrain in mods:
+        parts.append((terrain, mods[terrain]))
+    coastal = s.coastal or any(board.hexes[n].kind == "coast" for n in board.sides.get(s.cell, {}).values())
+    if coastal:
+        parts.append(("adjacent to coast", mods.get("coast", 0)))
+    if s.capital:
+        parts.append(("capital", mods.get("capital", 0)))
+    return sum(v for _, v in parts), tuple(parts)
+
+
+def effective_resilience(siege: Siege, blockaded: bool) -> int:
+    """Resilience with the blockade adjustment: -1 while a navy of another faction blockades it."""
+    return siege.resilience - (1 if blockaded else 0)
+
+
+def _in_other_faction_army_zoc(board: Board, state: CampaignState, cell: str, faction: str) -> list[int]:
+    return [
+        a.id for a in state.armies
+        if not a.eliminated and a.cell is not None and a.faction != faction and cell in army_zoc(board, a.cell)
+    ]
+
+
+def siege_refusal(board: Board, state: CampaignState, army_id: int, structure: str) -> str | None:
+    """Why ``army_id`` may not start (or join) a siege of ``structure`` now; None when it may."""
+    if structure not in board.structures:
+        return f"there is no structure {structure!r}"
+    a = state.army(army_id)
+    s = board.structures[structure]
+    if a.eliminated or a.cell is None:
+        return f"army {army_id} is not on the map"
+    controller = controller_of(state, s)
+    if controller is None:
+        return f"{structure} is controlled by nobody (it is gained by ZoC at the round's end, not by siege)"
+    if controller == a.faction:
+        return f"{structure} is controlled by {a.faction}, the army's own faction"
+    if s.cell not in army_zoc(board, a.cell):
+        return f"{structure} is not in army {army_id}'s ZoC"
+    others = _in_other_faction_army_zoc(board, state, s.cell, a.faction)
+    if others:
+        return f"{structure} is also in the ZoC of army {', '.join(map(str, others))} of another faction"
+    siege = state.siege_of(structure)
+    if siege is not None and siege.faction != a.faction:
+        return f"{structure} is already besieged by {siege.faction}: one faction at a time"
+    return None
+
+
+def assault_effects(
+    engagements: Iterable[Engagement], results: Iterable[EngagementResult]
+) -> tuple[dict[str, list[int]], set[int]]:
+    """({structure: armies that take it}, armies that lost their assault).
+
+    Seed: an assault won by an army that loses no other engagement gains control;
+    a draw continues the siege; a loss lifts the siege for that army."""
+    engagements = tuple(engagements)
+    outcome = {(r.engagement, r.army): r.outcome for r in results}
+    takers: dict[str, list[int]] = {}
+    losers: set[int] = set()
+    for e in engagements:
+        if e.assault is None:
+            continue
+        o = outcome.get((e.number, e.army_a))
+        lost_other = any(
+            outcome.get((f.number, e.army_a)) == "loss" for f in engagements if f.assault is None and e.army_a in f.armies
+        )
+        if o == "win" and not lost_other:
+            takers.setdefault(e.assault, []).append(e.army_a)
+        elif o == "loss":
+            losers.add(e.army_a)
+    return takers, losers
+
+
+def _control_event(board, state, structure, to, how, siege: Siege | None, surrendered=False, armies=()) -> Event:
+    s = board.structures[structure]
+    frm = controller_of(state, s)
+    data = {
+        "structure": structure,
+        "structure_kind": s.kind,
+        "from": frm,
+        "to": to,
+        "how": how,
+        "start_resilience": siege.start_resilience if siege else None,
+        "surrendered": surrendered,
+        "armies": list(armies),
+    }
+    why = {
+        "assault": f"army {', '.join(map(str, armies))} won the assault",
+        "siege": "its Resilience fell below 1",
+        "surrender": f"{frm} surrendered it",
+        "zoc": "it is in the ZoC of that faction's armies only",
+    }[how]
+    text = f"{structure} ({s.kind}) passes from {frm or 'nobody'} to {to}: {why}"
+    return Event(state.round, "administration", "control_changed", data, text)
+
+
+def resolve_sieges(
+    board: Board, state: CampaignState, inputs: SiegeInputs, options: SiegeOptions = SiegeOptions()
+) -> tuple[CampaignState, tuple[Event, ...]]:
+    """The Siege resolution part of the Administration phase (see the module doc)."""
+    events: list[Event] = []
+    control = dict(state.control)
+    armies = {a.id: a for a in state.armies}
+    sieges: dict[str, Siege] = {s.structure: s for s in state.sieges}
+    rnd = state.round
+
+    def ev(kind, data, text):
+        events.append(Event(rnd, "administration", kind, data, text))
+
+    def set_control(structure, to, how, siege, surrendered=False, who=()):
+        nonlocal control
+        cur = replace(state, control=control)
+        events.append(_control_event(board, cur, structure, to, how, siege, surrendered, who))
+        control[structure] = to
+        sieges.pop(structure, None)
+
+    # 1. assaults
+    takers, assault_losers = assault_effects(inputs.engagements, inputs.results)
+    for structure, who in sorted(takers.items()):
+        siege = sieges.get(structure)
+        if siege is not None:
+            set_control(structure, siege.faction, "assault", siege, who=who)
+
+    # 2. running sieges
+    start_armies = {s.structure: set(s.armies) for s in inputs.start_state.sieges}
+    for name in sorted(list(sieges)):
+        siege = sieges[name]
+        cell = board.structures[name].cell
+        besiegers = []
+        for a_id in siege.armies:
+            a = armies.get(a_id)
+            path = inputs.paths.get(a_id, (a.cell,) if a else ())
+            if (
+                a is not None and not a.eliminated and a.cell is not None
+                and a_id in start_armies.get(name, set())
+                and a_id not in inputs.lifts and a_id not in assault_losers
+                and cell in army_zoc(board, a.cell)
+                and kept_within_army_zoc(board, path, cell)
+            ):
+                besiegers.append(a_id)
+        gone = [a for a in siege.armies if a not in besiegers]
+        if not besiegers:
+            others = sorted(
+                {armies[i].faction for i in _in_other_faction_army_zoc(board, state, cell, control.get(name) or "")}
+            )
+            newcomers = [f for f in others if f != siege.faction]
+            if name in inputs.take_overs and len(newcomers) == 1:
+                f = newcomers[0]
+                ids = tuple(sorted(a.id for a in armies.values() if a.faction == f and not a.eliminated and a.cell
+                                   and cell in army_zoc(board, a.cell)))
+                sieges[name] = replace(siege, faction=f, armies=ids, started_round=rnd)
+                ev("siege_taken_over", {"structure": name, "from": siege.faction, "to": f, "armies": list(ids),
+                                        "resilience": siege.resilience},
+                   f"{f} takes over the siege of {name} from {siege.faction} at Resilience {siege.resilience}")
+            else:
+                sieges.pop(name)
+                ev("siege_lifted", {"structure": name, "faction": siege.faction, "armies": list(siege.armies)},
+                   f"the siege of {name} by {siege.faction} is lifted: no besieging army keeps it in its ZoC")
+            continue
+        blockaded = name in inputs.blockaded
+        before = effective_resilience(siege, blockaded)
+        if before >= 1:
+            for a_id in besiegers:
+                dist = inputs.logistics.army_distance.get(a_id, math.inf) if inputs.logistics else math.inf
+                if dist > options.attrition_beyond_mp:
+                    loss = options.attrition_per_resilience * before
+                    a = armies[a_id]
+                    armies[a_id] = replace(a, strength=max(0, a.strength - loss))
+                    ev("siege_attrition", {"army": a_id, "structure": name, "fp": loss,
+                                           "distance_mp": None if math.isinf(dist) else dist},
+                       f"army {a_id} loses {loss} FP to attrition besieging {name} (Resilience {before}), "
+                       f"{'beyond reach of' if math.isinf(dist) else f'{dist:g} MP from'} its lines")
+        new = replace(siege, resilience=siege.resilience - len(besiegers), armies=tuple(besiegers))
+        after = effective_resilience(new, blockaded)
+        ev("siege_progress", {"structure": name, "faction": siege.faction, "armies": besiegers,
+                              "resilience_before": before, "resilience_after": after, "left": gone},
+           f"{name}: {len(besiegers)} besieging army{'ies' if len(besiegers) > 1 else ''} "
+           f"({', '.join(map(str, besiegers))}) bring Resilience from {before} to {after}")
+        sieges[name] = new
+        if after < 1:
+            set_control(name, siege.faction, "siege", siege, who=besiegers)
+
+    # 3. new sieges and armies joining
+    cur = replace(state, control=control, armies=tuple(armies[i] for i in sorted(armies)), sieges=tuple(sieges.values()))
+    for a_id, name in sorted(inputs.start_requests.items()):
+        why = siege_refusal(board, cur, a_id, name)
+        if why:
+            raise InputError(f"army {a_id} cannot siege {name}: {why}")
+        a = armies[a_id]
+        siege = sieges.get(name)
+        if siege is None:
+            value, parts = start_resilience(board, name, options)
+            sieges[name] = Siege(name, a.faction, (a_id,), value, value, rnd)
+            ev("siege_started", {"structure": name, "faction": a.faction, "armies": [a_id], "resilience": value,
+                                 "parts": [list(p) for p in parts]},
+               f"army {a_id} ({a.faction}) starts sieging {name}: Resilience {value} ("
+               + ", ".join(f"{k} {v:+d}" for k, v in parts) + ")")
+        elif a_id not in siege.armies:
+            sieges[name] = replace(siege, armies=tuple(sorted(siege.armies + (a_id,))))
+            ev("siege_joined", {"structure": name, "army": a_id}, f"army {a_id} joins the siege of {name}")
+        cur = replace(cur, sieges=tuple(sieges.values()))
+
+    # 4. surrenders
+    for name in sorted(inputs.surrenders):
+        siege = sieges.get(name)
+        if siege is None:
+            raise InputError(f"{name} cannot surrender: it is not besieged")
+        set_control(name, siege.faction, "surrender", siege, surrendered=True, who=siege.armies)
+
+    new_state = replace(
+        state,
+        control=control,
+        armies=tuple(armies[i] for i in sorted(armies)),
+        sieges=tuple(sorted(sieges.values(), key=lambda s: s.structure)),
+    )
+    return new_state, tuple(events)
