@@ -1,0 +1,157 @@
+"""Victory points and the five victory conditions (seed: "Victory points", "Overview").
+
+Points are allocated to factions at the end of each round:
+
+    +1 each fought engagement (won, drawn or lost)   +3 won   -1 drawn   -3 lost
+    -1 retreating from an engagement without fighting it; +1 when the enemy does
+    +1 / +2 each Town / City gained from another faction; -1 / -2 each lost to one
+    -1 more for a Town/City lost without surrendering whose Resilience started at 2+
+
+The campaign ends when a faction has at least +50 VP, at least +30 more than the
+other faction, control of the other faction's capital, or when every army of the
+other faction is eliminated or below 1200 FP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Mapping
+
+from engine.battles import Engagement, EngagementResult
+from engine.model import Board, CampaignState, Event
+from engine.zoc import controller_of
+
+__all__ = [
+    "VictoryCheck",
+    "VictoryOptions",
+    "check_victory",
+    "round_victory_points",
+    "score_round",
+]
+
+ENGAGEMENT_VP = {"win": 1 + 3, "draw": 1 - 1, "loss": 1 - 3}  # +1 for fighting, then the outcome
+
+
+@dataclass(frozen=True)
+class VictoryOptions:
+    vp_to_win: int = 50
+    vp_lead_to_win: int = 30
+    weak_army_fp: int = 1200
+    #: both factions meeting a condition in the same round: "vp" = the one with more VP wins
+    #: (equal VP: no winner yet), "none" = nobody wins that round.
+    simultaneous: str = "vp"
+
+
+def round_victory_points(
+    board: Board,
+    start_state: CampaignState,
+    engagements: Iterable[Engagement] = (),
+    results: Iterable[EngagementResult] = (),
+    retreats: Iterable[tuple[int, int]] = (),
+    control_events: Iterable[Event] = (),
+) -> tuple[dict[str, int], tuple[Event, ...]]:
+    """This round's VP per faction and one event per award, explained in words.
+
+    ``retreats``: (retreating army, enemy army) for each engagement avoided by retreat;
+    ``control_events``: the ``control_changed`` events of the round (sieges, assaults,
+    surrenders, unowned structures gained by ZoC)."""
+    rnd = start_state.round
+    faction_of = {a.id: a.faction for a in start_state.armies}
+    outcome = {(r.engagement, r.army): r.outcome for r in results}
+    vp: dict[str, int] = {}
+    events: list[Event] = []
+
+    def award(faction: str | None, points: int, why: str, data: Mapping):
+        if faction is None or points == 0:
+            return
+        vp[faction] = vp.get(faction, 0) + points
+        events.append(Event(rnd, "victory", "vp_awarded", {"faction": faction, "vp": points, **data},
+                            f"{faction} {points:+d} VP: {why}"))
+
+    for e in engagements:
+        o = outcome.get((e.number, e.army_a))
+        if o is None:
+            continue
+        sides = [(faction_of[e.army_a], o)]
+        if e.army_b is not None:
+            sides.append((faction_of[e.army_b], outcome[(e.number, e.army_b)]))
+        else:
+            defender = controller_of(start_state, board.structures[e.assault])
+            sides.append((defender, {"win": "loss", "loss": "win", "draw": "draw"}[o]))
+        for faction, res in sides:
+            word = {"win": "won", "draw": "drawn", "loss": "lost"}[res]
+            award(faction, ENGAGEMENT_VP[res], f"engagement {e.number} fought (+1) and {word} "
+                  f"({ {'win': '+3', 'draw': '-1', 'loss': '-3'}[res] })", {"engagement": e.number, "outcome": res})
+    for army, enemy in retreats:
+        award(faction_of[army], -1, f"army {army} retreated from engagement with army {enemy} without fighting",
+              {"army": army, "reason": "retreated"})
+        award(faction_of[enemy], +1, f"enemy army {army} retreated from army {enemy}", {"army": enemy, "reason": "enemy retreated"})
+    for ev in control_events:
+        d = ev.data
+        if ev.kind != "control_changed" or d.get("from") is None or d.get("from") == d.get("to"):
+            continue  # gaining an unowned structure earns nothing: "gained from another faction"
+        value = 2 if d["structure_kind"] == "city" else 1
+        kind = "City" if value == 2 else "Town"
+        award(d["to"], value, f"{kind} {d['structure']} gained from {d['from']}", {"structure": d["structure"], "reason": "gained"})
+        award(d["from"], -value, f"{kind} {d['structure']} lost to {d['to']}", {"structure": d["structure"], "reason": "lost"})
+        if not d.get("surrendered") and (d.get("start_resilience") or 0) >= 2 and d.get("how") in ("siege", "assault"):
+            award(d["from"], -1, f"{d['structure']} lost without surrendering, its Resilience having started at "
+                  f"{d['start_resilience']}", {"structure": d["structure"], "reason": "not surrendered"})
+    return vp, tuple(events)
+
+
+def score_round(board: Board, state: CampaignState, round_vp: Mapping[str, int]) -> CampaignState:
+    """Add a round's VP to the standing."""
+    total = dict(state.victory_points)
+    for f, v in round_vp.items():
+        total[f] = total.get(f, 0) + v
+    return replace(state, victory_points=total)
+
+
+@dataclass(frozen=True)
+class VictoryCheck:
+    winner: str | None
+    met: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # faction -> conditions met, in words
+
+    @property
+    def ended(self) -> bool:
+        return self.winner is not None
+
+
+def check_victory(board: Board, state: CampaignState, options: VictoryOptions = VictoryOptions()) -> tuple[VictoryCheck, tuple[Event, ...]]:
+    """The five conditions for every player faction against each other player faction."""
+    players = sorted(f.name for f in board.factions.values() if f.player) or sorted(board.factions)
+    vp = state.victory_points
+    met: dict[str, list[str]] = {}
+    for f in players:
+        reasons = []
+        if vp.get(f, 0) >= options.vp_to_win:
+            reasons.append(f"{vp.get(f, 0)} VP (at least +{options.vp_to_win})")
+        for g in players:
+            if g == f:
+                continue
+            if vp.get(f, 0) - vp.get(g, 0) >= options.vp_lead_to_win:
+                reasons.append(f"{vp.get(f, 0) - vp.get(g, 0)} VP more than {g} (at least +{options.vp_lead_to_win})")
+            for cap in board.factions[g].capitals:
+                if cap in board.structures and controller_of(state, board.structures[cap]) == f:
+                    reasons.append(f"controls {g}'s capital {cap}")
+            theirs = [a for a in state.armies if a.faction == g]
+            alive = [a for a in theirs if not a.eliminated]
+            if theirs and not alive:
+                reasons.append(f"every army of {g} is eliminated")
+            elif alive and all(a.strength < options.weak_army_fp for a in alive):
+                reasons.append(f"every army of {g} is below {options.weak_army_fp} FP")
+        if reasons:
+            met[f] = reasons
+    winner = None
+    if len(met) == 1:
+        winner = next(iter(met))
+    elif len(met) > 1 and options.simultaneous == "vp":
+        ranked = sorted(met, key=lambda f: -vp.get(f, 0))
+        if vp.get(ranked[0], 0) > vp.get(ranked[1], 0):
+            winner = ranked[0]
+    events = []
+    if winner:
+        events.append(Event(state.round, "victory", "victory", {"winner": winner, "conditions": met[winner]},
+                            f"{winner} wins the campaign: " + "; ".join(met[winner])))
+    return VictoryCheck(winner, {f: tuple(r) for f, r in met.items()}), tuple(events)
