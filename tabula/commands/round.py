@@ -214,6 +214,20 @@ def battles(campaign: Path) -> None:
             click.echo(line)
 
 
+@group.command("retreat")
+@CAMPAIGN
+@click.argument("army", type=int)
+def retreat(campaign: Path, army: int) -> None:
+    """Phase 3: ARMY retreats rather than fight (before any engagement is fought).
+
+    Example: tabula round retreat punic.duckdb 7
+    """
+    from engine import rounds
+
+    with _open(campaign) as con:
+        _echo_events(rounds.declare_retreat(con, army))
+
+
 def _casualties(items) -> dict[int, int]:
     out = {}
     for army, value in _army_items(items, "--casualties").items():

@@ -93,3 +93,68 @@ def test_log_in_words_and_sealed_for_other_factions(campaign, capsys):
     assert "Mare Tyrrhenum" in out
     code, _, err = tabula(capsys, "log", campaign, "--faction", "gallia")
     assert code == 2 and "not a faction of this campaign" in err
+
+
+@pytest.fixture
+def field_campaign(tmp_path):
+    """Roma and Capua four farmland hexes apart (tests/engine/test_rounds.py FIELD), not started."""
+    from tests.engine.test_rounds import FIELD
+
+    path = tmp_path / "field.duckdb"
+    m = sketch(radius=4, structures=FIELD, water=WATER)
+    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    con.close()
+    return path
+
+
+def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
+    c = field_campaign
+    assert tabula(capsys, "round", "start", c)[0] == 0
+    code, out, err = tabula(capsys, "round", "initiative", c, "--faction", "roma", "9=strength")
+    assert code == 0, err
+    code, out, err = tabula(capsys, "round", "move", c)
+    assert code == 1 and "initiative uses are not published yet; run `tabula round publish`" in err
+    code, out, err = tabula(capsys, "round", "publish", c)
+    assert code == 0 and "naval superiority in Mare Tyrrhenum: carthago 2, roma 2, syracusae 2" in out
+    roma = tmp_path / "roma.toml"
+    roma.write_text('faction = "roma"\nround = 1\n\n[armies.9]\nmoves = "3 3"\n\n[armies.10]\nmoves = ""\n')
+    code, out, err = tabula(capsys, "round", "orders", c, "--file", roma)
+    assert code == 0, err
+    assert out.strip() == "orders stored (sealed) for armies 9, 10"
+    code, out, err = tabula(capsys, "round", "move", c)
+    assert code == 1
+    assert err.strip() == "error: cannot run movement: orders phase incomplete, missing orders from carthago army 1"
+    code, out, _ = tabula(capsys, "round", "show", c, "--faction", "carthago")
+    assert "army   9 (roma): initiative strength" in out and "3 3" not in out
+    code, out, err = tabula(capsys, "round", "orders", c, "--faction", "carthago", "--army", "1", "--moves", "9 9")
+    assert code == 0, err
+    code, out, err = tabula(capsys, "round", "move", c)
+    assert code == 0, err
+    assert "lost the hex" in out and "engagement 1: Open Battle" in out
+    code, out, _ = tabula(capsys, "round", "battles", c)
+    assert out.splitlines()[0] == "battle 1" and "awaiting" in out
+    code, _, err = tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=25")
+    assert code == 1 and "give a result for exactly those armies" in err
+    code, out, err = tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=25", "--casualties", "1=48")
+    assert code == 0, err
+    assert "army 9 (roma) wins engagement 1, 25% casualties" in out
+    code, out, _ = tabula(capsys, "round", "status", c)
+    assert "engagement 1 (battle 1): army 1 v army 9: result recorded" in out
+    code, out, _ = tabula(capsys, "log", c, "--round", "1", "--changes")
+    assert "lost the hex" not in out  # explanations are left out with --changes
+    assert "army 9 (roma) moves from Roma to" in out
+    code, out, err = tabula(capsys, "round", "verify", c)
+    assert code == 0 and "replay to the stored state exactly" in out
+
+
+def test_bad_orders_file_is_one_clear_error_and_writes_nothing(field_campaign, tmp_path, capsys):
+    c = field_campaign
+    tabula(capsys, "round", "start", c)
+    tabula(capsys, "round", "publish", c)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('faction = "roma"\n[armies.9]\nmoves = "3 x 3"\n')
+    code, out, err = tabula(capsys, "round", "orders", c, "--file", bad)
+    assert code == 1
+    assert "army 9, move 2: 'x' at column 3" in err
+    code, out, _ = tabula(capsys, "round", "status", c)
+    assert "orders missing from carthago army 1; roma armies 9, 10" in out
