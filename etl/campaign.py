@@ -80,6 +80,24 @@ class CampaignResult:
     map_built: bool = False
 
 
+def _bulk_insert(con, table: str, columns: list[str], rows: list[tuple], *, exprs: dict[str, str] | None = None) -> None:
+    """Insert many rows at once through an Arrow table (executemany goes row by row and
+    is most of a campaign's creation time otherwise); ``exprs`` wraps a column, e.g. WKT -> GEOMETRY."""
+    if not rows:
+        return
+    import pyarrow as pa
+
+    data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
+    exprs = exprs or {}
+    # A column mapped to None only feeds another column's expression.
+    select = ", ".join(e for c in columns if (e := exprs.get(c, f'"{c}"')) is not None)
+    con.register("_tabula_rows", data)
+    try:
+        con.execute(f"INSERT INTO {table} SELECT {select} FROM _tabula_rows")
+    finally:
+        con.unregister("_tabula_rows")
+
+
 # --------------------------------------------------------------------------- map copy
 
 
@@ -165,7 +183,7 @@ def _apply_overrides(con, scenario: Scenario, resolved: Resolved, cells: MapCell
         final[cell] = (cell, "land", cells.terrain.get(cell), "land", o.terrain, o.reason, str(o.source))
     rows += list(final.values())
     if rows:
-        con.executemany("INSERT INTO terrain_overrides VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        _bulk_insert(con, "terrain_overrides", ["cell", "kind_before", "terrain_before", "kind", "terrain", "reason", "source"], rows)
     con.execute(
         "UPDATE hexes SET kind = 'ocean', terrain = NULL FROM terrain_overrides AS o "
         "WHERE o.cell = hexes.cell AND o.kind = 'ocean'"
@@ -215,8 +233,8 @@ def _route_all(con, scenario: Scenario, resolved: Resolved, cells: MapCells, not
         road_rows.append((road.name, chain_wkt(graph, chain)))
         cell_rows += [(road.name, i, c) for i, c in enumerate(chain)]
     if road_rows:
-        con.executemany("INSERT INTO roads VALUES (?, ST_GeomFromText(?::VARCHAR))", road_rows)
-        con.executemany("INSERT INTO road_cells VALUES (?, ?, ?)", cell_rows)
+        _bulk_insert(con, "roads", ["name", "wkt"], road_rows, exprs={"wkt": "ST_GeomFromText(wkt)"})
+        _bulk_insert(con, "road_cells", ["road", "seq", "cell"], cell_rows)
     river_rows, rcell_rows = [], []
     vcost = river_cost(scenario.routing)
     for river in scenario.rivers:
@@ -225,8 +243,8 @@ def _route_all(con, scenario: Scenario, resolved: Resolved, cells: MapCells, not
         river_rows.append((river.name, chain_wkt(graph, chain)))
         rcell_rows += [(river.name, c) for c in dict.fromkeys(chain)]
     if river_rows:
-        con.executemany("INSERT INTO rivers VALUES (?, ST_GeomFromText(?::VARCHAR))", river_rows)
-        con.executemany("INSERT INTO river_cells VALUES (?, ?)", rcell_rows)
+        _bulk_insert(con, "rivers", ["name", "wkt"], river_rows, exprs={"wkt": "ST_GeomFromText(wkt)"})
+        _bulk_insert(con, "river_cells", ["river", "cell"], rcell_rows)
     con.execute(ROAD_EDGES_SQL)
     return len(cell_rows), len(rcell_rows)
 
@@ -236,8 +254,10 @@ def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
         "CREATE TABLE factions (name VARCHAR PRIMARY KEY, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
         "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
     )
-    con.executemany(
-        "INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    _bulk_insert(
+        con,
+        "factions",
+        ["name", "colour", "army_list", "player", "capitals", "influence_multiplier", "first_army", "last_army"],
         [
             (f.name, f.colour, f.army_list, f.player, list(f.capitals), f.influence_multiplier, f.first_army, f.last_army)
             for f in scenario.factions
@@ -249,22 +269,25 @@ def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
     )
     # geom is the real place (lon/lat); cell is the hex the rules use, which for
     # a place on the shore is the nearest land hex (see scenario_notes).
-    con.executemany(
-        "INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_Point(?, ?))",
+    _bulk_insert(
+        con,
+        "structures",
+        ["name", "modern", "kind", "cell", "controller", "capital", "lon", "lat"],
         [
             (s.name, s.modern, s.kind, resolved.structure_cells[s.name], s.controller, s.capital, s.lon, s.lat)
             for s in scenario.structures
         ],
+        exprs={"lon": "ST_Point(lon, lat)", "lat": None},
     )
     con.execute("CREATE TABLE sea_zones (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
     con.execute("CREATE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
     zones = [z for z in scenario.sea_zones if not z.ocean]
     if zones:
-        con.executemany("INSERT INTO sea_zones VALUES (?, ST_GeomFromText(?::VARCHAR))", [(z.name, z.geom.wkt) for z in zones])
+        _bulk_insert(con, "sea_zones", ["name", "wkt"], [(z.name, z.geom.wkt) for z in zones], exprs={"wkt": "ST_GeomFromText(wkt)"})
         ocean = set(resolved.ocean_cells)
         rows = [(c, zone) for zone, cs in resolved.zone_cells.items() for c in cs if c not in ocean]
         if rows:
-            con.executemany("INSERT INTO hex_sea_zones VALUES (?, ?)", sorted(rows))
+            _bulk_insert(con, "hex_sea_zones", ["cell", "zone"], sorted(rows))
 
 
 def _meta_rows(scenario: Scenario, extra: dict) -> list[tuple[str, str]]:
@@ -298,8 +321,10 @@ def write_placements(con, placements: list[Placement] | None) -> int:
     if not placements:
         return 0
     cells = dict(con.execute("SELECT name, cell FROM structures").fetchall())
-    con.executemany(
-        "INSERT INTO placements VALUES (?, ?, ?, ?)",
+    _bulk_insert(
+        con,
+        "placements",
+        ["army", "faction", "structure", "cell"],
         [(p.army, p.faction, p.structure, cells[p.structure]) for p in sorted(placements, key=lambda p: p.army)],
     )
     return len(placements)
@@ -361,7 +386,7 @@ def create_campaign(
             install_structure_views(con, modifiers=_resilience_modifiers(scenario))
             con.execute("CREATE TABLE scenario_notes (topic VARCHAR, subject VARCHAR, message VARCHAR)")
             if notes:
-                con.executemany("INSERT INTO scenario_notes VALUES (?, ?, ?)", [(n.topic, n.subject, n.message) for n in notes])
+                _bulk_insert(con, "scenario_notes", ["topic", "subject", "message"], [(n.topic, n.subject, n.message) for n in notes])
             seconds = time.perf_counter() - t0
             counts = {
                 "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
@@ -377,8 +402,10 @@ def create_campaign(
                 "placements": n_place,
             }
             con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-            con.executemany(
-                "INSERT INTO scenario_meta VALUES (?, ?)",
+            _bulk_insert(
+                con,
+                "scenario_meta",
+                ["key", "value"],
                 _meta_rows(
                     scenario,
                     {
