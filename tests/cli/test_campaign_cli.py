@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from geo.spatialdb import connect
 from tabula.cli import main
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
