@@ -453,6 +453,9 @@ def place_armies(campaign: str | Path, placements: str | Path) -> int:
         raise MissingInputError(f"campaign {campaign}: no such file: create it with `tabula campaign new`")
     con = connect(campaign)
     try:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        if not {"factions", "structures"} <= tables:
+            raise InputError(f"campaign {campaign}: has no factions/structures tables: create it with `tabula campaign new`")
         roster = _Roster(con)
         rows = load_placements(placements, roster)
         con.execute("BEGIN")

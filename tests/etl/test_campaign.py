@@ -321,3 +321,12 @@ def test_place_armies_replaces_placements(tmp_path, synthetic_map):
     p.write_text("army,faction,structure\n1,Alpha,Atown\n2,Alpha,Atown\n3,Beta,Hilltown\n4,Beta,Btown\n")
     with pytest.raises(InputError, match="p.csv line 3: armies 1 and 2 of Alpha both start in Atown"):
         place_armies(out, p)
+
+
+def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
+    from etl.campaign import place_armies
+
+    p = tmp_path / "p.csv"
+    p.write_text(PLACEMENTS_CSV)
+    with pytest.raises(InputError, match="has no factions/structures tables"):
+        place_armies(synthetic_map, p)
