@@ -110,3 +110,17 @@ def test_seed_examples_on_the_real_map(real_campaign):
         "SELECT structure FROM structure_coast WHERE adjacent_to_coast AND structure NOT IN (SELECT structure FROM structure_sea_zones)"
     ).fetchall()
     assert missing == []
+
+
+def test_the_seeds_border_hexes_belong_to_both_zones(real_campaign):
+    """The seed: the Corsica-Sardinia strait is a border of Sardoum and Tuscum; Messana's strait joins Tyrrhenum and Ionium."""
+    con = real_campaign
+    for (lat, lng), zones in {
+        (41.30, 9.22): ["Mare Sardoum", "Mare Tuscum"],
+        (38.20, 15.62): ["Mare Ionium", "Mare Tyrrhenum"],
+    }.items():
+        cell = h3.latlng_to_cell(lat, lng, 5)
+        got = sorted(r[0] for r in con.execute("SELECT zone FROM hex_sea_zones WHERE cell = ?", [cell]).fetchall())
+        assert got == zones, (lat, lng, got)
+    both = con.execute("SELECT list(zone ORDER BY zone) FROM structure_sea_zones WHERE structure = 'Messana'").fetchone()[0]
+    assert both == ["Mare Ionium", "Mare Tyrrhenum"]
