@@ -22,9 +22,12 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 demo: venv
-	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb
+	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet
 	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html
-	@echo "map: $(abspath $(BUILD)/mediterranean.html)"
+	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
+	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html
+	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
+	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
 
 test: venv chromium
 	$(PY) -m pytest -q
