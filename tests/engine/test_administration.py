@@ -1,0 +1,168 @@
+"""The administration steps, with the seed's numbers (1480 - 70 = 1410, +32/+16 reinforcement...)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.administration import AdminInputs, AdminOptions, administer, casualty_loss, retreat_destination
+from engine.battles import Engagement, EngagementResult, find_engagements
+from engine.model import Siege, Transfer
+from engine.zoc import army_zoc
+from geo.errors import InputError
+from geo.hexgrid import grid_distance
+from tests.engine.boards import sketch
+
+
+@pytest.fixture(scope="module")
+def m():
+    return sketch(
+        radius=6,
+        terrain={"1 1 1 1 1": "peaks"},
+        roads=[["", "3", "3 3", "3 3 3"]],
+        structures=[
+            ("Roma", "city", "", "roma", True),
+            ("Capua", "town", "3 3 3", "roma"),
+            ("Carthago", "city", "9 9 9 9", "carthago", True),
+            ("Veii", "town", "11 11 11", None),
+            ("Cumae", "town", "5 5 5 5", "carthago"),
+        ],
+    )
+
+
+def result(e, army, outcome, cas):
+    return EngagementResult(e, army, outcome, cas)
+
+
+def test_casualty_loss():
+    assert casualty_loss("win", 30) == 30 and casualty_loss("draw", 30) == 60 and casualty_loss("loss", 30) == 60
+
+
+def test_seed_strength_example_and_loser_placement(m):
+    # Army 9 (1480 FP) fights carthaginian armies 1 and 2 and wins both, with 30% and 40%
+    # casualties: 1480 - (30 + 40) = 1410 (seed, "Reduction of army strength", example 2).
+    start = m.state([(9, "roma", "1 1", 1480), (1, "carthago", "1 1 11", 1600), (2, "carthago", "1 1 3", 1600)])
+    es = find_engagements(m.board, start)
+    assert [(e.army_a, e.army_b, e.battle) for e in es] == [(1, 9, 1), (2, 9, 1)]
+    res = (result(1, 9, "win", 30), result(1, 1, "loss", 50), result(2, 9, "win", 40), result(2, 2, "loss", 10))
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res))
+    s = out.state
+    assert s.army(9).strength == 1410 and s.army(9).cell == m.cell("1 1")
+    assert s.army(1).strength == 1600 - 100 and s.army(2).strength == 1600 - 20
+    # both losers go to the nearest controlled unsieged structure on Carthago's lines: Carthago
+    # (Cumae is not on the lines: no road or coast links it), the second one finding it taken
+    # reappears 2 hexes away from the enemy instead.
+    assert s.army(1).cell == m.cell("9 9 9 9")
+    assert s.army(2).cell is not None and grid_distance(s.army(2).cell, m.cell("1 1 3")) == 2
+    kinds = [e.kind for e in out.events]
+    assert kinds.index("army_removed") < kinds.index("army_placed") < kinds.index("strength_changed")
+
+
+def test_draw_retreats_two_hexes_towards_capital(m):
+    start = m.state([(9, "roma", "3 3 1 1"), (1, "carthago", "3 3 1 1 1")])
+    es = find_engagements(m.board, start)
+    res = (result(1, 1, "draw", 10), result(1, 9, "draw", 10))
+    s = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res)).state
+    roman, punic = s.army(9).cell, s.army(1).cell
+    assert grid_distance(roman, m.cell("3 3 1 1")) == 2 and grid_distance(punic, m.cell("3 3 1 1 1")) == 2
+    assert grid_distance(roman, m.cell("")) < grid_distance(m.cell("3 3 1 1"), m.cell(""))  # towards Roma
+    assert roman not in army_zoc(m.board, punic) and punic not in army_zoc(m.board, roman)
+    assert s.army(9).strength == 1600 - 20
+
+
+def test_besieger_that_draws_stays(m):
+    start = m.state([(9, "roma", "5 5 5"), (1, "carthago", "5 5 5 3")], sieges=[Siege("Cumae", "roma", (9,), 2, 2, 0)])
+    es = find_engagements(m.board, start)
+    res = (result(1, 1, "draw", 10), result(1, 9, "draw", 10))
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res))
+    assert out.state.army(9).cell == m.cell("5 5 5")
+    assert out.state.siege_of("Cumae").resilience == 1  # besieged the full round: 2 -> 1
+
+
+def test_winners_advance_with_tie_rules(m):
+    start = m.state([(9, "roma", "1"), (10, "roma", "1 3 5"), (1, "carthago", "1 3")])
+    es = find_engagements(m.board, start)
+    target = m.cell("1 3")
+    res = (result(1, 1, "loss", 30), result(1, 9, "win", 20), result(2, 1, "loss", 30), result(2, 10, "win", 10))
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res,
+                                                 advances={9: target, 10: target}))
+    assert out.state.army(10).cell == target and out.state.army(9).cell == m.cell("1")  # 10 took fewer casualties
+    tie = (result(1, 1, "loss", 30), result(1, 9, "win", 10), result(2, 1, "loss", 30), result(2, 10, "win", 10))
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=tie,
+                                                 advances={9: target, 10: target}))
+    assert "advance_tied" in [e.kind for e in out.events]  # same casualties taken and inflicted: nobody moves
+    assert out.state.army(9).cell == m.cell("1") and out.state.army(10).cell == m.cell("1 3 5")
+    with pytest.raises(InputError):
+        administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res, advances={9: m.cell("11")}))
+
+
+def test_reinforcement(m):
+    start = m.state([(9, "roma", "", 1500), (10, "roma", "3", 1500), (11, "roma", "3 3 3", 1590), (12, "roma", "1 1 1", 1500)])
+    s = administer(m.board, start, AdminInputs(start_state=start)).state
+    assert s.army(9).strength == 1532  # in Roma (city, on its lines): +32
+    assert s.army(10).strength == 1516  # 1 hex from Roma: +16
+    assert s.army(11).strength == 1600  # Capua (town, on the road line): +16, capped at 1600
+    assert s.army(12).strength == 1500  # no structure's ZoC
+    moved = administer(m.board, start, AdminInputs(start_state=replace(start, armies=(
+        replace(start.army(9), cell=m.cell("1")),) + start.armies[1:]))).state
+    assert moved.army(9).strength == 1500  # moved during the round
+    # cut off from the capital: Capua's line runs along the road, an enemy army sits next to it
+    cut = m.state([(11, "roma", "3 3 3", 1500), (1, "carthago", "3 1")])
+    assert administer(m.board, cut, AdminInputs(start_state=cut)).state.army(11).strength == 1508
+
+
+def test_transfers(m):
+    start = m.state([(9, "roma", "", 1550), (10, "roma", "3 3 3", 1580), (11, "roma", "1 1 1", 1500)])
+    out = administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(10, 60),)}))
+    s = out.state
+    # Roma +32 reinforcement, -60 sent; Capua's army takes 20 (1600 cap) after its +16 -> 1596 + 4
+    assert s.army(10).strength == 1600
+    assert s.army(9).strength == 1550 + 32 - 60 + (60 - 4)
+    with pytest.raises(InputError, match="not linked"):
+        administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(11, 50),)}))
+    with pytest.raises(InputError, match="aggregate"):
+        administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(10, 60), Transfer(10, 50))}))
+    lost = administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(10, 60),)}),
+                      AdminOptions(transfer_excess="lost")).state
+    assert lost.army(9).strength == 1550 + 32 - 60
+
+
+def test_unowned_structure_control(m):
+    start = m.state([(9, "roma", "11 11 11 11")])
+    out = administer(m.board, start, AdminInputs(start_state=start))
+    assert out.state.control["Veii"] == "roma"
+    change = out.control_events[0]
+    assert change.data["from"] is None and change.data["how"] == "zoc"
+    contested = m.state([(9, "roma", "11 11 11 11"), (1, "carthago", "11 11 11 9")])
+    assert administer(m.board, contested, AdminInputs(start_state=contested)).state.control["Veii"] is None
+
+
+def test_lost_assault_moves_away_and_lifts(m):
+    start = m.state([(9, "roma", "5 5 5")], sieges=[Siege("Cumae", "roma", (9,), 3, 3, 0)])
+    es = (Engagement(1, 1, 9, None, "Cumae"),)
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=(result(1, 9, "loss", 30),)))
+    s = out.state
+    assert grid_distance(s.army(9).cell, m.cell("5 5 5")) == 2 and s.army(9).strength == 1600 - 60
+    assert s.siege_of("Cumae") is None and s.control["Cumae"] == "carthago"
+    won = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=(result(1, 9, "win", 30),)))
+    assert won.state.control["Cumae"] == "roma" and won.state.army(9).strength == 1570
+
+
+def test_loser_without_structure_reappears_two_hexes_away(m):
+    # Roma and Capua are Carthaginian: Roma has no line at all, so its loser reappears 2 hexes away
+    # from where it lost, away from the army it lost to.
+    start = m.state([(9, "roma", "7 7"), (1, "carthago", "7 7 9")], control={"Roma": "carthago", "Capua": "carthago"})
+    es = find_engagements(m.board, start)
+    res = (result(1, 1, "win", 5), result(1, 9, "loss", 40))
+    s = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res)).state
+    assert s.army(9).cell is not None and grid_distance(s.army(9).cell, m.cell("7 7")) == 2
+    assert grid_distance(s.army(9).cell, m.cell("7 7 9")) >= 2
+
+
+def test_retreat_destination_respects_enemy_zoc(m):
+    b = m.board
+    cell = m.cell("")
+    blocked = set(b.sides[cell].values()) - {m.cell("3")}
+    dest = retreat_destination(b, cell, [], blocked, set())
+    assert dest is not None and m.cell("3") in b.sides[dest].values()
