@@ -15,36 +15,39 @@ columns with :func:`partials_to_stats`.
 
 Why columns, not square blocks
 ------------------------------
-Indexing every sample with H3 costs ~0.3 us; the aggregation itself is a few
-numpy passes.  So we index as few samples as we can prove enough:
+Indexing a sample with H3 costs ~0.3 us; the aggregation itself is a few numpy
+passes.  So we index as few samples as we can *prove* enough:
 
-* H3 cells are convex on the sphere (their edges are geodesics, straight lines
-  in the gnomonic projection of their icosahedron face), so if both ends of a
-  *geodesic* segment lie in one cell, every point of the segment does too.
-* In a north-up geographic raster a pixel column is a meridian, which is a
-  geodesic.  So we index only every ``block``-th row ("grid rows") of the
-  window; a column segment of ``block`` samples whose two bounding grid-row
-  samples share a cell lies wholly in that cell and is reduced with numpy
-  reshape reductions.  Segments whose ends differ are bisected (index the
-  middle sample, recurse), costing about log2(block) look-ups per cell edge
-  crossed instead of ``block``.
+* An H3 cell that lies on one icosahedron face is convex on the sphere (its edges
+  are geodesics, straight lines in that face's gnomonic projection), so if both
+  ends of a *geodesic* segment lie in it, every point of the segment does too.
+* In a north-up geographic raster a pixel column is a meridian, a geodesic.  So we
+  index only every ``block``-th row ("grid rows"); a column segment of ``block``
+  samples whose two bounding grid-row samples share a cell lies wholly in that
+  cell and is reduced with numpy reshape reductions (``(n, block, W)`` arrays).
+* A segment whose ends differ crosses a cell edge.  We predict the crossing row
+  from the two cells' shared edge (h3 directed-edge boundary, interpolated at the
+  column's longitude), index the two samples around it, and bisect whatever the
+  prediction did not settle.  A crossing then costs ~2 look-ups instead of
+  log2(block).
+* Cells cut by an icosahedron edge (and pentagons) are two gnomonic pieces and
+  are *not* convex (the property test found one at res 3 in the Gulf of Guinea);
+  segments ending in such a cell are resolved sample by sample.
 
-The 4-corner test on square blocks would be cheaper still but is not exact:
-a raster row is a parallel, not a geodesic, and bulges up to L^2 sin(2 lat)/16
+The 4-corner test on square blocks would be cheaper still but is not exact: a
+raster row is a parallel, not a geodesic, and bulges up to L^2 sin(2 lat)/16
 (about 200 m for a 16-pixel block of 5-arc-minute pixels) outside the geodesic
-hull of its corners, so a block whose four corners agree can still hold
-pixels of the neighbouring cell.  Column segments keep the result identical
-to indexing every sample (the tests check this against brute force).
+hull of its corners, so a block whose four corners agree can still hold pixels
+of the neighbouring cell.  Column segments keep the result identical to indexing
+every sample; the tests check this against brute force, including a property
+test over random windows, resolutions 0-9 and the whole globe.
 
 For projected (or rotated) rasters a pixel column is not a geodesic but a
-slightly curved line; the same segment test is used and is exact up to that
-curvature -- for UTM at 300 km from the central meridian and 16 x 30 m
-segments, a sample would have to sit within ~0.2 mm of a cell edge to be
-misplaced.  Pass ``block=1`` to index every sample when that matters.
-
-Cells spanning an icosahedron edge are made of two gnomonic pieces and are
-only approximately convex; the property tests sample the globe to keep this
-honest.
+slightly curved line; the same segment test is used (without the crossing
+prediction) and is exact up to that curvature -- for UTM at 300 km from the
+central meridian and 16 x 30 m segments, a sample would have to sit within
+~0.2 mm of a cell edge to be misplaced.  Pass ``block=1`` to index every sample
+when that matters.
 """
 
 from __future__ import annotations
@@ -52,9 +55,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
+from h3.api import basic_int as h3i
 from h3ronpy import cells_to_string
 from h3ronpy.vector import coordinates_to_cells
 
@@ -62,7 +67,7 @@ from geo.errors import InputError
 from geo.hexgrid import check_resolution
 
 DEFAULT_BLOCK = 16
-"""Rows between indexed grid rows; the driver picks a larger one when cells span many pixels."""
+"""Rows between indexed grid rows; :mod:`etl.dem` picks one from the cell size (about a third of a cell)."""
 
 DEFAULT_MIN_SAMPLES = 16
 """``supersample="auto"`` makes the smallest cell hold about this many samples."""
@@ -211,6 +216,21 @@ def _pixel_entries(keys: np.ndarray, values: np.ndarray, valid: np.ndarray) -> t
     return _runs(keys, np.ones(keys.size, dtype=np.int64), v, v * v, v, v)
 
 
+@lru_cache(maxsize=1_000_000)
+def _spans_faces(cell: int) -> bool:
+    """True for cells cut by an icosahedron edge (and pentagons): they are two gnomonic pieces, not convex."""
+    return len(h3i.get_icosahedron_faces(cell)) > 1
+
+
+def _convex_mask(cells: np.ndarray) -> np.ndarray:
+    """Per entry: may a segment whose two ends lie in this cell be taken as wholly inside it?"""
+    if cells.size == 0:
+        return np.ones(0, dtype=bool)
+    u, inverse = np.unique(cells, return_inverse=True)
+    ok = np.fromiter((c != 0 and not _spans_faces(c) for c in u.tolist()), dtype=bool, count=u.size)
+    return ok[inverse.ravel()]
+
+
 class _Indexer:
     """Looks up the H3 cell of samples of the window by (row, col) sample indices."""
 
@@ -257,6 +277,13 @@ def _strip_entries(v, m, all_valid, row0, h, n, top, bottom, indexer) -> list[tu
         mn = np.where(M, V, np.inf).min(axis=1)
         mx = np.where(M, V, -np.inf).max(axis=1)
     uniform = (top == bottom) & (top != 0)
+    if uniform.any():
+        # the few cells cut by an icosahedron edge are not convex: their segments go to bisection
+        keys = top[uniform]
+        cells = np.unique(keys[np.r_[True, keys[1:] != keys[:-1]]])  # run heads first: far fewer to sort
+        bad = cells[~_convex_mask(cells)]
+        if bad.size:
+            uniform &= ~np.isin(top, bad)
     sel = uniform & (cnt > 0)
     out = [_runs(top[sel], cnt[sel], tot[sel], tot_sq[sel], mn[sel], mx[sel])]
 
@@ -266,16 +293,81 @@ def _strip_entries(v, m, all_valid, row0, h, n, top, bottom, indexer) -> list[tu
     return out
 
 
+PREDICT_MIN_ROWS = 8
+"""Below this many rows per segment plain bisection is as cheap as predicting the crossing."""
+
+
+def _edge_crossing_rows(indexer, top_rows, cols, c_top, c_bottom, h) -> np.ndarray:
+    """Predicted local row (1..h-2) after which a column segment leaves ``c_top`` for ``c_bottom``, or -1.
+
+    The two cells' shared H3 edge is interpolated linearly in lon/lat (its curvature is
+    well under a metre at the resolutions where segments are long), intersected with
+    the column's meridian and converted to a row.  A prediction is only a guess: the
+    caller indexes the two samples around it, and bisection takes over where it missed.
+    """
+    from h3.api import basic_int as h3i
+
+    out = np.full(top_rows.size, -1, dtype=np.int64)
+    ok = (c_top != 0) & (c_bottom != 0)
+    if not ok.any():
+        return out
+    idx = np.flatnonzero(ok)
+    # unique (top, bottom) pairs through small integer codes: np.unique(axis=0) sorts rows slowly
+    u_top, i_top = np.unique(c_top[idx], return_inverse=True)
+    u_bottom, i_bottom = np.unique(c_bottom[idx], return_inverse=True)
+    codes, inverse = np.unique(i_top.astype(np.int64) * len(u_bottom) + i_bottom, return_inverse=True)
+    pairs = np.stack([u_top[codes // len(u_bottom)], u_bottom[codes % len(u_bottom)]], axis=1)
+    edges = np.full((len(pairs), 4), np.nan)
+    for n, (a, b) in enumerate(pairs.tolist()):
+        if h3i.are_neighbor_cells(a, b):
+            bnd = h3i.directed_edge_to_boundary(h3i.cells_to_directed_edge(a, b))
+            edges[n] = (bnd[0][0], bnd[0][1], bnd[-1][0], bnd[-1][1])
+    lat1, lon1, lat2, lon2 = edges[inverse.ravel()].T
+    lam = indexer.lons[cols[idx]]
+    lam = (lam + 180.0) % 360.0 - 180.0
+    lon1 = lam + ((lon1 - lam + 180.0) % 360.0 - 180.0)  # unwrap the edge next to the meridian
+    lon2 = lam + ((lon2 - lam + 180.0) % 360.0 - 180.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = (lam - lon1) / (lon2 - lon1)
+        phi = lat1 + t * (lat2 - lat1)
+        lat_top = indexer.lats[top_rows[idx]]
+        step = indexer.lats[top_rows[idx] + 1] - lat_top
+        f = np.floor((phi - lat_top) / step)
+    good = np.isfinite(f) & (t >= -0.01) & (t <= 1.01)
+    out[idx[good]] = np.clip(f[good], 1, h - 2).astype(np.int64)
+    return out
+
+
 def _bisect_entries(V, M, row0, h, seg_s, seg_j, c_top, c_bottom, indexer) -> tuple[np.ndarray, ...]:
-    """Place the samples of column segments whose ends lie in different cells by bisection."""
+    """Place the samples of column segments whose ends lie in different cells.
+
+    Pieces (lo, hi, cell at lo, cell at hi) cover rows lo..hi-1 of a segment; a piece
+    whose ends share a cell is uniform (a meridian arc inside a convex cell).  On
+    geographic grids the crossing row is first predicted from the cells' shared edge
+    and the two samples around it are indexed: usually that settles the segment in
+    two look-ups.  Whatever is left is bisected (index the middle, recurse).
+    """
     nseg = seg_s.size
     seg = np.arange(nseg)
     lo = np.zeros(nseg, dtype=np.int64)
     hi = np.full(nseg, h, dtype=np.int64)
     clo, chi = c_top, c_bottom
+    if indexer.lats is not None and h >= PREDICT_MIN_ROWS:
+        top_rows = row0 + seg_s * h
+        y = _edge_crossing_rows(indexer, top_rows, seg_j, c_top, c_bottom, h)
+        p = np.flatnonzero(y >= 0)
+        if p.size:
+            cy = indexer.cells(top_rows[p] + y[p], seg_j[p])
+            cy1 = indexer.cells(top_rows[p] + y[p] + 1, seg_j[p])
+            q = np.flatnonzero(y < 0)
+            seg = np.r_[q, p, p, p]
+            lo = np.r_[lo[q], lo[p], y[p], y[p] + 1]
+            hi = np.r_[hi[q], y[p], y[p] + 1, hi[p]]
+            clo, chi = np.r_[clo[q], clo[p], cy, cy1], np.r_[chi[q], cy, cy1, chi[p]]
     done_seg, done_lo, done_len, done_cell = [], [], [], []
     while seg.size:
-        same = (clo == chi) & (clo != 0)
+        same = clo == chi
+        same[same] = _convex_mask(clo[same])  # a non-convex cell is resolved sample by sample
         unit = ~same & (hi - lo == 1)
         fin = same | unit
         done_seg.append(seg[fin])
@@ -293,7 +385,7 @@ def _bisect_entries(V, M, row0, h, seg_s, seg_j, c_top, c_bottom, indexer) -> tu
         )
     d_seg, d_lo = np.concatenate(done_seg), np.concatenate(done_lo)
     d_len, d_cell = np.concatenate(done_len), np.concatenate(done_cell)
-    order = np.lexsort((d_lo, d_seg))  # pieces tile each segment's rows 0..h-1 in order
+    order = np.argsort(d_seg * h + d_lo)  # pieces tile each segment's rows 0..h-1 in order
     labels = np.repeat(d_cell[order], d_len[order])
     values = V[seg_s, :, seg_j].ravel()
     valid = M[seg_s, :, seg_j].ravel()

@@ -73,6 +73,28 @@ def test_block_path_equals_brute_force(rows, cols, lat0, lon0, dlat, dlon, res, 
     assert_same(got, brute_stats(values, valid, lat2d, lon2d, res))
 
 
+@pytest.mark.parametrize("block", [2, 4, 16])
+def test_cells_cut_by_an_icosahedron_edge_are_resolved_sample_by_sample(block):
+    # res 3 cells 837560/837562 (Gulf of Guinea) lie on two icosahedron faces and are not convex:
+    # a meridian enters 837562 between two samples of 837560 (found by the property test)
+    rng = np.random.default_rng(0)
+    values, valid, lats, lons = geo_window(rng, 20, 20, 2.0, 0.5, 0.125, 0.15625, 0.0)
+    assert len(h3.get_icosahedron_faces("837560fffffffff")) == 2
+    got = kernel_stats(partials_from_window(values, res=3, valid=valid, lats=lats, lons=lons, block=block))
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    assert_same(got, brute_stats(values, valid, lat2d, lon2d, 3))
+
+
+def test_pentagon_neighbourhood_equals_brute_force():
+    # a pentagon sits on an icosahedron vertex: it too is resolved sample by sample
+    lat, lng = h3.cell_to_latlng(h3.get_pentagons(4)[2])
+    rng = np.random.default_rng(9)
+    values, valid, lats, lons = geo_window(rng, 60, 60, lat + 1.2, lng - 1.2, -0.04, 0.04)
+    got = kernel_stats(partials_from_window(values, res=4, valid=valid, lats=lats, lons=lons, block=8))
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    assert_same(got, brute_stats(values, valid, lat2d, lon2d, 4))
+
+
 def test_smooth_surface_and_nan_holes_equal_brute_force():
     # a smooth float DEM with NaN holes: long uniform column segments, the fast path's common case
     rows, cols = 200, 240
