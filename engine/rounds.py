@@ -661,7 +661,11 @@ def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
                 f"cannot take a retreat: results are already recorded for engagement{'s' if len(recorded) > 1 else ''} "
                 f"{', '.join(map(str, recorded))}; retreats are declared before any engagement is fought"
             )
-        retreats = sorted(set(r.note("retreats") or []) | {army})
+        # (retreating army, enemy) per engagement given up: the VP table counts each one.
+        against_pairs = [[army, row[4] if row[3] == army else row[3]] for row in mine if row[4] is not None]
+        before = r.note("retreats") or {"armies": [], "pairs": []}
+        pairs = sorted({tuple(p) for p in before["pairs"]} | {tuple(p) for p in against_pairs})
+        retreats = sorted(set(before["armies"]) | {army})
         board = _board(con)
         start_state = _start_state(r)
         movement = r.note("movement") or {"mp_spent": {}}
@@ -672,10 +676,225 @@ def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
                          f"army {army} ({faction}) retreats rather than fight"
                          + (f" army {', army '.join(map(str, against))}" if against else ""))]
         events += [_event(r.round, "battles", "drop_engagement", {"round": r.round, "engagement": row[2]}) for row in rows]
-        events.append(_event(r.round, "battles", "put_note", {"round": r.round, "key": "retreats", "value": retreats}))
+        events.append(_event(r.round, "battles", "put_note", {"round": r.round, "key": "retreats", "value": {"armies": retreats, "pairs": [list(p) for p in pairs]}}))
         events += _list_engagements(
             board, r.state, orders, mp_spent={int(k): v for k, v in movement["mp_spent"].items()},
             start_state=start_state, start_logistics=logistics_for(board, start_state), retreats=retreats,
         )
         st.append_events(con, [replace(e, phase="battles") for e in events])
     return events
+
+
+# --- administration and victory -------------------------------------------------------------
+
+
+def _engagements_and_results(r: _Round):
+    from engine.battles import Engagement, EngagementResult
+
+    engagements = tuple(
+        Engagement(number=row[2], battle=row[1], army_a=row[3], army_b=row[4], assault=row[5]) for row in _engagement_rows(r)
+    )
+    results = tuple(
+        EngagementResult(engagement=k[1], army=k[2], outcome=row[3], casualties=row[4])
+        for k, row in sorted(r.snap.tables["engagement_results"].items())
+        if k[0] == r.round
+    )
+    return engagements, results
+
+
+def run_victory(con: duckdb.DuckDBPyConnection) -> list[Event]:
+    """End of the round: the round's victory points (seed's table), then the five victory conditions.
+
+    With a winner the campaign ends (``winner`` in the campaign table); otherwise the next
+    round starts in the orders phase, initiative stage.
+    """
+    from engine.victory import check_victory, round_victory_points, score_round
+
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.VICTORY, "check victory")
+        board = _board(con)
+        engagements, results = _engagements_and_results(r)
+        retreats = [tuple(p) for p in (r.note("retreats") or {"pairs": []})["pairs"]]
+        control_events = [
+            Event(e.round, e.phase, e.kind, e.data, e.text)
+            for e in st.load_events(con, round=r.round)
+            if e.kind == "control_changed"
+        ]
+        round_vp, vp_events = round_victory_points(
+            board, _start_state(r), engagements, results, retreats=retreats, control_events=control_events
+        )
+        scored = score_round(board, r.state, round_vp)
+        check, victory_events = check_victory(board, scored)
+        events = list(vp_events) + list(victory_events)
+        if check.winner is not None:
+            final = replace(scored, winner=check.winner)
+        else:
+            final = replace(scored, round=r.round + 1, phase=Phase.ORDERS)
+            events.append(_event(r.round, "victory", "round_ended", {"round": r.round, "vp": dict(sorted(scored.victory_points.items()))},
+                                 f"round {r.round} ends: " + ", ".join(f"{f} {v} VP" for f, v in sorted(scored.victory_points.items()))
+                                 + "; no faction has won"))
+        st.save_state(con, final, events=events, phase="victory", names=_names(board))
+        if check.winner is None:
+            stage = _event(r.round + 1, "orders", "set_campaign", {"key": "stage", "value": STAGE_INITIATIVE, "was": r.stage})
+            st.append_events(con, [stage])
+            events.append(stage)
+    return events
+
+
+@dataclass(frozen=True)
+class AdminChoices:
+    """The umpire's and players' choices the administration phase needs (docs/rules/rounds.md).
+
+    ``advances``: winner -> the vacated hex it advances into (an H3 cell, a structure
+    name, or a clock position from the army's hex); ``siege_starts``: army -> structure
+    it starts (or joins) besieging; ``take_overs``: structures whose running siege the
+    army's faction continues; ``surrenders``: structures their controller surrenders.
+    """
+
+    advances: Mapping[int, str | int] = field(default_factory=dict)
+    siege_starts: Mapping[int, str] = field(default_factory=dict)
+    take_overs: frozenset[str] = frozenset()
+    surrenders: frozenset[str] = frozenset()
+
+    def to_json(self) -> dict:
+        return {
+            "advances": {str(k): v for k, v in sorted(self.advances.items())},
+            "siege_starts": {str(k): v for k, v in sorted(self.siege_starts.items())},
+            "take_overs": sorted(self.take_overs),
+            "surrenders": sorted(self.surrenders),
+        }
+
+
+_CHOICE_KEYS = {"advance": "army = hex (H3 cell, structure or clock position)", "siege": "start / take_over / surrender"}
+
+
+def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
+    """Administration choices from TOML::
+
+        [advance]
+        14 = 5                 # army 14 advances through its clock-5 side (or a cell / structure name)
+
+        [siege]
+        start = { 4 = "Gela" } # army 4 starts (or joins) the siege of Gela
+        take_over = []         # structures whose siege this faction continues
+        surrender = []         # structures their controller surrenders
+    """
+    import tomllib
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{source} is not valid TOML: {e}") from None
+    unknown = sorted(set(doc) - set(_CHOICE_KEYS))
+    if unknown:
+        raise InputError(f"{source}: unknown section {unknown[0]!r}; sections are [advance] and [siege]")
+
+    def army_key(key: str, where: str) -> int:
+        if not str(key).isdigit():
+            raise InputError(f"{source}: [{where}] key {key!r} must be an army number")
+        return int(key)
+
+    advances: dict[int, str | int] = {}
+    for key, value in (doc.get("advance") or {}).items():
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise InputError(f"{source}: [advance] {key} = {value!r}: give a clock position, an H3 cell or a structure name")
+        advances[army_key(key, "advance")] = value
+    siege = doc.get("siege") or {}
+    bad = sorted(set(siege) - {"start", "take_over", "surrender"})
+    if bad:
+        raise InputError(f"{source}: [siege] has unknown key {bad[0]!r}; keys are start, take_over, surrender")
+    starts = {}
+    for key, value in (siege.get("start") or {}).items():
+        if not isinstance(value, str):
+            raise InputError(f"{source}: [siege] start {key} = {value!r}: give the structure's name")
+        starts[army_key(key, "siege.start")] = value
+    lists = {}
+    for name in ("take_over", "surrender"):
+        value = siege.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"{source}: [siege] {name} must be a list of structure names, got {value!r}")
+        lists[name] = frozenset(value)
+    return AdminChoices(advances, starts, lists["take_over"], lists["surrender"])
+
+
+def load_choices(path) -> AdminChoices:
+    """Read a TOML administration choices file (see :func:`parse_choices_text`)."""
+    from pathlib import Path
+
+    from geo.errors import MissingInputError
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise MissingInputError(f"cannot read choices file {p}: {e.strerror or e}") from None
+    return parse_choices_text(text, str(p))
+
+
+def _resolve_advance(board: Board, state: CampaignState, army: int, target: str | int) -> str:
+    """A clock position, structure name or H3 cell -> the cell the winner advances into."""
+    try:
+        a = state.army(army)
+    except KeyError:
+        raise InputError(f"advance: there is no army {army}") from None
+    if a.cell is None:
+        raise InputError(f"advance: army {army} is not on the map")
+    if isinstance(target, int) or (isinstance(target, str) and target.strip().isdigit()):
+        clock = int(target)
+        sides = board.sides.get(a.cell, {})
+        if clock not in sides:
+            raise InputError(
+                f"advance: army {army} in hex {a.cell} has no side at clock {clock}; valid: {' '.join(map(str, sorted(sides)))}"
+            )
+        return sides[clock]
+    if target in board.structures:
+        return board.structures[target].cell
+    if target in board.hexes:
+        return target
+    raise InputError(f"advance: {target!r} (army {army}) is neither a clock position, a structure nor a hex of the map")
+
+
+def run_administration(con: duckdb.DuckDBPyConnection, choices: AdminChoices | None = None) -> list[Event]:
+    """Phase 4: the nine administration steps (:func:`engine.administration.administer`).
+
+    Refused until every engagement of the round has a result.  The choices are recorded
+    (note ``administration_choices``) with the changes they led to.
+    """
+    from engine.administration import AdminInputs, administer
+
+    choices = choices or AdminChoices()
+    with st.transaction(con):
+        r = _read(con)
+        _refuse_unless_phase(r, Phase.BATTLES, "run administration")
+        pending = [row[2] for row in _engagement_rows(r) if sorted(_results_for(r, row[2])) != sorted(a for a in (row[3], row[4]) if a is not None)]
+        if pending:
+            raise StepRefused(
+                f"cannot run administration: engagement{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} "
+                f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `tabula round result`"
+            )
+        board = _board(con)
+        names = _names(board)
+        engagements, results = _engagements_and_results(r)
+        orders = {a: _row_to_orders(row) for a, row in r.orders_rows().items()}
+        movement = r.note("movement") or {"paths": {}}
+        retreats = r.note("retreats") or {"pairs": []}
+        inputs = AdminInputs(
+            start_state=_start_state(r),
+            engagements=engagements,
+            results=results,
+            retreats=tuple(tuple(p) for p in retreats["pairs"]),
+            paths={int(k): tuple(v) for k, v in movement["paths"].items()},
+            advances={a: _resolve_advance(board, r.state, a, t) for a, t in sorted(choices.advances.items())},
+            siege_starts=dict(choices.siege_starts),
+            lifts=frozenset(a for a, o in orders.items() if o.lift_siege),
+            take_overs=frozenset(choices.take_overs),
+            surrenders=frozenset(choices.surrenders),
+            transfers={a: tuple(o.transfers) for a, o in orders.items() if o.transfers},
+        )
+        result = administer(board, r.state, inputs)
+        done = replace(result.state, phase=Phase.VICTORY)
+        note = _event(r.round, "administration", "put_note", {"round": r.round, "key": "administration_choices", "value": choices.to_json()})
+        st.append_events(con, [note])
+        st.save_state(con, done, events=result.events, phase="administration", names=names)
+    return [note] + list(result.events)

@@ -19,9 +19,8 @@ def scripted_round(con):
     rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
     rounds.run_movement(con)
     rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
-    if hasattr(rounds, "run_administration"):
-        rounds.run_administration(con)
-        rounds.run_victory(con)
+    rounds.run_administration(con)
+    rounds.run_victory(con)
 
 
 def campaign():

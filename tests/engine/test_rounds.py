@@ -140,6 +140,10 @@ def test_steps_out_of_order_are_refused():
     con, _ = started()
     with pytest.raises(rounds.StepRefused, match="cannot record a result: round 1 is in the orders phase"):
         rounds.record_result(con, 1, {9: ("win", 10)})
+    with pytest.raises(rounds.StepRefused, match="cannot run administration: round 1 is in the orders phase"):
+        rounds.run_administration(con)
+    with pytest.raises(rounds.StepRefused, match="cannot check victory: round 1 is in the orders phase"):
+        rounds.run_victory(con)
 
 
 # --- movement and battles ---------------------------------------------------------------
@@ -242,3 +246,65 @@ def test_retreat_after_a_result_is_refused():
     rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
     with pytest.raises(rounds.StepRefused, match="retreats are declared before any engagement is fought"):
         rounds.declare_retreat(con, 1)
+
+
+def test_administration_refused_until_every_engagement_has_a_result():
+    con, _ = at_war()
+    _fought(con)
+    n = count_events(con)
+    with pytest.raises(rounds.StepRefused, match="cannot run administration: engagement 1 has no result; record it with `tabula round result`"):
+        rounds.run_administration(con)
+    assert count_events(con) == n
+
+
+def test_administration_then_victory_starts_the_next_round():
+    con, m = at_war()
+    _fought(con)
+    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
+    events = rounds.run_administration(con)
+    texts = [e.text for e in events]
+    assert "army 1 (carthago) lost its battle and is removed from the map" in texts
+    s = st.load_state(con)
+    assert s.phase is Phase.VICTORY
+    # Seed: 1 FP per casualty % for the winner, 2 for the loser.
+    assert s.army(9).strength == 1600 - 25 and s.army(1).strength == 1600 - 2 * 48
+    # Placed again by administration's step 6 (here 2 hexes away: the test factions' capital
+    # "Carthago" is not on this map, so carthago has no logistics lines to go back along).
+    assert s.army(1).cell not in (None, m.cell("3 3"))
+    assert any(e.kind == "army_placed" and e.data.get("army", 1) == 1 for e in events)
+    with pytest.raises(rounds.StepRefused, match="cannot run administration: round 1 is in the victory phase"):
+        rounds.run_administration(con)
+    events = rounds.run_victory(con)
+    texts = [e.text for e in events]
+    assert "roma +4 VP: engagement 1 fought (+1) and won (+3)" in texts
+    assert "carthago -2 VP: engagement 1 fought (+1) and lost (-3)" in texts
+    s = st.load_state(con)
+    assert (s.round, s.phase, s.victory_points["roma"], s.victory_points["carthago"]) == (2, Phase.ORDERS, 4, -2)
+    assert rounds.round_status(con).stage == "initiative"
+    st.verify_replay(con)
+
+
+def test_administration_choices_start_a_siege():
+    # Roma's army 10 walks next to Capua's neighbour town Cumae (carthago) and besieges it.
+    structures = FIELD + [("Cumae", "town", "1 1", "carthago")]
+    con, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=structures)
+    rounds.publish_initiative(con)
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(1,)), 10: ArmyOrders(10, moves=())}, faction="roma")
+    rounds.submit_orders(con, {1: ArmyOrders(1, moves=())}, faction="carthago")
+    rounds.run_movement(con)
+    assert rounds.round_status(con).engagements == ()
+    choices = rounds.parse_choices_text('[siege]\nstart = { 9 = "Cumae" }\n')
+    events = rounds.run_administration(con, choices)
+    s = st.load_state(con)
+    siege = s.siege_of("Cumae")
+    assert siege is not None and siege.armies == (9,) and siege.faction == "roma"
+    assert any("Cumae" in e.text for e in events)
+    rounds.run_victory(con)
+    st.verify_replay(con)
+
+
+def test_bad_choices_are_named():
+    with pytest.raises(InputError, match="unknown section 'advances'; sections are"):
+        rounds.parse_choices_text("[advances]\n9 = 3\n")
+    with pytest.raises(InputError, match=r"\[siege\] start 9 = 3: give the structure's name"):
+        rounds.parse_choices_text("[siege]\nstart = { 9 = 3 }\n")
