@@ -269,14 +269,31 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
 @CAMPAIGN
 @click.option("--choices", "choices_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="TOML file of umpire/player choices (format: docs/rules/rounds.md).")
-def administer(campaign: Path, choices_file: Path | None) -> None:
+@click.option("--advance", "advances", multiple=True, help="ARMY=HEX: a winner advances (clock position, H3 cell or structure).")
+@click.option("--siege", "sieges", multiple=True, help="ARMY=STRUCTURE: the army starts (or joins) a siege.")
+@click.option("--take-over", "take_overs", multiple=True, help="STRUCTURE: continue another faction's siege of it.")
+@click.option("--surrender", "surrenders", multiple=True, help="STRUCTURE: its controller surrenders it.")
+def administer(campaign: Path, choices_file: Path | None, advances, sieges, take_overs, surrenders) -> None:
     """Phase 4: the nine administration steps (refused until every engagement has a result).
 
-    Example: tabula round administer punic.duckdb --choices round3.toml
+    Choices come from --choices FILE or the options (not both).
+
+    Example: tabula round administer punic.duckdb --siege 4=Gela --advance 14=9
     """
     from engine import rounds
 
-    choices = rounds.load_choices(choices_file) if choices_file is not None else None
+    given = bool(advances or sieges or take_overs or surrenders)
+    if choices_file is not None and given:
+        raise click.BadParameter("give choices either in --choices FILE or as options, not both", param_hint="--choices")
+    if choices_file is not None:
+        choices = rounds.load_choices(choices_file)
+    else:
+        choices = rounds.AdminChoices(
+            advances=_army_items(advances, "--advance"),
+            siege_starts=_army_items(sieges, "--siege"),
+            take_overs=frozenset(take_overs),
+            surrenders=frozenset(surrenders),
+        )
     with _open(campaign) as con:
         _echo_events(rounds.run_administration(con, choices))
 

@@ -143,8 +143,21 @@ def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
     code, out, _ = tabula(capsys, "log", c, "--round", "1", "--changes")
     assert "lost the hex" not in out  # explanations are left out with --changes
     assert "army 9 (roma) moves from Roma to" in out
+    code, out, err = tabula(capsys, "round", "administer", c, "--advance", "9=x")
+    assert code == 1 and "advance: 'x' (army 9) is neither a clock position" in err
+    code, out, err = tabula(capsys, "round", "administer", c)
+    assert code == 0, err
+    assert "army 1 (carthago) lost its battle and is removed from the map" in out
+    code, out, err = tabula(capsys, "round", "victory", c)
+    assert code == 0, err
+    assert "roma +4 VP: engagement 1 fought (+1) and won (+3)" in out
+    assert "round 1 ends: carthago -2 VP, roma 4 VP, syracusae 0 VP; no faction has won" in out
+    code, out, _ = tabula(capsys, "round", "status", c)
+    assert out.splitlines()[0] == "round 2, phase orders (initiative)"
     code, out, err = tabula(capsys, "round", "verify", c)
     assert code == 0 and "replay to the stored state exactly" in out
+    code, out, _ = tabula(capsys, "sql", c, "SELECT faction, vp FROM victory_points ORDER BY faction")
+    assert [l.split() for l in out.splitlines()[2:5]] == [["carthago", "-2"], ["roma", "4"], ["syracusae", "0"]]
 
 
 def test_bad_orders_file_is_one_clear_error_and_writes_nothing(field_campaign, tmp_path, capsys):
