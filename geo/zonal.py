@@ -222,13 +222,16 @@ def _spans_faces(cell: int) -> bool:
     return len(h3i.get_icosahedron_faces(cell)) > 1
 
 
-def _convex_mask(cells: np.ndarray) -> np.ndarray:
+def _convex_mask(cells: np.ndarray, *, unique: bool = False) -> np.ndarray:
     """Per entry: may a segment whose two ends lie in this cell be taken as wholly inside it?"""
     if cells.size == 0:
         return np.ones(0, dtype=bool)
-    u, inverse = np.unique(cells, return_inverse=True)
+    if unique:
+        u, inverse = cells, None
+    else:
+        u, inverse = np.unique(cells, return_inverse=True)
     ok = np.fromiter((c != 0 and not _spans_faces(c) for c in u.tolist()), dtype=bool, count=u.size)
-    return ok[inverse.ravel()]
+    return ok if inverse is None else ok[inverse.ravel()]
 
 
 class _Indexer:
@@ -281,7 +284,7 @@ def _strip_entries(v, m, all_valid, row0, h, n, top, bottom, indexer) -> list[tu
         # the few cells cut by an icosahedron edge are not convex: their segments go to bisection
         keys = top[uniform]
         cells = np.unique(keys[np.r_[True, keys[1:] != keys[:-1]]])  # run heads first: far fewer to sort
-        bad = cells[~_convex_mask(cells)]
+        bad = cells[~_convex_mask(cells, unique=True)]
         if bad.size:
             uniform &= ~np.isin(top, bad)
     sel = uniform & (cnt > 0)
