@@ -1,0 +1,147 @@
+"""A scripted first round of the First Punic War campaign, for ``make demo``.
+
+:func:`run_demo_round` takes a campaign database fresh from ``tabula campaign new
+--scenario first-punic-war`` and plays, step by step through :mod:`engine.rounds`
+(each step one transaction, exactly as the ``tabula round`` commands do):
+
+* **placement**: the scenario's starting positions, except that Carthaginian army 7
+  starts in Tyndaris instead of Henna;
+* **initiative**: a few armies put their Initiative point into sea zones, the rest
+  take +40 FP; naval superiority is published;
+* **orders and movement**: Roman army 14 (Messana) and Carthaginian army 7
+  (Tyndaris) both march on the unowned town of Mylae and reach it at the same MP:
+  a *movement collision*, decided by the seven-step priority; the loser halts next
+  to Mylae, inside the winner's ZoC.  Carthaginian army 4 marches from Agrigentum
+  past Phintias and halts on entering the ZoC of Syracusan Gela;
+* **battle**: the two armies at Mylae fight one engagement (the Battle of Mylae,
+  260 BC, moved ashore); its result stands in for the Field of Glory II game: Roma
+  wins, casualty percentages drawn from the campaign's seeded random source
+  (:mod:`engine.rng`) and recorded as any result is;
+* **administration**: army 4 starts the *siege* of Gela (a player's choice);
+  the loser at Mylae is removed and placed back on its lines; casualties cost FP;
+* **victory**: the round's victory points; round 2 begins.
+
+Finally the event log is replayed and compared with every state table.
+"""
+
+from __future__ import annotations
+
+import csv
+import tempfile
+from pathlib import Path
+
+from engine import rng, rounds
+from engine import state as st
+from engine.model import ArmyOrders
+from geo.spatialdb import connect
+
+__all__ = ["DEMO_PLACEMENTS", "DEMO_SEED", "run_demo_round"]
+
+DEMO_SEED = 264  # 264 BC: the war begins
+
+#: The scenario's placements.csv with army 7 moved from Henna to Tyndaris (both Carthaginian).
+DEMO_PLACEMENTS = (
+    (1, "Carthago", "Carthago"),
+    (2, "Carthago", "Utica"),
+    (3, "Carthago", "Hadrumetum"),
+    (4, "Carthago", "Agrigentum"),
+    (5, "Carthago", "Panormus"),
+    (6, "Carthago", "Lilybaeum"),
+    (7, "Carthago", "Tyndaris"),
+    (8, "Carthago", "Caralis"),
+    (9, "Roma", "Roma"),
+    (10, "Roma", "Capua"),
+    (11, "Roma", "Neapolis"),
+    (12, "Roma", "Tarentum"),
+    (13, "Roma", "Rhegium"),
+    (14, "Roma", "Messana"),
+    (15, "Roma", "Ostia"),
+    (16, "Roma", "Ariminum"),
+)
+
+INITIATIVE = {
+    "Carthago": {1: "Mare Africum", 2: "Mare Tyrrhenum"},
+    "Roma": {9: "Mare Tyrrhenum", 12: "Mare Ionium"},
+}
+
+# Moves as players write them; the clock positions are those of the res-5 H3 hexes there
+# (pointy-topped: sides at 1, 3, 5, 7, 9, 11).  Every other army stands still ("").
+MOVES = {
+    "Carthago": {7: "3", 4: "3 5 3"},  # 7: Tyndaris -> Mylae; 4: Agrigentum -> Phintias -> next to Gela
+    "Roma": {14: "9"},  # Messana -> Mylae
+}
+
+SIEGES = {4: "Gela"}
+
+
+def _place(campaign: Path) -> None:
+    from etl.campaign import place_armies
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "placements.csv"
+        with path.open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["army", "faction", "structure"])
+            w.writerows(DEMO_PLACEMENTS)
+        place_armies(campaign, path)
+
+
+def _demo_casualties(seed: int, rnd: int, engagement: int) -> tuple[int, int]:
+    """Stand-in FoG II casualty percentages (winner, loser), from the campaign's seeded source."""
+    r = rng.stream(seed, "demo-casualties", rnd, engagement)
+    return r.randint(12, 35), r.randint(36, 70)
+
+
+def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[str]:
+    """Place the armies and play one scripted round on a fresh First Punic War campaign.
+
+    Returns the round's event log in words (what ``tabula log --round 1`` prints).
+    Raises :class:`geo.errors.InputError` if the campaign has already started.
+    """
+    campaign = Path(campaign_path)
+    con = connect(campaign)
+    try:
+        if st.has_state(con):
+            raise st.InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
+    finally:
+        con.close()
+    _place(campaign)
+
+    con = connect(campaign)
+    try:
+        st.init_campaign(con, seed=seed)
+        army_faction = {a.id: a.faction for a in st.load_state(con).armies}
+        for faction, uses in INITIATIVE.items():
+            rounds.submit_initiative(con, uses, faction=faction, source="the demo script")
+        rounds.publish_initiative(con)
+        for faction in sorted(INITIATIVE):
+            orders = {
+                army: ArmyOrders(army, moves=tuple(int(m) for m in MOVES.get(faction, {}).get(army, "").split()))
+                for army, f in sorted(army_faction.items())
+                if f == faction
+            }
+            rounds.submit_orders(con, orders, faction=faction, source="the demo script")
+        rounds.run_movement(con)
+
+        s = st.load_state(con)
+        for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(con).engagements:
+            if army_b is None:
+                continue
+            winner = army_a if s.army(army_a).faction == "Roma" else army_b
+            loser = army_b if winner == army_a else army_a
+            won, lost = _demo_casualties(seed, s.round, number)
+            rounds.record_result(con, number, {winner: ("win", won), loser: ("loss", lost)})
+
+        rounds.run_administration(con, rounds.AdminChoices(siege_starts=dict(SIEGES)))
+        rounds.run_victory(con)
+        st.verify_replay(con)
+        return [e.text for e in st.load_events(con, round=1) if e.kind != "put_note"]
+    finally:
+        con.close()
+
+
+if __name__ == "__main__":  # python -m engine.demo build/first-punic-war.duckdb
+    import sys
+
+    for line in run_demo_round(sys.argv[1]):
+        print(line)
