@@ -58,3 +58,44 @@ def test_replay_detects_a_table_changed_behind_the_log():
     con.execute("DELETE FROM engagement_results WHERE army = 9")
     with pytest.raises(st.ReplayMismatch, match=r"engagement_results \(1, 1, 9\)"):
         st.verify_replay(con)
+
+
+# --- the demo round on the real First Punic War map -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fresh_punic_campaign(tmp_path_factory):
+    """`tabula campaign new --scenario first-punic-war` once per module (builds its res-5 map)."""
+    from etl.campaign import create_campaign
+
+    path = tmp_path_factory.mktemp("punic") / "fresh.duckdb"
+    create_campaign("first-punic-war", path, force=True)
+    return path
+
+
+def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tmp_path):
+    import shutil
+
+    from engine.demo import run_demo_round
+    from geo.spatialdb import connect
+
+    logs = []
+    for i in range(2):
+        path = tmp_path / f"demo{i}.duckdb"
+        shutil.copy(fresh_punic_campaign, path)
+        lines = run_demo_round(path)
+        con = connect(path, read_only=True)
+        try:
+            st.verify_replay(con)
+            s = st.load_state(con)
+            logs.append([(e.seq, e.kind, e.data, e.text) for e in st.load_events(con)])
+            rows = con.execute("SELECT army, outcome FROM engagement_results ORDER BY army").fetchall()
+        finally:
+            con.close()
+        # The movement collision at Mylae, the battle there, the siege of Gela.
+        assert any("moved into" in l and "at the same time" in l for l in lines)
+        assert rows == [(7, "loss"), (14, "win")]
+        siege = s.siege_of("Gela")
+        assert siege is not None and siege.armies == (4,) and siege.resilience == 2
+        assert s.round == 2 and s.victory_points["Roma"] == 4 and s.victory_points["Carthago"] == -2
+    assert logs[0] == logs[1]  # same scenario, same seed, same script: the same log
