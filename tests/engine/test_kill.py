@@ -101,3 +101,29 @@ def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path
     st.verify_replay(con)
     assert st.read_snapshot(con).campaign("stage") == "moves"
     con.close()
+
+
+def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
+    from tests.engine.test_rounds import FIELD
+
+    path = tmp_path / "field.duckdb"
+    m = sketch(radius=4, structures=FIELD, water=WATER)
+    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    con.close()
+    _tabula("round", "start", path)
+    _tabula("round", "publish", path)
+    _tabula("round", "orders", path, "9=3 3", "10=")
+    _tabula("round", "orders", path, "1=9 9")
+    before, n_before = _snapshot(path)
+
+    _kill_mid_step(tmp_path, "round", "move", path)
+
+    after, n_after = _snapshot(path)
+    assert after == before and n_after == n_before
+    assert after.campaign("phase") == "orders"
+    done = _tabula("round", "move", path)
+    assert "engagement 1" in done.stdout
+    con = connect(path, read_only=True)
+    st.verify_replay(con)
+    assert st.read_snapshot(con).campaign("phase") == "battles"
+    con.close()
