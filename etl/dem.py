@@ -29,6 +29,7 @@ import rasterio.windows
 from h3ronpy import cells_area_km2
 from h3ronpy.vector import cells_bounds
 from pyproj import Geod, Transformer
+from rasterio.enums import MaskFlags
 from rasterio.errors import RasterioError, RasterioIOError
 from tqdm.auto import tqdm
 
@@ -196,16 +197,29 @@ def _windows(region: rasterio.windows.Window, size: int, block_shape: tuple[int,
     return out
 
 
+def _valid_mask(ds, band: int, window, values: np.ndarray) -> np.ndarray | None:
+    """Usable pixels: from the nodata value when that is the only mask (a cheap compare),
+    else GDAL's mask band (internal masks, alpha); None when every pixel is valid.
+    NaN is always invalid (the kernel drops it)."""
+    flags = ds.mask_flag_enums[band - 1]
+    if flags == [MaskFlags.all_valid]:
+        return None
+    if flags == [MaskFlags.nodata]:
+        nodata = ds.nodatavals[band - 1]
+        return values != nodata if not np.isnan(nodata) else None
+    return ds.read_masks(band, window=window) > 0
+
+
 def window_partials(job: WindowJob, cells: np.ndarray | None = None) -> Partials:
     """Read one window of the DEM and aggregate it (runs in a Dask worker or locally)."""
+    window = rasterio.windows.Window(job.col_off, job.row_off, job.width, job.height)
     with rasterio.Env(GDAL_CACHEMAX=GDAL_CACHE_MB):
         try:
             with rasterio.open(job.path) as ds:
-                arr = ds.read(job.band, window=rasterio.windows.Window(job.col_off, job.row_off, job.width, job.height), masked=True)
+                values = ds.read(job.band, window=window)
+                valid = _valid_mask(ds, job.band, window, values)
         except (RasterioIOError, RasterioError) as e:
             raise MissingInputError(f"DEM {job.path} window at row {job.row_off}, col {job.col_off} cannot be read ({str(e).splitlines()[0]}): the file is damaged; re-create it") from None
-    values = np.ma.getdata(arr)
-    valid = ~np.ma.getmaskarray(arr)
     a, b, c, d, e, f = job.transform
     if job.regular:
         lons = c + a * (job.col_off + np.arange(job.width) + 0.5)

@@ -237,7 +237,7 @@ def _convex_mask(cells: np.ndarray, *, unique: bool = False) -> np.ndarray:
 class _Indexer:
     """Looks up the H3 cell of samples of the window by (row, col) sample indices."""
 
-    def __init__(self, res: int, shape: tuple[int, int], lats, lons, lonlat: LonLatFn | None, k: int):
+    def __init__(self, res: int, lats, lons, lonlat: LonLatFn | None, k: int):
         self.res, self.k, self.lonlat = res, k, lonlat
         self.lats, self.lons = lats, lons
         self.lookups = 0
@@ -308,8 +308,6 @@ def _edge_crossing_rows(indexer, top_rows, cols, c_top, c_bottom, h) -> np.ndarr
     the column's meridian and converted to a row.  A prediction is only a guess: the
     caller indexes the two samples around it, and bisection takes over where it missed.
     """
-    from h3.api import basic_int as h3i
-
     out = np.full(top_rows.size, -1, dtype=np.int64)
     ok = (c_top != 0) & (c_bottom != 0)
     if not ok.any():
@@ -452,7 +450,7 @@ def partials_from_window(
         m = np.repeat(np.repeat(m, k, axis=0), k, axis=1)
     H, W = v.shape
     all_valid = bool(m.all())
-    indexer = _Indexer(res, (H, W), lats, lons, lonlat, k)
+    indexer = _Indexer(res, lats, lons, lonlat, k)
 
     grid = np.arange(0, H, block)
     if grid[-1] != H - 1:
