@@ -22,11 +22,16 @@ from pathlib import Path
 
 import numpy as np
 import rasterio
-from rasterio.transform import from_origin
+from affine import Affine
 
 from etl.dem import dem_stats_by_cell
 from geo.hexgrid import cell_polygons, cells_in_bbox
 from geo.zonal import partials_from_window
+
+def from_origin(west, north, dx, dy) -> Affine:
+    """rasterio.transform.from_origin without its Affine '*' deprecation warning."""
+    return Affine(dx, 0.0, west, 0.0, -dy, north)
+
 
 NODATA = -32768
 BBOX = (10.0, 35.0, 13.0, 38.0)  # 3 x 3 degrees, south of Sicily to Calabria

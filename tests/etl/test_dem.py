@@ -12,13 +12,18 @@ import pytest
 import rasterio
 import rasterio.shutil
 from pyproj import Transformer
-from rasterio.transform import from_origin
+from affine import Affine
 
 import etl.dem as dem
 from etl.dem import dem_stats_by_cell
 from geo.errors import InputError, MissingInputError
 from geo.hexgrid import cell_polygon, cells_in_bbox
 from tests.geo.test_zonal import brute_stats
+
+def from_origin(west, north, dx, dy) -> Affine:
+    """rasterio.transform.from_origin without its Affine '*' deprecation warning."""
+    return Affine(dx, 0.0, west, 0.0, -dy, north)
+
 
 NODATA = -9999
 
@@ -98,6 +103,31 @@ def test_netcdf_is_read(tmp_path, geotiff, region_cells):
     got = dem_stats_by_cell(nc, region_cells, 6, supersample=1, progress=False)
     want = dem_stats_by_cell(geotiff, region_cells, 6, supersample=1, progress=False)
     pd.testing.assert_frame_equal(got, want)
+
+
+def test_masks_without_nodata_value(tmp_path, region_cells):
+    # no nodata at all (every pixel valid), a float DEM with NaN holes, and an internal mask band
+    values = synthetic(250, 400, 4)
+    transform = from_origin(10.0, 40.5, 0.01, 0.01)
+    plain = write_tif(tmp_path / "plain.tif", values, transform, nodata=None)
+    assert_matches(dem_stats_by_cell(plain, region_cells, 6, supersample=1, progress=False),
+                   brute_from_file(plain, region_cells, 6))
+
+    with_nan = values.astype(np.float32)
+    with_nan[values == NODATA] = np.nan
+    nan_tif = write_tif(tmp_path / "nan.tif", with_nan, transform, nodata=None)
+    got = dem_stats_by_cell(nan_tif, region_cells, 6, supersample=1, progress=False)
+    nodata_tif = write_tif(tmp_path / "nodata.tif", values, transform)
+    want = dem_stats_by_cell(nodata_tif, region_cells, 6, supersample=1, progress=False)
+    pd.testing.assert_frame_equal(got, want)
+
+    masked = tmp_path / "masked.tif"
+    with rasterio.Env(GDAL_TIFF_INTERNAL_MASK=True):
+        with rasterio.open(masked, "w", driver="GTiff", width=400, height=250, count=1, dtype="int16",
+                           crs="EPSG:4326", transform=transform) as dst:
+            dst.write(np.where(values == NODATA, 0, values).astype(np.int16), 1)
+            dst.write_mask(values != NODATA)
+    pd.testing.assert_frame_equal(dem_stats_by_cell(masked, region_cells, 6, supersample=1, progress=False), want)
 
 
 def test_cells_without_samples_keep_a_row_with_zero_samples(geotiff):
