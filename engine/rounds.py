@@ -50,6 +50,14 @@ __all__ = [
     "orders_view",
     "naval_superiority",
     "run_movement",
+    "battle_sheet",
+    "record_result",
+    "declare_retreat",
+    "AdminChoices",
+    "parse_choices_text",
+    "load_choices",
+    "run_administration",
+    "run_victory",
 ]
 
 #: Seed, "Naval superiority": every faction's level in a zone starts from 2.
@@ -257,8 +265,10 @@ def _validate(board: Board, r: _Round, faction: str | None, orders: Mapping[int,
     """Layer 2 of :mod:`engine.orders` on the submitted orders *together with* the faction's stored
     ones, so the influence cap and the 100 FP transfer cap count the whole round."""
     from engine.logistics import logistics_for
-    from engine.orders import OrderProblem, check_orders, IllegalOrderError
+    from engine.orders import IllegalOrderError, check_orders
 
+    if faction is not None and faction not in board.factions:
+        raise InputError(f"unknown faction {faction!r}: use one of {', '.join(sorted(board.factions))}")
     stored = {army: _row_to_orders(row) for army, row in r.orders_rows().items()}
     factions = {a.id: a.faction for a in r.state.armies}
     touched = {factions.get(a) for a in orders}
@@ -281,8 +291,6 @@ def submit_initiative(
 
     Allowed until :func:`publish_initiative`; a second submission for an army replaces the first.
     """
-    from engine.orders import ArmyOrders as _AO  # noqa: F401  (orders module must be importable)
-
     if not uses:
         raise InputError("no initiative uses given: pass ARMY=USE items, e.g. 9=strength or \"10=Mare Tyrrhenum\"")
     with st.transaction(con):
@@ -395,12 +403,13 @@ def submit_orders(
         final: dict[int, ArmyOrders] = {}
         problems = []
         for army, o in sorted(orders.items()):
-            if r.stage == STAGE_MOVES and army in stored and stored[army][3] is not None:
-                published = stored[army][3]
-                if o.initiative not in ("strength", published):
-                    problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {published!r}; "
-                                                 "it cannot change after naval superiority is published (leave it out)"))
-                o = replace(o, initiative=published)
+            given = stored[army][3] if army in stored else None
+            if given is not None and o.initiative == "strength":
+                # "strength" is also what an order that leaves the use out says: keep the use given before.
+                o = replace(o, initiative=given)
+            elif r.stage == STAGE_MOVES and given is not None and o.initiative != given:
+                problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {given!r}; "
+                                             "it cannot change after naval superiority is published (leave it out)"))
             final[army] = o
         if problems:
             raise IllegalOrderError(problems, source)

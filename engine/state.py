@@ -13,19 +13,17 @@ Events of any other kind are *explanations* emitted by the rules modules
 
 State kinds (``data`` fields; ``was`` holds the previous value for the log):
 
-=================  ==============================================================
-``set_campaign``   key, value                      (round, phase, stage, seed, winner)
-``set_army``       army, faction, cell, strength, eliminated
-``set_control``    structure, controller
-``set_siege``      structure, faction, resilience, start_resilience, started_round, armies
-``drop_siege``     structure
-``set_vp``         faction, vp
-``put_orders``     round, army, moves, initiative, lift_siege, assault, transfers
-``put_engagement`` round, battle, engagement, army_a, army_b, assault
-``drop_engagement`` round, engagement                (a retreat re-lists the round's engagements)
-``put_result``     round, engagement, army, outcome, casualties
-``put_note``       round, key, value               (facts later steps of a round need)
-=================  ==============================================================
+* ``set_campaign``: key, value (round, phase, stage, seed, winner)
+* ``set_army``: army, faction, cell, strength, eliminated
+* ``set_control``: structure, controller
+* ``set_siege``: structure, faction, resilience, start_resilience, started_round, armies
+* ``drop_siege``: structure
+* ``set_vp``: faction, vp
+* ``put_orders``: round, army, moves, initiative, lift_siege, assault, transfers
+* ``put_engagement``: round, battle, engagement, army_a, army_b, assault
+* ``drop_engagement``: round, engagement (a retreat re-lists the round's engagements)
+* ``put_result``: round, engagement, army, outcome, casualties
+* ``put_note``: round, key, value (facts later steps of a round need)
 
 Each CLI step runs inside :func:`transaction`: one DuckDB ``BEGIN ... COMMIT``,
 so a crash or ``kill -9`` leaves the database at the last completed step.

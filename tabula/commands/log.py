@@ -21,13 +21,10 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     import json
 
     from engine import explain, state
-    from geo.errors import InputError, MissingInputError
-    from geo.spatialdb import connect
+    from geo.errors import InputError
+    from tabula.commands.round import open_campaign
 
-    if not campaign.exists():
-        raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
-    con = connect(campaign, read_only=True)
-    try:
+    with open_campaign(campaign, read_only=True) as con:
         if not state.has_state(con):
             raise InputError(f"{campaign} has no event log yet: start the campaign with `tabula round start {campaign}`")
         snap = state.read_snapshot(con)
@@ -40,8 +37,6 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
             round=int(snap.campaign("round")), phase=snap.campaign("phase"), stage=snap.campaign("stage")
         )
         events = state.load_events(con, round=round_)
-    finally:
-        con.close()
     for ev in events:
         if changes_only and ev.kind not in state.STATE_KINDS:
             continue

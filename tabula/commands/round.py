@@ -16,13 +16,21 @@ CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=
 
 
 @contextmanager
-def _open(campaign: Path, *, read_only: bool = False):
-    from geo.errors import MissingInputError
+def open_campaign(campaign: Path, *, read_only: bool = False):
+    """A connection to an existing campaign file; a file locked by a running step is a one-line error."""
+    import duckdb
+
+    from geo.errors import InputError, MissingInputError
     from geo.spatialdb import connect
 
     if not campaign.exists():
         raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
-    con = connect(campaign, read_only=read_only)
+    try:
+        con = connect(campaign, read_only=read_only)
+    except duckdb.IOException as e:
+        if "lock" in str(e).lower():
+            raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
+        raise
     try:
         yield con
     finally:
@@ -63,7 +71,7 @@ def start(campaign: Path, seed: int | None) -> None:
     """
     from engine import state
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         s = state.init_campaign(con, seed=seed)
     click.echo(f"{campaign}: campaign started, round {s.round}, phase {s.phase.value}, {len(s.armies)} armies, seed {s.seed}")
 
@@ -77,7 +85,7 @@ def status(campaign: Path) -> None:
     """
     from engine import rounds
 
-    with _open(campaign, read_only=True) as con:
+    with open_campaign(campaign, read_only=True) as con:
         s = rounds.round_status(con)
     for line in s.lines():
         click.echo(line)
@@ -94,7 +102,7 @@ def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> No
     """
     from engine import rounds
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         events = rounds.submit_initiative(con, _army_items(uses, "USES"), faction=faction)
     click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
@@ -108,7 +116,7 @@ def publish(campaign: Path) -> None:
     """
     from engine import rounds
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.publish_initiative(con))
 
 
@@ -155,7 +163,7 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
             raise click.BadParameter("--army needs --moves (\"\" to stand still)", param_hint="--moves")
         given = {army: orders_mod.army_orders_from_cli(
             army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers)}
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         events = rounds.submit_orders(con, given, faction=faction, round=round_, source=source)
     click.echo(f"orders stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
@@ -170,7 +178,7 @@ def show(campaign: Path, faction: str | None) -> None:
     """
     from engine import rounds
 
-    with _open(campaign, read_only=True) as con:
+    with open_campaign(campaign, read_only=True) as con:
         view = rounds.orders_view(con, faction=faction)
     for army, army_faction, o in view:
         if o is None:
@@ -196,7 +204,7 @@ def move(campaign: Path) -> None:
     """
     from engine import rounds
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.run_movement(con))
 
 
@@ -209,7 +217,7 @@ def battles(campaign: Path) -> None:
     """
     from engine import rounds
 
-    with _open(campaign, read_only=True) as con:
+    with open_campaign(campaign, read_only=True) as con:
         for line in rounds.battle_sheet(con):
             click.echo(line)
 
@@ -224,7 +232,7 @@ def retreat(campaign: Path, army: int) -> None:
     """
     from engine import rounds
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.declare_retreat(con, army))
 
 
@@ -261,7 +269,7 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
         if not winner.isdigit() or int(winner) not in pct:
             raise click.BadParameter(f"--winner {winner}: name an army given in --casualties, or `defender`", param_hint="--winner")
         outcomes = {a: ("win" if a == int(winner) else "loss", c) for a, c in pct.items()}
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.record_result(con, engagement, outcomes))
 
 
@@ -294,7 +302,7 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
             take_overs=frozenset(take_overs),
             surrenders=frozenset(surrenders),
         )
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.run_administration(con, choices))
 
 
@@ -307,7 +315,7 @@ def victory(campaign: Path) -> None:
     """
     from engine import rounds
 
-    with _open(campaign) as con:
+    with open_campaign(campaign) as con:
         _echo_events(rounds.run_victory(con))
 
 
@@ -320,7 +328,7 @@ def verify(campaign: Path) -> None:
     """
     from engine import state
 
-    with _open(campaign, read_only=True) as con:
+    with open_campaign(campaign, read_only=True) as con:
         state.verify_replay(con)
         n = con.execute("SELECT count(*) FROM events").fetchone()[0]
     click.echo(f"{campaign}: {n} events replay to the stored state exactly")

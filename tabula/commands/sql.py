@@ -60,12 +60,10 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     import duckdb
 
     from geo.errors import InputError, MissingInputError
-    from geo.spatialdb import connect
+    from tabula.commands.round import open_campaign
 
     if (query is None) == (sql_file is None):
         raise click.BadParameter("give either a QUERY argument or --file q.sql, not both or neither", param_hint="QUERY")
-    if not campaign.exists():
-        raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
     if sql_file is not None:
         if not sql_file.exists():
             raise MissingInputError(f"SQL file {sql_file} does not exist: check the --file path")
@@ -75,8 +73,7 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     statements = split_statements(text)
     if not statements:
         raise InputError(f"{source} holds no SQL statement: give a SELECT")
-    con = connect(campaign, read_only=True)
-    try:
+    with open_campaign(campaign, read_only=True) as con:
         for i, statement in enumerate(statements):
             try:
                 result = con.execute(statement)
@@ -97,5 +94,3 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
                 click.echo(buf.getvalue(), nl=False)
             else:
                 click.echo(format_table(columns, rows))
-    finally:
-        con.close()

@@ -127,3 +127,23 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
     st.verify_replay(con)
     assert st.read_snapshot(con).campaign("phase") == "battles"
     con.close()
+
+
+def test_a_second_command_during_a_step_is_told_to_wait(tmp_path):
+    path = _campaign(tmp_path)
+    _tabula("round", "start", path)
+    marker = tmp_path / "inside-transaction"
+    env = {**os.environ, st.PAUSE_ENV: str(marker)}
+    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", "round", "publish", str(path)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert marker.exists()
+        other = _tabula("round", "status", path, check=False)
+        assert other.returncode == 1
+        assert "is open in another process (a step running?): wait for it to finish and retry" in other.stderr
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)

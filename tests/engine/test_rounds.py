@@ -308,3 +308,16 @@ def test_bad_choices_are_named():
         rounds.parse_choices_text("[advances]\n9 = 3\n")
     with pytest.raises(InputError, match=r"\[siege\] start 9 = 3: give the structure's name"):
         rounds.parse_choices_text("[siege]\nstart = { 9 = 3 }\n")
+
+
+def test_orders_without_initiative_keep_the_use_given_before():
+    con, _ = started()
+    rounds.submit_initiative(con, {9: "Mare Tyrrhenum"}, faction="roma")
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3,))}, faction="roma")  # initiative left out
+    assert {a: o for a, _f, o in rounds.orders_view(con)}[9].initiative == "Mare Tyrrhenum"
+
+
+def test_unknown_faction_is_named():
+    con, _ = started()
+    with pytest.raises(InputError, match="unknown faction 'gallia': use one of carthago, roma, syracusae"):
+        rounds.submit_initiative(con, {9: "strength"}, faction="gallia")
