@@ -178,6 +178,17 @@ def test_dask_path_equals_local(geotiff, region_cells):
     pd.testing.assert_frame_equal(local, dist)
 
 
+def test_scheduler_address_is_used(geotiff, region_cells):
+    from distributed import LocalCluster
+
+    local = dem_stats_by_cell(geotiff, region_cells, 6, window_size=64, supersample=1, progress=False, use_dask=False)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        dist = dem_stats_by_cell(geotiff, region_cells, 6, window_size=64, supersample=1, progress=False,
+                                 scheduler=cluster.scheduler_address)
+        assert cluster.scheduler.transition_counter > 0  # the windows ran there
+    pd.testing.assert_frame_equal(local, dist)
+
+
 def test_progress_bar_counts_windows(geotiff, region_cells, capsys):
     dem_stats_by_cell(geotiff, region_cells, 6, window_size=128, supersample=1, progress=True)
     assert "window" in capsys.readouterr().err
