@@ -386,11 +386,27 @@ def _bisect_entries(V, M, row0, h, seg_s, seg_j, c_top, c_bottom, indexer) -> tu
         )
     d_seg, d_lo = np.concatenate(done_seg), np.concatenate(done_lo)
     d_len, d_cell = np.concatenate(done_len), np.concatenate(done_cell)
-    order = np.argsort(d_seg * h + d_lo)  # pieces tile each segment's rows 0..h-1 in order
-    labels = np.repeat(d_cell[order], d_len[order])
+    starts = d_seg * h + d_lo
+    order = np.argsort(starts)  # pieces tile the gathered segments, rows 0..h-1 of each in turn
+    starts, cells = starts[order], d_cell[order]
     values = V[seg_s, :, seg_j].ravel()
     valid = M[seg_s, :, seg_j].ravel()
-    return _pixel_entries(labels, values, valid)
+    # reduce each piece directly: one reduceat per statistic instead of per-sample labels
+    if valid.all():
+        count = d_len[order]
+        total = np.add.reduceat(values, starts)
+        total_sq = np.add.reduceat(values * values, starts)
+        minimum = np.minimum.reduceat(values, starts)
+        maximum = np.maximum.reduceat(values, starts)
+    else:
+        vz = np.where(valid, values, 0.0)
+        count = np.add.reduceat(valid.astype(np.int64), starts)
+        total = np.add.reduceat(vz, starts)
+        total_sq = np.add.reduceat(vz * vz, starts)
+        minimum = np.minimum.reduceat(np.where(valid, values, np.inf), starts)
+        maximum = np.maximum.reduceat(np.where(valid, values, -np.inf), starts)
+    keep = (count > 0) & (cells != 0)  # cell 0: samples that could not be placed
+    return _runs(cells[keep], count[keep], total[keep], total_sq[keep], minimum[keep], maximum[keep])
 
 
 def partials_from_window(
@@ -456,7 +472,19 @@ def partials_from_window(
     if grid[-1] != H - 1:
         grid = np.r_[grid, H - 1]
     col = np.arange(W)
-    grid_cells = indexer.cells(grid[:, None], col[None, :])
+    if all_valid:
+        grid_cells = indexer.cells(grid[:, None], col[None, :])
+    else:
+        # index a grid-row sample only if a strip it bounds holds a valid sample in its column:
+        # nodata expanses (sea in a land DEM) then cost no look-ups
+        need = np.zeros((len(grid), W), dtype=bool)
+        any_valid = np.logical_or.reduceat(m, grid[:-1], axis=0) if len(grid) > 1 else np.zeros((0, W), bool)
+        need[:-1] |= any_valid
+        need[1:] |= any_valid
+        need[-1] |= m[H - 1]
+        grid_cells = np.zeros((len(grid), W), dtype=np.uint64)
+        gi, gj = np.nonzero(need)
+        grid_cells[gi, gj] = indexer.cells(grid[gi], gj)
 
     entries = []
     n_full = int(np.sum(np.diff(grid) == block))
