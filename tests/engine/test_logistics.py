@@ -190,3 +190,112 @@ def test_river_access_option():
     assert {x for x in lines_of(lg) if x[2] == "river"} == {("Roma", "Narnia", "river")}
     with pytest.raises(ValueError):
         LogisticsOptions(river_access="bridge")
+
+
+# --- the SQL against a brute-force reading of the rules on random small boards -----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from engine.zoc import controller_of, zoc_sources  # noqa: E402
+
+ORIGIN = h3.latlng_to_cell(*DEFAULT_CENTER, DEFAULT_RES)
+DISK = sorted(h3.grid_disk(ORIGIN, 3))
+
+
+def brute_force_supplied(board, state) -> dict[str, set[str]]:
+    """Supplied structures by components of uninterrupted hexes per link type (independent of the SQL)."""
+    sources = zoc_sources(board, state)
+    hexes = board.hexes
+    out = {}
+    for f in board.factions.values():
+        land_cut = {c for s in sources if s.faction != f.name for c in s.cells if hexes[c].kind == "land"}
+        coast_cut = {c for s in sources if s.kind == "structure" and s.faction != f.name
+                     for c in s.cells if hexes[c].kind == "coast"}
+        road_cells = {a for a, _ in board.road_edges}
+        graphs = {
+            "road": (road_cells - land_cut, lambda a, b: (a, b) in board.road_edges),
+            "coast": ({c for c, h in hexes.items() if h.kind == "coast"} - coast_cut, lambda a, b: True),
+            "river": ({c for c, h in hexes.items() if h.river} - land_cut, lambda a, b: True),
+        }
+        ends = [s for s in board.structures.values()
+                if controller_of(state, s) == f.name and state.siege_of(s.name) is None]
+        parent = {s.name: s.name for s in ends}
+
+        def find(x):
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for t, (cells, ok) in graphs.items():
+            comp = {}
+            for c in sorted(cells):
+                if c in comp:
+                    continue
+                comp[c] = c
+                stack = [c]
+                while stack:
+                    x = stack.pop()
+                    for n in board.sides[x].values():
+                        if n in cells and n not in comp and ok(x, n):
+                            comp[n] = c
+                            stack.append(n)
+            touch = {}
+            for s in ends:
+                if t == "coast":
+                    att = [n for n in board.sides[s.cell].values() if n in cells]
+                else:
+                    att = [s.cell] if s.cell in cells else []
+                for a in att:
+                    touch.setdefault(comp[a], []).append(s.name)
+            for names in touch.values():
+                for other in names[1:]:
+                    parent[find(other)] = find(names[0])
+        caps = [c for c in f.capitals if c in parent]
+        roots = {find(c) for c in caps}
+        supplied = {s for s in parent if find(s) in roots}
+        if supplied:
+            out[f.name] = supplied
+    return out
+
+
+@st.composite
+def random_board(draw):
+    """A southern coast band, structures joined by random roads and rivers, a few armies."""
+    cells = DISK
+    south = h3.cell_to_latlng(ORIGIN)[0] - 0.12
+    coast = {c for c in cells if h3.cell_to_latlng(c)[0] < south}
+    coast ^= set(draw(st.lists(st.sampled_from(cells), max_size=4)))
+    land = [c for c in cells if c not in coast]
+    spots = draw(st.lists(st.sampled_from(land), min_size=3, max_size=8, unique=True))
+    structures = []
+    for i, c in enumerate(spots):
+        kind = draw(st.sampled_from(["town", "city"]))
+        ctrl = draw(st.sampled_from(["roma", "roma", "etruria", None]))
+        structures.append((f"S{i}" if i else "Roma", kind, c, "roma" if i == 0 else ctrl, i == 0))
+
+    def paths(n):
+        out = []
+        for _ in range(n):
+            a, b = draw(st.sampled_from(spots)), draw(st.sampled_from(spots))
+            p = h3.grid_path_cells(a, b)
+            if a != b and all(c in land for c in p):
+                out.append(list(p))
+        return out
+
+    roads = paths(draw(st.integers(0, 6)))
+    rivers = sorted({c for p in paths(draw(st.integers(0, 3))) for c in p})
+    free = [c for c in land if c not in spots]
+    armies = [(i + 1, draw(st.sampled_from(["roma", "etruria"])), c)
+              for i, c in enumerate(draw(st.lists(st.sampled_from(free), max_size=3, unique=True)))]
+    m = sketch(radius=3, water={c: "coast" for c in coast}, roads=roads, rivers=rivers,
+               structures=structures, factions=FACTIONS)
+    return m, m.state(armies)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_board())
+def test_sql_lines_match_brute_force(case):
+    m, state = case
+    lg = logistics_for(m.board, state)
+    assert {f: set(s) for f, s in lg.supplied.items()} == brute_force_supplied(m.board, state)
