@@ -58,6 +58,7 @@ __all__ = [
     "load_choices",
     "run_administration",
     "run_victory",
+    "readjudicate",
 ]
 
 #: Seed, "Naval superiority": every faction's level in a zone starts from 2.
@@ -237,8 +238,11 @@ def _row_to_orders(row: tuple) -> ArmyOrders:
     )
 
 
-def _orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool) -> dict:
+def _orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool, source: str) -> dict:
+    # ``source`` (initiative / orders / default) tells a submission from publication's default;
+    # the reducer ignores it, :func:`readjudicate` reads it.
     return {
+        "source": source,
         "round": rnd,
         "army": o.army,
         "moves": " ".join(str(m) for m in o.moves) if moves_given else None,
@@ -310,7 +314,7 @@ def submit_initiative(
         events = []
         for army, o in orders.items():
             moves_given = army in stored and stored[army][2] is not None
-            data = _orders_data(r.round, o, moves_given=moves_given)
+            data = _orders_data(r.round, o, moves_given=moves_given, source="initiative")
             events.append(_event(r.round, "orders", "put_orders", data, f"initiative received for army {army}"))
         st.append_events(con, events)
     return events
@@ -354,7 +358,7 @@ def publish_initiative(con: duckdb.DuckDBPyConnection) -> list[Event]:
             if row is None or row[3] is None:
                 o = ArmyOrders(army=a.id)
                 events.append(
-                    _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=False),
+                    _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=False, source="default"),
                            f"army {a.id} ({a.faction}) gave no initiative use: +40 FP in its engagements (the default)")
                 )
                 uses[a.id] = "strength"
@@ -415,7 +419,7 @@ def submit_orders(
             raise IllegalOrderError(problems, source)
         _validate(board, r, faction, final, source)
         events = [
-            _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=True), f"orders received for army {army}")
+            _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=True, source="orders"), f"orders received for army {army}")
             for army, o in final.items()
         ]
         st.append_events(con, events)
@@ -907,3 +911,124 @@ def run_administration(con: duckdb.DuckDBPyConnection, choices: AdminChoices | N
         st.append_events(con, [note])
         st.save_state(con, done, events=result.events, phase="administration", names=names)
     return [note] + list(result.events)
+
+
+
+# --- re-adjudication ------------------------------------------------------------------------------
+
+
+def _recorded_steps(events: Sequence[st.StoredEvent]) -> list[tuple[str, Any]]:
+    """The umpire's steps and their inputs, read back from a log (in order)."""
+    steps: list[tuple[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    i = 0
+    while i < len(events):
+        e, d = events[i], events[i].data
+        if e.phase == "setup":
+            pass
+        elif e.kind == "put_orders" and d.get("source") == "initiative":
+            steps.append(("initiative", {int(d["army"]): d["initiative"]}))
+        elif e.kind == "put_orders" and d.get("source") == "orders":
+            o = ArmyOrders(
+                army=int(d["army"]),
+                moves=tuple(int(t) for t in (d["moves"] or "").split()),
+                initiative=d["initiative"] or "strength",
+                lift_siege=bool(d["lift_siege"]),
+                assault=d["assault"],
+                transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in d["transfers"] or []),
+            )
+            steps.append(("orders", {o.army: o}))
+        elif e.kind == "set_campaign" and d["key"] == "stage" and d["value"] == STAGE_MOVES:
+            steps.append(("publish", None))
+        elif e.phase == "movement" and ("move", e.round) not in seen:
+            seen.add(("move", e.round))
+            steps.append(("move", None))
+        elif e.kind == "put_result":
+            outcomes = {}
+            key = (d["round"], d["engagement"])
+            # One recording holds each army of the engagement once; a repeated army starts a correction.
+            while (i < len(events) and events[i].kind == "put_result"
+                   and (events[i].data["round"], events[i].data["engagement"]) == key
+                   and int(events[i].data["army"]) not in outcomes):
+                outcomes[int(events[i].data["army"])] = (events[i].data["outcome"], int(events[i].data["casualties"]))
+                i += 1
+            steps.append(("result", (int(d["engagement"]), outcomes)))
+            continue
+        elif e.kind == "retreat":
+            steps.append(("retreat", int(d["army"])))
+        elif e.kind == "put_note" and d["key"] == "administration_choices":
+            v = d["value"]
+            steps.append(("administer", AdminChoices(
+                advances={int(k): a for k, a in v["advances"].items()},
+                siege_starts={int(k): x for k, x in v["siege_starts"].items()},
+                take_overs=frozenset(v["take_overs"]),
+                surrenders=frozenset(v["surrenders"]),
+            )))
+        elif e.phase == "victory" and ("victory", e.round) not in seen:
+            seen.add(("victory", e.round))
+            steps.append(("victory", None))
+        i += 1
+    return steps
+
+
+def readjudicate(campaign_path) -> int:
+    """Re-run every recorded step from the scenario with the inputs the log holds, on a copy of
+    the campaign, and compare the new log with the recorded one event by event.
+
+    Stronger than :func:`engine.state.verify_replay`: it shows the log holds every input and
+    the rules reproduce every recorded change (determinism).  Returns the number of steps
+    re-run; raises :class:`engine.state.ReplayMismatch` at the first differing event.
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from geo.spatialdb import connect
+
+    src = Path(campaign_path)
+    con = connect(src, read_only=True)
+    try:
+        st._require_state(con)
+        original = st.load_events(con)
+        seed = int(st.read_snapshot(con).campaign("seed"))
+    finally:
+        con.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / src.name
+        shutil.copy(src, copy)
+        wal = src.with_name(src.name + ".wal")
+        if wal.exists():  # a WAL not yet checkpointed holds committed steps
+            shutil.copy(wal, copy.with_name(copy.name + ".wal"))
+        con = connect(copy)
+        try:
+            for table in list(st.STATE_TABLES) + ["events"]:
+                con.execute(f"DROP TABLE IF EXISTS {table}")
+            st.init_campaign(con, seed=seed)
+            steps = _recorded_steps(original)
+            run = {
+                "initiative": lambda x: submit_initiative(con, x, source="the log"),
+                "orders": lambda x: submit_orders(con, x, source="the log"),
+                "publish": lambda x: publish_initiative(con),
+                "move": lambda x: run_movement(con),
+                "result": lambda x: record_result(con, *x),
+                "retreat": lambda x: declare_retreat(con, x),
+                "administer": lambda x: run_administration(con, x),
+                "victory": lambda x: run_victory(con),
+            }
+            for name, arg in steps:
+                run[name](arg)
+            again = st.load_events(con)
+        finally:
+            con.close()
+
+    def key(e):
+        return (e.round, e.phase, e.kind, e.data, e.text)
+
+    for a, b in zip(original, again):
+        if key(a) != key(b):
+            raise st.ReplayMismatch(
+                f"re-adjudication differs at event {a.seq}: recorded {a.kind} {a.text!r}, re-adjudicated {b.kind} {b.text!r}"
+            )
+    if len(original) != len(again):
+        raise st.ReplayMismatch(f"re-adjudication gives {len(again)} events, the log holds {len(original)}")
+    return len(steps)

@@ -321,14 +321,18 @@ def victory(campaign: Path) -> None:
 
 @group.command("verify")
 @CAMPAIGN
-def verify(campaign: Path) -> None:
+@click.option("--readjudicate", is_flag=True, help="Also re-run every recorded step from the scenario on a copy and compare the logs.")
+def verify(campaign: Path, readjudicate: bool) -> None:
     """Replay the event log from the scenario and compare it with every state table.
 
-    Example: tabula round verify punic.duckdb
+    Example: tabula round verify punic.duckdb --readjudicate
     """
-    from engine import state
+    from engine import rounds, state
 
     with open_campaign(campaign, read_only=True) as con:
         state.verify_replay(con)
         n = con.execute("SELECT count(*) FROM events").fetchone()[0]
     click.echo(f"{campaign}: {n} events replay to the stored state exactly")
+    if readjudicate:
+        steps = rounds.readjudicate(campaign)
+        click.echo(f"{campaign}: {steps} recorded steps re-adjudicated from the scenario give the same {n} events")

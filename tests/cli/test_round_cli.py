@@ -154,8 +154,9 @@ def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
     assert "round 1 ends: carthago -2 VP, roma 4 VP, syracusae 0 VP; no faction has won" in out
     code, out, _ = tabula(capsys, "round", "status", c)
     assert out.splitlines()[0] == "round 2, phase orders (initiative)"
-    code, out, err = tabula(capsys, "round", "verify", c)
+    code, out, err = tabula(capsys, "round", "verify", c, "--readjudicate")
     assert code == 0 and "replay to the stored state exactly" in out
+    assert "recorded steps re-adjudicated from the scenario give the same" in out
     code, out, _ = tabula(capsys, "sql", c, "SELECT faction, vp FROM victory_points ORDER BY faction")
     assert [l.split() for l in out.splitlines()[2:5]] == [["carthago", "-2"], ["roma", "4"], ["syracusae", "0"]]
 

@@ -99,3 +99,39 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
         assert siege is not None and siege.armies == (4,) and siege.resilience == 2
         assert s.round == 2 and s.victory_points["Roma"] == 4 and s.victory_points["Carthago"] == -2
     assert logs[0] == logs[1]  # same scenario, same seed, same script: the same log
+    # The log holds every input: re-adjudicating it from the scenario gives the same log.
+    assert rounds.readjudicate(tmp_path / "demo0.duckdb") == 10
+
+
+def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
+    from tests.engine.test_state import make_campaign
+    from tests.engine.boards import sketch
+
+    path = tmp_path / "c.duckdb"
+    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
+                           m=sketch(radius=4, structures=FIELD))
+    st.init_campaign(con, seed=11)
+    rounds.submit_initiative(con, {9: "strength"}, faction="roma")
+    rounds.publish_initiative(con)
+    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=(0,))}, faction="roma")
+    rounds.submit_orders(con, {10: ArmyOrders(10, moves=(1,))}, faction="roma")  # a resubmission
+    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
+    rounds.run_movement(con)
+    rounds.record_result(con, 1, {1: ("draw", 30), 9: ("draw", 35)})
+    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})  # a correction
+    rounds.run_administration(con)
+    rounds.run_victory(con)
+    con.close()
+    assert rounds.readjudicate(path) == 11
+    # A log that does not follow from its inputs is caught: change a recorded outcome's words.
+    con = connect_rw(path)
+    con.execute("UPDATE events SET text = 'army 9 (roma) moved nowhere' WHERE kind = 'army_moved' AND text LIKE 'army 9 %'")
+    con.close()
+    with pytest.raises(st.ReplayMismatch, match="re-adjudication differs at event"):
+        rounds.readjudicate(path)
+
+
+def connect_rw(path):
+    from geo.spatialdb import connect
+
+    return connect(path)
