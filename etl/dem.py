@@ -7,6 +7,19 @@ dask.distributed: each window is a task returning small per-cell partials, and t
 partials are merged in a tree (fan-in :data:`TREE_FAN_IN`), so no process ever
 holds more than a few windows and a few partials.
 
+Dask details: windows are submitted as tasks (``Client.submit``) with the region's
+cells scattered once to every worker; every :data:`TREE_FAN_IN` leaves get a
+higher-priority combine task, so partials are folded as soon as they exist; the
+combines are folded again in groups of :data:`TREE_FAN_IN` up to one result.  The
+default cluster is a LocalCluster of :data:`DASK_WORKERS` process workers with
+:data:`WORKER_MEMORY_LIMIT` each; ``scheduler="tcp://host:8786"`` uses an existing
+cluster instead (its workers need this project importable).  GDAL's block cache is
+capped per process (:data:`GDAL_CACHE_MB`): windows are read once.
+
+Limits: the region must not cross the antimeridian, and must use the DEM's longitude
+convention (a 0..360 DEM does not cover negative longitudes); cells outside the DEM
+simply get no samples.
+
 Output: one row per requested cell, in the order given (duplicates dropped), with
 ``cell, elev_mean, elev_min, elev_max, elev_std, elev_samples``.  A cell with no
 valid sample (all nodata, e.g. open sea in a land-only DEM) keeps its row with
