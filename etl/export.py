@@ -14,16 +14,26 @@ from geo.spatialdb import connect
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 
 
-def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
-    """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign) as GeoDataFrames."""
+def open_map_database(db_path: str | Path, *, required: str):
+    """Open a map (or campaign) database read-only; return it and its table names.
+
+    Raises a one-line error when the file is missing or lacks the ``required`` table.
+    """
     db_path = Path(db_path)
     if not db_path.exists():
         raise MissingInputError(f"map database {db_path} does not exist: build one with `tabula map build --out {db_path}`")
     con = connect(db_path, read_only=True)
+    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    if required not in tables:
+        con.close()
+        raise InputError(f"{db_path} has no {required} table: pass a database made by `tabula map build`")
+    return con, tables
+
+
+def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
+    """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign) as GeoDataFrames."""
+    con, tables = open_map_database(db_path, required="hexes")
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-        if "hexes" not in tables:
-            raise InputError(f"{db_path} has no hexes table: pass a database made by `tabula map build`")
         layers = {}
         for table in ("hexes", "map_rivers", "structures", "roads", "rivers", "sea_zones"):
             if table not in tables:
@@ -68,14 +78,8 @@ def export_map(db_path: str | Path, out: str | Path) -> Path:
 
 def map_summary(db_path: str | Path) -> list[str]:
     """Lines describing a map: its metadata, then hex counts by kind and by terrain."""
-    db_path = Path(db_path)
-    if not db_path.exists():
-        raise MissingInputError(f"map database {db_path} does not exist: build one with `tabula map build --out {db_path}`")
-    con = connect(db_path, read_only=True)
+    con, _ = open_map_database(db_path, required="map_meta")
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-        if "map_meta" not in tables:
-            raise InputError(f"{db_path} has no map_meta table: pass a database made by `tabula map build`")
         lines = [f"{k}: {v}" for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()]
         for column in ("kind", "terrain"):
             rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC").fetchall()
