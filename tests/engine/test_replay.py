@@ -100,7 +100,8 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
         assert s.round == 2 and s.victory_points["Roma"] == 4 and s.victory_points["Carthago"] == -2
     assert logs[0] == logs[1]  # same scenario, same seed, same script: the same log
     # The log holds every input: re-adjudicating it from the scenario gives the same log.
-    assert rounds.readjudicate(tmp_path / "demo0.duckdb") == 10
+    # 4 initiative uses, publication, 16 orders, movement, 1 result, administration, victory.
+    assert rounds.readjudicate(tmp_path / "demo0.duckdb") == 25
 
 
 def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
