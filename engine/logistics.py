@@ -8,7 +8,7 @@ The rules relations live in ``engine/sql/logistics/`` and are queried by the ump
 * ``logistics_regions`` / ``logistics_links``: consecutive structures joined by an
   uninterrupted path of one link type (multi-source BFS "regions", see regions.sql);
 * ``logistics_line_links`` / ``supplied_structures(faction, structure, depth)`` /
-  ``logistics_lines(faction, from_structure, to_structure, link_type, via, ...)``:
+  ``logistics_lines(faction, from_structure, to_structure, link_type, from_depth, to_depth)``:
   the recursive growth from the controlled, unsieged capitals;
 * ``army_logistics_distance(army, faction, mp_distance)``: a table written by
   :func:`compute_logistics` (least-MP paths are Python: Dijkstra over the board).
@@ -71,7 +71,6 @@ class LogisticsLine:
     from_structure: str
     to_structure: str
     link_type: str  # road / coast / river / sea
-    via: tuple[str, ...] = ()  # uncontrolled or sieged structures the link runs past
 
 
 @dataclass(frozen=True)
@@ -108,15 +107,15 @@ def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, .
     lines = []
     rows = run_sql(
         con,
-        "SELECT row_kind, faction, from_structure, to_structure, link_type, via FROM logistics_network "
+        "SELECT row_kind, faction, from_structure, to_structure, link_type FROM logistics_network "
         "ORDER BY faction, row_kind DESC, from_depth, from_structure, to_structure, link_type",
         name="logistics_network",
     ).fetchall()
-    for kind, faction, a, b, t, via in rows:
+    for kind, faction, a, b, t in rows:
         if kind == "node":
             supplied[faction].add(b)
         else:
-            lines.append(LogisticsLine(faction, a, b, t, tuple(via or ())))
+            lines.append(LogisticsLine(faction, a, b, t))
     return {f: frozenset(s) for f, s in supplied.items()}, tuple(lines)
 
 
@@ -241,7 +240,7 @@ def _line_paths(con, lines: tuple[LogisticsLine, ...]) -> tuple[dict[str, set[st
         attach[(t, s)].add(c)
     for ln in wanted:
         region = regions[(ln.faction, ln.link_type)]
-        members = {ln.from_structure, ln.to_structure, *ln.via}
+        members = {ln.from_structure, ln.to_structure}
         allowed = {c for c, seed in region.items() if seed in members}
         allowed |= {c for s in members for c in attach[(ln.link_type, s)] if c in region}
         a_src = attach[(ln.link_type, ln.from_structure)] & allowed

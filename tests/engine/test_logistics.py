@@ -136,13 +136,13 @@ def test_sieged_structure_is_no_endpoint_but_its_line_beyond_may_pass():
     m = worked_example()
     # Lavinium sieged by an Etruscan army on land: the siege removes Lavinium as an endpoint; the
     # coast past it is not in an army's ZoC (armies' ZoC is land only), so Tarracina stays linked
-    # by coast (Lavinium becomes a pass-through node of that coast link).
+    # by coast, the one link running past Lavinium.
     state = m.state([(1, "etruria", at(3.5, 1))], sieges=[Siege("Lavinium", "etruria", (1,), 0, 0, 1)])
     lg = logistics_for(m.board, state)
     assert not lg.is_supplied("roma", "Lavinium")
     assert lg.is_supplied("roma", "Tarracina")
     line = next(ln for ln in lg.lines if ln.to_structure == "Tarracina")
-    assert (line.from_structure, line.link_type, line.via) == ("Roma", "coast", ("Lavinium",))
+    assert (line.from_structure, line.link_type) == ("Roma", "coast")
 
 
 def test_enemy_navy_interrupts_coast_and_blockades():
@@ -299,3 +299,14 @@ def test_sql_lines_match_brute_force(case):
     m, state = case
     lg = logistics_for(m.board, state)
     assert {f: set(s) for f, s in lg.supplied.items()} == brute_force_supplied(m.board, state)
+
+
+@pytest.mark.parametrize("owner, joined", [(None, False), ("roma", True)])
+def test_a_town_between_two_waters_joins_them_only_for_its_owner(owner, joined):
+    # Coast hexes west ("9") and east ("3") of a town, not adjacent to each other: Roma (at "11")
+    # touches the western one, Ostia (at "1") the eastern one.  A line never hops across the
+    # town's land hex unless the town is one of the faction's own endpoints.
+    m = sketch(radius=2, water={"9": "coast", "3": "coast"}, factions=FACTIONS, structures=[
+        ("Roma", "city", "11", "roma", True), ("Ostia", "town", "1", "roma"), ("Isthmus", "town", "", owner)])
+    lg = logistics_for(m.board, m.state([]))
+    assert lg.is_supplied("roma", "Ostia") is joined

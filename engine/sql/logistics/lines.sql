@@ -1,36 +1,13 @@
--- Endpoint-to-endpoint links of one type: from one of the faction's endpoints,
--- through any pass-through nodes (same type all the way), to the next endpoint.
--- Sea-zone links (the naval issue fills logistics_sea_links) join as type 'sea'.
+-- The links of the network: endpoint to endpoint along one link type, plus
+-- the sea-zone links the naval issue fills in logistics_sea_links (type 'sea').
 CREATE OR REPLACE VIEW logistics_line_links AS
-WITH RECURSIVE
-links AS MATERIALIZED (SELECT * FROM logistics_links),
-ends AS MATERIALIZED (
-    SELECT n.faction, t.link_type, n.structure
-    FROM logistics_nodes n
-    CROSS JOIN (VALUES ('road'), ('coast'), ('river')) t(link_type)
-    WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded)
-),
-chain(faction, link_type, start, node, via) AS (
-    SELECT l.faction, l.link_type, l.a, l.b, []::VARCHAR[]
-    FROM links l
-    JOIN ends e ON e.faction = l.faction AND e.link_type = l.link_type AND e.structure = l.a
-    UNION ALL
-    SELECT c.faction, c.link_type, c.start, l.b, list_append(c.via, c.node)
-    FROM chain c
-    JOIN links l ON l.faction = c.faction AND l.link_type = c.link_type AND l.a = c.node
-    WHERE NOT EXISTS (SELECT 1 FROM ends e
-                      WHERE e.faction = c.faction AND e.link_type = c.link_type AND e.structure = c.node)
-      AND l.b <> c.start
-      AND NOT list_contains(c.via, l.b)
-)
-SELECT DISTINCT c.faction, c.link_type, c.start AS from_structure, c.node AS to_structure, c.via
-FROM chain c
-JOIN ends e ON e.faction = c.faction AND e.link_type = c.link_type AND e.structure = c.node
+SELECT faction, link_type, a AS from_structure, b AS to_structure
+FROM logistics_links
 UNION ALL
-SELECT s.faction, 'sea', s.from_structure, s.to_structure, []::VARCHAR[]
+SELECT s.faction, 'sea', s.from_structure, s.to_structure
 FROM logistics_sea_links s
 UNION ALL
-SELECT s.faction, 'sea', s.to_structure, s.from_structure, []::VARCHAR[]
+SELECT s.faction, 'sea', s.to_structure, s.from_structure
 FROM logistics_sea_links s;
 
 -- Lines originate at each controlled, unsieged capital and grow link by link:
@@ -58,12 +35,12 @@ reach(faction, structure, depth) USING KEY (faction, structure) AS (
 ),
 supplied AS MATERIALIZED (SELECT * FROM reach)
 SELECT 'node' AS row_kind, faction, NULL::VARCHAR AS from_structure, structure AS to_structure,
-       NULL::VARCHAR AS link_type, NULL::VARCHAR[] AS via, NULL::INTEGER AS from_depth, depth AS to_depth
+       NULL::VARCHAR AS link_type, NULL::INTEGER AS from_depth, depth AS to_depth
 FROM supplied
 UNION ALL
 -- the links, oriented away from the capitals (equal depth: alphabetical),
 -- parallel links of different types are all listed
-SELECT 'link', l.faction, l.from_structure, l.to_structure, l.link_type, l.via, sf.depth, st.depth
+SELECT 'link', l.faction, l.from_structure, l.to_structure, l.link_type, sf.depth, st.depth
 FROM line_links l
 JOIN supplied sf ON sf.faction = l.faction AND sf.structure = l.from_structure
 JOIN supplied st ON st.faction = l.faction AND st.structure = l.to_structure
@@ -74,5 +51,5 @@ SELECT faction, to_structure AS structure, to_depth AS depth
 FROM logistics_network WHERE row_kind = 'node';
 
 CREATE OR REPLACE VIEW logistics_lines AS
-SELECT faction, from_structure, to_structure, link_type, via, from_depth, to_depth
+SELECT faction, from_structure, to_structure, link_type, from_depth, to_depth
 FROM logistics_network WHERE row_kind = 'link';

@@ -1,5 +1,5 @@
--- Consecutive nodes along one uninterrupted link type: their regions touch, or
--- one hex is an attachment of both (two towns sharing a Coast hex).
+-- Consecutive endpoints along one uninterrupted link type: their regions touch,
+-- or one hex is an attachment of both (two towns sharing a Coast hex).
 CREATE OR REPLACE VIEW logistics_links AS
 WITH regions AS MATERIALIZED (SELECT * FROM logistics_regions),
 owners AS MATERIALIZED (
@@ -8,6 +8,7 @@ owners AS MATERIALIZED (
     SELECT r.faction, r.link_type, r.cell, a.structure
     FROM regions r
     JOIN logistics_attachments a ON a.link_type = r.link_type AND a.cell = r.cell
+    JOIN logistics_endpoints e ON e.faction = r.faction AND e.link_type = r.link_type AND e.structure = a.structure
 )
 SELECT DISTINCT o1.faction, o1.link_type, o1.structure AS a, o2.structure AS b
 FROM owners o1

@@ -1,9 +1,10 @@
--- Every town/city is a node of every faction's link graphs; the faction's own
--- controlled, unsieged ones are the endpoints its lines may end at (and, for
--- Coast links, only when not blockaded).  Other structures (uncontrolled ones,
--- or sieged ones, which have no ZoC) are pass-through nodes: a line may run
--- past them, but not end there nor switch link type there.  Another faction's
--- unsieged structure never appears: its ZoC interrupts its own attachments.
+-- The endpoints of a faction's lines: the towns/cities it controls that are
+-- not sieged (and, for Coast links, not blockaded).  Only endpoints anchor
+-- links: every other structure (uncontrolled, sieged, another faction's) is
+-- just its hexes, so a line runs past it without ending or switching type
+-- there, and never hops from one of its sides to the other through its land
+-- hex (a town between two seas does not join them for anybody but its owner).
+-- Another faction's unsieged structure cuts lines by its ZoC anyway.
 CREATE OR REPLACE VIEW logistics_nodes AS
 SELECT f.name AS faction, s.name AS structure, s.cell,
        coalesce(c.controller = f.name, false)
@@ -13,10 +14,16 @@ FROM factions f
 CROSS JOIN structures s
 LEFT JOIN control c ON c.structure = s.name;
 
+CREATE OR REPLACE VIEW logistics_endpoints AS
+SELECT n.faction, t.link_type, n.structure
+FROM logistics_nodes n
+CROSS JOIN (VALUES ('road'), ('coast'), ('river')) t(link_type)
+WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded);
+
 -- Multi-source breadth-first "regions": per faction and link type, every
--- uninterrupted hex of the link graph takes the nearest node (ties: the
--- alphabetically first).  Two nodes whose regions touch are consecutive along
--- an uninterrupted path of one link type; two nodes are connected in the graph
+-- uninterrupted hex of the link graph takes the nearest endpoint (ties: the
+-- alphabetically first).  Two endpoints whose regions touch are consecutive along
+-- an uninterrupted path of one link type; two endpoints are connected in the graph
 -- exactly when a chain of touching regions joins them, so this is exact
 -- connectivity with only as many recursion steps as half the largest gap
 -- between structures (a hex-by-hex search from the capitals needs the whole
@@ -26,8 +33,8 @@ WITH RECURSIVE
 blocked AS MATERIALIZED (SELECT faction, medium, cell FROM logistics_interruptions),
 open_attachments AS MATERIALIZED (
     SELECT n.faction, a.link_type, a.cell, a.structure
-    FROM logistics_nodes n
-    JOIN logistics_attachments a ON a.structure = n.structure
+    FROM logistics_endpoints n
+    JOIN logistics_attachments a ON a.structure = n.structure AND a.link_type = n.link_type
     WHERE NOT EXISTS (
         SELECT 1 FROM blocked i
         WHERE i.faction = n.faction AND i.cell = a.cell
