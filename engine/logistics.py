@@ -34,7 +34,7 @@ import duckdb
 
 from engine.model import Board, CampaignState, Phase
 from geo.errors import InputError
-from geo.spatialdb import connect, run_sql, run_sql_file
+from geo.spatialdb import run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).parent / "sql" / "logistics"
 STATIC_SQL = ("link_graph.sql",)
@@ -205,7 +205,7 @@ def mp_distances_to(g: _Graph, targets: Iterable[str], line_roads=frozenset(), c
     return dist
 
 
-def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed: set[str]) -> dict[str, int]:
+def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed) -> dict[str, int]:
     dist = {s: 0 for s in sources if s in allowed}
     queue = deque(sorted(dist))
     while queue:
@@ -217,48 +217,74 @@ def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed: set[str]
     return dist
 
 
-def _line_paths(con, lines: tuple[LogisticsLine, ...]) -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]]]:
+@dataclass
+class _Static:
+    """The static link graph as Python adjacency (read once per board)."""
+
+    adj: dict[str, dict[str, list[str]]]
+    attach: dict[tuple[str, str], set[str]]
+
+
+def _static_from_con(con) -> _Static:
+    attach: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for t, s, c in run_sql(con, "SELECT link_type, structure, cell FROM logistics_attachments", name="logistics_attachments").fetchall():
+        attach[(t, s)].add(c)
+    return _Static(_link_adjacency(con), attach)
+
+
+def _line_paths(
+    con, lines: tuple[LogisticsLine, ...], supplied: Mapping[str, frozenset[str]], static: _Static | None = None
+) -> tuple[dict[str, set[str]], dict[str, set[tuple[str, str]]]]:
     """Hexes and road steps on the shortest uninterrupted path(s) of each road/river link.
 
     The SQL proves two consecutive structures are connected; which hexes "are"
-    the line is a choice: every hex on a shortest uninterrupted path between
-    them inside their regions (documented in docs/rules/administration.md).
+    the line is a choice: every hex on a shortest uninterrupted path of the
+    link's type between them that does not enter another of the faction's
+    structures on the lines (documented in docs/rules/administration.md).
     """
     cells: dict[str, set[str]] = defaultdict(set)
     roads: dict[str, set[tuple[str, str]]] = defaultdict(set)
     wanted = [ln for ln in lines if ln.link_type in ("road", "river")]
     if not wanted:
         return cells, roads
-    adj = _link_adjacency(con)
-    regions: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
-    for f, t, c, seed in run_sql(
-        con, "SELECT faction, link_type, cell, seed FROM logistics_regions WHERE link_type IN ('road', 'river')", name="logistics_regions"
+    static = static or _static_from_con(con)
+    adj, attach = static.adj, static.attach
+    cut: dict[str, set[str]] = defaultdict(set)
+    for f, c in run_sql(
+        con, "SELECT faction, cell FROM logistics_interruptions WHERE medium = 'land'", name="logistics_interruptions"
     ).fetchall():
-        regions[(f, t)][c] = seed
-    attach: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for t, s, c in run_sql(con, "SELECT link_type, structure, cell FROM logistics_attachments", name="logistics_attachments").fetchall():
-        attach[(t, s)].add(c)
+        cut[f].add(c)
     for ln in wanted:
-        region = regions[(ln.faction, ln.link_type)]
-        members = {ln.from_structure, ln.to_structure}
-        allowed = {c for c, seed in region.items() if seed in members}
-        allowed |= {c for s in members for c in attach[(ln.link_type, s)] if c in region}
-        a_src = attach[(ln.link_type, ln.from_structure)] & allowed
-        b_src = attach[(ln.link_type, ln.to_structure)] & allowed
-        da = _bfs(adj[ln.link_type], a_src, allowed)
-        db = _bfs(adj[ln.link_type], b_src, allowed)
+        t = ln.link_type
+        others = {c for s in supplied.get(ln.faction, ()) if s not in (ln.from_structure, ln.to_structure) for c in attach[(t, s)]}
+        blocked = cut[ln.faction] | others
+        a_src = attach[(t, ln.from_structure)] - blocked
+        b_src = attach[(t, ln.to_structure)] - blocked
+        allowed = _Allowed(blocked)
+        da = _bfs(adj[t], a_src, allowed)
         total = min((da[c] for c in b_src if c in da), default=None)
         if total is None:
             continue
-        on = {c for c in allowed if c in da and c in db and da[c] + db[c] == total}
+        db = _bfs(adj[t], b_src, allowed)
+        on = {c for c in da if c in db and da[c] + db[c] == total}
         cells[ln.faction] |= on
-        if ln.link_type == "road":
+        if t == "road":
             for c in on:
                 for n in adj["road"].get(c, ()):
                     if n in on and da[c] + 1 + db[n] == total:
                         roads[ln.faction].add((c, n))
                         roads[ln.faction].add((n, c))
     return cells, roads
+
+
+class _Allowed:
+    """Every hex but the blocked ones (a set-like for :func:`_bfs`)."""
+
+    def __init__(self, blocked: set[str]):
+        self.blocked = blocked
+
+    def __contains__(self, cell: str) -> bool:
+        return cell not in self.blocked
 
 
 def compute_logistics(
@@ -268,6 +294,7 @@ def compute_logistics(
     board: Board | None = None,
     install: bool = True,
     _graph: _Graph | None = None,
+    _static: _Static | None = None,
 ) -> Logistics:
     """Run the logistics SQL on a campaign database and derive paths, distances and links.
 
@@ -277,7 +304,7 @@ def compute_logistics(
     if install:
         install_logistics(con, options)
     supplied, lines = _query_lines(con)
-    path_cells, road_edges = _line_paths(con, lines)
+    path_cells, road_edges = _line_paths(con, lines, supplied, _static)
     structure_cell = dict(run_sql(con, "SELECT name, cell FROM structures", name="structures").fetchall())
     line_cells = {
         f: frozenset(path_cells.get(f, set()) | {structure_cell[s] for s in supplied.get(f, ())})
@@ -319,34 +346,58 @@ def compute_logistics(
 def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions()) -> dict[str, frozenset[tuple[str, str]]]:
     """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
     install_logistics(con, options)
-    _, lines = _query_lines(con)
-    _, roads = _line_paths(con, lines)
+    supplied, lines = _query_lines(con)
+    _, roads = _line_paths(con, lines, supplied)
     return {f: frozenset(e) for f, e in roads.items()}
 
 
 # --- pure entry point: Board + CampaignState ----------------------------------------
 
 
+def _load(con, name: str, columns: Mapping[str, tuple[str, list]]) -> None:
+    """Create table ``name`` from column lists in one Arrow scan (executemany is row by row)."""
+    import pyarrow as pa
+
+    table = pa.table({c: pa.array(values, type=pa.string() if typ == "VARCHAR" else None) for c, (typ, values) in columns.items()})
+    con.register("_tabula_load", table)
+    try:
+        casts = ", ".join(f"CAST({c} AS {typ}) AS {c}" for c, (typ, _) in columns.items())
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {casts} FROM _tabula_load")
+    finally:
+        con.unregister("_tabula_load")
+
+
 def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
     """Write the map/campaign tables the logistics SQL reads from a :class:`Board`."""
-    con.execute("CREATE OR REPLACE TABLE hexes (cell VARCHAR, kind VARCHAR, terrain VARCHAR, river BOOLEAN)")
-    con.executemany("INSERT INTO hexes VALUES (?, ?, ?, ?)", [(h.cell, h.kind, h.terrain, h.river) for h in board.hexes.values()])
-    con.execute("CREATE OR REPLACE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER)")
-    con.executemany(
-        "INSERT INTO hex_neighbors VALUES (?, ?, ?)", [(c, n, k) for c, sides in board.sides.items() for k, n in sides.items()]
-    )
-    con.execute("CREATE OR REPLACE TABLE road_edges (road VARCHAR, cell VARCHAR, neighbor VARCHAR)")
-    if board.road_edges:
-        con.executemany("INSERT INTO road_edges VALUES (NULL, ?, ?)", sorted(board.road_edges))
-    con.execute("CREATE OR REPLACE TABLE river_cells (river VARCHAR, cell VARCHAR)")
-    rivers = [("river", h.cell) for h in board.hexes.values() if h.river]
-    if rivers:
-        con.executemany("INSERT INTO river_cells VALUES (?, ?)", rivers)
-    con.execute("CREATE OR REPLACE TABLE structures (name VARCHAR, kind VARCHAR, cell VARCHAR, controller VARCHAR, capital BOOLEAN)")
-    con.executemany(
-        "INSERT INTO structures VALUES (?, ?, ?, ?, ?)",
-        [(s.name, s.kind, s.cell, s.start_controller, s.capital) for s in board.structures.values()],
-    )
+    hexes = list(board.hexes.values())
+    _load(con, "hexes", {
+        "cell": ("VARCHAR", [h.cell for h in hexes]),
+        "kind": ("VARCHAR", [h.kind for h in hexes]),
+        "terrain": ("VARCHAR", [h.terrain for h in hexes]),
+        "river": ("BOOLEAN", [bool(h.river) for h in hexes]),
+    })
+    sides = [(c, n, k) for c, by_clock in board.sides.items() for k, n in by_clock.items()]
+    _load(con, "hex_neighbors", {
+        "cell": ("VARCHAR", [r[0] for r in sides]),
+        "neighbor": ("VARCHAR", [r[1] for r in sides]),
+        "clock": ("INTEGER", [r[2] for r in sides]),
+    })
+    roads = sorted(board.road_edges)
+    _load(con, "road_edges", {
+        "road": ("VARCHAR", [None] * len(roads)),
+        "cell": ("VARCHAR", [a for a, _ in roads]),
+        "neighbor": ("VARCHAR", [b for _, b in roads]),
+    })
+    rivers = [h.cell for h in hexes if h.river]
+    _load(con, "river_cells", {"river": ("VARCHAR", ["river"] * len(rivers)), "cell": ("VARCHAR", rivers)})
+    structures = list(board.structures.values())
+    _load(con, "structures", {
+        "name": ("VARCHAR", [s.name for s in structures]),
+        "kind": ("VARCHAR", [s.kind for s in structures]),
+        "cell": ("VARCHAR", [s.cell for s in structures]),
+        "controller": ("VARCHAR", [s.start_controller for s in structures]),
+        "capital": ("BOOLEAN", [bool(s.capital) for s in structures]),
+    })
     con.execute("CREATE OR REPLACE TABLE factions (name VARCHAR, capitals VARCHAR[])")
     con.executemany("INSERT INTO factions VALUES (?, ?)", [(f.name, list(f.capitals)) for f in board.factions.values()])
 
@@ -375,21 +426,22 @@ def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies
         con.executemany("INSERT INTO navies VALUES (?, ?, ?)", navies)
 
 
-_CACHE: dict[int, tuple[weakref.ref, duckdb.DuckDBPyConnection, _Graph, LogisticsOptions]] = {}
+_CACHE: dict[int, tuple[weakref.ref, duckdb.DuckDBPyConnection, _Graph, LogisticsOptions, _Static]] = {}
 
 
 def _con_for(board: Board, options: LogisticsOptions):
     key = id(board)
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is board and hit[3] == options:
-        return hit[1], hit[2]
-    con = connect()
+        return hit[1], hit[2], hit[4]
+    con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
     board_to_duckdb(board, con)
     state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
     install_logistics(con, options)
     g = _graph_from_board(board)
-    _CACHE[key] = (weakref.ref(board, lambda _r, k=key: _CACHE.pop(k, None)), con, g, options)
-    return con, g
+    static = _static_from_con(con)
+    _CACHE[key] = (weakref.ref(board, lambda _r, k=key: _CACHE.pop(k, None)), con, g, options, static)
+    return con, g, static
 
 
 def logistics_for(
@@ -399,9 +451,9 @@ def logistics_for(
     options: LogisticsOptions = LogisticsOptions(),
 ) -> Logistics:
     """The logistics of a pure (board, state): same SQL, in a cached in-memory DuckDB per board."""
-    con, g = _con_for(board, options)
+    con, g, static = _con_for(board, options)
     state_to_duckdb(state, con, navies)
-    return compute_logistics(con, options, install=False, _graph=g)
+    return compute_logistics(con, options, install=False, _graph=g, _static=static)
 
 
 __all__ = [
