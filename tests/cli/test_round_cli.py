@@ -172,3 +172,20 @@ def test_bad_orders_file_is_one_clear_error_and_writes_nothing(field_campaign, t
     assert "army 9, move 2: 'x' at column 3" in err
     code, out, _ = tabula(capsys, "round", "status", c)
     assert "orders missing from carthago army 1; roma armies 9, 10" in out
+
+
+def test_moves_sealed_in_the_log_until_movement(field_campaign, capsys):
+    c = field_campaign
+    tabula(capsys, "round", "start", c)
+    tabula(capsys, "round", "initiative", c, "9=Mare Tyrrhenum")
+    tabula(capsys, "round", "publish", c)
+    tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")
+    code, out, _ = tabula(capsys, "log", c, "--faction", "carthago", "--json")
+    assert '"3 3 5"' not in out  # roma's moves stay sealed ...
+    assert "influence in Mare Tyrrhenum" in out  # ... its published initiative does not
+    code, out, _ = tabula(capsys, "log", c, "--faction", "roma", "--json")
+    assert '"3 3 5"' in out
+    tabula(capsys, "round", "orders", c, "--faction", "carthago", "1=")
+    tabula(capsys, "round", "move", c)
+    code, out, _ = tabula(capsys, "log", c, "--faction", "carthago", "--json")
+    assert '"3 3 5"' in out  # the orders phase is over: everything is public
