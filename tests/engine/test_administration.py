@@ -166,3 +166,17 @@ def test_retreat_destination_respects_enemy_zoc(m):
     blocked = set(b.sides[cell].values()) - {m.cell("3")}
     dest = retreat_destination(b, cell, [], blocked, set())
     assert dest is not None and m.cell("3") in b.sides[dest].values()
+
+
+def test_loser_with_no_hex_at_all_is_eliminated():
+    # A two-hex island (the rest is coast): Roma has no structure, no land hex lies 2 away.
+    m = sketch(radius=2, water={r: "coast" for r in ["1", "5", "7", "9", "11", "1 1", "1 3", "3 3", "3 5", "5 5",
+                                                     "5 7", "7 7", "7 9", "9 9", "9 11", "11 11", "11 1"]},
+               structures=[("Carthago", "city", "3", "carthago", True)])
+    start = m.state([(9, "roma", ""), (1, "carthago", "3")])
+    es = find_engagements(m.board, start)
+    assert [(e.army_a, e.army_b) for e in es] == [(1, 9)]
+    res = (result(1, 1, "win", 5), result(1, 9, "loss", 40))
+    out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res))
+    assert out.state.army(9).eliminated and out.state.army(9).cell is None
+    assert "army_eliminated" in [e.kind for e in out.events]
