@@ -73,6 +73,11 @@ def test_setup_force_points_and_map(field):
     assert rome.fp == 1660 and ("initiative (capped at 1600)", 0) in rome.adjustments
     assert s.map == "Mediterranean Agricultural" and s.sets_up == 9  # Roma's hex: farmlands; army 9 spent fewer MP
     assert carth.allies == ()  # no logistics given: not within 6 MP
+    text = s.text()
+    assert "army 1 (carthago): 1480 FP" in text and "Mediterranean Agricultural" in text and "sets up: army 9" in text
+    # FP being transferred this round are not part of the army's strength during the round
+    moving = engagement_setup(m.board, state, es[0], es, mp_spent={1: 9, 9: 3}, in_transit={1: 60})
+    assert moving.sides[0].fp == 1480 - 60
 
 
 def test_extra_engagement_penalty_and_initiative_cap(field):
