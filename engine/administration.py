@@ -25,7 +25,6 @@ lifted, taken over, surrendered, transfers) are explicit inputs.  Every change i
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 

@@ -28,7 +28,7 @@ from typing import Iterable, Mapping
 
 from engine.battles import Engagement, EngagementResult
 from engine.logistics import Logistics
-from engine.model import Army, Board, CampaignState, Event, Siege
+from engine.model import Board, CampaignState, Event, Siege
 from engine.zoc import army_zoc, controller_of, kept_within_army_zoc
 from geo.errors import InputError
 
