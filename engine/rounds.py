@@ -37,7 +37,7 @@ import duckdb
 from engine import state as st
 from engine.explain import describe
 from engine.model import ArmyOrders, Board, CampaignState, Event, Phase, Transfer
-from geo.errors import InputError
+from geo.errors import InputError, TabulaError
 
 __all__ = [
     "StepRefused",
@@ -922,13 +922,23 @@ def _recorded_steps(events: Sequence[st.StoredEvent]) -> list[tuple[str, Any]]:
     steps: list[tuple[str, Any]] = []
     seen: set[tuple[str, int]] = set()
     i = 0
+    def source(e) -> str | None:
+        # Logs written before put_orders carried ``source`` say it in words.
+        if "source" in e.data:
+            return e.data["source"]
+        if e.text.startswith("initiative received"):
+            return "initiative"
+        if e.text.startswith("orders received"):
+            return "orders"
+        return "default"
+
     while i < len(events):
         e, d = events[i], events[i].data
         if e.phase == "setup":
             pass
-        elif e.kind == "put_orders" and d.get("source") == "initiative":
+        elif e.kind == "put_orders" and source(e) == "initiative":
             steps.append(("initiative", {int(d["army"]): d["initiative"]}))
-        elif e.kind == "put_orders" and d.get("source") == "orders":
+        elif e.kind == "put_orders" and source(e) == "orders":
             o = ArmyOrders(
                 army=int(d["army"]),
                 moves=tuple(int(t) for t in (d["moves"] or "").split()),
@@ -1015,14 +1025,19 @@ def readjudicate(campaign_path) -> int:
                 "administer": lambda x: run_administration(con, x),
                 "victory": lambda x: run_victory(con),
             }
-            for name, arg in steps:
-                run[name](arg)
+            for n, (name, arg) in enumerate(steps, 1):
+                try:
+                    run[name](arg)
+                except TabulaError as e:
+                    raise st.ReplayMismatch(f"re-adjudication failed at recorded step {n} ({name}): {e}") from e
             again = st.load_events(con)
         finally:
             con.close()
 
     def key(e):
-        return (e.round, e.phase, e.kind, e.data, e.text)
+        # ``source`` is bookkeeping for this function, absent from older logs.
+        data = {k: v for k, v in e.data.items() if k != "source"} if e.kind == "put_orders" else e.data
+        return (e.round, e.phase, e.kind, data, e.text)
 
     for a, b in zip(original, again):
         if key(a) != key(b):
