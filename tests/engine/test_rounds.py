@@ -321,3 +321,24 @@ def test_unknown_faction_is_named():
     con, _ = started()
     with pytest.raises(InputError, match="unknown faction 'gallia': use one of carthago, roma, syracusae"):
         rounds.submit_initiative(con, {9: "strength"}, faction="gallia")
+
+
+def test_a_won_campaign_refuses_further_steps():
+    import dataclasses
+
+    con, _ = at_war()
+    s = st.load_state(con)
+    with st.transaction(con):  # an earlier history worth 48 VP to roma, as events like any change
+        st.save_state(con, dataclasses.replace(s, victory_points={**s.victory_points, "roma": 48}))
+    _fought(con)
+    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
+    rounds.run_administration(con)
+    events = rounds.run_victory(con)
+    assert events[-1].text.startswith("roma wins the campaign: 52 VP (at least +50)")
+    s = st.load_state(con)
+    assert s.winner == "roma" and s.round == 1
+    status = rounds.round_status(con)
+    assert status.lines()[0] == "round 1, phase victory; campaign won by roma" and status.next_step == "none: the campaign is over"
+    with pytest.raises(rounds.StepRefused, match="cannot check victory: the campaign is over, roma won in round 1"):
+        rounds.run_victory(con)
+    st.verify_replay(con)
