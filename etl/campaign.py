@@ -456,6 +456,13 @@ def place_armies(campaign: str | Path, placements: str | Path) -> int:
         tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
         if not {"factions", "structures"} <= tables:
             raise InputError(f"campaign {campaign}: has no factions/structures tables: create it with `tabula campaign new`")
+        # Placement is the scenario's starting position: once the umpire has started
+        # the campaign (an event log exists), moving armies goes through the engine.
+        if "events" in tables and con.execute("SELECT count(*) FROM events").fetchone()[0] > 0:
+            raise InputError(
+                f"campaign {campaign}: has already started (its event log is not empty): "
+                "placements can only change before `tabula round start`"
+            )
         roster = _Roster(con)
         rows = load_placements(placements, roster)
         con.execute("BEGIN")

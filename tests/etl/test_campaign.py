@@ -330,3 +330,19 @@ def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
     p.write_text(PLACEMENTS_CSV)
     with pytest.raises(InputError, match="has no factions/structures tables"):
         place_armies(synthetic_map, p)
+
+
+def test_place_armies_is_refused_once_the_campaign_has_started(tmp_path, synthetic_map):
+    from etl.campaign import create_campaign, place_armies
+
+    out = tmp_path / "c.duckdb"
+    create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
+    con = connect(out)
+    # the engine's append-only log, as `tabula round start` creates it
+    con.execute("CREATE TABLE events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR)")
+    con.execute("INSERT INTO events VALUES (1, 1, 'orders', 'set_campaign', '{}', 'start')")
+    con.close()
+    p = tmp_path / "p.csv"
+    p.write_text("army,faction,structure\n1,Alpha,Atown\n2,Alpha,Acapitol\n3,Beta,Hilltown\n4,Beta,Btown\n")
+    with pytest.raises(InputError, match="already started"):
+        place_armies(out, p)
