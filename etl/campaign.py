@@ -29,7 +29,7 @@ from pathlib import Path
 
 import duckdb
 
-from engine.structures_views import SEED_RESILIENCE, install_structure_views
+from etl.structure_views import SEED_RESILIENCE, install_structure_views
 from etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
 from etl.scenario import (
     MapCells,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import h3
 import pytest
 
-from engine.structures_views import SEED_RESILIENCE, install_structure_views, structure_resilience
+from etl.structure_views import SEED_RESILIENCE, install_structure_views, structure_resilience
 from geo.errors import InputError
 from geo.spatialdb import connect
 

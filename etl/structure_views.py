@@ -1,6 +1,6 @@
 """SQL views of what the rules derive per structure: terrain, coast adjacency, sea zones, Resilience.
 
-The views live in ``engine/sql/structures/*.sql`` and are run in file-name order:
+The views live in ``etl/sql/structures/*.sql`` and are run in file-name order:
 
 * ``structure_terrain(structure, cell, kind, hex_kind, terrain)``;
 * ``structure_coast(structure, cell, adjacent_to_coast, coast_hexes)``;
