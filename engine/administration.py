@@ -167,14 +167,23 @@ def retreat_destination(
     return min(loose, key=key) if loose else None
 
 
-def reinforcement(board: Board, state: CampaignState, army: Army, logistics: Logistics) -> tuple[int, str | None]:
+def reinforcement(
+    board: Board, state: CampaignState, army: Army, logistics: Logistics, start_state: CampaignState | None = None
+) -> tuple[int, str | None]:
     """FP an army that neither moved nor fought recovers in a controlled, unsieged structure's ZoC.
 
     Town: +16 in its hex; City: +32 in its hex, +16 one hex away; halved when the
-    structure has no uninterrupted logistics line to a capital of the army's faction."""
+    structure has no uninterrupted logistics line to a capital of the army's faction.
+    The seed asks for the army to be "the entire round" in the ZoC of a controlled
+    structure: with ``start_state`` the structure must also have been the faction's,
+    and unsieged, at the start of the round (one gained this round gives nothing yet)."""
     best, why = 0, None
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if controller_of(state, s) != army.faction or state.siege_of(s.name) is not None:
+            continue
+        if start_state is not None and (
+            controller_of(start_state, s) != army.faction or start_state.siege_of(s.name) is not None
+        ):
             continue
         if army.cell == s.cell:
             fp = 32 if s.kind == "city" else 16
@@ -408,7 +417,7 @@ def administer(
         moved = s0 is None or s0.cell != a.cell or len(set(path)) > 1
         if a.eliminated or a.cell is None or moved or a_id in fought:
             continue
-        fp, why = reinforcement(board, end_state, a, logistics_now)
+        fp, why = reinforcement(board, end_state, a, logistics_now, inputs.start_state)
         fp = min(fp, max(0, MAX_FP - a.strength))
         if fp:
             armies[a_id] = replace(a, strength=a.strength + fp)

@@ -275,6 +275,7 @@ def engagement_setup(
     start_logistics: Logistics | None = None,
     start_state: CampaignState | None = None,
     in_transit: Mapping[int, int] | None = None,
+    blockaded: Iterable[str] = (),
     options: BattleOptions = BattleOptions(),
 ) -> EngagementSetup:
     """The FoG II set-up of one engagement (seed "Army strength and force point adjustment").
@@ -283,7 +284,9 @@ def engagement_setup(
     ``initiative``: each army's use ("strength" = +40 FP, the default when absent);
     ``start_logistics``/``start_state``: the logistics and state at the start of the
     round (allies need the army within 6 MP of its lines then); ``in_transit``: FP
-    an army is transferring this round (not part of its strength during the round).
+    an army is transferring this round (not part of its strength during the round);
+    ``blockaded``: structures blockaded now (naval hook): an assaulted one's current
+    Resilience, and so its garrison, is 1 lower (seed, "Start of a siege").
     """
     initiative = initiative or {}
     in_transit = in_transit or {}
@@ -324,12 +327,15 @@ def engagement_setup(
         if siege is None:
             raise InputError(f"engagement {engagement.number}: {engagement.assault} is not besieged")
         structure = board.structures[engagement.assault]
-        defender_fp = 1400 + 50 * siege.resilience
+        # Seed: 1400 + 50 x the structure's *current* Resilience, which a blockade lowers by 1.
+        resilience = siege.resilience - (1 if engagement.assault in set(blockaded) else 0)
+        defender_fp = 1400 + 50 * resilience
+        why = f"50 x Resilience {resilience}" + (" (blockaded: -1)" if resilience != siege.resilience else "")
         defender = SideSetup(
             None,
             controller_of(state, structure),
             defender_fp,
-            (("garrison", 1400), (f"50 x Resilience {siege.resilience}", 50 * siege.resilience)),
+            (("garrison", 1400), (why, 50 * resilience)),
             (),
         )
         m, reason = map_type(board, [(structure.cell, 0)], options.map_prefix)

@@ -10,8 +10,9 @@ this order (docs/rules/administration.md says why):
    still there) each cost the structure 1 Resilience, after suffering attrition of
    10 x Resilience when more than 12 MP from their faction's lines; Resilience
    below 1 hands control to the besiegers.  A siege no army besieges any more is
-   lifted, or taken over by another faction's armies at the current Resilience
-   when that faction chooses so;
+   lifted, or continued at the current Resilience by the armies of one faction
+   (another one, or the besieging faction's armies that were not in the siege)
+   that have the structure in their ZoC, when that faction chooses so;
 3. new sieges (and armies joining a running siege) as the players ask;
 4. surrenders chosen by the controlling faction.
 
@@ -236,18 +237,25 @@ def resolve_sieges(
                 besiegers.append(a_id)
         gone = [a for a in siege.armies if a not in besiegers]
         if not besiegers:
-            others = sorted(
-                {armies[i].faction for i in _in_other_faction_army_zoc(board, state, cell, control.get(name) or "")}
-            )
-            newcomers = [f for f in others if f != siege.faction]
+            # Seed: the siege is lifted once no army but the controller's has the structure in its
+            # ZoC.  Armies that were in this siege and lost it (moved away, lifted, lost their
+            # assault) do not keep it; any other army may continue it at the current Resilience
+            # when its faction chooses to (take_overs), the besieging faction itself included.
+            keepers = [
+                i for i in _in_other_faction_army_zoc(board, state, cell, control.get(name) or "")
+                if not (armies[i].faction == siege.faction
+                        and (i in siege.armies or i in inputs.lifts or i in assault_losers))
+            ]
+            newcomers = sorted({armies[i].faction for i in keepers})
             if name in inputs.take_overs and len(newcomers) == 1:
                 f = newcomers[0]
-                ids = tuple(sorted(a.id for a in armies.values() if a.faction == f and not a.eliminated and a.cell
-                                   and cell in army_zoc(board, a.cell)))
+                ids = tuple(sorted(i for i in keepers if armies[i].faction == f))
                 sieges[name] = replace(siege, faction=f, armies=ids, started_round=rnd)
                 ev("siege_taken_over", {"structure": name, "from": siege.faction, "to": f, "armies": list(ids),
                                         "resilience": siege.resilience},
-                   f"{f} takes over the siege of {name} from {siege.faction} at Resilience {siege.resilience}")
+                   (f"{f} takes over the siege of {name} from {siege.faction}" if f != siege.faction else
+                    f"{f} continues the siege of {name} with army {', '.join(map(str, ids))}")
+                   + f" at Resilience {siege.resilience}")
             else:
                 sieges.pop(name)
                 ev("siege_lifted", {"structure": name, "faction": siege.faction, "armies": list(siege.armies)},

@@ -180,3 +180,32 @@ def test_loser_with_no_hex_at_all_is_eliminated():
     out = administer(m.board, start, AdminInputs(start_state=start, engagements=es, results=res))
     assert out.state.army(9).eliminated and out.state.army(9).cell is None
     assert "army_eliminated" in [e.kind for e in out.events]
+
+
+def test_reinforcement_needs_the_structure_controlled_the_entire_round(m):
+    # Seed: an army recovers strength "if located the entire round within the ZoC of a
+    # controlled structure".  Army 9 stands in Veii, controlled by nobody at the round's start:
+    # Roma gains Veii at the round's end (step 5), but army 9 was not the whole round in a
+    # controlled structure's ZoC, so it gets nothing this round (it used to get +8).
+    start = m.state([(9, "roma", "11 11 11", 1500)])
+    out = administer(m.board, start, AdminInputs(start_state=start))
+    assert out.state.control["Veii"] == "roma" and out.state.army(9).strength == 1500
+    # the next round Veii is Roma's from the start: a town cut off from the lines gives +8
+    nxt = replace(out.state, round=2)
+    assert administer(m.board, nxt, AdminInputs(start_state=nxt)).state.army(9).strength == 1508
+
+
+def test_reinforcement_seed_table_on_and_off_the_lines():
+    # On the lines (Roma's road reaches Antium and Arretium): Town +16, City +32 / +16 one hex away.
+    # Off the lines (Roma besieged: no line starts there): Town +8, City +16 / +8 one hex away.
+    m = sketch(radius=6, roads=[["", "3", "3 3", "3 3 3"], ["", "9", "9 9", "9 9 9"]],
+               structures=[("Roma", "city", "", "roma", True), ("Antium", "town", "3 3 3", "roma"),
+                           ("Arretium", "city", "9 9 9", "roma"), ("Cumae", "town", "5 5 5 5", "carthago")])
+    armies = [(9, "roma", "3 3 3", 1500), (10, "roma", "9 9 9", 1500), (11, "roma", "9 9 9 7", 1500),
+              (12, "roma", "9 9 9 9 9", 1500)]
+    start = m.state(armies)
+    s = administer(m.board, start, AdminInputs(start_state=start)).state
+    assert [s.army(i).strength for i in (9, 10, 11, 12)] == [1516, 1532, 1516, 1500]
+    cut = m.state(armies + [(1, "carthago", "1")], sieges=[Siege("Roma", "carthago", (1,), 4, 4, 1)])
+    s = administer(m.board, cut, AdminInputs(start_state=cut)).state
+    assert [s.army(i).strength for i in (9, 10, 11, 12)] == [1508, 1516, 1508, 1500]

@@ -7,6 +7,7 @@ import pytest
 from engine.battles import (
     Engagement,
     EngagementResult,
+    allowed_allies,
     army_battle_outcomes,
     battle_outcomes,
     check_results,
@@ -136,3 +137,83 @@ def test_results_validation_and_outcomes(field):
         EngagementResult(2, 1, "loss", 20), EngagementResult(2, 10, "win", 20),
     ]
     assert battle_outcomes(m.board, state, es, even)[1].winner is None
+
+
+# --- the seed's FP adjustments, one by one ------------------------------------------------
+
+
+def test_three_engagements_cost_200_in_each(field):
+    # Seed: "an army fighting three engagements in the same battle suffers a -200 FP penalty
+    # in each of these three engagements"; its opponents fight one each and pay nothing.
+    m = field
+    state = m.state([(1, "carthago", "11 11", 1500), (9, "roma", "11 11 11"), (10, "roma", "11 11 9"),
+                     (11, "roma", "11 11 1")])
+    es = find_engagements(m.board, state)
+    assert sorted((e.army_a, e.army_b) for e in es) == [(1, 9), (1, 10), (1, 11)] and {e.battle for e in es} == {1}
+    for e in es:
+        s = engagement_setup(m.board, state, e, es, mp_spent={1: 2, 9: 2, 10: 2, 11: 2})
+        carth, rome = s.sides
+        assert ("2 extra engagements in the battle", -200) in carth.adjustments
+        assert carth.fp == 1500 - 200 + 40
+        assert rome.fp == 1600 and not any("extra" in why for why, _ in rome.adjustments)
+
+
+def test_town_30_city_60_and_30_one_hex_away(field):
+    m = field
+    # army 9 in Capua (Roman town): +30; army 10 one hex from Roma (Roman city): +30; army 11 in Roma: +60
+    state = m.state([(9, "roma", "5 5", 1500), (2, "carthago", "5 5 5", 1500),
+                     (10, "roma", "1", 1500), (3, "carthago", "1 1", 1500)])
+    es = find_engagements(m.board, state)
+    setups = {e.army_b: engagement_setup(m.board, state, e, es, mp_spent={}) for e in es}
+    town, city1 = setups[9].sides[1], setups[10].sides[1]
+    assert ("support of Capua", 30) in town.adjustments and town.fp == 1500 + 30 + 40
+    assert ("support of Roma", 30) in city1.adjustments and city1.fp == 1500 + 30 + 40
+    assert setups[9].sides[0].fp == 1540  # no support for the attacker in the open
+    in_roma = m.state([(11, "roma", "", 1500), (3, "carthago", "1", 1500)])
+    es = find_engagements(m.board, in_roma)
+    rome = engagement_setup(m.board, in_roma, es[0], es, mp_spent={}).sides[1]
+    assert ("support of Roma", 60) in rome.adjustments and rome.fp == 1500 + 60 + 40
+
+
+def test_river_equal_mp_no_penalty_and_initiative_tops_up_to_1600(field):
+    m = field
+    state = m.state([(1, "carthago", "9", 1580), (9, "roma", "", 1500)])
+    es = find_engagements(m.board, state)
+    s = engagement_setup(m.board, state, es[0], es, mp_spent={1: 4, 9: 4})
+    carth = s.sides[0]
+    assert not any("river" in why for why, _ in carth.adjustments)
+    assert ("initiative (capped at 1600)", 20) in carth.adjustments and carth.fp == 1600  # 1580 + 20, not + 40
+    # the initiative point given to a sea zone adds nothing
+    s = engagement_setup(m.board, state, es[0], es, mp_spent={1: 4, 9: 4}, initiative={1: "Mare Tyrrhenum"})
+    assert s.sides[0].fp == 1580
+
+
+def test_map_terrain_priority_forests_before_marshes():
+    m = sketch(radius=2, terrain={"": "forests", "3": "marshes"})
+    state = m.state([(1, "carthago", "3"), (9, "roma", "")])
+    es = find_engagements(m.board, state)
+    assert engagement_setup(m.board, state, es[0], es, mp_spent={1: 5, 9: 5}).map == "Mediterranean Wooded"
+    assert engagement_setup(m.board, state, es[0], es, mp_spent={1: 4, 9: 5}).map == "Mediterranean Marshy"
+    s = engagement_setup(m.board, state, es[0], es, mp_spent={1: 6, 9: 5})
+    assert s.map == "Mediterranean Wooded" and s.sets_up == 9
+
+
+def test_syracusan_allies_once_syracusae_holds_nothing():
+    m = sketch(radius=3, structures=[("Syracusae", "city", "", "roma"), ("Gela", "town", "3 3", "syracusae")])
+    held = m.state([])
+    assert allowed_allies(m.board, held, "roma", 6) == ()  # Syracusae still holds Gela
+    free = m.state([], control={"Gela": "carthago"})
+    assert allowed_allies(m.board, free, "roma", 6) == ("Greek (Western) 280-49 BC",)
+    assert allowed_allies(m.board, free, "roma", 6.5) == ()  # more than 6 MP from its lines
+    assert allowed_allies(m.board, free, "carthago", 0) == ("Numidian 341-56 BC", "Moorish 341-56 BC")
+
+
+def test_blockaded_ravenna_4_defender_brings_1550(field):
+    # Seed: a blockade lowers the Resilience by 1 (Ravenna 4 -> 3), and the assault's defender
+    # brings 1400 + 50 x the *current* Resilience: 1400 + 50 x 3 = 1550, not 1600.
+    m = field
+    state = m.state([(9, "roma", "1 1")], sieges=[Siege("Ravenna", "roma", (9,), 4, 4, 1)])
+    es = find_engagements(m.board, state, assaults={9: "Ravenna"})
+    assert engagement_setup(m.board, state, es[0], es, mp_spent={9: 1}).sides[1].fp == 1600
+    s = engagement_setup(m.board, state, es[0], es, mp_spent={9: 1}, blockaded={"Ravenna"})
+    assert s.sides[1].fp == 1550 and "blockaded" in s.text()

@@ -118,3 +118,53 @@ def test_assaults(ravenna):
     lost, _ = resolve_sieges(m.board, state, SiegeInputs(start_state=state, engagements=es,
                                                          results=(EngagementResult(1, 9, "loss", 20),)))
     assert lost.siege_of("Ravenna").armies == (10,) and lost.siege_of("Ravenna").resilience == 3
+
+
+def test_besieging_faction_continues_siege_at_current_resilience(ravenna):
+    # Seed: a siege is lifted only once no army but the controller's has the structure in its
+    # ZoC.  Roman army 9, Ravenna's besieger (Resilience down to 3 of 4), was removed after a lost
+    # battle; Roman army 10 stands 1 hex from Ravenna.  Roma may go on at Resilience 3 (it used
+    # to be lifted, so a new siege would start again at 4).
+    m = ravenna
+    state = m.state([(10, "roma", "3")], sieges=[Siege("Ravenna", "roma", (9,), 3, 4, 1)])
+    lifted, ev = resolve_sieges(m.board, state, SiegeInputs(start_state=state))
+    assert lifted.siege_of("Ravenna") is None and ev[0].kind == "siege_lifted"
+    kept, ev = resolve_sieges(m.board, state, SiegeInputs(start_state=state, take_overs=frozenset({"Ravenna"})))
+    siege = kept.siege_of("Ravenna")
+    assert (siege.faction, siege.armies, siege.resilience, siege.start_resilience) == ("roma", (10,), 3, 4)
+    assert ev[0].kind == "siege_taken_over" and "continues the siege of Ravenna" in ev[0].text
+    # the next round army 10 has besieged the full round: 3 -> 2
+    nxt = replace(kept, round=kept.round + 1)
+    after, _ = resolve_sieges(m.board, nxt, SiegeInputs(start_state=nxt))
+    assert after.siege_of("Ravenna").resilience == 2
+
+
+def test_former_besieger_that_left_the_zoc_does_not_keep_the_siege(ravenna):
+    # Army 9 walked out of Ravenna's ZoC and back: it lifted its siege by moving away, so the
+    # siege is lifted even when Roma asks to continue it; a new one would start at 4 again.
+    m = ravenna
+    state = m.state([(9, "roma", "1")], sieges=[Siege("Ravenna", "roma", (9,), 3, 4, 1)])
+    away = (m.cell("1"), m.cell("1 1"), m.cell("1"))
+    out, ev = resolve_sieges(m.board, state, SiegeInputs(start_state=state, paths={9: away},
+                                                         take_overs=frozenset({"Ravenna"})))
+    assert out.siege_of("Ravenna") is None and ev[0].kind == "siege_lifted"
+    again, _ = resolve_sieges(m.board, state, SiegeInputs(start_state=state, paths={9: away},
+                                                          start_requests={9: "Ravenna"}))
+    assert again.siege_of("Ravenna").resilience == 4
+
+
+def test_attrition_is_10_x_resilience_before_reduction_only_from_1(ravenna):
+    m = ravenna
+    # beyond 12 MP of the lines (no lines at all): Resilience 2 costs 20 FP, then drops to 1
+    state = m.state([(9, "roma", "1")], sieges=[Siege("Ravenna", "roma", (9,), 2, 4, 1)])
+    out, events = resolve_sieges(m.board, state, SiegeInputs(start_state=state))
+    assert out.army(9).strength == 1600 - 20 and out.siege_of("Ravenna").resilience == 1
+    assert next(e for e in events if e.kind == "siege_attrition").data["fp"] == 20
+    # blockaded, Ravenna's 2 counts as 1: 10 FP, and the siege succeeds (1 - 1 = 0 < 1)
+    out, _ = resolve_sieges(m.board, state, SiegeInputs(start_state=state, blockaded=frozenset({"Ravenna"})))
+    assert out.army(9).strength == 1600 - 10 and out.control["Ravenna"] == "roma"
+    # Hipponium at -1: no attrition at all (only from Resilience 1 up)
+    state = m.state([(9, "roma", "11 11")], sieges=[Siege("Hipponium", "roma", (9,), -1, -1, 1)])
+    out, events = resolve_sieges(m.board, state, SiegeInputs(start_state=state))
+    assert out.army(9).strength == 1600 and not any(e.kind == "siege_attrition" for e in events)
+    assert out.control["Hipponium"] == "roma"
