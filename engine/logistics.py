@@ -97,9 +97,167 @@ class Logistics:
 def install_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions(), *, static: bool = True) -> None:
     """Create the static link tables (unless ``static=False``) and the logistics views on ``con``."""
     run_sql(con, f"SET VARIABLE logistics_river_access = '{options.river_access}'", name="logistics options")
-    files = (STATIC_SQL if static else ()) + VIEW_SQL
-    for name in files:
+    if static:
+        for name in STATIC_SQL:
+            run_sql_file(con, SQL_DIR / name)
+        _write_core_edges(con)
+    for name in VIEW_SQL:
         run_sql_file(con, SQL_DIR / name)
+    run_sql(con, "CREATE OR REPLACE TABLE logistics_meta (key VARCHAR, value VARCHAR)", name="logistics_meta")
+    run_sql(con, "INSERT INTO logistics_meta VALUES ('version', ?)", [_install_version(options)], name="logistics_meta")
+
+
+def _install_version(options: LogisticsOptions) -> str:
+    """What the installed tables and views were made from: the SQL files' text and the options."""
+    import hashlib
+
+    h = hashlib.sha256(repr(options).encode())
+    for name in STATIC_SQL + VIEW_SQL:
+        h.update((SQL_DIR / name).read_bytes())
+    h.update(_CORE_VERSION.encode())
+    return h.hexdigest()[:16]
+
+
+def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions()) -> bool:
+    """Install the logistics tables and views on a campaign database unless they are already there.
+
+    The static tables (link graphs, attachments, structures' ZoC) depend only on the map and
+    scenario tables, so a campaign builds them once (``tabula round start`` or the first step
+    that needs them) and keeps them; ``logistics_meta`` records the SQL and options they were
+    made from, and a change of either rebuilds them.  Returns whether anything was (re)built.
+    """
+    from engine.board import existing_tables
+
+    if "logistics_meta" in existing_tables(con):
+        row = run_sql(con, "SELECT value FROM logistics_meta WHERE key = 'version'", name="logistics_meta").fetchone()
+        if row is not None and row[0] == _install_version(options):
+            return False
+    install_logistics(con, options)
+    return True
+
+
+# --- static pruning of the link graphs ------------------------------------------------
+
+_CORE_VERSION = "core-1"
+
+
+def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[str]:
+    """The hexes of an undirected graph that lie on some simple path between two terminals
+    (plus the terminals): the Steiner subtree of its block-cut tree.
+
+    Every other hex sits in a dead end: a piece that hangs off one articulation hex ``x``
+    and holds no terminal.  The regions' breadth-first search reaches such a piece only
+    through ``x``, so all of it takes ``x``'s structure and it never makes two regions
+    touch; leaving it out of the search changes no link (and no other hex's region).
+    """
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    blocks: list[set[str]] = []
+    counter = 0
+    for root in sorted(adj):
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack = [(root, None, iter(sorted(adj[root])))]
+        edges: list[tuple[str, str]] = []
+        while stack:
+            v, parent, it = stack[-1]
+            advanced = False
+            for w in it:
+                if w == parent:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    edges.append((v, w))
+                    stack.append((w, v, iter(sorted(adj[w]))))
+                    advanced = True
+                    break
+                if index[w] < index[v]:
+                    edges.append((v, w))
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                low[u] = min(low[u], low[v])
+                if low[v] >= index[u]:
+                    block: set[str] = set()
+                    while True:
+                        e = edges.pop()
+                        block.update(e)
+                        if e == (u, v):
+                            break
+                    blocks.append(block)
+    membership: dict[str, int] = defaultdict(int)
+    for b in blocks:
+        for v in b:
+            membership[v] += 1
+    cuts = {v for v, n in membership.items() if n > 1}
+    tree: dict[tuple, set[tuple]] = defaultdict(set)
+    for i, b in enumerate(blocks):
+        tree[("b", i)]
+        for v in b & cuts:
+            tree[("b", i)].add(("c", v))
+            tree[("c", v)].add(("b", i))
+
+    def is_terminal(node) -> bool:
+        if node[0] == "c":
+            return node[1] in terminals
+        return any(v in terminals and v not in cuts for v in blocks[node[1]])
+
+    degree = {n: len(m) for n, m in tree.items()}
+    alive = set(tree)
+    todo = [n for n in tree if degree[n] <= 1 and not is_terminal(n)]
+    while todo:
+        n = todo.pop()
+        if n not in alive:
+            continue
+        alive.discard(n)
+        for m in tree[n]:
+            if m in alive:
+                degree[m] -= 1
+                if degree[m] <= 1 and not is_terminal(m):
+                    todo.append(m)
+    keep = {t for t in terminals if t in adj}
+    for n in alive:
+        if n[0] == "b":
+            keep |= blocks[n[1]]
+        else:
+            keep.add(n[1])
+    return keep
+
+
+def _write_core_edges(con) -> None:
+    """``logistics_core_edges``: the link-graph edges between hexes that can join two structures
+    (:func:`_core_cells` per link type, every structure's attachments as terminals)."""
+    import pyarrow as pa
+
+    adj: dict[str, dict[str, set[str]]] = {t: defaultdict(set) for t in LINK_TYPES}
+    for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_edges", name="logistics_edges").fetchall():
+        adj[t][c].add(n)
+        adj[t][n].add(c)
+    terminals: dict[str, set[str]] = defaultdict(set)
+    for t, c in run_sql(con, "SELECT link_type, cell FROM logistics_attachments", name="logistics_attachments").fetchall():
+        terminals[t].add(c)
+    types, cells = [], []
+    for t in LINK_TYPES:
+        kept = _core_cells(adj[t], terminals[t])
+        types += [t] * len(kept)
+        cells += sorted(kept)
+    con.register("_tabula_core", pa.table({"link_type": pa.array(types, pa.string()), "cell": pa.array(cells, pa.string())}))
+    try:
+        run_sql(con, """
+            CREATE OR REPLACE TABLE logistics_core_edges AS
+            SELECT e.link_type, e.cell, e.neighbor
+            FROM logistics_edges e
+            SEMI JOIN _tabula_core a ON a.link_type = e.link_type AND a.cell = e.cell
+            SEMI JOIN _tabula_core b ON b.link_type = e.link_type AND b.cell = e.neighbor
+            ORDER BY e.link_type, e.cell, e.neighbor""", name="logistics_core_edges")
+    finally:
+        con.unregister("_tabula_core")
 
 
 def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, ...]]:
@@ -287,6 +445,35 @@ class _Allowed:
         return cell not in self.blocked
 
 
+def army_mp_distance(g: _Graph, start: str, targets: frozenset[str] | set[str], line_roads=frozenset(), cutoff: float = math.inf) -> float:
+    """Least MP for an army in ``start`` to reach a hex of ``targets`` (inf beyond ``cutoff``).
+
+    The same value as ``mp_distances_to(g, targets, ...)[start]`` (the same step costs, summed
+    exactly in halves), searched forward from the one army and stopped at the first hex of the
+    lines, instead of pricing every hex within the cutoff of the lines.
+    """
+    if start in targets:
+        return 0.0
+    if not targets:
+        return math.inf
+    dist: dict[str, float] = {}
+    heap = [(0.0, start)]
+    while heap:
+        d, x = heapq.heappop(heap)
+        if x in dist:
+            continue
+        if x in targets:
+            return d
+        dist[x] = d
+        for y in g.neighbors.get(x, ()):
+            if y in dist:
+                continue
+            nd = d + enter_cost(g, x, y, line_roads)
+            if nd <= cutoff:
+                heapq.heappush(heap, (nd, y))
+    return math.inf
+
+
 def compute_logistics(
     con: duckdb.DuckDBPyConnection,
     options: LogisticsOptions = LogisticsOptions(),
@@ -298,36 +485,37 @@ def compute_logistics(
 ) -> Logistics:
     """Run the logistics SQL on a campaign database and derive paths, distances and links.
 
-    Also (re)writes the table ``army_logistics_distance(army, faction, mp_distance)``
-    (NULL = farther than ``options.distance_cutoff_mp``).
+    ``install``: make sure the static tables and views are there (:func:`ensure_logistics`:
+    built on first use, then kept in the database).  ``board``: the campaign's Board, to
+    price MP distances without reading the map again.  Also (re)writes the table
+    ``army_logistics_distance(army, faction, mp_distance)`` (NULL = farther than
+    ``options.distance_cutoff_mp``).
     """
     if install:
-        install_logistics(con, options)
+        ensure_logistics(con, options)
     supplied, lines = _query_lines(con)
+    if _static is None and board is not None:
+        _static = _static_for(board, con, options)
     path_cells, road_edges = _line_paths(con, lines, supplied, _static)
     structure_cell = dict(run_sql(con, "SELECT name, cell FROM structures", name="structures").fetchall())
     line_cells = {
         f: frozenset(path_cells.get(f, set()) | {structure_cell[s] for s in supplied.get(f, ())})
         for f in set(supplied) | set(path_cells)
     }
-    g = _graph or (_graph_from_board(board) if board is not None else _graph_from_con(con))
+    g = _graph or (_graph_for(board) if board is not None else _graph_from_con(con))
     armies = run_sql(
         con, "SELECT id, faction, cell FROM armies WHERE NOT coalesce(eliminated, false) AND cell IS NOT NULL ORDER BY id", name="armies"
     ).fetchall()
     army_distance: dict[int, float] = {}
-    by_faction: dict[str, dict[str, float]] = {}
     for army_id, faction, cell in armies:
-        if faction not in by_faction:
-            by_faction[faction] = mp_distances_to(
-                g, line_cells.get(faction, ()), road_edges.get(faction, frozenset()), options.distance_cutoff_mp
-            )
-        army_distance[army_id] = by_faction[faction].get(cell, math.inf)
-    run_sql(con, "CREATE OR REPLACE TABLE army_logistics_distance (army INTEGER, faction VARCHAR, mp_distance DOUBLE)", name="army_logistics_distance")
-    if armies:
-        con.executemany(
-            "INSERT INTO army_logistics_distance VALUES (?, ?, ?)",
-            [(a, f, None if math.isinf(army_distance[a]) else army_distance[a]) for a, f, _ in armies],
+        army_distance[army_id] = army_mp_distance(
+            g, cell, line_cells.get(faction, frozenset()), road_edges.get(faction, frozenset()), options.distance_cutoff_mp
         )
+    _load(con, "army_logistics_distance", {
+        "army": ("INTEGER", [a for a, _, _ in armies]),
+        "faction": ("VARCHAR", [f for _, f, _ in armies]),
+        "mp_distance": ("DOUBLE", [None if math.isinf(army_distance[a]) else army_distance[a] for a, _, _ in armies]),
+    })
     connected = defaultdict(list)
     for army_id, faction, _ in armies:
         if army_distance[army_id] <= options.transfer_reach_mp:
@@ -345,7 +533,7 @@ def compute_logistics(
 
 def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions = LogisticsOptions()) -> dict[str, frozenset[tuple[str, str]]]:
     """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
-    install_logistics(con, options)
+    ensure_logistics(con, options)
     supplied, lines = _query_lines(con)
     _, roads = _line_paths(con, lines, supplied)
     return {f: frozenset(e) for f, e in roads.items()}
@@ -403,45 +591,102 @@ def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
 
 
 def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies: Iterable[tuple[int, str, str]] = ()) -> None:
-    """Write the state tables the logistics SQL reads (armies, control, sieges, navies)."""
-    con.execute("CREATE OR REPLACE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, eliminated BOOLEAN)")
-    if state.armies:
-        con.executemany(
-            "INSERT INTO armies VALUES (?, ?, ?, ?, ?)", [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in state.armies]
-        )
-    con.execute("CREATE OR REPLACE TABLE control (structure VARCHAR, controller VARCHAR)")
-    if state.control:
-        con.executemany("INSERT INTO control VALUES (?, ?)", sorted(state.control.items()))
-    con.execute(
-        "CREATE OR REPLACE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, start_resilience INTEGER, started_round INTEGER)"
-    )
-    if state.sieges:
-        con.executemany(
-            "INSERT INTO sieges VALUES (?, ?, ?, ?, ?)",
-            [(s.structure, s.faction, s.resilience, s.start_resilience, s.started_round) for s in state.sieges],
-        )
-    con.execute("CREATE OR REPLACE TABLE navies (army INTEGER, faction VARCHAR, cell VARCHAR)")
+    """Write the state tables the logistics SQL reads (armies, control, sieges, navies), one Arrow scan each."""
+    armies = list(state.armies)
+    _load(con, "armies", {
+        "id": ("INTEGER", [a.id for a in armies]),
+        "faction": ("VARCHAR", [a.faction for a in armies]),
+        "cell": ("VARCHAR", [a.cell for a in armies]),
+        "strength": ("INTEGER", [a.strength for a in armies]),
+        "eliminated": ("BOOLEAN", [bool(a.eliminated) for a in armies]),
+    })
+    control = sorted(state.control.items())
+    _load(con, "control", {
+        "structure": ("VARCHAR", [s for s, _ in control]),
+        "controller": ("VARCHAR", [c for _, c in control]),
+    })
+    sieges = list(state.sieges)
+    _load(con, "sieges", {
+        "structure": ("VARCHAR", [s.structure for s in sieges]),
+        "faction": ("VARCHAR", [s.faction for s in sieges]),
+        "resilience": ("INTEGER", [s.resilience for s in sieges]),
+        "start_resilience": ("INTEGER", [s.start_resilience for s in sieges]),
+        "started_round": ("INTEGER", [s.started_round for s in sieges]),
+    })
     navies = list(navies)
-    if navies:
-        con.executemany("INSERT INTO navies VALUES (?, ?, ?)", navies)
+    _load(con, "navies", {
+        "army": ("INTEGER", [n[0] for n in navies]),
+        "faction": ("VARCHAR", [n[1] for n in navies]),
+        "cell": ("VARCHAR", [n[2] for n in navies]),
+    })
 
 
-_CACHE: dict[int, tuple[weakref.ref, duckdb.DuckDBPyConnection, _Graph, LogisticsOptions, _Static]] = {}
+# --- caches per Board (a Board never changes; rounds.py reuses one per campaign) -------------
+
+
+@dataclass
+class _BoardCache:
+    ref: weakref.ref
+    graph: _Graph
+    mem: dict = field(default_factory=dict)  # options -> (in-memory con, _Static)
+    static_db: dict = field(default_factory=dict)  # options -> _Static read from a campaign database
+    memo: dict = field(default_factory=dict)  # (options, state key) -> Logistics, the latest few
+
+
+_BOARDS: dict[int, _BoardCache] = {}
+_MEMO_SIZE = 8
+
+
+def _board_cache(board: Board) -> _BoardCache:
+    key = id(board)
+    hit = _BOARDS.get(key)
+    if hit is not None and hit.ref() is board:
+        return hit
+    entry = _BoardCache(weakref.ref(board, lambda _r, k=key: _BOARDS.pop(k, None)), _graph_from_board(board))
+    _BOARDS[key] = entry
+    return entry
+
+
+def clear_caches() -> None:
+    """Forget every cached board database, graph and result (benchmarks; tests)."""
+    for entry in _BOARDS.values():
+        for con, _static in entry.mem.values():
+            con.close()
+    _BOARDS.clear()
+
+
+def _graph_for(board: Board) -> _Graph:
+    return _board_cache(board).graph
+
+
+def _static_for(board: Board, con, options: LogisticsOptions) -> _Static:
+    """The static link adjacency of a campaign database whose Board is ``board`` (read once)."""
+    entry = _board_cache(board)
+    if options not in entry.static_db:
+        entry.static_db[options] = _static_from_con(con)
+    return entry.static_db[options]
 
 
 def _con_for(board: Board, options: LogisticsOptions):
-    key = id(board)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is board and hit[3] == options:
-        return hit[1], hit[2], hit[4]
-    con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
-    board_to_duckdb(board, con)
-    state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
-    install_logistics(con, options)
-    g = _graph_from_board(board)
-    static = _static_from_con(con)
-    _CACHE[key] = (weakref.ref(board, lambda _r, k=key: _CACHE.pop(k, None)), con, g, options, static)
-    return con, g, static
+    entry = _board_cache(board)
+    if options not in entry.mem:
+        con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
+        board_to_duckdb(board, con)
+        state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
+        install_logistics(con, options)
+        entry.mem[options] = (con, _static_from_con(con))
+    con, static = entry.mem[options]
+    return con, entry.graph, static
+
+
+def _state_key(state: CampaignState, navies: tuple) -> tuple:
+    """Everything of a state the logistics depend on (not strengths, VP, round or phase)."""
+    return (
+        tuple(sorted((a.id, a.faction, a.cell, bool(a.eliminated)) for a in state.armies)),
+        tuple(sorted(state.control.items(), key=lambda kv: (kv[0], kv[1] is None, kv[1] or ""))),
+        tuple(sorted({s.structure for s in state.sieges})),
+        navies,
+    )
 
 
 def logistics_for(
@@ -450,22 +695,58 @@ def logistics_for(
     navies: Iterable[tuple[int, str, str]] = (),
     options: LogisticsOptions = LogisticsOptions(),
 ) -> Logistics:
-    """The logistics of a pure (board, state): same SQL, in a cached in-memory DuckDB per board."""
+    """The logistics of a pure (board, state): same SQL, in a cached in-memory DuckDB per board.
+
+    The board's tables are loaded once per Board (Arrow scans) and its static link tables
+    built once; each call loads the state's few rows.  The latest results are remembered
+    by the state's logistics-relevant content, so asking again for an unchanged position
+    (administration asks for the round's start, which movement already computed) is free.
+    """
+    navies = tuple(tuple(n) for n in navies)
+    entry = _board_cache(board)
+    key = (options, _state_key(state, navies))
+    hit = entry.memo.get(key)
+    if hit is not None:
+        return hit
     con, g, static = _con_for(board, options)
     state_to_duckdb(state, con, navies)
-    return compute_logistics(con, options, install=False, _graph=g, _static=static)
+    result = compute_logistics(con, options, install=False, _graph=g, _static=static)
+    remember(board, state, result, navies=navies, options=options)
+    return result
+
+
+def remember(
+    board: Board,
+    state: CampaignState,
+    result: Logistics,
+    *,
+    navies: Iterable[tuple[int, str, str]] = (),
+    options: LogisticsOptions = LogisticsOptions(),
+) -> None:
+    """Record ``result`` as the logistics of (board, state) for :func:`logistics_for`
+    (rounds.py computes on the campaign database and hands the result on)."""
+    entry = _board_cache(board)
+    key = (options, _state_key(state, tuple(tuple(n) for n in navies)))
+    entry.memo.pop(key, None)
+    entry.memo[key] = result
+    while len(entry.memo) > _MEMO_SIZE:
+        entry.memo.pop(next(iter(entry.memo)))
 
 
 __all__ = [
     "Logistics",
     "LogisticsLine",
     "LogisticsOptions",
+    "army_mp_distance",
     "board_to_duckdb",
+    "clear_caches",
     "compute_logistics",
+    "ensure_logistics",
     "enter_cost",
     "install_logistics",
     "logistics_for",
     "logistics_road_edges",
     "mp_distances_to",
+    "remember",
     "state_to_duckdb",
 ]

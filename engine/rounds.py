@@ -40,6 +40,7 @@ from engine.model import ArmyOrders, Board, CampaignState, Event, Phase, Transfe
 from geo.errors import InputError, TabulaError
 
 __all__ = [
+    "clear_caches",
     "StepRefused",
     "RoundStatus",
     "NAVAL_SUPERIORITY_BASE",
@@ -107,10 +108,70 @@ def _read(con) -> _Round:
     return _Round(snap, state, snap.campaign("stage"))
 
 
+#: Tables (and their columns) :func:`engine.board.board_from_duckdb` reads.
+_BOARD_TABLES = {
+    "hexes": "cell, res, kind, terrain, river, lat, lng",
+    "hex_neighbors": "cell, neighbor, clock",
+    "road_edges": "cell, neighbor",
+    "road_cells": "road, seq, cell",
+    "river_cells": "cell",
+    "structures": "name, kind, cell, controller, capital",
+    "factions": "name, player, capitals, influence_multiplier, colour",
+    "hex_sea_zones": "cell, zone",
+}
+_BOARDS: dict[tuple, Board] = {}
+
+
+def _board_fingerprint(con) -> tuple:
+    """A digest of every row the Board is read from: equal digests, equal Boards."""
+    from engine.board import existing_tables
+
+    tables = existing_tables(con)
+    parts = [
+        f"(SELECT [count(*)::HUGEINT, coalesce(sum(hash({cols}))::HUGEINT, 0)] FROM {t})"
+        for t, cols in _BOARD_TABLES.items()
+        if t in tables
+    ]
+    present = tuple(t for t in _BOARD_TABLES if t in tables)
+    if not parts:
+        return present, ()
+    row = con.execute("SELECT " + ", ".join(parts)).fetchone()
+    return present, tuple(tuple(x) for x in row)
+
+
 def _board(con) -> Board:
+    """The campaign's Board, read once per process and reused while its tables are unchanged
+    (a step reads ~35k rows at res 5, ~215k at res 6; the digest of them is a few ms)."""
     from engine.board import board_from_duckdb
 
-    return board_from_duckdb(con)
+    try:
+        key = _board_fingerprint(con)
+    except duckdb.Error:
+        return board_from_duckdb(con)
+    board = _BOARDS.get(key)
+    if board is None:
+        board = board_from_duckdb(con)
+        _BOARDS.clear()  # one campaign at a time is the common case; keep memory bounded
+        _BOARDS[key] = board
+    return board
+
+
+def clear_caches() -> None:
+    """Forget the cached Board and the logistics caches (benchmarks measure a cold process)."""
+    from engine.logistics import clear_caches as clear_logistics
+
+    _BOARDS.clear()
+    clear_logistics()
+
+
+def _stored_logistics(con, board: Board, state: CampaignState):
+    """Logistics of the stored position, computed on the campaign database itself (its static
+    link tables are built once and kept there); remembered for the pure rules functions."""
+    from engine.logistics import compute_logistics, remember
+
+    result = compute_logistics(con, board=board)
+    remember(board, state, result)
+    return result
 
 
 def _names(board: Board) -> dict[str, str]:
@@ -265,10 +326,9 @@ def _transferred_before(r: _Round) -> dict[frozenset[int], int]:
     return totals
 
 
-def _validate(board: Board, r: _Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
+def _validate(con, board: Board, r: _Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
     """Layer 2 of :mod:`engine.orders` on the submitted orders *together with* the faction's stored
     ones, so the influence cap and the 100 FP transfer cap count the whole round."""
-    from engine.logistics import logistics_for
     from engine.orders import IllegalOrderError, check_orders
 
     if faction is not None and faction not in board.factions:
@@ -279,7 +339,7 @@ def _validate(board: Board, r: _Round, faction: str | None, orders: Mapping[int,
     merged = {a: o for a, o in stored.items() if factions.get(a) in touched and a not in orders}
     merged.update(orders)
     needs_links = any(o.transfers for o in merged.values())
-    linked = logistics_for(board, r.state).linked_armies if needs_links else ()
+    linked = _stored_logistics(con, board, r.state).linked_armies if needs_links else ()
     problems = check_orders(board, r.state, faction, merged, linked_pairs=linked, transferred_before=_transferred_before(r))
     # Problems of stored orders the submission did not touch are not this submission's fault,
     # except the caps, which the new orders may be what breaks.
@@ -310,7 +370,7 @@ def submit_initiative(
         for army, use in sorted(uses.items()):
             base = _row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army)
             orders[army] = replace(base, initiative=use.strip())
-        _validate(board, r, faction, orders, source)
+        _validate(con, board, r, faction, orders, source)
         events = []
         for army, o in orders.items():
             moves_given = army in stored and stored[army][2] is not None
@@ -417,7 +477,7 @@ def submit_orders(
             final[army] = o
         if problems:
             raise IllegalOrderError(problems, source)
-        _validate(board, r, faction, final, source)
+        _validate(con, board, r, faction, final, source)
         events = [
             _event(r.round, "orders", "put_orders", _orders_data(r.round, o, moves_given=True, source="orders"), f"orders received for army {army}")
             for army, o in final.items()
@@ -494,7 +554,6 @@ def _start_state(r: _Round) -> CampaignState:
 
 def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
     """Phase 2: move every army simultaneously, then list the engagements of phase 3."""
-    from engine.logistics import logistics_for
     from engine.movement import resolve_movement
 
     with st.transaction(con):
@@ -510,7 +569,7 @@ def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
         board = _board(con)
         names = _names(board)
         orders = {army: _row_to_orders(row) for army, row in r.orders_rows().items()}
-        logistics = logistics_for(board, r.state)  # at the start of the round: the -1 MP roads, the allies' 6 MP
+        logistics = _stored_logistics(con, board, r.state)  # at the start of the round: the -1 MP roads, the allies' 6 MP
         result = resolve_movement(board, r.state, orders, logistics_road_edges=logistics.road_edges)
         notes = [
             ("start", _start_note(r.state)),

@@ -59,6 +59,7 @@ __all__ = [
     "has_state",
     "initial_events",
     "init_campaign",
+    "install_rules_views",
     "read_snapshot",
     "apply_event",
     "append_events",
@@ -661,7 +662,26 @@ def init_campaign(con: duckdb.DuckDBPyConnection, *, seed: int | None = None) ->
     with transaction(con):
         create_state_tables(con)
         append_events(con, initial_events(con, seed=seed, names=structure_names(con)))
+        install_rules_views(con)
     return load_state(con)
+
+
+#: The map and scenario tables the logistics SQL is built from (engine/sql/logistics/).
+LOGISTICS_INPUTS = frozenset({"hexes", "hex_neighbors", "road_edges", "river_cells", "structures", "factions"})
+
+
+def install_rules_views(con: duckdb.DuckDBPyConnection) -> bool:
+    """Build the logistics tables and views in the campaign database (once: they are kept), so
+    the umpire can query ``logistics_lines`` and friends and every step reuses them.
+
+    Skipped (returns False) for a database without the map and scenario tables they need.
+    """
+    if not LOGISTICS_INPUTS <= _tables(con):
+        return False
+    from engine.logistics import ensure_logistics
+
+    ensure_logistics(con)
+    return True
 
 
 # --- replay -------------------------------------------------------------------------

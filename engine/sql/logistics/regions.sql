@@ -28,17 +28,26 @@ WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded);
 -- connectivity with only as many recursion steps as half the largest gap
 -- between structures (a hex-by-hex search from the capitals needs the whole
 -- length of the coast).
+-- The search runs on logistics_core_edges, the link graph without its dead ends
+-- (stretches of coast, road or river beyond the last structure, which can never
+-- join two structures; see engine/logistics.py _core_cells), and over each
+-- faction's uninterrupted edges, filtered once before the recursion.
 CREATE OR REPLACE VIEW logistics_regions AS
 WITH RECURSIVE
 blocked AS MATERIALIZED (SELECT faction, medium, cell FROM logistics_interruptions),
+open_edges AS MATERIALIZED (
+    SELECT f.name AS faction, e.link_type, e.cell, e.neighbor
+    FROM factions f
+    CROSS JOIN logistics_core_edges e
+    ANTI JOIN blocked i ON i.faction = f.name AND i.cell = e.neighbor
+         AND i.medium = CASE e.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END
+),
 open_attachments AS MATERIALIZED (
     SELECT n.faction, a.link_type, a.cell, a.structure
     FROM logistics_endpoints n
     JOIN logistics_attachments a ON a.structure = n.structure AND a.link_type = n.link_type
-    WHERE NOT EXISTS (
-        SELECT 1 FROM blocked i
-        WHERE i.faction = n.faction AND i.cell = a.cell
-          AND i.medium = CASE a.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END)
+    ANTI JOIN blocked i ON i.faction = n.faction AND i.cell = a.cell
+         AND i.medium = CASE a.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END
 ),
 r(faction, link_type, cell, seed, dist) USING KEY (faction, link_type, cell) AS (
     SELECT faction, link_type, cell, min(structure), 0
@@ -47,14 +56,8 @@ r(faction, link_type, cell, seed, dist) USING KEY (faction, link_type, cell) AS 
     UNION
     SELECT r.faction, r.link_type, e.neighbor, min(r.seed), min(r.dist) + 1
     FROM r
-    JOIN logistics_edges e ON e.link_type = r.link_type AND e.cell = r.cell
-    WHERE NOT EXISTS (
-            SELECT 1 FROM recurring.r q
-            WHERE q.faction = r.faction AND q.link_type = r.link_type AND q.cell = e.neighbor)
-      AND NOT EXISTS (
-            SELECT 1 FROM blocked i
-            WHERE i.faction = r.faction AND i.cell = e.neighbor
-              AND i.medium = CASE r.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END)
+    JOIN open_edges e ON e.faction = r.faction AND e.link_type = r.link_type AND e.cell = r.cell
+    ANTI JOIN recurring.r q ON q.faction = r.faction AND q.link_type = r.link_type AND q.cell = e.neighbor
     GROUP BY r.faction, r.link_type, e.neighbor
 )
 SELECT faction, link_type, cell, seed, dist FROM r;

@@ -1,0 +1,270 @@
+"""Benchmarks of the umpire's engine on the First Punic War campaign (issue 4, "Performance").
+
+(a) A full round of the 16 armies, from orders to administered state: initiative uses,
+    publication, orders for every army, movement, the engagements' results,
+    administration and the victory check, each step one transaction through
+    :mod:`engine.rounds` exactly as ``tabula round ...`` runs them (the script of
+    :mod:`engine.demo`: a movement collision at Mylae, a battle, a siege of Gela).
+    Every repeat plays on a fresh copy of the started campaign (copy and ``round
+    start`` not timed) with the process caches emptied first, so the figure includes
+    reading the Board once and building the in-memory logistics database once.
+(b) The logistics query alone: :func:`engine.logistics.compute_logistics` on the
+    campaign database (static link tables already built, as after ``round start``).
+
+Both on the default res-5 map and on a res-6 map of the scenario's bbox (the scenario
+copied with ``resolution = 6``).  Targets (the issue): 1 s a round, 100 ms the query;
+the ratio column is value / target, and res 6 / res 5 for the res-6 rows.
+
+``run(work_dir, quick=...)`` returns rows {name, value, unit, baseline, ratio, note}
+for ``benchmarks/run.py``.  Run alone: ``python -m benchmarks.bench_engine [--quick]``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import sys
+import time
+from collections import deque
+from pathlib import Path
+
+ROUND_TARGET_S = 1.0
+QUERY_TARGET_S = 0.100
+SCENARIO = Path(__file__).resolve().parent.parent / "datasets" / "scenarios" / "first-punic-war"
+
+
+def _row(name, value, unit, baseline="", ratio="", note=""):
+    return {"name": name, "value": value, "unit": unit, "baseline": baseline, "ratio": ratio, "note": note}
+
+
+# --- building the campaigns (not timed) ---------------------------------------------------
+
+
+def _res6_scenario(work: Path) -> Path:
+    """The scenario folder with ``resolution = 6``; at res 6 one Alpine lake hex reads as sea
+    and lies in no sea zone, so an ``ocean`` polygon covers it (as a designer would)."""
+    folder = work / "first-punic-war-res6"
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(SCENARIO, folder)
+    toml = folder / "scenario.toml"
+    text = toml.read_text()
+    assert "resolution = 5" in text, "scenario.toml no longer says resolution = 5"
+    toml.write_text(text.replace("resolution = 5", "resolution = 6", 1))
+    zones = folder / "sea_zones.geojson"
+    doc = json.loads(zones.read_text())
+    doc["features"].append({
+        "type": "Feature",
+        "properties": {"name": "Lacus Sebinus", "ocean": True, "note": "benchmark: an Alpine lake read as sea at res 6"},
+        "geometry": {"type": "Polygon", "coordinates": [[[9.8, 45.5], [10.4, 45.5], [10.4, 46.0], [9.8, 46.0], [9.8, 45.5]]]},
+    })
+    zones.write_text(json.dumps(doc))
+    return folder
+
+
+def build_campaigns(work: Path) -> dict[int, Path]:
+    """{res: started campaign file}: res 5 on the default map, res 6 on a map of the scenario bbox."""
+    from etl.build import build_map
+    from etl.campaign import create_campaign
+    from etl.scenario import load_scenario
+
+    out = {}
+    map5 = work.parent / "med5.duckdb"  # benchmarks/run.py's default res-5 map, when it built one
+    if not map5.exists():
+        map5 = work / "bench-med5.duckdb"
+        build_map(map5, res=5, progress=False)
+    create_campaign(SCENARIO, work / "bench-fpw5.duckdb", map_path=map5, force=True)
+    out[5] = work / "bench-fpw5.duckdb"
+    scen6 = _res6_scenario(work)
+    bbox = load_scenario(scen6).bbox
+    map6 = work / "bench-fpw-bbox6.duckdb"
+    build_map(map6, bbox=tuple(bbox), res=6, progress=False)
+    create_campaign(scen6, work / "bench-fpw6.duckdb", map_path=map6, force=True)
+    out[6] = work / "bench-fpw6.duckdb"
+    for path in out.values():
+        _start(path)
+    return out
+
+
+def _start(campaign: Path) -> None:
+    """Placement of engine.demo (army 7 in Tyndaris) and ``round start``."""
+    from engine import state as st
+    from engine.demo import DEMO_SEED, _place
+    from geo.spatialdb import connect
+
+    _place(campaign)
+    con = connect(campaign)
+    try:
+        st.init_campaign(con, seed=DEMO_SEED)
+    finally:
+        con.close()
+
+
+# --- the round --------------------------------------------------------------------------
+
+
+def _path_moves(board, start: str, goal: str) -> str:
+    """Clock positions of a shortest path of passable land hexes from ``start`` to ``goal``."""
+    from engine.orders import impassable_reason
+
+    prev = {start: None}
+    queue = deque([start])
+    while queue:
+        c = queue.popleft()
+        if c == goal:
+            break
+        for clock, n in sorted(board.sides.get(c, {}).items()):
+            if n not in prev and (n == goal or impassable_reason(board, n) is None):
+                prev[n] = (c, clock)
+                queue.append(n)
+    if goal not in prev:
+        return ""
+    clocks = []
+    c = goal
+    while prev[c] is not None:
+        c, clock = prev[c]
+        clocks.append(clock)
+    return " ".join(str(k) for k in reversed(clocks))
+
+
+def round_script(campaign: Path) -> dict:
+    """Initiative uses and moves for the round: engine.demo's at res 5 (its clock positions are
+    res-5 ones); at res 6 the same marches as shortest paths (7 and 14 on Mylae, 4 on Gela)."""
+    from engine import demo
+    from engine.board import board_from_duckdb
+    from engine import state as st
+    from geo.spatialdb import connect
+
+    con = connect(campaign, read_only=True)
+    try:
+        board = board_from_duckdb(con)
+        s = st.load_state(con)
+    finally:
+        con.close()
+    moves = {f: dict(m) for f, m in demo.MOVES.items()}
+    if board.res != 5:
+        cell = {a.id: a.cell for a in s.armies}
+        mylae, gela = board.structures["Mylae"].cell, board.structures["Gela"].cell
+        moves = {
+            "Carthago": {7: _path_moves(board, cell[7], mylae), 4: _path_moves(board, cell[4], gela)},
+            "Roma": {14: _path_moves(board, cell[14], mylae)},
+        }
+    return {"initiative": demo.INITIATIVE, "moves": moves, "factions": {a.id: a.faction for a in s.armies}}
+
+
+def play_round(con, script: dict) -> int:
+    """One round through engine.rounds; returns the number of events it logged."""
+    from engine import rounds
+    from engine import state as st
+    from engine.demo import DEMO_SEED, SIEGES, _demo_casualties
+    from engine.model import ArmyOrders
+    from engine.sieges import siege_refusal
+
+    events = 0
+    for faction, uses in script["initiative"].items():
+        events += len(rounds.submit_initiative(con, uses, faction=faction, source="the benchmark"))
+    events += len(rounds.publish_initiative(con))
+    for faction in sorted(script["initiative"]):
+        orders = {
+            army: ArmyOrders(army, moves=tuple(int(m) for m in script["moves"].get(faction, {}).get(army, "").split()))
+            for army, f in sorted(script["factions"].items())
+            if f == faction
+        }
+        events += len(rounds.submit_orders(con, orders, faction=faction, source="the benchmark"))
+    events += len(rounds.run_movement(con))
+    s = st.load_state(con)
+    for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(con).engagements:
+        if army_b is None:
+            events += len(rounds.record_result(con, number, {army_a: ("win", 20)}))
+            continue
+        winner = army_a if s.army(army_a).faction == "Roma" else army_b
+        loser = army_b if winner == army_a else army_a
+        won, lost = _demo_casualties(DEMO_SEED, s.round, number)
+        events += len(rounds.record_result(con, number, {winner: ("win", won), loser: ("loss", lost)}))
+    board = rounds._board(con)
+    sieges = {a: name for a, name in SIEGES.items() if not siege_refusal(board, s, a, name)}
+    events += len(rounds.run_administration(con, rounds.AdminChoices(siege_starts=sieges)))
+    events += len(rounds.run_victory(con))
+    return events
+
+
+def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[float], int]:
+    from engine import rounds
+    from geo.spatialdb import connect
+
+    script = round_script(campaign)
+    times, n_events = [], 0
+    for i in range(repeats):
+        copy = work / f"round-{i}-{campaign.name}"
+        shutil.copy(campaign, copy)
+        con = connect(copy)
+        try:
+            rounds.clear_caches()
+            t = time.perf_counter()
+            n_events = play_round(con, script)
+            times.append(time.perf_counter() - t)
+        finally:
+            con.close()
+        copy.unlink()
+    return statistics.median(times), times, n_events
+
+
+def time_query(campaign: Path, repeats: int) -> tuple[float, int]:
+    from engine import rounds
+    from engine.logistics import compute_logistics
+    from geo.spatialdb import connect
+
+    con = connect(campaign)
+    try:
+        board = rounds._board(con)
+        compute_logistics(con, board=board)  # warm: the static adjacency read once per Board
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            lg = compute_logistics(con, board=board)
+            times.append(time.perf_counter() - t)
+    finally:
+        con.close()
+    return statistics.median(times), len(lg.lines)
+
+
+def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
+    work = Path(work_dir) / "bench-engine"
+    work.mkdir(parents=True, exist_ok=True)
+    repeats = 2 if quick else 5
+    campaigns = build_campaigns(work)
+    from geo.spatialdb import connect
+
+    rows = []
+    found = {}
+    for res, path in sorted(campaigns.items()):
+        con = connect(path, read_only=True)
+        try:
+            hexes = con.execute("SELECT count(*) FROM hexes").fetchone()[0]
+        finally:
+            con.close()
+        round_s, all_round, n_events = time_round(path, work, repeats)
+        query_s, n_lines = time_query(path, repeats)
+        found[res] = (round_s, query_s)
+        note = f"median of {repeats}; {hexes} hexes"
+        rows.append(_row(f"engine: full round of 16 armies, res {res} (orders to administered state)", round(round_s, 3), "s",
+                         f"target {ROUND_TARGET_S:g} s", round(round_s / ROUND_TARGET_S, 2),
+                         f"{note}; {n_events} events; runs {', '.join(f'{t:.2f}' for t in all_round)} s; cold caches"))
+        rows.append(_row(f"engine: logistics query alone (compute_logistics), res {res}", round(query_s * 1000, 1), "ms",
+                         f"target {QUERY_TARGET_S * 1000:g} ms", round(query_s / QUERY_TARGET_S, 2),
+                         f"{note}; {n_lines} line links"))
+    if 5 in found and 6 in found:
+        rows.append(_row("engine: full round, res 6 vs res 5", round(found[6][0], 3), "s", "res 5 round above",
+                         round(found[6][0] / found[5][0], 2), "same script, ~7x the hexes"))
+        rows.append(_row("engine: logistics query, res 6 vs res 5", round(found[6][1] * 1000, 1), "ms", "res 5 query above",
+                         round(found[6][1] / found[5][1], 2), ""))
+    return rows
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-engine-") as tmp:
+        for r in run(Path(tmp), quick="--quick" in sys.argv[1:]):
+            print(r)
