@@ -300,7 +300,7 @@ def engagement_setup(
         if in_transit.get(army_id):
             adj.append(("strength in transfer", -in_transit[army_id]))
         support, name = structure_support(board, state, a.faction, a.cell)
-        if support and engagement.assault is None:
+        if support:  # an assault is an engagement like the others but for the seed's listed differences
             adj.append((f"support of {name}", support))
         if opponent_id is not None:
             o = state.army(opponent_id)

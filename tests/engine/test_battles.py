@@ -217,3 +217,17 @@ def test_blockaded_ravenna_4_defender_brings_1550(field):
     assert engagement_setup(m.board, state, es[0], es, mp_spent={9: 1}).sides[1].fp == 1600
     s = engagement_setup(m.board, state, es[0], es, mp_spent={9: 1}, blockaded={"Ravenna"})
     assert s.sides[1].fp == 1550 and "blockaded" in s.text()
+
+
+def test_assaulting_army_keeps_its_own_city_support():
+    # Seed: an assault "is resolved like all other engagements" except for the differences it
+    # lists (map, defender FP, defender's list and allies, who sets up, who suffers casualties);
+    # structure support is not one of them.  Army 9 (1500 FP) one hex from Roman Roma assaults
+    # the Carthaginian town next to it: 1500 + 30 + 40 = 1570 (it used to get no +30).
+    m = sketch(radius=3, structures=[("Roma", "city", "", "roma", True), ("Fregellae", "town", "1 1", "carthago")])
+    state = m.state([(9, "roma", "1", 1500)], sieges=[Siege("Fregellae", "roma", (9,), 1, 1, 1)])
+    es = find_engagements(m.board, state, assaults={9: "Fregellae"})
+    s = engagement_setup(m.board, state, es[0], es, mp_spent={9: 0})
+    attacker, defender = s.sides
+    assert ("support of Roma", 30) in attacker.adjustments and attacker.fp == 1570
+    assert defender.fp == 1400 + 50 * 1 and s.sets_up == 9

@@ -211,3 +211,22 @@ def test_cli_forms():
     assert o == ArmyOrders(10, (1, 0), assault="Capua", transfers=(Transfer(9, 50),))
     with pytest.raises(OrderSyntaxError, match="TO:FP"):
         army_orders_from_cli(10, "", transfers=["9-50"])
+
+
+def test_influence_cap_carthago_two_per_coastal_structure_none_blockaded_or_besieged():
+    # Seed, "Naval superiority": at most 1 x (Roma) and 2 x (Carthago) the controlled unbesieged,
+    # unblockaded Towns/Cities adjacent to a Coast hex of the zone.  Carthago holding Neapolis
+    # alone there may put both its points in Mare Tyrrhenum; Roma (Ostia) only one.
+    from engine.orders import influence_cap
+
+    s = TM.state([(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "3"), (10, "roma", "1")],
+                 control={"Neapolis": "carthago"})
+    assert influence_cap(TM.board, s, "carthago", "Mare Tyrrhenum") == 2
+    assert influence_cap(TM.board, s, "roma", "Mare Tyrrhenum") == 1
+    both = {1: ArmyOrders(1, initiative="Mare Tyrrhenum"), 2: ArmyOrders(2, initiative="Mare Tyrrhenum")}
+    validate_orders(TM.board, s, "carthago", both)
+    with pytest.raises(IllegalOrderError, match="at most 0"):
+        validate_orders(TM.board, s, "carthago", both, blockaded={"Neapolis"})
+    besieged = TM.state([(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "7 7")],
+                        control={"Neapolis": "carthago"}, sieges=[Siege("Neapolis", "roma", (9,), 1, 1, 1)])
+    assert influence_cap(TM.board, besieged, "carthago", "Mare Tyrrhenum") == 0

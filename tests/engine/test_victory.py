@@ -72,3 +72,14 @@ def test_five_conditions(m):
 def test_score_round(m):
     s = score_round(m.board, m.state([], victory_points={"roma": 3}), {"roma": -2, "carthago": 4})
     assert s.victory_points["roma"] == 1 and s.victory_points["carthago"] == 4
+
+
+def test_lost_without_surrendering_from_resilience_2_by_assault(m):
+    # Seed: -1 more for a Town or City lost without surrendering "if the Town or City's
+    # Resilience level started at 2 or higher": a town that started at exactly 2, taken by assault.
+    state = m.state([])
+    vp, events = round_victory_points(m.board, state, control_events=[control("Capua", "town", "roma", "carthago", "assault", 2)])
+    assert vp == {"carthago": 1, "roma": -2}
+    assert any("without surrendering" in e.text for e in events)
+    vp, _ = round_victory_points(m.board, state, control_events=[control("Capua", "town", "roma", "carthago", "surrender", 2, True)])
+    assert vp == {"carthago": 1, "roma": -1}
