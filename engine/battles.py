@@ -397,8 +397,17 @@ class BattleOutcome:
     draws: Mapping[str, int]
     winner: str | None
     loser: str | None
+    versus: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    """(faction, enemy faction) -> win/draw/loss of the faction against that enemy in this battle."""
 
     def outcome_for(self, faction: str) -> str:
+        """The faction's outcome: against each enemy faction it met here, won more engagements
+        than it lost (win) or fewer (loss); a loss against any enemy is a lost battle.  With two
+        factions (every battle but one beside an assault on a third faction's structure) this is
+        simply winner / loser / draw."""
+        vs = [r for (f, _), r in self.versus.items() if f == faction]
+        if vs:
+            return "loss" if "loss" in vs else "win" if "win" in vs else "draw"
         if self.winner is None:
             return "draw"
         return "win" if faction == self.winner else "loss"
@@ -420,6 +429,7 @@ def battle_outcomes(
         wins: dict[str, int] = {}
         losses: dict[str, int] = {}
         draws: dict[str, int] = {}
+        tally: dict[tuple[str, str], int] = {}  # (faction, enemy) -> engagements won - lost
         for e in es:
             sides = [(state.army(x).faction, by_e[e.number][x].outcome) for x in e.armies]
             if e.assault is not None:
@@ -431,10 +441,17 @@ def battle_outcomes(
                     continue
                 bucket = {"win": wins, "loss": losses, "draw": draws}[outcome]
                 bucket[faction] = bucket.get(faction, 0) + 1
+            (fa, oa), (fb, ob) = sides
+            if fa is not None and fb is not None:
+                for f, g, o in ((fa, fb, oa), (fb, fa, ob)):
+                    tally[(f, g)] = tally.get((f, g), 0) + {"win": 1, "loss": -1, "draw": 0}[o]
         factions = sorted(set(wins) | set(losses) | set(draws))
         winner = next((f for f in factions if wins.get(f, 0) > losses.get(f, 0)), None)
         loser = next((f for f in factions if f != winner and losses.get(f, 0) > wins.get(f, 0)), None) if winner else None
-        out[battle] = BattleOutcome(battle, tuple(e.number for e in es), wins, losses, draws, winner, loser)
+        # Seed: a faction "won a battle against an enemy faction if it has won more engagements
+        # than it has lost in that battle": judged against each enemy faction it met.
+        versus = {k: "win" if v > 0 else "loss" if v < 0 else "draw" for k, v in sorted(tally.items())}
+        out[battle] = BattleOutcome(battle, tuple(e.number for e in es), wins, losses, draws, winner, loser, versus)
     return out
 
 

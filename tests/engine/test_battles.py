@@ -231,3 +231,20 @@ def test_assaulting_army_keeps_its_own_city_support():
     attacker, defender = s.sides
     assert ("support of Roma", 30) in attacker.adjustments and attacker.fp == 1570
     assert defender.fp == 1400 + 50 * 1 and s.sets_up == 9
+
+
+def test_battle_beside_an_assault_on_a_third_faction_is_judged_per_enemy():
+    # Seed: a faction wins a battle "against an enemy faction" when it won more engagements than
+    # it lost.  Roman army 9 assaults Syracusan Gela and wins, and draws with Carthaginian army 1
+    # that came to fight it: Roma beat Syracusae, but against Carthago the battle is a draw, so
+    # army 1 drew (it used to count as having lost the battle, and would have been removed).
+    m = sketch(radius=3, structures=[("Gela", "city", "3", "syracusae")])
+    state = m.state([(1, "carthago", "9"), (9, "roma", "")], sieges=[Siege("Gela", "roma", (9,), 2, 2, 1)])
+    es = find_engagements(m.board, state, assaults={9: "Gela"})
+    assert [(e.army_a, e.army_b, e.assault, e.battle) for e in es] == [(1, 9, None, 1), (9, None, "Gela", 1)]
+    results = [EngagementResult(1, 1, "draw", 20), EngagementResult(1, 9, "draw", 20),
+               EngagementResult(2, 9, "win", 10)]
+    out = battle_outcomes(m.board, state, es, results)[1]
+    assert out.versus == {("carthago", "roma"): "draw", ("roma", "carthago"): "draw",
+                          ("roma", "syracusae"): "win", ("syracusae", "roma"): "loss"}
+    assert army_battle_outcomes(state, es, {1: out}) == {1: "draw", 9: "win"}
