@@ -138,7 +138,7 @@ def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions =
 
 # --- static pruning of the link graphs ------------------------------------------------
 
-_CORE_VERSION = "core-1"
+_CORE_VERSION = "core-2"
 
 
 def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[str]:
@@ -231,8 +231,10 @@ def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[st
 
 
 def _write_core_edges(con) -> None:
-    """``logistics_core_edges``: the link-graph edges between hexes that can join two structures
-    (:func:`_core_cells` per link type, every structure's attachments as terminals)."""
+    """``logistics_core_edges(link_type, cell, neighbor, t, a, b)``: the link-graph edges between
+    hexes that can join two structures (:func:`_core_cells` per link type, every structure's
+    attachments as terminals), also as integers for the recursion (``t`` 0/1/2 = road/coast/river,
+    ``a``/``b`` the ids of ``logistics_cell_ids(cell, id)``)."""
     import pyarrow as pa
 
     adj: dict[str, dict[str, set[str]]] = {t: defaultdict(set) for t in LINK_TYPES}
@@ -250,11 +252,20 @@ def _write_core_edges(con) -> None:
     con.register("_tabula_core", pa.table({"link_type": pa.array(types, pa.string()), "cell": pa.array(cells, pa.string())}))
     try:
         run_sql(con, """
+            CREATE OR REPLACE TABLE logistics_cell_ids AS
+            SELECT cell, (row_number() OVER (ORDER BY cell))::INTEGER AS id
+            FROM (SELECT cell FROM logistics_edges UNION SELECT neighbor FROM logistics_edges
+                  UNION SELECT cell FROM logistics_attachments)""", name="logistics_cell_ids")
+        run_sql(con, """
             CREATE OR REPLACE TABLE logistics_core_edges AS
-            SELECT e.link_type, e.cell, e.neighbor
+            SELECT e.link_type, e.cell, e.neighbor,
+                   CASE e.link_type WHEN 'road' THEN 0 WHEN 'coast' THEN 1 ELSE 2 END AS t,
+                   ia.id AS a, ib.id AS b
             FROM logistics_edges e
             SEMI JOIN _tabula_core a ON a.link_type = e.link_type AND a.cell = e.cell
             SEMI JOIN _tabula_core b ON b.link_type = e.link_type AND b.cell = e.neighbor
+            JOIN logistics_cell_ids ia ON ia.cell = e.cell
+            JOIN logistics_cell_ids ib ON ib.cell = e.neighbor
             ORDER BY e.link_type, e.cell, e.neighbor""", name="logistics_core_edges")
     finally:
         con.unregister("_tabula_core")
@@ -320,7 +331,8 @@ def _graph_from_con(con) -> _Graph:
 
 def _link_adjacency(con) -> dict[str, dict[str, list[str]]]:
     adj: dict[str, dict[str, list[str]]] = {t: defaultdict(list) for t in LINK_TYPES}
-    for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_edges ORDER BY 1, 2, 3", name="logistics_edges").fetchall():
+    # The core graph: a shortest path between two attachments never enters a dead end.
+    for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_core_edges ORDER BY 1, 2, 3", name="logistics_core_edges").fetchall():
         adj[t][c].append(n)
     return adj
 
@@ -363,15 +375,24 @@ def mp_distances_to(g: _Graph, targets: Iterable[str], line_roads=frozenset(), c
     return dist
 
 
-def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed) -> dict[str, int]:
+def _bfs(adj: Mapping[str, list[str]], sources: Iterable[str], allowed, *, goals=frozenset(), limit: float = math.inf) -> dict[str, int]:
+    """Hex distances from ``sources`` over ``allowed`` hexes, complete up to ``limit`` and, when
+    ``goals`` are given, up to the distance of the nearest goal (nothing farther is needed)."""
     dist = {s: 0 for s in sources if s in allowed}
+    if goals and any(s in goals for s in dist):
+        limit = 0
     queue = deque(sorted(dist))
     while queue:
         c = queue.popleft()
+        d = dist[c] + 1
+        if d > limit:
+            break
         for n in adj.get(c, ()):
             if n in allowed and n not in dist:
-                dist[n] = dist[c] + 1
+                dist[n] = d
                 queue.append(n)
+                if n in goals and d < limit:
+                    limit = d
     return dist
 
 
@@ -419,11 +440,11 @@ def _line_paths(
         a_src = attach[(t, ln.from_structure)] - blocked
         b_src = attach[(t, ln.to_structure)] - blocked
         allowed = _Allowed(blocked)
-        da = _bfs(adj[t], a_src, allowed)
+        da = _bfs(adj[t], a_src, allowed, goals=b_src)
         total = min((da[c] for c in b_src if c in da), default=None)
         if total is None:
             continue
-        db = _bfs(adj[t], b_src, allowed)
+        db = _bfs(adj[t], b_src, allowed, limit=total)
         on = {c for c in da if c in db and da[c] + db[c] == total}
         cells[ln.faction] |= on
         if t == "road":

@@ -31,33 +31,52 @@ WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded);
 -- The search runs on logistics_core_edges, the link graph without its dead ends
 -- (stretches of coast, road or river beyond the last structure, which can never
 -- join two structures; see engine/logistics.py _core_cells), and over each
--- faction's uninterrupted edges, filtered once before the recursion.
+-- faction's uninterrupted edges, filtered once before the recursion.  Inside the
+-- recursion hexes are integers (logistics_cell_ids), factions x link types one
+-- integer key k = 4 * faction index + link type index, structures their
+-- alphabetical rank (so min(rank) is the alphabetically first structure).
 CREATE OR REPLACE VIEW logistics_regions AS
 WITH RECURSIVE
-blocked AS MATERIALIZED (SELECT faction, medium, cell FROM logistics_interruptions),
+fk AS MATERIALIZED (SELECT name AS faction, (row_number() OVER (ORDER BY name))::INTEGER AS fi FROM factions),
+sk AS MATERIALIZED (SELECT name AS structure, (row_number() OVER (ORDER BY name))::INTEGER AS si FROM structures),
+tk AS (SELECT * FROM (VALUES ('road', 0, 'land'), ('coast', 1, 'coast'), ('river', 2, 'land')) t(link_type, ti, medium)),
+blocked AS MATERIALIZED (
+    SELECT fk.fi * 4 + tk.ti AS k, c.id
+    FROM logistics_interruptions i
+    JOIN fk ON fk.faction = i.faction
+    JOIN tk ON tk.medium = i.medium
+    JOIN logistics_cell_ids c ON c.cell = i.cell
+),
 open_edges AS MATERIALIZED (
-    SELECT f.name AS faction, e.link_type, e.cell, e.neighbor
-    FROM factions f
+    SELECT fk.fi * 4 + e.t AS k, e.a, e.b
+    FROM fk
     CROSS JOIN logistics_core_edges e
-    ANTI JOIN blocked i ON i.faction = f.name AND i.cell = e.neighbor
-         AND i.medium = CASE e.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END
+    ANTI JOIN blocked i ON i.k = fk.fi * 4 + e.t AND i.id = e.b
 ),
 open_attachments AS MATERIALIZED (
-    SELECT n.faction, a.link_type, a.cell, a.structure
+    SELECT fk.fi * 4 + tk.ti AS k, c.id, sk.si
     FROM logistics_endpoints n
     JOIN logistics_attachments a ON a.structure = n.structure AND a.link_type = n.link_type
-    ANTI JOIN blocked i ON i.faction = n.faction AND i.cell = a.cell
-         AND i.medium = CASE a.link_type WHEN 'coast' THEN 'coast' ELSE 'land' END
+    JOIN fk ON fk.faction = n.faction
+    JOIN tk ON tk.link_type = a.link_type
+    JOIN sk ON sk.structure = a.structure
+    JOIN logistics_cell_ids c ON c.cell = a.cell
+    ANTI JOIN blocked i ON i.k = fk.fi * 4 + tk.ti AND i.id = c.id
 ),
-r(faction, link_type, cell, seed, dist) USING KEY (faction, link_type, cell) AS (
-    SELECT faction, link_type, cell, min(structure), 0
+r(k, id, seed, dist) USING KEY (k, id) AS (
+    SELECT k, id, min(si), 0
     FROM open_attachments
-    GROUP BY faction, link_type, cell
+    GROUP BY k, id
     UNION
-    SELECT r.faction, r.link_type, e.neighbor, min(r.seed), min(r.dist) + 1
+    SELECT r.k, e.b, min(r.seed), min(r.dist) + 1
     FROM r
-    JOIN open_edges e ON e.faction = r.faction AND e.link_type = r.link_type AND e.cell = r.cell
-    ANTI JOIN recurring.r q ON q.faction = r.faction AND q.link_type = r.link_type AND q.cell = e.neighbor
-    GROUP BY r.faction, r.link_type, e.neighbor
+    JOIN open_edges e ON e.k = r.k AND e.a = r.id
+    ANTI JOIN recurring.r q ON q.k = r.k AND q.id = e.b
+    GROUP BY r.k, e.b
 )
-SELECT faction, link_type, cell, seed, dist FROM r;
+SELECT fk.faction, tk.link_type, c.cell, sk.structure AS seed, r.dist
+FROM r
+JOIN fk ON fk.fi = r.k // 4
+JOIN tk ON tk.ti = r.k % 4
+JOIN logistics_cell_ids c ON c.id = r.id
+JOIN sk ON sk.si = r.seed;
