@@ -358,11 +358,13 @@ def administer(
     control = dict(sieged.control)
     sieges = sieged.sieges
 
-    # 5. unowned structures in one faction's army ZoC only
+    # 5. unowned structures in one faction's army ZoC only; an army at sea is a navy, and
+    # "navies can neither gain control over structures nor prevent" others from gaining it
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if control.get(s.name, s.start_controller) is not None:
             continue
-        factions = sorted({a.faction for a in armies.values() if a.cell and not a.eliminated and s.cell in army_zoc(board, a.cell)})
+        factions = sorted({a.faction for a in armies.values() if a.cell and not a.eliminated
+                           and board.hexes[a.cell].kind == "land" and s.cell in army_zoc(board, a.cell)})
         if len(factions) == 1:
             events.append(Event(rnd, "administration", "control_changed", {
                 "structure": s.name, "structure_kind": s.kind, "from": None, "to": factions[0], "how": "zoc",

@@ -209,3 +209,13 @@ def test_reinforcement_seed_table_on_and_off_the_lines():
     cut = m.state(armies + [(1, "carthago", "1")], sieges=[Siege("Roma", "carthago", (1,), 4, 4, 1)])
     s = administer(m.board, cut, AdminInputs(start_state=cut)).state
     assert [s.army(i).strength for i in (9, 10, 11, 12)] == [1508, 1516, 1508, 1500]
+
+
+def test_navies_neither_gain_nor_prevent_control():
+    # Seed: "Navies can neither gain control over structures nor prevent any other factions'
+    # armies from gaining control".  Carthaginian army 1 is at sea (a navy) next to unowned Mylae.
+    m = sketch(radius=2, water={"3": "coast"}, structures=[("Mylae", "town", "", None)])
+    navy_only = m.state([(1, "carthago", "3")])
+    assert administer(m.board, navy_only, AdminInputs(start_state=navy_only)).state.control["Mylae"] is None
+    both = m.state([(1, "carthago", "3"), (9, "roma", "9")])
+    assert administer(m.board, both, AdminInputs(start_state=both)).state.control["Mylae"] == "roma"
