@@ -196,6 +196,8 @@ def test_map_terrain_priority_forests_before_marshes():
     assert engagement_setup(m.board, state, es[0], es, mp_spent={1: 4, 9: 5}).map == "Mediterranean Marshy"
     s = engagement_setup(m.board, state, es[0], es, mp_spent={1: 6, 9: 5})
     assert s.map == "Mediterranean Wooded" and s.sets_up == 9
+    # seed: Open Battle scenario, Large (40 x 32) map, no map re-rolls
+    assert s.scenario == "Open Battle, Large (40 x 32), no map re-rolls" and s.scenario in s.text()
 
 
 def test_syracusan_allies_once_syracusae_holds_nothing():

@@ -4,6 +4,10 @@ Never two armies in one hex at the end; enemies never share a hex at any MP and
 friends only while one passes through; no army moves on after entering an enemy
 ZoC; MP spent within 0..12; paths follow the orders; the result depends on the
 input only (not on the order of the orders mapping).
+
+Half the examples are *crowded* (two factions packed round the centre, moves kept
+there): only they reach friendly pass-through and the end-of-movement step back
+often enough for a broken step back to fail the first test.
 """
 
 from dataclasses import replace
