@@ -33,7 +33,7 @@ from typing import Iterable, Mapping
 import duckdb
 
 from engine.model import Board, CampaignState, Phase
-from geo.errors import InputError
+from geo.errors import InputError, TabulaError
 from geo.spatialdb import run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).parent / "sql" / "logistics"
@@ -303,14 +303,43 @@ class _Graph:
     river_links: dict[str, list[str]] = field(default_factory=dict)
 
 
+class _HexAttr:
+    """``board.hexes[cell].<attr>`` as the read-only mapping :func:`enter_cost` reads."""
+
+    def __init__(self, hexes: Mapping, attr: str):
+        self.hexes, self.attr = hexes, attr
+
+    def get(self, cell, default=None):
+        h = self.hexes.get(cell)
+        return default if h is None else getattr(h, self.attr)
+
+    def __getitem__(self, cell):
+        return getattr(self.hexes[cell], self.attr)
+
+
+class _Neighbors:
+    """Sorted neighbours of a hex, worked out from ``board.sides`` when first asked for."""
+
+    def __init__(self, sides: Mapping[str, Mapping[int, str]]):
+        self.sides, self.cache = sides, {}
+
+    def get(self, cell, default=()):
+        hit = self.cache.get(cell)
+        if hit is None:
+            by_clock = self.sides.get(cell)
+            if by_clock is None:
+                return default
+            hit = self.cache[cell] = sorted(set(by_clock.values()))
+        return hit
+
+
 def _graph_from_board(board: Board) -> _Graph:
-    neighbors = {c: sorted(set(s.values())) for c, s in board.sides.items()}
-    river = {c for c, h in board.hexes.items() if h.river}
+    # Lazy views of the board: a search touches the few hexes around an army, not the map.
     return _Graph(
-        kind={c: h.kind for c, h in board.hexes.items()},
-        terrain={c: h.terrain for c, h in board.hexes.items()},
-        river=river,
-        neighbors=neighbors,
+        kind=_HexAttr(board.hexes, "kind"),
+        terrain=_HexAttr(board.hexes, "terrain"),
+        river={c for c, h in board.hexes.items() if h.river},
+        neighbors=_Neighbors(board.sides),
         road=set(board.road_edges),
         structure_cells={s.cell for s in board.structures.values()},
     )
@@ -652,6 +681,7 @@ class _BoardCache:
     mem: dict = field(default_factory=dict)  # options -> (in-memory con, _Static)
     static_db: dict = field(default_factory=dict)  # options -> _Static read from a campaign database
     memo: dict = field(default_factory=dict)  # (options, state key) -> Logistics, the latest few
+    source: weakref.ref | None = None  # the campaign database the Board was read from
 
 
 _BOARDS: dict[int, _BoardCache] = {}
@@ -688,13 +718,66 @@ def _static_for(board: Board, con, options: LogisticsOptions) -> _Static:
     return entry.static_db[options]
 
 
+def bind_board(board: Board, con: duckdb.DuckDBPyConnection) -> None:
+    """Note that ``board`` was read from the campaign database ``con`` (engine.rounds does):
+    :func:`logistics_for` then builds its in-memory database from that campaign's tables and
+    its kept static link tables, a few Arrow scans, instead of from the Board's objects."""
+    try:
+        _board_cache(board).source = weakref.ref(con)
+    except TypeError:
+        pass
+
+
+#: What the logistics SQL reads besides the state tables: (table, columns) copied from a campaign.
+_COPIED = (
+    ("hexes", "cell, kind, terrain, river"),
+    ("hex_neighbors", "cell, neighbor, clock"),
+    ("structures", "name, kind, cell, controller, capital"),
+    ("factions", "name, capitals"),
+    ("logistics_edges", "*"),
+    ("logistics_attachments", "*"),
+    ("logistics_structure_zoc", "*"),
+    ("logistics_cell_ids", "*"),
+    ("logistics_core_edges", "*"),
+    ("logistics_sea_links", "*"),
+)
+
+
+def _mem_from_campaign(source, options: LogisticsOptions):
+    """An in-memory database with the campaign's map, scenario and static logistics tables."""
+    ensure_logistics(source, options)
+    con = duckdb.connect()
+    try:
+        for table, cols in _COPIED:
+            data = source.execute(f"SELECT {cols} FROM {table}").arrow()
+            con.register("_tabula_copy", data)
+            try:
+                con.execute(f"CREATE TABLE {table} AS SELECT * FROM _tabula_copy")
+            finally:
+                con.unregister("_tabula_copy")
+        state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
+        install_logistics(con, options, static=False)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 def _con_for(board: Board, options: LogisticsOptions):
     entry = _board_cache(board)
     if options not in entry.mem:
-        con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
-        board_to_duckdb(board, con)
-        state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
-        install_logistics(con, options)
+        source = entry.source() if entry.source is not None else None
+        con = None
+        if source is not None:
+            try:
+                con = _mem_from_campaign(source, options)
+            except (duckdb.Error, TabulaError):
+                con = None  # e.g. a read-only campaign without the static tables: build from the Board
+        if con is None:
+            con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
+            board_to_duckdb(board, con)
+            state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
+            install_logistics(con, options)
         entry.mem[options] = (con, _static_from_con(con))
     con, static = entry.mem[options]
     return con, entry.graph, static
@@ -759,6 +842,7 @@ __all__ = [
     "LogisticsLine",
     "LogisticsOptions",
     "army_mp_distance",
+    "bind_board",
     "board_to_duckdb",
     "clear_caches",
     "compute_logistics",

@@ -29,6 +29,7 @@ log): they are stored when submitted, but :func:`orders_view` and ``tabula log
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -108,44 +109,62 @@ def _read(con) -> _Round:
     return _Round(snap, state, snap.campaign("stage"))
 
 
-#: Tables (and their columns) :func:`engine.board.board_from_duckdb` reads.
+#: Tables (and their columns) :func:`engine.board.board_from_duckdb` reads (``road_edges`` is a
+#: view of ``road_cells``, hashed through it).
 _BOARD_TABLES = {
     "hexes": "cell, res, kind, terrain, river, lat, lng",
     "hex_neighbors": "cell, neighbor, clock",
-    "road_edges": "cell, neighbor",
     "road_cells": "road, seq, cell",
     "river_cells": "cell",
     "structures": "name, kind, cell, controller, capital",
     "factions": "name, player, capitals, influence_multiplier, colour",
     "hex_sea_zones": "cell, zone",
 }
-_BOARDS: dict[tuple, Board] = {}
+_BOARDS: dict[tuple, Board] = {}  # content digest -> Board
+_BY_CON: dict[int, tuple[weakref.ref, tuple, Board]] = {}  # id(con) -> (con, row counts, Board)
 
 
-def _board_fingerprint(con) -> tuple:
+def _board_fingerprint(con, tables: set[str]) -> tuple:
     """A digest of every row the Board is read from: equal digests, equal Boards."""
-    from engine.board import existing_tables
-
-    tables = existing_tables(con)
+    present = tuple(t for t in _BOARD_TABLES if t in tables) + (("road_edges",) if "road_edges" in tables else ())
     parts = [
         f"(SELECT [count(*)::HUGEINT, coalesce(sum(hash({cols}))::HUGEINT, 0)] FROM {t})"
         for t, cols in _BOARD_TABLES.items()
         if t in tables
     ]
-    present = tuple(t for t in _BOARD_TABLES if t in tables)
     if not parts:
         return present, ()
     row = con.execute("SELECT " + ", ".join(parts)).fetchone()
     return present, tuple(tuple(x) for x in row)
 
 
+def _board_counts(con, tables: set[str]) -> tuple:
+    present = tuple(t for t in _BOARD_TABLES if t in tables)
+    if not present:
+        return ()
+    return present, con.execute("SELECT " + ", ".join(f"(SELECT count(*) FROM {t})" for t in present)).fetchone()
+
+
 def _board(con) -> Board:
-    """The campaign's Board, read once per process and reused while its tables are unchanged
-    (a step reads ~35k rows at res 5, ~215k at res 6; the digest of them is a few ms)."""
-    from engine.board import board_from_duckdb
+    """The campaign's Board, read once per process while its tables are unchanged.
+
+    The Board is what never changes during a campaign (engine/board.py), so a connection
+    that has read it keeps it (checked by its tables' row counts); another connection to
+    the same content (a copy of the file, a re-opened campaign) finds it by a digest of
+    every row it is read from (a few ms, against ~50 ms at res 5 and ~400 ms at res 6 to
+    read it).  The logistics of the Board are bound to this campaign database
+    (:func:`engine.logistics.bind_board`), so they reuse its static link tables.
+    """
+    from engine.board import board_from_duckdb, existing_tables
+    from engine.logistics import bind_board
 
     try:
-        key = _board_fingerprint(con)
+        tables = existing_tables(con)
+        counts = _board_counts(con, tables)
+        hit = _BY_CON.get(id(con))
+        if hit is not None and hit[0]() is con and hit[1] == counts:
+            return hit[2]
+        key = _board_fingerprint(con, tables)
     except duckdb.Error:
         return board_from_duckdb(con)
     board = _BOARDS.get(key)
@@ -153,6 +172,13 @@ def _board(con) -> Board:
         board = board_from_duckdb(con)
         _BOARDS.clear()  # one campaign at a time is the common case; keep memory bounded
         _BOARDS[key] = board
+    try:
+        ref = weakref.ref(con, lambda _r, k=id(con): _BY_CON.pop(k, None))
+    except TypeError:
+        pass
+    else:
+        _BY_CON[id(con)] = (ref, counts, board)
+    bind_board(board, con)
     return board
 
 
@@ -161,6 +187,7 @@ def clear_caches() -> None:
     from engine.logistics import clear_caches as clear_logistics
 
     _BOARDS.clear()
+    _BY_CON.clear()
     clear_logistics()
 
 
