@@ -310,3 +310,61 @@ def test_a_town_between_two_waters_joins_them_only_for_its_owner(owner, joined):
         ("Roma", "city", "11", "roma", True), ("Ostia", "town", "1", "roma"), ("Isthmus", "town", "", owner)])
     lg = logistics_for(m.board, m.state([]))
     assert lg.is_supplied("roma", "Ostia") is joined
+
+
+# --- performance machinery: static pruning, tables kept in the campaign, the per-army search ------
+
+from engine.logistics import (  # noqa: E402
+    _core_cells,
+    army_mp_distance,
+    ensure_logistics,
+    _graph_for,
+    mp_distances_to,
+)
+
+
+def _undirected(*edges):
+    adj = {}
+    for a, b in edges:
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    return adj
+
+
+def test_core_cells_drop_dead_ends_only():
+    # A - x - y - B on a path, a loop x-p-q-x hanging off x, a spur y-s1-s2, a detached
+    # triangle u-v-w, and a loop between A and B (A-m-B) that stays.
+    adj = _undirected(("A", "x"), ("x", "y"), ("y", "B"), ("x", "p"), ("p", "q"), ("q", "x"),
+                      ("y", "s1"), ("s1", "s2"), ("u", "v"), ("v", "w"), ("w", "u"), ("A", "m"), ("m", "B"))
+    assert _core_cells(adj, {"A", "B"}) == {"A", "x", "y", "B", "m"}
+    # a terminal at the end of the spur keeps it; a lone terminal keeps only itself
+    assert _core_cells(adj, {"A", "B", "s2"}) == {"A", "x", "y", "B", "m", "s1", "s2"}
+    assert "u" in _core_cells(adj, {"u"}) <= {"u", "v", "w"}  # (keeping more is safe, only slower)
+    assert _core_cells(adj, {"u", "w"}) == {"u", "v", "w"}
+    assert _core_cells(adj, set()) == set()
+
+
+def test_static_tables_are_built_once_and_kept(example):
+    m, state, lg = example
+    con = campaign_db(m.board, state)
+    assert ensure_logistics(con) is True
+    assert ensure_logistics(con) is False  # kept: nothing rebuilt
+    assert compute_logistics(con).lines == compute_logistics(con, board=m.board).lines
+    assert set(compute_logistics(con).lines) == set(lg.lines)
+    # another option is another build
+    assert ensure_logistics(con, LogisticsOptions(river_access="adjacent")) is True
+    assert ensure_logistics(con, LogisticsOptions(river_access="adjacent")) is False
+    core = con.execute("SELECT count(*) FROM logistics_core_edges").fetchone()[0]
+    full = con.execute("SELECT count(*) FROM logistics_edges").fetchone()[0]
+    assert 0 < core <= full
+
+
+def test_army_search_prices_like_the_multi_source_search(example):
+    m, _, lg = example
+    g = _graph_for(m.board)
+    targets = lg.line_cells["roma"]
+    roads = lg.road_edges["roma"]
+    every = mp_distances_to(g, targets, roads, 24)
+    land = sorted(c for c, h in m.board.hexes.items() if h.kind == "land")
+    for c in land[::3]:
+        assert army_mp_distance(g, c, targets, roads, 24) == every.get(c, math.inf)

@@ -342,3 +342,13 @@ def test_a_won_campaign_refuses_further_steps():
     with pytest.raises(rounds.StepRefused, match="cannot check victory: the campaign is over, roma won in round 1"):
         rounds.run_victory(con)
     st.verify_replay(con)
+
+
+def test_round_start_installs_the_logistics_views_and_steps_reuse_the_board():
+    con, m = started()
+    assert con.execute("SELECT count(*) FROM supplied_structures WHERE faction = 'roma'").fetchone()[0] >= 1
+    assert rounds._board(con) is rounds._board(con)
+    rounds.clear_caches()
+    b1 = rounds._board(con)
+    assert b1 == m.board or b1.hexes.keys() == m.board.hexes.keys()
+    assert rounds._board(con) is b1
