@@ -4,6 +4,8 @@ The rules relations live in ``engine/sql/logistics/`` and are queried by the ump
 
 * ``logistics_edges`` / ``logistics_attachments`` (static tables): the road, coast
   and river link graphs and the hexes by which each town/city enters them;
+  ``logistics_core_edges`` (static): the same graphs without their dead ends (see
+  :func:`_core_cells`), with integer hexes (``logistics_cell_ids``) for the recursion;
 * ``logistics_interruptions(faction, medium, cell)``: enemy ZoC cutting lines;
 * ``logistics_regions`` / ``logistics_links``: consecutive structures joined by an
   uninterrupted path of one link type (multi-source BFS "regions", see regions.sql);
@@ -13,11 +15,19 @@ The rules relations live in ``engine/sql/logistics/`` and are queried by the ump
 * ``army_logistics_distance(army, faction, mp_distance)``: a table written by
   :func:`compute_logistics` (least-MP paths are Python: Dijkstra over the board).
 
+A campaign database gets the static tables and the views once (``tabula round start``,
+or the first step that needs them: :func:`ensure_logistics`) and keeps them;
+``logistics_meta`` says which SQL and options built them.  The round steps compute on
+the campaign database itself (:func:`compute_logistics`).
+
 Python adds what needs paths rather than connectivity: the hexes and road edges
 *on* the lines (shortest uninterrupted path between consecutive structures), the
 MP distance of every army to its faction's lines, and armies linked for
 transfers.  :func:`logistics_for` runs the same SQL for a pure
-``(Board, CampaignState)`` by loading them into an in-memory DuckDB.
+``(Board, CampaignState)`` in an in-memory DuckDB kept per Board: built from the
+campaign's tables when the Board was read from one (:func:`bind_board`), else from
+the Board by Arrow bulk loads; each call loads only the state's rows, and the
+latest results are remembered by the state's content.
 """
 
 from __future__ import annotations
