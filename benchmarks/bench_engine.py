@@ -21,7 +21,6 @@ for ``benchmarks/run.py``.  Run alone: ``python -m benchmarks.bench_engine [--qu
 
 from __future__ import annotations
 
-import json
 import shutil
 import statistics
 import sys
@@ -42,8 +41,7 @@ def _row(name, value, unit, baseline="", ratio="", note=""):
 
 
 def _res6_scenario(work: Path) -> Path:
-    """The scenario folder with ``resolution = 6``; at res 6 one Alpine lake hex reads as sea
-    and lies in no sea zone, so an ``ocean`` polygon covers it (as a designer would)."""
+    """A copy of the scenario folder with ``resolution = 6``."""
     folder = work / "first-punic-war-res6"
     if folder.exists():
         shutil.rmtree(folder)
@@ -52,14 +50,6 @@ def _res6_scenario(work: Path) -> Path:
     text = toml.read_text()
     assert "resolution = 5" in text, "scenario.toml no longer says resolution = 5"
     toml.write_text(text.replace("resolution = 5", "resolution = 6", 1))
-    zones = folder / "sea_zones.geojson"
-    doc = json.loads(zones.read_text())
-    doc["features"].append({
-        "type": "Feature",
-        "properties": {"name": "Lacus Sebinus", "ocean": True, "note": "benchmark: an Alpine lake read as sea at res 6"},
-        "geometry": {"type": "Polygon", "coordinates": [[[9.8, 45.5], [10.4, 45.5], [10.4, 46.0], [9.8, 46.0], [9.8, 45.5]]]},
-    })
-    zones.write_text(json.dumps(doc))
     return folder
 
 

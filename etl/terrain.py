@@ -94,7 +94,11 @@ def classify_kinds(
     # A strait hex touching two land masses stays water unless nearly all land.
     strait = (cells["landmasses"] >= 2) & (cells["land_fraction"] < r["strait_max_land_fraction"])
     land &= ~(strait & ~cells["keeps_island"].fillna(False).astype(bool))
-    lake = (cells["lake_fraction"] >= r["lake_fraction"]) & ~land
+    # A hex that is not land is lake when it holds more lake than sea: inland
+    # hexes that lose their land status to the strait rule (an island in a lake
+    # counts as a second land mass) stay lake, never an isolated sea hex.
+    sea_fraction = (1.0 - cells["land_fraction"] - cells["lake_fraction"]).clip(lower=0.0)
+    lake = ((cells["lake_fraction"] >= r["lake_fraction"]) | (cells["lake_fraction"] > sea_fraction)) & ~land
     if r.get("keep_lakes", True):
         lake |= cells["keeps_lake"].fillna(False).astype(bool)
         land &= ~lake

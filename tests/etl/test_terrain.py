@@ -62,6 +62,16 @@ def test_lake_kept_and_ocean_polygon():
     assert kinds[centre] == "lake"
 
 
+def test_inland_hex_with_an_island_in_a_lake_stays_lake_not_sea():
+    # Two "land masses" (the shore and an island in the lake) trigger the strait rule;
+    # the hex holds 60 % land and 40 % lake and no sea, so it must not become sea.
+    centre, frame, nb = neighbourhood()
+    frame = land_frame(frame)
+    frame.loc[frame.cell == centre, ["land_fraction", "lake_fraction", "landmasses"]] = [0.6, 0.4, 2]
+    kinds = dict(zip(frame.cell, classify_kinds(frame, nb, rules=RULES)))
+    assert kinds[centre] == "lake"
+
+
 def terrain_of(lat=42.0, lng=13.0, river=False, coast_ring=False, **elev):
     centre, frame, nb = neighbourhood(lat=lat, lng=lng, k=3)
     frame["kind"] = "land"
