@@ -25,7 +25,7 @@ demo: venv
 	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet
 	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html
 	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
-	$(PY) -m engine.demo $(BUILD)/first-punic-war.duckdb
+	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb
 	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"

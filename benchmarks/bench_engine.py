@@ -4,7 +4,7 @@
     publication, orders for every army, movement, the engagements' results,
     administration and the victory check, each step one transaction through
     :mod:`engine.rounds` exactly as ``tabula round ...`` runs them (the script of
-    :mod:`engine.demo`: a movement collision at Mylae, a battle, a siege of Gela).
+    :mod:`tabula.demo`: a movement collision at Mylae, a battle, a siege of Gela).
     Every repeat plays on a fresh copy of the started campaign (copy and ``round
     start`` not timed) with the process caches emptied first, so the figure includes
     reading the Board once and building the in-memory logistics database once.
@@ -78,9 +78,9 @@ def build_campaigns(work: Path) -> dict[int, Path]:
 
 
 def _start(campaign: Path) -> None:
-    """Placement of engine.demo (army 7 in Tyndaris) and ``round start``."""
+    """Placement of tabula.demo (army 7 in Tyndaris) and ``round start``."""
     from engine import state as st
-    from engine.demo import DEMO_SEED, _place
+    from tabula.demo import DEMO_SEED, _place
     from geo.spatialdb import connect
 
     _place(campaign)
@@ -119,9 +119,9 @@ def _path_moves(board, start: str, goal: str) -> str:
 
 
 def round_script(campaign: Path) -> dict:
-    """Initiative uses and moves for the round: engine.demo's at res 5 (its clock positions are
+    """Initiative uses and moves for the round: tabula.demo's at res 5 (its clock positions are
     res-5 ones); at res 6 the same marches as shortest paths (7 and 14 on Mylae, 4 on Gela)."""
-    from engine import demo
+    from tabula import demo
     from engine.board import board_from_duckdb
     from engine import state as st
     from geo.spatialdb import connect
@@ -147,7 +147,7 @@ def play_round(con, script: dict) -> int:
     """One round through engine.rounds; returns the number of events it logged."""
     from engine import rounds
     from engine import state as st
-    from engine.demo import DEMO_SEED, SIEGES, _demo_casualties
+    from tabula.demo import DEMO_SEED, SIEGES, _demo_casualties
     from engine.model import ArmyOrders
     from engine.sieges import siege_refusal
 

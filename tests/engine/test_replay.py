@@ -76,7 +76,7 @@ def fresh_punic_campaign(tmp_path_factory):
 def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tmp_path):
     import shutil
 
-    from engine.demo import run_demo_round
+    from tabula.demo import run_demo_round
     from geo.spatialdb import connect
 
     logs = []

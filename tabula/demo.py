@@ -140,7 +140,7 @@ def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
         con.close()
 
 
-if __name__ == "__main__":  # python -m engine.demo build/first-punic-war.duckdb
+if __name__ == "__main__":  # python -m tabula.demo build/first-punic-war.duckdb
     import sys
 
     for line in run_demo_round(sys.argv[1]):
