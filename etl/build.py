@@ -168,7 +168,6 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
 
 def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame, rivers, meta: dict) -> None:
     """Write the map tables and views into a new DuckDB file at ``path``."""
-    polys = [hexgrid.cell_polygon(c) for c in cells["cell"]]
     hexes = pd.DataFrame(
         {
             "cell": cells["cell"],
@@ -185,7 +184,7 @@ def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame,
             "river": cells["river"].astype(bool),
             "lat": cells["lat"].round(6),
             "lng": cells["lng"].round(6),
-            "wkb": shapely.to_wkb(np.array(polys, dtype=object)),
+            "wkb": hexgrid.cell_polygons_wkb(cells["cell"]),
         }
     )
     river_df = pd.DataFrame(

@@ -119,64 +119,55 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
     """Land terrain per cell (None for water), by the ordered rules of ``rules``.
 
     ``cells`` needs: cell, kind, lat, elev_mean, elev_min, elev_max, river.
+    Vectorised: every rule is a boolean column, and the first that holds wins.
     """
     adj = adjacency(neighbors)
-    kinds = dict(zip(cells["cell"], cells["kind"]))
-    sea_like = {c for c, k in kinds.items() if k in WATER}
-    coast_dist = hex_distance_to(sea_like, adj, limit=8)
-    river_cells = set(cells.loc[cells["river"].fillna(False).astype(bool), "cell"])
-    lake_cells = {c for c, k in kinds.items() if k == "lake"}
-    mean = dict(zip(cells["cell"], cells["elev_mean"]))
+    kind = cells["kind"].to_numpy()
+    cell_ids = cells["cell"].to_numpy()
+    is_land = kind == "land"
+    coast_dist = hex_distance_to(set(cell_ids[np.isin(kind, WATER)]), adj, limit=8)
+    cdist = np.array([coast_dist.get(c, 99) for c in cell_ids])
 
-    def near(cell: str, targets: set[str]) -> bool:
-        return cell in targets or any(n in targets for n in adj.get(cell, ()))
+    def near(mask: np.ndarray) -> np.ndarray:
+        """The cell or one of its neighbours satisfies ``mask``."""
+        targets = set(cell_ids[mask])
+        hit = set(neighbors.loc[neighbors["neighbor"].isin(targets), "cell"])
+        return mask | pd.Series(cell_ids).isin(hit).to_numpy()
 
-    def neighbourhood_relief(cell: str) -> float:
-        values = [mean[c] for c in [cell, *adj.get(cell, ())] if kinds.get(c) == "land" and pd.notna(mean.get(c))]
-        return float(max(values) - min(values)) if values else 0.0
+    watered = near(cells["river"].fillna(False).astype(bool).to_numpy())
+    near_lake = near(kind == "lake")
+
+    e_mean = cells["elev_mean"].fillna(0.0).to_numpy(dtype=float)
+    e_max = cells["elev_max"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
+    e_min = cells["elev_min"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
+    relief = e_max - e_min
+    # Range of elev_mean over the hex and its land neighbours (missing elevations ignored).
+    land_elev = pd.Series(np.where(is_land, cells["elev_mean"].to_numpy(dtype=float), np.nan), index=cell_ids)
+    pairs = pd.concat(
+        [pd.DataFrame({"cell": cell_ids, "elev": land_elev.to_numpy()}),
+         pd.DataFrame({"cell": neighbors["cell"].to_numpy(), "elev": land_elev.reindex(neighbors["neighbor"]).to_numpy()})]
+    )
+    span = pairs.groupby("cell")["elev"].agg(["max", "min"])
+    nbr_relief = (span["max"] - span["min"]).reindex(cell_ids).fillna(0.0).to_numpy()
 
     p, m, ma, d, f, h = (rules[k] for k in ("peaks", "mountains", "marshes", "desert", "forests", "hills"))
-    out: list[str | None] = []
-    for row in cells.itertuples(index=False):
-        if row.kind != "land":
-            out.append(None)
-            continue
-        e_mean = 0.0 if pd.isna(row.elev_mean) else float(row.elev_mean)
-        e_max = e_mean if pd.isna(row.elev_max) else float(row.elev_max)
-        e_min = e_mean if pd.isna(row.elev_min) else float(row.elev_min)
-        relief = e_max - e_min
-        cdist = coast_dist.get(row.cell, 99)
-        watered = near(row.cell, river_cells)
-        if e_max >= p["min_elev_max"] and e_mean >= p["min_elev_mean"]:
-            out.append("peaks")
-        elif e_mean >= m["min_elev_mean"] or (e_mean >= m["rugged_min_elev_mean"] and relief >= m["rugged_min_relief"]):
-            out.append("mountains")
-        elif (
-            e_mean <= ma["max_elev_mean"]
-            and e_max <= ma["max_elev_max"]
-            and (
-                cdist <= ma["max_coast_distance"]
-                or (ma.get("river_or_lake_counts", True) and (watered or near(row.cell, lake_cells)))
-            )
-        ):
-            out.append("marshes")
-        elif not (d.get("watered_by_river", True) and watered) and (
-            row.lat <= d["max_lat"] or (row.lat <= d["steppe_max_lat"] and cdist >= d["steppe_min_coast_distance"])
-        ):
-            out.append("desert")
-        elif (
-            row.lat >= f["min_lat"]
-            and f["min_elev_mean"] <= e_mean < f["max_elev_mean"]
-            and cdist >= f["min_coast_distance"]
-            and neighbourhood_relief(row.cell) <= f["max_neighbourhood_relief"]
-        ):
-            out.append("forests")
-        elif (
-            e_mean >= h["min_elev_mean"]
-            or relief >= h["min_relief"]
-            or neighbourhood_relief(row.cell) >= h["min_neighbourhood_relief"]
-        ):
-            out.append("hills")
-        else:
-            out.append("farmlands")
-    return pd.Series(out, index=cells.index, dtype=object)
+    lat = cells["lat"].to_numpy(dtype=float)
+    conditions = [
+        ~is_land,
+        (e_max >= p["min_elev_max"]) & (e_mean >= p["min_elev_mean"]),
+        (e_mean >= m["min_elev_mean"]) | ((e_mean >= m["rugged_min_elev_mean"]) & (relief >= m["rugged_min_relief"])),
+        (e_mean <= ma["max_elev_mean"])
+        & (e_max <= ma["max_elev_max"])
+        & ((cdist <= ma["max_coast_distance"]) | (ma.get("river_or_lake_counts", True) & (watered | near_lake))),
+        ~(d.get("watered_by_river", True) & watered)
+        & ((lat <= d["max_lat"]) | ((lat <= d["steppe_max_lat"]) & (cdist >= d["steppe_min_coast_distance"]))),
+        (lat >= f["min_lat"])
+        & (e_mean >= f["min_elev_mean"])
+        & (e_mean < f["max_elev_mean"])
+        & (cdist >= f["min_coast_distance"])
+        & (nbr_relief <= f["max_neighbourhood_relief"]),
+        (e_mean >= h["min_elev_mean"]) | (relief >= h["min_relief"]) | (nbr_relief >= h["min_neighbourhood_relief"]),
+    ]
+    choices = [None, "peaks", "mountains", "marshes", "desert", "forests", "hills"]
+    terrain = np.select(conditions, np.array(choices, dtype=object), default="farmlands")
+    return pd.Series(terrain, index=cells.index, dtype=object)

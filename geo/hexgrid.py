@@ -26,7 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import h3
+import h3ronpy
+import h3ronpy.vector
 import numpy as np
+import pyarrow as pa
 import shapely
 
 from geo.errors import InputError
@@ -151,29 +154,54 @@ def cell_sides(cell: str) -> list[Side]:
 def neighbor_table(cells: Iterable[str]) -> list[tuple[str, str, int, float]]:
     """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``.
 
-    Vectorised over all hexagons; pentagons (five sides) go through :func:`cell_sides`.
+    Vectorised over all hexagons with h3ronpy (rings, centres, string ids in
+    Rust); pentagons (five sides) go through :func:`cell_sides`.
     """
     cell_list = sorted(set(cells))
-    cell_set = set(cell_list)
-    hexagons = [c for c in cell_list if not h3.is_pentagon(c)]
+    if not cell_list:
+        return []
+    ints = np.array([h3.str_to_int(c) for c in cell_list], dtype=np.uint64)
+    disks = pa.table(h3ronpy.grid_disk_distances(ints, 1))
+    sizes = np.asarray(disks["cell"].combine_chunks().value_lengths())
+    flat = np.asarray(disks["cell"].combine_chunks().flatten())
+    ks = np.asarray(disks["k"].combine_chunks().flatten())
+    hexagon = sizes == 7
     rows: list[tuple[str, str, int, float]] = []
-    if hexagons:
-        rings = [h3.grid_ring(c, 1) for c in hexagons]
-        centre = np.array([h3.cell_to_latlng(c) for c in hexagons])
-        flat = [n for ring_ in rings for n in ring_]
-        lookup = {n: h3.cell_to_latlng(n) for n in set(flat)}
-        ncentre = np.array([lookup[n] for n in flat]).reshape(len(hexagons), 6, 2)
+    if hexagon.any():
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])[hexagon]
+        idx = starts[:, None] + np.arange(7)
+        ring_ints = flat[idx][ks[idx] == 1].reshape(-1, 6)  # drop each disk's centre (k = 0)
+        origin = ints[hexagon]
+        centre = _coordinates(origin)
+        ncentre = _coordinates(ring_ints.ravel()).reshape(len(origin), 6, 2)
         bearings = initial_bearing(centre[:, 0, None], centre[:, 1, None], ncentre[..., 0], ncentre[..., 1])
         clocks = assign_clock_positions_many(bearings)
-        for cell, ring_, clock_row, bearing_row in zip(hexagons, rings, clocks.tolist(), bearings.round(3).tolist()):
-            for n, c, b in zip(ring_, clock_row, bearing_row):
-                if n in cell_set:
-                    rows.append((cell, n, c, b))
-    for cell in cell_list:
-        if h3.is_pentagon(cell):
+        keep = np.isin(ring_ints, ints)
+        o = np.broadcast_to(origin[:, None], ring_ints.shape)[keep]
+        names = _strings(np.concatenate([o, ring_ints[keep]]))
+        rows = list(zip(names[: len(o)], names[len(o):], clocks[keep].tolist(), bearings[keep].round(3).tolist()))
+    cell_set = set(cell_list)
+    for cell, is_hexagon in zip(cell_list, hexagon.tolist()):
+        if not is_hexagon:
             rows.extend((cell, s.neighbor, s.clock, s.bearing) for s in cell_sides(cell) if s.neighbor in cell_set)
     rows.sort(key=lambda r: (r[0], r[2]))
     return rows
+
+
+def _coordinates(ints: np.ndarray) -> np.ndarray:
+    """(n, 2) array of (lat, lng) cell centres."""
+    coords = pa.record_batch(h3ronpy.vector.cells_to_coordinates(ints))
+    return np.column_stack([np.asarray(coords.column("lat")), np.asarray(coords.column("lng"))])
+
+
+def _strings(ints: np.ndarray) -> list[str]:
+    return pa.array(h3ronpy.cells_to_string(ints)).to_pylist()
+
+
+def cell_polygons_wkb(cells: Iterable[str]) -> np.ndarray:
+    """WKB hexagons (lon/lat) for many cells at once, computed in Rust."""
+    ints = np.array([h3.str_to_int(c) for c in cells], dtype=np.uint64)
+    return np.array(pa.array(h3ronpy.vector.cells_to_wkb_polygons(ints)).to_pylist(), dtype=object)
 
 
 def neighbors_by_clock(cell: str, within: set[str] | None = None) -> dict[int, str]:
@@ -217,6 +245,7 @@ __all__ = [
     "cell_center",
     "cell_polygon",
     "cell_polygons",
+    "cell_polygons_wkb",
     "cell_sides",
     "cells_in_bbox",
     "check_resolution",
