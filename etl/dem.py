@@ -30,6 +30,8 @@ onto the map's cells.
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +77,8 @@ SCHEDULER_CONNECT_TIMEOUT = "10s"
 
 TREE_FAN_IN = 8
 LOCAL_COMBINE_EVERY = 16
+LOCAL_THREADS = min(2, os.cpu_count() or 1)
+"""Threads for the in-process path (one window each in flight)."""
 
 
 @dataclass(frozen=True)
@@ -255,13 +259,17 @@ def _combine(*parts: Partials) -> Partials:
     return combine_partials(parts)
 
 
-def _run_local(jobs, cells_u64, bar) -> Partials:
+def _run_local(jobs, cells_u64, bar, threads: int = LOCAL_THREADS) -> Partials:
+    """Windows on a small thread pool: reading (GDAL), the numpy reductions and the
+    h3ronpy look-ups release the GIL.  ``pool.map`` yields in job order, so partials
+    combine in the same order whatever the thread timing (bit-identical sums)."""
     acc: list[Partials] = []
-    for job in jobs:
-        acc.append(window_partials(job, cells_u64))
-        bar.update(1)
-        if len(acc) >= LOCAL_COMBINE_EVERY:  # keep memory flat on long runs
-            acc = [combine_partials(acc)]
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        for part in pool.map(lambda job: window_partials(job, cells_u64), jobs):
+            acc.append(part)
+            bar.update(1)
+            if len(acc) >= LOCAL_COMBINE_EVERY:  # keep memory flat on long runs
+                acc = [combine_partials(acc)]
     return combine_partials(acc)
 
 
