@@ -671,16 +671,20 @@ LOGISTICS_INPUTS = frozenset({"hexes", "hex_neighbors", "road_edges", "river_cel
 
 
 def install_rules_views(con: duckdb.DuckDBPyConnection) -> bool:
-    """Build the logistics tables and views in the campaign database (once: they are kept), so
-    the umpire can query ``logistics_lines`` and friends and every step reuses them.
+    """Build the rules views in the campaign database (once: they are kept): the zones of
+    control (``zoc``, ``army_zoc``, ``structure_zoc``) and the logistics tables and views,
+    so the umpire can query them by name and every step reuses them.
 
     Skipped (returns False) for a database without the map and scenario tables they need.
     """
     if not LOGISTICS_INPUTS <= _tables(con):
         return False
-    from engine.logistics import ensure_logistics
+    from engine.logistics import compute_logistics, ensure_logistics
+    from engine.zoc import install_zoc_views
 
+    install_zoc_views(con)
     ensure_logistics(con)
+    compute_logistics(con)  # writes army_logistics_distance for the starting positions
     return True
 
 

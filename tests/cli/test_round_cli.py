@@ -189,3 +189,14 @@ def test_moves_sealed_in_the_log_until_movement(field_campaign, capsys):
     tabula(capsys, "round", "move", c)
     code, out, _ = tabula(capsys, "log", c, "--faction", "carthago", "--json")
     assert '"3 3 5"' in out  # the orders phase is over: everything is public
+
+
+def test_umpire_views_exist_once_the_campaign_has_started(campaign, capsys):
+    # Regression: the ZoC views were defined but never installed in a campaign file.
+    tabula(capsys, "round", "start", campaign)
+    code, out, err = tabula(capsys, "sql", campaign, "SELECT source_kind, count(*) AS n FROM zoc GROUP BY 1 ORDER BY 1")
+    assert code == 0, err
+    assert {line.split()[0] for line in out.splitlines()[2:-1]} >= {"army", "structure"}
+    for view in ("army_zoc", "structure_zoc", "logistics_lines", "supplied_structures", "army_logistics_distance"):
+        code, _, err = tabula(capsys, "sql", campaign, f"SELECT count(*) FROM {view}")
+        assert code == 0, f"{view}: {err}"
