@@ -29,6 +29,7 @@ onto the map's cells.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -227,10 +228,17 @@ def _valid_mask(ds, band: int, window, values: np.ndarray) -> np.ndarray | None:
     return ds.read_masks(band, window=window) > 0
 
 
-def window_partials(job: WindowJob, cells: np.ndarray | None = None) -> Partials:
-    """Read one window of the DEM and aggregate it (runs in a Dask worker or locally)."""
+def window_partials(job: WindowJob, cells: np.ndarray | None = None, *, cache_mb: int | None = GDAL_CACHE_MB) -> Partials:
+    """Read one window of the DEM and aggregate it (runs in a Dask worker or locally).
+
+    ``cache_mb`` caps GDAL's block cache while reading (right in a worker process of
+    our own); None leaves the caller's GDAL settings alone.  The cache size is
+    process-global in GDAL, so threads that set and restore it concurrently can leave
+    it capped after they finish and slow every later GDAL user of the process.
+    """
     window = rasterio.windows.Window(job.col_off, job.row_off, job.width, job.height)
-    with rasterio.Env(GDAL_CACHEMAX=GDAL_CACHE_MB):
+    env = rasterio.Env(GDAL_CACHEMAX=cache_mb) if cache_mb is not None else contextlib.nullcontext()
+    with env:
         try:
             with rasterio.open(job.path) as ds:
                 values = ds.read(job.band, window=window)
@@ -265,7 +273,7 @@ def _run_local(jobs, cells_u64, bar, threads: int = LOCAL_THREADS) -> Partials:
     combine in the same order whatever the thread timing (bit-identical sums)."""
     acc: list[Partials] = []
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for part in pool.map(lambda job: window_partials(job, cells_u64), jobs):
+        for part in pool.map(lambda job: window_partials(job, cells_u64, cache_mb=None), jobs):
             acc.append(part)
             bar.update(1)
             if len(acc) >= LOCAL_COMBINE_EVERY:  # keep memory flat on long runs

@@ -160,9 +160,9 @@ def test_reads_only_windows_over_the_region(tmp_path, monkeypatch):
     seen = []
     real = dem.window_partials
 
-    def spy(job, cells=None):
+    def spy(job, cells=None, **options):
         seen.append(job)
-        return real(job, cells)
+        return real(job, cells, **options)
 
     monkeypatch.setattr(dem, "window_partials", spy)
     cells = cells_in_bbox((1.0, 44.5, 1.6, 45.0), 6)
@@ -335,3 +335,21 @@ def test_20000_square_dem_on_local_cluster(tmp_path):
     few = got.cell.iloc[[0, len(got) // 2, -1]].tolist()
     local = dem_stats_by_cell(path, few, 5, use_dask=False, progress=False)
     pd.testing.assert_frame_equal(local.reset_index(drop=True), got.set_index("cell").loc[few].reset_index())
+
+
+def test_threaded_local_path_leaves_gdal_cache_settings_alone(geotiff, region_cells, monkeypatch):
+    # Regression: the in-process path ran windows on threads, each inside
+    # rasterio.Env(GDAL_CACHEMAX=64); GDAL's cache size is process-global, so the
+    # interleaved set/restore left it capped and made later GDAL reads (exactextract)
+    # 4-5x slower.  Only Dask worker processes of our own may cap it.
+    entered = []
+    real_env = rasterio.Env
+
+    def spy_env(*args, **options):
+        entered.append(options)
+        return real_env(*args, **options)
+
+    monkeypatch.setattr(dem.rasterio, "Env", spy_env)
+    got = dem_stats_by_cell(geotiff, region_cells, 6, use_dask=False, progress=False, window_size=64)
+    assert len(got) == len(region_cells)
+    assert not [o for o in entered if "GDAL_CACHEMAX" in o]
