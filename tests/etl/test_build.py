@@ -4,7 +4,7 @@ import h3
 import numpy as np
 import pytest
 import rasterio
-from rasterio.transform import from_origin
+from affine import Affine
 
 from etl.build import build_map, region_bbox
 from geo import hexgrid
@@ -121,7 +121,7 @@ def write_dem(path, *, west=12.0, north=42.5, size=240, step=1 / 120, crs="EPSG:
     """A DEM rising west to east from 0 to ~1200 m, over ~2 x 2 degrees."""
     x = np.linspace(0, 1200, size, dtype=np.float32)
     data = np.tile(x, (size, 1)) if value is None else np.full((size, size), value, np.float32)
-    profile = dict(driver="GTiff", width=size, height=size, count=1, dtype="float32", transform=from_origin(west, north, step, step), nodata=-9999)
+    profile = dict(driver="GTiff", width=size, height=size, count=1, dtype="float32", transform=Affine(step, 0.0, west, 0.0, -step, north), nodata=-9999)
     if crs:
         profile["crs"] = crs
     with rasterio.open(path, "w", **profile) as dst:
