@@ -79,11 +79,6 @@ def initial_bearing(lat1, lng1, lat2, lng2):
     return np.degrees(np.arctan2(x, y)) % 360.0
 
 
-def _angular_gap(bearing: float, clock: int) -> float:
-    gap = abs(bearing - (clock % 12) * 30.0) % 360.0
-    return min(gap, 360.0 - gap)
-
-
 def assign_clock_positions(bearings: list[float]) -> list[int]:
     """Distinct clock positions (1-12) for up to six side bearings, as the module doc explains."""
     if not bearings:
@@ -230,14 +225,6 @@ def cell_at(lat: float, lng: float, res: int) -> str:
     return h3.latlng_to_cell(lat, lng, res)
 
 
-def mean_cell_area_km2(res: int) -> float:
-    return h3.average_hexagon_area(res, unit="km^2")
-
-
-def haversine_km(lat1, lng1, lat2, lng2) -> float:
-    return h3.great_circle_distance((lat1, lng1), (lat2, lng2), unit="km")
-
-
 __all__ = [
     "Side",
     "assign_clock_positions",
@@ -250,9 +237,7 @@ __all__ = [
     "cells_in_bbox",
     "check_resolution",
     "grid_distance",
-    "haversine_km",
     "initial_bearing",
-    "mean_cell_area_km2",
     "neighbor_table",
     "neighbors_by_clock",
     "ring",
