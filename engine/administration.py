@@ -36,6 +36,7 @@ from engine.battles import (
 )
 from engine.logistics import Logistics, LogisticsOptions, logistics_for
 from engine.model import Army, Board, CampaignState, Event, Transfer
+from engine.movement import TERRAIN_MP
 from engine.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
 from engine.zoc import army_zoc, controller_of, structure_exerts_zoc, structure_zoc
 from geo.errors import InputError
@@ -55,7 +56,7 @@ __all__ = [
 
 MAX_FP = 1600
 TRANSFER_CAP = 100
-PASSABLE = {"farmlands", "desert", "hills", "marshes", "forests", "mountains"}
+PASSABLE = frozenset(TERRAIN_MP)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from typing import Iterable, Mapping
 import duckdb
 
 from engine.model import Board, CampaignState, Phase
+from engine.movement import TERRAIN_MP
 from geo.errors import InputError, TabulaError
 from geo.spatialdb import run_sql, run_sql_file
 
@@ -50,7 +51,6 @@ SQL_DIR = Path(__file__).parent / "sql" / "logistics"
 STATIC_SQL = ("link_graph.sql",)
 VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "lines.sql")
 
-TERRAIN_MP = {"farmlands": 2, "desert": 4, "hills": 6, "marshes": 8, "forests": 10, "mountains": 12}
 LINK_TYPES = ("road", "coast", "river")
 
 
