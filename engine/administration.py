@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from engine.battles import (
+    MAX_FP,
     Engagement,
     EngagementResult,
     army_battle_outcomes,
@@ -37,6 +38,7 @@ from engine.battles import (
 from engine.logistics import Logistics, LogisticsOptions, logistics_for
 from engine.model import Army, Board, CampaignState, Event, Transfer
 from engine.movement import TERRAIN_MP
+from engine.orders import MAX_TRANSFER_FP as TRANSFER_CAP
 from engine.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
 from engine.zoc import army_zoc, controller_of, structure_exerts_zoc, structure_zoc
 from geo.errors import InputError
@@ -54,8 +56,6 @@ __all__ = [
     "retreat_destination",
 ]
 
-MAX_FP = 1600
-TRANSFER_CAP = 100
 PASSABLE = frozenset(TERRAIN_MP)
 
 
