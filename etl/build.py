@@ -26,6 +26,7 @@ import shapely
 from tqdm.auto import tqdm
 
 from datasets import DATASETS_DIR
+from etl.shorelines import check_bbox
 from geo import hexgrid
 from geo.errors import InputError, MissingInputError
 from geo.settings import DEFAULT_RESOLUTION
@@ -50,13 +51,7 @@ def region_bbox(region: str | None = None, bbox: tuple[float, float, float, floa
     if bbox is not None:
         if region is not None:
             raise InputError("both a region name and a bbox were given: pass only one of --region / --bbox")
-        bbox = tuple(float(v) for v in bbox)
-        if len(bbox) != 4:
-            raise InputError(f"bbox {bbox} must have 4 numbers: west,south,east,north")
-        west, south, east, north = bbox
-        if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
-            raise InputError(f"bbox {bbox} is empty or outside the globe: give west<east in -180..180, south<north in -90..90")
-        return bbox
+        return check_bbox(bbox)
     name = region or DEFAULT_REGION
     regions = named_regions()
     if name not in regions:
