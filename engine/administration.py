@@ -40,7 +40,7 @@ from engine.model import Army, Board, CampaignState, Event, Transfer
 from engine.movement import TERRAIN_MP
 from engine.orders import MAX_TRANSFER_FP as TRANSFER_CAP
 from engine.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
-from engine.zoc import army_zoc, controller_of, structure_exerts_zoc, structure_zoc
+from engine.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
 from geo.errors import InputError
 from geo.hexgrid import grid_distance
 
@@ -124,7 +124,7 @@ def _enemy_army_zoc(board: Board, armies: Iterable[Army], faction: str, navies=(
             z |= army_zoc(board, a.cell)
     for _, f, c in navies:
         if f != faction:
-            z |= set(board.sides.get(c, {}).values()) | {c}
+            z |= navy_zoc(board, c)
     return z
 
 
@@ -321,7 +321,7 @@ def administer(
         cur = cur_state()
         blocked = _enemy_army_zoc(board, armies.values(), a.faction, inputs.navies)
         for s in board.structures.values():
-            if controller_of(cur, s) not in (None, a.faction) and structure_exerts_zoc(cur, s) and s.name != structure.name:
+            if controller_of(cur, s) != a.faction and structure_exerts_zoc(cur, s) and s.name != structure.name:
                 blocked |= structure_zoc(board, s)
         occupied = {x.cell for x in armies.values() if x.cell is not None and x.id != a_id}
         dest = retreat_destination(board, a.cell, [structure.cell], blocked, occupied, (), options.retreat_hexes)
