@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import Any, Mapping
 
 # --- the static board ---------------------------------------------------------
@@ -69,10 +70,14 @@ class Board:
     sea_zones: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def structure_at(self, cell: str) -> StructureInfo | None:
+        return self._structures_by_cell.get(cell)
+
+    @cached_property
+    def _structures_by_cell(self) -> dict[str, StructureInfo]:
+        out: dict[str, StructureInfo] = {}
         for s in self.structures.values():
-            if s.cell == cell:
-                return s
-        return None
+            out.setdefault(s.cell, s)
+        return out
 
 
 # --- the changing state -------------------------------------------------------

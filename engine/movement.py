@@ -164,7 +164,7 @@ def entry_cost(
     cost = TERRAIN_MP[h.terrain]
     why = [f"{h.terrain} {cost}"]
     on_road = (frm, to) in board.road_edges
-    if not on_road and options.structure_road_any_side and _structure_at(board, to) is not None:
+    if not on_road and options.structure_road_any_side and board.structure_at(to) is not None:
         on_road = any(a == to for a, _ in board.road_edges)
     if on_road:
         cost //= 2  # every terrain cost is even: halving is exact
@@ -173,7 +173,7 @@ def entry_cost(
         if (frm, to) in edges or (to, frm) in edges:
             cost -= 1
             why.append(f"logistics line -1 = {cost}")
-    if h.river and _structure_at(board, to) is None:
+    if h.river and board.structure_at(to) is None:
         cost += 1
         why.append(f"river +1 = {cost}")
     if navy_zoc and any(f != faction and to in set(cells) for f, cells in navy_zoc.items()):
@@ -191,24 +191,6 @@ def _edge_set(edges_by_faction, faction) -> frozenset:
         return frozenset()
     e = edges_by_faction.get(faction, ())
     return e if isinstance(e, frozenset) else frozenset(e)
-
-
-def _structure_at(board: Board, cell: str):
-    return _structure_index(board).get(cell)
-
-
-_STRUCTURE_INDEX: dict[int, tuple[Board, dict]] = {}
-
-
-def _structure_index(board: Board) -> dict:
-    # Board is immutable by convention; keep the board itself so the id cannot be reused.
-    hit = _STRUCTURE_INDEX.get(id(board))
-    if hit is None or hit[0] is not board:
-        if len(_STRUCTURE_INDEX) > 64:
-            _STRUCTURE_INDEX.clear()
-        hit = (board, {s.cell: s for s in board.structures.values()})
-        _STRUCTURE_INDEX[id(board)] = hit
-    return hit[1]
 
 
 # --- the seven-step priority -------------------------------------------------------------
@@ -331,7 +313,7 @@ def resolve_movement(
     def enemy_army_zoc_at(positions: Mapping[int, str]) -> dict[str, list[tuple[str, int]]]:
         out: dict[str, list[tuple[str, int]]] = {}
         for aid, c in positions.items():
-            for z in _army_zoc_cached(board, c):
+            for z in army_zoc(board, c):
                 out.setdefault(z, []).append((movers[aid].army.faction, aid))
         return out
 
@@ -545,7 +527,7 @@ def resolve_movement(
     halted = {aid: m.halt for aid, m in sorted(movers.items()) if m.halt is not None}
     new_armies = tuple(replace(a, cell=movers[a.id].cell) if a.id in movers else a for a in state.armies)
     def label(cell: str) -> str:
-        s = _structure_at(board, cell)
+        s = board.structure_at(cell)
         return f"{cell} ({s.name})" if s else cell
 
     for aid, m in sorted(movers.items()):
@@ -571,7 +553,3 @@ def resolve_movement(
         timeline=tuple(timeline),
         stepped_back={aid: tuple(c) for aid, c in sorted(stepped.items())},
     )
-
-
-def _army_zoc_cached(board: Board, cell: str) -> frozenset[str]:
-    return army_zoc(board, cell)
