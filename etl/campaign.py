@@ -217,9 +217,9 @@ def _waypoint_cells(route: Route, resolved: Resolved, cells: MapCells, scenario:
     return out
 
 
-def _route_all(con, scenario: Scenario, resolved: Resolved, cells: MapCells, notes: list[Note]) -> tuple[int, int]:
+def _route_all(con, scenario: Scenario, resolved: Resolved, notes: list[Note]) -> tuple[int, int]:
     graph = HexGraph.from_db(con)
-    # Overrides (and ocean marks) are already in hexes; MapCells must agree for snapping.
+    # Overrides (and ocean marks) are already in hexes, so the cells for snapping are read back from them.
     cells = MapCells(graph.kind, graph.terrain, {c: [n for n, _ in v] for c, v in graph.neighbors.items()}, graph.latlng)
     con.execute("CREATE TABLE roads (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
     con.execute("CREATE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
@@ -381,7 +381,7 @@ def create_campaign(
             notes = list(resolved.notes)
             n_over = _apply_overrides(con, scenario, resolved, cells)
             _write_scenario_tables(con, scenario, resolved)
-            n_road, n_river = _route_all(con, scenario, resolved, cells, notes)
+            n_road, n_river = _route_all(con, scenario, resolved, notes)
             n_place = write_placements(con, scenario.placements)
             install_structure_views(con, modifiers=_resilience_modifiers(scenario))
             con.execute("CREATE TABLE scenario_notes (topic VARCHAR, subject VARCHAR, message VARCHAR)")
