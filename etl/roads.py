@@ -58,9 +58,6 @@ class HexGraph:
         coastal = {c for c, k in kind.items() if k == "land" and any(kind[n] == "coast" for n, _ in neighbors[c])}
         return cls(kind, terrain, elev, river, latlng, neighbors, coastal)
 
-    def clock(self, cell: str, neighbor: str) -> int | None:
-        return next((c for n, c in self.neighbors.get(cell, ()) if n == neighbor), None)
-
 
 CostFn = Callable[[HexGraph, str], float | None]
 
