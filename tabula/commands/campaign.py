@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from geo.spatialdb import connect
-
 
 @click.group(name="campaign")
 def group() -> None:
@@ -83,6 +81,7 @@ def scenarios() -> None:
 def structures(campaign: Path) -> None:
     """Print each structure's controller, terrain, coast adjacency and start Resilience."""
     from etl.campaign import structure_summary
+    from geo.spatialdb import connect
 
     con = connect(campaign, read_only=True)
     try:
