@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
 from engine.model import ArmyOrders, Board, CampaignState, Transfer
+from engine.zoc import controller_of
 from geo.errors import InputError, MissingInputError
 from geo.hexgrid import cell_sides
 
@@ -364,7 +365,7 @@ def influence_cap(
     mult = board.factions[faction].influence_multiplier if faction in board.factions else 1
     count = 0
     for s in board.structures.values():
-        if state.control.get(s.name, s.start_controller) != faction or state.siege_of(s.name) or s.name in blockaded:
+        if controller_of(state, s) != faction or state.siege_of(s.name) or s.name in blockaded:
             continue
         if any(board.hexes[n].kind == "coast" and zone in board.sea_zones.get(n, ()) for n in
                board.sides.get(s.cell, {}).values()):
@@ -479,7 +480,7 @@ def check_orders(
     for (f, zone), ids in sorted(influence.items()):
         cap = influence_cap(board, state, f, zone, blockaded)
         if len(ids) > cap:
-            problems.append(OrderProblem(ids[cap] if cap < len(ids) else ids[-1], "initiative",
+            problems.append(OrderProblem(ids[cap], "initiative",
                                          f"{f} assigns {len(ids)} influence point(s) to {zone} (armies "
                                          f"{', '.join(map(str, ids))}) but may assign at most {cap}: "
                                          f"{board.factions[f].influence_multiplier if f in board.factions else 1} x "
