@@ -109,6 +109,7 @@ def _lines_from_cells(cells: list[str], centres: dict[str, tuple[float, float]])
 def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="database") -> Scenario:
     """Everything the scenario layers draw, read from a campaign database."""
     tables = table_names(con)
+    meta = dict(_rows(con, "SELECT key, value FROM scenario_meta")) if "scenario_meta" in tables else {}
     centres = hexes.centres()
     require_columns(con, "factions", ("name", "colour"), db_path)
     fcols = column_names(con, "factions")
@@ -179,18 +180,15 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
             zones.append(NamedLine(name, geom, tuple(zone_cells.get(name, ()))))
 
     armies: list[ArmyMark] = []
-    if "armies" in tables and {"id", "faction", "cell"} <= set(column_names(con, "armies")):
-        acols = column_names(con, "armies")
+    acols = column_names(con, "armies") if "armies" in tables else []
+    if {"id", "faction", "cell"} <= set(acols):
         strength = "strength" if "strength" in acols else "NULL"
         alive = "WHERE NOT coalesce(eliminated, FALSE)" if "eliminated" in acols else ""
         for i, faction, cell, s in _rows(con, f"SELECT id, faction, cell, {strength} FROM armies {alive} ORDER BY id"):
             armies.append(ArmyMark(int(i), faction, cell, None if s is None else int(s), False))
     if not armies and "placements" in tables:
         # Not started yet: the placements are where the armies will stand, at the scenario's start FP.
-        start = None
-        if "scenario_meta" in tables:
-            meta = dict(_rows(con, "SELECT key, value FROM scenario_meta"))
-            start = int(meta["start_fp"]) if str(meta.get("start_fp", "")).isdigit() else None
+        start = int(meta["start_fp"]) if str(meta.get("start_fp", "")).isdigit() else None
         for army, faction, cell in _rows(con, "SELECT army, faction, cell FROM placements ORDER BY army"):
             armies.append(ArmyMark(int(army), faction, cell, start, True))
     off_map = [a.id for a in armies if a.cell not in centres]
@@ -198,10 +196,7 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
         log.warning("armies %s stand in cells that are not on the map: not drawn", off_map)
         armies = [a for a in armies if a.cell in centres]
 
-    title = None
-    if "scenario_meta" in tables:
-        meta = dict(_rows(con, "SELECT key, value FROM scenario_meta"))
-        title = meta.get("title") or meta.get("name")
+    title = meta.get("title") or meta.get("name")
     return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies))
 
 
