@@ -24,7 +24,6 @@ DEFAULT_TERRAIN_RULES = DATASETS_DIR / "terrain_rules.toml"
 DEFAULT_OCEAN = DATASETS_DIR / "ocean_default.geojson"
 
 TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
-KINDS = ("land", "coast", "sea", "ocean", "lake")
 WATER = ("coast", "sea", "ocean")
 
 
