@@ -314,16 +314,22 @@ def round_status(con: duckdb.DuckDBPyConnection) -> RoundStatus:
 # --- orders: stored rows <-> ArmyOrders --------------------------------------------------
 
 
-def _row_to_orders(row: tuple) -> ArmyOrders:
-    _rnd, army, moves, initiative, lift_siege, assault, transfers = row
+def _orders(army, moves, initiative, lift_siege, assault, transfers) -> ArmyOrders:
+    """ArmyOrders from stored fields: moves as text, transfers as [{to_army, fp}] (an orders row
+    or a ``put_orders`` event's data)."""
     return ArmyOrders(
-        army=army,
+        army=int(army),
         moves=tuple(int(t) for t in (moves or "").split()),
         initiative=initiative or "strength",
         lift_siege=bool(lift_siege),
         assault=assault,
-        transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in json.loads(transfers or "[]")),
+        transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in transfers or []),
     )
+
+
+def _row_to_orders(row: tuple) -> ArmyOrders:
+    _rnd, army, moves, initiative, lift_siege, assault, transfers = row
+    return _orders(army, moves, initiative, lift_siege, assault, json.loads(transfers or "[]"))
 
 
 def _orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool, source: str) -> dict:
@@ -1025,14 +1031,7 @@ def _recorded_steps(events: Sequence[st.StoredEvent]) -> list[tuple[str, Any]]:
         elif e.kind == "put_orders" and source(e) == "initiative":
             steps.append(("initiative", {int(d["army"]): d["initiative"]}))
         elif e.kind == "put_orders" and source(e) == "orders":
-            o = ArmyOrders(
-                army=int(d["army"]),
-                moves=tuple(int(t) for t in (d["moves"] or "").split()),
-                initiative=d["initiative"] or "strength",
-                lift_siege=bool(d["lift_siege"]),
-                assault=d["assault"],
-                transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in d["transfers"] or []),
-            )
+            o = _orders(d["army"], d["moves"], d["initiative"], d["lift_siege"], d["assault"], d["transfers"])
             steps.append(("orders", {o.army: o}))
         elif e.kind == "set_campaign" and d["key"] == "stage" and d["value"] == STAGE_MOVES:
             steps.append(("publish", None))
