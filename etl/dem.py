@@ -359,7 +359,8 @@ def dem_stats_by_cell(
             raise InputError(f"DEM {path} has no CRS: assign one (e.g. gdal_edit.py -a_srs EPSG:4326 {path.name})")
         if not 1 <= band <= ds.count:
             raise InputError(f"DEM {path} has no band {band}: pass a band between 1 and {ds.count}")
-        to_wgs84 = Transformer.from_crs(ds.crs.to_wkt(), WGS84, always_xy=True)
+        crs_wkt = ds.crs.to_wkt()
+        to_wgs84 = Transformer.from_crs(crs_wkt, WGS84, always_xy=True)
         regular = _is_regular_lonlat(ds, to_wgs84)
         west, south, east, north = cells_bounds(cells_u64)
         if east - west > 180:
@@ -383,7 +384,7 @@ def dem_stats_by_cell(
         t = ds.transform
         jobs = [
             WindowJob(str(ds.name), band, int(w.row_off), int(w.col_off), int(w.height), int(w.width), res, k, int(block),
-                      (t.a, t.b, t.c, t.d, t.e, t.f), ds.crs.to_wkt(), regular)
+                      (t.a, t.b, t.c, t.d, t.e, t.f), crs_wkt, regular)
             for w in windows
         ]
         samples = int(region.height) * int(region.width) * k * k
