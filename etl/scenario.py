@@ -42,7 +42,6 @@ from geo.hexgrid import cell_at, check_resolution
 
 STRUCTURE_KINDS = ("town", "city")
 LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
-WATER_KINDS = ("coast", "sea", "ocean", "lake")
 STRUCTURE_COLUMNS = ("name", "modern", "kind", "lat", "lon", "controller")
 PLACEMENT_COLUMNS = ("army", "faction", "structure")
 FACTION_KEYS = {"name", "colour", "army_list", "player", "capitals", "influence_multiplier", "first_army", "last_army", "note"}
