@@ -624,8 +624,6 @@ def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
 
 # --- battles -------------------------------------------------------------------------------------
 
-OUTCOMES = ("win", "draw", "loss")
-
 
 def record_result(con: duckdb.DuckDBPyConnection, engagement: int, outcomes: Mapping[int, tuple[str, int]]) -> list[Event]:
     """Phase 3: record one Field of Glory II engagement's result: ``{army: (outcome, casualties %)}``.
@@ -635,6 +633,8 @@ def record_result(con: duckdb.DuckDBPyConnection, engagement: int, outcomes: Map
     one win and one loss, or two draws.  Recording again replaces the result (a correction),
     until administration runs.
     """
+    from engine.battles import OUTCOMES
+
     with st.transaction(con):
         r = _read(con)
         _refuse_unless_phase(r, Phase.BATTLES, "record a result")
@@ -776,7 +776,7 @@ def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
         movement = r.note("movement") or {"mp_spent": {}}
         orders = {a: _row_to_orders(row) for a, row in r.orders_rows().items()}
         faction = r.state.army(army).faction
-        against = sorted({row[4] if row[3] == army else row[3] for row in mine if row[4] is not None})
+        against = sorted({enemy for _, enemy in against_pairs})
         events = [_event(r.round, "battles", "retreat", {"army": army, "faction": faction, "against": against},
                          f"army {army} ({faction}) retreats rather than fight"
                          + (f" army {', army '.join(map(str, against))}" if against else ""))]
