@@ -28,9 +28,11 @@ import time
 from collections import deque
 from pathlib import Path
 
+from datasets import SCENARIOS_DIR
+
 ROUND_TARGET_S = 1.0
 QUERY_TARGET_S = 0.100
-SCENARIO = Path(__file__).resolve().parent.parent / "datasets" / "scenarios" / "first-punic-war"
+SCENARIO = SCENARIOS_DIR / "first-punic-war"
 
 
 def _row(name, value, unit, baseline="", ratio="", note=""):
