@@ -177,7 +177,7 @@ def supersample_factor(pixel_area_km2: float, cell_area_km2: float, *, min_sampl
     if not (pixel_area_km2 > 0 and cell_area_km2 > 0):
         raise InputError(f"pixel area {pixel_area_km2} / cell area {cell_area_km2} km2 must be positive: check the DEM transform")
     if min_samples < 1:
-        raise InputError(f"min_samples {min_samples} must be at least 1")
+        raise InputError(f"min_samples {min_samples!r} is below 1: pass a sample count >= 1 (default {DEFAULT_MIN_SAMPLES})")
     return max(1, math.ceil(math.sqrt(min_samples * pixel_area_km2 / cell_area_km2) - 1e-9))
 
 
@@ -448,7 +448,8 @@ def partials_from_window(
         if lats is None or lons is None or np.ndim(lats) != 1 or np.ndim(lons) != 1:
             raise InputError("lats and lons must both be 1-D: one latitude per row, one longitude per column")
         if len(lats) != rows or len(lons) != cols:
-            raise InputError(f"lats ({len(lats)}) / lons ({len(lons)}) do not match the window shape {values.shape}")
+            raise InputError(f"lats ({len(lats)}) / lons ({len(lons)}) do not match the window shape {values.shape}: "
+                             "pass one latitude per row and one longitude per column")
         dlat, dlon = pixel_step if pixel_step is not None else (None, None)
         lats = _sub_centres(lats, k, dlat, "window row")
         lons = _sub_centres(lons, k, dlon, "window column")
@@ -457,7 +458,7 @@ def partials_from_window(
     if valid is not None:
         valid = np.asarray(valid, dtype=bool)
         if valid.shape != values.shape:
-            raise InputError(f"valid mask shape {valid.shape} differs from the window shape {values.shape}")
+            raise InputError(f"valid mask shape {valid.shape} differs from the window shape {values.shape}: pass a mask of the window's shape")
         m &= valid
     if values.size == 0 or not m.any():
         return empty_partials()
