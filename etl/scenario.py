@@ -351,7 +351,7 @@ def _load_meta(directory: Path) -> dict:
     start_fp = _int(sc["start_fp"], f"{where} line {_line_of(lines, 1, 'start_fp')}", "start_fp")
     per_faction = _int(sc["armies_per_faction"], f"{where} line {_line_of(lines, 1, 'armies_per_faction')}", "armies_per_faction")
     if start_fp <= 0 or per_faction < 0:
-        raise InputError(f"{where}: start_fp must be positive and armies_per_faction not negative")
+        raise InputError(f"{where}: start_fp = {start_fp}, armies_per_faction = {per_faction}: give start_fp > 0 and armies_per_faction >= 0")
     routing = dict(DEFAULT_ROUTING)
     for key, value in (data.get("routing") or {}).items():
         if key not in DEFAULT_ROUTING:
