@@ -41,6 +41,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import duckdb
 
+from engine.board import existing_tables
 from engine.model import Army, CampaignState, Event, Phase, Siege
 from engine import rng
 from geo.errors import InputError, TabulaError
@@ -212,16 +213,9 @@ def create_state_tables(con: duckdb.DuckDBPyConnection) -> None:
     run_sql(con, EVENTS_DDL, name="state.create.events")
 
 
-def _tables(con) -> set[str]:
-    rows = con.execute(
-        "SELECT lower(table_name) FROM information_schema.tables WHERE table_schema = current_schema()"
-    ).fetchall()
-    return {r[0] for r in rows}
-
-
 def has_state(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the campaign has been started (state tables exist and the log is not empty)."""
-    if "events" not in _tables(con):
+    if "events" not in existing_tables(con):
         return False
     return con.execute("SELECT count(*) FROM events").fetchone()[0] > 0
 
@@ -569,7 +563,7 @@ def scenario_snapshot(con: duckdb.DuckDBPyConnection, *, seed: int) -> Snapshot:
     army starts in one of its faction's controlled towns/cities, at most one
     army of a faction per structure.
     """
-    tables = _tables(con)
+    tables = existing_tables(con)
     for needed in ("placements", "structures", "factions"):
         if needed not in tables:
             raise InputError(
@@ -645,7 +639,7 @@ def initial_events(con: duckdb.DuckDBPyConnection, *, seed: int, names=None) -> 
 
 def structure_names(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """cell -> structure name, for the words of the log (empty when there are no structures)."""
-    if "structures" not in _tables(con):
+    if "structures" not in existing_tables(con):
         return {}
     return {cell: name for name, cell in con.execute("SELECT name, cell FROM structures").fetchall()}
 
@@ -677,7 +671,7 @@ def install_rules_views(con: duckdb.DuckDBPyConnection) -> bool:
 
     Skipped (returns False) for a database without the map and scenario tables they need.
     """
-    if not LOGISTICS_INPUTS <= _tables(con):
+    if not LOGISTICS_INPUTS <= existing_tables(con):
         return False
     from engine.logistics import compute_logistics, ensure_logistics
     from engine.zoc import install_zoc_views
