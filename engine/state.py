@@ -382,14 +382,16 @@ def _json_default(obj):
     raise TypeError(f"{type(obj).__name__} is not JSON-serialisable")
 
 
-def append_events(con: duckdb.DuckDBPyConnection, events: Iterable[Event]) -> Snapshot:
+def append_events(con: duckdb.DuckDBPyConnection, events: Iterable[Event], *, before: Snapshot | None = None) -> Snapshot:
     """Append ``events`` to the log and apply the state kinds to the tables; return the new snapshot.
 
     Call inside :func:`transaction`.  This is the only writer of the state
-    tables and of ``events`` (insert only: the log is append-only).
+    tables and of ``events`` (insert only: the log is append-only).  ``before``:
+    the stored tables, when the caller has just read them.
     """
     events = list(events)
-    before = read_snapshot(con)
+    if before is None:
+        before = read_snapshot(con)
     after = before.copy()
     start = con.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
     at = datetime.now(timezone.utc).replace(tzinfo=None)
@@ -535,7 +537,7 @@ def save_state(con: duckdb.DuckDBPyConnection, state: CampaignState, *, events: 
     rnd = int(before.campaign("round") or state.round)
     ph = phase or before.campaign("phase") or state.phase
     ph = ph.value if isinstance(ph, Phase) else str(ph)
-    return append_events(con, events + state_events(before, state, round=rnd, phase=ph, names=names))
+    return append_events(con, events + state_events(before, state, round=rnd, phase=ph, names=names), before=before)
 
 
 # --- starting a campaign from its scenario ---------------------------------------------
