@@ -33,6 +33,7 @@ from pathlib import Path
 from engine import rng, rounds
 from engine import state as st
 from engine.model import ArmyOrders
+from geo.errors import InputError
 from geo.spatialdb import connect
 
 __all__ = ["DEMO_PLACEMENTS", "DEMO_SEED", "run_demo_round"]
@@ -102,7 +103,7 @@ def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
     con = connect(campaign)
     try:
         if st.has_state(con):
-            raise st.InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
+            raise InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
     finally:
         con.close()
     _place(campaign)
