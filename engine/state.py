@@ -687,10 +687,10 @@ def install_rules_views(con: duckdb.DuckDBPyConnection) -> bool:
 # --- replay -------------------------------------------------------------------------
 
 
-def replay_snapshot(con: duckdb.DuckDBPyConnection) -> Snapshot:
-    """Fold the whole event log over empty tables."""
+def replay_snapshot(con: duckdb.DuckDBPyConnection, events: Iterable[StoredEvent] | None = None) -> Snapshot:
+    """Fold the whole event log (``events`` when already loaded) over empty tables."""
     snap = Snapshot()
-    for ev in load_events(con):
+    for ev in load_events(con) if events is None else events:
         apply_event(snap, ev.kind, ev.data)
     return snap
 
@@ -709,10 +709,9 @@ def verify_replay(con: duckdb.DuckDBPyConnection) -> Snapshot:
     starts from the scenario and not from whatever the first events say.
     """
     _require_state(con)
-    seqs = [r[0] for r in con.execute("SELECT seq FROM events ORDER BY seq").fetchall()]
-    if seqs != list(range(1, len(seqs) + 1)):
-        raise ReplayMismatch("the event log has gaps or duplicates in seq: it has been edited, not appended to")
     events = load_events(con)
+    if [ev.seq for ev in events] != list(range(1, len(events) + 1)):
+        raise ReplayMismatch("the event log has gaps or duplicates in seq: it has been edited, not appended to")
     setup = Snapshot()
     for ev in events:
         if ev.phase != "setup":
@@ -721,7 +720,7 @@ def verify_replay(con: duckdb.DuckDBPyConnection) -> Snapshot:
     seed = int(setup.campaign("seed", str(rng.DEFAULT_SEED)))
     expected_setup = scenario_snapshot(con, seed=seed)
     problems = _diff_snapshots(expected_setup, setup, left="scenario", right="set-up events")
-    replayed = replay_snapshot(con)
+    replayed = replay_snapshot(con, events)
     stored = read_snapshot(con)
     problems += _diff_snapshots(replayed, stored, left="replayed log", right="stored tables")
     if problems:
