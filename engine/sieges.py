@@ -205,7 +205,6 @@ def resolve_sieges(
         events.append(Event(rnd, "administration", kind, data, text))
 
     def set_control(structure, to, how, siege, surrendered=False, who=()):
-        nonlocal control
         cur = replace(state, control=control)
         events.append(_control_event(board, cur, structure, to, how, siege, surrendered, who))
         control[structure] = to
