@@ -37,7 +37,7 @@ import duckdb
 
 from engine import state as st
 from engine.explain import describe
-from engine.model import ArmyOrders, Board, CampaignState, Event, Phase, Transfer
+from engine.model import Army, ArmyOrders, Board, CampaignState, Event, Phase, Siege, Transfer
 from geo.errors import InputError, TabulaError
 
 __all__ = [
@@ -565,8 +565,6 @@ def _start_note(state: CampaignState) -> dict:
 
 def _start_state(r: _Round) -> CampaignState:
     """The state at the start of this round, rebuilt from the ``start`` note written by movement."""
-    from engine.model import Army, Siege
-
     note = r.note("start")
     if note is None:
         return r.state
