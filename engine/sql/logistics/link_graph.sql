@@ -51,7 +51,7 @@ WHERE getvariable('logistics_river_access') = 'adjacent'
 -- within 2), static so that interruptions only filter it by current control.
 CREATE OR REPLACE TABLE logistics_structure_zoc AS
 WITH ring1 AS (
-    SELECT s.name, s.kind, n.neighbor AS cell
+    SELECT s.name, lower(s.kind) AS kind, n.neighbor AS cell
     FROM structures s JOIN hex_neighbors n ON n.cell = s.cell
 ),
 ring2 AS (
