@@ -72,19 +72,24 @@ class HexLayer(Layer):
                 }
                 return tabulaTable(rows);
             }, {sticky: true, className: 'tabula-tip', direction: 'top', offset: [0, -8]});
-            // Below a few pixels a hexagon's outline is noise over its colour: drop outlines then.
-            var current = base, thin = L.extend({}, base, {stroke: false});
+            // Below a few pixels a hexagon's grey outline is noise over its colour, and
+            // unstroked anti-aliased fills leave hairline seams that show as moire: then
+            // each hexagon is stroked in its own colour, opaque, which closes the seams.
+            var current = base, thin = L.extend({}, base, {weight: 1, opacity: 1, fillOpacity: 1});
+            function styleOf(layer) {
+                return current === thin ? L.extend({}, thin, {color: layer.options.fillColor}) : current;
+            }
             function restyle() {
                 var map = group._map;
                 if (!map || !D.ll.length) return;
                 var a = map.latLngToContainerPoint(D.ll[0][0]), b = map.latLngToContainerPoint(D.ll[0][1]);
                 var next = a.distanceTo(b) < {{ this.min_edge_px }} ? thin : base;
-                if (next !== current) { current = next; group.setStyle(current); }
+                if (next !== current) { current = next; group.eachLayer(function (l) { l.setStyle(styleOf(l)); }); }
             }
             group.on('add', function () { current = base; restyle(); group._map.on('zoomend', restyle); });
             group.on('remove', function (e) { e.target._map && e.target._map.off('zoomend', restyle); });
             group.on('mouseover', function (e) { e.layer.setStyle(hover); });
-            group.on('mouseout', function (e) { e.layer.setStyle(current); });
+            group.on('mouseout', function (e) { e.layer.setStyle(styleOf(e.layer)); });
             return group;
         })({{ this.get_name() }}_data);
         {% endmacro %}
