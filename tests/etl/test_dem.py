@@ -1,13 +1,10 @@
 """DEM reader/driver: tiny synthetic rasters written in tmp_path, compared with brute force."""
 
 import os
-import threading
-import time
 
 import h3
 import numpy as np
 import pandas as pd
-import psutil
 import pytest
 import rasterio
 import rasterio.shutil
@@ -15,6 +12,7 @@ from pyproj import Transformer
 from affine import Affine
 
 import etl.dem as dem
+from benchmarks.bench_zonal import PeakRss  # the bench's peak-RSS sampler, one copy
 from etl.dem import dem_stats_by_cell
 from geo.errors import InputError, MissingInputError
 from geo.hexgrid import cell_polygon, cells_in_bbox
@@ -283,34 +281,6 @@ def write_big_dem(path):
             lat = 40.0 - BIG_STEP * (np.arange(r0, r1) + 0.5)
             block = np.rint(plane(lon[None, :], lat[:, None])).astype(np.int16)
             dst.write(block, 1, window=rasterio.windows.Window(0, r0, BIG, r1 - r0))
-
-
-class PeakRss:
-    """Samples the summed RSS of this process and all its descendants (the Dask workers) in a thread."""
-
-    def __init__(self, interval=0.2):
-        self.interval, self.peak, self._stop = interval, 0, threading.Event()
-
-    def _sample(self):
-        me = psutil.Process()
-        while not self._stop.is_set():
-            total = 0
-            for p in [me, *me.children(recursive=True)]:
-                try:
-                    total += p.memory_info().rss
-                except psutil.Error:
-                    pass
-            self.peak = max(self.peak, total)
-            time.sleep(self.interval)
-
-    def __enter__(self):
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
 
 
 @pytest.mark.slow
