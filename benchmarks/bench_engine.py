@@ -28,7 +28,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from datasets import SCENARIOS_DIR
+from tabula.datasets import SCENARIOS_DIR
 
 ROUND_TARGET_S = 1.0
 QUERY_TARGET_S = 0.100
@@ -57,9 +57,9 @@ def _res6_scenario(work: Path) -> Path:
 
 def build_campaigns(work: Path) -> dict[int, Path]:
     """{res: started campaign file}: res 5 on the default map, res 6 on a map of the scenario bbox."""
-    from etl.build import build_map
-    from etl.campaign import create_campaign
-    from etl.scenario import load_scenario
+    from tabula.etl.build import build_map
+    from tabula.etl.campaign import create_campaign
+    from tabula.etl.scenario import load_scenario
 
     out = {}
     map5 = work.parent / "med5.duckdb"  # benchmarks/run.py's default res-5 map, when it built one
@@ -81,9 +81,9 @@ def build_campaigns(work: Path) -> dict[int, Path]:
 
 def _start(campaign: Path) -> None:
     """Placement of tabula.demo (army 7 in Tyndaris) and ``round start``."""
-    from engine import state as st
+    from tabula.engine.core import state as st
     from tabula.demo import DEMO_SEED, _place
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     _place(campaign)
     con = connect(campaign)
@@ -98,7 +98,7 @@ def _start(campaign: Path) -> None:
 
 def _path_moves(board, start: str, goal: str) -> str:
     """Clock positions of a shortest path of passable land hexes from ``start`` to ``goal``."""
-    from engine.orders import impassable_reason
+    from tabula.engine.vae_victis.orders import impassable_reason
 
     prev = {start: None}
     queue = deque([start])
@@ -124,9 +124,9 @@ def round_script(campaign: Path) -> dict:
     """Initiative uses and moves for the round: tabula.demo's at res 5 (its clock positions are
     res-5 ones); at res 6 the same marches as shortest paths (7 and 14 on Mylae, 4 on Gela)."""
     from tabula import demo
-    from engine.board import board_from_duckdb
-    from engine import state as st
-    from geo.spatialdb import connect
+    from tabula.engine.vae_victis.board import board_from_duckdb
+    from tabula.engine.core import state as st
+    from tabula.geo.spatialdb import connect
 
     con = connect(campaign, read_only=True)
     try:
@@ -147,11 +147,11 @@ def round_script(campaign: Path) -> dict:
 
 def play_round(con, script: dict) -> int:
     """One round through engine.rounds; returns the number of events it logged."""
-    from engine import rounds
-    from engine import state as st
+    from tabula.engine.vae_victis import rounds
+    from tabula.engine.core import state as st
     from tabula.demo import DEMO_SEED, SIEGES, _demo_casualties
-    from engine.model import ArmyOrders
-    from engine.sieges import siege_refusal
+    from tabula.engine.vae_victis.model import ArmyOrders
+    from tabula.engine.vae_victis.sieges import siege_refusal
 
     events = 0
     for faction, uses in script["initiative"].items():
@@ -182,8 +182,8 @@ def play_round(con, script: dict) -> int:
 
 
 def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[float], int]:
-    from engine import rounds
-    from geo.spatialdb import connect
+    from tabula.engine.vae_victis import rounds
+    from tabula.geo.spatialdb import connect
 
     script = round_script(campaign)
     times, n_events = [], 0
@@ -203,9 +203,9 @@ def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[fl
 
 
 def time_query(campaign: Path, repeats: int) -> tuple[float, int]:
-    from engine import rounds
-    from engine.logistics import compute_logistics
-    from geo.spatialdb import connect
+    from tabula.engine.vae_victis import rounds
+    from tabula.engine.vae_victis.logistics import compute_logistics
+    from tabula.geo.spatialdb import connect
 
     con = connect(campaign)
     try:
@@ -226,7 +226,7 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
     work.mkdir(parents=True, exist_ok=True)
     repeats = 2 if quick else 5
     campaigns = build_campaigns(work)
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     rows = []
     found = {}

@@ -25,9 +25,9 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from etl.dem import LOCAL_THREADS, dem_stats_by_cell
-from geo.hexgrid import cell_polygons, cells_in_bbox
-from geo.zonal import partials_from_window
+from tabula.etl.dem import LOCAL_THREADS, dem_stats_by_cell
+from tabula.geo.hexgrid import cell_polygons, cells_in_bbox
+from tabula.geo.zonal import partials_from_window
 
 def from_origin(west, north, dx, dy) -> Affine:
     """rasterio.transform.from_origin without its Affine '*' deprecation warning."""

@@ -31,7 +31,7 @@ def median_seconds(fn, repeat: int) -> float:
 
 
 def bench_map_build(work: Path, *, quick: bool) -> list[dict]:
-    from etl.build import build_map
+    from tabula.etl.build import build_map
 
     repeat = 1 if quick else 3
     res5 = median_seconds(lambda: build_map(work / "med5.duckdb", res=5, progress=False), repeat)

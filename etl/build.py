@@ -25,12 +25,12 @@ import pandas as pd
 import shapely
 from tqdm.auto import tqdm
 
-from datasets import DATASETS_DIR
-from etl.shorelines import check_bbox
-from geo import hexgrid
-from geo.errors import InputError, MissingInputError
-from geo.settings import DEFAULT_RESOLUTION
-from geo.spatialdb import connect, run_sql_file
+from tabula.datasets import DATASETS_DIR
+from tabula.etl.shorelines import check_bbox
+from tabula.geo import hexgrid
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.settings import DEFAULT_RESOLUTION
+from tabula.geo.spatialdb import connect, run_sql_file
 
 log = logging.getLogger(__name__)
 
@@ -100,11 +100,11 @@ def _check_file(path: Path, what: str, option: str) -> Path:
 
 def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
     """Compute every per-hex attribute and the neighbour table (no database involved)."""
-    from etl.dem import dem_stats_by_cell
-    from etl.rivers import read_rivers, select_major_rivers
-    from etl.shorelines import read_shorelines
-    from etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
-    from etl.water import river_cells, water_fractions_by_cell
+    from tabula.etl.dem import dem_stats_by_cell
+    from tabula.etl.rivers import read_rivers, select_major_rivers
+    from tabula.etl.shorelines import read_shorelines
+    from tabula.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+    from tabula.etl.water import river_cells, water_fractions_by_cell
 
     hexgrid.check_resolution(options.res)
     rules = load_terrain_rules(options.terrain_rules)

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import duckdb
 
-from etl.structure_views import SEED_RESILIENCE, install_structure_views
-from etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
-from etl.scenario import (
+from tabula.etl.structure_views import SEED_RESILIENCE, install_structure_views
+from tabula.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
+from tabula.etl.scenario import (
     MapCells,
     Note,
     Placement,
@@ -46,9 +46,9 @@ from etl.scenario import (
     nearest_land,
     resolve_on_map,
 )
-from geo.errors import InputError, MissingInputError
-from geo.hexgrid import cell_at, cells_in_bbox
-from geo.spatialdb import connect, run_sql
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.hexgrid import cell_at, cells_in_bbox
+from tabula.geo.spatialdb import connect, run_sql
 
 log = logging.getLogger(__name__)
 
@@ -367,7 +367,7 @@ def create_campaign(
     built = False
     try:
         if map_path is None:
-            from etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
+            from tabula.etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
 
             map_path = workdir / "map.duckdb"
             log.info("building the %s map for %s", scenario.resolution, scenario.name)

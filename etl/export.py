@@ -8,8 +8,8 @@ from pathlib import Path
 import geopandas as gpd
 import shapely
 
-from geo.errors import InputError, MissingInputError
-from geo.spatialdb import connect
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.spatialdb import connect
 
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 

@@ -25,7 +25,7 @@ import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from geo.errors import InputError
+from tabula.geo.errors import InputError
 
 __all__ = ["HexGraph", "road_cost", "river_cost", "route_chain", "shortest_path", "chain_wkt"]
 

@@ -36,9 +36,9 @@ import h3
 import shapely
 from shapely.geometry import shape
 
-from datasets import SCENARIOS_DIR
-from geo.errors import InputError, MissingInputError
-from geo.hexgrid import cell_at, check_resolution
+from tabula.datasets import SCENARIOS_DIR
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.hexgrid import cell_at, check_resolution
 
 STRUCTURE_KINDS = ("town", "city")
 LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
@@ -872,7 +872,7 @@ def _assign_sea_zones(scenario: Scenario, cells: MapCells) -> tuple[dict[str, li
     belong to both zones, as the rules' striped border hexes do, even when the
     designer draws the polygons edge to edge.
     """
-    from geo.hexgrid import cell_polygon
+    from tabula.geo.hexgrid import cell_polygon
 
     water = sorted(c for c, k in cells.kind.items() if k in ("coast", "sea"))
     zone_cells: dict[str, list[str]] = {z.name: [] for z in scenario.sea_zones if not z.ocean}

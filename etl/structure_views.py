@@ -20,8 +20,8 @@ from pathlib import Path
 
 import duckdb
 
-from geo.errors import InputError
-from geo.spatialdb import run_sql, run_sql_file
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).resolve().parent / "sql" / "structures"
 

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from datasets import DATASETS_DIR
-from geo.errors import InputError, MissingInputError
+from tabula.datasets import DATASETS_DIR
+from tabula.geo.errors import InputError, MissingInputError
 
 DEFAULT_TERRAIN_RULES = DATASETS_DIR / "terrain_rules.toml"
 DEFAULT_OCEAN = DATASETS_DIR / "ocean_default.geojson"

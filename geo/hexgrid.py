@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import shapely
 
-from geo.errors import InputError
+from tabula.geo.errors import InputError
 
 ODD_CLOCK = (1, 3, 5, 7, 9, 11)
 EVEN_CLOCK = (2, 4, 6, 8, 10, 12)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 
-from geo.errors import SqlError, TabulaError
+from tabula.geo.errors import SqlError, TabulaError
 
 log = logging.getLogger(__name__)
 

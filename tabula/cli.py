@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from geo.errors import TabulaError
+from tabula.geo.errors import TabulaError
 from tabula.commands import campaign, log, map as map_commands, render, round as round_commands, sql
 
 

@@ -30,11 +30,13 @@ import csv
 import tempfile
 from pathlib import Path
 
-from engine import rng, rounds
-from engine import state as st
-from engine.model import ArmyOrders
-from geo.errors import InputError
-from geo.spatialdb import connect
+from tabula.engine.core import rng
+
+from tabula.engine.vae_victis import rounds
+from tabula.engine.core import state as st
+from tabula.engine.vae_victis.model import ArmyOrders
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import connect
 
 __all__ = ["DEMO_PLACEMENTS", "DEMO_SEED", "run_demo_round"]
 
@@ -76,7 +78,7 @@ SIEGES = {4: "Gela"}
 
 
 def _place(campaign: Path) -> None:
-    from etl.campaign import place_armies
+    from tabula.etl.campaign import place_armies
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "placements.csv"

@@ -4,6 +4,6 @@
 (``tabula render map``); pages inline Leaflet and fetch nothing.
 """
 
-from web_maps.terrain_map import render_terrain_map
+from tabula.web_maps.terrain_map import render_terrain_map
 
 __all__ = ["render_terrain_map"]

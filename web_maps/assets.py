@@ -24,8 +24,8 @@ from pathlib import Path
 import folium
 from branca.element import Element
 
-from geo.errors import InputError, TabulaError
-from web_maps.encode import TABULA_JS
+from tabula.geo.errors import InputError, TabulaError
+from tabula.web_maps.encode import TABULA_JS
 
 LEAFLET_PACKAGE = "js_lib_leaflet"
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from geo.errors import InputError
+from tabula.geo.errors import InputError
 
 # Decoder shared by every layer: one function, defined once in the page header.
 TABULA_JS = """

@@ -16,7 +16,7 @@ from branca.element import MacroElement
 from folium.map import Layer
 from folium.template import Template
 
-from web_maps.encode import to_json
+from tabula.web_maps.encode import to_json
 
 
 @dataclass

@@ -22,10 +22,10 @@ import duckdb
 import numpy as np
 import shapely
 
-from geo.errors import InputError
-from web_maps.encode import encode_lines
-from web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
-from web_maps.terrain_map import HexTable, column_names, require_columns, table_names, wkb_geometries
+from tabula.geo.errors import InputError
+from tabula.web_maps.encode import encode_lines
+from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from tabula.web_maps.terrain_map import HexTable, column_names, require_columns, table_names, wkb_geometries
 
 log = logging.getLogger(__name__)
 

@@ -19,12 +19,12 @@ import numpy as np
 import shapely
 from folium import LayerControl
 
-from geo.errors import InputError, MissingInputError
-from geo.hexgrid import cell_polygon
-from geo.spatialdb import connect
-from web_maps.assets import OfflineMap, check_output, write_html
-from web_maps.encode import check_precision, encode_lines, encode_rings
-from web_maps.layers import Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection, LineLayer, Title
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.hexgrid import cell_polygon
+from tabula.geo.spatialdb import connect
+from tabula.web_maps.assets import OfflineMap, check_output, write_html
+from tabula.web_maps.encode import check_precision, encode_lines, encode_rings
+from tabula.web_maps.layers import Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection, LineLayer, Title
 
 log = logging.getLogger(__name__)
 
@@ -311,7 +311,7 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     name = meta.get("name") or meta.get("region") or Path(str(db_path)).stem
     if campaign:
         # Imported here: scenario_layers builds on this module's readers.
-        from web_maps.scenario_layers import add_scenario_layers
+        from tabula.web_maps.scenario_layers import add_scenario_layers
 
         more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
                                                    db_path=db_path)

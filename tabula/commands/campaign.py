@@ -23,7 +23,7 @@ def group() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
 def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None, force: bool, quiet: bool) -> None:
     """Write a new campaign database for SCENARIO."""
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     result = create_campaign(scenario, out, map_path=map_path, placements=placements, force=force)
     if not quiet:
@@ -43,7 +43,7 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
 @click.argument("placements", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def place(campaign: Path, placements: Path) -> None:
     """Validate PLACEMENTS (army,faction,structure) against CAMPAIGN and store them."""
-    from etl.campaign import place_armies
+    from tabula.etl.campaign import place_armies
 
     n = place_armies(campaign, placements)
     click.echo(f"{campaign}: {n} armies placed")
@@ -54,7 +54,7 @@ def place(campaign: Path, placements: Path) -> None:
 @click.option("--placements", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def check(scenario: str, placements: Path | None) -> None:
     """Check a scenario's files (without a map) and print what it holds."""
-    from etl.scenario import load_scenario
+    from tabula.etl.scenario import load_scenario
 
     s = load_scenario(scenario, placements=placements)
     click.echo(
@@ -69,7 +69,7 @@ def check(scenario: str, placements: Path | None) -> None:
 @group.command(name="scenarios")
 def scenarios() -> None:
     """List the shipped scenarios."""
-    from etl.scenario import list_scenarios, load_scenario
+    from tabula.etl.scenario import list_scenarios, load_scenario
 
     for name in list_scenarios():
         s = load_scenario(name)
@@ -80,8 +80,8 @@ def scenarios() -> None:
 @click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def structures(campaign: Path) -> None:
     """Print each structure's controller, terrain, coast adjacency and start Resilience."""
-    from etl.campaign import structure_summary
-    from geo.spatialdb import connect
+    from tabula.etl.campaign import structure_summary
+    from tabula.geo.spatialdb import connect
 
     con = connect(campaign, read_only=True)
     try:

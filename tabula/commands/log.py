@@ -20,8 +20,10 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     """
     import json
 
-    from engine import explain, state
-    from geo.errors import InputError
+    from tabula.engine.core import state
+
+    from tabula.engine.vae_victis import explain
+    from tabula.geo.errors import InputError
     from tabula.commands.round import open_campaign
 
     with open_campaign(campaign, read_only=True) as con:

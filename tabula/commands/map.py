@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from geo.settings import DEFAULT_RESOLUTION
+from tabula.geo.settings import DEFAULT_RESOLUTION
 
 
 def _bbox(ctx, param, value):
@@ -45,7 +45,7 @@ def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean,
 
     Example: tabula map build --region italy --res 6 --out italy6.duckdb
     """
-    from etl.build import build_map
+    from tabula.etl.build import build_map
 
     report = build_map(
         out,
@@ -72,7 +72,7 @@ def sources(out_dir):
 
     Example: tabula map sources --out-dir /tmp/datasets
     """
-    from etl.sources import build_default_datasets
+    from tabula.etl.sources import build_default_datasets
 
     written = build_default_datasets(out_dir) if out_dir is not None else build_default_datasets()
     for name, path in written.items():
@@ -87,7 +87,7 @@ def export(map_db, out):
 
     Example: tabula map export build/mediterranean.duckdb --out build/mediterranean.gpkg
     """
-    from etl.export import export_map
+    from tabula.etl.export import export_map
 
     click.echo(export_map(map_db, out))
 
@@ -99,7 +99,7 @@ def info(map_db):
 
     Example: tabula map info build/mediterranean.duckdb
     """
-    from etl.export import map_summary
+    from tabula.etl.export import map_summary
 
     for line in map_summary(map_db):
         click.echo(line)

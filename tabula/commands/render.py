@@ -28,6 +28,6 @@ def map_command(database: Path, out: Path, faction: str | None, precision: int) 
 
     Example: tabula render map punic.duckdb --out punic-roma.html --faction Roma
     """
-    from web_maps.terrain_map import render_terrain_map
+    from tabula.web_maps.terrain_map import render_terrain_map
 
     click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))

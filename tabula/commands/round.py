@@ -20,8 +20,8 @@ def open_campaign(campaign: Path, *, read_only: bool = False):
     """A connection to an existing campaign file; a file locked by a running step is a one-line error."""
     import duckdb
 
-    from geo.errors import InputError, MissingInputError
-    from geo.spatialdb import connect
+    from tabula.geo.errors import InputError, MissingInputError
+    from tabula.geo.spatialdb import connect
 
     if not campaign.exists():
         raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
@@ -69,7 +69,7 @@ def start(campaign: Path, seed: int | None) -> None:
 
     Example: tabula round start punic.duckdb --seed 264
     """
-    from engine import state
+    from tabula.engine.core import state
 
     with open_campaign(campaign) as con:
         s = state.init_campaign(con, seed=seed)
@@ -83,7 +83,7 @@ def status(campaign: Path) -> None:
 
     Example: tabula round status punic.duckdb
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as con:
         s = rounds.round_status(con)
@@ -100,7 +100,7 @@ def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> No
 
     Example: tabula round initiative punic.duckdb --faction Roma 9=strength "10=Mare Tyrrhenum"
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as con:
         events = rounds.submit_initiative(con, _army_items(uses, "USES"), faction=faction)
@@ -114,7 +114,7 @@ def publish(campaign: Path) -> None:
 
     Example: tabula round publish punic.duckdb
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as con:
         _echo_events(rounds.publish_initiative(con))
@@ -140,8 +140,8 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
 
     Example: tabula round orders punic.duckdb --faction Roma "9=3 3 5 0 5" "10=0"
     """
-    from engine import orders as orders_mod
-    from engine import rounds
+    from tabula.engine.vae_victis import orders as orders_mod
+    from tabula.engine.vae_victis import rounds
 
     ways = sum([orders_file is not None, bool(items), army is not None])
     if ways != 1:
@@ -176,7 +176,7 @@ def show(campaign: Path, faction: str | None) -> None:
 
     Example: tabula round show punic.duckdb --faction Carthago
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as con:
         view = rounds.orders_view(con, faction=faction)
@@ -202,7 +202,7 @@ def move(campaign: Path) -> None:
 
     Example: tabula round move punic.duckdb
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as con:
         _echo_events(rounds.run_movement(con))
@@ -215,7 +215,7 @@ def battles(campaign: Path) -> None:
 
     Example: tabula round battles punic.duckdb
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as con:
         for line in rounds.battle_sheet(con):
@@ -230,7 +230,7 @@ def retreat(campaign: Path, army: int) -> None:
 
     Example: tabula round retreat punic.duckdb 7
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as con:
         _echo_events(rounds.declare_retreat(con, army))
@@ -256,7 +256,7 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
 
     Example: tabula round result punic.duckdb 1 --winner 9 --casualties 9=25 --casualties 4=48
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     if draw == (winner is not None):
         raise click.BadParameter("give either --winner ARMY (or `defender`) or --draw", param_hint="--winner")
@@ -288,7 +288,7 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
 
     Example: tabula round administer punic.duckdb --siege 4=Gela --advance 14=9
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     given = bool(advances or sieges or take_overs or surrenders)
     if choices_file is not None and given:
@@ -313,7 +313,7 @@ def victory(campaign: Path) -> None:
 
     Example: tabula round victory punic.duckdb
     """
-    from engine import rounds
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as con:
         _echo_events(rounds.run_victory(con))
@@ -327,7 +327,8 @@ def verify(campaign: Path, readjudicate: bool) -> None:
 
     Example: tabula round verify punic.duckdb --readjudicate
     """
-    from engine import rounds, state
+    from tabula.engine.core import state
+    from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as con:
         state.verify_replay(con)

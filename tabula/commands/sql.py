@@ -59,7 +59,7 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
 
     import duckdb
 
-    from geo.errors import InputError, MissingInputError
+    from tabula.geo.errors import InputError, MissingInputError
     from tabula.commands.round import open_campaign
 
     if (query is None) == (sql_file is None):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from geo.spatialdb import connect
+from tabula.geo.spatialdb import connect
 from tabula.cli import main
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tabula.cli import cli, main
 from tests.web_maps.synthetic import make_campaign_db, make_map_db
-from web_maps.assets import remote_urls
+from tabula.web_maps.assets import remote_urls
 
 TABULA = Path(sys.executable).parent / "tabula"
 

@@ -37,8 +37,8 @@ from typing import Iterable, Mapping, Sequence
 
 import h3
 
-from engine.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
-from geo.hexgrid import cell_polygon, cell_sides
+from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
+from tabula.geo.hexgrid import cell_polygon, cell_sides
 
 DEFAULT_CENTER = (41.9, 12.5)  # Roma
 DEFAULT_RES = 5
@@ -376,7 +376,7 @@ def write_state_tables(con, state: CampaignState) -> None:
 
 def campaign_db(board: Board, state: CampaignState | None = None, path: str | Path | None = None):
     """A DuckDB connection (spatial loaded; in memory unless ``path``) holding ``board`` and ``state``."""
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     con = connect(path)
     write_campaign_tables(con, board, state)

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from engine.administration import AdminInputs, AdminOptions, administer, casualty_loss, retreat_destination
-from engine.battles import Engagement, EngagementResult, find_engagements
-from engine.model import Siege, Transfer
-from engine.zoc import army_zoc
-from geo.errors import InputError
-from geo.hexgrid import grid_distance
+from tabula.engine.vae_victis.administration import AdminInputs, AdminOptions, administer, casualty_loss, retreat_destination
+from tabula.engine.vae_victis.battles import Engagement, EngagementResult, find_engagements
+from tabula.engine.vae_victis.model import Siege, Transfer
+from tabula.engine.vae_victis.zoc import army_zoc
+from tabula.geo.errors import InputError
+from tabula.geo.hexgrid import grid_distance
 from tests.engine.boards import sketch
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.battles import (
+from tabula.engine.vae_victis.battles import (
     Engagement,
     EngagementResult,
     allowed_allies,
@@ -15,9 +15,9 @@ from engine.battles import (
     find_engagements,
     group_battles,
 )
-from engine.logistics import logistics_for
-from engine.model import Siege
-from geo.errors import InputError
+from tabula.engine.vae_victis.logistics import logistics_for
+from tabula.engine.vae_victis.model import Siege
+from tabula.geo.errors import InputError
 from tests.engine.boards import sketch
 
 A, B, C, X, Y, Z = 1, 2, 3, 9, 10, 11

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine.board import board_from_duckdb
-from geo.errors import InputError
-from geo.spatialdb import connect
+from tabula.engine.vae_victis.board import board_from_duckdb
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import connect
 from tests.engine.boards import campaign_db, cell, sketch
 
 

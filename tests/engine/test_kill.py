@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from engine import state as st
-from geo.spatialdb import connect
+from tabula.engine.core import state as st
+from tabula.geo.spatialdb import connect
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
 from tests.engine.boards import sketch

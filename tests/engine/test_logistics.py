@@ -18,8 +18,8 @@ import math
 import h3
 import pytest
 
-from engine.logistics import LogisticsOptions, compute_logistics, logistics_for, logistics_road_edges
-from engine.model import FactionInfo, Siege
+from tabula.engine.vae_victis.logistics import LogisticsOptions, compute_logistics, logistics_for, logistics_road_edges
+from tabula.engine.vae_victis.model import FactionInfo, Siege
 from tests.engine.boards import DEFAULT_CENTER, DEFAULT_RES, campaign_db, cell, sketch
 
 RADIUS = 12
@@ -197,7 +197,7 @@ def test_river_access_option():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from engine.zoc import controller_of, zoc_sources  # noqa: E402
+from tabula.engine.vae_victis.zoc import controller_of, zoc_sources  # noqa: E402
 
 ORIGIN = h3.latlng_to_cell(*DEFAULT_CENTER, DEFAULT_RES)
 DISK = sorted(h3.grid_disk(ORIGIN, 3))
@@ -314,7 +314,7 @@ def test_a_town_between_two_waters_joins_them_only_for_its_owner(owner, joined):
 
 # --- performance machinery: static pruning, tables kept in the campaign, the per-army search ------
 
-from engine.logistics import (  # noqa: E402
+from tabula.engine.vae_victis.logistics import (  # noqa: E402
     _core_cells,
     army_mp_distance,
     ensure_logistics,

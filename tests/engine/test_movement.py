@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.model import ArmyOrders, Siege
-from engine.movement import MovementOptions, entry_cost, resolve_movement
-from engine.orders import IllegalOrderError
+from tabula.engine.vae_victis.model import ArmyOrders, Siege
+from tabula.engine.vae_victis.movement import MovementOptions, entry_cost, resolve_movement
+from tabula.engine.vae_victis.orders import IllegalOrderError
 from tests.engine.boards import sketch
 
 

@@ -15,11 +15,11 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.model import ArmyOrders, Siege, StructureInfo
-from engine.movement import MP_PER_ROUND, MovementOptions, resolve_movement
-from engine.orders import impassable_reason
-from engine.zoc import army_zoc, zoc_sources
-from geo.hexgrid import grid_distance
+from tabula.engine.vae_victis.model import ArmyOrders, Siege, StructureInfo
+from tabula.engine.vae_victis.movement import MP_PER_ROUND, MovementOptions, resolve_movement
+from tabula.engine.vae_victis.orders import impassable_reason
+from tabula.engine.vae_victis.zoc import army_zoc, zoc_sources
+from tabula.geo.hexgrid import grid_distance
 from tests.engine.boards import sketch
 
 BASE = sketch(radius=3)

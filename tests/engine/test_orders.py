@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.model import ArmyOrders, Siege, Transfer
-from engine.orders import (
+from tabula.engine.vae_victis.model import ArmyOrders, Siege, Transfer
+from tabula.engine.vae_victis.orders import (
     IllegalOrderError,
     OrderError,
     OrderSyntaxError,
@@ -15,7 +15,7 @@ from engine.orders import (
     validate_orders,
     walk_moves,
 )
-from geo.errors import InputError, MissingInputError
+from tabula.geo.errors import InputError, MissingInputError
 from tests.engine.boards import sketch
 
 TM = sketch(
@@ -217,7 +217,7 @@ def test_influence_cap_carthago_two_per_coastal_structure_none_blockaded_or_besi
     # Seed, "Naval superiority": at most 1 x (Roma) and 2 x (Carthago) the controlled unbesieged,
     # unblockaded Towns/Cities adjacent to a Coast hex of the zone.  Carthago holding Neapolis
     # alone there may put both its points in Mare Tyrrhenum; Roma (Ostia) only one.
-    from engine.orders import influence_cap
+    from tabula.engine.vae_victis.orders import influence_cap
 
     s = TM.state([(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "3"), (10, "roma", "1")],
                  control={"Neapolis": "carthago"})

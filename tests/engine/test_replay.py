@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import rounds
-from engine import state as st
-from engine.model import ArmyOrders
+from tabula.engine.vae_victis import rounds
+from tabula.engine.core import state as st
+from tabula.engine.vae_victis.model import ArmyOrders
 from tests.engine.test_rounds import FIELD, started
 
 
@@ -66,7 +66,7 @@ def test_replay_detects_a_table_changed_behind_the_log():
 @pytest.fixture(scope="module")
 def fresh_punic_campaign(tmp_path_factory):
     """`tabula campaign new --scenario first-punic-war` once per module (builds its res-5 map)."""
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("punic") / "fresh.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -77,7 +77,7 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
     import shutil
 
     from tabula.demo import run_demo_round
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     logs = []
     for i in range(2):
@@ -133,6 +133,6 @@ def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
 
 
 def connect_rw(path):
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     return connect(path)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import rounds
-from engine import state as st
-from engine.model import ArmyOrders, Phase
-from engine.orders import IllegalOrderError
-from geo.errors import InputError
+from tabula.engine.vae_victis import rounds
+from tabula.engine.core import state as st
+from tabula.engine.vae_victis.model import ArmyOrders, Phase
+from tabula.engine.vae_victis.orders import IllegalOrderError
+from tabula.geo.errors import InputError
 from tests.engine.test_state import make_campaign
 from tests.engine.boards import sketch
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.battles import Engagement, EngagementResult
-from engine.logistics import logistics_for
-from engine.model import Siege
-from engine.sieges import SiegeInputs, resolve_sieges, siege_refusal, start_resilience
-from geo.errors import InputError
+from tabula.engine.vae_victis.battles import Engagement, EngagementResult
+from tabula.engine.vae_victis.logistics import logistics_for
+from tabula.engine.vae_victis.model import Siege
+from tabula.engine.vae_victis.sieges import SiegeInputs, resolve_sieges, siege_refusal, start_resilience
+from tabula.geo.errors import InputError
 from tests.engine.boards import sketch
 
 RING = ["1", "3", "5", "7"]  # land hexes around Ravenna for up to four besiegers

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from engine import state as st
-from engine.model import Event, Phase, Siege
-from geo.errors import InputError
-from geo.spatialdb import connect
+from tabula.engine.core import state as st
+from tabula.engine.vae_victis.model import Event, Phase, Siege
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import connect
 from tests.engine.boards import sketch, write_campaign_tables
 
 STRUCTURES = [

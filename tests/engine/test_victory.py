@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.battles import Engagement, EngagementResult
-from engine.model import Event
-from engine.victory import check_victory, round_victory_points, score_round
+from tabula.engine.vae_victis.battles import Engagement, EngagementResult
+from tabula.engine.vae_victis.model import Event
+from tabula.engine.vae_victis.victory import check_victory, round_victory_points, score_round
 from tests.engine.boards import sketch
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.model import Siege
-from engine.zoc import (
+from tabula.engine.vae_victis.model import Siege
+from tabula.engine.vae_victis.zoc import (
     army_zoc,
     enemy_army_zoc,
     enemy_navy_zoc,

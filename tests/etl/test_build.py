@@ -6,10 +6,10 @@ import pytest
 import rasterio
 from affine import Affine
 
-from etl.build import build_map, region_bbox
-from geo import hexgrid
-from geo.errors import InputError, MissingInputError
-from geo.spatialdb import connect
+from tabula.etl.build import build_map, region_bbox
+from tabula.geo import hexgrid
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.spatialdb import connect
 
 
 @pytest.fixture(scope="module")

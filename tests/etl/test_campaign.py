@@ -16,9 +16,9 @@ from pathlib import Path
 import h3
 import pytest
 
-from geo.errors import InputError
-from geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
-from geo.spatialdb import connect
+from tabula.geo.errors import InputError
+from tabula.geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
+from tabula.geo.spatialdb import connect
 
 BBOX = (10.0, 40.0, 11.5, 41.0)
 RES = 6
@@ -205,7 +205,7 @@ def synthetic_map(tmp_path_factory) -> Path:
 
 
 def test_synthetic_campaign_tables(tmp_path, synthetic_map):
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     scen = write_synthetic_scenario(tmp_path / "scen")
     out = tmp_path / "c.duckdb"
@@ -249,7 +249,7 @@ def test_synthetic_campaign_tables(tmp_path, synthetic_map):
 
 
 def test_roads_are_connected_land_chains(tmp_path, synthetic_map):
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
@@ -268,7 +268,7 @@ def test_roads_are_connected_land_chains(tmp_path, synthetic_map):
 
 def assert_roads_valid(con) -> None:
     """Each road: consecutive cells adjacent, only passable land, first/last cells = first/last waypoint hexes."""
-    from etl.roads import HexGraph
+    from tabula.etl.roads import HexGraph
 
     g = HexGraph.from_db(con)
     roads = [r[0] for r in con.execute("SELECT name FROM roads").fetchall()]
@@ -283,7 +283,7 @@ def assert_roads_valid(con) -> None:
 
 
 def test_existing_out_is_refused_and_failure_leaves_nothing(tmp_path, synthetic_map):
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     scen = write_synthetic_scenario(tmp_path / "s")
     out = tmp_path / "c.duckdb"
@@ -300,7 +300,7 @@ def test_existing_out_is_refused_and_failure_leaves_nothing(tmp_path, synthetic_
 
 
 def test_map_of_wrong_resolution_is_refused(tmp_path):
-    from etl.campaign import create_campaign
+    from tabula.etl.campaign import create_campaign
 
     m = build_synthetic_map(tmp_path / "m5.duckdb", res=5)
     with pytest.raises(InputError, match="resolution"):
@@ -308,7 +308,7 @@ def test_map_of_wrong_resolution_is_refused(tmp_path):
 
 
 def test_place_armies_replaces_placements(tmp_path, synthetic_map):
-    from etl.campaign import create_campaign, place_armies
+    from tabula.etl.campaign import create_campaign, place_armies
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
@@ -324,7 +324,7 @@ def test_place_armies_replaces_placements(tmp_path, synthetic_map):
 
 
 def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
-    from etl.campaign import place_armies
+    from tabula.etl.campaign import place_armies
 
     p = tmp_path / "p.csv"
     p.write_text(PLACEMENTS_CSV)
@@ -333,7 +333,7 @@ def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
 
 
 def test_place_armies_is_refused_once_the_campaign_has_started(tmp_path, synthetic_map):
-    from etl.campaign import create_campaign, place_armies
+    from tabula.etl.campaign import create_campaign, place_armies
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)

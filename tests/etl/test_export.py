@@ -4,9 +4,9 @@ import geopandas as gpd
 import pyogrio
 import pytest
 
-from etl.build import build_map
-from etl.export import export_map, map_summary
-from geo.errors import InputError, MissingInputError
+from tabula.etl.build import build_map
+from tabula.etl.export import export_map, map_summary
+from tabula.geo.errors import InputError, MissingInputError
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,11 @@ import pytest
 import rasterio
 from pvlib.location import lookup_altitude
 
-from datasets import DATASETS_DIR
-from etl.rivers import read_rivers
-from etl.shorelines import read_shorelines
-from etl.sources import DEM_NODATA, build_default_datasets, dem_from_pvlib_altitude, widen_bbox
-from geo.errors import InputError
+from tabula.datasets import DATASETS_DIR
+from tabula.etl.rivers import read_rivers
+from tabula.etl.shorelines import read_shorelines
+from tabula.etl.sources import DEM_NODATA, build_default_datasets, dem_from_pvlib_altitude, widen_bbox
+from tabula.geo.errors import InputError
 
 SHIPPED = ["mediterranean_dem.tif", "mediterranean_shorelines.parquet", "mediterranean_rivers.parquet"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import h3
 import pytest
 
-from etl.structure_views import SEED_RESILIENCE, install_structure_views, structure_resilience
-from geo.errors import InputError
-from geo.spatialdb import connect
+from tabula.etl.structure_views import SEED_RESILIENCE, install_structure_views, structure_resilience
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import connect
 
 
 def _tiny(con, *, kinds: dict[str, str], terrains: dict[str, str]) -> None:
@@ -75,8 +75,8 @@ def test_views_need_a_campaign():
 
 @pytest.fixture(scope="module")
 def real_campaign(tmp_path_factory):
-    from etl.build import build_map
-    from etl.campaign import create_campaign
+    from tabula.etl.build import build_map
+    from tabula.etl.campaign import create_campaign
 
     d = tmp_path_factory.mktemp("real")
     build_map(d / "mediterranean.duckdb")

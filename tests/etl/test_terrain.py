@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
-from geo import hexgrid
-from geo.errors import InputError, MissingInputError
+from tabula.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+from tabula.geo import hexgrid
+from tabula.geo.errors import InputError, MissingInputError
 
 RULES = load_terrain_rules()
 

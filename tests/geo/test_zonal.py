@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pyproj import Transformer
 
-from geo.errors import InputError
-from geo.zonal import (
+from tabula.geo.errors import InputError
+from tabula.geo.zonal import (
     Partials,
     combine_partials,
     partials_from_entries,

@@ -13,8 +13,8 @@ from pathlib import Path
 import h3
 import shapely
 
-from geo.hexgrid import cell_center, cell_polygon, ring
-from geo.spatialdb import connect
+from tabula.geo.hexgrid import cell_center, cell_polygon, ring
+from tabula.geo.spatialdb import connect
 
 CENTRE = (41.9, 12.5)
 RES = 6

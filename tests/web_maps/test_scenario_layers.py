@@ -8,14 +8,14 @@ import re
 import numpy as np
 import pytest
 
-from geo.errors import InputError
-from geo.hexgrid import cell_center
-from geo.spatialdb import connect
+from tabula.geo.errors import InputError
+from tabula.geo.hexgrid import cell_center
+from tabula.geo.spatialdb import connect
 from tests.web_maps.browser import offline_page
 from tests.web_maps.synthetic import FACTIONS, make_campaign_db
-from web_maps.assets import remote_urls
-from web_maps.scenario_layers import faction_view, load_scenario
-from web_maps.terrain_map import load_hexes, render_terrain_map
+from tabula.web_maps.assets import remote_urls
+from tabula.web_maps.scenario_layers import faction_view, load_scenario
+from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
 
 FIND_MAP = "window[document.querySelector('.folium-map').id]"
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}

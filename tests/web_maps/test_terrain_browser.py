@@ -10,7 +10,7 @@ import pytest
 
 from tests.web_maps.browser import colour_census, offline_page
 from tests.web_maps.synthetic import make_map_db
-from web_maps.terrain_map import TERRAIN_COLOURS, render_terrain_map
+from tabula.web_maps.terrain_map import TERRAIN_COLOURS, render_terrain_map
 
 pytestmark = pytest.mark.browser
 

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import shapely
 
-from geo.errors import InputError, MissingInputError, TabulaError
-from geo.hexgrid import cell_polygon
-from geo.spatialdb import connect
+from tabula.geo.errors import InputError, MissingInputError, TabulaError
+from tabula.geo.hexgrid import cell_polygon
+from tabula.geo.spatialdb import connect
 from tests.web_maps.synthetic import make_map_db
-from web_maps.assets import leaflet_css, remote_urls, write_html
-from web_maps.encode import encode_lines, encode_rings
-from web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
+from tabula.web_maps.assets import leaflet_css, remote_urls, write_html
+from tabula.web_maps.encode import encode_lines, encode_rings
+from tabula.web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
 
 
 def _decode(v: list[int], q: int) -> np.ndarray:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from engine.battles import Engagement, EngagementResult
-from engine.model import Board, CampaignState, Event
-from engine.zoc import controller_of
+from tabula.engine.vae_victis.battles import Engagement, EngagementResult
+from tabula.engine.vae_victis.model import Board, CampaignState, Event
+from tabula.engine.vae_victis.zoc import controller_of
 
 __all__ = [
     "VictoryCheck",

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
-from engine.model import ArmyOrders, Board, CampaignState, Transfer
-from engine.zoc import controller_of
-from geo.errors import InputError, MissingInputError
-from geo.hexgrid import cell_sides
+from tabula.engine.vae_victis.model import ArmyOrders, Board, CampaignState, Transfer
+from tabula.engine.vae_victis.zoc import controller_of
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.hexgrid import cell_sides
 
 __all__ = [
     "IllegalOrderError",

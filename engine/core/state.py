@@ -41,11 +41,11 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import duckdb
 
-from engine.board import existing_tables
-from engine.model import Army, CampaignState, Event, Phase, Siege
-from engine import rng
-from geo.errors import InputError, TabulaError
-from geo.spatialdb import run_sql
+from tabula.engine.vae_victis.board import existing_tables
+from tabula.engine.vae_victis.model import Army, CampaignState, Event, Phase, Siege
+from tabula.engine.core import rng
+from tabula.geo.errors import InputError, TabulaError
+from tabula.geo.spatialdb import run_sql
 
 __all__ = [
     "STATE_TABLES",
@@ -459,7 +459,7 @@ def state_events(before: Snapshot, state: CampaignState, *, round: int, phase: s
 
     ``names`` (cell -> structure name) only improves the words of the log.
     """
-    from engine.explain import describe
+    from tabula.engine.vae_victis.explain import describe
 
     out: list[Event] = []
 
@@ -618,7 +618,7 @@ def scenario_snapshot(con: duckdb.DuckDBPyConnection, *, seed: int) -> Snapshot:
 
 def initial_events(con: duckdb.DuckDBPyConnection, *, seed: int, names=None) -> list[Event]:
     """The events that set up the campaign: the placements, starting control and VP, round 1."""
-    from engine.explain import describe
+    from tabula.engine.vae_victis.explain import describe
 
     snap = scenario_snapshot(con, seed=seed)
     events: list[Event] = []
@@ -675,8 +675,8 @@ def install_rules_views(con: duckdb.DuckDBPyConnection) -> bool:
     """
     if not LOGISTICS_INPUTS <= existing_tables(con):
         return False
-    from engine.logistics import compute_logistics, ensure_logistics
-    from engine.zoc import install_zoc_views
+    from tabula.engine.vae_victis.logistics import compute_logistics, ensure_logistics
+    from tabula.engine.vae_victis.zoc import install_zoc_views
 
     install_zoc_views(con)
     ensure_logistics(con)

@@ -45,7 +45,7 @@ def campaign_seed(con) -> int:
     """The seed recorded in the campaign's ``campaign`` table (``key = 'seed'``)."""
     row = con.execute("SELECT value FROM campaign WHERE key = 'seed'").fetchone()
     if row is None:
-        from geo.errors import InputError
+        from tabula.geo.errors import InputError
 
         raise InputError("the campaign has no seed: start it with `tabula round start CAMPAIGN.duckdb`")
     return int(row[0])

@@ -36,10 +36,10 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Literal, Mapping
 
-from engine.model import Army, ArmyOrders, Board, CampaignState, Event
-from engine.orders import IllegalOrderError, OrderProblem, _walk
-from engine.zoc import army_zoc, controller_of, zoc_sources
-from geo.hexgrid import grid_distance
+from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event
+from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
+from tabula.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
+from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "Halt",

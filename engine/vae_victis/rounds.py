@@ -35,10 +35,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import duckdb
 
-from engine import state as st
-from engine.explain import describe
-from engine.model import Army, ArmyOrders, Board, CampaignState, Event, Phase, Siege, Transfer
-from geo.errors import InputError, TabulaError
+from tabula.engine.core import state as st
+from tabula.engine.vae_victis.explain import describe
+from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Phase, Siege, Transfer
+from tabula.geo.errors import InputError, TabulaError
 
 __all__ = [
     "clear_caches",
@@ -155,8 +155,8 @@ def _board(con) -> Board:
     read it).  The logistics of the Board are bound to this campaign database
     (:func:`engine.logistics.bind_board`), so they reuse its static link tables.
     """
-    from engine.board import board_from_duckdb, existing_tables
-    from engine.logistics import bind_board
+    from tabula.engine.vae_victis.board import board_from_duckdb, existing_tables
+    from tabula.engine.vae_victis.logistics import bind_board
 
     try:
         tables = existing_tables(con)
@@ -184,7 +184,7 @@ def _board(con) -> Board:
 
 def clear_caches() -> None:
     """Forget the cached Board and the logistics caches (benchmarks measure a cold process)."""
-    from engine.logistics import clear_caches as clear_logistics
+    from tabula.engine.vae_victis.logistics import clear_caches as clear_logistics
 
     _BOARDS.clear()
     _BY_CON.clear()
@@ -194,7 +194,7 @@ def clear_caches() -> None:
 def _stored_logistics(con, board: Board, state: CampaignState):
     """Logistics of the stored position, computed on the campaign database itself (its static
     link tables are built once and kept there); remembered for the pure rules functions."""
-    from engine.logistics import compute_logistics, remember
+    from tabula.engine.vae_victis.logistics import compute_logistics, remember
 
     result = compute_logistics(con, board=board)
     remember(board, state, result)
@@ -362,7 +362,7 @@ def _transferred_before(r: _Round) -> dict[frozenset[int], int]:
 def _validate(con, board: Board, r: _Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
     """Layer 2 of :mod:`engine.orders` on the submitted orders *together with* the faction's stored
     ones, so the influence cap and the 100 FP transfer cap count the whole round."""
-    from engine.orders import IllegalOrderError, check_orders
+    from tabula.engine.vae_victis.orders import IllegalOrderError, check_orders
 
     if faction is not None and faction not in board.factions:
         raise InputError(f"unknown faction {faction!r}: use one of {', '.join(sorted(board.factions))}")
@@ -486,7 +486,7 @@ def submit_orders(
     use stands, and an order naming another use (other than the default "strength") is refused.
     A second submission for an army replaces the first until movement runs.
     """
-    from engine.orders import IllegalOrderError, OrderProblem
+    from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem
 
     if not orders:
         raise InputError(f"{source} holds no orders: give at least one army's moves")
@@ -585,7 +585,7 @@ def _start_state(r: _Round) -> CampaignState:
 
 def run_movement(con: duckdb.DuckDBPyConnection) -> list[Event]:
     """Phase 2: move every army simultaneously, then list the engagements of phase 3."""
-    from engine.movement import resolve_movement
+    from tabula.engine.vae_victis.movement import resolve_movement
 
     with st.transaction(con):
         r = _read(con)
@@ -631,7 +631,7 @@ def record_result(con: duckdb.DuckDBPyConnection, engagement: int, outcomes: Map
     one win and one loss, or two draws.  Recording again replaces the result (a correction),
     until administration runs.
     """
-    from engine.battles import OUTCOMES
+    from tabula.engine.vae_victis.battles import OUTCOMES
 
     with st.transaction(con):
         r = _read(con)
@@ -686,7 +686,7 @@ def _list_engagements(
 ) -> list[Event]:
     """Engagements after movement (:func:`engine.battles.find_engagements`) as ``put_engagement``
     events, plus each one's Field of Glory II set-up, worded and kept in the ``setups`` note."""
-    from engine.battles import engagement_setup, find_engagements
+    from tabula.engine.vae_victis.battles import engagement_setup, find_engagements
 
     assaults = {a: o.assault for a, o in orders.items() if o.assault and not o.lift_siege}
     engagements = find_engagements(board, state, assaults=assaults, retreats=tuple(sorted(retreats)))
@@ -746,7 +746,7 @@ def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
     again without the army (their numbers may change).  The victory points and where the
     army goes are administration's (``retreats`` note).
     """
-    from engine.logistics import logistics_for
+    from tabula.engine.vae_victis.logistics import logistics_for
 
     with st.transaction(con):
         r = _read(con)
@@ -792,7 +792,7 @@ def declare_retreat(con: duckdb.DuckDBPyConnection, army: int) -> list[Event]:
 
 
 def _engagements_and_results(r: _Round):
-    from engine.battles import Engagement, EngagementResult
+    from tabula.engine.vae_victis.battles import Engagement, EngagementResult
 
     engagements = tuple(
         Engagement(number=row[2], battle=row[1], army_a=row[3], army_b=row[4], assault=row[5]) for row in _engagement_rows(r)
@@ -811,7 +811,7 @@ def run_victory(con: duckdb.DuckDBPyConnection) -> list[Event]:
     With a winner the campaign ends (``winner`` in the campaign table); otherwise the next
     round starts in the orders phase, initiative stage.
     """
-    from engine.victory import check_victory, round_victory_points, score_round
+    from tabula.engine.vae_victis.victory import check_victory, round_victory_points, score_round
 
     with st.transaction(con):
         r = _read(con)
@@ -925,7 +925,7 @@ def load_choices(path) -> AdminChoices:
     """Read a TOML administration choices file (see :func:`parse_choices_text`)."""
     from pathlib import Path
 
-    from geo.errors import MissingInputError
+    from tabula.geo.errors import MissingInputError
 
     p = Path(path)
     try:
@@ -964,7 +964,7 @@ def run_administration(con: duckdb.DuckDBPyConnection, choices: AdminChoices | N
     Refused until every engagement of the round has a result.  The choices are recorded
     (note ``administration_choices``) with the changes they led to.
     """
-    from engine.administration import AdminInputs, administer
+    from tabula.engine.vae_victis.administration import AdminInputs, administer
 
     choices = choices or AdminChoices()
     with st.transaction(con):
@@ -1076,7 +1076,7 @@ def readjudicate(campaign_path) -> int:
     import tempfile
     from pathlib import Path
 
-    from geo.spatialdb import connect
+    from tabula.geo.spatialdb import connect
 
     src = Path(campaign_path)
     con = connect(src, read_only=True)

@@ -27,11 +27,11 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from engine.battles import Engagement, EngagementResult
-from engine.logistics import Logistics
-from engine.model import Board, CampaignState, Event, Siege
-from engine.zoc import army_zoc, controller_of, kept_within_army_zoc
-from geo.errors import InputError
+from tabula.engine.vae_victis.battles import Engagement, EngagementResult
+from tabula.engine.vae_victis.logistics import Logistics
+from tabula.engine.vae_victis.model import Board, CampaignState, Event, Siege
+from tabula.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
+from tabula.geo.errors import InputError
 
 __all__ = [
     "RESILIENCE_MODIFIERS",

@@ -28,21 +28,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from engine.battles import (
+from tabula.engine.vae_victis.battles import (
     MAX_FP,
     Engagement,
     EngagementResult,
     army_battle_outcomes,
     battle_outcomes,
 )
-from engine.logistics import Logistics, LogisticsOptions, logistics_for
-from engine.model import Army, Board, CampaignState, Event, Transfer
-from engine.movement import TERRAIN_MP
-from engine.orders import MAX_TRANSFER_FP as TRANSFER_CAP
-from engine.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
-from engine.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
-from geo.errors import InputError
-from geo.hexgrid import grid_distance
+from tabula.engine.vae_victis.logistics import Logistics, LogisticsOptions, logistics_for
+from tabula.engine.vae_victis.model import Army, Board, CampaignState, Event, Transfer
+from tabula.engine.vae_victis.movement import TERRAIN_MP
+from tabula.engine.vae_victis.orders import MAX_TRANSFER_FP as TRANSFER_CAP
+from tabula.engine.vae_victis.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
+from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
+from tabula.geo.errors import InputError
+from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "AdminInputs",

@@ -21,10 +21,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from engine.logistics import Logistics
-from engine.model import Board, CampaignState
-from engine.zoc import army_zoc, controller_of
-from geo.errors import InputError
+from tabula.engine.vae_victis.logistics import Logistics
+from tabula.engine.vae_victis.model import Board, CampaignState
+from tabula.engine.vae_victis.zoc import army_zoc, controller_of
+from tabula.geo.errors import InputError
 
 __all__ = [
     "BattleOptions",

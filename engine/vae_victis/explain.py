@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.model import Event
+from tabula.engine.vae_victis.model import Event
 
 __all__ = ["describe", "place"]
 

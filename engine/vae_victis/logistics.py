@@ -42,10 +42,10 @@ from typing import Iterable, Mapping
 
 import duckdb
 
-from engine.model import Board, CampaignState, Phase
-from engine.movement import TERRAIN_MP
-from geo.errors import InputError, TabulaError
-from geo.spatialdb import run_sql, run_sql_file
+from tabula.engine.vae_victis.model import Board, CampaignState, Phase
+from tabula.engine.vae_victis.movement import TERRAIN_MP
+from tabula.geo.errors import InputError, TabulaError
+from tabula.geo.spatialdb import run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).parent / "sql" / "logistics"
 STATIC_SQL = ("link_graph.sql",)
@@ -136,7 +136,7 @@ def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions =
     that needs them) and keeps them; ``logistics_meta`` records the SQL and options they were
     made from, and a change of either rebuilds them.  Returns whether anything was (re)built.
     """
-    from engine.board import existing_tables
+    from tabula.engine.vae_victis.board import existing_tables
 
     if "logistics_meta" in existing_tables(con):
         row = run_sql(con, "SELECT value FROM logistics_meta WHERE key = 'version'", name="logistics_meta").fetchone()

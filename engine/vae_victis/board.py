@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import duckdb
 
-from engine.model import Board, FactionInfo, Hex, StructureInfo
-from geo.errors import InputError
-from geo.spatialdb import run_sql
+from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
+from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import run_sql
 
 __all__ = ["board_from_duckdb", "existing_tables"]
 

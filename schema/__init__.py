@@ -1,0 +1,1 @@
+"""The one schema: map, campaign and state tables, defined once as SQL."""
