@@ -2,12 +2,21 @@
 
 Every figure is a median of repeated runs beside its named baseline measured in
 the same run, so machine noise shifts both and the ratio stays meaningful.
-Run: .venv/bin/python -m benchmarks.run [--quick]
+Run: .venv/bin/python -m benchmarks.run [--quick] [--against REV]
+
+The engine figures (a full umpire round, the logistics query) are measured side by
+side with a named earlier commit (``--against``, default :data:`BASELINE_REV`): that
+commit's wheel is built offline into a temporary folder and its own
+``benchmarks/bench_engine.py`` runs in a fresh process on it, then this tree's runs in
+a fresh process too, one after the other under the same load.  Each row then carries
+the earlier commit's figure as its baseline, so a refactor that slows a step shows as
+a ratio above 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import sys
@@ -19,6 +28,9 @@ from pathlib import Path
 import psutil
 
 RESULTS = Path(__file__).parent / "results.md"
+ROOT = Path(__file__).resolve().parents[1]
+#: The commit the engine figures are compared with: main before the rules-core rework (issue 7).
+BASELINE_REV = "777977d"
 
 
 def median_seconds(fn, repeat: int) -> float:
@@ -72,12 +84,73 @@ def optional_rows(module: str, work: Path, *, quick: bool) -> list[dict]:
     return mod.run(work, quick=quick)
 
 
-def write_results(rows: list[dict], path: Path = RESULTS) -> None:
+def _wheel_site(rev: str, work: Path) -> tuple[Path, Path]:
+    """(unpacked wheel of ``rev``, folder holding that commit's ``benchmarks`` package)."""
+    import subprocess
+    import tarfile
+    import zipfile
+
+    src = work / f"src-{rev}"
+    src.mkdir()
+    archive = work / f"{rev}.tar"
+    subprocess.run(["git", "archive", "--format=tar", "-o", str(archive), rev], cwd=ROOT, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(src, filter="data")
+    wheels = work / f"wheel-{rev}"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(src)],
+                   check=True, capture_output=True)
+    site = work / f"site-{rev}"
+    with zipfile.ZipFile(next(wheels.glob("*.whl"))) as z:
+        z.extractall(site)
+    return site, src
+
+
+def _engine_rows_in_fresh_process(path: list[Path], work: Path, *, quick: bool) -> list[dict]:
+    """``benchmarks.bench_engine.run`` in a new interpreter whose imports come from ``path`` first."""
+    import json
+    import os
+    import subprocess
+
+    work.mkdir(parents=True, exist_ok=True)
+    code = ("import json, sys; from pathlib import Path; from benchmarks.bench_engine import run; "
+            f"print('ROWS' + json.dumps(run(Path({str(work)!r}), quick={quick!r})))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, path))}
+    # Run from an empty folder, so neither this tree nor its editable install answers an import first.
+    proc = subprocess.run([sys.executable, "-c", code], cwd=work, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench_engine failed under {path[0]}:\n{proc.stderr[-3000:]}")
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("ROWS"))
+    return json.loads(line[4:])
+
+
+def engine_rows_against(rev: str, work: Path, *, quick: bool) -> list[dict]:
+    """The engine rows of this tree, each with ``rev``'s figure for the same row as its baseline."""
+    import subprocess
+
+    label = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True, capture_output=True,
+                           text=True).stdout.strip()
+    site, src = _wheel_site(label, work)
+    before = _engine_rows_in_fresh_process([site, src], work / "before", quick=quick)
+    now = _engine_rows_in_fresh_process([ROOT], work / "now", quick=quick)
+    by_name = {r["name"]: r for r in before}
+    rows = []
+    for r in now:
+        old = by_name.get(r["name"])
+        if old is not None and old["unit"] == r["unit"] and old["value"]:
+            r = {**r, "baseline": f"commit {label}: {old['value']} {old['unit']}",
+                 "ratio": round(r["value"] / old["value"], 2),
+                 "note": f"{r['note']}; {r['baseline']}; {label} measured just before, same load"}
+        rows.append(r)
+    return rows
+
+
+def write_results(rows: list[dict], load: tuple[float, ...], path: Path = RESULTS) -> None:
     cpu = f"{psutil.cpu_count(logical=True)} cores, {psutil.virtual_memory().total / 2**30:.0f} GiB"
     lines = [
         "# Benchmarks",
         "",
-        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} ({cpu}), Python {platform.python_version()}.",
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} ({cpu}), Python {platform.python_version()}; "
+        f"1-min load average {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end.",
         "Medians of repeated runs; each ratio is against the baseline named beside it, measured in the same run.",
         "Regenerate with `make bench`.",
         "",
@@ -92,14 +165,20 @@ def write_results(rows: list[dict], path: Path = RESULTS) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller rasters")
+    parser.add_argument("--against", default=BASELINE_REV, metavar="REV",
+                        help=f"commit the engine figures are measured beside (default {BASELINE_REV}; 'none' to skip)")
     args = parser.parse_args(argv)
     rows: list[dict] = []
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="tabula-bench-") as tmp:
         work = Path(tmp)
         rows += bench_map_build(work, quick=args.quick)
-        for module in ("benchmarks.bench_zonal", "benchmarks.bench_engine"):
-            rows += optional_rows(module, work, quick=args.quick)
-    write_results(rows)
+        rows += optional_rows("benchmarks.bench_zonal", work, quick=args.quick)
+        if args.against == "none":
+            rows += optional_rows("benchmarks.bench_engine", work, quick=args.quick)
+        else:
+            rows += engine_rows_against(args.against, work, quick=args.quick)
+    write_results(rows, load)
     print(RESULTS.read_text())
     return 0
 
