@@ -30,7 +30,7 @@ from tabula.etl.shorelines import check_bbox
 from tabula.geo import hexgrid
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.settings import DEFAULT_RESOLUTION
-from tabula.geo.spatialdb import connect, run_sql_file
+from tabula.schema import create_database, create_map_tables
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,6 @@ DEFAULT_SHORELINES = DATASETS_DIR / "mediterranean_shorelines.parquet"
 DEFAULT_RIVERS = DATASETS_DIR / "mediterranean_rivers.parquet"
 REGIONS_FILE = DATASETS_DIR / "regions.toml"
 DEFAULT_REGION = "mediterranean"
-SQL_DIR = Path(__file__).parent / "sql" / "map"
 
 
 def named_regions() -> dict[str, dict]:
@@ -162,7 +161,7 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
 
 
 def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame, rivers, meta: dict) -> None:
-    """Write the map tables and views into a new DuckDB file at ``path``."""
+    """Write the map tables and views (schema/map.sql, schema/map_views.sql) into a new DuckDB file at ``path``."""
     hexes = pd.DataFrame(
         {
             "cell": cells["cell"],
@@ -189,26 +188,22 @@ def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame,
             "wkb": shapely.to_wkb(rivers.geometry.to_numpy()),
         }
     )
-    con = connect(path)
+    con = create_database(path)
     try:
         con.register("hexes_df", hexes)
         con.register("neighbors_df", neighbors)
         con.register("rivers_df", river_df)
         con.execute("BEGIN")
+        create_map_tables(con)
         con.execute(
-            """CREATE TABLE hexes AS
-               SELECT cell, res::INTEGER AS res, kind, terrain, elev_mean, elev_min, elev_max, elev_std,
-                      elev_samples::INTEGER AS elev_samples, land_fraction, lake_fraction, river, lat, lng,
-                      ST_GeomFromWKB(wkb) AS geom
+            """INSERT INTO hexes
+               SELECT cell, res, kind, terrain, elev_mean, elev_min, elev_max, elev_std,
+                      elev_samples, land_fraction, lake_fraction, river, lat, lng, ST_GeomFromWKB(wkb)
                FROM hexes_df ORDER BY cell"""
         )
-        con.execute(
-            "CREATE TABLE hex_neighbors AS SELECT cell, neighbor, clock::INTEGER AS clock, bearing FROM neighbors_df ORDER BY cell, clock"
-        )
-        con.execute("CREATE TABLE map_rivers AS SELECT river_id::INTEGER AS river_id, length_km, ST_GeomFromWKB(wkb) AS geom FROM rivers_df")
-        con.execute("CREATE TABLE map_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        con.execute("INSERT INTO hex_neighbors SELECT cell, neighbor, clock, bearing FROM neighbors_df ORDER BY cell, clock")
+        con.execute("INSERT INTO map_rivers SELECT river_id, length_km, ST_GeomFromWKB(wkb) FROM rivers_df")
         con.executemany("INSERT INTO map_meta VALUES (?, ?)", [(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in meta.items()])
-        run_sql_file(con, SQL_DIR / "views.sql")
         con.execute("COMMIT")
     finally:
         con.close()

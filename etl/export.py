@@ -10,6 +10,7 @@ import shapely
 
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.spatialdb import connect
+from tabula.schema import existing_tables
 
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 
@@ -23,7 +24,7 @@ def open_map_database(db_path: str | Path, *, required: str):
     if not db_path.exists():
         raise MissingInputError(f"map database {db_path} does not exist: build one with `tabula map build --out {db_path}`")
     con = connect(db_path, read_only=True)
-    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = existing_tables(con)
     if required not in tables:
         con.close()
         raise InputError(f"{db_path} has no {required} table: pass a database made by `tabula map build`")
@@ -40,6 +41,8 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
                 continue
             df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM {table}").df()
             geometry = shapely.from_wkb(df.pop("wkb").map(bytes).to_numpy())
+            # The columns are OGC:CRS84 (schema/*.sql): WGS84 lon/lat, which GeoPandas, GeoParquet
+            # and GeoPackage write as EPSG:4326 with x = longitude.
             layers[table] = gpd.GeoDataFrame(df, geometry=geometry, crs="EPSG:4326")
         return layers
     finally:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import duckdb
 import numpy as np
@@ -25,7 +25,8 @@ import shapely
 from tabula.geo.errors import InputError
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
-from tabula.web_maps.terrain_map import HexTable, column_names, require_columns, table_names, wkb_geometries
+from tabula.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
+from tabula.web_maps.terrain_map import HexTable, wkb_geometries
 
 log = logging.getLogger(__name__)
 
@@ -35,24 +36,6 @@ NAMED_RIVER_COLOUR = "#0d47a1"
 ZONE_COLOUR = "#0b3a66"
 STAR_R = 13  # capital star half-size in px; army counters stand just below it
 _CSS_COLOUR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
-
-
-@dataclass(frozen=True)
-class Faction:
-    name: str
-    colour: str
-    player: bool
-
-
-@dataclass(frozen=True)
-class Structure:
-    name: str
-    modern: str | None
-    kind: str | None
-    cell: str
-    controller: str | None
-    capital: bool
-    besieged_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,13 +56,16 @@ class NamedLine:
 
 @dataclass(frozen=True)
 class Scenario:
+    """What the layers draw: the campaign-table records (tabula.schema) as they stand now."""
+
     title: str | None
-    factions: tuple[Faction, ...]
-    structures: tuple[Structure, ...]
+    factions: tuple[Faction, ...]  # colour checked as a CSS colour
+    structures: tuple[Structure, ...]  # controller: the current one; capital: also when in a capitals list
     roads: tuple[NamedLine, ...]
     rivers: tuple[NamedLine, ...]
     sea_zones: tuple[NamedLine, ...]
     armies: tuple[ArmyMark, ...]
+    besieged_by: dict[str, str] = field(default_factory=dict)  # structure -> besieging faction
     viewer: str | None = None  # None: the umpire's view
 
     def colour(self, faction: str | None) -> str:
@@ -108,43 +94,34 @@ def _lines_from_cells(cells: list[str], centres: dict[str, tuple[float, float]])
 
 def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="database") -> Scenario:
     """Everything the scenario layers draw, read from a campaign database."""
-    tables = table_names(con)
+    tables = existing_tables(con)
     meta = dict(_rows(con, "SELECT key, value FROM scenario_meta")) if "scenario_meta" in tables else {}
     centres = hexes.centres()
-    require_columns(con, "factions", ("name", "colour"), db_path)
-    fcols = column_names(con, "factions")
-    capitals = set()
-    if "capitals" in fcols:
-        # A faction's capitals list is the rules' word on capitals, whatever structures.capital says.
-        for (names,) in _rows(con, "SELECT capitals FROM factions WHERE capitals IS NOT NULL"):
-            capitals.update(names)
-    player = "player" if "player" in fcols else "TRUE"
-    factions = tuple(
-        Faction(name, _colour(colour, name), bool(p))
-        for name, colour, p in _rows(con, f"SELECT name, colour, {player} FROM factions ORDER BY name")
-    )
+    try:
+        stored_factions, stored_structures = read_factions(con), read_structures(con)
+    except InputError as e:
+        raise InputError(f"{db_path}: {e}") from e
+    factions = tuple(replace(f, colour=_colour(f.colour, f.name)) for f in stored_factions)
     known = {f.name for f in factions}
+    # A faction's capitals list is the rules' word on capitals, whatever structures.capital says.
+    capitals = {c for f in factions for c in f.capitals}
 
-    require_columns(con, "structures", ("name", "cell"), db_path)
-    scols = column_names(con, "structures")
-    pick = ", ".join(c if c in scols else f"NULL AS {c}" for c in ("modern", "kind", "controller", "capital"))
     control = {}
-    if "control" in tables and {"structure", "controller"} <= set(column_names(con, "control")):
+    if "control" in tables and {"structure", "controller"} <= set(existing_columns(con, "control")):
         # The engine's current control supersedes the scenario's control at start.
         control = dict(_rows(con, "SELECT structure, controller FROM control"))
     sieges = {}
-    if "sieges" in tables and {"structure", "faction"} <= set(column_names(con, "sieges")):
+    if "sieges" in tables and {"structure", "faction"} <= set(existing_columns(con, "sieges")):
         sieges = dict(_rows(con, "SELECT structure, faction FROM sieges"))
     structures = []
-    for name, cell, modern, kind, controller, capital in _rows(con, f"SELECT name, cell, {pick} FROM structures ORDER BY name"):
-        if cell not in centres:
-            log.warning("structure %s lies in %s, which is not on the map: not drawn", name, cell)
+    for s in stored_structures:
+        if s.cell not in centres:
+            log.warning("structure %s lies in %s, which is not on the map: not drawn", s.name, s.cell)
             continue
-        controller = control.get(name, controller)
+        controller = control.get(s.name, s.controller)
         if controller is not None and controller not in known:
-            log.warning("structure %s is controlled by %s, which is not a faction: drawn neutral", name, controller)
-        structures.append(Structure(name, modern, kind, cell, controller, bool(capital) or name in capitals,
-                                    sieges.get(name)))
+            log.warning("structure %s is controlled by %s, which is not a faction: drawn neutral", s.name, controller)
+        structures.append(replace(s, controller=controller, capital=bool(s.capital) or s.name in capitals))
 
     roads: list[NamedLine] = []
     if "road_cells" in tables:
@@ -180,7 +157,7 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
             zones.append(NamedLine(name, geom, tuple(zone_cells.get(name, ()))))
 
     armies: list[ArmyMark] = []
-    acols = column_names(con, "armies") if "armies" in tables else []
+    acols = existing_columns(con, "armies") if "armies" in tables else []
     if {"id", "faction", "cell"} <= set(acols):
         strength = "strength" if "strength" in acols else "NULL"
         alive = "WHERE NOT coalesce(eliminated, FALSE)" if "eliminated" in acols else ""
@@ -197,11 +174,13 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
         armies = [a for a in armies if a.cell in centres]
 
     title = meta.get("title") or meta.get("name")
-    return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies))
+    besieged = {s.name: sieges[s.name] for s in structures if s.name in sieges}
+    return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies),
+                    besieged)
 
 
 def _named_geoms(con, table: str) -> list[tuple[str, object]]:
-    cols = column_names(con, table)
+    cols = existing_columns(con, table)
     if "name" not in cols:
         raise InputError(f"table {table} lacks column name: rebuild the campaign with `tabula campaign new`")
     if "geom" not in cols:
@@ -304,7 +283,7 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             lat, lng = centres[s.cell]
             rows = [["name", s.name], ["modern", s.modern], ["kind", s.kind], ["cell", s.cell],
                     ["controller", s.controller or "nobody"], ["capital", "yes" if s.capital else None],
-                    ["besieged by", s.besieged_by]]
+                    ["besieged by", scenario.besieged_by.get(s.name)]]
             city = (s.kind or "").lower() == "city"
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
                            "colour": scenario.colour(s.controller), "r": STAR_R if s.capital else (7 if city else 5),
@@ -336,4 +315,4 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
     return sections, scenario.title
 
 
-__all__ = ["ArmyMark", "Faction", "Scenario", "Structure", "add_scenario_layers", "faction_view", "load_scenario"]
+__all__ = ["ArmyMark", "Scenario", "add_scenario_layers", "faction_view", "load_scenario"]

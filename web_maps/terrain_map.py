@@ -22,6 +22,7 @@ from folium import LayerControl
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.hexgrid import cell_polygon
 from tabula.geo.spatialdb import connect
+from tabula.schema import existing_columns, existing_tables
 from tabula.web_maps.assets import OfflineMap, check_output, write_html
 from tabula.web_maps.encode import check_precision, encode_lines, encode_rings
 from tabula.web_maps.layers import Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection, LineLayer, Title
@@ -67,37 +68,23 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
             raise InputError(f"{path} is open for writing by another process ({first}): "
                              "render it once that command has finished") from e
         raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `tabula map build`") from e
-    if "hexes" not in table_names(con):
+    if "hexes" not in existing_tables(con):
         con.close()
         raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `tabula map build`")
     return con
 
 
-# The tables `tabula campaign new` adds to the map tables (docs/architecture.md).
+# The campaign tables (schema/campaign.sql) that make a map database a campaign.
 CAMPAIGN_TABLES = ("factions", "structures")
 
 
 def is_campaign(con: duckdb.DuckDBPyConnection) -> bool:
     """True when the database holds a scenario on top of the map tables."""
-    return set(CAMPAIGN_TABLES) <= table_names(con)
-
-
-def table_names(con: duckdb.DuckDBPyConnection) -> set[str]:
-    rows = con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()
-    return {r[0] for r in rows}
-
-
-def column_names(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    rows = con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = ? "
-        "ORDER BY ordinal_position",
-        [table],
-    ).fetchall()
-    return [r[0] for r in rows]
+    return set(CAMPAIGN_TABLES) <= existing_tables(con)
 
 
 def require_columns(con: duckdb.DuckDBPyConnection, table: str, needed: tuple[str, ...], db_path) -> list[str]:
-    have = column_names(con, table)
+    have = existing_columns(con, table)
     missing = [c for c in needed if c not in have]
     if missing:
         raise InputError(
@@ -239,7 +226,7 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tupl
 def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str = "Rivers", show: bool = True,
                     bounds: tuple[float, float, float, float] | None = None) -> tuple[LineLayer | None, int]:
     """The ``map_rivers`` lines (clipped to ``bounds`` = west, south, east, north), or None when there are none."""
-    if "map_rivers" not in table_names(con):
+    if "map_rivers" not in existing_tables(con):
         return None, 0
     have = require_columns(con, "map_rivers", ("geom",), db_path)
     rid = "river_id" if "river_id" in have else "NULL"
@@ -260,9 +247,9 @@ def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str
 
 
 def map_meta(con) -> dict[str, str]:
-    if "map_meta" not in table_names(con):
+    if "map_meta" not in existing_tables(con):
         return {}
-    have = column_names(con, "map_meta")
+    have = existing_columns(con, "map_meta")
     if not {"key", "value"} <= set(have):
         return {}
     return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM map_meta").fetchall()}

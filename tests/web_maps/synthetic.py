@@ -1,4 +1,4 @@
-"""Tiny synthetic map and campaign databases for the web map tests, written table by table.
+"""Tiny synthetic map and campaign databases for the web map tests: the schema's tables (tabula.schema), filled row by row.
 
 Hexes are a disk of H3 cells around Rome: the west third water (ocean, sea,
 coast), one lake, the rest land with every terrain in latitude bands, a river
@@ -15,19 +15,11 @@ import shapely
 
 from tabula.geo.hexgrid import cell_center, cell_polygon, ring
 from tabula.geo.spatialdb import connect
+from tabula.schema import create_campaign_tables, create_database, create_map_tables
 
 CENTRE = (41.9, 12.5)
 RES = 6
 TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
-
-MAP_DDL = """
-CREATE TABLE hexes (cell VARCHAR PRIMARY KEY, res INTEGER, kind VARCHAR, terrain VARCHAR,
-    elev_mean DOUBLE, elev_min DOUBLE, elev_max DOUBLE, elev_std DOUBLE, elev_samples INTEGER,
-    land_fraction DOUBLE, lake_fraction DOUBLE, river BOOLEAN, lat DOUBLE, lng DOUBLE, geom GEOMETRY);
-CREATE TABLE map_rivers (river_id INTEGER, length_km DOUBLE, geom GEOMETRY);
-CREATE TABLE map_meta (key VARCHAR, value VARCHAR);
-"""
-
 
 def synthetic_cells(k: int = 4, *, centre=CENTRE, res: int = RES) -> list[dict]:
     """Rows for ``hexes``: a k-ring disk (61 cells for k=4) with water, a lake, terrains, a river."""
@@ -69,9 +61,9 @@ def synthetic_cells(k: int = 4, *, centre=CENTRE, res: int = RES) -> list[dict]:
 def make_map_db(path: Path, *, k: int = 4, centre=CENTRE, res: int = RES) -> list[dict]:
     """Write a map database at ``path``; returns the hex rows."""
     rows = synthetic_cells(k, centre=centre, res=res)
-    con = connect(path)
+    con = create_database(path)
     try:
-        con.execute(MAP_DDL)
+        create_map_tables(con)
         con.executemany(
             "INSERT INTO hexes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))",
             [[r["cell"], r["res"], r["kind"], r["terrain"], r["elev_mean"], r["elev_min"], r["elev_max"], r["elev_std"],
@@ -127,37 +119,22 @@ def make_campaign_db(path: Path, *, started: bool = True, k: int = 4) -> dict:
     zone_cells = sorted(r["cell"] for r in water)
     con = connect(path)
     try:
-        con.execute(
-            "CREATE TABLE factions (name VARCHAR PRIMARY KEY, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
-            "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
-        )
+        create_campaign_tables(con)
         con.executemany("INSERT INTO factions VALUES (?, ?, 'list', ?, ?, 1, 1, 9)", [list(f) for f in FACTIONS])
-        con.execute(
-            "CREATE TABLE structures (name VARCHAR PRIMARY KEY, modern VARCHAR, kind VARCHAR, cell VARCHAR UNIQUE, "
-            "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
-        )
         for s in structures:
             lat, lng = cell_center(s[3])
             con.execute("INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_Point(?, ?))", [*s, lng, lat])
-        con.execute("CREATE TABLE roads (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-        con.execute("CREATE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
         line = "LINESTRING(" + ", ".join(f"{cell_center(c)[1]} {cell_center(c)[0]}" for c in road) + ")"
         con.execute("INSERT INTO roads VALUES ('Via Tiburtina', ST_GeomFromText(?::VARCHAR))", [line])
         con.executemany("INSERT INTO road_cells VALUES ('Via Tiburtina', ?, ?)", [[i, c] for i, c in enumerate(road)])
-        con.execute("CREATE TABLE rivers (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-        con.execute("CREATE TABLE river_cells (river VARCHAR, cell VARCHAR)")
         line = "LINESTRING(" + ", ".join(f"{cell_center(c)[1]} {cell_center(c)[0]}" for c in river) + ")"
         con.execute("INSERT INTO rivers VALUES ('Tiberis', ST_GeomFromText(?::VARCHAR))", [line])
         con.executemany("INSERT INTO river_cells VALUES ('Tiberis', ?)", [[c] for c in river])
-        con.execute("CREATE TABLE sea_zones (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-        con.execute("CREATE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
         zone = shapely.union_all([cell_polygon(c) for c in zone_cells])
         con.execute("INSERT INTO sea_zones VALUES ('Mare Tyrrhenum', ST_GeomFromText(?::VARCHAR))", [zone.wkt])
         con.executemany("INSERT INTO hex_sea_zones VALUES (?, 'Mare Tyrrhenum')", [[c] for c in zone_cells])
-        con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
         con.executemany("INSERT INTO scenario_meta VALUES (?, ?)",
                         [["name", "latium"], ["title", "Latium 340 BC"], ["start_fp", "1600"]])
-        con.execute("CREATE TABLE placements (army INTEGER PRIMARY KEY, faction VARCHAR, structure VARCHAR, cell VARCHAR)")
         con.executemany("INSERT INTO placements VALUES (?, ?, ?, ?)",
                         [[1, "Roma", "Roma", origin], [2, "Roma", "Ostia", coastal], [5, "Etrusci", "Caere", north]])
         if started:
