@@ -7,13 +7,14 @@ end (an error or a kill leaves no half-written campaign):
 2. take the map: the file given with ``map_path`` (any map whose resolution is
    the scenario's and whose extent covers its bbox; a larger map is clipped to
    the bbox), or one built for the scenario region by ``etl.build.build_map``;
-3. copy the map tables (``hexes``, ``hex_neighbors``, ``map_rivers``,
-   ``map_meta`` and the map's views) for the hexes whose centre lies in the bbox;
+3. create the map and campaign tables and views of the one schema
+   (``schema/*.sql``) and copy into them the map's ``hexes``, ``hex_neighbors``,
+   ``map_rivers`` and ``map_meta`` for the hexes whose centre lies in the bbox;
 4. check the scenario against the map and give everything its cells
    (:func:`etl.scenario.resolve_on_map`), apply terrain overrides and ocean
    marks to ``hexes`` and record them in ``terrain_overrides``;
-5. route roads and rivers (:mod:`etl.roads`), write the campaign tables of
-   docs/architecture.md, the placements, the notes, and install the structure views.
+5. route roads and rivers (:mod:`etl.roads`), fill the campaign tables,
+   the placements and the notes, and install the structure views.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.etl.structure_views import SEED_RESILIENCE, install_structure_views
+from tabula.datasets.rules import rules_rows
+from tabula.etl.structure_views import install_structure_views
 from tabula.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
 from tabula.etl.scenario import (
     MapCells,
@@ -49,25 +51,22 @@ from tabula.etl.scenario import (
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.hexgrid import cell_at, cells_in_bbox
 from tabula.geo.spatialdb import connect, run_sql
+from tabula.schema import (
+    CAMPAIGN,
+    create_campaign_tables,
+    create_database,
+    create_map_tables,
+    create_tables,
+    existing_tables,
+    read_factions,
+    read_structures,
+    table_columns,
+)
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CampaignResult", "create_campaign", "place_armies", "write_placements", "ROAD_EDGES_SQL"]
+__all__ = ["CampaignResult", "create_campaign", "place_armies", "write_placements"]
 
-ROAD_EDGES_SQL = """
-CREATE OR REPLACE VIEW road_edges AS
-WITH steps AS (
-    SELECT road, cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
-), pairs AS (
-    SELECT road, cell, neighbor FROM steps WHERE neighbor IS NOT NULL AND neighbor <> cell
-    UNION
-    SELECT road, neighbor AS cell, cell AS neighbor FROM steps WHERE neighbor IS NOT NULL AND neighbor <> cell
-)
-SELECT p.road, p.cell, p.neighbor, n.clock
-FROM pairs AS p
-JOIN hex_neighbors AS n ON n.cell = p.cell AND n.neighbor = p.neighbor
-"""
-"""Both directions of every road step with the clock side of ``cell`` the road crosses."""
 
 
 @dataclass
@@ -101,16 +100,21 @@ def _bulk_insert(con, table: str, columns: list[str], rows: list[tuple], *, expr
 # --------------------------------------------------------------------------- map copy
 
 
+def _copy_columns(con, table: str) -> str:
+    """The schema's columns of ``table`` as a select list over the attached map ``m`` (NULL for a column it lacks)."""
+    have = {r[0] for r in con.execute(
+        "SELECT lower(column_name) FROM information_schema.columns WHERE table_catalog = 'm' AND table_name = ?", [table]
+    ).fetchall()}
+    return ", ".join(c if c in have else f"NULL AS {c}" for c in table_columns(table))
+
+
 def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario) -> None:
+    """Create the map tables and views of the schema and fill them with the map's hexes in the bbox."""
     west, south, east, north = scenario.bbox
+    create_map_tables(con)
     con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
     try:
-        tables = {
-            r[0]
-            for r in con.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'm' AND table_type = 'BASE TABLE'"
-            ).fetchall()
-        }
+        tables = existing_tables(con, catalog="m")
         missing = {"hexes", "hex_neighbors"} - tables
         if missing:
             raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: pass a map written by `tabula map build`")
@@ -122,7 +126,8 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
             )
         run_sql(
             con,
-            "CREATE TABLE hexes AS SELECT * FROM m.hexes WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? ORDER BY cell",
+            f"INSERT INTO hexes SELECT {_copy_columns(con, 'hexes')} FROM m.hexes "
+            "WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? ORDER BY cell",
             [south, north, west, east],
             name="campaign.copy_hexes",
         )
@@ -136,44 +141,28 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
             )
         run_sql(
             con,
-            "CREATE TABLE hex_neighbors AS SELECT * FROM m.hex_neighbors "
+            f"INSERT INTO hex_neighbors SELECT {_copy_columns(con, 'hex_neighbors')} FROM m.hex_neighbors "
             "WHERE cell IN (SELECT cell FROM hexes) AND neighbor IN (SELECT cell FROM hexes) ORDER BY cell, clock",
             name="campaign.copy_neighbors",
         )
         if "map_rivers" in tables:
             run_sql(
                 con,
-                "CREATE TABLE map_rivers AS SELECT * FROM m.map_rivers WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?))",
+                f"INSERT INTO map_rivers SELECT {_copy_columns(con, 'map_rivers')} FROM m.map_rivers "
+                "WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?))",
                 [west, south, east, north],
                 name="campaign.copy_rivers",
             )
         if "map_meta" in tables:
-            run_sql(con, "CREATE TABLE map_meta AS SELECT * FROM m.map_meta", name="campaign.copy_meta")
-        else:
-            con.execute("CREATE TABLE map_meta (key VARCHAR, value VARCHAR)")
-        views = con.execute(
-            "SELECT view_name, sql FROM duckdb_views() WHERE database_name = 'm' AND NOT internal ORDER BY view_name"
-        ).fetchall()
+            run_sql(con, "INSERT INTO map_meta SELECT key, value FROM m.map_meta", name="campaign.copy_meta")
     finally:
         con.execute("DETACH m")
-    for name, sql in views:
-        # The map's own views (coast adjacency, sea/land borders) read only map
-        # tables, which now exist here under the same names.
-        try:
-            con.execute(sql)
-        except duckdb.Error as e:
-            log.warning("map view %s not recreated: %s", name, e)
-    con.execute("ALTER TABLE hexes ADD PRIMARY KEY (cell)")
 
 
 # --------------------------------------------------------------------------- writing
 
 
 def _apply_overrides(con, scenario: Scenario, resolved: Resolved, cells: MapCells) -> int:
-    con.execute(
-        "CREATE TABLE terrain_overrides (cell VARCHAR, kind_before VARCHAR, terrain_before VARCHAR, "
-        "kind VARCHAR, terrain VARCHAR, reason VARCHAR, source VARCHAR)"
-    )
     rows = []
     for cell, zone in sorted(resolved.ocean_cells.items()):
         reason = zone.note or f"outside every sea zone of {scenario.name}: impassable to ships"
@@ -221,10 +210,6 @@ def _route_all(con, scenario: Scenario, resolved: Resolved, notes: list[Note]) -
     graph = HexGraph.from_db(con)
     # Overrides (and ocean marks) are already in hexes, so the cells for snapping are read back from them.
     cells = MapCells(graph.kind, graph.terrain, {c: [n for n, _ in v] for c, v in graph.neighbors.items()}, graph.latlng)
-    con.execute("CREATE TABLE roads (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-    con.execute("CREATE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
-    con.execute("CREATE TABLE rivers (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-    con.execute("CREATE TABLE river_cells (river VARCHAR, cell VARCHAR)")
     road_rows, cell_rows = [], []
     rcost = road_cost(scenario.routing)
     for road in scenario.roads:
@@ -245,15 +230,10 @@ def _route_all(con, scenario: Scenario, resolved: Resolved, notes: list[Note]) -
     if river_rows:
         _bulk_insert(con, "rivers", ["name", "wkt"], river_rows, exprs={"wkt": "ST_GeomFromText(wkt)"})
         _bulk_insert(con, "river_cells", ["river", "cell"], rcell_rows)
-    con.execute(ROAD_EDGES_SQL)
     return len(cell_rows), len(rcell_rows)
 
 
 def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
-    con.execute(
-        "CREATE TABLE factions (name VARCHAR PRIMARY KEY, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
-        "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
-    )
     _bulk_insert(
         con,
         "factions",
@@ -262,10 +242,6 @@ def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
             (f.name, f.colour, f.army_list, f.player, list(f.capitals), f.influence_multiplier, f.first_army, f.last_army)
             for f in scenario.factions
         ],
-    )
-    con.execute(
-        "CREATE TABLE structures (name VARCHAR PRIMARY KEY, modern VARCHAR, kind VARCHAR, cell VARCHAR UNIQUE, "
-        "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
     )
     # geom is the real place (lon/lat); cell is the hex the rules use, which for
     # a place on the shore is the nearest land hex (see scenario_notes).
@@ -279,8 +255,6 @@ def _write_scenario_tables(con, scenario: Scenario, resolved: Resolved) -> None:
         ],
         exprs={"lon": "ST_Point(lon, lat)", "lat": None},
     )
-    con.execute("CREATE TABLE sea_zones (name VARCHAR PRIMARY KEY, geom GEOMETRY)")
-    con.execute("CREATE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
     zones = [z for z in scenario.sea_zones if not z.ocean]
     if zones:
         _bulk_insert(con, "sea_zones", ["name", "wkt"], [(z.name, z.geom.wkt) for z in zones], exprs={"wkt": "ST_GeomFromText(wkt)"})
@@ -302,22 +276,14 @@ def _meta_rows(scenario: Scenario, extra: dict) -> list[tuple[str, str]]:
     }
     for k, v in scenario.meta.items():
         rows.setdefault(str(k), str(v))
-
-    def flatten(prefix: str, value) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                flatten(f"{prefix}.{k}", v)
-        else:
-            rows[prefix] = str(value)
-
-    flatten("rules", scenario.rules)
+    rows["ruleset"] = scenario.ruleset  # the values themselves are in the `rules` table
     rows.update({k: str(v) for k, v in extra.items()})
     return sorted(rows.items())
 
 
 def write_placements(con, placements: list[Placement] | None) -> int:
     """(Re)write the ``placements`` table; structures must already be in ``con``."""
-    con.execute("CREATE OR REPLACE TABLE placements (army INTEGER PRIMARY KEY, faction VARCHAR, structure VARCHAR, cell VARCHAR)")
+    create_tables(con, CAMPAIGN, ["placements"], replace=True)
     if not placements:
         return 0
     cells = dict(con.execute("SELECT name, cell FROM structures").fetchall())
@@ -330,14 +296,12 @@ def write_placements(con, placements: list[Placement] | None) -> int:
     return len(placements)
 
 
-def _resilience_modifiers(scenario: Scenario) -> dict[str, int]:
-    values = dict(SEED_RESILIENCE)
-    custom = scenario.rules.get("resilience") or {}
-    for k, v in custom.items():
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise InputError(f"scenario.toml: [rules.resilience] {k} = {v!r}: give a whole number")
-        values[str(k).lower()] = v
-    return values
+def _write_rules(con, scenario: Scenario) -> None:
+    """Freeze the scenario's merged rules (the ruleset file with its [rules] over it) in the
+    campaign: ``rules(key, value)``, one row per dotted key, the value as JSON.  The engine
+    and the SQL views read only this table, so a package upgrade never changes a running
+    campaign's rules."""
+    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(scenario.merged_rules))
 
 
 # --------------------------------------------------------------------------- entry points
@@ -373,9 +337,10 @@ def create_campaign(
             log.info("building the %s map for %s", scenario.resolution, scenario.name)
             build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
             built = True
-        con = connect(tmp)
+        con = create_database(tmp)
         try:
             _copy_map(con, map_path, scenario)
+            create_campaign_tables(con)
             cells = MapCells.from_db(con)
             resolved = resolve_on_map(scenario, cells)
             notes = list(resolved.notes)
@@ -383,8 +348,8 @@ def create_campaign(
             _write_scenario_tables(con, scenario, resolved)
             n_road, n_river = _route_all(con, scenario, resolved, notes)
             n_place = write_placements(con, scenario.placements)
-            install_structure_views(con, modifiers=_resilience_modifiers(scenario))
-            con.execute("CREATE TABLE scenario_notes (topic VARCHAR, subject VARCHAR, message VARCHAR)")
+            _write_rules(con, scenario)
+            install_structure_views(con)
             if notes:
                 _bulk_insert(con, "scenario_notes", ["topic", "subject", "message"], [(n.topic, n.subject, n.message) for n in notes])
             seconds = time.perf_counter() - t0
@@ -401,7 +366,6 @@ def create_campaign(
                 "ocean_hexes": len(resolved.ocean_cells),
                 "placements": n_place,
             }
-            con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
             _bulk_insert(
                 con,
                 "scenario_meta",
@@ -429,14 +393,13 @@ class _Roster:
 
     def __init__(self, con):
         self.factions = [
-            Faction(n, c, a, p, tuple(caps or ()), m, f, l, Source("factions"))
-            for n, c, a, p, caps, m, f, l in con.execute(
-                "SELECT name, colour, army_list, player, capitals, influence_multiplier, first_army, last_army FROM factions ORDER BY name"
-            ).fetchall()
+            Faction(f.name, f.colour, f.army_list, f.player, f.capitals, f.influence_multiplier, f.first_army,
+                    f.last_army, Source("factions"))
+            for f in read_factions(con)
         ]
         self._structures = {
-            n: Structure(n, mo, k, 0.0, 0.0, ctl, bool(cap), Source("structures"))
-            for n, mo, k, ctl, cap in con.execute("SELECT name, modern, kind, controller, capital FROM structures").fetchall()
+            s.name: Structure(s.name, s.modern, s.kind, 0.0, 0.0, s.controller, bool(s.capital), Source("structures"))
+            for s in read_structures(con)
         }
 
     def faction(self, name):
@@ -453,7 +416,7 @@ def place_armies(campaign: str | Path, placements: str | Path) -> int:
         raise MissingInputError(f"campaign {campaign}: no such file: create it with `tabula campaign new`")
     con = connect(campaign)
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        tables = existing_tables(con)
         if not {"factions", "structures"} <= tables:
             raise InputError(f"campaign {campaign}: has no factions/structures tables: create it with `tabula campaign new`")
         # Placement is the scenario's starting position: once the umpire has started

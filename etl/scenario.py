@@ -3,7 +3,8 @@
 A scenario is a folder (``datasets/scenarios/<name>/`` or any path) of small,
 hand-edited, diff-friendly files; docs/scenario_format.md describes each one.
 
-    scenario.toml      name, region (bbox), H3 resolution, start rules, rules constants, road/river cost knobs
+    scenario.toml      name, region (bbox), H3 resolution, start rules, [rules] overrides of the
+                       ruleset's constants (datasets/rules/<ruleset>.toml), road/river cost knobs
     factions.toml      [[faction]]: name, colour, army list, player?, capitals, influence multiplier, army numbers
     structures.csv     one town/city a line: Latin name, modern name, kind, lat, lon, controller at start
     roads.toml         [[road]]: name, ordered waypoints (structure names or [lat, lon]), note
@@ -37,6 +38,7 @@ import shapely
 from shapely.geometry import shape
 
 from tabula.datasets import SCENARIOS_DIR
+from tabula.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.hexgrid import cell_at, check_resolution
 
@@ -187,6 +189,10 @@ class Scenario:
     sea_zones: list[SeaZone]
     overrides: list[Override]
     placements: list[Placement] | None
+    ruleset: str = DEFAULT_RULESET
+    merged_rules: dict = field(default_factory=dict)
+    """The ruleset file's values with this scenario's [rules] merged in, validated, faction
+    names resolved to factions.toml's spelling: what `campaign new` freezes in `rules`."""
 
     def faction(self, name: str) -> Faction | None:
         return next((f for f in self.factions if f.name == name), None)
@@ -352,6 +358,15 @@ def _load_meta(directory: Path) -> dict:
     per_faction = _int(sc["armies_per_faction"], f"{where} line {_line_of(lines, 1, 'armies_per_faction')}", "armies_per_faction")
     if start_fp <= 0 or per_faction < 0:
         raise InputError(f"{where}: start_fp = {start_fp}, armies_per_faction = {per_faction}: give start_fp > 0 and armies_per_faction >= 0")
+    ruleset = str(sc.get("ruleset", DEFAULT_RULESET))
+    overrides = dict(data.get("rules") or {})
+    # [scenario] start_fp is the scenario's strength at the start: the rules' start.army_fp.
+    start = dict(overrides.get("start") or {})
+    if "army_fp" in start and start["army_fp"] != start_fp:
+        raise InputError(f"{where}: [scenario] start_fp = {start_fp} but [rules.start] army_fp = {start['army_fp']}: "
+                         "give the starting strength once")
+    overrides["start"] = {**start, "army_fp": start_fp}
+    merged = load_rules(ruleset, overrides, source=f"{where} [rules]")
     routing = dict(DEFAULT_ROUTING)
     for key, value in (data.get("routing") or {}).items():
         if key not in DEFAULT_ROUTING:
@@ -377,8 +392,10 @@ def _load_meta(directory: Path) -> dict:
         "start_fp": start_fp,
         "armies_per_faction": per_faction,
         "rules": dict(data.get("rules") or {}),
+        "ruleset": ruleset,
+        "merged_rules": merged,
         "routing": routing,
-        "meta": {k: v for k, v in sc.items() if k not in ("bbox",)},
+        "meta": {k: v for k, v in sc.items() if k not in ("bbox", "ruleset")},
     }
 
 
@@ -707,6 +724,9 @@ def load_scenario(name_or_path: str | Path, *, placements: str | Path | None = N
         sea_zones=_load_sea_zones(directory),
         overrides=_load_overrides(directory, structures),
         placements=None,
+        ruleset=meta["ruleset"],
+        merged_rules=resolve_factions(meta["merged_rules"], [f.name for f in factions], ruleset=meta["ruleset"],
+                                      source=f"{directory.name}/scenario.toml [rules]"),
     )
     west, south, east, north = scenario.bbox
     for s in structures:

@@ -18,7 +18,12 @@
    capped at 1600 FP;
 9. miscellaneous: an army at 0 FP or less is eliminated.
 
-:func:`administer` is pure; umpire and player choices (advances, sieges started,
+:func:`administer` runs the steps, one function each (``_remove_losers``,
+``_advance_winners``, ``_retreat_draws``, ``_withdraw_assault_losers``, ``_resolve_sieges``,
+``_gain_unowned_structures``, ``_place_losers``, ``_apply_casualties``, ``_reinforce``,
+``_transfer_strength``, ``_eliminate_spent_armies``); steps 3 and 7 have nothing to do
+in the land game.  Every number comes from ``board.rules`` (``administration``,
+``battles.max_fp``; datasets/rules/vae-victis-ii.toml).  It is pure; umpire and player choices (advances, sieges started,
 lifted, taken over, surrendered, transfers) are explicit inputs.  Every change is an
 :class:`~engine.model.Event` explained in words.
 """
@@ -29,7 +34,6 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from tabula.engine.vae_victis.battles import (
-    MAX_FP,
     Engagement,
     EngagementResult,
     army_battle_outcomes,
@@ -37,43 +41,20 @@ from tabula.engine.vae_victis.battles import (
 )
 from tabula.engine.vae_victis.logistics import Logistics, LogisticsOptions, logistics_for
 from tabula.engine.vae_victis.model import Army, Board, CampaignState, Event, Transfer
-from tabula.engine.vae_victis.movement import TERRAIN_MP
-from tabula.engine.vae_victis.orders import MAX_TRANSFER_FP as TRANSFER_CAP
-from tabula.engine.vae_victis.sieges import SiegeInputs, SiegeOptions, assault_effects, resolve_sieges
+from tabula.engine.vae_victis.rules import AdministrationRules, SiegeRules, default_rules
+from tabula.engine.vae_victis.sieges import SiegeInputs, assault_effects, resolve_sieges
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
 from tabula.geo.errors import InputError
 from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "AdminInputs",
-    "AdminOptions",
     "AdminResult",
-    "MAX_FP",
-    "TRANSFER_CAP",
     "administer",
     "casualty_loss",
     "reinforcement",
     "retreat_destination",
 ]
-
-PASSABLE = frozenset(TERRAIN_MP)
-
-
-@dataclass(frozen=True)
-class AdminOptions:
-    """Choices where the seed is silent (docs/rules/administration.md).
-
-    ``draw_blocked``: a drawn army with no legal retreat "stay"s, or is placed like a
-    loser ("as_loser").  ``retreat_like_draw``: armies that retreated from an
-    engagement without fighting move like drawn ones.  ``transfer_excess``: FP a
-    receiver at 1600 cannot take "return" to the giver, or are "lost".
-    """
-
-    retreat_hexes: int = 2
-    draw_blocked: str = "stay"
-    retreat_like_draw: bool = True
-    transfer_excess: str = "return"
-
 
 @dataclass(frozen=True)
 class AdminInputs:
@@ -102,14 +83,19 @@ class AdminResult:
         return tuple(e for e in self.events if e.kind == "control_changed")
 
 
-def casualty_loss(outcome: str, casualties: int) -> int:
+def casualty_fp_per_percent(rules: AdministrationRules, outcome: str) -> int:
     """Seed: 1 FP per % of casualties for a won engagement, 2 FP for a drawn or lost one."""
-    return casualties * (1 if outcome == "win" else 2)
+    return rules.casualty_fp_won if outcome == "win" else rules.casualty_fp_drawn_or_lost
+
+
+def casualty_loss(outcome: str, casualties: int, rules: AdministrationRules | None = None) -> int:
+    """FP an army loses for ``casualties`` % in an engagement with ``outcome``."""
+    return casualties * casualty_fp_per_percent(rules if rules is not None else default_rules().administration, outcome)
 
 
 def _passable(board: Board, cell: str) -> bool:
     h = board.hexes.get(cell)
-    return h is not None and h.kind == "land" and h.terrain in PASSABLE
+    return h is not None and h.kind == "land" and h.terrain in board.rules.movement.terrain_mp
 
 
 def _capital_cells(board: Board, faction: str) -> list[str]:
@@ -135,13 +121,16 @@ def retreat_destination(
     blocked: set[str],
     occupied: set[str],
     towards: Iterable[str] = (),
-    hexes: int = 2,
+    hexes: int | None = None,
 ) -> str | None:
     """A hex ``hexes`` away reached through passable land hexes outside ``blocked``.
 
     Prefer hexes farther from every one of ``away_from`` (else at least not closer),
     then the one nearest a hex of ``towards`` (the faction's capitals), then farther
-    from the enemies in total, then the lowest cell id (determinism)."""
+    from the enemies in total, then the lowest cell id (determinism).  ``hexes``: default
+    ``rules.administration.retreat_hexes``."""
+    if hexes is None:
+        hexes = board.rules.administration.retreat_hexes
     away_from = list(away_from)
     towards = list(towards)
     frontier = {cell}
@@ -173,11 +162,13 @@ def reinforcement(
 ) -> tuple[int, str | None]:
     """FP an army that neither moved nor fought recovers in a controlled, unsieged structure's ZoC.
 
-    Town: +16 in its hex; City: +32 in its hex, +16 one hex away; halved when the
-    structure has no uninterrupted logistics line to a capital of the army's faction.
+    Town: +16 in its hex; City: +32 in its hex, +16 one hex away; +8/+16/+8 when the
+    structure has no uninterrupted logistics line to a capital of the army's faction
+    (``rules.administration.reinforcement`` / ``reinforcement_cut_off``).
     The seed asks for the army to be "the entire round" in the ZoC of a controlled
     structure: with ``start_state`` the structure must also have been the faction's,
     and unsieged, at the start of the round (one gained this round gives nothing yet)."""
+    rules = board.rules.administration
     best, why = 0, None
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if controller_of(state, s) != army.faction or state.siege_of(s.name) is not None:
@@ -187,232 +178,267 @@ def reinforcement(
         ):
             continue
         if army.cell == s.cell:
-            fp = 32 if s.kind == "city" else 16
+            where = s.kind
         elif s.kind == "city" and army.cell in structure_zoc(board, s) and board.hexes[army.cell].kind == "land":
-            fp = 16
+            where = "city_adjacent"
         else:
             continue
         supplied = logistics.is_supplied(army.faction, s.name)
-        if not supplied:
-            fp //= 2
+        fp = (rules.reinforcement if supplied else rules.reinforcement_cut_off)[where]
         if fp > best:
             best = fp
             why = f"{s.name} ({s.kind}, {'on' if supplied else 'cut off from'} its faction's logistics lines)"
     return best, why
 
 
-def administer(
-    board: Board,
-    state: CampaignState,
-    inputs: AdminInputs,
-    options: AdminOptions = AdminOptions(),
-    siege_options: SiegeOptions = SiegeOptions(),
-    logistics_options: LogisticsOptions = LogisticsOptions(),
-) -> AdminResult:
-    """Run the nine administration steps on the state after battles (see the module doc)."""
-    rnd = state.round
-    events: list[Event] = []
-    armies: dict[int, Army] = {a.id: a for a in state.armies}
-    start = {a.id: a for a in inputs.start_state.armies}
+@dataclass
+class _Admin:
+    """What the administration steps share: the inputs, the rules and the state being built."""
 
-    def ev(kind, data, text):
-        events.append(Event(rnd, "administration", kind, data, text))
+    board: Board
+    state: CampaignState  # after battles
+    inputs: AdminInputs
+    rules: AdministrationRules
+    siege_rules: SiegeRules
+    logistics_options: LogisticsOptions
+    armies: dict[int, Army]
+    engagements: tuple[Engagement, ...]
+    army_outcome: Mapping[int, str]
+    by_result: Mapping[tuple[int, int], EngagementResult]
+    assault_losers: set[int]
+    opponents: dict[int, set[int]]
+    events: list[Event] = field(default_factory=list)
+    removed: dict[int, str] = field(default_factory=dict)  # army -> hex where it lost
+    control: dict = field(default_factory=dict)
+    sieges: tuple = ()
+    logistics_now: Logistics | None = None
 
-    def cur_state(**kw) -> CampaignState:
-        return replace(state, armies=tuple(armies[i] for i in sorted(armies)), **kw)
+    @property
+    def max_fp(self) -> int:
+        return self.board.rules.battles.max_fp
 
-    engagements = tuple(inputs.engagements)
-    outcomes = battle_outcomes(board, state, engagements, inputs.results) if engagements else {}
-    army_outcome = army_battle_outcomes(state, engagements, outcomes)
-    by_result = {(r.engagement, r.army): r for r in inputs.results}
-    _, assault_losers = assault_effects(engagements, inputs.results)
-    opponents: dict[int, set[int]] = {}
-    for e in engagements:
-        if e.army_b is not None:
-            opponents.setdefault(e.army_a, set()).add(e.army_b)
-            opponents.setdefault(e.army_b, set()).add(e.army_a)
+    def ev(self, kind, data, text) -> None:
+        self.events.append(Event(self.state.round, "administration", kind, data, text))
 
-    # 1. removal of losers
-    removed: dict[int, str] = {}  # army -> hex where it lost
-    for a_id, outcome in sorted(army_outcome.items()):
+    def cur_state(self, **kw) -> CampaignState:
+        return replace(self.state, armies=tuple(self.armies[i] for i in sorted(self.armies)), **kw)
+
+    def placed_state(self) -> CampaignState:
+        return self.cur_state(control=self.control, sieges=self.sieges)
+
+
+def _remove_losers(ad: _Admin) -> None:
+    """Step 1: armies that lost their battle leave the map (an assaulting army that lost only
+    its assault stays)."""
+    for a_id, outcome in sorted(ad.army_outcome.items()):
         if outcome != "loss":
             continue
         lost_non_assault = any(
-            by_result[(e.number, a_id)].outcome == "loss" for e in engagements if e.assault is None and a_id in e.armies
+            ad.by_result[(e.number, a_id)].outcome == "loss" for e in ad.engagements if e.assault is None and a_id in e.armies
         )
-        if a_id in assault_losers and not lost_non_assault:
+        if a_id in ad.assault_losers and not lost_non_assault:
             continue  # seed: an assaulting army that loses only its assault is not removed
-        a = armies[a_id]
-        removed[a_id] = a.cell
-        armies[a_id] = replace(a, cell=None)
-        ev("army_removed", {"army": a_id, "cell": a.cell}, f"army {a_id} ({a.faction}) lost its battle and is removed from the map")
+        a = ad.armies[a_id]
+        ad.removed[a_id] = a.cell
+        ad.armies[a_id] = replace(a, cell=None)
+        ad.ev("army_removed", {"army": a_id, "cell": a.cell}, f"army {a_id} ({a.faction}) lost its battle and is removed from the map")
 
-    # 2a. winners' advances into hexes vacated by removed losers
+
+def _advance_winners(ad: _Admin) -> None:
+    """Step 2, winners: the optional advance into a hex vacated by a removed loser (ties:
+    fewest casualties taken, then most inflicted, else nobody)."""
+    armies, inputs = ad.armies, ad.inputs
     wanting: dict[str, list[int]] = {}
     for a_id, target in sorted(inputs.advances.items()):
         a = armies[a_id]
-        if army_outcome.get(a_id) != "win":
+        if ad.army_outcome.get(a_id) != "win":
             raise InputError(f"army {a_id} cannot advance: it did not win a battle this round")
-        vacated = {removed[o] for o in opponents.get(a_id, ()) if o in removed}
-        if target not in vacated or target not in board.sides.get(a.cell, {}).values():
+        vacated = {ad.removed[o] for o in ad.opponents.get(a_id, ()) if o in ad.removed}
+        if target not in vacated or target not in ad.board.sides.get(a.cell, {}).values():
             raise InputError(f"army {a_id} cannot advance into {target}: only into an adjacent hex vacated by a loser it fought")
         wanting.setdefault(target, []).append(a_id)
     incurred = {a: sum(r.casualties for r in inputs.results if r.army == a) for a in armies}
     inflicted = {
-        a: sum(by_result[(e.number, o)].casualties for e in engagements if e.army_b is not None and a in e.armies
-               for o in [e.opponent(a)] if (e.number, o) in by_result)
+        a: sum(ad.by_result[(e.number, o)].casualties for e in ad.engagements if e.army_b is not None and a in e.armies
+               for o in [e.opponent(a)] if (e.number, o) in ad.by_result)
         for a in armies
     }
     for target, ids in sorted(wanting.items()):
         ranked = sorted(ids, key=lambda i: (incurred[i], -inflicted[i]))
         if len(ranked) > 1 and (incurred[ranked[0]], inflicted[ranked[0]]) == (incurred[ranked[1]], inflicted[ranked[1]]):
-            ev("advance_tied", {"cell": target, "armies": ids},
-               f"armies {', '.join(map(str, ids))} tie for {target} (casualties taken and inflicted): none advances")
+            ad.ev("advance_tied", {"cell": target, "armies": ids},
+                  f"armies {', '.join(map(str, ids))} tie for {target} (casualties taken and inflicted): none advances")
             continue
         winner = ranked[0]
         if any(x.cell == target for x in armies.values()):
             continue
-        ev("army_moved", {"army": winner, "from": armies[winner].cell, "to": target, "reason": "advance"},
-           f"army {winner} advances into {target}, vacated by a removed loser"
-           + (f" (fewest casualties among {', '.join(map(str, ids))})" if len(ids) > 1 else ""))
+        ad.ev("army_moved", {"army": winner, "from": armies[winner].cell, "to": target, "reason": "advance"},
+              f"army {winner} advances into {target}, vacated by a removed loser"
+              + (f" (fewest casualties among {', '.join(map(str, ids))})" if len(ids) > 1 else ""))
         armies[winner] = replace(armies[winner], cell=target)
 
-    # 2b. draws (and armies that retreated without fighting) retreat; besiegers that drew stay
-    besieging = {a for s in state.sieges for a in s.armies}
-    retreaters = {a for a, o in army_outcome.items() if o == "draw"}
-    if options.retreat_like_draw:
+
+def _retreat_draws(ad: _Admin) -> None:
+    """Step 2, draws (and armies that retreated without fighting): retreat ``retreat_hexes``
+    away, towards a capital if possible, never into another faction's ZoC; besiegers that drew stay."""
+    board, armies, inputs, rules = ad.board, ad.armies, ad.inputs, ad.rules
+    besieging = {a for s in ad.state.sieges for a in s.armies}
+    retreaters = {a for a, o in ad.army_outcome.items() if o == "draw"}
+    if rules.retreat_like_draw:
         retreaters |= {a for a, _ in inputs.retreats}
-    draw_blocked: list[int] = []
     for a_id in sorted(retreaters):
         a = armies[a_id]
-        if a.cell is None or a_id in removed:
+        if a.cell is None or a_id in ad.removed:
             continue
-        if a_id in besieging and army_outcome.get(a_id) == "draw":
-            ev("army_stays", {"army": a_id, "reason": "besieging"}, f"army {a_id} drew while besieging: it does not retreat")
+        if a_id in besieging and ad.army_outcome.get(a_id) == "draw":
+            ad.ev("army_stays", {"army": a_id, "reason": "besieging"}, f"army {a_id} drew while besieging: it does not retreat")
             continue
-        enemies = [armies[o].cell or removed.get(o) for o in opponents.get(a_id, ())] + [
+        enemies = [armies[o].cell or ad.removed.get(o) for o in ad.opponents.get(a_id, ())] + [
             armies[e].cell for x, e in inputs.retreats if x == a_id and armies[e].cell
         ]
         occupied = {x.cell for x in armies.values() if x.cell is not None and x.id != a_id}
         blocked = _enemy_army_zoc(board, armies.values(), a.faction, inputs.navies)
         dest = retreat_destination(board, a.cell, [e for e in enemies if e], blocked, occupied,
-                                   _capital_cells(board, a.faction), options.retreat_hexes)
+                                   _capital_cells(board, a.faction), rules.retreat_hexes)
         if dest is None:
-            if options.draw_blocked == "as_loser":
-                removed[a_id] = a.cell
+            if rules.draw_blocked == "as_loser":
+                ad.removed[a_id] = a.cell
                 armies[a_id] = replace(a, cell=None)
-                ev("army_removed", {"army": a_id, "cell": a.cell}, f"army {a_id} cannot retreat 2 hexes: placed like a loser")
+                ad.ev("army_removed", {"army": a_id, "cell": a.cell},
+                      f"army {a_id} cannot retreat {rules.retreat_hexes} hexes: placed like a loser")
             else:
-                draw_blocked.append(a_id)
-                ev("army_stays", {"army": a_id, "reason": "no retreat"},
-                   f"army {a_id} finds no hex 2 away outside enemy ZoC: it stays")
+                ad.ev("army_stays", {"army": a_id, "reason": "no retreat"},
+                      f"army {a_id} finds no hex {rules.retreat_hexes} away outside enemy ZoC: it stays")
             continue
-        ev("army_moved", {"army": a_id, "from": a.cell, "to": dest, "reason": "retreat"},
-           f"army {a_id} ({a.faction}) retreats 2 hexes to {dest}" + (" towards its capital" if _capital_cells(board, a.faction) else ""))
+        ad.ev("army_moved", {"army": a_id, "from": a.cell, "to": dest, "reason": "retreat"},
+              f"army {a_id} ({a.faction}) retreats {rules.retreat_hexes} hexes to {dest}"
+              + (" towards its capital" if _capital_cells(board, a.faction) else ""))
         armies[a_id] = replace(a, cell=dest)
 
-    # 2c. armies that lost their assault move 2 hexes away from the structure
-    assault_of = {e.army_a: e.assault for e in engagements if e.assault is not None}
-    for a_id in sorted(assault_losers):
+
+def _withdraw_assault_losers(ad: _Admin) -> None:
+    """Step 2, lost assaults: the army lifts its siege and moves ``retreat_hexes`` away from the
+    structure, not into the ZoC of another faction's army or structure."""
+    board, armies, rules = ad.board, ad.armies, ad.rules
+    assault_of = {e.army_a: e.assault for e in ad.engagements if e.assault is not None}
+    for a_id in sorted(ad.assault_losers):
         a = armies[a_id]
         if a.cell is None:
             continue
         structure = board.structures[assault_of[a_id]]
-        cur = cur_state()
-        blocked = _enemy_army_zoc(board, armies.values(), a.faction, inputs.navies)
+        cur = ad.cur_state()
+        blocked = _enemy_army_zoc(board, armies.values(), a.faction, ad.inputs.navies)
         for s in board.structures.values():
             if controller_of(cur, s) != a.faction and structure_exerts_zoc(cur, s) and s.name != structure.name:
                 blocked |= structure_zoc(board, s)
         occupied = {x.cell for x in armies.values() if x.cell is not None and x.id != a_id}
-        dest = retreat_destination(board, a.cell, [structure.cell], blocked, occupied, (), options.retreat_hexes)
+        dest = retreat_destination(board, a.cell, [structure.cell], blocked, occupied, (), rules.retreat_hexes)
         if dest:
-            ev("army_moved", {"army": a_id, "from": a.cell, "to": dest, "reason": "assault lost"},
-               f"army {a_id} lost its assault on {structure.name}: it lifts the siege and moves 2 hexes away to {dest}")
+            ad.ev("army_moved", {"army": a_id, "from": a.cell, "to": dest, "reason": "assault lost"},
+                  f"army {a_id} lost its assault on {structure.name}: it lifts the siege and moves "
+                  f"{rules.retreat_hexes} hexes away to {dest}")
             armies[a_id] = replace(a, cell=dest)
         else:
-            ev("army_stays", {"army": a_id, "reason": "assault lost, no hex"},
-               f"army {a_id} lost its assault on {structure.name} and lifts the siege; no hex 2 away is free of enemy ZoC")
+            ad.ev("army_stays", {"army": a_id, "reason": "assault lost, no hex"},
+                  f"army {a_id} lost its assault on {structure.name} and lifts the siege; "
+                  f"no hex {rules.retreat_hexes} away is free of enemy ZoC")
 
-    # 3. naval debarkation: the naval issue's step (no navies in the land game)
 
-    # 4. siege resolution
-    logistics_now = logistics_for(board, cur_state(), inputs.navies, logistics_options)
+def _resolve_sieges(ad: _Admin) -> None:
+    """Step 4: siege resolution (:func:`engine.sieges.resolve_sieges`)."""
+    inputs = ad.inputs
+    logistics_now = logistics_for(ad.board, ad.cur_state(), inputs.navies, ad.logistics_options)
     sieged, siege_events = resolve_sieges(
-        board,
-        cur_state(),
+        ad.board,
+        ad.cur_state(),
         SiegeInputs(
             start_state=inputs.start_state,
             paths=inputs.paths,
             start_requests=inputs.siege_starts,
-            lifts=inputs.lifts | frozenset(assault_losers),
+            lifts=inputs.lifts | frozenset(ad.assault_losers),
             take_overs=inputs.take_overs,
             surrenders=inputs.surrenders,
             blockaded=inputs.blockaded,
             logistics=logistics_now,
-            engagements=engagements,
+            engagements=ad.engagements,
             results=tuple(inputs.results),
         ),
-        siege_options,
+        ad.siege_rules,
     )
-    events.extend(siege_events)
-    armies = {a.id: a for a in sieged.armies}
-    control = dict(sieged.control)
-    sieges = sieged.sieges
+    ad.events.extend(siege_events)
+    ad.armies = {a.id: a for a in sieged.armies}
+    ad.control = dict(sieged.control)
+    ad.sieges = sieged.sieges
 
-    # 5. unowned structures in one faction's army ZoC only; an army at sea is a navy, and
-    # "navies can neither gain control over structures nor prevent" others from gaining it
+
+def _gain_unowned_structures(ad: _Admin) -> None:
+    """Step 5: an unowned structure in the ZoC of one faction's armies only passes to it; an army
+    at sea is a navy, and "navies can neither gain control over structures nor prevent" others."""
+    board, armies, control = ad.board, ad.armies, ad.control
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if control.get(s.name, s.start_controller) is not None:
             continue
         factions = sorted({a.faction for a in armies.values() if a.cell and not a.eliminated
                            and board.hexes[a.cell].kind == "land" and s.cell in army_zoc(board, a.cell)})
         if len(factions) == 1:
-            events.append(Event(rnd, "administration", "control_changed", {
+            ad.events.append(Event(ad.state.round, "administration", "control_changed", {
                 "structure": s.name, "structure_kind": s.kind, "from": None, "to": factions[0], "how": "zoc",
                 "start_resilience": None, "surrendered": False, "armies": []},
                 f"{s.name} ({s.kind}), controlled by nobody, passes to {factions[0]}: in the ZoC of its armies only"))
             control[s.name] = factions[0]
 
-    # 6. placement of losers
-    placed_state = replace(state, armies=tuple(armies[i] for i in sorted(armies)), control=control, sieges=sieges)
-    logistics_now = logistics_for(board, placed_state, inputs.navies, logistics_options)
-    for a_id, lost_at in sorted(removed.items()):
+
+def _place_losers(ad: _Admin) -> None:
+    """Step 6: removed losers go to the nearest (in hexes) controlled, unsieged, unblockaded
+    structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
+    irrevocably eliminated."""
+    board, armies, inputs = ad.board, ad.armies, ad.inputs
+    ad.logistics_now = logistics_for(board, ad.placed_state(), inputs.navies, ad.logistics_options)
+    for a_id, lost_at in sorted(ad.removed.items()):
         a = armies[a_id]
         occupied = {x.cell for x in armies.values() if x.cell is not None}
-        options_ = sorted(
+        choices = sorted(
             (grid_distance(lost_at, board.structures[n].cell), n)
-            for n in logistics_now.supplied.get(a.faction, ())
+            for n in ad.logistics_now.supplied.get(a.faction, ())
             if n not in inputs.blockaded and board.structures[n].cell not in occupied
         )
-        if options_:
-            d, name = options_[0]
+        if choices:
+            d, name = choices[0]
             armies[a_id] = replace(a, cell=board.structures[name].cell)
-            ev("army_placed", {"army": a_id, "cell": board.structures[name].cell, "structure": name},
-               f"army {a_id} ({a.faction}) is placed in {name}, its nearest controlled unsieged structure on its lines ({d} hexes)")
+            ad.ev("army_placed", {"army": a_id, "cell": board.structures[name].cell, "structure": name},
+                  f"army {a_id} ({a.faction}) is placed in {name}, its nearest controlled unsieged structure on its lines ({d} hexes)")
             continue
-        enemies = [armies[o].cell for o in opponents.get(a_id, ()) if armies[o].cell]
-        dest = retreat_destination(board, lost_at, enemies, set(), occupied, (), options.retreat_hexes)
+        enemies = [armies[o].cell for o in ad.opponents.get(a_id, ()) if armies[o].cell]
+        dest = retreat_destination(board, lost_at, enemies, set(), occupied, (), ad.rules.retreat_hexes)
         if dest is not None:
             armies[a_id] = replace(a, cell=dest)
-            ev("army_placed", {"army": a_id, "cell": dest, "structure": None},
-               f"army {a_id} ({a.faction}) has no structure on its lines to go to: it reappears 2 hexes away at {dest}")
+            ad.ev("army_placed", {"army": a_id, "cell": dest, "structure": None},
+                  f"army {a_id} ({a.faction}) has no structure on its lines to go to: "
+                  f"it reappears {ad.rules.retreat_hexes} hexes away at {dest}")
         else:
             armies[a_id] = replace(a, cell=None, eliminated=True)
-            ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has nowhere to go and is irrevocably eliminated")
+            ad.ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has nowhere to go and is irrevocably eliminated")
 
-    # 7. other updates of the map: none in the land game
 
-    # 8. strength: casualties, reinforcement, transfers
-    for r in sorted(inputs.results, key=lambda r: (r.engagement, r.army)):
-        a = armies[r.army]
-        loss = casualty_loss(r.outcome, r.casualties)
+def _apply_casualties(ad: _Admin) -> None:
+    """Step 8, casualties: FP per % of casualties by outcome (seed, "Reduction of army strength")."""
+    for r in sorted(ad.inputs.results, key=lambda r: (r.engagement, r.army)):
+        a = ad.armies[r.army]
+        per = casualty_fp_per_percent(ad.rules, r.outcome)
+        loss = r.casualties * per
         if loss:
-            armies[r.army] = replace(a, strength=a.strength - loss)
-            ev("strength_changed", {"army": r.army, "fp": -loss, "reason": "casualties", "engagement": r.engagement},
-               f"army {r.army}: {r.casualties}% casualties in engagement {r.engagement} ({r.outcome}) cost "
-               f"{loss} FP ({1 if r.outcome == 'win' else 2} per %): {a.strength} -> {a.strength - loss}")
-    fought = {a for e in engagements for a in e.armies} | {a for a, _ in inputs.retreats}
-    end_state = replace(placed_state, armies=tuple(armies[i] for i in sorted(armies)))
+            ad.armies[r.army] = replace(a, strength=a.strength - loss)
+            ad.ev("strength_changed", {"army": r.army, "fp": -loss, "reason": "casualties", "engagement": r.engagement},
+                  f"army {r.army}: {r.casualties}% casualties in engagement {r.engagement} ({r.outcome}) cost "
+                  f"{loss} FP ({per} per %): {a.strength} -> {a.strength - loss}")
+
+
+def _reinforce(ad: _Admin) -> None:
+    """Step 8, reinforcement of armies that neither moved nor fought, up to ``max_fp``."""
+    armies, inputs = ad.armies, ad.inputs
+    start = {a.id: a for a in inputs.start_state.armies}
+    fought = {a for e in ad.engagements for a in e.armies} | {a for a, _ in inputs.retreats}
+    end_state = ad.placed_state()
     for a_id in sorted(armies):
         a = armies[a_id]
         s0 = start.get(a_id)
@@ -420,42 +446,101 @@ def administer(
         moved = s0 is None or s0.cell != a.cell or len(set(path)) > 1
         if a.eliminated or a.cell is None or moved or a_id in fought:
             continue
-        fp, why = reinforcement(board, end_state, a, logistics_now, inputs.start_state)
-        fp = min(fp, max(0, MAX_FP - a.strength))
+        fp, why = reinforcement(ad.board, end_state, a, ad.logistics_now, inputs.start_state)
+        fp = min(fp, max(0, ad.max_fp - a.strength))
         if fp:
             armies[a_id] = replace(a, strength=a.strength + fp)
-            ev("strength_changed", {"army": a_id, "fp": fp, "reason": "reinforcement"},
-               f"army {a_id} neither moved nor fought in the ZoC of {why}: +{fp} FP ({a.strength} -> {a.strength + fp})")
-    start_links = logistics_for(board, inputs.start_state, inputs.navies, logistics_options)
+            ad.ev("strength_changed", {"army": a_id, "fp": fp, "reason": "reinforcement"},
+                  f"army {a_id} neither moved nor fought in the ZoC of {why}: +{fp} FP ({a.strength} -> {a.strength + fp})")
+
+
+def _transfer_strength(ad: _Admin) -> None:
+    """Step 8, transfers between armies linked at the round's start, at most ``max_transfer_fp``
+    per pair; what a full receiver cannot take returns (option ``transfer_excess``)."""
+    armies, inputs, cap = ad.armies, ad.inputs, ad.rules.max_transfer_fp
+    start_links = logistics_for(ad.board, inputs.start_state, inputs.navies, ad.logistics_options)
     per_pair: dict[frozenset[int], int] = {}
     for giver, transfers in sorted(inputs.transfers.items()):
         for t in transfers:
             pair = frozenset((giver, t.to_army))
             per_pair[pair] = per_pair.get(pair, 0) + t.fp
-            if t.fp <= 0 or per_pair[pair] > TRANSFER_CAP:
-                raise InputError(f"army {giver}: transfers to army {t.to_army} total {per_pair[pair]} FP; the aggregate must be 1-{TRANSFER_CAP}")
+            if t.fp <= 0 or per_pair[pair] > cap:
+                raise InputError(f"army {giver}: transfers to army {t.to_army} total {per_pair[pair]} FP; the aggregate must be 1-{cap}")
             if not start_links.linked(giver, t.to_army):
                 raise InputError(f"army {giver} cannot transfer to army {t.to_army}: they were not linked by logistics lines at the round's start")
             g = armies[giver]
             fp = min(t.fp, max(0, g.strength))
             armies[giver] = replace(g, strength=g.strength - fp)
             rcv = armies[t.to_army]
-            take = 0 if rcv.eliminated else min(fp, max(0, MAX_FP - rcv.strength))
+            take = 0 if rcv.eliminated else min(fp, max(0, ad.max_fp - rcv.strength))
             # the FP in transit go back to the giver when the receiver is gone or (option) full
-            back = fp - take if options.transfer_excess == "return" or rcv.eliminated else 0
+            back = fp - take if ad.rules.transfer_excess == "return" or rcv.eliminated else 0
             armies[t.to_army] = replace(rcv, strength=rcv.strength + take)
             if back:
                 armies[giver] = replace(armies[giver], strength=armies[giver].strength + back)
-            ev("strength_transferred", {"from": giver, "to": t.to_army, "fp": take, "returned": back},
-               f"army {giver} transfers {fp} FP to army {t.to_army}: {take} arrive at the round's end"
-               + (f", {back} return (1600 FP cap)" if back else ""))
+            ad.ev("strength_transferred", {"from": giver, "to": t.to_army, "fp": take, "returned": back},
+                  f"army {giver} transfers {fp} FP to army {t.to_army}: {take} arrive at the round's end"
+                  + (f", {back} return ({ad.max_fp} FP cap)" if back else ""))
 
-    # 9. miscellaneous: an army without strength is eliminated
-    for a_id in sorted(armies):
-        a = armies[a_id]
+
+def _eliminate_spent_armies(ad: _Admin) -> None:
+    """Step 9, miscellaneous: an army at 0 FP or less is eliminated."""
+    for a_id in sorted(ad.armies):
+        a = ad.armies[a_id]
         if not a.eliminated and a.strength <= 0:
-            armies[a_id] = replace(a, cell=None, eliminated=True, strength=0)
-            ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has no strength left and is eliminated")
+            ad.armies[a_id] = replace(a, cell=None, eliminated=True, strength=0)
+            ad.ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has no strength left and is eliminated")
 
-    final = replace(end_state, armies=tuple(armies[i] for i in sorted(armies)))
-    return AdminResult(final, tuple(events))
+
+def _logistics_options(board: Board) -> LogisticsOptions:
+    lg = board.rules.logistics
+    return LogisticsOptions(river_access=lg.river_access, distance_cutoff_mp=lg.distance_cutoff_mp,
+                            transfer_reach_mp=lg.transfer_reach_mp)
+
+
+def administer(
+    board: Board,
+    state: CampaignState,
+    inputs: AdminInputs,
+    options: AdministrationRules | None = None,
+    siege_options: SiegeRules | None = None,
+    logistics_options: LogisticsOptions | None = None,
+) -> AdminResult:
+    """Run the nine administration steps on the state after battles (see the module doc).
+
+    ``options``/``siege_options``/``logistics_options``: default to ``board.rules``' sections."""
+    engagements = tuple(inputs.engagements)
+    outcomes = battle_outcomes(board, state, engagements, inputs.results) if engagements else {}
+    opponents: dict[int, set[int]] = {}
+    for e in engagements:
+        if e.army_b is not None:
+            opponents.setdefault(e.army_a, set()).add(e.army_b)
+            opponents.setdefault(e.army_b, set()).add(e.army_a)
+    ad = _Admin(
+        board=board,
+        state=state,
+        inputs=inputs,
+        rules=options if options is not None else board.rules.administration,
+        siege_rules=siege_options if siege_options is not None else board.rules.sieges,
+        logistics_options=logistics_options if logistics_options is not None else _logistics_options(board),
+        armies={a.id: a for a in state.armies},
+        engagements=engagements,
+        army_outcome=army_battle_outcomes(state, engagements, outcomes),
+        by_result={(r.engagement, r.army): r for r in inputs.results},
+        assault_losers=assault_effects(engagements, inputs.results)[1],
+        opponents=opponents,
+    )
+    _remove_losers(ad)  # 1
+    _advance_winners(ad)  # 2
+    _retreat_draws(ad)
+    _withdraw_assault_losers(ad)
+    # 3. navies' debarkation: the naval rules' step (no navies in the land game)
+    _resolve_sieges(ad)  # 4
+    _gain_unowned_structures(ad)  # 5
+    _place_losers(ad)  # 6
+    # 7. other updates of the map: none in the land game
+    _apply_casualties(ad)  # 8
+    _reinforce(ad)
+    _transfer_strength(ad)
+    _eliminate_spent_armies(ad)  # 9
+    return AdminResult(ad.placed_state(), tuple(ad.events))

@@ -12,7 +12,9 @@ engagements", "Outcomes and effects of engagements and battles", "Assaults").
 * :func:`battle_outcomes` turns recorded results into each battle's winner: the
   faction that won more engagements than it lost.
 
-Everything is a pure function of value objects; numbering is deterministic.
+Everything is a pure function of value objects; numbering is deterministic.  Every
+number (FP adjustments, caps, map names, allies) comes from ``board.rules.battles``
+(datasets/rules/vae-victis-ii.toml, the scenario's ``[rules]`` over it).
 """
 
 from __future__ import annotations
@@ -23,16 +25,15 @@ from typing import Iterable, Mapping
 
 from tabula.engine.vae_victis.logistics import Logistics
 from tabula.engine.vae_victis.model import Board, CampaignState
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of
+from tabula.engine.vae_victis.rules import BattleRules
+from tabula.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
 from tabula.geo.errors import InputError
 
 __all__ = [
-    "BattleOptions",
     "BattleOutcome",
     "Engagement",
     "EngagementResult",
     "EngagementSetup",
-    "MAP_TYPES",
     "OUTCOMES",
     "SideSetup",
     "army_battle_outcomes",
@@ -42,42 +43,10 @@ __all__ = [
     "find_engagements",
     "group_battles",
     "map_type",
+    "still_besieging",
 ]
 
 OUTCOMES = ("win", "draw", "loss")
-MAX_FP = 1600
-
-#: Seed, "Map terrain of engagements", in its falling priority order (used on ties).
-MAP_TYPES = {
-    "farmlands": "Agricultural",
-    "desert": "Desert",
-    "hills": "Hilly",
-    "forests": "Wooded",
-    "marshes": "Marshy",
-    "mountains": "Mountains",
-}
-
-
-@dataclass(frozen=True)
-class BattleOptions:
-    """Choices where the seed is silent (docs/rules/administration.md).
-
-    ``setup_tie``: who sets up when both armies spent the same MP: "lower_strength"
-    (the weaker army; then the lower army number), "lower_id", or "umpire" (None).
-    ``allies``: {faction: allied army lists} always allowed within 6 MP of the lines.
-    ``syracusan_*``: the Greek (Western) allies of whoever controls the City of
-    Syracusae once the Syracusan faction controls no town or city.
-    """
-
-    setup_tie: str = "lower_strength"
-    allies: Mapping[str, tuple[str, ...]] = field(
-        default_factory=lambda: {"carthago": ("Numidian 341-56 BC", "Moorish 341-56 BC")}
-    )
-    allies_max_mp: float = 6
-    syracusan_faction: str = "syracusae"
-    syracusan_city: str = "Syracusae"
-    syracusan_allies: str = "Greek (Western) 280-49 BC"
-    map_prefix: str = "Mediterranean"
 
 
 @dataclass(frozen=True)
@@ -120,12 +89,17 @@ def find_engagements(
     state: CampaignState,
     assaults: Mapping[int, str] | None = None,
     retreats: Iterable[int] = (),
+    paths: Mapping[int, tuple[str, ...]] | None = None,
 ) -> tuple[Engagement, ...]:
     """Every engagement after movement, numbered and grouped into battles.
 
-    ``assaults``: {army: structure} the army's assault order (the army must besiege
-    that structure); ``retreats``: armies that chose to retreat rather than fight
-    (their engagements are not fought; see victory points).
+    ``assaults``: {army: structure} the army's assault order (the army must be in the
+    siege of that structure); ``retreats``: armies that chose to retreat rather than fight
+    (their engagements are not fought; see victory points); ``paths``: the hexes each
+    army entered this round, its start hex first.  Seed ("Assaults", "Progress of
+    sieges"): only sieging armies assault, and an army that moved so that the structure
+    left its ZoC (now, or at any hex of its path) has lifted its siege: its assault
+    order lapses (:func:`still_besieging`).
     """
     out = set(retreats)
     live = [a for a in state.armies if not a.eliminated and a.cell is not None]
@@ -138,9 +112,23 @@ def find_engagements(
         siege = state.siege_of(structure)
         if siege is None or army_id not in siege.armies:
             raise InputError(f"army {army_id} cannot assault {structure}: it is not besieging it")
-        if army_id not in out:
+        if army_id not in out and still_besieging(board, state, army_id, structure, (paths or {}).get(army_id)):
             pairs.append((army_id, None, structure))
     return group_battles(pairs)
+
+
+def still_besieging(
+    board: Board, state: CampaignState, army_id: int, structure: str, path: tuple[str, ...] | None = None
+) -> bool:
+    """Is the army, after movement, still in its siege of ``structure``: on the map, the
+    structure in its ZoC, and (``path`` given) never out of its ZoC while it moved?"""
+    a = state.army(army_id)
+    if a.eliminated or a.cell is None:
+        return False
+    cell = board.structures[structure].cell
+    if cell not in army_zoc(board, a.cell):
+        return False
+    return path is None or kept_within_army_zoc(board, path, cell)
 
 
 def group_battles(pairs: Iterable[tuple[int, int | None, str | None]]) -> tuple[Engagement, ...]:
@@ -195,7 +183,7 @@ class EngagementSetup:
     map_reason: str
     sets_up: int | None  # army number; None: the umpire decides
     sets_up_reason: str
-    scenario: str = "Open Battle, Large (40 x 32), no map re-rolls"
+    scenario: str = ""  # the FoG II scenario: rules.battles.engagement_scenario
 
     def text(self) -> str:
         parts = []
@@ -212,17 +200,19 @@ class EngagementSetup:
 
 
 def structure_support(board: Board, state: CampaignState, faction: str, cell: str) -> tuple[int, str | None]:
-    """Seed: +30 in a controlled, unsieged Town's hex; +60 in a City's hex, +30 one hex from it.
+    """FP support of a controlled, unsieged structure (seed: +30 in a Town's hex; +60 in a
+    City's hex, +30 one hex from it; ``rules.battles.*_support_fp``).
 
     The best single support counts (the seed adds "+30 or +60", never both)."""
+    rules = board.rules.battles
     best, name = 0, None
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if controller_of(state, s) != faction or state.siege_of(s.name) is not None:
             continue
         if s.cell == cell:
-            v = 60 if s.kind == "city" else 30
+            v = rules.city_support_fp if s.kind == "city" else rules.town_support_fp
         elif s.kind == "city" and cell in board.sides.get(s.cell, {}).values() and board.hexes[cell].kind == "land":
-            v = 30
+            v = rules.city_adjacent_support_fp
         else:
             continue
         if v > best:
@@ -230,19 +220,22 @@ def structure_support(board: Board, state: CampaignState, faction: str, cell: st
     return best, name
 
 
-def map_type(board: Board, cells_by_mp: Iterable[tuple[str, float]], prefix: str = "Mediterranean") -> tuple[str, str]:
-    """Map from the terrain of the army that spent fewer MP; equal MP: the seed's priority list."""
+def map_type(board: Board, cells_by_mp: Iterable[tuple[str, float]], prefix: str | None = None) -> tuple[str, str]:
+    """Map from the terrain of the army that spent fewer MP; equal MP: the seed's priority list
+    (``rules.battles.map_priority``; a terrain with no map takes the list's first)."""
+    rules = board.rules.battles
+    prefix = rules.map_prefix if prefix is None else prefix
     items = list(cells_by_mp)
     least = min(mp for _, mp in items)
     candidates = [c for c, mp in items if mp == least]
     terrains = [board.hexes[c].terrain for c in candidates]
-    order = list(MAP_TYPES)
-    terrain = min((t for t in terrains if t in MAP_TYPES), key=order.index, default="farmlands")
+    order = list(rules.map_priority)
+    terrain = min((t for t in terrains if t in order), key=order.index, default=order[0])
     if len(items) > 1 and len(candidates) > 1:
         reason = f"equal MP: {terrain} comes first in the priority list"
     else:
         reason = f"{terrain} of the army that spent fewer MP" if len(items) > 1 else f"{terrain} of the structure's hex"
-    return f"{prefix} {MAP_TYPES[terrain]}", reason
+    return f"{prefix} {rules.map_names[terrain]}", reason
 
 
 def allowed_allies(
@@ -250,17 +243,21 @@ def allowed_allies(
     start_state: CampaignState,
     faction: str,
     distance_mp: float,
-    options: BattleOptions = BattleOptions(),
+    options: BattleRules | None = None,
 ) -> tuple[str, ...]:
-    """Allies a side may select: only within ``allies_max_mp`` of its lines at the round's start."""
-    if distance_mp > options.allies_max_mp:
+    """Allies a side may select (seed, "Allies in engagements"): only within ``allies_max_mp``
+    of its lines at the round's start; then the faction's own allies (``allies``), plus the
+    conditional allies (Greek (Western)) for the controller of their city at the round's start
+    once their faction controls no Town or City.  Faction names are the scenario's, resolved
+    when the Board was built, so a spelling difference cannot switch this off."""
+    rules = options if options is not None else board.rules.battles
+    if distance_mp > rules.allies_max_mp:
         return ()
-    allies = list(options.allies.get(faction, ()))
-    syr_city = options.syracusan_city
-    if syr_city in start_state.control and start_state.control.get(syr_city) == faction:
-        syr_holds = any(c == options.syracusan_faction for c in start_state.control.values())
-        if not syr_holds and faction != options.syracusan_faction:
-            allies.append(options.syracusan_allies)
+    allies = list(rules.allies.get(faction, ()))
+    cond = rules.conditional_allies
+    if cond.faction and cond.army_list and faction != cond.faction and start_state.control.get(cond.city) == faction:
+        if not any(c == cond.faction for c in start_state.control.values()):
+            allies.append(cond.army_list)
     return tuple(allies)
 
 
@@ -276,7 +273,7 @@ def engagement_setup(
     start_state: CampaignState | None = None,
     in_transit: Mapping[int, int] | None = None,
     blockaded: Iterable[str] = (),
-    options: BattleOptions = BattleOptions(),
+    options: BattleRules | None = None,
 ) -> EngagementSetup:
     """The FoG II set-up of one engagement (seed "Army strength and force point adjustment").
 
@@ -288,6 +285,8 @@ def engagement_setup(
     ``blockaded``: structures blockaded now (naval hook): an assaulted one's current
     Resilience, and so its garrison, is 1 lower (seed, "Start of a siege").
     """
+    rules = options if options is not None else board.rules.battles
+    resilience_fp = board.rules.sieges.blockade_resilience
     initiative = initiative or {}
     in_transit = in_transit or {}
     start_state = start_state or state
@@ -308,17 +307,17 @@ def engagement_setup(
                 board.hexes[c].river and board.structure_at(c) is None for c in (a.cell, o.cell)
             )
             if river and mp_spent.get(army_id, 0) > mp_spent.get(opponent_id, 0):
-                adj.append(("river, spent more MP", -40))
+                adj.append(("river, spent more MP", rules.river_fp))
         extra = count.get(army_id, 1) - 1
         if extra:
-            adj.append((f"{extra} extra engagement{'s' if extra > 1 else ''} in the battle", -100 * extra))
+            adj.append((f"{extra} extra engagement{'s' if extra > 1 else ''} in the battle", rules.extra_engagement_fp * extra))
         fp = sum(v for _, v in adj)
         if initiative.get(army_id, "strength") == "strength":
-            bonus = max(0, min(40, MAX_FP - fp))
-            adj.append(("initiative (capped at 1600)", bonus))
+            bonus = max(0, min(rules.initiative_fp, rules.max_fp - fp))
+            adj.append((f"initiative (capped at {rules.max_fp})", bonus))
             fp += bonus
         distance = start_logistics.army_distance.get(army_id, math.inf) if start_logistics else math.inf
-        allies = allowed_allies(board, start_state, a.faction, distance, options)
+        allies = allowed_allies(board, start_state, a.faction, distance, rules)
         return SideSetup(army_id, a.faction, fp, tuple(adj), allies)
 
     if engagement.assault is not None:
@@ -328,37 +327,40 @@ def engagement_setup(
             raise InputError(f"engagement {engagement.number}: {engagement.assault} is not besieged")
         structure = board.structures[engagement.assault]
         # Seed: 1400 + 50 x the structure's *current* Resilience, which a blockade lowers by 1.
-        resilience = siege.resilience - (1 if engagement.assault in set(blockaded) else 0)
-        defender_fp = 1400 + 50 * resilience
-        why = f"50 x Resilience {resilience}" + (" (blockaded: -1)" if resilience != siege.resilience else "")
+        blockade = resilience_fp if engagement.assault in set(blockaded) else 0
+        resilience = siege.resilience + blockade
+        per = rules.garrison_fp_per_resilience
+        defender_fp = rules.garrison_fp + per * resilience
+        why = f"{per} x Resilience {resilience}" + (f" (blockaded: {blockade:+d})" if blockade else "")
         defender = SideSetup(
             None,
             controller_of(state, structure),
             defender_fp,
-            (("garrison", 1400), (why, 50 * resilience)),
+            (("garrison", rules.garrison_fp), (why, per * resilience)),
             (),
         )
-        m, reason = map_type(board, [(structure.cell, 0)], options.map_prefix)
+        m, reason = map_type(board, [(structure.cell, 0)], rules.map_prefix)
         return EngagementSetup(
-            engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up"
+            engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up",
+            rules.engagement_scenario,
         )
 
     a_id, b_id = engagement.army_a, engagement.army_b
     sa, sb = side(a_id, b_id), side(b_id, a_id)
     a, b = state.army(a_id), state.army(b_id)
-    m, reason = map_type(board, [(a.cell, mp_spent.get(a_id, 0)), (b.cell, mp_spent.get(b_id, 0))], options.map_prefix)
+    m, reason = map_type(board, [(a.cell, mp_spent.get(a_id, 0)), (b.cell, mp_spent.get(b_id, 0))], rules.map_prefix)
     ma, mb = mp_spent.get(a_id, 0), mp_spent.get(b_id, 0)
     if ma != mb:
         setter = a_id if ma < mb else b_id
         why = f"army {setter} spent fewer MP ({min(ma, mb)} against {max(ma, mb)})"
-    elif options.setup_tie == "umpire":
+    elif rules.setup_tie == "umpire":
         setter, why = None, "equal MP: the umpire decides"
-    elif options.setup_tie == "lower_id":
+    elif rules.setup_tie == "lower_id":
         setter, why = min(a_id, b_id), "equal MP: the lower army number"
     else:
         setter = min((a_id, b_id), key=lambda i: (state.army(i).strength, i))
         why = "equal MP: the weaker army (then the lower army number)"
-    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why)
+    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why, rules.engagement_scenario)
 
 
 # --- results and outcomes ---------------------------------------------------------------

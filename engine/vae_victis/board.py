@@ -28,20 +28,12 @@ from __future__ import annotations
 import duckdb
 
 from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
+from tabula.engine.vae_victis.rules import read_rules
 from tabula.geo.errors import InputError
 from tabula.geo.spatialdb import run_sql
+from tabula.schema import existing_tables, read_factions, read_structures, view_query
 
 __all__ = ["board_from_duckdb", "existing_tables"]
-
-
-def existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
-    """Names (lower case) of the tables and views of the connection's current schema."""
-    rows = run_sql(
-        con,
-        "SELECT lower(table_name) FROM information_schema.tables WHERE table_schema = current_schema()",
-        name="board.existing_tables",
-    ).fetchall()
-    return {r[0] for r in rows}
 
 
 def _read_hexes(con, river_override: set[str] | None) -> tuple[int, dict[str, Hex]]:
@@ -78,17 +70,9 @@ def _read_road_edges(con, tables: set[str]) -> frozenset[tuple[str, str]]:
     if "road_edges" in tables:
         rows = run_sql(con, "SELECT cell, neighbor FROM road_edges", name="board.road_edges").fetchall()
     elif "road_cells" in tables:
-        # Same definition as the road_edges view: both directions of each road step.
+        # A file without the view (read-only here): the view's own query.
         rows = run_sql(
-            con,
-            """
-            WITH steps AS (
-                SELECT cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
-            )
-            SELECT cell, neighbor FROM steps WHERE neighbor IS NOT NULL
-            UNION SELECT neighbor, cell FROM steps WHERE neighbor IS NOT NULL
-            """,
-            name="board.road_cells",
+            con, f"SELECT cell, neighbor FROM ({view_query('road_edges')})", name="board.road_cells"
         ).fetchall()
     else:
         return frozenset()
@@ -101,39 +85,32 @@ def _read_road_edges(con, tables: set[str]) -> frozenset[tuple[str, str]]:
 
 
 def _read_structures(con, tables: set[str], hexes: dict[str, Hex], sides) -> dict[str, StructureInfo]:
-    if "structures" not in tables:
-        return {}
     out = {}
-    for name, kind, cell, controller, capital in run_sql(
-        con,
-        "SELECT name, lower(kind), cell, controller, coalesce(capital, false) FROM structures ORDER BY name",
-        name="board.structures",
-    ).fetchall():
+    for s in read_structures(con):
+        name, kind, cell = s.name, (s.kind or "").lower(), s.cell
         if kind not in ("town", "city"):
             raise InputError(f"structure {name!r} has kind {kind!r}: use town or city")
         if cell not in hexes:
             raise InputError(f"structure {name!r} lies in cell {cell}, which is not a hex of this map")
         coastal = any(hexes[n].kind == "coast" for n in sides.get(cell, {}).values())
         out[name] = StructureInfo(
-            name=name, kind=kind, cell=cell, capital=bool(capital), coastal=coastal, start_controller=controller
+            name=name, kind=kind, cell=cell, capital=bool(s.capital), coastal=coastal, start_controller=s.controller
         )
     return out
 
 
 def _read_factions(con, tables: set[str]) -> dict[str, FactionInfo]:
-    if "factions" not in tables:
-        return {}
-    out = {}
-    for name, player, capitals, mult, colour in run_sql(
-        con,
-        "SELECT name, coalesce(player, true), coalesce(capitals, []::VARCHAR[]), "
-        "coalesce(influence_multiplier, 1), coalesce(colour, '#888888') FROM factions ORDER BY name",
-        name="board.factions",
-    ).fetchall():
-        out[name] = FactionInfo(
-            name=name, player=bool(player), capitals=tuple(capitals), influence_multiplier=int(mult), colour=colour
+    # A hand-made table's blanks read as a player faction, multiplier 1, grey.
+    return {
+        f.name: FactionInfo(
+            name=f.name,
+            player=True if f.player is None else bool(f.player),
+            capitals=f.capitals,
+            influence_multiplier=1 if f.influence_multiplier is None else int(f.influence_multiplier),
+            colour=f.colour or "#888888",
         )
-    return out
+        for f in read_factions(con)
+    }
 
 
 def _read_sea_zones(con, tables: set[str]) -> dict[str, frozenset[str]]:
@@ -167,4 +144,5 @@ def board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
         structures=_read_structures(con, tables, hexes, sides),
         factions=_read_factions(con, tables),
         sea_zones=_read_sea_zones(con, tables),
+        rules=read_rules(con),  # resolved against the factions by Board itself
     )

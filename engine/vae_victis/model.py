@@ -17,6 +17,9 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Mapping
 
+from tabula.engine.core.events import Event  # the core's record, re-exported for the rules modules
+from tabula.engine.vae_victis.rules import Rules, default_rules
+
 # --- the static board ---------------------------------------------------------
 
 LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
@@ -68,6 +71,16 @@ class Board:
     structures: Mapping[str, StructureInfo] = field(default_factory=dict)
     factions: Mapping[str, FactionInfo] = field(default_factory=dict)
     sea_zones: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    rules: Rules = field(default_factory=default_rules)
+    """Every rule value (datasets/rules/vae-victis-ii.toml with the scenario's overrides)."""
+    derived: dict = field(default_factory=dict, compare=False, repr=False)
+    """Data derived from this Board and kept with it (caches), never part of its identity."""
+
+    def __post_init__(self) -> None:
+        # Faction names in the rules (allies) are spelled as this board's factions spell them,
+        # so a case or spelling difference fails loudly instead of switching a rule off.
+        if self.factions:
+            object.__setattr__(self, "rules", self.rules.for_factions(self.factions))
 
     def structure_at(self, cell: str) -> StructureInfo | None:
         return self._structures_by_cell.get(cell)
@@ -160,13 +173,3 @@ class ArmyOrders:
     assault: str | None = None  # name of the besieged structure assaulted
     transfers: tuple[Transfer, ...] = ()
 
-
-@dataclass(frozen=True)
-class Event:
-    """One recorded, explainable change. ``data`` is JSON-serialisable."""
-
-    round: int
-    phase: str
-    kind: str
-    data: Mapping[str, Any]
-    text: str = ""  # the change in words, for `tabula log`

@@ -1,10 +1,10 @@
 """Simultaneous land movement (the seed's "Movement" and "Zones of Control" sections).
 
-Every army gets 12 MP and spends them on its move string, all armies on one MP
+Every army gets ``rules.movement.points_per_round`` MP (the seed's 12) and spends them on its move string, all armies on one MP
 clock.  docs/rules/movement.md states every choice made where the seed is silent;
 in short:
 
-* **The clock.**  Tick ``t`` (1..12) is the spending of every moving army's
+* **The clock.**  Tick ``t`` (1..12 with the seed's MP) is the spending of every moving army's
   ``t``-th MP.  An army starts its next move at the first tick after its
   previous one; a move costing ``c`` MP started after ``s`` MP *happens* (the
   army enters the hex) at the end of tick ``s + c``.  Until then the army is in
@@ -12,7 +12,7 @@ in short:
 * **Affordability.**  An army whose next move costs more MP than it has left
   stops for the round (it never skips to a cheaper later move).
 * **Contests.**  Armies of different factions moving into the same hex at the
-  same time (``MovementOptions.contest_window``) are ranked by the seed's seven
+  same time (``rules.movement.contest_window``) are ranked by the seed's seven
   steps; only the first enters, the others stop for the round.
 * **One army per hex.**  A hex held by an enemy army cannot be entered; enemy
   armies cannot pass through each other.  A hex held by a friendly army can be
@@ -27,7 +27,11 @@ in short:
   hex still inside it is its last (the seed's special rule), which the general
   rule already implies.
 
-:func:`resolve_movement` is pure: it returns the new state and the events.
+:func:`resolve_movement` is pure: it returns the new state and the events.  Its steps,
+one function each, run every tick: :func:`_start_next_moves`, :func:`_spend_stand_stills`,
+:func:`_resolve_contests`, :func:`_settle_entries`, :func:`_halt_in_zoc`; then, after the last
+tick, :func:`_stop_unfinished`, :func:`_step_back_from_shared_hexes` and :func:`_report`.
+Every number comes from ``board.rules.movement`` (datasets/rules/vae-victis-ii.toml).
 """
 
 from __future__ import annotations
@@ -36,29 +40,22 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Literal, Mapping
 
+from tabula.engine.vae_victis.costs import MoveCost, step_cost
 from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event
 from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
+from tabula.engine.vae_victis.rules import MovementRules
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
 from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "Halt",
-    "MP_PER_ROUND",
     "MoveCost",
-    "MovementOptions",
     "MovementResult",
-    "TERRAIN_MP",
     "entry_cost",
     "priority_key",
     "resolve_movement",
 ]
 
-MP_PER_ROUND = 12
-MIN_MOVE_MP, MAX_MOVE_MP = 1, 12
-STAND_STILL_MP = 1
-
-TERRAIN_MP = {"farmlands": 2, "desert": 4, "hills": 6, "marshes": 8, "forests": 10, "mountains": 12}
-"""Seed, "Movement": the MP to move into a hex of each terrain."""
 
 PRIORITY_STEPS = (
     "lowest MP cost to enter (without the 1 MP floor)",
@@ -70,36 +67,6 @@ PRIORITY_STEPS = (
     "farthest west",
     "lowest army number",  # never reached on a real board: two hexes never share a centre
 )
-
-
-@dataclass(frozen=True)
-class MovementOptions:
-    """Named choices where reasonable umpires differ (docs/rules/movement.md)."""
-
-    mp_per_round: int = MP_PER_ROUND
-    contest_window: Literal["move", "arrival"] = "move"
-    """"move": armies of different factions contest a hex while their moves into it overlap in
-    time (each move claims its hex from its first MP), so the seed's steps 1-2 (cheaper move,
-    fewer MP spent before it) pick the army that gets there first.  "arrival": only armies
-    that would enter on the same tick contest."""
-    structure_road_any_side: bool = False
-    """The seed treats a Town/City hex where roads end or intersect as a road hex.  False: the
-    halving still needs the army to enter through a side a road crosses (our roads are
-    hex-to-hex steps, so a road into a town already crosses its side).  True: entering such a
-    hex through any side is halved."""
-    halt_when_enemy_arrives: bool = False
-    """False: only *entering* a ZoC halts (the seed's words); an army that an enemy army
-    moves next to may still march on (and is halted if it steps to another hex of that ZoC).
-    True: it halts at once."""
-
-
-@dataclass(frozen=True)
-class MoveCost:
-    """MP to enter ``to`` from ``frm``: ``mp`` clamped to 1..12, ``raw`` without the 1 MP floor."""
-
-    mp: int
-    raw: int
-    why: str
 
 
 @dataclass(frozen=True)
@@ -149,41 +116,35 @@ def entry_cost(
     *,
     logistics_road_edges: Mapping[str, Iterable[tuple[str, str]]] | None = None,
     navy_zoc: Mapping[str, Iterable[str]] | None = None,
-    options: MovementOptions = MovementOptions(),
+    options: MovementRules | None = None,
 ) -> MoveCost:
-    """MP for an army of ``faction`` to move from ``frm`` into the adjacent hex ``to`` (seed, "Movement").
+    """MP for an army of ``faction`` to move from ``frm`` into the adjacent hex ``to``.
 
-    Terrain cost; halved on a road entered through a side the road crosses; -1 more if that
-    road step is on the faction's logistics line (``logistics_road_edges[faction]``); +1 on a
-    River hex without a Town/City; +1 last if ``to`` is in another faction's navy ZoC
-    (``navy_zoc[f]`` = hexes under faction f's navies); then clamped to 1..12.
+    The Board's facts for :func:`engine.vae_victis.costs.step_cost` (the one rule):
+    the road step, the faction's logistics road steps (``logistics_road_edges[faction]``,
+    either direction), the River hex without a Town/City, and another faction's navy ZoC
+    (``navy_zoc[f]`` = hexes under faction f's navies).  ``options``: the movement rules
+    (default ``board.rules.movement``).  ValueError for a hex no army can enter.
     """
+    movement = options if options is not None else board.rules.movement
     h = board.hexes[to]
-    if h.kind != "land" or h.terrain not in TERRAIN_MP:
-        raise ValueError(f"hex {to} ({h.kind}, {h.terrain}) cannot be entered by an army on land")
-    cost = TERRAIN_MP[h.terrain]
-    why = [f"{h.terrain} {cost}"]
     on_road = (frm, to) in board.road_edges
-    if not on_road and options.structure_road_any_side and board.structure_at(to) is not None:
+    if not on_road and movement.structure_road_any_side and board.structure_at(to) is not None:
         on_road = any(a == to for a, _ in board.road_edges)
-    if on_road:
-        cost //= 2  # every terrain cost is even: halving is exact
-        why.append(f"road /2 = {cost}")
-        edges = _edge_set(logistics_road_edges, faction)
-        if (frm, to) in edges or (to, frm) in edges:
-            cost -= 1
-            why.append(f"logistics line -1 = {cost}")
-    if h.river and board.structure_at(to) is None:
-        cost += 1
-        why.append(f"river +1 = {cost}")
-    if navy_zoc and any(f != faction and to in set(cells) for f, cells in navy_zoc.items()):
-        cost += 1
-        why.append(f"enemy navy ZoC +1 = {cost}")
-    raw = min(cost, MAX_MOVE_MP)
-    mp = max(MIN_MOVE_MP, raw)
-    if mp != cost:
-        why.append(f"clamped to {mp}")
-    return MoveCost(mp=mp, raw=raw, why=", ".join(why))
+    edges = _edge_set(logistics_road_edges, faction) if on_road else frozenset()
+    cost = step_cost(
+        movement,
+        h.terrain,
+        h.kind,
+        road=on_road,
+        logistics_road=(frm, to) in edges or (to, frm) in edges,
+        river_without_structure=h.river and board.structure_at(to) is None,
+        enemy_navy_zoc=bool(navy_zoc) and any(f != faction and to in set(cells) for f, cells in navy_zoc.items()),
+        explain=True,
+    )
+    if cost is None:
+        raise ValueError(f"hex {to} ({h.kind}, {h.terrain}) cannot be entered by an army on land")
+    return cost
 
 
 def _edge_set(edges_by_faction, faction) -> frozenset:
@@ -254,6 +215,290 @@ class _Mover:
     arrivals: list = field(default_factory=list)  # (tick, cell, spent before the move, move number)
 
 
+@dataclass
+class _Sim:
+    """Everything the movement steps share while the MP clock runs."""
+
+    board: Board
+    state: CampaignState
+    rules: MovementRules
+    logistics: Mapping[str, frozenset]
+    navy: Mapping[str, frozenset]
+    movers: dict[int, _Mover]
+    structure_zoc: dict[str, list]  # cell -> enemy-structure ZoC sources (fixed during movement)
+    events: list[Event] = field(default_factory=list)
+    timeline: list[dict[int, str]] = field(default_factory=list)
+
+    def cost(self, m: _Mover, frm: str, to: str) -> MoveCost:
+        return entry_cost(self.board, frm, to, m.army.faction, logistics_road_edges=self.logistics,
+                          navy_zoc=self.navy, options=self.rules)
+
+    def enemy_army_zoc_at(self, positions: Mapping[int, str]) -> dict[str, list[tuple[str, int]]]:
+        out: dict[str, list[tuple[str, int]]] = {}
+        for aid, c in positions.items():
+            for z in army_zoc(self.board, c):
+                out.setdefault(z, []).append((self.movers[aid].army.faction, aid))
+        return out
+
+    def zoc_halters(self, faction: str, cell: str, army_zoc_map) -> list[str]:
+        names = [f"army {aid} ({f})" for f, aid in sorted(army_zoc_map.get(cell, []), key=lambda x: x[1])
+                 if f != faction]
+        names += [src.describe() for src in self.structure_zoc.get(cell, []) if src.faction != faction]
+        return names
+
+    def can_pass_through(self, m: _Mover, cell: str, tick: int, army_zoc_map) -> bool:
+        """Would the army, having entered ``cell`` at ``tick``, leave it with the MP it has?"""
+        if self.zoc_halters(m.army.faction, cell, army_zoc_map):
+            return False
+        zeros = 0
+        for clock in m.moves[m.next_index + 1:]:
+            if clock == 0:
+                zeros += 1
+                continue
+            to = self.board.sides.get(cell, {}).get(clock)
+            if to is None:
+                return False
+            return tick + zeros * self.rules.stand_still_mp + self.cost(m, cell, to).mp <= self.rules.points_per_round
+        return False
+
+    def priority(self, m: _Mover, target: str) -> tuple:
+        return priority_key(self.board, self.state, m.army, m.cell, target, m.current.cost.raw, m.current.start)
+
+
+def _stop(m: _Mover, halt: Halt | None) -> None:
+    m.done = True
+    m.current = None
+    if halt is not None and m.halt is None:
+        m.halt = halt
+
+
+def _start_next_moves(sim: _Sim) -> None:
+    """Armies between moves start their next one, or stop when it costs more MP than they have
+    left (seed: a move never skips to a cheaper later one)."""
+    mp_total = sim.rules.points_per_round
+    for aid in sorted(sim.movers):
+        m = sim.movers[aid]
+        if m.done or m.current is not None:
+            continue
+        if m.next_index >= len(m.moves):
+            _stop(m, None)
+            continue
+        clock = m.moves[m.next_index]
+        if clock == 0:
+            still = sim.rules.stand_still_mp
+            mc = MoveCost(still, still, f"stand still {still}")
+            target = None
+        else:
+            target = sim.board.sides[m.cell][clock]
+            mc = sim.cost(m, m.cell, target)
+        left = mp_total - m.spent
+        if mc.mp > left:
+            _stop(m, Halt("mp", f"stopped: move {m.next_index + 1} (clock {clock}) costs {mc.mp} MP ({mc.why}) "
+                                f"but only {left} MP are left", m.next_index + 1, m.cell))
+            continue
+        m.current = _Move(m.next_index + 1, clock, target, mc, m.spent, m.spent + mc.mp)
+
+
+def _spend_stand_stills(sim: _Sim, tick: int) -> dict[int, str]:
+    """Moves that happen at the end of ``tick``: a "0" is spent in place; returns {army: hex it enters}."""
+    completing = [m for _, m in sorted(sim.movers.items()) if m.current is not None and m.current.end == tick]
+    for m in completing:
+        if m.current.target is None:
+            m.spent += m.current.cost.mp
+            m.next_index += 1
+            m.current = None
+    return {m.army.id: m.current.target for m in completing if m.current is not None}
+
+
+def _resolve_contests(sim: _Sim, tick: int, entries: dict[int, str]) -> None:
+    """Armies of different factions moving into one hex at the same time: the seed's seven
+    steps pick the one that enters; the others stop for the round (removed from ``entries``)."""
+    for target in sorted(set(entries.values())):
+        if sim.rules.contest_window == "move":
+            contenders = [m for _, m in sorted(sim.movers.items())
+                          if m.current is not None and m.current.target == target]
+        else:
+            contenders = [sim.movers[aid] for aid, t in sorted(entries.items()) if t == target]
+        if len({m.army.faction for m in contenders}) < 2:
+            continue
+        keyed = sorted((sim.priority(m, target), m) for m in contenders)
+        (wkey, winner), rest = keyed[0], keyed[1:]
+        losers = [(k, m) for k, m in rest if m.army.faction != winner.army.faction]
+        step = _deciding_step(wkey, losers[0][0])
+        for k, m in losers:
+            s = _deciding_step(wkey, k)
+            _stop(m, Halt("contest", f"lost the hex {target} to army {winner.army.id} ({winner.army.faction}) "
+                                     f"at MP {tick}: step {s + 1}, {PRIORITY_STEPS[s]}", m.current.index,
+                          target, (f"army {winner.army.id}",)))
+            entries.pop(m.army.id, None)
+        sim.events.append(Event(sim.state.round, "movement", "contest", {
+            "cell": target, "tick": tick, "winner": winner.army.id,
+            "losers": [m.army.id for _, m in losers], "step": step + 1,
+        }, f"armies {', '.join(str(m.army.id) for m in contenders)} moved into {target} at the same time "
+           f"(MP {tick}); army {winner.army.id} goes first by step {step + 1} ({PRIORITY_STEPS[step]}), "
+           f"{', '.join(str(m.army.id) for _, m in losers)} move no further"))
+
+
+def _entry_refusals(sim: _Sim, tick: int, entries: Mapping[int, str]) -> dict[int, Halt]:
+    """Entries that cannot happen: one army per hex, except a friendly army passing through."""
+    movers = sim.movers
+    failed: dict[int, Halt] = {}
+    while True:
+        positions = {aid: (entries[aid] if aid in entries and aid not in failed else m.cell)
+                     for aid, m in movers.items()}
+        zmap = sim.enemy_army_zoc_at(positions)
+        at: dict[str, list[int]] = {}
+        for aid, c in positions.items():
+            at.setdefault(c, []).append(aid)
+        new_fail: dict[int, Halt] = {}
+        for aid in sorted(entries):
+            if aid in failed:
+                continue
+            m, target = movers[aid], entries[aid]
+            others = [o for o in at[target] if o != aid]
+            enemies = [o for o in others if movers[o].army.faction != m.army.faction]
+            swap = [o for o, t in entries.items() if o not in failed and t == m.cell and movers[o].cell == target
+                    and movers[o].army.faction != m.army.faction]
+            if swap:
+                new_fail[aid] = Halt("occupied", f"army {swap[0]} ({movers[swap[0]].army.faction}) is coming the "
+                                     f"other way between {m.cell} and {target}: armies cannot pass each other",
+                                     m.current.index, target, (f"army {swap[0]}",))
+                continue
+            stayers = [o for o in others if o not in entries or o in failed]
+            if enemies:
+                e = min(enemies)
+                new_fail[aid] = Halt("occupied", f"hex {target} is held by army {e} ({movers[e].army.faction})",
+                                     m.current.index, target, (f"army {e}",))
+                continue
+            if not others or sim.can_pass_through(m, target, tick, zmap):
+                continue
+            # It would end the round (or halt) here on a friendly army: only one may.
+            enders = [o for o in others if o in entries and o not in failed
+                      and not sim.can_pass_through(movers[o], target, tick, zmap)]
+            if stayers:
+                holder = min(stayers)
+            else:
+                holder = sorted((sim.priority(movers[o], target), o) for o in enders + [aid])[0][1]
+                if holder == aid:
+                    continue
+            new_fail[aid] = Halt("friendly", f"would end the round in hex {target} with friendly army {holder}; "
+                                 f"stops in {m.cell}", m.current.index, target, (f"army {holder}",))
+        if not new_fail:
+            return failed
+        failed.update(new_fail)
+
+
+def _settle_entries(sim: _Sim, tick: int, entries: dict[int, str]) -> None:
+    """Refused entries stop their army; the others enter their hex and pay its MP."""
+    for aid, halt in sorted(_entry_refusals(sim, tick, entries).items()):
+        _stop(sim.movers[aid], halt)
+        entries.pop(aid)
+    for aid, target in sorted(entries.items()):
+        m = sim.movers[aid]
+        m.arrivals.append((tick, target, m.current.start, m.current.index))
+        m.spent += m.current.cost.mp
+        m.cell = target
+        m.next_index += 1
+        m.current = None
+
+
+def _halt_in_zoc(sim: _Sim, tick: int, entries: Mapping[int, str]) -> None:
+    """Armies that entered an enemy ZoC (positions after this tick) halt; with the option
+    ``halt_when_enemy_arrives`` so do armies an enemy army moved next to."""
+    positions = {aid: m.cell for aid, m in sim.movers.items()}
+    zmap = sim.enemy_army_zoc_at(positions)
+    for aid in sorted(entries):
+        m = sim.movers[aid]
+        by = sim.zoc_halters(m.army.faction, m.cell, zmap)
+        if by:
+            _stop(m, Halt("zoc", f"halted by ZoC of {', '.join(by)}", m.arrivals[-1][3], m.cell, tuple(by)))
+    if sim.rules.halt_when_enemy_arrives:
+        before = sim.enemy_army_zoc_at(sim.timeline[-1])
+        for aid, m in sorted(sim.movers.items()):
+            if m.done or aid in entries:
+                continue
+            now = [f"army {o} ({f})" for f, o in zmap.get(m.cell, []) if f != m.army.faction]
+            was = [o for f, o in before.get(m.cell, []) if f != m.army.faction]
+            if now and not was:
+                _stop(m, Halt("arrival", f"halted: {', '.join(now)} moved next to it at MP {tick}",
+                              m.current.index if m.current else None, m.cell, tuple(now)))
+    sim.timeline.append(positions)
+
+
+def _stop_unfinished(sim: _Sim) -> None:
+    """Armies with moves left when the clock runs out stop where they are."""
+    for _, m in sorted(sim.movers.items()):
+        if not m.done and m.next_index < len(m.moves):
+            clock = m.moves[m.next_index]
+            _stop(m, Halt("mp", f"stopped: no MP left for move {m.next_index + 1} (clock {clock})",
+                          m.next_index + 1, m.cell))
+
+
+def _step_back_from_shared_hexes(sim: _Sim) -> dict[int, list[str]]:
+    """No two armies end in one hex: the later arrival goes back along its path; returns the
+    hexes each army gave up."""
+    movers = sim.movers
+    stepped: dict[int, list[str]] = {}
+    displaced: set[int] = set()
+    while True:
+        at: dict[str, list[int]] = {}
+        for aid, m in movers.items():
+            at.setdefault(m.cell, []).append(aid)
+        shared = sorted(c for c, ids in at.items() if len(ids) > 1)
+        if not shared:
+            return stepped
+        ids = at[shared[0]]
+        movable = [i for i in ids if len(movers[i].arrivals) > 1]
+        yielder = max(movable, key=lambda i: (i in displaced, movers[i].arrivals[-1][0], i))
+        m = movers[yielder]
+        _tick, cell, spent_before, _ = m.arrivals.pop()
+        other = min(i for i in ids if i != yielder)
+        stepped.setdefault(yielder, []).append(cell)
+        displaced.add(yielder)
+        m.cell = m.arrivals[-1][1]
+        m.spent = spent_before
+        m.halt = Halt("friendly" if movers[other].army.faction == m.army.faction else "occupied",
+                      f"would have ended the round in hex {cell} with army {other}; goes back to {m.cell}",
+                      None, cell, (f"army {other}",))
+
+
+def _report(sim: _Sim, stepped: Mapping[int, list[str]]) -> MovementResult:
+    """The new state, one event per army in words, and the result's tables."""
+    board, state, movers = sim.board, sim.state, sim.movers
+    mp_spent = {aid: m.spent for aid, m in sorted(movers.items())}
+    paths = {aid: tuple(a[1] for a in m.arrivals) for aid, m in sorted(movers.items())}
+    halted = {aid: m.halt for aid, m in sorted(movers.items()) if m.halt is not None}
+    new_armies = tuple(replace(a, cell=movers[a.id].cell) if a.id in movers else a for a in state.armies)
+
+    def label(cell: str) -> str:
+        s = board.structure_at(cell)
+        return f"{cell} ({s.name})" if s else cell
+
+    for aid, m in sorted(movers.items()):
+        path = paths[aid]
+        moved = len(path) > 1
+        text = f"army {aid} ({m.army.faction}) " + (
+            f"moved {' → '.join(map(label, path))}" if moved else f"stayed in {label(path[0])}"
+        ) + f", spent {m.spent} MP"
+        if m.halt is not None:
+            text += f", {m.halt.text}"
+        sim.events.append(Event(state.round, "movement", "army_moved" if moved else "army_stayed", {
+            "army": aid, "faction": m.army.faction, "path": list(path), "mp_spent": m.spent,
+            "halt": None if m.halt is None else {"kind": m.halt.kind, "move": m.halt.move, "cell": m.halt.cell,
+                                                 "by": list(m.halt.by), "text": m.halt.text},
+            "stepped_back": stepped.get(aid, []),
+        }, text))
+    return MovementResult(
+        state=replace(state, armies=new_armies),
+        events=tuple(sim.events),
+        mp_spent=mp_spent,
+        paths=paths,
+        halted=halted,
+        timeline=tuple(sim.timeline),
+        stepped_back={aid: tuple(c) for aid, c in sorted(stepped.items())},
+    )
+
+
 def _check_moves(board: Board, state: CampaignState, orders: Mapping[int, ArmyOrders]) -> None:
     problems: list[OrderProblem] = []
     armies = {a.id: a for a in state.armies}
@@ -277,7 +522,7 @@ def resolve_movement(
     *,
     logistics_road_edges: Mapping[str, Iterable[tuple[str, str]]] | None = None,
     navy_zoc: Mapping[str, Iterable[str]] | None = None,
-    options: MovementOptions = MovementOptions(),
+    options: MovementRules | None = None,
 ) -> MovementResult:
     """Move every army simultaneously (see the module doc); armies without orders stand still.
 
@@ -285,12 +530,9 @@ def resolve_movement(
     checked again here (an :class:`IllegalOrderError` is raised before anything moves).
     ``logistics_road_edges[faction]``: road steps (a, b) on that faction's logistics lines between
     two of its towns/cities.  ``navy_zoc[faction]``: hexes in the ZoC of that faction's navies.
+    ``options``: the movement rules, default ``board.rules.movement``.
     """
     _check_moves(board, state, orders)
-    mp_total = options.mp_per_round
-    logistics = {f: frozenset(e) for f, e in (logistics_road_edges or {}).items()}
-    navy = {f: frozenset(c) for f, c in (navy_zoc or {}).items()}
-
     movers: dict[int, _Mover] = {}
     for a in state.armies:
         if a.eliminated or a.cell is None:
@@ -298,258 +540,27 @@ def resolve_movement(
         o = orders.get(a.id)
         movers[a.id] = _Mover(a, tuple(o.moves) if o else (), a.cell)
         movers[a.id].arrivals.append((0, a.cell, 0, None))
-
     # Structure ZoC does not change during movement: control and sieges change in administration.
     structure_zoc: dict[str, list] = {}
     for src in zoc_sources(board, state):
         if src.kind == "structure":
             for c in src.cells:
                 structure_zoc.setdefault(c, []).append(src)
-
-    def cost(m: _Mover, frm: str, to: str) -> MoveCost:
-        return entry_cost(board, frm, to, m.army.faction, logistics_road_edges=logistics, navy_zoc=navy,
-                          options=options)
-
-    def enemy_army_zoc_at(positions: Mapping[int, str]) -> dict[str, list[tuple[str, int]]]:
-        out: dict[str, list[tuple[str, int]]] = {}
-        for aid, c in positions.items():
-            for z in army_zoc(board, c):
-                out.setdefault(z, []).append((movers[aid].army.faction, aid))
-        return out
-
-    def zoc_halters(faction: str, cell: str, army_zoc_map) -> list[str]:
-        names = [f"army {aid} ({f})" for f, aid in sorted(army_zoc_map.get(cell, []), key=lambda x: x[1])
-                 if f != faction]
-        names += [src.describe() for src in structure_zoc.get(cell, []) if src.faction != faction]
-        return names
-
-    def can_pass_through(m: _Mover, cell: str, tick: int, army_zoc_map) -> bool:
-        """Would the army, having entered ``cell`` at ``tick``, leave it with the MP it has?"""
-        if zoc_halters(m.army.faction, cell, army_zoc_map):
-            return False
-        zeros = 0
-        for clock in m.moves[m.next_index + 1:]:
-            if clock == 0:
-                zeros += 1
-                continue
-            to = board.sides.get(cell, {}).get(clock)
-            if to is None:
-                return False
-            return tick + zeros * STAND_STILL_MP + cost(m, cell, to).mp <= mp_total
-        return False
-
-    def stop(m: _Mover, halt: Halt | None) -> None:
-        m.done = True
-        m.current = None
-        if halt is not None and m.halt is None:
-            m.halt = halt
-
-    events: list[Event] = []
-    timeline: list[dict[int, str]] = [{aid: m.cell for aid, m in movers.items()}]
-    rnd = state.round
-
-    for tick in range(1, mp_total + 1):
-        # 1. armies between moves start their next one (or stop)
-        for aid in sorted(movers):
-            m = movers[aid]
-            if m.done or m.current is not None:
-                continue
-            if m.next_index >= len(m.moves):
-                stop(m, None)
-                continue
-            clock = m.moves[m.next_index]
-            if clock == 0:
-                mc = MoveCost(STAND_STILL_MP, STAND_STILL_MP, "stand still 1")
-                target = None
-            else:
-                target = board.sides[m.cell][clock]
-                mc = cost(m, m.cell, target)
-            left = mp_total - m.spent
-            if mc.mp > left:
-                stop(m, Halt("mp", f"stopped: move {m.next_index + 1} (clock {clock}) costs {mc.mp} MP ({mc.why}) "
-                                   f"but only {left} MP are left", m.next_index + 1, m.cell))
-                continue
-            m.current = _Move(m.next_index + 1, clock, target, mc, m.spent, m.spent + mc.mp)
-
-        # 2. moves that happen at the end of this tick
-        completing = [m for aid, m in sorted(movers.items()) if m.current is not None and m.current.end == tick]
-        for m in completing:
-            if m.current.target is None:  # a 0: one MP spent in place
-                m.spent += m.current.cost.mp
-                m.next_index += 1
-                m.current = None
-        entries = {m.army.id: m.current.target for m in completing if m.current is not None}
-
-        # 3. contests between factions for the same hex
-        for target in sorted(set(entries.values())):
-            if options.contest_window == "move":
-                contenders = [m for aid, m in sorted(movers.items())
-                              if m.current is not None and m.current.target == target]
-            else:
-                contenders = [movers[aid] for aid, t in sorted(entries.items()) if t == target]
-            if len({m.army.faction for m in contenders}) < 2:
-                continue
-            keyed = sorted(
-                (priority_key(board, state, m.army, m.cell, target, m.current.cost.raw, m.current.start), m)
-                for m in contenders
-            )
-            (wkey, winner), rest = keyed[0], keyed[1:]
-            losers = [(k, m) for k, m in rest if m.army.faction != winner.army.faction]
-            step = _deciding_step(wkey, losers[0][0])
-            for k, m in losers:
-                s = _deciding_step(wkey, k)
-                stop(m, Halt("contest", f"lost the hex {target} to army {winner.army.id} ({winner.army.faction}) "
-                                        f"at MP {tick}: step {s + 1}, {PRIORITY_STEPS[s]}", m.current.index,
-                             target, (f"army {winner.army.id}",)))
-                entries.pop(m.army.id, None)
-            events.append(Event(rnd, "movement", "contest", {
-                "cell": target, "tick": tick, "winner": winner.army.id,
-                "losers": [m.army.id for _, m in losers], "step": step + 1,
-            }, f"armies {', '.join(str(m.army.id) for m in contenders)} moved into {target} at the same time "
-               f"(MP {tick}); army {winner.army.id} goes first by step {step + 1} ({PRIORITY_STEPS[step]}), "
-               f"{', '.join(str(m.army.id) for _, m in losers)} move no further"))
-
-        # 4. which entries can happen: one army per hex except friendly pass-through
-        failed: dict[int, Halt] = {}
-        while True:
-            positions = {aid: (entries[aid] if aid in entries and aid not in failed else m.cell)
-                         for aid, m in movers.items()}
-            zmap = enemy_army_zoc_at(positions)
-            at: dict[str, list[int]] = {}
-            for aid, c in positions.items():
-                at.setdefault(c, []).append(aid)
-            new_fail: dict[int, Halt] = {}
-            for aid in sorted(entries):
-                if aid in failed:
-                    continue
-                m, target = movers[aid], entries[aid]
-                others = [o for o in at[target] if o != aid]
-                enemies = [o for o in others if movers[o].army.faction != m.army.faction]
-                swap = [o for o, t in entries.items() if o not in failed and t == m.cell and movers[o].cell == target
-                        and movers[o].army.faction != m.army.faction]
-                if swap:
-                    new_fail[aid] = Halt("occupied", f"army {swap[0]} ({movers[swap[0]].army.faction}) is coming the "
-                                         f"other way between {m.cell} and {target}: armies cannot pass each other",
-                                         m.current.index, target, (f"army {swap[0]}",))
-                    continue
-                stayers = [o for o in others if o not in entries or o in failed]
-                if enemies:
-                    e = min(enemies)
-                    new_fail[aid] = Halt("occupied", f"hex {target} is held by army {e} ({movers[e].army.faction})",
-                                         m.current.index, target, (f"army {e}",))
-                    continue
-                if not others or can_pass_through(m, target, tick, zmap):
-                    continue
-                # It would end the round (or halt) here on a friendly army: only one may.
-                enders = [o for o in others if o in entries and o not in failed
-                          and not can_pass_through(movers[o], target, tick, zmap)]
-                if stayers:
-                    holder = min(stayers)
-                else:
-                    keyed = sorted(
-                        (priority_key(board, state, movers[o].army, movers[o].cell, target,
-                                      movers[o].current.cost.raw, movers[o].current.start), o)
-                        for o in enders + [aid]
-                    )
-                    holder = keyed[0][1]
-                    if holder == aid:
-                        continue
-                new_fail[aid] = Halt("friendly", f"would end the round in hex {target} with friendly army {holder}; "
-                                     f"stops in {m.cell}", m.current.index, target, (f"army {holder}",))
-            if not new_fail:
-                break
-            failed.update(new_fail)
-
-        for aid, halt in sorted(failed.items()):
-            stop(movers[aid], halt)
-            entries.pop(aid)
-        for aid, target in sorted(entries.items()):
-            m = movers[aid]
-            m.arrivals.append((tick, target, m.current.start, m.current.index))
-            m.spent += m.current.cost.mp
-            m.cell = target
-            m.next_index += 1
-            m.current = None
-
-        # 5. ZoC halts, against the positions after this tick
-        positions = {aid: m.cell for aid, m in movers.items()}
-        zmap = enemy_army_zoc_at(positions)
-        for aid in sorted(entries):
-            m = movers[aid]
-            by = zoc_halters(m.army.faction, m.cell, zmap)
-            if by:
-                stop(m, Halt("zoc", f"halted by ZoC of {', '.join(by)}", m.arrivals[-1][3], m.cell, tuple(by)))
-        if options.halt_when_enemy_arrives:
-            before = enemy_army_zoc_at(timeline[-1])
-            for aid, m in sorted(movers.items()):
-                if m.done or aid in entries:
-                    continue
-                now = [f"army {o} ({f})" for f, o in zmap.get(m.cell, []) if f != m.army.faction]
-                was = [o for f, o in before.get(m.cell, []) if f != m.army.faction]
-                if now and not was:
-                    stop(m, Halt("arrival", f"halted: {', '.join(now)} moved next to it at MP {tick}",
-                                 m.current.index if m.current else None, m.cell, tuple(now)))
-        timeline.append(positions)
-
-    for aid, m in sorted(movers.items()):
-        if not m.done and m.next_index < len(m.moves):
-            clock = m.moves[m.next_index]
-            stop(m, Halt("mp", f"stopped: no MP left for move {m.next_index + 1} (clock {clock})", m.next_index + 1,
-                         m.cell))
-
-    # 6. no two armies end in one hex: the later arrival goes back along its path
-    stepped: dict[int, list[str]] = {}
-    displaced: set[int] = set()
-    while True:
-        at: dict[str, list[int]] = {}
-        for aid, m in movers.items():
-            at.setdefault(m.cell, []).append(aid)
-        shared = sorted(c for c, ids in at.items() if len(ids) > 1)
-        if not shared:
-            break
-        ids = at[shared[0]]
-        movable = [i for i in ids if len(movers[i].arrivals) > 1]
-        yielder = max(movable, key=lambda i: (i in displaced, movers[i].arrivals[-1][0], i))
-        m = movers[yielder]
-        tick, cell, spent_before, _ = m.arrivals.pop()
-        other = min(i for i in ids if i != yielder)
-        stepped.setdefault(yielder, []).append(cell)
-        displaced.add(yielder)
-        m.cell = m.arrivals[-1][1]
-        m.spent = spent_before
-        m.halt = Halt("friendly" if movers[other].army.faction == m.army.faction else "occupied",
-                      f"would have ended the round in hex {cell} with army {other}; goes back to {m.cell}",
-                      None, cell, (f"army {other}",))
-
-    # 7. results
-    mp_spent = {aid: m.spent for aid, m in sorted(movers.items())}
-    paths = {aid: tuple(a[1] for a in m.arrivals) for aid, m in sorted(movers.items())}
-    halted = {aid: m.halt for aid, m in sorted(movers.items()) if m.halt is not None}
-    new_armies = tuple(replace(a, cell=movers[a.id].cell) if a.id in movers else a for a in state.armies)
-    def label(cell: str) -> str:
-        s = board.structure_at(cell)
-        return f"{cell} ({s.name})" if s else cell
-
-    for aid, m in sorted(movers.items()):
-        path = paths[aid]
-        moved = len(path) > 1
-        text = f"army {aid} ({m.army.faction}) " + (
-            f"moved {' → '.join(map(label, path))}" if moved else f"stayed in {label(path[0])}"
-        ) + f", spent {m.spent} MP"
-        if m.halt is not None:
-            text += f", {m.halt.text}"
-        events.append(Event(rnd, "movement", "army_moved" if moved else "army_stayed", {
-            "army": aid, "faction": m.army.faction, "path": list(path), "mp_spent": m.spent,
-            "halt": None if m.halt is None else {"kind": m.halt.kind, "move": m.halt.move, "cell": m.halt.cell,
-                                                 "by": list(m.halt.by), "text": m.halt.text},
-            "stepped_back": stepped.get(aid, []),
-        }, text))
-    return MovementResult(
-        state=replace(state, armies=new_armies),
-        events=tuple(events),
-        mp_spent=mp_spent,
-        paths=paths,
-        halted=halted,
-        timeline=tuple(timeline),
-        stepped_back={aid: tuple(c) for aid, c in sorted(stepped.items())},
+    sim = _Sim(
+        board=board,
+        state=state,
+        rules=options if options is not None else board.rules.movement,
+        logistics={f: frozenset(e) for f, e in (logistics_road_edges or {}).items()},
+        navy={f: frozenset(c) for f, c in (navy_zoc or {}).items()},
+        movers=movers,
+        structure_zoc=structure_zoc,
     )
+    sim.timeline.append({aid: m.cell for aid, m in movers.items()})
+    for tick in range(1, sim.rules.points_per_round + 1):
+        _start_next_moves(sim)
+        entries = _spend_stand_stills(sim, tick)
+        _resolve_contests(sim, tick, entries)
+        _settle_entries(sim, tick, entries)
+        _halt_in_zoc(sim, tick, entries)
+    _stop_unfinished(sim)
+    return _report(sim, _step_back_from_shared_hexes(sim))

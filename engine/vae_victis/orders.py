@@ -46,7 +46,6 @@ from tabula.geo.hexgrid import cell_sides
 
 __all__ = [
     "IllegalOrderError",
-    "MAX_TRANSFER_FP",
     "OrderError",
     "OrderProblem",
     "OrderSyntaxError",
@@ -63,9 +62,6 @@ __all__ = [
     "validate_orders",
     "walk_moves",
 ]
-
-MAX_TRANSFER_FP = 100
-"""Seed, "Transfer of strength": the aggregate FP transferred between two armies never exceeds 100."""
 
 _ARMY_FIELDS = {"moves", "initiative", "lift_siege", "assault", "transfers"}
 
@@ -313,8 +309,8 @@ def impassable_reason(board: Board, cell: str) -> str | None:
     h = board.hexes[cell]
     if h.kind != "land":
         return f"{h.kind} hex (water: armies on land cannot enter it)"
-    if h.terrain == "peaks":
-        return "peaks hex (impassable)"
+    if h.terrain not in board.rules.movement.terrain_mp:  # no MP cost: Peaks
+        return f"{h.terrain} hex (impassable)"
     return None
 
 
@@ -467,10 +463,11 @@ def check_orders(
             key = _pair(army_id, t.to_army)
             before = pair_totals.get(key, 0)
             pair_totals[key] = before + t.fp
-            if pair_totals[key] > MAX_TRANSFER_FP:
+            transfer_cap = board.rules.administration.max_transfer_fp  # seed, "Transfer of strength between armies"
+            if pair_totals[key] > transfer_cap:
                 problems.append(OrderProblem(army_id, "transfers", f"{t.fp} FP to army {t.to_army} brings the FP "
                                              f"transferred between armies {min(key)} and {max(key)} to "
-                                             f"{pair_totals[key]}, over the cap of {MAX_TRANSFER_FP} ({before} "
+                                             f"{pair_totals[key]}, over the cap of {transfer_cap} ({before} "
                                              "already)"))
             given[army_id] = given.get(army_id, 0) + t.fp
             if given[army_id] > a.strength:

@@ -16,6 +16,10 @@ this order (docs/rules/administration.md says why):
 3. new sieges (and armies joining a running siege) as the players ask;
 4. surrenders chosen by the controlling faction.
 
+Every number (Resilience modifiers, attrition, the blockade's -1) comes from
+``board.rules.sieges`` (datasets/rules/vae-victis-ii.toml, the scenario's ``[rules]``
+over it), the same values the ``structure_resilience`` SQL view reads.
+
 Control changes are events of kind ``control_changed`` whose data the victory
 points read (``structure_kind``, ``from``, ``to``, ``how``, ``start_resilience``,
 ``surrendered``).
@@ -30,38 +34,18 @@ from typing import Iterable, Mapping
 from tabula.engine.vae_victis.battles import Engagement, EngagementResult
 from tabula.engine.vae_victis.logistics import Logistics
 from tabula.engine.vae_victis.model import Board, CampaignState, Event, Siege
+from tabula.engine.vae_victis.rules import SiegeRules
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
 from tabula.geo.errors import InputError
 
 __all__ = [
-    "RESILIENCE_MODIFIERS",
     "SiegeInputs",
-    "SiegeOptions",
     "assault_effects",
     "effective_resilience",
     "resolve_sieges",
     "siege_refusal",
     "start_resilience",
 ]
-
-#: Seed, "Start of a siege".
-RESILIENCE_MODIFIERS = {
-    "town": -1,
-    "city": 2,
-    "farmlands": -1,
-    "marshes": 1,
-    "mountains": 2,
-    "coast": 1,
-    "capital": 2,
-}
-
-
-@dataclass(frozen=True)
-class SiegeOptions:
-    modifiers: Mapping[str, int] = field(default_factory=lambda: dict(RESILIENCE_MODIFIERS))
-    attrition_beyond_mp: float = 12  # seed: "more than 12 MP distance of its faction's lines"
-    attrition_per_resilience: int = 10
-
 
 @dataclass(frozen=True)
 class SiegeInputs:
@@ -89,12 +73,13 @@ class SiegeInputs:
     results: tuple[EngagementResult, ...] = ()
 
 
-def start_resilience(board: Board, structure: str, options: SiegeOptions = SiegeOptions()) -> tuple[int, tuple[tuple[str, int], ...]]:
+def start_resilience(board: Board, structure: str, options: SiegeRules | None = None) -> tuple[int, tuple[tuple[str, int], ...]]:
     """Resilience at the start of a siege (before any blockade) and its parts.
 
-    Seed: Ravenna 4 (City +2, Marshes +1, coast +1); Hipponium -1 (Town -1, Farmlands -1, coast +1)."""
+    Seed: Ravenna 4 (City +2, Marshes +1, coast +1); Hipponium -1 (Town -1, Farmlands -1, coast +1).
+    ``options``: the siege rules, default ``board.rules.sieges``."""
     s = board.structures[structure]
-    mods = options.modifiers
+    mods = (options if options is not None else board.rules.sieges).resilience
     parts = [(s.kind, mods.get(s.kind, 0))]
     terrain = board.hexes[s.cell].terrain
     if terrain in mods:
@@ -107,9 +92,10 @@ def start_resilience(board: Board, structure: str, options: SiegeOptions = Siege
     return sum(v for _, v in parts), tuple(parts)
 
 
-def effective_resilience(siege: Siege, blockaded: bool) -> int:
-    """Resilience with the blockade adjustment: -1 while a navy of another faction blockades it."""
-    return siege.resilience - (1 if blockaded else 0)
+def effective_resilience(siege: Siege, blockaded: bool, rules: SiegeRules) -> int:
+    """Resilience with the blockade adjustment (``rules.blockade_resilience``, the seed's -1)
+    while a navy of another faction blockades it."""
+    return siege.resilience + (rules.blockade_resilience if blockaded else 0)
 
 
 def _in_other_faction_army_zoc(board: Board, state: CampaignState, cell: str, faction: str) -> list[int]:
@@ -192,9 +178,11 @@ def _control_event(board, state, structure, to, how, siege: Siege | None, surren
 
 
 def resolve_sieges(
-    board: Board, state: CampaignState, inputs: SiegeInputs, options: SiegeOptions = SiegeOptions()
+    board: Board, state: CampaignState, inputs: SiegeInputs, options: SiegeRules | None = None
 ) -> tuple[CampaignState, tuple[Event, ...]]:
-    """The Siege resolution part of the Administration phase (see the module doc)."""
+    """The Siege resolution part of the Administration phase (see the module doc).
+    ``options``: the siege rules, default ``board.rules.sieges``."""
+    options = options if options is not None else board.rules.sieges
     events: list[Event] = []
     control = dict(state.control)
     armies = {a.id: a for a in state.armies}
@@ -261,12 +249,12 @@ def resolve_sieges(
                    f"the siege of {name} by {siege.faction} is lifted: no besieging army keeps it in its ZoC")
             continue
         blockaded = name in inputs.blockaded
-        before = effective_resilience(siege, blockaded)
+        before = effective_resilience(siege, blockaded, options)
         if before >= 1:
             for a_id in besiegers:
                 dist = inputs.logistics.army_distance.get(a_id, math.inf) if inputs.logistics else math.inf
                 if dist > options.attrition_beyond_mp:
-                    loss = options.attrition_per_resilience * before
+                    loss = options.attrition_fp_per_resilience * before
                     a = armies[a_id]
                     armies[a_id] = replace(a, strength=max(0, a.strength - loss))
                     ev("siege_attrition", {"army": a_id, "structure": name, "fp": loss,
@@ -274,7 +262,7 @@ def resolve_sieges(
                        f"army {a_id} loses {loss} FP to attrition besieging {name} (Resilience {before}), "
                        f"{'beyond reach of' if math.isinf(dist) else f'{dist:g} MP from'} its lines")
         new = replace(siege, resilience=siege.resilience - len(besiegers), armies=tuple(besiegers))
-        after = effective_resilience(new, blockaded)
+        after = effective_resilience(new, blockaded, options)
         ev("siege_progress", {"structure": name, "faction": siege.faction, "armies": besiegers,
                               "resilience_before": before, "resilience_after": after, "left": gone},
            f"{name}: {len(besiegers)} besieging army{'ies' if len(besiegers) > 1 else ''} "

@@ -9,7 +9,8 @@ Points are allocated to factions at the end of each round:
 
 The campaign ends when a faction has at least +50 VP, at least +30 more than the
 other faction, control of the other faction's capital, or when every army of the
-other faction is eliminated or below 1200 FP.
+other faction is eliminated or below 1200 FP.  Every number is ``board.rules.victory``
+(datasets/rules/vae-victis-ii.toml, the scenario's ``[rules]`` over it).
 """
 
 from __future__ import annotations
@@ -19,27 +20,20 @@ from typing import Iterable, Mapping
 
 from tabula.engine.vae_victis.battles import Engagement, EngagementResult
 from tabula.engine.vae_victis.model import Board, CampaignState, Event
+from tabula.engine.vae_victis.rules import VictoryRules
 from tabula.engine.vae_victis.zoc import controller_of
 
 __all__ = [
     "VictoryCheck",
-    "VictoryOptions",
     "check_victory",
     "round_victory_points",
     "score_round",
 ]
 
-ENGAGEMENT_VP = {"win": 1 + 3, "draw": 1 - 1, "loss": 1 - 3}  # +1 for fighting, then the outcome
-
-
-@dataclass(frozen=True)
-class VictoryOptions:
-    vp_to_win: int = 50
-    vp_lead_to_win: int = 30
-    weak_army_fp: int = 1200
-    #: both factions meeting a condition in the same round: "vp" = the one with more VP wins
-    #: (equal VP: no winner yet), "none" = nobody wins that round.
-    simultaneous: str = "vp"
+def engagement_vp(rules: VictoryRules, outcome: str) -> tuple[int, int]:
+    """(VP for fighting, VP for the outcome) of one engagement."""
+    by_outcome = {"win": rules.engagement_won_vp, "draw": rules.engagement_drawn_vp, "loss": rules.engagement_lost_vp}
+    return rules.engagement_fought_vp, by_outcome[outcome]
 
 
 def round_victory_points(
@@ -55,6 +49,7 @@ def round_victory_points(
     ``retreats``: (retreating army, enemy army) for each engagement avoided by retreat;
     ``control_events``: the ``control_changed`` events of the round (sieges, assaults,
     surrenders, unowned structures gained by ZoC)."""
+    rules = board.rules.victory
     rnd = start_state.round
     faction_of = {a.id: a.faction for a in start_state.armies}
     outcome = {(r.engagement, r.army): r.outcome for r in results}
@@ -80,22 +75,26 @@ def round_victory_points(
             sides.append((defender, {"win": "loss", "loss": "win", "draw": "draw"}[o]))
         for faction, res in sides:
             word = {"win": "won", "draw": "drawn", "loss": "lost"}[res]
-            award(faction, ENGAGEMENT_VP[res], f"engagement {e.number} fought (+1) and {word} "
-                  f"({ {'win': '+3', 'draw': '-1', 'loss': '-3'}[res] })", {"engagement": e.number, "outcome": res})
+            fought, result = engagement_vp(rules, res)
+            award(faction, fought + result, f"engagement {e.number} fought ({fought:+d}) and {word} "
+                  f"({result:+d})", {"engagement": e.number, "outcome": res})
     for army, enemy in retreats:
-        award(faction_of[army], -1, f"army {army} retreated from engagement with army {enemy} without fighting",
+        award(faction_of[army], rules.retreat_vp, f"army {army} retreated from engagement with army {enemy} without fighting",
               {"army": army, "reason": "retreated"})
-        award(faction_of[enemy], +1, f"enemy army {army} retreated from army {enemy}", {"army": enemy, "reason": "enemy retreated"})
+        award(faction_of[enemy], rules.enemy_retreat_vp, f"enemy army {army} retreated from army {enemy}",
+              {"army": enemy, "reason": "enemy retreated"})
     for ev in control_events:
         d = ev.data
         if ev.kind != "control_changed" or d.get("from") is None or d.get("from") == d.get("to"):
             continue  # gaining an unowned structure earns nothing: "gained from another faction"
-        value = 2 if d["structure_kind"] == "city" else 1
-        kind = "City" if value == 2 else "Town"
+        city = d["structure_kind"] == "city"
+        value = rules.city_vp if city else rules.town_vp
+        kind = "City" if city else "Town"
         award(d["to"], value, f"{kind} {d['structure']} gained from {d['from']}", {"structure": d["structure"], "reason": "gained"})
         award(d["from"], -value, f"{kind} {d['structure']} lost to {d['to']}", {"structure": d["structure"], "reason": "lost"})
-        if not d.get("surrendered") and (d.get("start_resilience") or 0) >= 2 and d.get("how") in ("siege", "assault"):
-            award(d["from"], -1, f"{d['structure']} lost without surrendering, its Resilience having started at "
+        started = d.get("start_resilience") or 0
+        if not d.get("surrendered") and started >= rules.not_surrendered_min_resilience and d.get("how") in ("siege", "assault"):
+            award(d["from"], rules.not_surrendered_vp, f"{d['structure']} lost without surrendering, its Resilience having started at "
                   f"{d['start_resilience']}", {"structure": d["structure"], "reason": "not surrendered"})
     return vp, tuple(events)
 
@@ -118,8 +117,10 @@ class VictoryCheck:
         return self.winner is not None
 
 
-def check_victory(board: Board, state: CampaignState, options: VictoryOptions = VictoryOptions()) -> tuple[VictoryCheck, tuple[Event, ...]]:
-    """The five conditions for every player faction against each other player faction."""
+def check_victory(board: Board, state: CampaignState, options: VictoryRules | None = None) -> tuple[VictoryCheck, tuple[Event, ...]]:
+    """The five conditions for every player faction against each other player faction.
+    ``options``: the victory rules, default ``board.rules.victory``."""
+    options = options if options is not None else board.rules.victory
     players = sorted(f.name for f in board.factions.values() if f.player) or sorted(board.factions)
     vp = state.victory_points
     met: dict[str, list[str]] = {}
@@ -146,7 +147,7 @@ def check_victory(board: Board, state: CampaignState, options: VictoryOptions = 
     winner = None
     if len(met) == 1:
         winner = next(iter(met))
-    elif len(met) > 1 and options.simultaneous == "vp":
+    elif len(met) > 1 and options.simultaneous_victory == "vp":
         ranked = sorted(met, key=lambda f: -vp.get(f, 0))
         if vp.get(ranked[0], 0) > vp.get(ranked[1], 0):
             winner = ranked[0]

@@ -79,11 +79,14 @@ def navy_zoc(board: Board, cell: str) -> frozenset[str]:
 
 
 def structure_zoc(board: Board, structure: StructureInfo) -> frozenset[str]:
-    """The hexes a structure *would* control (ignoring who controls it and sieges)."""
+    """The hexes a structure *would* control (ignoring who controls it and sieges); the reaches
+    are ``board.rules.zoc`` (seed: Town its hex and Coast 1 around; City land 1, Coast 2)."""
     out = {structure.cell}
-    coast_reach = 1 if structure.kind == "town" else 2
-    land_reach = 0 if structure.kind == "town" else 1
-    for c, d in cells_within(board, structure.cell, coast_reach).items():
+    z = board.rules.zoc
+    town = structure.kind == "town"
+    coast_reach = z.town_coast_hexes if town else z.city_coast_hexes
+    land_reach = z.town_land_hexes if town else z.city_land_hexes
+    for c, d in cells_within(board, structure.cell, max(coast_reach, land_reach)).items():
         kind = board.hexes[c].kind
         if (kind == "coast" and d <= coast_reach) or (kind == "land" and d <= land_reach):
             out.add(c)

@@ -37,8 +37,11 @@ from typing import Iterable, Mapping, Sequence
 
 import h3
 
+from tabula.datasets.rules import rules_rows
+
 from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
 from tabula.geo.hexgrid import cell_polygon, cell_sides
+from tabula.schema import CAMPAIGN, CAMPAIGN_VIEWS, create_map_tables, create_tables, run_schema, schema_tables
 
 DEFAULT_CENTER = (41.9, 12.5)  # Roma
 DEFAULT_RES = 5
@@ -237,31 +240,20 @@ def sketch(center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES,
 
 # --- the board (and a state) as DuckDB tables -----------------------------------
 
-_ROAD_EDGES_VIEW = """
-CREATE OR REPLACE VIEW road_edges AS
-WITH steps AS (
-    SELECT road, cell, lead(cell) OVER (PARTITION BY road ORDER BY seq) AS neighbor FROM road_cells
-)
-SELECT s.road, s.cell, s.neighbor, n.clock
-FROM steps s JOIN hex_neighbors n ON n.cell = s.cell AND n.neighbor = s.neighbor
-UNION ALL
-SELECT s.road, s.neighbor AS cell, s.cell AS neighbor, n.clock
-FROM steps s JOIN hex_neighbors n ON n.cell = s.neighbor AND n.neighbor = s.cell
-"""
-
-
 def write_campaign_tables(con, board: Board, state: CampaignState | None = None) -> None:
-    """Create the docs/architecture.md map + campaign tables for ``board`` (and, given ``state``,
+    """Create the map + campaign tables of the one schema (schema/*.sql) for ``board`` (and, given ``state``,
     the engine/README.md state tables armies/control/sieges/siege_armies/victory_points/campaign).
 
     Roads are written as one two-cell road per adjacent pair, which yields exactly
     ``board.road_edges`` through the ``road_edges`` view.
     """
-    con.execute(
-        "CREATE OR REPLACE TABLE hexes (cell VARCHAR PRIMARY KEY, res INTEGER, kind VARCHAR, terrain VARCHAR, "
-        "elev_mean DOUBLE, elev_min DOUBLE, elev_max DOUBLE, elev_std DOUBLE, elev_samples INTEGER, "
-        "land_fraction DOUBLE, lake_fraction DOUBLE, river BOOLEAN, lat DOUBLE, lng DOUBLE, geom GEOMETRY)"
-    )
+    create_map_tables(con, replace=True)
+    # Every campaign table but scenario_meta and placements.  Without scenario_meta the file is a
+    # hand-built board, which the engine reads with the ruleset's default rules; placements are no
+    # part of a Board, so the tests that start a campaign write their own.
+    tables = [t for t in schema_tables(CAMPAIGN) if t not in ("scenario_meta", "placements")]
+    create_tables(con, CAMPAIGN, tables, replace=True)
+    run_schema(con, CAMPAIGN_VIEWS)
     con.executemany(
         "INSERT INTO hexes VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))",
         [
@@ -280,9 +272,6 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
             for h in board.hexes.values()
         ],
     )
-    con.execute(
-        "CREATE OR REPLACE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER, bearing DOUBLE)"
-    )
     rows = []
     for c, by_clock in board.sides.items():
         bearings = {s.neighbor: s.bearing for s in cell_sides(c)}
@@ -290,24 +279,17 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
     if rows:
         con.executemany("INSERT INTO hex_neighbors VALUES (?, ?, ?, ?)", rows)
 
-    con.execute("CREATE OR REPLACE TABLE road_cells (road VARCHAR, seq INTEGER, cell VARCHAR)")
     pairs = sorted((a, b) for a, b in board.road_edges if a < b)
     road_rows = []
     for i, (a, b) in enumerate(pairs):
         road_rows += [(f"road-{i}", 0, a), (f"road-{i}", 1, b)]
     if road_rows:
         con.executemany("INSERT INTO road_cells VALUES (?, ?, ?)", road_rows)
-    con.execute(_ROAD_EDGES_VIEW)
 
-    con.execute("CREATE OR REPLACE TABLE river_cells (river VARCHAR, cell VARCHAR)")
     river_rows = [("river", h.cell) for h in board.hexes.values() if h.river]
     if river_rows:
         con.executemany("INSERT INTO river_cells VALUES (?, ?)", river_rows)
 
-    con.execute(
-        "CREATE OR REPLACE TABLE structures (name VARCHAR, modern VARCHAR, kind VARCHAR, cell VARCHAR, "
-        "controller VARCHAR, capital BOOLEAN, geom GEOMETRY)"
-    )
     srows = []
     for s in board.structures.values():
         lat, lng = h3.cell_to_latlng(s.cell)
@@ -315,23 +297,19 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
     if srows:
         con.executemany("INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))", srows)
 
-    con.execute(
-        "CREATE OR REPLACE TABLE factions (name VARCHAR, colour VARCHAR, army_list VARCHAR, player BOOLEAN, "
-        "capitals VARCHAR[], influence_multiplier INTEGER, first_army INTEGER, last_army INTEGER)"
-    )
     frows = [(f.name, f.colour, f.name, f.player, list(f.capitals), f.influence_multiplier, None, None)
              for f in board.factions.values()]
     if frows:
         con.executemany("INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", frows)
 
-    con.execute("CREATE OR REPLACE TABLE hex_sea_zones (cell VARCHAR, zone VARCHAR)")
     zrows = [(c, z) for c, zs in board.sea_zones.items() for z in sorted(zs)]
     if zrows:
         con.executemany("INSERT INTO hex_sea_zones VALUES (?, ?)", zrows)
-    con.execute("CREATE OR REPLACE TABLE sea_zones (name VARCHAR, geom GEOMETRY)")
     zone_names = sorted({z for _, z in zrows})
     if zone_names:
         con.executemany("INSERT INTO sea_zones VALUES (?, NULL)", [(z,) for z in zone_names])
+    # The board's rules, frozen as `campaign new` freezes a scenario's: the rules views read them.
+    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(board.rules.values))
 
     if state is not None:
         write_state_tables(con, state)

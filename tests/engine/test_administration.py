@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.administration import AdminInputs, AdminOptions, administer, casualty_loss, retreat_destination
+from tabula.engine.vae_victis.administration import AdminInputs, administer, casualty_loss, retreat_destination
 from tabula.engine.vae_victis.battles import Engagement, EngagementResult, find_engagements
 from tabula.engine.vae_victis.model import Siege, Transfer
 from tabula.engine.vae_victis.zoc import army_zoc
@@ -124,7 +124,7 @@ def test_transfers(m):
     with pytest.raises(InputError, match="aggregate"):
         administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(10, 60), Transfer(10, 50))}))
     lost = administer(m.board, start, AdminInputs(start_state=start, transfers={9: (Transfer(10, 60),)}),
-                      AdminOptions(transfer_excess="lost")).state
+                      replace(m.board.rules.administration, transfer_excess="lost")).state
     assert lost.army(9).strength == 1550 + 32 - 60
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tabula.engine.vae_victis.battles import (
@@ -19,6 +21,7 @@ from tabula.engine.vae_victis.logistics import logistics_for
 from tabula.engine.vae_victis.model import Siege
 from tabula.geo.errors import InputError
 from tests.engine.boards import sketch
+from tests.engine.scenario_rules import first_punic_war_rules
 
 A, B, C, X, Y, Z = 1, 2, 3, 9, 10, 11
 
@@ -108,7 +111,7 @@ def test_assault_defender_force_ravenna(field):
 
 
 def test_allies_within_six_mp(field):
-    m = field
+    m = replace(field, board=replace(field.board, rules=first_punic_war_rules()))
     state = m.state([(1, "carthago", "7 7 7 7"), (9, "roma", "7 7 7 9")])
     lg = logistics_for(m.board, state)
     es = find_engagements(m.board, state)
@@ -198,16 +201,6 @@ def test_map_terrain_priority_forests_before_marshes():
     assert s.map == "Mediterranean Wooded" and s.sets_up == 9
     # seed: Open Battle scenario, Large (40 x 32) map, no map re-rolls
     assert s.scenario == "Open Battle, Large (40 x 32), no map re-rolls" and s.scenario in s.text()
-
-
-def test_syracusan_allies_once_syracusae_holds_nothing():
-    m = sketch(radius=3, structures=[("Syracusae", "city", "", "roma"), ("Gela", "town", "3 3", "syracusae")])
-    held = m.state([])
-    assert allowed_allies(m.board, held, "roma", 6) == ()  # Syracusae still holds Gela
-    free = m.state([], control={"Gela": "carthago"})
-    assert allowed_allies(m.board, free, "roma", 6) == ("Greek (Western) 280-49 BC",)
-    assert allowed_allies(m.board, free, "roma", 6.5) == ()  # more than 6 MP from its lines
-    assert allowed_allies(m.board, free, "carthago", 0) == ("Numidian 341-56 BC", "Moorish 341-56 BC")
 
 
 def test_blockaded_ravenna_4_defender_brings_1550(field):

@@ -93,3 +93,26 @@ def test_structure_off_the_map_is_rejected(tm):
     con.execute("UPDATE structures SET cell = '8f2830828052d25' WHERE name = 'Capua'")
     with pytest.raises(InputError, match="Capua"):
         board_from_duckdb(con)
+
+
+def test_rules_come_from_the_campaigns_rules_table(tm):
+    from tabula.datasets.rules import load_rules, rules_rows
+
+    con = campaign_db(tm.board)
+    assert board_from_duckdb(con).rules == tm.board.rules  # the fixture froze the board's (default) rules
+    con.execute("DELETE FROM rules")
+    con.executemany("INSERT INTO rules VALUES (?, ?)",
+                    rules_rows(load_rules(overrides={"movement": {"points_per_round": 10},
+                                                     "battles": {"allies": {"ROMA": ["Campanian"]}}})))
+    rules = board_from_duckdb(con).rules
+    assert rules.movement.points_per_round == 10
+    assert rules.battles.allies == {"roma": ("Campanian",)}  # spelled as the board's factions
+
+
+def test_a_campaign_without_rules_table_is_refused(tm):
+    con = campaign_db(tm.board)
+    con.execute("DROP TABLE rules")
+    assert board_from_duckdb(con).rules == tm.board.rules  # no rules, no scenario_meta: a hand-built board
+    con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+    with pytest.raises(InputError, match="no `rules` table .* recreate it with `tabula campaign new`"):
+        board_from_duckdb(con)

@@ -5,7 +5,8 @@ from dataclasses import replace
 import pytest
 
 from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.movement import MovementOptions, entry_cost, resolve_movement
+from tabula.engine.vae_victis.movement import entry_cost, resolve_movement
+from tabula.engine.vae_victis.rules import default_rules
 from tabula.engine.vae_victis.orders import IllegalOrderError
 from tests.engine.boards import sketch
 
@@ -88,7 +89,7 @@ def test_structure_road_option():
     tm = sketch(radius=2, roads=[["9", "", "3"]], structures=[("Ostia", "town", "", "roma")], terrain={"": "hills"})
     assert entry_cost(tm.board, tm.cell("1"), tm.cell(""), "roma").mp == 6
     assert entry_cost(tm.board, tm.cell("1"), tm.cell(""), "roma",
-                      options=MovementOptions(structure_road_any_side=True)).mp == 3
+                      options=replace(default_rules().movement, structure_road_any_side=True)).mp == 3
 
 
 def test_stand_still_costs_one_each():
@@ -270,7 +271,7 @@ def test_step1_the_quicker_move_wins_while_both_are_under_way():
     assert ev.data["winner"] == 9 and ev.data["step"] == 1 and ev.data["tick"] == 3
     assert r.halted[1].kind == "contest"
     # with the "arrival" window there is no contest: roma is simply there first
-    r = move(tm, s, {9: "3", 1: "9"}, options=MovementOptions(contest_window="arrival"))
+    r = move(tm, s, {9: "3", 1: "9"}, options=replace(default_rules().movement, contest_window="arrival"))
     assert not [e for e in r.events if e.kind == "contest"] and r.halted[1].kind == "occupied"
 
 
@@ -340,7 +341,7 @@ def test_halt_when_enemy_arrives_option():
     orders = {9: "0 0 11 11", 1: "9"}
     r = move(tm, s, orders)
     assert 9 not in r.halted and r.paths[9][-1] == tm.cell("11 11")
-    r = move(tm, s, orders, options=MovementOptions(halt_when_enemy_arrives=True))
+    r = move(tm, s, orders, options=replace(default_rules().movement, halt_when_enemy_arrives=True))
     assert r.halted[9].kind == "arrival" and r.paths[9] == (tm.cell(""),)
 
 

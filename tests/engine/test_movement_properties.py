@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabula.engine.vae_victis.model import ArmyOrders, Siege, StructureInfo
-from tabula.engine.vae_victis.movement import MP_PER_ROUND, MovementOptions, resolve_movement
+from tabula.engine.vae_victis.movement import resolve_movement
+from tabula.engine.vae_victis.rules import default_rules
 from tabula.engine.vae_victis.orders import impassable_reason
 from tabula.engine.vae_victis.zoc import army_zoc, zoc_sources
 from tabula.geo.hexgrid import grid_distance
@@ -89,7 +90,8 @@ def scenarios(draw, crowded=False):
     state = tm.state(armies, sieges=sieges, victory_points=vp)
     logistics = {"roma": frozenset(e for e in edges if draw(st.booleans()))} if edges else {}
     navy = {"carthago": frozenset(draw(st.lists(st.sampled_from(CELLS), max_size=4)))}
-    options = MovementOptions(
+    options = replace(
+        default_rules().movement,
         contest_window=draw(st.sampled_from(["move", "arrival"])),
         structure_road_any_side=draw(st.booleans()),
         halt_when_enemy_arrives=draw(st.booleans()),
@@ -97,7 +99,7 @@ def scenarios(draw, crowded=False):
     return board, state, orders, logistics, navy, options
 
 
-def run(board, state, orders, logistics, navy, options=MovementOptions()):
+def run(board, state, orders, logistics, navy, options=None):
     return resolve_movement(board, state, orders, logistics_road_edges=logistics, navy_zoc=navy, options=options)
 
 
@@ -156,7 +158,7 @@ def test_mp_and_paths_follow_the_orders(sc):
     board, state, orders, *_ = sc
     r = run(*sc)
     for a in state.armies:
-        assert 0 <= r.mp_spent[a.id] <= MP_PER_ROUND
+        assert 0 <= r.mp_spent[a.id] <= default_rules().movement.points_per_round
         path = r.paths[a.id]
         assert path[0] == a.cell and path[-1] == r.state.army(a.id).cell
         intended = [a.cell]

@@ -116,3 +116,25 @@ def test_sql_views_agree_with_python(sieges):
 
     py = {(s.faction, x, s.kind, s.source) for s in zoc_sources(TM.board, state) for x in s.cells}
     assert set(con.execute("SELECT faction, cell, source_kind, source FROM zoc").fetchall()) == py
+
+
+def test_structure_zoc_reaches_are_rules_data_in_python_and_sql():
+    """The reaches come from the campaign's rules in both the rule and its SQL view: a scenario
+    that widens a Town's land reach to 1 and a City's coast reach to 3 changes both alike."""
+    from dataclasses import replace
+
+    from tabula.engine.vae_victis.rules import rules_with
+
+    wide = replace(TM.board, rules=rules_with({"zoc": {"town_land_hexes": 1, "city_coast_hexes": 3}}))
+    state = TM.state([], control={})
+    ostia = wide.structures["Ostia"]
+    default = structure_zoc(TM.board, ostia)
+    widened = structure_zoc(wide, ostia)
+    assert default < widened  # the land hexes around the town join its ZoC
+    assert {wide.hexes[x].kind for x in widened - default} == {"land"}
+
+    con = campaign_db(wide, state)
+    install_zoc_views(con)
+    py = {(s.source, s.faction, x) for s in zoc_sources(wide, state) if s.kind == "structure" for x in s.cells}
+    assert set(con.execute("SELECT structure, controller, cell FROM structure_zoc").fetchall()) == py
+    assert {x for s, _, x in py if s == "Ostia"} == widened

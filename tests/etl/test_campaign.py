@@ -19,6 +19,7 @@ import pytest
 from tabula.geo.errors import InputError
 from tabula.geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
 from tabula.geo.spatialdb import connect
+from tabula.schema import create_database, create_map_tables, existing_tables
 
 BBOX = (10.0, 40.0, 11.5, 41.0)
 RES = 6
@@ -46,16 +47,12 @@ def synthetic_kind_terrain(cell: str) -> tuple[str, str | None, float]:
 
 
 def build_synthetic_map(path: Path, *, bbox=BBOX, res: int = RES) -> Path:
-    """Write a map database with the schema of docs/architecture.md."""
+    """Write a map database with the map tables and views of the schema (schema/map*.sql)."""
     cells = cells_in_bbox(bbox, res)
     attrs = {c: synthetic_kind_terrain(c) for c in cells}
     land = {c for c, (k, _, _) in attrs.items() if k == "land"}
-    con = connect(path)
-    con.execute(
-        "CREATE TABLE hexes (cell VARCHAR PRIMARY KEY, res INTEGER, kind VARCHAR, terrain VARCHAR, elev_mean DOUBLE, "
-        "elev_min DOUBLE, elev_max DOUBLE, elev_std DOUBLE, elev_samples INTEGER, land_fraction DOUBLE, "
-        "lake_fraction DOUBLE, river BOOLEAN, lat DOUBLE, lng DOUBLE, geom GEOMETRY)"
-    )
+    con = create_database(path)
+    create_map_tables(con)
     rows = []
     for c in cells:
         kind, terrain, elev = attrs[c]
@@ -66,14 +63,8 @@ def build_synthetic_map(path: Path, *, bbox=BBOX, res: int = RES) -> Path:
         rows.append((c, res, kind, terrain, elev, elev - 10, elev + 10, 5.0, 10, 1.0 if kind == "land" else 0.0,
                      1.0 if kind == "lake" else 0.0, river, lat, lng, cell_polygon(c).wkt))
     con.executemany("INSERT INTO hexes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?, ST_GeomFromText(?::VARCHAR))", rows)
-    con.execute("CREATE TABLE hex_neighbors (cell VARCHAR, neighbor VARCHAR, clock INTEGER, bearing DOUBLE)")
     con.executemany("INSERT INTO hex_neighbors VALUES (?,?,?,?)", neighbor_table(cells))
-    con.execute("CREATE TABLE map_meta (key VARCHAR, value VARCHAR)")
     con.execute("INSERT INTO map_meta VALUES ('resolution', ?)", [str(res)])
-    con.execute(
-        "CREATE VIEW coast_adjacency AS SELECT n.cell AS land_cell, n.neighbor AS coast_cell, n.clock FROM hex_neighbors n "
-        "JOIN hexes a ON a.cell = n.cell AND a.kind = 'land' JOIN hexes b ON b.cell = n.neighbor AND b.kind = 'coast'"
-    )
     con.close()
     return path
 
@@ -87,8 +78,8 @@ resolution = 6
 start_fp = 1600
 armies_per_faction = 2
 
-[rules]
-victory_points = 50
+[rules.victory]
+vp_to_win = 50
 """
 
 FACTIONS_TOML = """\
@@ -213,7 +204,7 @@ def test_synthetic_campaign_tables(tmp_path, synthetic_map):
     assert out.is_file() and not list(tmp_path.glob(".c.duckdb.*"))
     assert result.counts["structures"] == 7 and result.counts["placements"] == 4
     con = connect(out, read_only=True)
-    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = existing_tables(con)
     for t in ("hexes", "hex_neighbors", "structures", "roads", "road_cells", "road_edges", "rivers", "river_cells",
               "sea_zones", "hex_sea_zones", "factions", "scenario_meta", "placements", "terrain_overrides",
               "scenario_notes", "structure_resilience", "coast_adjacency"):
@@ -242,7 +233,7 @@ def test_synthetic_campaign_tables(tmp_path, synthetic_map):
     n_river = con.execute("SELECT count(*) FROM river_cells JOIN hexes USING (cell) WHERE hexes.river").fetchone()[0]
     assert n_river >= 0.8 * con.execute("SELECT count(*) FROM river_cells").fetchone()[0]
     meta = dict(con.execute("SELECT key, value FROM scenario_meta").fetchall())
-    assert meta["start_fp"] == "1600" and meta["rules.victory_points"] == "50"
+    assert meta["start_fp"] == "1600"
     placed = con.execute("SELECT p.cell = s.cell FROM placements p JOIN structures s ON s.name = p.structure").fetchall()
     assert placed and all(r[0] for r in placed)
     con.close()

@@ -58,7 +58,7 @@ def test_shipped_first_punic_war_loads_with_the_seed_numbers():
 def test_second_scenario_differs_in_everything_hard_wiring_would_fix():
     s = load_scenario("dionysian-sicily")
     assert s.resolution == 6 and s.armies_per_faction == 1 and len(s.factions) == 3
-    assert s.rules["resilience"]["city"] == 3
+    assert s.merged_rules["sieges"]["resilience"]["city"] == 3
     assert any(z.ocean for z in s.sea_zones)
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import h3
 import pytest
 
-from tabula.etl.structure_views import SEED_RESILIENCE, install_structure_views, structure_resilience
+from tabula.datasets.rules import load_rules, rules_rows
+from tabula.etl.structure_views import install_structure_views, structure_resilience
 from tabula.geo.errors import InputError
 from tabula.geo.spatialdb import connect
+from tabula.schema import CAMPAIGN, create_tables
 
 
 def _tiny(con, *, kinds: dict[str, str], terrains: dict[str, str]) -> None:
@@ -18,6 +20,9 @@ def _tiny(con, *, kinds: dict[str, str], terrains: dict[str, str]) -> None:
     rows = [(a, b, i) for a in kinds for i, b in enumerate(h3.grid_ring(a, 1)) if b in kinds]
     con.executemany("INSERT INTO hex_neighbors VALUES (?, ?, ?)", rows)
     con.execute("CREATE TABLE structures (name VARCHAR, modern VARCHAR, kind VARCHAR, cell VARCHAR, controller VARCHAR, capital BOOLEAN, geom GEOMETRY)")
+    # The default rules, frozen as `campaign new` freezes a scenario's.
+    create_tables(con, CAMPAIGN, ["rules"])
+    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(load_rules()))
 
 
 def test_seed_examples_on_a_hand_made_map():
@@ -48,8 +53,10 @@ def test_seed_examples_on_a_hand_made_map():
     assert con.execute("SELECT adjacent_to_coast, coast_hexes FROM structure_coast WHERE structure = 'Arx'").fetchone() == (False, 0)
     with pytest.raises(InputError, match="no structure named 'Nowhere'"):
         structure_resilience(con, "Nowhere")
-    # A scenario may change the numbers without touching SQL.
-    install_structure_views(con, modifiers={**SEED_RESILIENCE, "city": 3})
+    # A scenario may change the numbers without touching SQL: the views read the rules table.
+    con.execute("DELETE FROM rules")
+    rows = rules_rows(load_rules(overrides={"sieges": {"resilience": {"city": 3}}}))
+    con.executemany("INSERT INTO rules VALUES (?, ?)", rows)
     assert structure_resilience(con, "Ravenna") == 5
 
 

@@ -1,10 +1,17 @@
 -- Resilience at the start of a siege, before any blockade: the sum of the
 -- modifiers for the structure's kind, its hex's terrain, adjacency to a coast
--- hex and capital status.  The modifiers live in resilience_modifiers so a
--- scenario can change them; the seed's values are Town -1, City +2,
--- Farmlands -1, Marshes +1, Mountains +2, coast +1, Capital +2.
+-- hex and capital status.  The modifiers are the campaign's frozen rules
+-- (table rules, keys sieges.resilience.<factor>, JSON numbers): the ruleset
+-- file datasets/rules/vae-victis-ii.toml with the scenario's [rules] over it,
+-- the same values the engine's sieges.start_resilience reads.
 CREATE OR REPLACE VIEW structure_resilience AS
-WITH parts AS (
+WITH modifiers AS (
+    SELECT lower(substr(key, length('sieges.resilience.') + 1)) AS factor,
+           CAST(value AS INTEGER) AS value
+    FROM rules
+    WHERE key LIKE 'sieges.resilience.%'
+),
+parts AS (
     SELECT s.name AS structure,
            s.cell,
            t.kind,
@@ -19,10 +26,10 @@ WITH parts AS (
     FROM structures AS s
     JOIN structure_terrain AS t ON t.structure = s.name
     JOIN structure_coast AS c ON c.structure = s.name
-    LEFT JOIN resilience_modifiers AS mk ON lower(mk.factor) = t.kind
-    LEFT JOIN resilience_modifiers AS mt ON lower(mt.factor) = t.terrain
-    LEFT JOIN resilience_modifiers AS mc ON lower(mc.factor) = 'coast'
-    LEFT JOIN resilience_modifiers AS mp ON lower(mp.factor) = 'capital'
+    LEFT JOIN modifiers AS mk ON mk.factor = t.kind
+    LEFT JOIN modifiers AS mt ON mt.factor = t.terrain
+    LEFT JOIN modifiers AS mc ON mc.factor = 'coast'
+    LEFT JOIN modifiers AS mp ON mp.factor = 'capital'
 )
 SELECT *, (kind_modifier + terrain_modifier + coast_modifier + capital_modifier)::INTEGER AS resilience
 FROM parts;
