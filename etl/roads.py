@@ -14,16 +14,23 @@ the cost of the hex entered:
   and runs down the valley floor where it has not.  Rivers may cross peaks'
   neighbours but not peaks or water.
 
-Ties are broken by cell id so that a route is the same on every run.
+Shortest paths are scipy's ``csgraph.dijkstra`` over a matrix built once per graph and
+cost function (nodes in sorted cell-id order).  Ties are broken explicitly, not by
+csgraph's own (implementation-defined) predecessor choice: walking back from the goal,
+each hex takes, among the neighbours that reach it at its least cost, the one with the
+least cost of its own, then the lowest cell id, so a route is the same on every run.
 The results are stored by :mod:`etl.campaign` as ``road_cells(road, seq, cell)``,
 the ``road_edges`` view and ``roads(name, geom)``.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
 
 from tabula.geo.errors import InputError
 
@@ -41,6 +48,7 @@ class HexGraph:
     latlng: dict[str, tuple[float, float]]
     neighbors: dict[str, list[tuple[str, int]]]
     coastal: set[str]
+    _matrices: dict = field(default_factory=dict, compare=False, repr=False)  # cost function -> _CostGraph
 
     @classmethod
     def from_db(cls, con) -> "HexGraph":
@@ -96,36 +104,68 @@ def river_cost(routing: dict) -> CostFn:
     return cost
 
 
+class _CostGraph:
+    """``g`` as a csgraph matrix for one cost function: a step into a hex weighs its cost, and
+    steps into hexes the cost function refuses are left out.  Node ``i`` is ``cells[i]``, sorted."""
+
+    def __init__(self, g: HexGraph, cost: CostFn):
+        self.cells = sorted(g.kind)
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        self.entry = np.array([np.inf if (c := cost(g, cell)) is None else c for cell in self.cells], dtype=float)
+        rows, cols = [], []
+        for i, cell in enumerate(self.cells):
+            for nbr, _clock in g.neighbors.get(cell, ()):
+                j = self.index.get(nbr)
+                if j is not None:
+                    rows.append(i)
+                    cols.append(j)
+        rows_a, cols_a = np.asarray(rows, dtype=np.int32), np.asarray(cols, dtype=np.int32)
+        self.neighbours = [[] for _ in self.cells]  # every map neighbour, for walking back
+        for i, j in zip(rows, cols):
+            self.neighbours[j].append(i)
+        ok = np.isfinite(self.entry[cols_a])
+        n = len(self.cells)
+        self.matrix = csr_matrix((self.entry[cols_a[ok]], (rows_a[ok], cols_a[ok])), shape=(n, n))
+        self.dist: dict[int, np.ndarray] = {}
+
+    def from_start(self, i: int) -> np.ndarray:
+        if i not in self.dist:
+            if len(self.dist) > 64:  # a scenario's waypoints: keep memory bounded on large maps
+                self.dist.clear()
+            self.dist[i] = dijkstra(self.matrix, directed=True, indices=i)
+        return self.dist[i]
+
+
 def shortest_path(g: HexGraph, start: str, goal: str, cost: CostFn) -> list[str] | None:
     """Least-cost chain of adjacent hexes from ``start`` to ``goal`` (both included), or None.
 
     The endpoints are always allowed (a structure's own hex is routable by
-    construction); every hex in between must have a cost.
+    construction); every hex in between must have a cost.  Among equal-cost
+    chains, the one of the module docstring's tie-break.
     """
     if start == goal:
         return [start]
-    dist = {start: 0.0}
-    prev: dict[str, str] = {}
-    heap = [(0.0, start)]
-    while heap:
-        d, cell = heapq.heappop(heap)
-        if cell == goal:
-            path = [goal]
-            while path[-1] != start:
-                path.append(prev[path[-1]])
-            return path[::-1]
-        if d > dist.get(cell, float("inf")):
-            continue
-        for nbr, _clock in g.neighbors.get(cell, ()):
-            step = cost(g, nbr) if nbr != goal else (cost(g, nbr) or 1.0)
-            if step is None:
-                continue
-            nd = d + step
-            if nd < dist.get(nbr, float("inf")) - 1e-12:
-                dist[nbr] = nd
-                prev[nbr] = cell
-                heapq.heappush(heap, (nd, nbr))
-    return None
+    cg = g._matrices.get(cost)
+    if cg is None:
+        cg = g._matrices[cost] = _CostGraph(g, cost)
+    s, t = cg.index.get(start), cg.index.get(goal)
+    if s is None or t is None:
+        return None
+    dist = cg.from_start(s)
+    goal_step = cost(g, goal) or 1.0  # the goal is entered even when it could not be passed through
+    into_goal = [(dist[u] + goal_step, dist[u], u) for u in cg.neighbours[t] if np.isfinite(dist[u])]
+    if not into_goal:
+        return None
+    path = [t]
+    _total, _, u = min(into_goal)
+    while u != s:
+        path.append(u)
+        # u is reached at dist[u] = dist[p] + entry[u] from some neighbour p; take the cheapest
+        # such p (least dist[p]), then the lowest cell id (index), as the docstring says.
+        options = [(dist[p], p) for p in cg.neighbours[u] if dist[p] + cg.entry[u] == dist[u]]
+        u = min(options)[1]
+    path.append(s)
+    return [cg.cells[i] for i in reversed(path)]
 
 
 def route_chain(g: HexGraph, cells: Sequence[str], cost: CostFn, *, name: str, labels: Sequence[str] | None = None) -> list[str]:

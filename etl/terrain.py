@@ -8,7 +8,6 @@ meets, in the order peaks, mountains, marshes, desert, forests, hills, farmlands
 from __future__ import annotations
 
 import tomllib
-from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,6 +15,8 @@ import geopandas as gpd
 import numpy as np
 import pandas as pd
 import shapely
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
 
 from tabula.datasets import DATASETS_DIR
 from tabula.geo.errors import InputError, MissingInputError
@@ -63,19 +64,17 @@ def adjacency(neighbors: pd.DataFrame) -> dict[str, list[str]]:
 
 
 def hex_distance_to(sources: set[str], adj: Mapping[str, list[str]], *, limit: int) -> dict[str, int]:
-    """Multi-source BFS: hexes from each cell to the nearest source, up to ``limit``."""
-    dist = {c: 0 for c in sources}
-    queue = deque(sources)
-    while queue:
-        cell = queue.popleft()
-        d = dist[cell]
-        if d >= limit:
-            continue
-        for n in adj.get(cell, ()):
-            if n not in dist:
-                dist[n] = d + 1
-                queue.append(n)
-    return dist
+    """Hexes from each cell to the nearest source, up to ``limit`` (one multi-source BFS:
+    scipy's csgraph, unweighted, over the cells of ``adj`` and ``sources`` in sorted order)."""
+    cells = sorted(set(adj) | {n for ns in adj.values() for n in ns} | set(sources))
+    index = {c: i for i, c in enumerate(cells)}
+    rows = [index[c] for c, ns in adj.items() for _ in ns]
+    cols = [index[n] for ns in adj.values() for n in ns]
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(cells), len(cells)))
+    if not sources:
+        return {}
+    dist = dijkstra(graph, directed=True, indices=sorted(index[c] for c in sources), unweighted=True, min_only=True, limit=limit)
+    return {cells[i]: int(dist[i]) for i in np.flatnonzero(np.isfinite(dist)).tolist()}
 
 
 def classify_kinds(

@@ -4,7 +4,7 @@ Orders in the rules name a hex side by a clock position (12 = north, 3 = east...
 H3 cells are not aligned to north: a cell's orientation depends on where it lies
 on the icosahedron.  We therefore compute each cell's sides from geometry:
 
-1. the true (initial great-circle) bearing from the cell's centre to each
+1. the initial bearing (forward azimuth on the WGS84 ellipsoid, pyproj.Geod) from the cell's centre to each
    neighbour's centre;
 2. the six sides of a hexagon are about 60 degrees apart, so they occupy either
    the odd clock positions (1, 3, 5, 7, 9, 11: "pointy-topped", the usual case
@@ -30,6 +30,7 @@ import h3ronpy
 import h3ronpy.vector
 import numpy as np
 import pyarrow as pa
+import pyproj
 import shapely
 
 from tabula.geo.errors import InputError
@@ -70,13 +71,15 @@ def cell_polygons(cells: Iterable[str]) -> np.ndarray:
     return np.array([cell_polygon(c) for c in cells], dtype=object)
 
 
+_WGS84 = pyproj.Geod(ellps="WGS84")
+
+
 def initial_bearing(lat1, lng1, lat2, lng2):
-    """True initial great-circle bearing in degrees [0, 360) from point 1 to point 2 (vectorised)."""
-    p1, p2 = np.radians(lat1), np.radians(lat2)
-    dl = np.radians(np.asarray(lng2) - np.asarray(lng1))
-    x = np.sin(dl) * np.cos(p2)
-    y = np.cos(p1) * np.sin(p2) - np.sin(p1) * np.cos(p2) * np.cos(dl)
-    return np.degrees(np.arctan2(x, y)) % 360.0
+    """Initial bearing (forward azimuth on the WGS84 ellipsoid) in degrees [0, 360) from point 1
+    to point 2; vectorised, the arguments broadcast together (pyproj.Geod.inv)."""
+    lat1, lng1, lat2, lng2 = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (lat1, lng1, lat2, lng2)))
+    azimuth, _back, _dist = _WGS84.inv(lng1.ravel(), lat1.ravel(), lng2.ravel(), lat2.ravel())
+    return np.asarray(azimuth, dtype=float).reshape(lat1.shape) % 360.0
 
 
 def assign_clock_positions(bearings: list[float]) -> list[int]:

@@ -315,12 +315,13 @@ def test_a_town_between_two_waters_joins_them_only_for_its_owner(owner, joined):
 # --- performance machinery: static pruning, tables kept in the campaign, the per-army search ------
 
 from tabula.engine.vae_victis.logistics import (  # noqa: E402
-    _core_cells,
+    TerrainGraph,
     army_mp_distance,
     ensure_logistics,
-    _graph_for,
+    enter_cost,
     mp_distances_to,
 )
+from tabula.engine.vae_victis.logistics.sql import _core_cells  # noqa: E402
 
 
 def _undirected(*edges):
@@ -359,12 +360,72 @@ def test_static_tables_are_built_once_and_kept(example):
     assert 0 < core <= full
 
 
-def test_army_search_prices_like_the_multi_source_search(example):
+def _reference_mp_distances(board, targets, roads, cutoff):
+    """A plain heap Dijkstra over enter_cost, backwards from the targets: what csgraph must match."""
+    import heapq
+
+    g = TerrainGraph.from_board(board)
+    back = {}
+    for a, by_clock in board.sides.items():
+        for b in by_clock.values():
+            back.setdefault(b, []).append(a)
+    dist, heap = {}, [(0.0, t) for t in sorted(targets)]
+    while heap:
+        d, y = heapq.heappop(heap)
+        if y in dist:
+            continue
+        dist[y] = d
+        for x in back.get(y, ()):
+            nd = d + enter_cost(g, x, y, roads)
+            if x not in dist and nd <= cutoff:
+                heapq.heappush(heap, (nd, x))
+    return dist
+
+
+def test_army_search_prices_like_a_plain_dijkstra_over_enter_cost(example):
     m, _, lg = example
-    g = _graph_for(m.board)
+    g = TerrainGraph.from_board(m.board)
     targets = lg.line_cells["roma"]
     roads = lg.road_edges["roma"]
-    every = mp_distances_to(g, targets, roads, 24)
-    land = sorted(c for c, h in m.board.hexes.items() if h.kind == "land")
-    for c in land[::3]:
-        assert army_mp_distance(g, c, targets, roads, 24) == every.get(c, math.inf)
+    assert roads  # the -1 MP of the faction's own line roads is exercised
+    for cutoff in (24, 7):
+        every = mp_distances_to(g, targets, roads, cutoff)
+        assert every == _reference_mp_distances(m.board, targets, roads, cutoff)
+        for c in sorted(every)[::3]:
+            assert army_mp_distance(g, c, targets, roads, cutoff) == every[c]
+
+
+# --- stock DuckDB: no deprecation warnings (DuckDB 1.5.6 logs "Deprecated UNION in USING KEY CTE") ---
+
+import re  # noqa: E402
+
+from tabula.engine.vae_victis.logistics import VIEWS  # noqa: E402
+from tabula.engine.vae_victis.logistics.sql import SQL_DIR  # noqa: E402
+
+
+def test_every_using_key_recursion_uses_union_all():
+    # DuckDB 1.5.6 deprecates plain UNION between the two halves of a USING KEY CTE.
+    found = 0
+    for path in sorted(SQL_DIR.glob("*.sql")):
+        text = re.sub(r"--[^\n]*", "", path.read_text())
+        for m in re.finditer(r"USING KEY\s*\([^)]*\)\s*AS\s*\(", text):
+            depth, i = 1, m.end()
+            while depth:  # the CTE's body: up to its closing parenthesis
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            body = re.sub(r"\([^()]*(\([^()]*\)[^()]*)*\)", "()", text[m.end():i - 1])  # drop nested queries
+            unions = re.findall(r"\bUNION\b(\s+ALL\b)?", body)
+            assert unions and all(unions), f"{path.name}: a USING KEY CTE joins its halves with UNION, not UNION ALL"
+            found += 1
+    assert found == 2  # logistics_regions' and logistics_network's
+
+
+def test_every_logistics_view_runs_without_a_duckdb_warning(example):
+    m, state, _ = example
+    con = campaign_db(m.board, state)
+    ensure_logistics(con)
+    con.execute("CALL enable_logging(level = 'warning')")
+    for view in VIEWS:
+        con.execute(f"SELECT count(*) FROM {view}").fetchall()
+    warnings = con.execute("SELECT message FROM duckdb_logs WHERE log_level = 'WARNING'").fetchall()
+    assert warnings == []

@@ -153,3 +153,28 @@ def test_any_route_found_is_an_adjacent_chain_of_passable_land(labels, i, j):
     assert path[0] == a and path[-1] == b
     assert all(y in {n for n, _ in g.neighbors[x]} for x, y in zip(path, path[1:]))
     assert all(g.kind[c] == "land" and g.terrain[c] != "peaks" for c in path[1:-1])
+
+
+def test_equal_cost_routes_break_ties_by_the_lowest_cell_id():
+    # Uniform farmland: many chains of the same least cost.  Walking back from the goal, each
+    # hex takes the lowest-id neighbour one step nearer the start (the documented tie-break),
+    # whatever csgraph's own predecessor choice is.
+    g = _graph(lambda c: "farmlands")
+    a = min(g.kind)
+    hops = {a: 0}
+    frontier = [a]
+    while frontier:  # BFS hop counts: every step costs the same here
+        nxt = []
+        for c in frontier:
+            for n, _ in g.neighbors[c]:
+                if n not in hops:
+                    hops[n] = hops[c] + 1
+                    nxt.append(n)
+        frontier = nxt
+    b = max(hops, key=lambda c: (hops[c], c))  # a farthest hex: the most equal-cost chains
+    path = shortest_path(g, a, b, road_cost(DEFAULT_ROUTING))
+    expected = [b]
+    while expected[-1] != a:
+        expected.append(min(n for n, _ in g.neighbors[expected[-1]] if hops.get(n) == hops[expected[-1]] - 1))
+    assert path == expected[::-1]
+    assert len(path) - 1 == hops[b] > 3

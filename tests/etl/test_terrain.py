@@ -127,3 +127,13 @@ def test_rules_file_errors(tmp_path):
     partial.write_text("[kind]\nland_fraction = 0.5\n")
     with pytest.raises(InputError, match="lacks sections"):
         load_terrain_rules(partial)
+
+
+def test_hex_distance_to_counts_hexes_from_the_nearest_source_up_to_the_limit():
+    from tabula.etl.terrain import hex_distance_to
+
+    # a - b - c - d - e in a line, f joined only to e; sources a and e
+    adj = {"a": ["b"], "b": ["a", "c"], "c": ["b", "d"], "d": ["c", "e"], "e": ["d", "f"], "f": ["e"]}
+    assert hex_distance_to({"a", "e"}, adj, limit=8) == {"a": 0, "b": 1, "c": 2, "d": 1, "e": 0, "f": 1}
+    assert hex_distance_to({"a"}, adj, limit=2) == {"a": 0, "b": 1, "c": 2}
+    assert hex_distance_to(set(), adj, limit=2) == {}

@@ -14,6 +14,7 @@ FROM logistics_sea_links s;
 -- depth = number of links from the nearest capital.  One recursive query
 -- yields both the supplied structures (row_kind 'node') and the links between
 -- them (row_kind 'link'), so each of the two views below computes it once.
+-- (USING KEY with UNION ALL, the form DuckDB 1.5.6 does not warn about; see regions.sql.)
 CREATE OR REPLACE VIEW logistics_network AS
 WITH RECURSIVE
 line_links AS MATERIALIZED (SELECT * FROM logistics_line_links),
@@ -25,7 +26,7 @@ reach(faction, structure, depth) USING KEY (faction, structure) AS (
     SELECT c.faction, c.structure, 0
     FROM capitals c
     JOIN logistics_nodes n ON n.faction = c.faction AND n.structure = c.structure AND n.endpoint
-    UNION
+    UNION ALL
     SELECT r.faction, l.to_structure, min(r.depth) + 1
     FROM reach r
     JOIN line_links l ON l.faction = r.faction AND l.from_structure = r.structure

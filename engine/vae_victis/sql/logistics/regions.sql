@@ -35,6 +35,8 @@ WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded);
 -- recursion hexes are integers (logistics_cell_ids), factions x link types one
 -- integer key k = 4 * faction index + link type index, structures their
 -- alphabetical rank (so min(rank) is the alphabetically first structure).
+-- USING KEY with UNION ALL: each step's rows replace the key's row (DuckDB 1.5.6
+-- deprecates plain UNION there; with USING KEY the two behave the same).
 CREATE OR REPLACE VIEW logistics_regions AS
 WITH RECURSIVE
 fk AS MATERIALIZED (SELECT name AS faction, (row_number() OVER (ORDER BY name))::INTEGER AS fi FROM factions),
@@ -67,7 +69,7 @@ r(k, id, seed, dist) USING KEY (k, id) AS (
     SELECT k, id, min(si), 0
     FROM open_attachments
     GROUP BY k, id
-    UNION
+    UNION ALL
     SELECT r.k, e.b, min(r.seed), min(r.dist) + 1
     FROM r
     JOIN open_edges e ON e.k = r.k AND e.a = r.id

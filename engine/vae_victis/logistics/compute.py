@@ -1,0 +1,227 @@
+"""The logistics of a position: on a campaign database (:func:`compute_logistics`) or of a pure
+(Board, CampaignState) (:func:`logistics_for`), with what they derive from a Board kept on it.
+
+Everything derived from one Board (its MP graph, the link graphs, the in-memory databases
+:func:`logistics_for` runs the SQL in, the latest results) lives in one
+:class:`LogisticsCache` at ``board.derived["logistics"]``: nothing is process-wide, a new
+Board starts cold, and :func:`close_derived` closes its databases.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import duckdb
+
+from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsOptions, resolve_options
+from tabula.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph, army_distances, line_paths
+from tabula.engine.vae_victis.logistics.sql import _query_lines, ensure_logistics, install_logistics
+from tabula.engine.vae_victis.logistics.tables import _load, _mem_from_campaign, board_to_duckdb, state_to_duckdb
+from tabula.engine.vae_victis.model import Board, CampaignState, Phase
+from tabula.geo.errors import TabulaError
+from tabula.geo.spatialdb import run_sql
+
+DERIVED_KEY = "logistics"
+_MEMO_SIZE = 8
+
+
+@dataclass
+class LogisticsCache:
+    """What the logistics derive from one Board (a Board never changes), built when first needed."""
+
+    board: weakref.ref
+    graph: TerrainGraph | None = None
+    mem: dict = field(default_factory=dict)  # options -> (in-memory con, LinkGraphs)
+    static_db: dict = field(default_factory=dict)  # options -> LinkGraphs read from a campaign database
+    memo: dict = field(default_factory=dict)  # (options, state key) -> Logistics, the latest few
+    source: weakref.ref | None = None  # the campaign database the Board was read from
+
+    def terrain(self) -> TerrainGraph:
+        if self.graph is None:
+            self.graph = TerrainGraph.from_board(self.board())
+        return self.graph
+
+    def close(self) -> None:
+        for con, _static in self.mem.values():
+            con.close()
+        self.mem.clear()
+
+
+def _cache(board: Board) -> LogisticsCache:
+    entry = board.derived.get(DERIVED_KEY)
+    if entry is None:
+        entry = board.derived[DERIVED_KEY] = LogisticsCache(weakref.ref(board))
+    return entry
+
+
+def attach_campaign(board: Board, con: duckdb.DuckDBPyConnection) -> None:
+    """Note that ``board`` was read from the campaign database ``con``: :func:`logistics_for`
+    then builds its in-memory database from that campaign's tables and its kept static link
+    tables, a few Arrow scans, instead of from the Board's objects."""
+    try:
+        _cache(board).source = weakref.ref(con)
+    except TypeError:
+        pass
+
+
+def close_derived(board: Board) -> None:
+    """Close the in-memory databases the logistics keep for ``board`` (the Campaign does on close)."""
+    entry = board.derived.pop(DERIVED_KEY, None)
+    if entry is not None:
+        entry.close()
+
+
+def _static_for(board: Board, con, options: LogisticsOptions) -> LinkGraphs:
+    """The static link graphs of a campaign database whose Board is ``board`` (read once)."""
+    entry = _cache(board)
+    if options not in entry.static_db:
+        entry.static_db[options] = LinkGraphs.from_con(con)
+    return entry.static_db[options]
+
+
+def compute_logistics(
+    con: duckdb.DuckDBPyConnection,
+    options: LogisticsOptions | None = None,
+    *,
+    board: Board | None = None,
+    install: bool = True,
+    _graph: TerrainGraph | None = None,
+    _static: LinkGraphs | None = None,
+) -> Logistics:
+    """Run the logistics SQL on a campaign database and derive paths, distances and links.
+
+    ``install``: make sure the static tables and views are there (:func:`ensure_logistics`:
+    built on first use, then kept in the database).  ``board``: the campaign's Board, to
+    price MP distances without reading the map again.  ``options``: default the campaign's
+    rules (``board.rules.logistics``, else the rules frozen in ``con``).  Also (re)writes the
+    table ``army_logistics_distance(army, faction, mp_distance)`` (NULL = farther than
+    ``options.distance_cutoff_mp``).
+    """
+    options = resolve_options(options, board=board, con=con)
+    if install:
+        ensure_logistics(con, options)
+    supplied, lines = _query_lines(con)
+    if _static is None and board is not None:
+        _static = _static_for(board, con, options)
+    path_cells, road_edges = line_paths(con, lines, supplied, _static)
+    structure_cell = dict(run_sql(con, "SELECT name, cell FROM structures", name="structures").fetchall())
+    line_cells = {
+        f: frozenset(path_cells.get(f, set()) | {structure_cell[s] for s in supplied.get(f, ())})
+        for f in set(supplied) | set(path_cells)
+    }
+    g = _graph or (_cache(board).terrain() if board is not None else TerrainGraph.from_con(con))
+    armies = run_sql(
+        con, "SELECT id, faction, cell FROM armies WHERE NOT coalesce(eliminated, false) AND cell IS NOT NULL ORDER BY id", name="armies"
+    ).fetchall()
+    army_distance = army_distances(g, armies, line_cells, road_edges, options.distance_cutoff_mp)
+    _load(con, "army_logistics_distance", {
+        "army": ("INTEGER", [a for a, _, _ in armies]),
+        "faction": ("VARCHAR", [f for _, f, _ in armies]),
+        "mp_distance": ("DOUBLE", [None if math.isinf(army_distance[a]) else army_distance[a] for a, _, _ in armies]),
+    })
+    connected = defaultdict(list)
+    for army_id, faction, _ in armies:
+        if army_distance[army_id] <= options.transfer_reach_mp:
+            connected[faction].append(army_id)
+    linked = frozenset((a, b) for ids in connected.values() for a in ids for b in ids if a < b)
+    return Logistics(
+        supplied=supplied,
+        lines=lines,
+        road_edges={f: frozenset(e) for f, e in road_edges.items()},
+        line_cells=line_cells,
+        army_distance=army_distance,
+        linked_armies=linked,
+    )
+
+
+def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None) -> dict[str, frozenset[tuple[str, str]]]:
+    """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
+    options = resolve_options(options, con=con)
+    ensure_logistics(con, options)
+    supplied, lines = _query_lines(con)
+    _, roads = line_paths(con, lines, supplied)
+    return {f: frozenset(e) for f, e in roads.items()}
+
+
+# --- pure entry point: Board + CampaignState ----------------------------------------
+
+
+def _con_for(board: Board, options: LogisticsOptions):
+    entry = _cache(board)
+    if options not in entry.mem:
+        source = entry.source() if entry.source is not None else None
+        con = None
+        if source is not None:
+            try:
+                con = _mem_from_campaign(source, options)
+            except (duckdb.Error, TabulaError):
+                con = None  # e.g. a read-only campaign without the static tables: build from the Board
+        if con is None:
+            con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
+            board_to_duckdb(board, con)
+            state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
+            install_logistics(con, options)
+        entry.mem[options] = (con, LinkGraphs.from_con(con))
+    con, static = entry.mem[options]
+    return con, entry.terrain(), static
+
+
+def _state_key(state: CampaignState, navies: tuple) -> tuple:
+    """Everything of a state the logistics depend on (not strengths, VP, round or phase)."""
+    return (
+        tuple(sorted((a.id, a.faction, a.cell, bool(a.eliminated)) for a in state.armies)),
+        tuple(sorted(state.control.items(), key=lambda kv: (kv[0], kv[1] is None, kv[1] or ""))),
+        tuple(sorted({s.structure for s in state.sieges})),
+        navies,
+    )
+
+
+def logistics_for(
+    board: Board,
+    state: CampaignState,
+    navies: Iterable[tuple[int, str, str]] = (),
+    options: LogisticsOptions | None = None,
+) -> Logistics:
+    """The logistics of a pure (board, state): same SQL, in an in-memory DuckDB kept with the board.
+
+    The board's tables are loaded once per Board (Arrow scans) and its static link tables
+    built once; each call loads the state's few rows.  The latest results are remembered
+    by the state's logistics-relevant content, so asking again for an unchanged position
+    (administration asks for the round's start, which movement already computed) is free.
+    ``options``: default ``board.rules.logistics``.
+    """
+    options = resolve_options(options, board=board)
+    navies = tuple(tuple(n) for n in navies)
+    entry = _cache(board)
+    key = (options, _state_key(state, navies))
+    hit = entry.memo.get(key)
+    if hit is not None:
+        return hit
+    con, g, static = _con_for(board, options)
+    state_to_duckdb(state, con, navies)
+    result = compute_logistics(con, options, install=False, _graph=g, _static=static)
+    remember(board, state, result, navies=navies, options=options)
+    return result
+
+
+def remember(
+    board: Board,
+    state: CampaignState,
+    result: Logistics,
+    *,
+    navies: Iterable[tuple[int, str, str]] = (),
+    options: LogisticsOptions | None = None,
+) -> None:
+    """Record ``result`` as the logistics of (board, state) for :func:`logistics_for`
+    (the round steps compute on the campaign database and hand the result on)."""
+    options = resolve_options(options, board=board)
+    entry = _cache(board)
+    key = (options, _state_key(state, tuple(tuple(n) for n in navies)))
+    entry.memo.pop(key, None)
+    entry.memo[key] = result
+    while len(entry.memo) > _MEMO_SIZE:
+        entry.memo.pop(next(iter(entry.memo)))

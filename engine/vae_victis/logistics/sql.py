@@ -1,0 +1,224 @@
+"""The logistics SQL on a database: the static link tables, the views, and reading the lines back.
+
+The relations themselves are ``engine/vae_victis/sql/logistics/*.sql`` (see the package docstring).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import duckdb
+
+from tabula.engine.vae_victis.logistics.options import LogisticsLine, LogisticsOptions, resolve_options
+from tabula.geo.spatialdb import run_sql, run_sql_file
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "logistics"
+STATIC_SQL = ("link_graph.sql",)
+VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "lines.sql")
+
+#: Every view the SQL files create (the tests run each one).
+VIEWS = (
+    "logistics_zoc_sources", "logistics_interruptions", "logistics_blockades", "logistics_nodes",
+    "logistics_endpoints", "logistics_regions", "logistics_links", "logistics_line_links",
+    "logistics_network", "supplied_structures", "logistics_lines",
+)
+
+LINK_TYPES = ("road", "coast", "river")
+
+
+def install_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None, *, static: bool = True) -> None:
+    """Create the static link tables (unless ``static=False``) and the logistics views on ``con``."""
+    options = resolve_options(options, con=con)
+    run_sql(con, f"SET VARIABLE logistics_river_access = '{options.river_access}'", name="logistics options")
+    if static:
+        for name in STATIC_SQL:
+            run_sql_file(con, SQL_DIR / name)
+        _write_core_edges(con)
+    for name in VIEW_SQL:
+        run_sql_file(con, SQL_DIR / name)
+    run_sql(con, "CREATE OR REPLACE TABLE logistics_meta (key VARCHAR, value VARCHAR)", name="logistics_meta")
+    run_sql(con, "INSERT INTO logistics_meta VALUES ('version', ?)", [_install_version(options)], name="logistics_meta")
+
+
+def _install_version(options: LogisticsOptions) -> str:
+    """What the installed tables and views were made from: the SQL files' text and the options."""
+    import hashlib
+
+    h = hashlib.sha256(repr(options).encode())
+    for name in STATIC_SQL + VIEW_SQL:
+        h.update((SQL_DIR / name).read_bytes())
+    h.update(_CORE_VERSION.encode())
+    return h.hexdigest()[:16]
+
+
+def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None) -> bool:
+    """Install the logistics tables and views on a campaign database unless they are already there.
+
+    The static tables (link graphs, attachments, structures' ZoC) depend only on the map and
+    scenario tables, so a campaign builds them once (``tabula round start`` or the first step
+    that needs them) and keeps them; ``logistics_meta`` records the SQL and options they were
+    made from, and a change of either rebuilds them.  Returns whether anything was (re)built.
+    """
+    from tabula.schema import existing_tables
+
+    options = resolve_options(options, con=con)
+    if "logistics_meta" in existing_tables(con):
+        row = run_sql(con, "SELECT value FROM logistics_meta WHERE key = 'version'", name="logistics_meta").fetchone()
+        if row is not None and row[0] == _install_version(options):
+            return False
+    install_logistics(con, options)
+    return True
+
+
+# --- static pruning of the link graphs ------------------------------------------------
+
+_CORE_VERSION = "core-2"
+
+
+def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[str]:
+    """The hexes of an undirected graph that lie on some simple path between two terminals
+    (plus the terminals): the Steiner subtree of its block-cut tree.
+
+    Every other hex sits in a dead end: a piece that hangs off one articulation hex ``x``
+    and holds no terminal.  The regions' breadth-first search reaches such a piece only
+    through ``x``, so all of it takes ``x``'s structure and it never makes two regions
+    touch; leaving it out of the search changes no link (and no other hex's region).
+    """
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    blocks: list[set[str]] = []
+    counter = 0
+    for root in sorted(adj):
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack = [(root, None, iter(sorted(adj[root])))]
+        edges: list[tuple[str, str]] = []
+        while stack:
+            v, parent, it = stack[-1]
+            advanced = False
+            for w in it:
+                if w == parent:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    edges.append((v, w))
+                    stack.append((w, v, iter(sorted(adj[w]))))
+                    advanced = True
+                    break
+                if index[w] < index[v]:
+                    edges.append((v, w))
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                low[u] = min(low[u], low[v])
+                if low[v] >= index[u]:
+                    block: set[str] = set()
+                    while True:
+                        e = edges.pop()
+                        block.update(e)
+                        if e == (u, v):
+                            break
+                    blocks.append(block)
+    membership: dict[str, int] = defaultdict(int)
+    for b in blocks:
+        for v in b:
+            membership[v] += 1
+    cuts = {v for v, n in membership.items() if n > 1}
+    tree: dict[tuple, set[tuple]] = defaultdict(set)
+    for i, b in enumerate(blocks):
+        tree[("b", i)]
+        for v in b & cuts:
+            tree[("b", i)].add(("c", v))
+            tree[("c", v)].add(("b", i))
+
+    def is_terminal(node) -> bool:
+        if node[0] == "c":
+            return node[1] in terminals
+        return any(v in terminals and v not in cuts for v in blocks[node[1]])
+
+    degree = {n: len(m) for n, m in tree.items()}
+    alive = set(tree)
+    todo = [n for n in tree if degree[n] <= 1 and not is_terminal(n)]
+    while todo:
+        n = todo.pop()
+        if n not in alive:
+            continue
+        alive.discard(n)
+        for m in tree[n]:
+            if m in alive:
+                degree[m] -= 1
+                if degree[m] <= 1 and not is_terminal(m):
+                    todo.append(m)
+    keep = {t for t in terminals if t in adj}
+    for n in alive:
+        if n[0] == "b":
+            keep |= blocks[n[1]]
+        else:
+            keep.add(n[1])
+    return keep
+
+
+def _write_core_edges(con) -> None:
+    """``logistics_core_edges(link_type, cell, neighbor, t, a, b)``: the link-graph edges between
+    hexes that can join two structures (:func:`_core_cells` per link type, every structure's
+    attachments as terminals), also as integers for the recursion (``t`` 0/1/2 = road/coast/river,
+    ``a``/``b`` the ids of ``logistics_cell_ids(cell, id)``)."""
+    import pyarrow as pa
+
+    adj: dict[str, dict[str, set[str]]] = {t: defaultdict(set) for t in LINK_TYPES}
+    for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_edges", name="logistics_edges").fetchall():
+        adj[t][c].add(n)
+        adj[t][n].add(c)
+    terminals: dict[str, set[str]] = defaultdict(set)
+    for t, c in run_sql(con, "SELECT link_type, cell FROM logistics_attachments", name="logistics_attachments").fetchall():
+        terminals[t].add(c)
+    types, cells = [], []
+    for t in LINK_TYPES:
+        kept = _core_cells(adj[t], terminals[t])
+        types += [t] * len(kept)
+        cells += sorted(kept)
+    con.register("_tabula_core", pa.table({"link_type": pa.array(types, pa.string()), "cell": pa.array(cells, pa.string())}))
+    try:
+        run_sql(con, """
+            CREATE OR REPLACE TABLE logistics_cell_ids AS
+            SELECT cell, (row_number() OVER (ORDER BY cell))::INTEGER AS id
+            FROM (SELECT cell FROM logistics_edges UNION SELECT neighbor FROM logistics_edges
+                  UNION SELECT cell FROM logistics_attachments)""", name="logistics_cell_ids")
+        run_sql(con, """
+            CREATE OR REPLACE TABLE logistics_core_edges AS
+            SELECT e.link_type, e.cell, e.neighbor,
+                   CASE e.link_type WHEN 'road' THEN 0 WHEN 'coast' THEN 1 ELSE 2 END AS t,
+                   ia.id AS a, ib.id AS b
+            FROM logistics_edges e
+            SEMI JOIN _tabula_core a ON a.link_type = e.link_type AND a.cell = e.cell
+            SEMI JOIN _tabula_core b ON b.link_type = e.link_type AND b.cell = e.neighbor
+            JOIN logistics_cell_ids ia ON ia.cell = e.cell
+            JOIN logistics_cell_ids ib ON ib.cell = e.neighbor
+            ORDER BY e.link_type, e.cell, e.neighbor""", name="logistics_core_edges")
+    finally:
+        con.unregister("_tabula_core")
+
+
+def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, ...]]:
+    supplied: dict[str, set[str]] = defaultdict(set)
+    lines = []
+    rows = run_sql(
+        con,
+        "SELECT row_kind, faction, from_structure, to_structure, link_type FROM logistics_network "
+        "ORDER BY faction, row_kind DESC, from_depth, from_structure, to_structure, link_type",
+        name="logistics_network",
+    ).fetchall()
+    for kind, faction, a, b, t in rows:
+        if kind == "node":
+            supplied[faction].add(b)
+        else:
+            lines.append(LogisticsLine(faction, a, b, t))
+    return {f: frozenset(s) for f, s in supplied.items()}, tuple(lines)
