@@ -3,11 +3,12 @@
 (a) A full round of the 16 armies, from orders to administered state: initiative uses,
     publication, orders for every army, movement, the engagements' results,
     administration and the victory check, each step one transaction through
-    :mod:`engine.rounds` exactly as ``tabula round ...`` runs them (the script of
+    :mod:`engine.vae_victis.rounds` exactly as ``tabula round ...`` runs them (the script of
     :mod:`tabula.demo`: a movement collision at Mylae, a battle, a siege of Gela).
     Every repeat plays on a fresh copy of the started campaign (copy and ``round
-    start`` not timed) with the process caches emptied first, so the figure includes
-    reading the Board once and building the in-memory logistics database once.
+    start`` not timed) through a new Campaign, whose Board and logistics caches start
+    empty, so the figure includes reading the Board once and building the in-memory
+    logistics database once.
 (b) The logistics query alone: :func:`engine.logistics.compute_logistics` on the
     campaign database (static link tables already built, as after ``round start``).
 
@@ -81,16 +82,12 @@ def build_campaigns(work: Path) -> dict[int, Path]:
 
 def _start(campaign: Path) -> None:
     """Placement of tabula.demo (army 7 in Tyndaris) and ``round start``."""
-    from tabula.engine.core import state as st
     from tabula.demo import DEMO_SEED, _place
-    from tabula.geo.spatialdb import connect
+    from tabula.engine.core.campaign import Campaign
 
     _place(campaign)
-    con = connect(campaign)
-    try:
-        st.init_campaign(con, seed=DEMO_SEED)
-    finally:
-        con.close()
+    with Campaign.open(campaign) as c:
+        c.start(seed=DEMO_SEED)
 
 
 # --- the round --------------------------------------------------------------------------
@@ -124,16 +121,12 @@ def round_script(campaign: Path) -> dict:
     """Initiative uses and moves for the round: tabula.demo's at res 5 (its clock positions are
     res-5 ones); at res 6 the same marches as shortest paths (7 and 14 on Mylae, 4 on Gela)."""
     from tabula import demo
-    from tabula.engine.vae_victis.board import board_from_duckdb
-    from tabula.engine.core import state as st
-    from tabula.geo.spatialdb import connect
+    from tabula.engine.core.campaign import Campaign
+    from tabula.engine.vae_victis.state import load_state
 
-    con = connect(campaign, read_only=True)
-    try:
-        board = board_from_duckdb(con)
-        s = st.load_state(con)
-    finally:
-        con.close()
+    with Campaign.open(campaign, read_only=True) as c:
+        board = c.board
+        s = load_state(c)
     moves = {f: dict(m) for f, m in demo.MOVES.items()}
     if board.res != 5:
         cell = {a.id: a.cell for a in s.armies}
@@ -145,79 +138,70 @@ def round_script(campaign: Path) -> dict:
     return {"initiative": demo.INITIATIVE, "moves": moves, "factions": {a.id: a.faction for a in s.armies}}
 
 
-def play_round(con, script: dict) -> int:
-    """One round through engine.rounds; returns the number of events it logged."""
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.core import state as st
+def play_round(c, script: dict) -> int:
+    """One round through engine.vae_victis.rounds on the Campaign ``c``; returns the number of events it logged."""
     from tabula.demo import DEMO_SEED, SIEGES, _demo_casualties
+    from tabula.engine.vae_victis import rounds
     from tabula.engine.vae_victis.model import ArmyOrders
     from tabula.engine.vae_victis.sieges import siege_refusal
+    from tabula.engine.vae_victis.state import load_state
 
     events = 0
     for faction, uses in script["initiative"].items():
-        events += len(rounds.submit_initiative(con, uses, faction=faction, source="the benchmark"))
-    events += len(rounds.publish_initiative(con))
+        events += len(rounds.submit_initiative(c, uses, faction=faction, source="the benchmark"))
+    events += len(rounds.publish_initiative(c))
     for faction in sorted(script["initiative"]):
         orders = {
             army: ArmyOrders(army, moves=tuple(int(m) for m in script["moves"].get(faction, {}).get(army, "").split()))
             for army, f in sorted(script["factions"].items())
             if f == faction
         }
-        events += len(rounds.submit_orders(con, orders, faction=faction, source="the benchmark"))
-    events += len(rounds.run_movement(con))
-    s = st.load_state(con)
-    for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(con).engagements:
+        events += len(rounds.submit_orders(c, orders, faction=faction, source="the benchmark"))
+    events += len(rounds.run_movement(c))
+    s = load_state(c)
+    for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(c).engagements:
         if army_b is None:
-            events += len(rounds.record_result(con, number, {army_a: ("win", 20)}))
+            events += len(rounds.record_result(c, number, {army_a: ("win", 20)}))
             continue
         winner = army_a if s.army(army_a).faction == "Roma" else army_b
         loser = army_b if winner == army_a else army_a
         won, lost = _demo_casualties(DEMO_SEED, s.round, number)
-        events += len(rounds.record_result(con, number, {winner: ("win", won), loser: ("loss", lost)}))
-    board = rounds._board(con)
+        events += len(rounds.record_result(c, number, {winner: ("win", won), loser: ("loss", lost)}))
+    board = c.board
     sieges = {a: name for a, name in SIEGES.items() if not siege_refusal(board, s, a, name)}
-    events += len(rounds.run_administration(con, rounds.AdminChoices(siege_starts=sieges)))
-    events += len(rounds.run_victory(con))
+    events += len(rounds.run_administration(c, rounds.AdminChoices(siege_starts=sieges)))
+    events += len(rounds.run_victory(c))
     return events
 
 
 def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[float], int]:
-    from tabula.engine.vae_victis import rounds
-    from tabula.geo.spatialdb import connect
+    from tabula.engine.core.campaign import Campaign
 
     script = round_script(campaign)
     times, n_events = [], 0
     for i in range(repeats):
         copy = work / f"round-{i}-{campaign.name}"
         shutil.copy(campaign, copy)
-        con = connect(copy)
-        try:
-            rounds.clear_caches()
+        with Campaign.open(copy) as c:  # a new Campaign: its Board and logistics start cold
             t = time.perf_counter()
-            n_events = play_round(con, script)
+            n_events = play_round(c, script)
             times.append(time.perf_counter() - t)
-        finally:
-            con.close()
         copy.unlink()
     return statistics.median(times), times, n_events
 
 
 def time_query(campaign: Path, repeats: int) -> tuple[float, int]:
-    from tabula.engine.vae_victis import rounds
+    from tabula.engine.core.campaign import Campaign
     from tabula.engine.vae_victis.logistics import compute_logistics
-    from tabula.geo.spatialdb import connect
 
-    con = connect(campaign)
-    try:
-        board = rounds._board(con)
-        compute_logistics(con, board=board)  # warm: the static adjacency read once per Board
+    with Campaign.open(campaign) as c:
+        board = c.board
+        compute_logistics(c.con, board=board)  # warm: the static adjacency read once per Board
         times = []
         for _ in range(repeats):
             t = time.perf_counter()
-            lg = compute_logistics(con, board=board)
+            lg = compute_logistics(c.con, board=board)
             times.append(time.perf_counter() - t)
-    finally:
-        con.close()
     return statistics.median(times), len(lg.lines)
 
 

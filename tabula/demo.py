@@ -1,7 +1,7 @@
 """A scripted first round of the First Punic War campaign, for ``make demo``.
 
 :func:`run_demo_round` takes a campaign database fresh from ``tabula campaign new
---scenario first-punic-war`` and plays, step by step through :mod:`engine.rounds`
+--scenario first-punic-war`` and plays, step by step through :mod:`engine.vae_victis.rounds` on one :class:`~engine.core.campaign.Campaign`
 (each step one transaction, exactly as the ``tabula round`` commands do):
 
 * **placement**: the scenario's starting positions, except that Carthaginian army 7
@@ -16,7 +16,7 @@
 * **battle**: the two armies at Mylae fight one engagement (the Battle of Mylae,
   260 BC, moved ashore); its result stands in for the Field of Glory II game: Roma
   wins, casualty percentages drawn from the campaign's seeded random source
-  (:mod:`engine.rng`) and recorded as any result is;
+  (:mod:`engine.core.rng`) and recorded as any result is;
 * **administration**: army 4 starts the *siege* of Gela (a player's choice);
   the loser at Mylae is removed and placed back on its lines; casualties cost FP;
 * **victory**: the round's victory points; round 2 begins.
@@ -31,12 +31,11 @@ import tempfile
 from pathlib import Path
 
 from tabula.engine.core import rng
-
+from tabula.engine.core.campaign import Campaign
 from tabula.engine.vae_victis import rounds
-from tabula.engine.core import state as st
 from tabula.engine.vae_victis.model import ArmyOrders
+from tabula.engine.vae_victis.state import load_state
 from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
 
 __all__ = ["DEMO_PLACEMENTS", "DEMO_SEED", "run_demo_round"]
 
@@ -102,45 +101,39 @@ def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
     Raises :class:`geo.errors.InputError` if the campaign has already started.
     """
     campaign = Path(campaign_path)
-    con = connect(campaign)
-    try:
-        if st.has_state(con):
+    with Campaign.open(campaign) as c:
+        if c.has_state():
             raise InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
-    finally:
-        con.close()
     _place(campaign)
 
-    con = connect(campaign)
-    try:
-        st.init_campaign(con, seed=seed)
-        army_faction = {a.id: a.faction for a in st.load_state(con).armies}
+    with Campaign.open(campaign) as c:
+        c.start(seed=seed)
+        army_faction = {a.id: a.faction for a in load_state(c).armies}
         for faction, uses in INITIATIVE.items():
-            rounds.submit_initiative(con, uses, faction=faction, source="the demo script")
-        rounds.publish_initiative(con)
+            rounds.submit_initiative(c, uses, faction=faction, source="the demo script")
+        rounds.publish_initiative(c)
         for faction in sorted(INITIATIVE):
             orders = {
                 army: ArmyOrders(army, moves=tuple(int(m) for m in MOVES.get(faction, {}).get(army, "").split()))
                 for army, f in sorted(army_faction.items())
                 if f == faction
             }
-            rounds.submit_orders(con, orders, faction=faction, source="the demo script")
-        rounds.run_movement(con)
+            rounds.submit_orders(c, orders, faction=faction, source="the demo script")
+        rounds.run_movement(c)
 
-        s = st.load_state(con)
-        for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(con).engagements:
+        s = load_state(c)
+        for number, _battle, army_a, army_b, _assault, _done in rounds.round_status(c).engagements:
             if army_b is None:
                 continue
             winner = army_a if s.army(army_a).faction == "Roma" else army_b
             loser = army_b if winner == army_a else army_a
             won, lost = _demo_casualties(seed, s.round, number)
-            rounds.record_result(con, number, {winner: ("win", won), loser: ("loss", lost)})
+            rounds.record_result(c, number, {winner: ("win", won), loser: ("loss", lost)})
 
-        rounds.run_administration(con, rounds.AdminChoices(siege_starts=dict(SIEGES)))
-        rounds.run_victory(con)
-        st.verify_replay(con)
-        return [e.text for e in st.load_events(con, round=1) if e.kind != "put_note"]
-    finally:
-        con.close()
+        rounds.run_administration(c, rounds.AdminChoices(siege_starts=dict(SIEGES)))
+        rounds.run_victory(c)
+        c.verify()
+        return [e.text for e in c.events(round=1) if e.kind != "put_note"]
 
 
 if __name__ == "__main__":  # python -m tabula.demo build/first-punic-war.duckdb

@@ -3,7 +3,9 @@
 The words are computed when an event is recorded and stored in ``events.text``,
 so the log reads the same later even if structure names were to change.  The
 rules modules write their own text; this module words the state kinds of
-:mod:`engine.state` and gives any event without text a readable fallback.
+:mod:`engine.core.state` and :mod:`engine.vae_victis.state` and gives any event without
+text a readable fallback.  (What a faction may not read yet, sealed orders, is
+:data:`engine.vae_victis.rounds.ORDER_SEAL`.)
 
 ``names`` maps a cell to the structure standing in it, so a move reads
 "army 3 (Carthago) moves from Panormus to 85...fff" instead of two H3 ids.
@@ -111,29 +113,3 @@ def describe(event: Event, names: Mapping[str, str] | None = None) -> str:
     if k == "put_note":
         return f"noted {d['key']} for round {d['round']}"
     return f"{k}: " + ", ".join(f"{key}={value}" for key, value in sorted(d.items()))
-
-
-# --- what a faction may read ----------------------------------------------------------
-
-
-def sealed_for(viewer: str | None, kind: str, data: Mapping[str, Any], *, army_faction: Mapping[int, str], round: int, phase: str, stage: str | None) -> bool:
-    """Whether an event must be hidden from ``viewer`` (a faction; ``None`` = the umpire sees all).
-
-    Orders are sealed: a faction reads another faction's orders only once every
-    army has submitted them.  Initiative uses open when the umpire publishes
-    naval superiority (stage ``moves``); movement orders open when movement runs.
-    ``round``/``phase``/``stage`` are the campaign's *current* position.
-    """
-    if viewer is None or kind != "put_orders":
-        return False
-    if army_faction.get(int(data["army"])) == viewer:
-        return False
-    if int(data["round"]) != round or phase != "orders":
-        return False  # that round's orders phase is over: everything is public
-    if stage == "initiative":
-        return True
-    return data.get("moves") is not None  # initiative is public now, moves are not
-
-
-def sealed_text(data: Mapping[str, Any]) -> str:
-    return f"orders received for army {data['army']} (sealed until every army has submitted)"

@@ -20,34 +20,24 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     """
     import json
 
-    from tabula.engine.core import state
-
-    from tabula.engine.vae_victis import explain
-    from tabula.geo.errors import InputError
     from tabula.commands.round import open_campaign
+    from tabula.engine.core.sealed import log_view
+    from tabula.geo.errors import InputError
 
-    with open_campaign(campaign, read_only=True) as con:
-        if not state.has_state(con):
+    with open_campaign(campaign, read_only=True) as c:
+        if not c.has_state():
             raise InputError(f"{campaign} has no event log yet: start the campaign with `tabula round start {campaign}`")
-        snap = state.read_snapshot(con)
-        army_faction = {a: f for (a, f, *_rest) in snap.rows("armies")}
         if faction is not None:
-            factions = sorted({f for (f, _vp) in snap.rows("victory_points")})
+            factions = c.ruleset.factions(c)
             if faction not in factions:
                 raise click.BadParameter(f"{faction!r} is not a faction of this campaign: use one of {', '.join(factions)}", param_hint="--faction")
-        current = dict(
-            round=int(snap.campaign("round")), phase=snap.campaign("phase"), stage=snap.campaign("stage")
-        )
-        events = state.load_events(con, round=round_)
-    for ev in events:
-        if changes_only and ev.kind not in state.STATE_KINDS:
+        state_kinds = c.ruleset.schema.state_kinds
+        lines = log_view(c, viewer=faction, round=round_)
+    for line in lines:
+        ev = line.event
+        if changes_only and (ev.kind not in state_kinds or ev.kind == "put_note"):
             continue
-        if changes_only and ev.kind in ("put_note",):
-            continue
-        sealed = explain.sealed_for(faction, ev.kind, ev.data, army_faction=army_faction, **current)
-        text = explain.sealed_text(ev.data) if sealed else (ev.text or ev.kind)
         if as_json:
-            data = {"army": ev.data["army"], "round": ev.data["round"], "sealed": True} if sealed else ev.data
-            click.echo(json.dumps({"seq": ev.seq, "round": ev.round, "phase": ev.phase, "kind": ev.kind, "data": data, "text": text}, sort_keys=True))
+            click.echo(json.dumps({"seq": ev.seq, "round": ev.round, "phase": ev.phase, "kind": ev.kind, "data": line.data, "text": line.text}, sort_keys=True))
         else:
-            click.echo(f"{ev.seq:>5}  R{ev.round} {ev.phase:<14} {text}")
+            click.echo(f"{ev.seq:>5}  R{ev.round} {ev.phase:<14} {line.text}")

@@ -7,7 +7,6 @@ command that comes next (`tabula round status` always says it).
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -15,26 +14,12 @@ import click
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 
 
-@contextmanager
 def open_campaign(campaign: Path, *, read_only: bool = False):
-    """A connection to an existing campaign file; a file locked by a running step is a one-line error."""
-    import duckdb
+    """The :class:`~tabula.engine.core.campaign.Campaign` of an existing file, for a ``with`` block
+    (one per command); a missing file, or one locked by a running step, is a one-line error."""
+    from tabula.engine.core.campaign import Campaign
 
-    from tabula.geo.errors import InputError, MissingInputError
-    from tabula.geo.spatialdb import connect
-
-    if not campaign.exists():
-        raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
-    try:
-        con = connect(campaign, read_only=read_only)
-    except duckdb.IOException as e:
-        if "lock" in str(e).lower():
-            raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
-        raise
-    try:
-        yield con
-    finally:
-        con.close()
+    return Campaign.open(campaign, read_only=read_only)
 
 
 def _echo_events(events) -> None:
@@ -65,15 +50,14 @@ def group() -> None:
 @CAMPAIGN
 @click.option("--seed", type=int, default=None, help="The campaign's random seed (default 1); recorded in the campaign table.")
 def start(campaign: Path, seed: int | None) -> None:
-    """Start the campaign: armies from `placements` at 1600 FP, control from `structures`, round 1.
+    """Start the campaign from its scenario (Vae Victis II: armies from `placements`, control from `structures`), round 1.
 
     Example: tabula round start punic.duckdb --seed 264
     """
-    from tabula.engine.core import state
-
-    with open_campaign(campaign) as con:
-        s = state.init_campaign(con, seed=seed)
-    click.echo(f"{campaign}: campaign started, round {s.round}, phase {s.phase.value}, {len(s.armies)} armies, seed {s.seed}")
+    with open_campaign(campaign) as c:
+        s = c.start(seed=seed)
+    armies = f", {len(s.tables['armies'])} armies" if "armies" in s.tables else ""
+    click.echo(f"{campaign}: campaign started, round {s.campaign('round')}, phase {s.campaign('phase')}{armies}, seed {s.campaign('seed')}")
 
 
 @group.command("status")
@@ -85,8 +69,8 @@ def status(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as con:
-        s = rounds.round_status(con)
+    with open_campaign(campaign, read_only=True) as c:
+        s = rounds.round_status(c)
     for line in s.lines():
         click.echo(line)
 
@@ -102,8 +86,8 @@ def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> No
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as con:
-        events = rounds.submit_initiative(con, _army_items(uses, "USES"), faction=faction)
+    with open_campaign(campaign) as c:
+        events = rounds.submit_initiative(c, _army_items(uses, "USES"), faction=faction)
     click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
 
@@ -116,8 +100,8 @@ def publish(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.publish_initiative(con))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.publish_initiative(c))
 
 
 @group.command("orders")
@@ -163,8 +147,8 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
             raise click.BadParameter("--army needs --moves (\"\" to stand still)", param_hint="--moves")
         given = {army: orders_mod.army_orders_from_cli(
             army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers)}
-    with open_campaign(campaign) as con:
-        events = rounds.submit_orders(con, given, faction=faction, round=round_, source=source)
+    with open_campaign(campaign) as c:
+        events = rounds.submit_orders(c, given, faction=faction, round=round_, source=source)
     click.echo(f"orders stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
 
@@ -178,8 +162,8 @@ def show(campaign: Path, faction: str | None) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as con:
-        view = rounds.orders_view(con, faction=faction)
+    with open_campaign(campaign, read_only=True) as c:
+        view = rounds.orders_view(c, faction=faction)
     for army, army_faction, o in view:
         if o is None:
             click.echo(f"army {army:>3} ({army_faction}): -")
@@ -204,8 +188,8 @@ def move(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.run_movement(con))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.run_movement(c))
 
 
 @group.command("battles")
@@ -217,8 +201,8 @@ def battles(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as con:
-        for line in rounds.battle_sheet(con):
+    with open_campaign(campaign, read_only=True) as c:
+        for line in rounds.battle_sheet(c):
             click.echo(line)
 
 
@@ -232,8 +216,8 @@ def retreat(campaign: Path, army: int) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.declare_retreat(con, army))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.declare_retreat(c, army))
 
 
 def _casualties(items) -> dict[int, int]:
@@ -269,8 +253,8 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
         if not winner.isdigit() or int(winner) not in pct:
             raise click.BadParameter(f"--winner {winner}: name an army given in --casualties, or `defender`", param_hint="--winner")
         outcomes = {a: ("win" if a == int(winner) else "loss", c) for a, c in pct.items()}
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.record_result(con, engagement, outcomes))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.record_result(c, engagement, outcomes))
 
 
 @group.command("administer")
@@ -302,8 +286,8 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
             take_overs=frozenset(take_overs),
             surrenders=frozenset(surrenders),
         )
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.run_administration(con, choices))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.run_administration(c, choices))
 
 
 @group.command("victory")
@@ -315,8 +299,8 @@ def victory(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as con:
-        _echo_events(rounds.run_victory(con))
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.run_victory(c))
 
 
 @group.command("verify")
@@ -327,13 +311,12 @@ def verify(campaign: Path, readjudicate: bool) -> None:
 
     Example: tabula round verify punic.duckdb --readjudicate
     """
-    from tabula.engine.core import state
-    from tabula.engine.vae_victis import rounds
+    from tabula.engine.core.readjudicate import readjudicate as readjudicate_log
 
-    with open_campaign(campaign, read_only=True) as con:
-        state.verify_replay(con)
-        n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    with open_campaign(campaign, read_only=True) as c:
+        c.verify()
+        n = len(c.events())
     click.echo(f"{campaign}: {n} events replay to the stored state exactly")
     if readjudicate:
-        steps = rounds.readjudicate(campaign)
+        steps = readjudicate_log(campaign)
         click.echo(f"{campaign}: {steps} recorded steps re-adjudicated from the scenario give the same {n} events")

@@ -73,10 +73,10 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     statements = split_statements(text)
     if not statements:
         raise InputError(f"{source} holds no SQL statement: give a SELECT")
-    with open_campaign(campaign, read_only=True) as con:
+    with open_campaign(campaign, read_only=True) as c:
         for i, statement in enumerate(statements):
             try:
-                result = con.execute(statement)
+                result = c.con.execute(statement)
             except duckdb.Error as e:
                 first = str(e).strip().splitlines()[0]
                 hint = " (tabula sql is read-only: state changes go through `tabula round ...`)" if "read-only" in first.lower() else ""

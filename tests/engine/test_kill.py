@@ -1,7 +1,7 @@
 """kill -9 in the middle of a CLI step leaves the last completed step intact, and the step then reruns.
 
 The step is run as a real `tabula` process with the test hook
-``TABULA_TEST_PAUSE_IN_TRANSACTION`` (engine/state.py): once the step has written
+``TABULA_TEST_PAUSE_IN_TRANSACTION`` (engine/core/state.py): once the step has written
 all its rows, but before COMMIT, the process touches the marker file and sleeps;
 the test then sends SIGKILL.
 """
@@ -17,7 +17,8 @@ import time
 import pytest
 
 from tabula.engine.core import state as st
-from tabula.geo.spatialdb import connect
+from tabula.engine.core.campaign import Campaign
+from tabula.engine.vae_victis.state import load_state
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
 from tests.engine.boards import sketch
@@ -28,8 +29,8 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL semanti
 def _campaign(tmp_path):
     path = tmp_path / "c.duckdb"
     m = sketch(radius=4, structures=STRUCTURES, water=WATER)
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
+    c, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    c.close()
     return path
 
 
@@ -61,24 +62,24 @@ def _kill_mid_step(tmp_path, *args) -> None:
 
 
 def _snapshot(path):
-    con = connect(path, read_only=True)
+    c = Campaign.open(path, read_only=True)
     try:
-        return st.read_snapshot(con), con.execute("SELECT count(*) FROM events").fetchone()[0]
+        return c.snapshot(), c.con.execute("SELECT count(*) FROM events").fetchone()[0]
     finally:
-        con.close()
+        c.close()
 
 
 def test_kill_during_start_leaves_no_campaign_and_start_reruns(tmp_path):
     path = _campaign(tmp_path)
     _kill_mid_step(tmp_path, "round", "start", path, "--seed", "3")
-    con = connect(path, read_only=True)
-    assert not st.has_state(con)
-    con.close()
+    c = Campaign.open(path, read_only=True)
+    assert not c.has_state()
+    c.close()
     _tabula("round", "start", path, "--seed", "3")
-    con = connect(path, read_only=True)
-    st.verify_replay(con)
-    assert st.load_state(con).seed == 3
-    con.close()
+    c = Campaign.open(path, read_only=True)
+    c.verify()
+    assert load_state(c).seed == 3
+    c.close()
 
 
 def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path):
@@ -91,16 +92,16 @@ def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path
 
     after, n_after = _snapshot(path)
     assert after == before and n_after == n_before  # nothing of the killed step survived
-    con = connect(path, read_only=True)
-    st.verify_replay(con)
-    con.close()
+    c = Campaign.open(path, read_only=True)
+    c.verify()
+    c.close()
 
     done = _tabula("round", "publish", path)
     assert "naval superiority in Mare Tyrrhenum: carthago 1, roma 3, syracusae 1" in done.stdout
-    con = connect(path, read_only=True)
-    st.verify_replay(con)
-    assert st.read_snapshot(con).campaign("stage") == "moves"
-    con.close()
+    c = Campaign.open(path, read_only=True)
+    c.verify()
+    assert c.snapshot().campaign("stage") == "moves"
+    c.close()
 
 
 def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
@@ -108,8 +109,8 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
 
     path = tmp_path / "field.duckdb"
     m = sketch(radius=4, structures=FIELD, water=WATER)
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
+    c, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    c.close()
     _tabula("round", "start", path)
     _tabula("round", "publish", path)
     _tabula("round", "orders", path, "9=3 3", "10=")
@@ -123,10 +124,10 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
     assert after.campaign("phase") == "orders"
     done = _tabula("round", "move", path)
     assert "engagement 1" in done.stdout
-    con = connect(path, read_only=True)
-    st.verify_replay(con)
-    assert st.read_snapshot(con).campaign("phase") == "battles"
-    con.close()
+    c = Campaign.open(path, read_only=True)
+    c.verify()
+    assert c.snapshot().campaign("phase") == "battles"
+    c.close()
 
 
 def test_a_second_command_during_a_step_is_told_to_wait(tmp_path):

@@ -4,38 +4,41 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.vae_victis import rounds
 from tabula.engine.core import state as st
+from tabula.engine.core.campaign import Campaign
+from tabula.engine.core.readjudicate import readjudicate
+from tabula.engine.vae_victis import rounds
 from tabula.engine.vae_victis.model import ArmyOrders
+from tabula.engine.vae_victis.state import load_state, replay
 from tests.engine.test_rounds import FIELD, started
 
 
-def scripted_round(con):
+def scripted_round(c):
     """Round 1 on the FIELD map: initiative, publication, orders, a collision, a battle and its result,
     administration and the victory check."""
-    rounds.submit_initiative(con, {9: "strength"}, faction="roma")
-    rounds.publish_initiative(con)
-    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=(0,))}, faction="roma")
-    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
-    rounds.run_movement(con)
-    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})
-    rounds.run_administration(con)
-    rounds.run_victory(con)
+    rounds.submit_initiative(c, {9: "strength"}, faction="roma")
+    rounds.publish_initiative(c)
+    rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=(0,))}, faction="roma")
+    rounds.submit_orders(c, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
+    rounds.run_movement(c)
+    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)})
+    rounds.run_administration(c)
+    rounds.run_victory(c)
 
 
 def campaign():
-    con, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=FIELD)
-    return con, m
+    c, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=FIELD)
+    return c, m
 
 
 def test_replay_reproduces_every_table_after_a_round():
-    con, _ = campaign()
-    scripted_round(con)
-    replayed = st.verify_replay(con)
-    stored = st.read_snapshot(con)
-    for table in st.STATE_TABLES:
+    c, _ = campaign()
+    scripted_round(c)
+    replayed = c.verify()
+    stored = c.snapshot()
+    for table in c.ruleset.schema.tables:
         assert replayed.rows(table) == stored.rows(table), table
-    assert st.replay(con) == st.load_state(con)
+    assert replay(c) == load_state(c)
     # Every kind of state row was exercised.
     for table in ("armies", "control", "victory_points", "orders", "engagements", "engagement_results", "round_notes", "campaign"):
         assert stored.rows(table), table
@@ -44,20 +47,20 @@ def test_replay_reproduces_every_table_after_a_round():
 def test_same_inputs_same_log_and_tables():
     logs, snaps = [], []
     for _ in range(2):
-        con, _m = campaign()
-        scripted_round(con)
-        logs.append([(e.seq, e.round, e.phase, e.kind, e.data, e.text) for e in st.load_events(con)])
-        snaps.append(st.read_snapshot(con))
+        c, _m = campaign()
+        scripted_round(c)
+        logs.append([(e.seq, e.round, e.phase, e.kind, e.data, e.text) for e in c.events()])
+        snaps.append(c.snapshot())
     assert logs[0] == logs[1]
     assert snaps[0] == snaps[1]
 
 
 def test_replay_detects_a_table_changed_behind_the_log():
-    con, _ = campaign()
-    scripted_round(con)
-    con.execute("DELETE FROM engagement_results WHERE army = 9")
+    c, _ = campaign()
+    scripted_round(c)
+    c.con.execute("DELETE FROM engagement_results WHERE army = 9")
     with pytest.raises(st.ReplayMismatch, match=r"engagement_results \(1, 1, 9\)"):
-        st.verify_replay(con)
+        c.verify()
 
 
 # --- the demo round on the real First Punic War map -------------------------------------
@@ -77,21 +80,17 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
     import shutil
 
     from tabula.demo import run_demo_round
-    from tabula.geo.spatialdb import connect
 
     logs = []
     for i in range(2):
         path = tmp_path / f"demo{i}.duckdb"
         shutil.copy(fresh_punic_campaign, path)
         lines = run_demo_round(path)
-        con = connect(path, read_only=True)
-        try:
-            st.verify_replay(con)
-            s = st.load_state(con)
-            logs.append([(e.seq, e.kind, e.data, e.text) for e in st.load_events(con)])
-            rows = con.execute("SELECT army, outcome FROM engagement_results ORDER BY army").fetchall()
-        finally:
-            con.close()
+        with Campaign.open(path, read_only=True) as c:
+            c.verify()
+            s = load_state(c)
+            logs.append([(e.seq, e.kind, e.data, e.text) for e in c.events()])
+            rows = c.con.execute("SELECT army, outcome FROM engagement_results ORDER BY army").fetchall()
         # The movement collision at Mylae, the battle there, the siege of Gela.
         assert any("moved into" in l and "at the same time" in l for l in lines)
         assert rows == [(7, "loss"), (14, "win")]
@@ -101,7 +100,7 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
     assert logs[0] == logs[1]  # same scenario, same seed, same script: the same log
     # The log holds every input: re-adjudicating it from the scenario gives the same log.
     # 4 initiative uses, publication, 16 orders, movement, 1 result, administration, victory.
-    assert rounds.readjudicate(tmp_path / "demo0.duckdb") == 25
+    assert readjudicate(tmp_path / "demo0.duckdb") == 25
 
 
 def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
@@ -109,30 +108,24 @@ def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
     from tests.engine.boards import sketch
 
     path = tmp_path / "c.duckdb"
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
-                           m=sketch(radius=4, structures=FIELD))
-    st.init_campaign(con, seed=11)
-    rounds.submit_initiative(con, {9: "strength"}, faction="roma")
-    rounds.publish_initiative(con)
-    rounds.submit_orders(con, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=(0,))}, faction="roma")
-    rounds.submit_orders(con, {10: ArmyOrders(10, moves=(1,))}, faction="roma")  # a resubmission
-    rounds.submit_orders(con, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
-    rounds.run_movement(con)
-    rounds.record_result(con, 1, {1: ("draw", 30), 9: ("draw", 35)})
-    rounds.record_result(con, 1, {1: ("loss", 48), 9: ("win", 25)})  # a correction
-    rounds.run_administration(con)
-    rounds.run_victory(con)
-    con.close()
-    assert rounds.readjudicate(path) == 11
+    c, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
+                         m=sketch(radius=4, structures=FIELD))
+    c.start(seed=11)
+    rounds.submit_initiative(c, {9: "strength"}, faction="roma")
+    rounds.publish_initiative(c)
+    rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10, moves=(0,))}, faction="roma")
+    rounds.submit_orders(c, {10: ArmyOrders(10, moves=(1,))}, faction="roma")  # a resubmission
+    rounds.submit_orders(c, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
+    rounds.run_movement(c)
+    rounds.record_result(c, 1, {1: ("draw", 30), 9: ("draw", 35)})
+    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)})  # a correction
+    rounds.run_administration(c)
+    rounds.run_victory(c)
+    c.close()
+    assert readjudicate(path) == 11
     # A log that does not follow from its inputs is caught: change a recorded outcome's words.
-    con = connect_rw(path)
-    con.execute("UPDATE events SET text = 'army 9 (roma) moved nowhere' WHERE kind = 'army_moved' AND text LIKE 'army 9 %'")
-    con.close()
+    with Campaign.open(path) as c:
+        c.con.execute("UPDATE events SET text = 'army 9 (roma) moved nowhere' WHERE kind = 'army_moved' AND text LIKE 'army 9 %'")
     with pytest.raises(st.ReplayMismatch, match="re-adjudication differs at event"):
-        rounds.readjudicate(path)
+        readjudicate(path)
 
-
-def connect_rw(path):
-    from tabula.geo.spatialdb import connect
-
-    return connect(path)

@@ -7,7 +7,10 @@ import dataclasses
 import pytest
 
 from tabula.engine.core import state as st
+from tabula.engine.core.campaign import Campaign
+from tabula.engine.core.ruleset import get_ruleset
 from tabula.engine.vae_victis.model import Event, Phase, Siege
+from tabula.engine.vae_victis.state import load_state, replay, save_state
 from tabula.geo.errors import InputError
 from tabula.geo.spatialdb import connect
 from tests.engine.boards import sketch, write_campaign_tables
@@ -26,7 +29,8 @@ def campaign_map():
 
 
 def make_campaign(path=None, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=None):
-    """A campaign database (map + scenario tables + placements), not yet started."""
+    """A Vae Victis II campaign (map + scenario tables + placements, in memory unless ``path``),
+    not yet started, as a Campaign owning its connection."""
     m = m or campaign_map()
     con = connect(path)
     write_campaign_tables(con, m.board)
@@ -34,16 +38,17 @@ def make_campaign(path=None, placements=((1, "carthago", "Capua"), (9, "roma", "
     for army, faction, structure in placements:
         cell = m.board.structures[structure].cell if structure in m.board.structures else None
         con.execute("INSERT INTO placements VALUES (?, ?, ?, ?)", [army, faction, structure, cell])
-    return con, m
+    return Campaign(con, get_ruleset("vae-victis-ii")), m
 
 
-def table(con, name, order):
-    return con.execute(f"SELECT * FROM {name} ORDER BY {order}").fetchall()
+def table(c, name, order):
+    return c.con.execute(f"SELECT * FROM {name} ORDER BY {order}").fetchall()
 
 
 def test_start_from_scenario():
-    con, m = make_campaign()
-    s = st.init_campaign(con, seed=42)
+    c, m = make_campaign()
+    c.start(seed=42)
+    s = load_state(c)
     assert s.round == 1 and s.phase is Phase.ORDERS and s.seed == 42
     assert [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in s.armies] == [
         (1, "carthago", m.cell("3 3"), 1600, False),
@@ -52,21 +57,21 @@ def test_start_from_scenario():
     ]
     assert s.control == {"Roma": "roma", "Ostia": "roma", "Capua": "carthago", "Neapolis": "syracusae", "Cumae": None}
     assert s.victory_points == {"carthago": 0, "roma": 0, "syracusae": 0}
-    assert dict(table(con, "campaign", "key"))["stage"] == "initiative"
-    st.verify_replay(con)
+    assert dict(table(c, "campaign", "key"))["stage"] == "initiative"
+    c.verify()
     # The placements are in the log in words.
-    texts = [e.text for e in st.load_events(con)]
+    texts = [e.text for e in c.events()]
     assert "army 1 (carthago) placed at Capua with 1600 FP" in texts
-    assert st.load_state(con) == st.replay(con) == s
+    assert load_state(c) == replay(c) == s
 
 
 def test_start_refuses_a_started_campaign():
-    con, _ = make_campaign()
-    st.init_campaign(con)
-    n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    c, _ = make_campaign()
+    c.start()
+    n = c.con.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(InputError, match="already started"):
-        st.init_campaign(con)
-    assert con.execute("SELECT count(*) FROM events").fetchone()[0] == n
+        c.start()
+    assert c.con.execute("SELECT count(*) FROM events").fetchone()[0] == n
 
 
 @pytest.mark.parametrize(
@@ -81,16 +86,16 @@ def test_start_refuses_a_started_campaign():
     ],
 )
 def test_bad_placements_write_nothing(placements, message):
-    con, _ = make_campaign(placements=placements)
+    c, _ = make_campaign(placements=placements)
     with pytest.raises(InputError, match=message):
-        st.init_campaign(con)
-    assert not st.has_state(con)
+        c.start()
+    assert not c.has_state()
 
 
 def test_save_state_records_every_change_as_events_and_replays():
-    con, m = make_campaign()
-    st.init_campaign(con, seed=7)
-    s = st.load_state(con)
+    c, m = make_campaign()
+    c.start(seed=7)
+    s = load_state(c)
     moved = tuple(
         dataclasses.replace(a, cell=m.cell("3 3 3"), strength=1530) if a.id == 1 else a for a in s.armies
     )
@@ -103,112 +108,112 @@ def test_save_state_records_every_change_as_events_and_replays():
         victory_points={**s.victory_points, "roma": 3},
     )
     rules_event = Event(1, "movement", "halted", {"army": 1}, "army 1 halts entering the ZoC of army 9")
-    with st.transaction(con):
-        st.save_state(con, new, events=[rules_event], names={m.cell("3 3"): "Capua"})
-    assert st.load_state(con) == new
-    assert table(con, "siege_armies", "army") == [("Neapolis", 9), ("Neapolis", 10)]
-    assert table(con, "sieges", "structure") == [("Neapolis", "roma", 2, 3, 1)]
-    texts = [e.text for e in st.load_events(con)]
+    with c.transaction():
+        save_state(c, new, events=[rules_event], names={m.cell("3 3"): "Capua"})
+    assert load_state(c) == new
+    assert table(c, "siege_armies", "army") == [("Neapolis", 9), ("Neapolis", 10)]
+    assert table(c, "sieges", "structure") == [("Neapolis", "roma", 2, 3, 1)]
+    texts = [e.text for e in c.events()]
     assert "army 1 halts entering the ZoC of army 9" in texts
     assert f"army 1 (carthago) moves from Capua to {m.cell('3 3 3')}; army 1 (carthago) strength 1600 - 70 = 1530 FP" in texts
     assert "Cumae passes from nobody to roma" in texts
     assert "roma +3 VP, now 3" in texts
-    st.verify_replay(con)
+    c.verify()
     # Lifting the siege is an event too.
-    with st.transaction(con):
-        st.save_state(con, dataclasses.replace(new, sieges=()))
-    assert table(con, "siege_armies", "army") == []
-    st.verify_replay(con)
-    assert st.replay(con) == dataclasses.replace(new, sieges=())
+    with c.transaction():
+        save_state(c, dataclasses.replace(new, sieges=()))
+    assert table(c, "siege_armies", "army") == []
+    c.verify()
+    assert replay(c) == dataclasses.replace(new, sieges=())
 
 
 def test_rules_events_may_not_use_state_kinds():
-    con, _ = make_campaign()
-    st.init_campaign(con)
-    s = st.load_state(con)
-    n = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    c, _ = make_campaign()
+    c.start()
+    s = load_state(c)
+    n = c.con.execute("SELECT count(*) FROM events").fetchone()[0]
     with pytest.raises(st.TabulaError, match="reserved kind 'set_army'"):
-        with st.transaction(con):
-            st.save_state(con, s, events=[Event(1, "movement", "set_army", {"army": 1})])
-    assert con.execute("SELECT count(*) FROM events").fetchone()[0] == n
+        with c.transaction():
+            save_state(c, s, events=[Event(1, "movement", "set_army", {"army": 1})])
+    assert c.con.execute("SELECT count(*) FROM events").fetchone()[0] == n
 
 
 def test_dropping_an_army_is_refused():
-    con, _ = make_campaign()
-    st.init_campaign(con)
-    s = st.load_state(con)
+    c, _ = make_campaign()
+    c.start()
+    s = load_state(c)
     with pytest.raises(st.TabulaError, match="dropped armies"):
-        with st.transaction(con):
-            st.save_state(con, dataclasses.replace(s, armies=s.armies[1:]))
-    assert len(st.load_state(con).armies) == 3
+        with c.transaction():
+            save_state(c, dataclasses.replace(s, armies=s.armies[1:]))
+    assert len(load_state(c).armies) == 3
 
 
 def test_transaction_rolls_back_everything_on_error():
-    con, m = make_campaign()
-    st.init_campaign(con)
-    before = st.read_snapshot(con)
-    n = con.execute("SELECT count(*) FROM events").fetchone()[0]
-    s = st.load_state(con)
+    c, m = make_campaign()
+    c.start()
+    before = c.snapshot()
+    n = c.con.execute("SELECT count(*) FROM events").fetchone()[0]
+    s = load_state(c)
     with pytest.raises(RuntimeError):
-        with st.transaction(con):
-            st.save_state(con, dataclasses.replace(s, armies=tuple(dataclasses.replace(a, strength=1) for a in s.armies)))
+        with c.transaction():
+            save_state(c, dataclasses.replace(s, armies=tuple(dataclasses.replace(a, strength=1) for a in s.armies)))
             raise RuntimeError("crash half-way")
-    assert st.read_snapshot(con) == before
-    assert con.execute("SELECT count(*) FROM events").fetchone()[0] == n
+    assert c.snapshot() == before
+    assert c.con.execute("SELECT count(*) FROM events").fetchone()[0] == n
 
 
 def test_tampered_tables_fail_the_replay():
-    con, _ = make_campaign()
-    st.init_campaign(con)
-    con.execute("UPDATE armies SET strength = 1400 WHERE id = 9")
+    c, _ = make_campaign()
+    c.start()
+    c.con.execute("UPDATE armies SET strength = 1400 WHERE id = 9")
     with pytest.raises(st.ReplayMismatch, match=r"armies \(9,\): replayed log has \(9, 'roma', '.*', 1600, False\), stored tables has \(9, 'roma', '.*', 1400, False\)"):
-        st.verify_replay(con)
+        c.verify()
 
 
 def test_edited_log_fails_the_replay():
-    con, _ = make_campaign()
-    st.init_campaign(con)
-    con.execute("DELETE FROM events WHERE seq = 3")
+    c, _ = make_campaign()
+    c.start()
+    c.con.execute("DELETE FROM events WHERE seq = 3")
     with pytest.raises(st.ReplayMismatch, match="gaps"):
-        st.verify_replay(con)
+        c.verify()
 
 
 def test_setup_events_must_match_the_scenario():
-    con, _ = make_campaign()
-    st.init_campaign(con)
+    c, _ = make_campaign()
+    c.start()
     # Someone edits the scenario after the start: the log no longer replays *from the scenario*.
-    con.execute("UPDATE structures SET controller = 'roma' WHERE name = 'Cumae'")
+    c.con.execute("UPDATE structures SET controller = 'roma' WHERE name = 'Cumae'")
     with pytest.raises(st.ReplayMismatch, match=r"control \('Cumae',\): scenario has \('Cumae', 'roma'\)"):
-        st.verify_replay(con)
+        c.verify()
 
 
 def test_orders_engagements_results_notes_replay():
-    con, _ = make_campaign()
-    st.init_campaign(con)
+    c, _ = make_campaign()
+    c.start()
     events = [
         Event(1, "orders", "put_orders", {"round": 1, "army": 9, "moves": "3 3 0", "initiative": "strength", "lift_siege": False, "assault": None, "transfers": [{"to_army": 10, "fp": 50}]}),
         Event(1, "movement", "put_engagement", {"round": 1, "battle": 1, "engagement": 1, "army_a": 1, "army_b": 9, "assault": None}),
         Event(1, "battles", "put_result", {"round": 1, "engagement": 1, "army": 9, "outcome": "win", "casualties": 30}),
         Event(1, "movement", "put_note", {"round": 1, "key": "mp_spent", "value": {"1": 6, "9": 12}}),
     ]
-    with st.transaction(con):
-        st.append_events(con, events)
-    assert table(con, "orders", "army") == [(1, 9, "3 3 0", "strength", False, None, '[{"fp": 50, "to_army": 10}]')]
-    assert table(con, "engagements", "engagement") == [(1, 1, 1, 1, 9, None)]
-    assert table(con, "engagement_results", "army") == [(1, 1, 9, "win", 30)]
-    assert table(con, "round_notes", "key") == [(1, "mp_spent", '{"1": 6, "9": 12}')]
-    st.verify_replay(con)
+    with c.transaction():
+        c.append(events)
+    assert table(c, "orders", "army") == [(1, 9, "3 3 0", "strength", False, None, '[{"fp": 50, "to_army": 10}]')]
+    assert table(c, "engagements", "engagement") == [(1, 1, 1, 1, 9, None)]
+    assert table(c, "engagement_results", "army") == [(1, 1, 9, "win", 30)]
+    assert table(c, "round_notes", "key") == [(1, "mp_spent", '{"1": 6, "9": 12}')]
+    c.verify()
 
 
 def test_state_survives_reopening_the_file(tmp_path):
     path = tmp_path / "c.duckdb"
-    con, _ = make_campaign(path)
-    st.init_campaign(con, seed=5)
-    expected = st.load_state(con)
-    con.close()
-    con = connect(path)
-    assert st.load_state(con) == expected
-    st.verify_replay(con)
+    c, _ = make_campaign(path)
+    c.start(seed=5)
+    expected = load_state(c)
+    c.close()
+    c = Campaign.open(path)
+    assert load_state(c) == expected
+    c.verify()
 
 
 # --- property: whatever the rules do to the state, the tables equal the replayed log -------------
@@ -218,10 +223,10 @@ from hypothesis import HealthCheck, given, settings, strategies as hs  # noqa: E
 
 @pytest.fixture(scope="module")
 def property_campaign():
-    con, m = make_campaign()
-    st.init_campaign(con, seed=1)
+    c, m = make_campaign()
+    c.start(seed=1)
     cells = sorted(m.board.hexes)
-    return con, cells
+    return c, cells
 
 
 _change = hs.tuples(
@@ -239,9 +244,9 @@ _change = hs.tuples(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=hs.lists(_change, min_size=1, max_size=4))
 def test_any_sequence_of_saved_states_replays_exactly(property_campaign, changes):
-    con, cells = property_campaign
+    c, cells = property_campaign
     for army, cell_i, strength, eliminated, structure, controller, siege, vp in changes:
-        s = st.load_state(con)
+        s = load_state(c)
         armies = tuple(
             dataclasses.replace(a, cell=None if eliminated else cells[cell_i % len(cells)], strength=strength, eliminated=eliminated)
             if a.id == army else a
@@ -255,7 +260,7 @@ def test_any_sequence_of_saved_states_replays_exactly(property_campaign, changes
             s, armies=armies, control={**s.control, structure: controller}, sieges=tuple(sorted(sieges, key=lambda x: x.structure)),
             victory_points={**s.victory_points, "roma": vp},
         )
-        with st.transaction(con):
-            st.save_state(con, new)
-        assert st.load_state(con) == new
-    st.verify_replay(con)
+        with c.transaction():
+            save_state(c, new)
+        assert load_state(c) == new
+    c.verify()

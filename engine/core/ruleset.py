@@ -1,0 +1,229 @@
+"""The seam between the core and a ruleset: the :class:`Ruleset` plug-in and the registry of rulesets.
+
+A ruleset (Vae Victis II, the naval rules, a province game, ...) is a subclass of
+:class:`Ruleset`, registered by name with :func:`register`.  It declares
+
+* its **state tables** (:attr:`Ruleset.tables`, :class:`~engine.core.tables.StateTable`) and
+  the **state event kinds** that change them (:attr:`Ruleset.reducers`; the core's
+  generic ``put_row``/``drop_row`` work on any declared table, so a small ruleset
+  needs no reducer of its own);
+* how to read its static **Board** (:meth:`load_board`) and its **rules data**
+  (:meth:`read_rules`), both read once per :class:`~engine.core.campaign.Campaign`;
+* its **starting state** from the scenario tables (:meth:`start_snapshot`) and the
+  events that record it (:meth:`initial_events`);
+* its **round**: the steps and the phases they run in (:attr:`steps`), what comes
+  next (:meth:`next_step`), how a recorded log replays as steps
+  (:meth:`recorded_steps`, :meth:`run_step`);
+* the **words** of its events (:meth:`describe`) and how its orders are sealed from
+  other factions (:attr:`order_seal`, :mod:`engine.core.sealed`).
+
+The core gives it the campaign file, transactions, the append-only event log and the
+one reducer, replay and verification, re-adjudication, seeded randomness
+(:mod:`engine.core.rng`) and the phase machine (:mod:`engine.core.machine`).
+
+Registration needs no edit of core code: :func:`get_ruleset` finds a name in the
+registry, else imports every ``tabula.engine.<package>.ruleset`` module (each calls
+:func:`register` when imported) and every ``tabula.rulesets`` entry point (rulesets
+installed as separate distributions), then looks again.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from tabula.datasets.rules import DEFAULT_RULESET
+from tabula.engine.core.events import Event, StoredEvent
+from tabula.engine.core.machine import Step, position_of, require_step
+from tabula.engine.core.sealed import OrderSeal
+from tabula.engine.core.tables import Snapshot, StateSchema, StateTable, core_tables, tables_from_sql
+from tabula.geo.errors import InputError, TabulaError
+
+__all__ = [
+    "Ruleset",
+    "Reducer",
+    "LEGACY_RULESET",
+    "ENTRY_POINT_GROUP",
+    "register",
+    "get_ruleset",
+    "ruleset_names",
+]
+
+#: A reducer applies one state event's data to a snapshot, in place.
+Reducer = Callable[[Snapshot, Mapping[str, Any]], None]
+
+#: The ruleset of campaign files written before files recorded theirs (``scenario_meta.ruleset``).
+LEGACY_RULESET = DEFAULT_RULESET
+
+#: Entry-point group through which an installed distribution offers rulesets (value: a module to import).
+ENTRY_POINT_GROUP = "tabula.rulesets"
+
+
+class Ruleset:
+    """Base class of a ruleset plug-in; subclasses set the class attributes and override the hooks."""
+
+    #: The registered name, recorded in ``scenario_meta.ruleset`` (e.g. ``"vae-victis-ii"``).
+    name: str = ""
+    #: The ruleset's own state tables, defined once as SQL (a file :class:`~pathlib.Path` or text):
+    #: ``CREATE TABLE`` statements whose ``PRIMARY KEY`` names the columns keying each table's
+    #: rows.  The core adds its ``campaign`` and ``round_notes`` (``engine/core/sql/state.sql``).
+    state_sql: str | Path = ""
+    #: The ruleset's own state event kinds -> their reducers.
+    reducers: Mapping[str, Reducer] = {}
+    #: The steps of a round, in play order.
+    steps: tuple[Step, ...] = ()
+    #: How its orders are sealed from other factions (``None``: nothing is sealed).
+    order_seal: OrderSeal | None = None
+
+    # --- the schema -----------------------------------------------------------------
+
+    @cached_property
+    def tables(self) -> tuple[StateTable, ...]:
+        """The ruleset's own state tables, read from :attr:`state_sql`."""
+        return tables_from_sql(self.state_sql) if self.state_sql else ()
+
+    @cached_property
+    def schema(self) -> StateSchema:
+        from tabula.engine.core.state import CORE_REDUCERS
+
+        clash = sorted(set(self.reducers) & set(CORE_REDUCERS))
+        if clash:
+            raise TabulaError(f"ruleset {self.name}: state kind {clash[0]!r} is the core's own")
+        return StateSchema.build(core_tables() + self.tables, {**CORE_REDUCERS, **self.reducers})
+
+    # --- static board and rules data, read once per Campaign ---------------------------
+
+    def load_board(self, campaign) -> Any:
+        """The static board of ``campaign`` (what never changes during a campaign)."""
+        raise TabulaError(f"ruleset {self.name} has no board")
+
+    def close_board(self, board: Any) -> None:
+        """Release what the board holds (in-memory databases, caches) when its campaign closes."""
+
+    def read_rules(self, campaign) -> Any:
+        """The rules data of ``campaign`` (constants of the ruleset, with the scenario's overrides)."""
+        return None
+
+    def factions(self, campaign) -> list[str]:
+        """The campaign's factions (who may read the log, whose orders are sealed), sorted:
+        by default the names of its ``factions`` table."""
+        if "factions" not in campaign.tables():
+            return []
+        return sorted(r[0] for r in campaign.con.execute("SELECT name FROM factions").fetchall())
+
+    # --- starting a campaign -------------------------------------------------------------
+
+    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
+        """The state at the start of the campaign, from the scenario tables (checked again by verify)."""
+        raise NotImplementedError(f"ruleset {self.name} does not say how a campaign starts")
+
+    def initial_events(self, campaign, *, seed: int) -> list[Event]:
+        """The set-up events (phase ``setup``) that record :meth:`start_snapshot`: by default a
+        ``set_campaign`` per campaign key and a ``put_row`` per row of the ruleset's tables."""
+        snap = self.start_snapshot(campaign, seed=seed)
+        out = [Event(1, "setup", "set_campaign", {"key": k, "value": v}) for k, v in snap.rows("campaign")]
+        for table in self.tables:
+            names = table.column_names
+            for row in snap.rows(table.name):
+                out.append(Event(1, "setup", "put_row", {"table": table.name, "row": dict(zip(names, row))}))
+        return [Event(e.round, e.phase, e.kind, e.data, self.describe(e, campaign)) for e in out]
+
+    def after_start(self, campaign) -> None:
+        """Called inside the start transaction once the set-up events are stored (e.g. install views)."""
+
+    # --- words -----------------------------------------------------------------------------
+
+    def describe(self, event: Event, campaign=None) -> str:
+        """One line of words for ``event`` (its own ``text`` when it has one)."""
+        if event.text:
+            return event.text
+        d = event.data
+        if event.kind == "set_campaign":
+            return f"campaign {d['key']} = {d['value']}"
+        if event.kind == "put_note":
+            return f"noted {d['key']} for round {d['round']}"
+        if event.kind == "put_row":
+            return f"{d['table']}: " + ", ".join(f"{k}={v}" for k, v in d["row"].items())
+        if event.kind == "drop_row":
+            return f"{d['table']}: drop " + ", ".join(f"{k}={v}" for k, v in d["key"].items())
+        return f"{event.kind}: " + ", ".join(f"{k}={v}" for k, v in sorted(d.items()))
+
+    # --- the round ---------------------------------------------------------------------------
+
+    def step(self, name: str) -> Step:
+        for s in self.steps:
+            if s.name == name:
+                return s
+        raise TabulaError(f"ruleset {self.name} has no step {name!r}: its steps are {', '.join(s.name for s in self.steps)}")
+
+    def next_step(self, campaign, snap: Snapshot) -> str:
+        """What the umpire does next, in words naming the command."""
+        return "see the ruleset's rounds"
+
+    def require(self, campaign, snap: Snapshot, name: str) -> None:
+        """Refuse step ``name`` (:class:`~engine.core.machine.StepRefused`) unless the campaign's position allows it."""
+        require_step(self.step(name), position_of(snap), lambda: self.next_step(campaign, snap))
+
+    def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
+        """Run step ``name`` with the input ``arg`` a log recorded (re-adjudication)."""
+        raise TabulaError(f"ruleset {self.name} cannot re-run step {name!r}")
+
+    def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
+        """The umpire's steps and their inputs, read back from a log, in order."""
+        return []
+
+    def log_key(self, event: StoredEvent) -> tuple:
+        """What re-adjudication compares of each event (a ruleset may leave out bookkeeping fields)."""
+        return (event.round, event.phase, event.kind, event.data, event.text)
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Add ``ruleset`` to the registry under its name (again with the same object: no change)."""
+    if not ruleset.name:
+        raise TabulaError(f"{type(ruleset).__name__} has no name: set the class attribute `name`")
+    known = _REGISTRY.get(ruleset.name)
+    if known is not None and known is not ruleset and type(known) is not type(ruleset):
+        raise TabulaError(f"two rulesets are named {ruleset.name!r}: {type(known).__name__} and {type(ruleset).__name__}")
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def _discover() -> None:
+    """Import every in-tree ``tabula.engine.<package>.ruleset`` and every installed entry point."""
+    import tabula.engine as engine_pkg
+
+    for info in pkgutil.iter_modules(engine_pkg.__path__):
+        if not info.ispkg or info.name == "core":
+            continue
+        module = f"tabula.engine.{info.name}.ruleset"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        ep.load()
+
+
+def get_ruleset(name: str | None) -> Ruleset:
+    """The registered ruleset ``name`` (``None``: :data:`LEGACY_RULESET`)."""
+    name = name or LEGACY_RULESET
+    if name not in _REGISTRY:
+        _discover()
+    if name not in _REGISTRY:
+        raise InputError(f"unknown ruleset {name!r} in scenario_meta: use one of {', '.join(ruleset_names()) or 'none installed'}")
+    return _REGISTRY[name]
+
+
+def ruleset_names() -> list[str]:
+    """Every ruleset that can be found (registered or discoverable), sorted."""
+    _discover()
+    return sorted(_REGISTRY)

@@ -1,0 +1,85 @@
+"""Sealed orders: a faction reads another faction's orders only as far as the ruleset has opened them.
+
+Orders are stored when submitted (so a crash loses nothing and the log holds every
+input), but the log and the orders views must not leak them: boardgame.io's lesson
+about secrets leaking through the move log.  The rule is the same for every ruleset:
+
+* the umpire (viewer ``None``) reads everything;
+* a faction reads its own orders;
+* another faction reads only the fields of an order the ruleset has *opened* at the
+  campaign's current position (for Vae Victis II: initiative uses once published,
+  everything once every army has submitted or the orders phase is over).
+
+A ruleset describes its orders with an :class:`OrderSeal`; the core applies it to
+the log (:func:`log_view`) and the ruleset to its own views (:meth:`OrderSeal.visible`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from tabula.engine.core.events import StoredEvent
+from tabula.engine.core.tables import Snapshot
+
+__all__ = ["OrderSeal", "LogLine", "log_view"]
+
+#: ``opened`` returns this when every field of the order is public.
+ALL = None
+
+
+@dataclass(frozen=True)
+class OrderSeal:
+    """How a ruleset's orders are sealed.
+
+    ``is_order(kind, data)``: whether an event stores an order; ``round(data)``: the
+    round the order is for; ``owner(data, snap)``: the faction the order belongs to;
+    ``carried(data)``: the order fields the event carries; ``opened(round, snap)``: the
+    fields every faction may read of an order of that round now (``None``: all);
+    ``public(data)``: what a sealed event still shows (its ids); ``text(data)``: the
+    words shown in its place.
+    """
+
+    is_order: Callable[[str, Mapping[str, Any]], bool]
+    round: Callable[[Mapping[str, Any]], int]
+    owner: Callable[[Mapping[str, Any], Snapshot], str | None]
+    carried: Callable[[Mapping[str, Any]], frozenset[str]]
+    opened: Callable[[int, Snapshot], frozenset[str] | None]
+    public: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    text: Callable[[Mapping[str, Any]], str]
+
+    def visible(self, viewer: str | None, owner: str | None, round: int, snap: Snapshot) -> frozenset[str] | None:
+        """The fields of an order (of ``owner``, for ``round``) that ``viewer`` may read; ``None``: all."""
+        if viewer is None or owner == viewer:
+            return ALL
+        return self.opened(round, snap)
+
+    def hides(self, viewer: str | None, kind: str, data: Mapping[str, Any], snap: Snapshot) -> bool:
+        """Whether an event must be hidden from ``viewer``: it carries a field not yet open to it."""
+        if viewer is None or not self.is_order(kind, data):
+            return False
+        fields = self.visible(viewer, self.owner(data, snap), self.round(data), snap)
+        return fields is not ALL and not self.carried(data) <= fields
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One event as a viewer may read it: ``data`` and ``text`` are the sealed stand-ins when ``sealed``."""
+
+    event: StoredEvent
+    sealed: bool
+    data: Mapping[str, Any]
+    text: str
+
+
+def log_view(campaign, *, viewer: str | None = None, round: int | None = None) -> list[LogLine]:
+    """The event log (one round's, or all) as ``viewer`` may read it (``None``: the umpire)."""
+    seal: OrderSeal | None = campaign.ruleset.order_seal
+    snap = campaign.snapshot() if seal is not None and viewer is not None else None
+    out = []
+    for ev in campaign.events(round=round):
+        if snap is not None and seal.hides(viewer, ev.kind, ev.data, snap):
+            out.append(LogLine(ev, True, dict(seal.public(ev.data), sealed=True), seal.text(ev.data)))
+        else:
+            out.append(LogLine(ev, False, ev.data, ev.text or ev.kind))
+    return out

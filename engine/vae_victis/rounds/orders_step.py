@@ -1,0 +1,207 @@
+"""Step 1.3, orders: storing movement/siege/assault/transfer orders, sealed, and reading them back.
+
+Orders are stored when submitted, but a faction reads another faction's only as far
+as :data:`ORDER_SEAL` opens them (the core applies it to ``tabula log --faction``,
+:func:`orders_view` to ``tabula round show``): initiative uses once published, everything
+once every army has submitted its orders or the orders phase is over.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any, Mapping
+
+from tabula.engine.core.sealed import ALL, OrderSeal
+from tabula.engine.core.tables import Snapshot
+from tabula.engine.vae_victis.model import ArmyOrders, Board, Event, Phase, Transfer
+from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, event, read_round, require, round_of, stored_logistics
+from tabula.geo.errors import InputError
+
+__all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "submit_orders", "orders_view"]
+
+
+# --- stored rows <-> ArmyOrders ---------------------------------------------------------------
+
+
+def orders_from_data(army, moves, initiative, lift_siege, assault, transfers) -> ArmyOrders:
+    """ArmyOrders from stored fields: moves as text, transfers as [{to_army, fp}] (an orders row
+    or a ``put_orders`` event's data)."""
+    return ArmyOrders(
+        army=int(army),
+        moves=tuple(int(t) for t in (moves or "").split()),
+        initiative=initiative or "strength",
+        lift_siege=bool(lift_siege),
+        assault=assault,
+        transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in transfers or []),
+    )
+
+
+def row_to_orders(row: tuple) -> ArmyOrders:
+    _rnd, army, moves, initiative, lift_siege, assault, transfers = row
+    return orders_from_data(army, moves, initiative, lift_siege, assault, json.loads(transfers or "[]"))
+
+
+def orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool, source: str) -> dict:
+    # ``source`` (initiative / orders / default) tells a submission from publication's default;
+    # the reducer ignores it, re-adjudication reads it.
+    return {
+        "source": source,
+        "round": rnd,
+        "army": o.army,
+        "moves": " ".join(str(m) for m in o.moves) if moves_given else None,
+        "initiative": o.initiative,
+        "lift_siege": bool(o.lift_siege),
+        "assault": o.assault,
+        "transfers": [{"to_army": t.to_army, "fp": t.fp} for t in o.transfers],
+    }
+
+
+def _transferred_before(r: Round) -> dict[frozenset[int], int]:
+    """FP ordered between each pair in earlier rounds (the transfer cap is for the whole campaign)."""
+    totals: dict[frozenset[int], int] = {}
+    for (rnd, army), row in r.snap.tables["orders"].items():
+        if rnd >= r.round:
+            continue
+        for t in json.loads(row[6] or "[]"):
+            key = frozenset((army, int(t["to_army"])))
+            totals[key] = totals.get(key, 0) + int(t["fp"])
+    return totals
+
+
+def validate(campaign, r: Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
+    """Layer 2 of :mod:`engine.vae_victis.orders` on the submitted orders *together with* the
+    faction's stored ones, so the influence cap and the transfer cap count the whole round."""
+    from tabula.engine.vae_victis.orders import IllegalOrderError, check_orders
+
+    board: Board = campaign.board
+    if faction is not None and faction not in board.factions:
+        raise InputError(f"unknown faction {faction!r}: use one of {', '.join(sorted(board.factions))}")
+    stored = {army: row_to_orders(row) for army, row in r.orders_rows().items()}
+    factions = {a.id: a.faction for a in r.state.armies}
+    touched = {factions.get(a) for a in orders}
+    merged = {a: o for a, o in stored.items() if factions.get(a) in touched and a not in orders}
+    merged.update(orders)
+    needs_links = any(o.transfers for o in merged.values())
+    linked = stored_logistics(campaign, r.state).linked_armies if needs_links else ()
+    problems = check_orders(board, r.state, faction, merged, linked_pairs=linked, transferred_before=_transferred_before(r))
+    # Problems of stored orders the submission did not touch are not this submission's fault,
+    # except the caps, which the new orders may be what breaks.
+    problems = [p for p in problems if p.army is None or p.army in orders or p.field in ("initiative", "transfers")]
+    if problems:
+        raise IllegalOrderError(problems, source)
+
+
+# --- submitting -----------------------------------------------------------------------------------
+
+
+def submit_orders(
+    campaign,
+    orders: Mapping[int, ArmyOrders],
+    *,
+    faction: str | None = None,
+    round: int | None = None,
+    source: str = "the command line",
+) -> list[Event]:
+    """Step 1.3: store movement/siege/assault/transfer orders, sealed, after validating all of them.
+
+    Nothing is stored unless every order is legal (:class:`engine.vae_victis.orders.OrderError`
+    lists every problem).  Before publication the orders may carry initiative uses; after it the
+    published use stands, and an order naming another use (other than the default "strength")
+    is refused.  A second submission for an army replaces the first until movement runs.
+    """
+    from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem
+
+    if not orders:
+        raise InputError(f"{source} holds no orders: give at least one army's moves")
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "orders")
+        if round is not None and round != r.round:
+            raise InputError(f"{source} is for round {round} but the campaign is in round {r.round}: fix its `round`")
+        stored = r.orders_rows()
+        final: dict[int, ArmyOrders] = {}
+        problems = []
+        for army, o in sorted(orders.items()):
+            given = stored[army][3] if army in stored else None
+            if given is not None and o.initiative == "strength":
+                # "strength" is also what an order that leaves the use out says: keep the use given before.
+                o = replace(o, initiative=given)
+            elif r.stage == STAGE_MOVES and given is not None and o.initiative != given:
+                problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {given!r}; "
+                                             "it cannot change after naval superiority is published (leave it out)"))
+            final[army] = o
+        if problems:
+            raise IllegalOrderError(problems, source)
+        validate(campaign, r, faction, final, source)
+        events = [
+            event(r.round, "orders", "put_orders", orders_data(r.round, o, moves_given=True, source="orders"), f"orders received for army {army}")
+            for army, o in final.items()
+        ]
+        campaign.append(events, before=r.snap)
+    return events
+
+
+# --- sealing --------------------------------------------------------------------------------------
+
+
+def _owner(data: Mapping[str, Any], snap: Snapshot) -> str | None:
+    row = snap.tables["armies"].get((int(data["army"]),))
+    return row[1] if row else None
+
+
+def _carried(data: Mapping[str, Any]) -> frozenset[str]:
+    # An initiative submission (or publication's default) stores no moves yet.
+    return frozenset({"initiative"} if data.get("moves") is None else {"initiative", "moves"})
+
+
+def _opened(rnd: int, snap: Snapshot) -> frozenset[str] | None:
+    r = round_of(snap)
+    if rnd != r.round or r.state.phase is not Phase.ORDERS or not r.missing(2):
+        return ALL  # that round's orders phase is over, or every army has submitted: everything is public
+    return frozenset({"initiative"}) if r.stage == STAGE_MOVES else frozenset()
+
+
+def _public(data: Mapping[str, Any]) -> dict:
+    return {"army": data["army"], "round": data["round"]}
+
+
+def _sealed_text(data: Mapping[str, Any]) -> str:
+    return f"orders received for army {data['army']} (sealed until every army has submitted)"
+
+
+ORDER_SEAL = OrderSeal(
+    is_order=lambda kind, _data: kind == "put_orders",
+    round=lambda data: int(data["round"]),
+    owner=_owner,
+    carried=_carried,
+    opened=_opened,
+    public=_public,
+    text=_sealed_text,
+)
+
+
+def orders_view(campaign, *, faction: str | None = None) -> list[tuple[int, str, ArmyOrders | None]]:
+    """This round's orders as ``faction`` may see them: (army, army's faction, orders or None if sealed/missing).
+
+    ``faction=None`` is the umpire's view (see :data:`ORDER_SEAL` for what opens when).
+    """
+    campaign.require_state()
+    r = read_round(campaign)
+    rows = r.orders_rows()
+    opened = ORDER_SEAL.opened(r.round, r.snap) if faction is not None else ALL
+    out = []
+    for a in r.state.armies:
+        row = rows.get(a.id)
+        if row is None:
+            out.append((a.id, a.faction, None))
+            continue
+        o = row_to_orders(row)
+        fields = ALL if a.faction == faction else opened
+        if fields is ALL:
+            out.append((a.id, a.faction, o))
+        elif "initiative" in fields:
+            out.append((a.id, a.faction, ArmyOrders(army=a.id, initiative=o.initiative)))  # only the published use
+        else:
+            out.append((a.id, a.faction, None))
+    return out

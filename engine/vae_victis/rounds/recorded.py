@@ -1,0 +1,92 @@
+"""The steps a Vae Victis II log records, read back for re-adjudication (:mod:`engine.core.readjudicate`)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from tabula.engine.core.events import StoredEvent
+from tabula.engine.vae_victis.model import Event
+from tabula.engine.vae_victis.rounds.administration_step import run_administration
+from tabula.engine.vae_victis.rounds.battles_step import declare_retreat, record_result
+from tabula.engine.vae_victis.rounds.choices import choices_from_json
+from tabula.engine.vae_victis.rounds.initiative_step import publish_initiative, submit_initiative
+from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES
+from tabula.engine.vae_victis.rounds.movement_step import run_movement
+from tabula.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
+from tabula.engine.vae_victis.rounds.victory_step import run_victory
+
+__all__ = ["recorded_steps", "run_step", "log_key"]
+
+
+def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
+    """The umpire's steps and their inputs, read back from a log (in order)."""
+    steps: list[tuple[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    i = 0
+    def source(e) -> str | None:
+        # Logs written before put_orders carried ``source`` say it in words.
+        if "source" in e.data:
+            return e.data["source"]
+        if e.text.startswith("initiative received"):
+            return "initiative"
+        if e.text.startswith("orders received"):
+            return "orders"
+        return "default"
+
+    while i < len(events):
+        e, d = events[i], events[i].data
+        if e.phase == "setup":
+            pass
+        elif e.kind == "put_orders" and source(e) == "initiative":
+            steps.append(("initiative", {int(d["army"]): d["initiative"]}))
+        elif e.kind == "put_orders" and source(e) == "orders":
+            o = orders_from_data(d["army"], d["moves"], d["initiative"], d["lift_siege"], d["assault"], d["transfers"])
+            steps.append(("orders", {o.army: o}))
+        elif e.kind == "set_campaign" and d["key"] == "stage" and d["value"] == STAGE_MOVES:
+            steps.append(("publish", None))
+        elif e.phase == "movement" and ("move", e.round) not in seen:
+            seen.add(("move", e.round))
+            steps.append(("move", None))
+        elif e.kind == "put_result":
+            outcomes = {}
+            key = (d["round"], d["engagement"])
+            # One recording holds each army of the engagement once; a repeated army starts a correction.
+            while (i < len(events) and events[i].kind == "put_result"
+                   and (events[i].data["round"], events[i].data["engagement"]) == key
+                   and int(events[i].data["army"]) not in outcomes):
+                outcomes[int(events[i].data["army"])] = (events[i].data["outcome"], int(events[i].data["casualties"]))
+                i += 1
+            steps.append(("result", (int(d["engagement"]), outcomes)))
+            continue
+        elif e.kind == "retreat":
+            steps.append(("retreat", int(d["army"])))
+        elif e.kind == "put_note" and d["key"] == "administration_choices":
+            steps.append(("administer", choices_from_json(d["value"])))
+        elif e.phase == "victory" and ("victory", e.round) not in seen:
+            seen.add(("victory", e.round))
+            steps.append(("victory", None))
+        i += 1
+    return steps
+
+
+#: Each step by its name (machine.STEPS) -> how to run it with the input its log recorded.
+_RUNNERS = {
+    "initiative": lambda c, x: submit_initiative(c, x, source="the log"),
+    "orders": lambda c, x: submit_orders(c, x, source="the log"),
+    "publish": lambda c, x: publish_initiative(c),
+    "move": lambda c, x: run_movement(c),
+    "result": lambda c, x: record_result(c, *x),
+    "retreat": lambda c, x: declare_retreat(c, x),
+    "administer": lambda c, x: run_administration(c, x),
+    "victory": lambda c, x: run_victory(c),
+}
+
+
+def run_step(campaign, name: str, arg: Any) -> list[Event]:
+    return _RUNNERS[name](campaign, arg)
+
+
+def log_key(e: StoredEvent) -> tuple:
+    # ``source`` of put_orders is bookkeeping for re-adjudication, absent from older logs.
+    data = {k: v for k, v in e.data.items() if k != "source"} if e.kind == "put_orders" else e.data
+    return (e.round, e.phase, e.kind, data, e.text)

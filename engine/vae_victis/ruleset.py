@@ -1,0 +1,97 @@
+"""Vae Victis II as a plug-in of the core (:class:`engine.core.ruleset.Ruleset`), registered on import.
+
+The core finds it by the name a campaign file records (``scenario_meta.ruleset``;
+files that record none are Vae Victis II campaigns).  What it plugs in: the state
+tables and kinds of :mod:`.state`, the Board of :mod:`.board` (with the logistics
+derived from it, closed with the campaign), the rules data of :mod:`.rules`, the
+round of :mod:`.rounds` and the words of :mod:`.explain`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from tabula.engine.core.events import Event, StoredEvent
+from tabula.engine.core.ruleset import Ruleset, register
+from tabula.engine.core.tables import Snapshot
+from tabula.engine.vae_victis import explain, state
+from tabula.engine.vae_victis.rounds import machine, recorded
+from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL
+
+__all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
+
+#: The map and scenario tables the logistics SQL is built from (engine/vae_victis/sql/logistics/).
+LOGISTICS_INPUTS = frozenset({"hexes", "hex_neighbors", "road_edges", "river_cells", "structures", "factions"})
+
+
+def install_rules_views(campaign) -> bool:
+    """Build the rules views in the campaign database (once: they are kept): the zones of
+    control (``zoc``, ``army_zoc``, ``structure_zoc``) and the logistics tables and views,
+    so the umpire can query them by name and every step reuses them.
+
+    Skipped (returns False) for a database without the map and scenario tables they need.
+    """
+    if not LOGISTICS_INPUTS <= campaign.tables():
+        return False
+    from tabula.engine.vae_victis.logistics import compute_logistics, ensure_logistics
+    from tabula.engine.vae_victis.zoc import install_zoc_views
+
+    install_zoc_views(campaign.con)
+    ensure_logistics(campaign.con)
+    compute_logistics(campaign.con)  # writes army_logistics_distance for the starting positions
+    return True
+
+
+class VaeVictisII(Ruleset):
+    """The land rules of Vae Victis II (seed: the First Punic War campaign)."""
+
+    name = "vae-victis-ii"
+    state_sql = state.STATE_SQL
+    reducers = state.REDUCERS
+    steps = machine.STEPS
+    order_seal = ORDER_SEAL
+
+    def load_board(self, campaign) -> Any:
+        from tabula.engine.vae_victis.board import board_from_duckdb
+        from tabula.engine.vae_victis.logistics import attach_campaign
+
+        board = board_from_duckdb(campaign.con)
+        attach_campaign(board, campaign.con)  # logistics_for then reuses the campaign's static link tables
+        return board
+
+    def close_board(self, board: Any) -> None:
+        from tabula.engine.vae_victis.logistics import close_derived
+
+        close_derived(board)
+
+    def read_rules(self, campaign) -> Any:
+        from tabula.engine.vae_victis.rules import read_rules
+
+        return read_rules(campaign.con)
+
+    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
+        return state.start_snapshot(campaign, seed=seed)
+
+    def initial_events(self, campaign, *, seed: int) -> list[Event]:
+        return state.initial_events(campaign, seed=seed)
+
+    def after_start(self, campaign) -> None:
+        install_rules_views(campaign)
+
+    def describe(self, event: Event, campaign=None) -> str:
+        return explain.describe(event, state.structure_names(campaign) if campaign is not None else None)
+
+    def next_step(self, campaign, snap: Snapshot) -> str:
+        return machine.next_step(machine.round_of(snap))
+
+    def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
+        return recorded.recorded_steps(events)
+
+    def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
+        return recorded.run_step(campaign, name, arg)
+
+    def log_key(self, event: StoredEvent) -> tuple:
+        return recorded.log_key(event)
+
+
+VAE_VICTIS_II = register(VaeVictisII())
