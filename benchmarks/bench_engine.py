@@ -9,7 +9,7 @@
     start`` not timed) through a new Campaign, whose Board and logistics caches start
     empty, so the figure includes reading the Board once and building the in-memory
     logistics database once.
-(b) The logistics query alone: :func:`engine.logistics.compute_logistics` on the
+(b) The logistics query alone: :func:`tabula.engine.vae_victis.logistics.compute_logistics` on the
     campaign database (static link tables already built, as after ``round start``).
 
 Both on the default res-5 map and on a res-6 map of the scenario's bbox (the scenario

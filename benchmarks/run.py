@@ -136,7 +136,8 @@ def engine_rows_against(rev: str, work: Path, *, quick: bool) -> list[dict]:
     rows = []
     for r in now:
         old = by_name.get(r["name"])
-        if old is not None and old["unit"] == r["unit"] and old["value"]:
+        # Rows that are already a ratio between two of this run's figures keep their own baseline.
+        if old is not None and old["unit"] == r["unit"] and old["value"] and " vs " not in r["name"]:
             r = {**r, "baseline": f"commit {label}: {old['value']} {old['unit']}",
                  "ratio": round(r["value"] / old["value"], 2),
                  "note": f"{r['note']}; {r['baseline']}; {label} measured just before, same load"}

@@ -1,7 +1,7 @@
 """Scenario layers over the terrain map of a campaign: structures, roads, rivers, sea zones, armies.
 
 Reads the campaign tables of docs/architecture.md and, when the campaign has
-started, the engine state of engine/README.md (``armies``, ``control``,
+started, the engine state of engine/vae_victis/sql/state.sql (``armies``, ``control``,
 ``sieges``).  Before the start, the ``placements`` are shown as the armies and
 ``structures.controller`` as control.
 

@@ -15,7 +15,7 @@ A structure's controller is ``state.control[name]``; a structure missing from
 ``state.control`` keeps its start controller (the same rule the SQL views use,
 so Python and SQL agree).
 
-The SQL views in ``engine/sql/zoc/`` compute the same relations on the state
+The SQL views in ``engine/vae_victis/sql/zoc/`` compute the same relations on the state
 tables for the umpire; :func:`install_zoc_views` creates them.
 """
 
@@ -48,8 +48,8 @@ __all__ = [
     "ZOC_VIEWS",
 ]
 
-ZOC_VIEWS = ("army_zoc", "structure_zoc", "zoc")
-"""The SQL views of ``engine/sql/zoc/``, in creation order (``zoc`` unions the other two)."""
+ZOC_VIEWS = ("structure_zoc_reach", "army_zoc", "structure_zoc", "zoc")
+"""The SQL views of ``engine/vae_victis/sql/zoc/``, in creation order (``zoc`` unions the other two)."""
 
 
 def cells_within(board: Board, cell: str, k: int) -> dict[str, int]:

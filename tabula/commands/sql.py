@@ -49,7 +49,7 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     """Run read-only SQL on a campaign database and print the result.
 
     The database opens read-only, so a query can never change the campaign;
-    the state tables and views are described in engine/README.md and
+    the state tables and views are described in engine/vae_victis/README.md and
     docs/architecture.md.
 
     Example: tabula sql campaign.duckdb "SELECT id, faction, strength FROM armies ORDER BY id"

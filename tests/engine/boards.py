@@ -23,7 +23,7 @@ accepted anywhere a path is.
     orders = move_orders({9: "3 3 5", 1: "0 3"})
 
     con = campaign_db(board, state)                   # in-memory DuckDB with the
-    # docs/architecture.md map + campaign tables and the engine/README.md state tables
+    # docs/architecture.md map + campaign tables and the engine/vae_victis/sql/state.sql state tables
 
 Every land hex is farmlands unless ``terrain`` says otherwise.  Build the seed's
 situations by naming only the hexes that matter.
@@ -242,7 +242,7 @@ def sketch(center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES,
 
 def write_campaign_tables(con, board: Board, state: CampaignState | None = None) -> None:
     """Create the map + campaign tables of the one schema (schema/*.sql) for ``board`` (and, given ``state``,
-    the engine/README.md state tables armies/control/sieges/siege_armies/victory_points/campaign).
+    the engine/vae_victis/sql/state.sql state tables armies/control/sieges/siege_armies/victory_points/campaign).
 
     Roads are written as one two-cell road per adjacent pair, which yields exactly
     ``board.road_edges`` through the ``road_edges`` view.
@@ -316,7 +316,7 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
 
 
 def write_state_tables(con, state: CampaignState) -> None:
-    """The engine/README.md state tables for ``state`` (replacing any that exist)."""
+    """The engine/vae_victis/sql/state.sql state tables for ``state`` (replacing any that exist)."""
     con.execute(
         "CREATE OR REPLACE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, "
         "eliminated BOOLEAN)"

@@ -429,3 +429,26 @@ def test_every_logistics_view_runs_without_a_duckdb_warning(example):
         con.execute(f"SELECT count(*) FROM {view}").fetchall()
     warnings = con.execute("SELECT message FROM duckdb_logs WHERE log_level = 'WARNING'").fetchall()
     assert warnings == []
+
+
+@pytest.mark.parametrize("any_side", [False, True])
+def test_terrain_graph_from_the_campaign_database_equals_the_one_from_the_board(example, any_side):
+    """The graph a campaign builds in SQL (TerrainGraph.from_con) prices every step as the one
+    built from the Board's objects: same nodes, same steps, same road and line-road MP."""
+    from dataclasses import replace
+
+    from tabula.engine.vae_victis.logistics.paths import TerrainGraph
+    from tabula.engine.vae_victis.rules import rules_with
+    from tests.engine.boards import campaign_db
+
+    m, state, _ = example
+    board = replace(m.board, rules=rules_with({"options": {"structure_road_any_side": any_side}}), derived={})
+    con = campaign_db(board, state)
+    a, b = TerrainGraph.from_board(board), TerrainGraph.from_con(con, board.rules.movement)
+    assert a.cells == b.cells
+    roads = sorted(board.road_edges)[::3]
+    for g in (a, b):
+        g.triples = {(g.cells[i], g.cells[j], w) for i, j, w in zip(g._rows.tolist(), g._cols.tolist(), g.matrix(roads).data.tolist())}
+    assert a.triples == b.triples
+    assert a._step_at.keys() == b._step_at.keys() and len(a._step_at) > 0
+    assert [a.fact(c) for c in a.cells] == [b.fact(c) for c in b.cells]

@@ -15,7 +15,8 @@ from tabula.engine.vae_victis.logistics.options import LogisticsLine, LogisticsO
 from tabula.geo.spatialdb import run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "logistics"
-STATIC_SQL = ("link_graph.sql",)
+#: The static tables' SQL, in order: the structures' ZoC reach (shared with the ZoC views), the link graphs.
+STATIC_SQL = (SQL_DIR.parent / "zoc" / "structure_zoc_reach.sql", SQL_DIR / "link_graph.sql")
 VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "lines.sql")
 
 #: Every view the SQL files create (the tests run each one).
@@ -33,8 +34,8 @@ def install_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions 
     options = resolve_options(options, con=con)
     run_sql(con, f"SET VARIABLE logistics_river_access = '{options.river_access}'", name="logistics options")
     if static:
-        for name in STATIC_SQL:
-            run_sql_file(con, SQL_DIR / name)
+        for path in STATIC_SQL:
+            run_sql_file(con, path)
         _write_core_edges(con)
     for name in VIEW_SQL:
         run_sql_file(con, SQL_DIR / name)
@@ -47,8 +48,8 @@ def _install_version(options: LogisticsOptions) -> str:
     import hashlib
 
     h = hashlib.sha256(repr(options).encode())
-    for name in STATIC_SQL + VIEW_SQL:
-        h.update((SQL_DIR / name).read_bytes())
+    for path in STATIC_SQL + tuple(SQL_DIR / name for name in VIEW_SQL):
+        h.update(path.read_bytes())
     h.update(_CORE_VERSION.encode())
     return h.hexdigest()[:16]
 

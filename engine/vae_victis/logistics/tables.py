@@ -6,6 +6,7 @@ from typing import Iterable, Mapping
 
 import duckdb
 
+from tabula.datasets.rules import rules_rows
 from tabula.engine.vae_victis.logistics.options import LogisticsOptions
 from tabula.engine.vae_victis.logistics.sql import ensure_logistics, install_logistics
 from tabula.engine.vae_victis.model import Board, CampaignState, Phase
@@ -60,6 +61,8 @@ def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
         "name": ("VARCHAR", [f.name for f in factions]),
         "capitals": ("VARCHAR[]", [list(f.capitals) for f in factions]),
     })
+    rules = rules_rows(board.rules.values)  # the structures' ZoC reach (structure_zoc_reach) reads them
+    _load(con, "rules", {"key": ("VARCHAR", [k for k, _ in rules]), "value": ("VARCHAR", [v for _, v in rules])})
 
 
 def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies: Iterable[tuple[int, str, str]] = ()) -> None:

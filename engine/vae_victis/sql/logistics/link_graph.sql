@@ -46,26 +46,11 @@ JOIN hex_neighbors n ON n.cell = s.cell
 WHERE getvariable('logistics_river_access') = 'adjacent'
   AND n.neighbor IN (SELECT cell FROM river_cells);
 
--- The ZoC every town/city would exercise (seed "Zones of Control": town = own
--- hex + Coast hexes 1 around; city = own hex + land 1 around + Coast hexes
--- within 2), static so that interruptions only filter it by current control.
+-- The ZoC every town/city would exercise (the view structure_zoc_reach of
+-- sql/zoc/, by the campaign's rules), kept as a table so that interruptions only
+-- filter it by current control.
 CREATE OR REPLACE TABLE logistics_structure_zoc AS
-WITH ring1 AS (
-    SELECT s.name, lower(s.kind) AS kind, n.neighbor AS cell
-    FROM structures s JOIN hex_neighbors n ON n.cell = s.cell
-),
-ring2 AS (
-    SELECT r.name, n.neighbor AS cell
-    FROM ring1 r JOIN hex_neighbors n ON n.cell = r.cell
-    WHERE r.kind = 'city'
-)
-SELECT name AS structure, 'land' AS medium, cell FROM structures
-UNION
-SELECT r.name, 'coast', r.cell FROM ring1 r JOIN hexes h ON h.cell = r.cell AND h.kind = 'coast'
-UNION
-SELECT r.name, 'land', r.cell FROM ring1 r JOIN hexes h ON h.cell = r.cell AND h.kind = 'land' WHERE r.kind = 'city'
-UNION
-SELECT r.name, 'coast', r.cell FROM ring2 r JOIN hexes h ON h.cell = r.cell AND h.kind = 'coast';
+SELECT structure, medium, cell FROM structure_zoc_reach;
 
 -- Hooks for the naval issue: navies (their ZoC interrupts Coast links and
 -- blockades structures) and sea-zone links chosen by the faction each round.

@@ -30,7 +30,7 @@ WHERE n.endpoint AND NOT (t.link_type = 'coast' AND n.blockaded);
 -- length of the coast).
 -- The search runs on logistics_core_edges, the link graph without its dead ends
 -- (stretches of coast, road or river beyond the last structure, which can never
--- join two structures; see engine/logistics.py _core_cells), and over each
+-- join two structures; see engine/vae_victis/logistics/sql.py _core_cells), and over each
 -- faction's uninterrupted edges, filtered once before the recursion.  Inside the
 -- recursion hexes are integers (logistics_cell_ids), factions x link types one
 -- integer key k = 4 * faction index + link type index, structures their
