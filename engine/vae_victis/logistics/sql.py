@@ -87,47 +87,11 @@ def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[st
     through ``x``, so all of it takes ``x``'s structure and it never makes two regions
     touch; leaving it out of the search changes no link (and no other hex's region).
     """
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    blocks: list[set[str]] = []
-    counter = 0
-    for root in sorted(adj):
-        if root in index:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack = [(root, None, iter(sorted(adj[root])))]
-        edges: list[tuple[str, str]] = []
-        while stack:
-            v, parent, it = stack[-1]
-            advanced = False
-            for w in it:
-                if w == parent:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    edges.append((v, w))
-                    stack.append((w, v, iter(sorted(adj[w]))))
-                    advanced = True
-                    break
-                if index[w] < index[v]:
-                    edges.append((v, w))
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            stack.pop()
-            if stack:
-                u = stack[-1][0]
-                low[u] = min(low[u], low[v])
-                if low[v] >= index[u]:
-                    block: set[str] = set()
-                    while True:
-                        e = edges.pop()
-                        block.update(e)
-                        if e == (u, v):
-                            break
-                    blocks.append(block)
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_edges_from((v, w) for v in sorted(adj) for w in sorted(adj[v]) if v != w)
+    blocks = [set(b) for b in nx.biconnected_components(graph)]
     membership: dict[str, int] = defaultdict(int)
     for b in blocks:
         for v in b:
