@@ -123,25 +123,43 @@ def _engine_rows_in_fresh_process(path: list[Path], work: Path, *, quick: bool) 
     return json.loads(line[4:])
 
 
-def engine_rows_against(rev: str, work: Path, *, quick: bool) -> list[dict]:
-    """The engine rows of this tree, each with ``rev``'s figure for the same row as its baseline."""
+def engine_rows_against(rev: str, work: Path, *, quick: bool, alternations: int = 2) -> list[dict]:
+    """The engine rows of this tree, each with ``rev``'s figure for the same row as its baseline.
+
+    The two trees run in turn, ``rev`` first, ``alternations`` times each (A B A B): a load
+    that rises or falls during the run then weighs on both, and each side's figure is the
+    median of its runs' medians."""
     import subprocess
 
     label = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True, capture_output=True,
                            text=True).stdout.strip()
     site, src = _wheel_site(label, work)
-    before = _engine_rows_in_fresh_process([site, src], work / "before", quick=quick)
-    now = _engine_rows_in_fresh_process([ROOT], work / "now", quick=quick)
-    by_name = {r["name"]: r for r in before}
+    before_runs, now_runs = [], []
+    for k in range(alternations):
+        before_runs.append(_engine_rows_in_fresh_process([site, src], work / f"before-{k}", quick=quick))
+        now_runs.append(_engine_rows_in_fresh_process([ROOT], work / f"now-{k}", quick=quick))
+
+    def combined(runs: list[list[dict]]) -> dict[str, tuple[float, list[float]]]:
+        values: dict[str, list[float]] = {}
+        for rows in runs:
+            for r in rows:
+                values.setdefault(r["name"], []).append(r["value"])
+        return {name: (statistics.median(v), v) for name, v in values.items()}
+
+    before, now = combined(before_runs), combined(now_runs)
     rows = []
-    for r in now:
-        old = by_name.get(r["name"])
+    for r in now_runs[-1]:
+        value, runs = now[r["name"]]
+        old = before.get(r["name"])
         # Rows that are already a ratio between two of this run's figures keep their own baseline.
-        if old is not None and old["unit"] == r["unit"] and old["value"] and " vs " not in r["name"]:
-            r = {**r, "baseline": f"commit {label}: {old['value']} {old['unit']}",
-                 "ratio": round(r["value"] / old["value"], 2),
-                 "note": f"{r['note']}; {r['baseline']}; {label} measured just before, same load"}
-        rows.append(r)
+        if old is None or not old[0] or " vs " in r["name"]:
+            rows.append(r)
+            continue
+        shown = lambda v: ", ".join(f"{x:g}" for x in v)  # noqa: E731
+        rows.append({**r, "value": round(value, 3), "baseline": f"commit {label}: {round(old[0], 3)} {r['unit']}",
+                     "ratio": round(value / old[0], 2),
+                     "note": f"{r['note']}; {r['baseline']}; medians of {alternations} runs each, {label} and this tree "
+                             f"in turn: this tree {shown(runs)}, {label} {shown(old[1])}"})
     return rows
 
 
