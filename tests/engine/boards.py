@@ -316,37 +316,32 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
 
 
 def write_state_tables(con, state: CampaignState) -> None:
-    """The engine/vae_victis/sql/state.sql state tables for ``state`` (replacing any that exist)."""
-    con.execute(
-        "CREATE OR REPLACE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, "
-        "eliminated BOOLEAN)"
-    )
+    """The Vae Victis II state tables (engine/vae_victis/sql/state.sql, through the ruleset's
+    schema: the one definition) holding ``state``, replacing any that exist."""
+    from tabula.engine.core.ruleset import get_ruleset
+    from tabula.engine.core.state import create_state_tables, drop_state_tables
+
+    schema = get_ruleset("vae-victis-ii").schema
+    drop_state_tables(con, schema)
+    create_state_tables(con, schema)
     if state.armies:
         con.executemany(
-            "INSERT INTO armies VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO armies (id, faction, cell, strength, eliminated) VALUES (?, ?, ?, ?, ?)",
             [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in state.armies],
         )
-    con.execute("CREATE OR REPLACE TABLE control (structure VARCHAR, controller VARCHAR)")
     if state.control:
-        con.executemany("INSERT INTO control VALUES (?, ?)", sorted(state.control.items()))
-    con.execute(
-        "CREATE OR REPLACE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, "
-        "start_resilience INTEGER, started_round INTEGER)"
-    )
-    con.execute("CREATE OR REPLACE TABLE siege_armies (structure VARCHAR, army INTEGER)")
+        con.executemany("INSERT INTO control (structure, controller) VALUES (?, ?)", sorted(state.control.items()))
     for s in state.sieges:
         con.execute(
-            "INSERT INTO sieges VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO sieges (structure, faction, resilience, start_resilience, started_round) VALUES (?, ?, ?, ?, ?)",
             (s.structure, s.faction, s.resilience, s.start_resilience, s.started_round),
         )
         for a in s.armies:
-            con.execute("INSERT INTO siege_armies VALUES (?, ?)", (s.structure, a))
-    con.execute("CREATE OR REPLACE TABLE victory_points (faction VARCHAR, vp INTEGER)")
+            con.execute("INSERT INTO siege_armies (structure, army) VALUES (?, ?)", (s.structure, a))
     if state.victory_points:
-        con.executemany("INSERT INTO victory_points VALUES (?, ?)", sorted(state.victory_points.items()))
-    con.execute("CREATE OR REPLACE TABLE campaign (key VARCHAR, value VARCHAR)")
+        con.executemany("INSERT INTO victory_points (faction, vp) VALUES (?, ?)", sorted(state.victory_points.items()))
     con.executemany(
-        "INSERT INTO campaign VALUES (?, ?)",
+        "INSERT INTO campaign (key, value) VALUES (?, ?)",
         [("round", str(state.round)), ("phase", state.phase.value), ("seed", str(state.seed)),
          ("winner", state.winner)],
     )

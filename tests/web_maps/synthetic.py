@@ -138,19 +138,21 @@ def make_campaign_db(path: Path, *, started: bool = True, k: int = 4) -> dict:
         con.executemany("INSERT INTO placements VALUES (?, ?, ?, ?)",
                         [[1, "Roma", "Roma", origin], [2, "Roma", "Ostia", coastal], [5, "Etrusci", "Caere", north]])
         if started:
-            con.execute("CREATE TABLE armies (id INTEGER, faction VARCHAR, cell VARCHAR, strength INTEGER, eliminated BOOLEAN)")
+            # The state tables as the ruleset defines them (engine/vae_victis/sql/state.sql).
+            from tabula.engine.core.ruleset import get_ruleset
+            from tabula.engine.core.state import create_state_tables
+
+            create_state_tables(con, get_ruleset("vae-victis-ii").schema)
             # Strengths are odd numbers no other part of the page contains, so leaks are detectable.
-            con.executemany("INSERT INTO armies VALUES (?, ?, ?, ?, ?)", [
+            con.executemany("INSERT INTO armies (id, faction, cell, strength, eliminated) VALUES (?, ?, ?, ?, ?)", [
                 [1, "Roma", origin, 1357, False],
                 [2, "Roma", origin, 1213, False],
                 [5, "Etrusci", north, 2468, False],
                 [6, "Etrusci", east, 1111, True],
             ])
-            con.execute("CREATE TABLE control (structure VARCHAR, controller VARCHAR)")
-            con.executemany("INSERT INTO control VALUES (?, ?)", [["Tibur", "Etrusci"], ["Roma", "Roma"]])
-            con.execute("CREATE TABLE sieges (structure VARCHAR, faction VARCHAR, resilience INTEGER, "
-                        "start_resilience INTEGER, started_round INTEGER)")
-            con.execute("INSERT INTO sieges VALUES ('Lavinium', 'Etrusci', 3, 4, 1)")
+            con.executemany("INSERT INTO control (structure, controller) VALUES (?, ?)", [["Tibur", "Etrusci"], ["Roma", "Roma"]])
+            con.execute("INSERT INTO sieges (structure, faction, resilience, start_resilience, started_round) "
+                        "VALUES ('Lavinium', 'Etrusci', 3, 4, 1)")
     finally:
         con.close()
     return {"rows": rows, "structures": structures, "road": road, "river": river, "zone": zone_cells}
