@@ -8,7 +8,6 @@ meets, in the order peaks, mountains, marshes, desert, forests, hills, farmlands
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
 from pathlib import Path
 
 import geopandas as gpd
@@ -55,26 +54,24 @@ def load_ocean(path: str | Path | None = None) -> gpd.GeoDataFrame:
     return gdf.to_crs("EPSG:4326") if gdf.crs is not None else gdf.set_crs("EPSG:4326")
 
 
-def adjacency(neighbors: pd.DataFrame) -> dict[str, list[str]]:
-    """{cell: [neighbours]} from a hex_neighbors frame."""
-    adj: dict[str, list[str]] = {}
-    for cell, neighbor in zip(neighbors["cell"].tolist(), neighbors["neighbor"].tolist()):
-        adj.setdefault(cell, []).append(neighbor)
-    return adj
+def hex_distance_to(sources: set[str], neighbors: pd.DataFrame, *, limit: int) -> dict[str, int]:
+    """Hexes from each cell to the nearest source, up to ``limit``: one multi-source breadth-first
+    search (scipy's csgraph, unweighted) over the steps of a hex_neighbors frame (cell, neighbor).
 
-
-def hex_distance_to(sources: set[str], adj: Mapping[str, list[str]], *, limit: int) -> dict[str, int]:
-    """Hexes from each cell to the nearest source, up to ``limit`` (one multi-source BFS:
-    scipy's csgraph, unweighted, over the cells of ``adj`` and ``sources`` in sorted order)."""
-    cells = sorted(set(adj) | {n for ns in adj.values() for n in ns} | set(sources))
-    index = {c: i for i, c in enumerate(cells)}
-    rows = [index[c] for c, ns in adj.items() for _ in ns]
-    cols = [index[n] for ns in adj.values() for n in ns]
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(cells), len(cells)))
+    The cells are numbered by pandas' hash factorisation, straight from the frame's columns: a
+    hop count does not depend on the numbering, and no Python loop walks the ~185,000 steps of
+    a res-6 map."""
     if not sources:
         return {}
-    dist = dijkstra(graph, directed=True, indices=sorted(index[c] for c in sources), unweighted=True, min_only=True, limit=limit)
-    return {cells[i]: int(dist[i]) for i in np.flatnonzero(np.isfinite(dist)).tolist()}
+    codes, cells = pd.factorize(pd.concat([neighbors["cell"], neighbors["neighbor"], pd.Series(sorted(sources))],
+                                          ignore_index=True))
+    n_steps = len(neighbors)
+    rows, cols = codes[:n_steps], codes[n_steps:2 * n_steps]
+    graph = csr_matrix((np.ones(n_steps), (rows, cols)), shape=(len(cells), len(cells)))
+    dist = dijkstra(graph, directed=True, indices=np.unique(codes[2 * n_steps:]), unweighted=True, min_only=True,
+                    limit=limit)
+    found = np.flatnonzero(np.isfinite(dist))
+    return dict(zip(cells[found].tolist(), dist[found].astype(int).tolist()))
 
 
 def classify_kinds(
@@ -119,11 +116,10 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
     ``cells`` needs: cell, kind, lat, elev_mean, elev_min, elev_max, river.
     Vectorised: every rule is a boolean column, and the first that holds wins.
     """
-    adj = adjacency(neighbors)
     kind = cells["kind"].to_numpy()
     cell_ids = cells["cell"].to_numpy()
     is_land = kind == "land"
-    coast_dist = hex_distance_to(set(cell_ids[np.isin(kind, WATER)]), adj, limit=8)
+    coast_dist = hex_distance_to(set(cell_ids[np.isin(kind, WATER)]), neighbors, limit=8)
     cdist = np.array([coast_dist.get(c, 99) for c in cell_ids])
 
     def near(mask: np.ndarray) -> np.ndarray:

@@ -134,6 +134,7 @@ def test_hex_distance_to_counts_hexes_from_the_nearest_source_up_to_the_limit():
 
     # a - b - c - d - e in a line, f joined only to e; sources a and e
     adj = {"a": ["b"], "b": ["a", "c"], "c": ["b", "d"], "d": ["c", "e"], "e": ["d", "f"], "f": ["e"]}
+    adj = pd.DataFrame([(c, n) for c, ns in adj.items() for n in ns], columns=["cell", "neighbor"])
     assert hex_distance_to({"a", "e"}, adj, limit=8) == {"a": 0, "b": 1, "c": 2, "d": 1, "e": 0, "f": 1}
     assert hex_distance_to({"a"}, adj, limit=2) == {"a": 0, "b": 1, "c": 2}
     assert hex_distance_to(set(), adj, limit=2) == {}
