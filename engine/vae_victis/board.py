@@ -25,6 +25,10 @@ bare map database also loads (with no structures and no factions).
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
 import duckdb
 
 from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
@@ -122,8 +126,29 @@ def _read_sea_zones(con, tables: set[str]) -> dict[str, frozenset[str]]:
     return {cell: frozenset(z) for cell, z in sorted(zones.items())}
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while a Board is read.
+
+    Reading a res-6 Board allocates some 300,000 small objects (hexes, sides, sets), none in a
+    reference cycle; every few thousand allocations the collector would walk all of them again
+    (a third of the read time at res 6). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
     """Read the static :class:`Board` from a map or campaign database (see the module doc)."""
+    with _cyclic_gc_paused():
+        return _board_from_duckdb(con)
+
+
+def _board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
     tables = existing_tables(con)
     missing = {"hexes", "hex_neighbors"} - tables
     if missing:
