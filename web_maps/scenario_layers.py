@@ -22,6 +22,7 @@ import duckdb
 import numpy as np
 import shapely
 
+from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
@@ -193,8 +194,10 @@ def _named_geoms(con, table: str) -> list[tuple[str, object]]:
 def faction_view(scenario: Scenario, faction: str) -> Scenario:
     """What ``faction`` may see: every counter, but other factions' army strength hidden."""
     names = [f.name for f in scenario.factions]
-    if faction not in names:
-        raise InputError(f"faction {faction!r} is not in this campaign: pass --faction with one of {', '.join(names)}")
+    try:  # the one faction resolver: "etrusci" is Etrusci
+        faction = canonical_faction(faction, names, where="--faction")
+    except InputError:
+        raise InputError(f"faction {faction!r} is not in this campaign: pass --faction with one of {', '.join(names)}") from None
     armies = tuple(a if a.faction == faction else replace(a, strength=None) for a in scenario.armies)
     return replace(scenario, armies=armies, viewer=faction)
 

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Iterator
 
 import duckdb
 
+from tabula.datasets.rules import canonical_faction
 from tabula.engine.core import rng
 from tabula.engine.core import state as st
 from tabula.engine.core.events import Event, StoredEvent
@@ -112,6 +113,14 @@ class Campaign:
         if self._rules is None:
             self._rules = self.ruleset.read_rules(self)
         return self._rules
+
+    def faction(self, name: str | None, *, where: str = "--faction") -> str | None:
+        """The campaign's faction ``name`` means, spelled as the scenario spells it (None stays None):
+        one resolver for every faction a user types, so "roma" is Roma, and an unknown name is
+        refused with the valid ones (``where`` says which input it was)."""
+        if name is None:
+            return None
+        return canonical_faction(name, self.ruleset.factions(self), where=where)
 
     def tables(self) -> set[str]:
         """Names of the tables and views in the file (lower case)."""

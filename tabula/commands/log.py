@@ -20,17 +20,14 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     """
     import json
 
-    from tabula.commands.round import open_campaign
+    from tabula.commands.round import open_campaign, resolve_faction
     from tabula.engine.core.sealed import log_view
     from tabula.geo.errors import InputError
 
     with open_campaign(campaign, read_only=True) as c:
         if not c.has_state():
             raise InputError(f"{campaign} has no event log yet: start the campaign with `tabula round start {campaign}`")
-        if faction is not None:
-            factions = c.ruleset.factions(c)
-            if faction not in factions:
-                raise click.BadParameter(f"{faction!r} is not a faction of this campaign: use one of {', '.join(factions)}", param_hint="--faction")
+        faction = resolve_faction(c, faction)
         state_kinds = c.ruleset.schema.state_kinds
         lines = log_view(c, viewer=faction, round=round_)
     for line in lines:

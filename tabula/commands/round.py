@@ -22,6 +22,19 @@ def open_campaign(campaign: Path, *, read_only: bool = False):
     return Campaign.open(campaign, read_only=read_only)
 
 
+def resolve_faction(c, name: str | None, *, param_hint: str = "--faction") -> str | None:
+    """The campaign's faction a typed name means (any case: "roma" is Roma); a bad option value
+    (exit 2) naming the valid ones otherwise."""
+    from tabula.geo.errors import InputError
+
+    try:
+        return c.faction(name, where=param_hint)
+    except InputError:
+        factions = ", ".join(c.ruleset.factions(c))
+        raise click.BadParameter(f"{name!r} is not a faction of this campaign: use one of {factions}",
+                                 param_hint=param_hint) from None
+
+
 def _echo_events(events) -> None:
     for ev in events:
         if ev.kind == "put_note":
@@ -87,7 +100,7 @@ def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> No
     from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign) as c:
-        events = rounds.submit_initiative(c, _army_items(uses, "USES"), faction=faction)
+        events = rounds.submit_initiative(c, _army_items(uses, "USES"), faction=resolve_faction(c, faction))
     click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
 
@@ -134,9 +147,7 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
     source = "the command line"
     if orders_file is not None:
         parsed = orders_mod.load_orders_file(orders_file)
-        if faction is not None and parsed.faction is not None and parsed.faction != faction:
-            raise click.BadParameter(f"{orders_file} is for faction {parsed.faction!r}, not {faction!r}", param_hint="--faction")
-        faction = faction or parsed.faction
+        file_faction = parsed.faction
         round_ = parsed.round
         given = dict(parsed.orders)
         source = str(orders_file)
@@ -148,6 +159,12 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
         given = {army: orders_mod.army_orders_from_cli(
             army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers)}
     with open_campaign(campaign) as c:
+        faction = resolve_faction(c, faction)
+        if orders_file is not None and file_faction is not None:
+            file_faction = resolve_faction(c, file_faction, param_hint=f"{orders_file} faction")
+            if faction is not None and file_faction != faction:
+                raise click.BadParameter(f"{orders_file} is for faction {file_faction!r}, not {faction!r}", param_hint="--faction")
+            faction = file_faction
         events = rounds.submit_orders(c, given, faction=faction, round=round_, source=source)
     click.echo(f"orders stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
@@ -163,6 +180,7 @@ def show(campaign: Path, faction: str | None) -> None:
     from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as c:
+        faction = resolve_faction(c, faction)
         view = rounds.orders_view(c, faction=faction)
     for army, army_faction, o in view:
         if o is None:

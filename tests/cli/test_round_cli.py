@@ -200,3 +200,15 @@ def test_umpire_views_exist_once_the_campaign_has_started(campaign, capsys):
     for view in ("army_zoc", "structure_zoc", "logistics_lines", "supplied_structures", "army_logistics_distance"):
         code, _, err = tabula(capsys, "sql", campaign, f"SELECT count(*) FROM {view}")
         assert code == 0, f"{view}: {err}"
+
+
+def test_a_faction_typed_in_another_case_is_the_campaigns_faction(campaign, capsys):
+    """One resolver for every faction a user types: "ROMA" is roma, in the orders, the view and the log;
+    an unknown name is a bad option value naming the campaign's factions."""
+    tabula(capsys, "round", "start", campaign)
+    code, out, err = tabula(capsys, "round", "initiative", campaign, "--faction", "ROMA", "9=Mare Tyrrhenum")
+    assert code == 0, err
+    code, out, _ = tabula(capsys, "log", campaign, "--faction", "Roma", "--json")
+    assert code == 0 and "Mare Tyrrhenum" in out  # Roma reads its own initiative
+    code, _, err = tabula(capsys, "round", "show", campaign, "--faction", "Gallia")
+    assert code == 2 and "not a faction of this campaign: use one of" in err and "roma" in err

@@ -114,6 +114,8 @@ def test_faction_view_is_a_pure_redaction(campaign):
     assert [a.strength for a in view.armies] == [None, None, 2468]
     assert [a.strength for a in umpire.armies] == [1357, 1213, 2468]  # the umpire's scenario is untouched
     assert view.structures == umpire.structures
+    # Typed in another case the faction is the same one, through the one faction resolver.
+    assert faction_view(umpire, "etrusci") == view
 
 
 def test_before_the_start_placements_are_the_armies_and_bad_colours_are_grey(tmp_path):
