@@ -39,6 +39,40 @@ def connect(path: str | Path | None = None, *, read_only: bool = False) -> duckd
     return con
 
 
+def connect_console(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to one database file that reaches nothing else: for SQL a user types.
+
+    Read-only alone does not stop ``COPY ... TO 'the.duckdb'``, ``EXPORT DATABASE``, ``ATTACH``,
+    ``INSTALL`` or ``read_text('/etc/shadow')``, so after spatial is loaded (by its file, which
+    needs file access) every way out is closed and the configuration locked so no later ``SET`` or
+    ``RESET`` reopens it:
+
+    - ``temp_directory = ''``: nothing spills to a ``<file>.tmp`` folder beside the database;
+    - ``enable_external_access = false``: no file or URL outside the database, no ATTACH of a file,
+      no INSTALL or LOAD of another extension, no persistent secret;
+    - ``disabled_filesystems = 'LocalFileSystem'``: external access still allows the database's own
+      path (and its ``.wal``), so ``COPY ... TO 'the.duckdb' (USE_TMP_FILE false)`` would overwrite it;
+      with the local file system off nothing opens a local file at all.  The database file itself is
+      already open and keeps being read through its handle.
+    """
+    con = duckdb.connect(str(path), read_only=True, config={
+        "autoinstall_known_extensions": False,  # no download of an extension a query names
+        "autoload_known_extensions": False,
+        "allow_community_extensions": False,
+        "allow_persistent_secrets": False,
+    })
+    try:
+        con.execute(f"LOAD '{spatial_extension_path()}'")  # the umpire's views use spatial functions
+        con.execute("SET temp_directory = ''")
+        con.execute("SET enable_external_access = false")  # before the next: it lists the database's paths
+        con.execute("SET disabled_filesystems = 'LocalFileSystem'")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str = "<inline>"):
     """Execute one SQL text; on failure log the query and raise :class:`SqlError` naming it."""
     try:

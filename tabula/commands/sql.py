@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -40,6 +41,35 @@ def split_statements(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+#: Statement kinds the console runs.  The writes among them (CREATE, INSERT, ...) reach only
+#: temporary objects: DuckDB refuses them on the campaign, which is open read-only.  Everything
+#: else (COPY, EXPORT, IMPORT, ATTACH, DETACH, INSTALL, LOAD, SET, RESET, PRAGMA, CALL, PREPARE, ...)
+#: either leaves the campaign or changes the connection, and is refused before it runs.
+ALLOWED = {"SELECT", "EXPLAIN", "CREATE", "INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "MERGE_INTO"}
+
+REFUSED = "tabula sql is read-only and reads only the campaign"
+
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*'([^']*)'")
+
+
+def operation(statement: str) -> str:
+    """The words a refusal names: the statement's leading keyword(s) (``COPY``, ``EXPORT DATABASE``)."""
+    words = re.sub(r"--[^\n]*|/\*.*?\*/", " ", statement, flags=re.S).split()
+    if not words:
+        return "this statement"
+    first = words[0].upper().strip("(")
+    if first in ("EXPORT", "IMPORT", "FORCE", "EXPLAIN", "CREATE", "UPDATE") and len(words) > 1:
+        return f"{first} {words[1].upper()}"
+    return first
+
+
+def file_operation(statement: str) -> str:
+    """What reached for a file in a statement DuckDB refused: the first ``fn('path')`` call
+    (``read_text('/etc/shadow')``), else the statement's leading keyword(s)."""
+    m = _CALL.search(statement)
+    return f"{m.group(1)}('{m.group(2)}')" if m else operation(statement)
+
+
 @click.command(name="sql")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("query", required=False)
@@ -48,9 +78,10 @@ def split_statements(text: str) -> list[str]:
 def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bool) -> None:
     """Run read-only SQL on a campaign database and print the result.
 
-    The database opens read-only, so a query can never change the campaign;
-    the state tables and views are described in engine/vae_victis/README.md and
-    docs/architecture.md.
+    The console reads the campaign and nothing else: it cannot change the file,
+    write or read any other file (COPY, EXPORT, ATTACH, read_csv, ...), install or
+    load an extension, or change a setting.  The state tables and views are
+    described in engine/vae_victis/README.md and docs/architecture.md.
 
     Example: tabula sql campaign.duckdb "SELECT id, faction, strength FROM armies ORDER BY id"
     """
@@ -60,27 +91,60 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     import duckdb
 
     from tabula.geo.errors import InputError, MissingInputError
-    from tabula.commands.round import open_campaign
+    from tabula.geo.spatialdb import connect_console
 
     if (query is None) == (sql_file is None):
         raise click.BadParameter("give either a QUERY argument or --file q.sql, not both or neither", param_hint="QUERY")
     if sql_file is not None:
+        # Read here, in Python: the console's connection cannot open files.
         if not sql_file.exists():
             raise MissingInputError(f"SQL file {sql_file} does not exist: check the --file path")
-        text, source = sql_file.read_text(), str(sql_file)
+        try:
+            text = sql_file.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"SQL file {sql_file} is not UTF-8 text (byte {e.start}): save it as UTF-8") from None
+        except OSError as e:
+            raise InputError(f"cannot read SQL file {sql_file}: {e.strerror}") from None
+        source = str(sql_file)
     else:
         text, source = query, "QUERY"
     statements = split_statements(text)
     if not statements:
         raise InputError(f"{source} holds no SQL statement: give a SELECT")
-    with open_campaign(campaign, read_only=True) as c:
+    # The campaign is opened as a plain database, not a Campaign: no ruleset is needed to read it
+    # (a file naming a ruleset this install does not know can still be queried).
+    if not campaign.exists():
+        raise MissingInputError(f"campaign database {campaign} does not exist: create it with `tabula campaign new`")
+    try:
+        con = connect_console(campaign)
+    except duckdb.Error as e:
+        first = str(e).strip().splitlines()[0]
+        if "lock" in first.lower():
+            raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
+        raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
+    try:
         for i, statement in enumerate(statements):
+            where = f"statement {i + 1} of {source}" if len(statements) > 1 else source
             try:
-                result = c.con.execute(statement)
+                # Parsed first so a refused kind never runs (one chunk may hold several statements).
+                for parsed in con.extract_statements(statement):
+                    if parsed.type.name not in ALLOWED:
+                        op = operation(parsed.query) if parsed.query.strip() else parsed.type.name
+                        raise InputError(f"{where}: {op} is refused: {REFUSED}; query it with SELECT")
+                result = con.execute(statement)
+            except duckdb.PermissionException:
+                # The connection's own lock: a file outside (or the campaign file itself) was reached for.
+                raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
+            except duckdb.IOException as e:
+                # Spatial's readers (ST_Read, ST_ReadSHP) report the same refusal as "could not open".
+                if _CALL.search(statement):
+                    raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
+                raise InputError(f"{where} failed: {str(e).strip().splitlines()[0]}") from None
             except duckdb.Error as e:
                 first = str(e).strip().splitlines()[0]
+                if "configuration has been locked" in first:
+                    raise InputError(f"{where}: {operation(statement)} is refused: {REFUSED}") from None
                 hint = " (tabula sql is read-only: state changes go through `tabula round ...`)" if "read-only" in first.lower() else ""
-                where = f"statement {i + 1} of {source}" if len(statements) > 1 else source
                 raise InputError(f"{where} failed: {first}{hint}") from None
             if result.description is None:
                 continue
@@ -94,3 +158,5 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
                 click.echo(buf.getvalue(), nl=False)
             else:
                 click.echo(format_table(columns, rows))
+    finally:
+        con.close()
