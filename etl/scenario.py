@@ -28,7 +28,6 @@ import csv
 import json
 import math
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,7 @@ from shapely.geometry import shape
 from tabula.datasets import SCENARIOS_DIR
 from tabula.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
 from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.files import parse_user_toml, read_user_text, whole_number
 from tabula.geo.hexgrid import cell_at, check_resolution
 
 STRUCTURE_KINDS = ("town", "city")
@@ -237,15 +237,17 @@ def scenario_dir(name_or_path: str | Path) -> Path:
     )
 
 
+def _read_text(path: Path, what: str = "scenario file") -> str:
+    """A scenario (or placements) file's text through the one user-file reader: a missing,
+    unreadable, oversized or non-UTF-8 file is one line naming it."""
+    if not path.exists() and not path.is_symlink():
+        raise MissingInputError(f"{path.name}: missing from {path.parent}: create it (see docs/scenario_format.md)")
+    return read_user_text(path, what)
+
+
 def _read_toml(path: Path) -> tuple[dict, list[str]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise MissingInputError(f"{path.name}: cannot read {path}: {e.strerror}") from e
-    try:
-        return tomllib.loads(text), text.splitlines()
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path.name}: not valid TOML ({e}): fix the syntax") from e
+    text = _read_text(path)
+    return parse_user_toml(text, path.name), text.splitlines()
 
 
 def _table_lines(lines: list[str], header: str) -> list[int]:
@@ -275,25 +277,23 @@ def _check_keys(entry: dict, allowed: set[str], where: str, what: str) -> None:
         raise InputError(f"{where}: {what} has unknown key(s) {unknown}: use {', '.join(sorted(allowed))}")
 
 
-def _csv_rows(path: Path, columns: tuple[str, ...], *, required: bool = True) -> list[tuple[int, dict]]:
+def _csv_rows(path: Path, columns: tuple[str, ...], *, required: bool = True, what: str = "scenario file") -> list[tuple[int, dict]]:
     """Rows of a CSV file with a header; ``#`` lines and blank lines are comments.
 
     Returns (line number, row) pairs so that every error can name its line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        if required:
-            raise MissingInputError(f"{path.name}: missing from {path.parent}: create it (see docs/scenario_format.md)")
+    if not required and not path.exists():
         return []
-    except OSError as e:
-        raise MissingInputError(f"{path.name}: cannot read {path}: {e.strerror}") from e
+    text = _read_text(path, what)
     header: list[str] | None = None
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        values = [v.strip() for v in next(csv.reader([line]))]
+        try:
+            values = [v.strip() for v in next(csv.reader([line]), [])]
+        except csv.Error as e:  # a field over the csv module's size limit, a NUL byte
+            raise InputError(f"{path.name} line {number}: not a CSV line ({e}): fix the line") from None
         if header is None:
             header = [h.lower() for h in values]
             missing = [c for c in columns if c not in header]
@@ -320,12 +320,10 @@ def _float(value, where: str, what: str, lo: float, hi: float) -> float:
 
 
 def _int(value, where: str, what: str) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"{where}: {what} {value!r} is not a whole number: write an integer")
-    try:
-        x = int(str(value).strip())
-    except ValueError:
-        raise InputError(f"{where}: {what} {value!r} is not a whole number: write an integer") from None
+    # TOML integers are ints already; text (a CSV field) takes ASCII digits only: int() would read "٩" as 9.
+    x = value if isinstance(value, int) and not isinstance(value, bool) else whole_number(value, signed=True)
+    if x is None:
+        raise InputError(f"{where}: {what} {value!r} is not a whole number: write an integer in digits 0-9")
     return x
 
 
@@ -578,9 +576,11 @@ def _load_sea_zones(directory: Path) -> list[SeaZone]:
     if not path.is_file():
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path))
     except json.JSONDecodeError as e:
         raise InputError(f"{path.name} line {e.lineno}: not valid JSON ({e.msg}): fix the syntax") from e
+    except RecursionError:
+        raise InputError(f"{path.name}: nested too deeply to be read: this is not a GeoJSON file") from None
     features = data.get("features") if isinstance(data, dict) else None
     if not isinstance(features, list):
         raise InputError(f"{path.name}: not a GeoJSON FeatureCollection: write {{\"type\": \"FeatureCollection\", \"features\": [...]}}")
@@ -661,7 +661,7 @@ def load_placements(path: Path | str, scenario: Scenario) -> list[Placement]:
     its faction controls at start, never two armies of one faction in one structure.
     """
     path = Path(path)
-    rows = _csv_rows(path, PLACEMENT_COLUMNS)
+    rows = _csv_rows(path, PLACEMENT_COLUMNS, what="placements file")
     placements: list[Placement] = []
     by_army: dict[int, int] = {}
     by_structure: dict[tuple[str, str], tuple[int, int]] = {}

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
 from tabula.engine.vae_victis.model import ArmyOrders, Board, CampaignState, Transfer
 from tabula.engine.vae_victis.zoc import controller_of
-from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.errors import InputError
+from tabula.geo.files import parse_user_toml, read_user_text, whole_number
 from tabula.geo.hexgrid import cell_sides
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "impassable_reason",
     "influence_cap",
     "load_orders_file",
+    "max_moves",
     "orders_from_cli",
     "parse_army_orders",
     "parse_moves",
@@ -64,6 +65,15 @@ __all__ = [
 ]
 
 _ARMY_FIELDS = {"moves", "initiative", "lift_siege", "assault", "transfers"}
+
+#: The longest move string read at all, before any rules are known: far above what any rules
+#: let an army use in a round (the seed's 12 MP allow 12 moves, "12 12 ... 12" is 35
+#: characters), so only a runaway string (a pasted file, 60,000 tokens) hits it.  The exact
+#: cap, from the campaign's rules, is :func:`max_moves`, checked with the position.
+MAX_MOVES_TEXT = 1000
+
+#: Bad tokens listed one by one; the rest are counted (a garbage string is one problem, not thousands).
+_MAX_TOKEN_PROBLEMS = 5
 
 
 @dataclass(frozen=True)
@@ -90,8 +100,14 @@ class OrderError(InputError):
     def __init__(self, problems: Iterable[OrderProblem], source: str = ""):
         self.problems = tuple(problems)
         self.source = source
-        head = f"{len(self.problems)} problem(s) in the orders" + (f" of {source}" if source else "")
-        super().__init__(head + ":\n" + "\n".join(f"  - {p}" for p in self.problems))
+        of = f" of {source}" if source else ""
+        if len(self.problems) == 1:
+            p = self.problems[0]
+            # One problem is one line; a whole-file problem (not TOML, nested too deeply) names the file itself.
+            text = p.message if (p.army, p.field, source) == (None, "file", "") else f"problem in the orders{of}: {p}"
+        else:
+            text = f"{len(self.problems)} problem(s) in the orders{of}:\n" + "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(text)
 
 
 class OrderSyntaxError(OrderError):
@@ -127,10 +143,17 @@ def parse_moves(text: str, army: int | None = None) -> tuple[int, ...]:
 def _move_syntax_problems(text: Any, army: int | None) -> list[OrderProblem]:
     if not isinstance(text, str):
         return [OrderProblem(army, "moves", f"moves must be a string like \"3 3 5 0 5\", got {text!r}")]
+    if len(text) > MAX_MOVES_TEXT:
+        return [OrderProblem(army, "moves", f"the move string is {len(text)} characters long, over the "
+                                            f"{MAX_MOVES_TEXT} any round can use: write only the moves of this round")]
     problems = []
+    bad = 0
     for index, m in enumerate(re.finditer(r"\S+", text), 1):
         tok = m.group()
         if not (tok.isascii() and tok.isdigit() and 0 <= int(tok) <= 12):
+            bad += 1
+            if bad > _MAX_TOKEN_PROBLEMS:
+                continue
             problems.append(
                 OrderProblem(
                     army,
@@ -140,6 +163,8 @@ def _move_syntax_problems(text: Any, army: int | None) -> list[OrderProblem]:
                     index,
                 )
             )
+    if bad > _MAX_TOKEN_PROBLEMS:
+        problems.append(OrderProblem(army, "moves", f"and {bad - _MAX_TOKEN_PROBLEMS} more tokens that are not moves"))
     return problems
 
 
@@ -203,9 +228,10 @@ def _build(army: int, fields: Mapping[str, Any]) -> ArmyOrders:
 def parse_orders_text(text: str, source: str = "<orders>") -> OrdersFile:
     """Parse a TOML orders file's text; every syntax problem of every army is reported together."""
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise OrderSyntaxError([OrderProblem(None, "file", f"not valid TOML: {e}")], source) from e
+        doc = parse_user_toml(text, source)
+    except InputError as e:
+        # "X is not valid TOML" / "nested too deeply" already names the file: one line, as it is.
+        raise OrderSyntaxError([OrderProblem(None, "file", str(e))]) from None
     problems: list[OrderProblem] = []
     for key in sorted(set(doc) - {"faction", "round", "armies"}):
         problems.append(OrderProblem(None, "file", f"unknown top-level key {key!r}; keys are faction, round, armies"))
@@ -221,10 +247,11 @@ def parse_orders_text(text: str, source: str = "<orders>") -> OrdersFile:
         armies = {}
     orders: dict[int, ArmyOrders] = {}
     for key, fields in armies.items():
-        if not key.isdigit():
-            problems.append(OrderProblem(None, "file", f"[armies.{key}]: the army must be its number, like [armies.9]"))
+        army = whole_number(key)
+        if army is None:
+            # ASCII digits only: "٩" or "９" would otherwise be taken as army 9.
+            problems.append(OrderProblem(None, "file", f"[armies.{key}]: the army must be its number in digits 0-9, like [armies.9]"))
             continue
-        army = int(key)
         if not isinstance(fields, dict):
             problems.append(OrderProblem(army, "file", "must be a table with moves = \"...\""))
             continue
@@ -242,11 +269,7 @@ def parse_orders_text(text: str, source: str = "<orders>") -> OrdersFile:
 def load_orders_file(path: str | Path) -> OrdersFile:
     """Read and parse a TOML orders file (see the module doc)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise MissingInputError(f"cannot read orders file {p}: {e.strerror or e}") from e
-    return parse_orders_text(text, str(p))
+    return parse_orders_text(read_user_text(p, "orders file"), str(p))
 
 
 def orders_from_cli(items: Iterable[str]) -> dict[int, ArmyOrders]:
@@ -255,10 +278,12 @@ def orders_from_cli(items: Iterable[str]) -> dict[int, ArmyOrders]:
     orders: dict[int, ArmyOrders] = {}
     for item in items:
         army_text, sep, moves = item.partition("=")
-        if not sep or not army_text.strip().isdigit():
-            problems.append(OrderProblem(None, "army", f"{item!r} is not ARMY=MOVES (e.g. \"9=3 3 5 0 5\")"))
+        army = whole_number(army_text)
+        if not sep or army is None:
+            shown = item if len(item) <= 60 else item[:60] + "..."
+            problems.append(OrderProblem(None, "army", f"{shown!r} is not ARMY=MOVES with the army in digits 0-9 "
+                                                       "(e.g. \"9=3 3 5 0 5\")"))
             continue
-        army = int(army_text)
         if army in orders:
             problems.append(OrderProblem(army, "army", "ordered twice"))
             continue
@@ -285,10 +310,10 @@ def army_orders_from_cli(
     problems = []
     for t in transfers:
         to, sep, fp = t.partition(":")
-        if not sep or not to.strip().isdigit() or not fp.strip().isdigit():
-            problems.append(OrderProblem(army, "transfers", f"{t!r} is not TO:FP (e.g. \"10:60\")"))
+        if not sep or whole_number(to) is None or whole_number(fp) is None:
+            problems.append(OrderProblem(army, "transfers", f"{t!r} is not TO:FP in digits 0-9 (e.g. \"10:60\")"))
         else:
-            parsed.append({"to": int(to), "fp": int(fp)})
+            parsed.append({"to": whole_number(to), "fp": whole_number(fp)})
     fields = {"moves": moves, "initiative": initiative, "lift_siege": lift_siege, "assault": assault,
               "transfers": parsed}
     problems += _field_problems(army, fields)
@@ -351,6 +376,13 @@ def _walk(board: Board, start: str, moves: tuple[int, ...], army: int | None) ->
         here = target
         path.append(here)
     return path, []
+
+
+def max_moves(board: Board) -> int:
+    """The most moves an army can make in a round: the round's MP over the cheapest step
+    (a move costs at least ``min_move_mp``, a "0" costs ``stand_still_mp``)."""
+    m = board.rules.movement
+    return m.points_per_round // max(1, min(m.min_move_mp, m.stand_still_mp))
 
 
 def influence_cap(
@@ -416,7 +448,15 @@ def check_orders(
             problems.append(OrderProblem(army_id, "army", "the army is eliminated and takes no orders"))
             continue
 
-        problems += _walk(board, a.cell, o.moves, army_id)[1]
+        cap = max_moves(board)
+        if len(o.moves) > cap:
+            # Never stored: a string longer than any round can use is a mistake, and it would sit in the log for ever.
+            m = board.rules.movement
+            problems.append(OrderProblem(army_id, "moves", f"{len(o.moves)} moves, but an army has {m.points_per_round} MP "
+                                         f"a round and the cheapest move costs {min(m.min_move_mp, m.stand_still_mp)} MP, "
+                                         f"so at most {cap} moves can be used: drop the moves it cannot make"))
+        else:
+            problems += _walk(board, a.cell, o.moves, army_id)[1]
 
         if o.initiative != "strength":
             if o.initiative not in zones:

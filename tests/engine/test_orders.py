@@ -230,3 +230,72 @@ def test_influence_cap_carthago_two_per_coastal_structure_none_blockaded_or_besi
     besieged = TM.state([(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "7 7")],
                         control={"Neapolis": "carthago"}, sieges=[Siege("Neapolis", "roma", (9,), 1, 1, 1)])
     assert influence_cap(TM.board, besieged, "carthago", "Mare Tyrrhenum") == 0
+
+
+# --- issue 8: loose input (each test named after the bug it pins down) -----------------------
+
+
+def test_non_ascii_digits_are_not_army_numbers():
+    # Bug: "٩=3" was taken as army 9 (str.isdigit and int() accept other scripts' digits).
+    with pytest.raises(OrderSyntaxError, match="digits 0-9") as e:
+        orders_from_cli(["٩=3", "２０=1"])
+    assert len(e.value.problems) == 2
+    with pytest.raises(OrderSyntaxError, match=r"\[armies.٩\]: the army must be its number in digits 0-9"):
+        parse_orders_text('[armies."٩"]\nmoves = "3"\n')
+    with pytest.raises(OrderSyntaxError, match="is not TO:FP in digits 0-9"):
+        army_orders_from_cli(9, "3", transfers=["١٠:60"])
+    with pytest.raises(OrderSyntaxError, match="'٣' at column 1"):
+        parse_moves("٣ 3")
+    assert orders_from_cli([" 9 =3"]) == {9: ArmyOrders(9, (3,))}  # ASCII digits with blanks still read
+
+
+def test_a_60000_token_move_string_is_refused_before_parsing():
+    # Bug: a 60,000-token move string was stored in the log.
+    text = " ".join(["3"] * 60_000)
+    with pytest.raises(OrderSyntaxError) as e:
+        orders_from_cli([f"9={text}"])
+    msg = str(e.value)
+    assert "the move string is 119999 characters long, over the 1000 any round can use" in msg
+    assert len(msg) < 300 and msg.count("\n") == 0
+    # A long garbage string is a handful of problems, not one per token.
+    with pytest.raises(OrderSyntaxError) as e:
+        parse_moves(" ".join(["x"] * 300))
+    assert len(e.value.problems) == 6 and "and 295 more tokens that are not moves" in str(e.value)
+
+
+def test_a_move_string_longer_than_a_round_allows_is_refused_with_the_cap():
+    # The rules' cap: 12 MP a round, the cheapest move (a "0", or a 1-MP road step) costs 1 MP.
+    from tabula.engine.vae_victis.orders import max_moves
+
+    assert max_moves(TM.board) == 12
+    validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, (0,) * 12)})  # 12 stand-stills: fine
+    with pytest.raises(IllegalOrderError) as e:
+        validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, (0,) * 13)})
+    assert str(e.value) == (
+        "problem in the orders: army 9, moves: 13 moves, but an army has 12 MP a round and the cheapest move "
+        "costs 1 MP, so at most 12 moves can be used: drop the moves it cannot make"
+    )
+
+
+def test_non_utf8_orders_file_is_one_line(tmp_path):
+    # Bug: UnicodeDecodeError traceback.
+    f = tmp_path / "roma.toml"
+    f.write_bytes(b'faction = "roma"\n# caf\xe9\n[armies.9]\nmoves = "3"\n')
+    with pytest.raises(InputError) as e:
+        load_orders_file(f)
+    assert str(e.value) == f"orders file {f} is not UTF-8 text: byte 22 (0xe9) cannot be decoded; save the file as UTF-8"
+
+
+def test_deeply_nested_orders_toml_is_one_line(tmp_path):
+    # Bug: RecursionError traceback from tomllib.
+    f = tmp_path / "deep.toml"
+    f.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(OrderSyntaxError) as e:
+        load_orders_file(f)
+    assert str(e.value).startswith(f"{f} is nested too deeply to be read") and "\n" not in str(e.value)
+    with pytest.raises(OrderSyntaxError, match=r"^bad.toml is not valid TOML: .*line 1"):
+        parse_orders_text("[armies.9\n", "bad.toml")
+    with pytest.raises(MissingInputError, match=r"orders file .*nope.toml does not exist: check the path"):
+        load_orders_file(tmp_path / "nope.toml")
+    with pytest.raises(InputError, match=r"orders file .* is a directory: give the path of a file"):
+        load_orders_file(tmp_path)

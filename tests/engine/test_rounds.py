@@ -404,3 +404,125 @@ def test_the_log_and_the_orders_view_open_orders_together():
     rounds.submit_orders(c, {1: ArmyOrders(1, moves=(9,))}, faction="carthago")
     assert not [line for line in log_view(c, viewer="carthago") if line.sealed]
     assert {a: o for a, _f, o in rounds.orders_view(c, faction="carthago")}[9].moves == (3, 3)
+
+
+# --- issue 8: every input of a step checked before it runs -----------------------------------
+
+
+def _beside_cumae():
+    """Army 9 (roma) next to the carthago town Cumae after a round without battles."""
+    structures = FIELD + [("Cumae", "town", "1 1", "carthago")]
+    c, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=structures)
+    rounds.publish_initiative(c)
+    rounds.submit_orders(c, {9: ArmyOrders(9, moves=(1,)), 10: ArmyOrders(10, moves=())}, faction="roma")
+    rounds.submit_orders(c, {1: ArmyOrders(1, moves=())}, faction="carthago")
+    rounds.run_movement(c)
+    return c, m
+
+
+def test_a_take_over_typo_does_not_use_up_the_administration_step():
+    # Bug: `round administer --take-over Atlantis` ran the whole administration and moved to the
+    # victory phase, so the intended `--siege` was then refused.
+    c, _ = _beside_cumae()
+    n = count_events(c)
+    with pytest.raises(InputError) as e:
+        rounds.run_administration(c, rounds.AdminChoices(take_overs=frozenset({"Atlantis"})))
+    assert str(e.value) == "administration choices refused, nothing was run: take-over: there is no structure 'Atlantis'"
+    assert count_events(c) == n and load_state(c).phase is Phase.BATTLES
+    rounds.run_administration(c, rounds.AdminChoices(siege_starts={9: "Cumae"}))  # the step is still there
+    assert load_state(c).siege_of("Cumae").armies == (9,)
+    c.verify()
+
+
+def test_every_name_in_the_choices_is_checked_and_all_are_named():
+    c, _ = _beside_cumae()
+    n = count_events(c)
+    bad = rounds.AdminChoices(
+        advances={9: "Atlantis"},
+        siege_starts={9: "Cumea", 99: "Cumae"},
+        take_overs=frozenset({"Capua"}),
+        surrenders=frozenset({"Roma", "Syracusae"}),
+    )
+    with pytest.raises(InputError) as e:
+        rounds.run_administration(c, bad)
+    msg = str(e.value)
+    assert "\n" not in msg
+    for part in (
+        "advance: 'Atlantis' (army 9) is neither a clock position, a structure nor a hex of the map",
+        "siege by army 9: there is no structure 'Cumea' (did you mean 'Cumae'?)",
+        "siege: there is no army 99 (armies: 1, 9, 10)",  # was a KeyError traceback
+        "take-over: Capua is not besieged, there is no siege to take over",
+        "surrender: Roma is not besieged (nor named in a siege start), so it cannot surrender",
+        "surrender: there is no structure 'Syracusae'",
+    ):
+        assert part in msg
+    assert count_events(c) == n
+    # A structure that a siege in the same choices starts may surrender at once (step 4 follows 3).
+    rounds.run_administration(c, rounds.AdminChoices(siege_starts={9: "Cumae"}, surrenders=frozenset({"Cumae"})))
+    assert load_state(c).control["Cumae"] == "roma"
+
+
+def test_non_ascii_clock_position_is_not_an_advance():
+    from tabula.engine.vae_victis.rounds.administration_step import resolve_advance
+
+    c, m = _beside_cumae()
+    s = load_state(c)
+    with pytest.raises(InputError, match="'٣' \\(army 9\\) is neither a clock position"):
+        resolve_advance(c.board, s, 9, "٣")
+    assert resolve_advance(c.board, s, 9, " 3 ") == c.board.sides[s.army(9).cell][3]
+
+
+def test_a_second_result_for_an_engagement_is_refused_without_replace():
+    # Bug: `round result` recorded twice with the winner flipped replaced the first silently.
+    c, _ = at_war()
+    _fought(c)
+    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)})
+    n = count_events(c)
+    with pytest.raises(InputError) as e:
+        rounds.record_result(c, 1, {1: ("win", 25), 9: ("loss", 48)})
+    assert str(e.value) == (
+        "engagement 1 already has a result (army 1 loss, 48% casualties; army 9 win, 25% casualties): "
+        "to correct it, give the whole result again with --replace (the log keeps both)"
+    )
+    assert count_events(c) == n
+    events = rounds.record_result(c, 1, {1: ("win", 25), 9: ("loss", 48)}, correction=True)
+    assert events[0].kind == "result_corrected"
+    assert events[0].text == "the umpire corrects the result of engagement 1 (was: army 1 loss, 48% casualties; army 9 win, 25% casualties)"
+    assert rounds.battle_sheet(c)[2] == "    result: army 1 win, 25% casualties; army 9 loss, 48% casualties"
+    c.verify()
+
+
+def test_replace_with_nothing_recorded_is_refused():
+    c, _ = at_war()
+    _fought(c)
+    with pytest.raises(InputError, match="engagement 1 has no result yet, there is nothing to replace: leave out --replace"):
+        rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)}, correction=True)
+
+
+def test_a_corrected_result_readjudicates(tmp_path):
+    from tabula.engine.core.readjudicate import readjudicate
+
+    c, _ = at_war(path=tmp_path / "c.duckdb")
+    _fought(c)
+    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)})
+    rounds.record_result(c, 1, {1: ("draw", 30), 9: ("draw", 35)}, correction=True)
+    rounds.run_administration(c)
+    c.close()
+    assert readjudicate(tmp_path / "c.duckdb") > 0
+
+
+def test_bad_choices_files_are_one_line(tmp_path):
+    # Bug: UnicodeDecodeError and RecursionError tracebacks; a non-table [siege] start was an AttributeError.
+    f = tmp_path / "choices.toml"
+    f.write_bytes(b'[siege]\nstart = { 4 = "G\xe9la" }\n')
+    with pytest.raises(InputError, match=r"choices file .*choices.toml is not UTF-8 text: byte 24 \(0xe9\)"):
+        rounds.load_choices(f)
+    f.write_text("[advance]\n14 = " + "[" * 50_000 + "\n")
+    with pytest.raises(InputError, match="choices.toml is nested too deeply to be read"):
+        rounds.load_choices(f)
+    with pytest.raises(InputError, match=r"\[siege\] start must be a table, like start = \{ 4 = \"Gela\" \}; got \['Gela'\]"):
+        rounds.parse_choices_text('[siege]\nstart = ["Gela"]\n')
+    with pytest.raises(InputError, match=r"\[advance\] must be a table"):
+        rounds.parse_choices_text("advance = 3\n")
+    with pytest.raises(InputError, match=r"\[advance\] key '٩' must be an army number in digits 0-9"):
+        rounds.parse_choices_text('[advance]\n"٩" = 3\n')

@@ -145,7 +145,7 @@ def test_placements_file_option_replaces_the_scenarios(tmp_path):
 
 
 def test_toml_syntax_and_missing_files(tmp_path):
-    _rejects(tmp_path, {"roads.toml": "[[road]\nname = 1\n"}, r"roads.toml: not valid TOML .*line 1")
+    _rejects(tmp_path, {"roads.toml": "[[road]\nname = 1\n"}, r"roads.toml is not valid TOML: .*line 1")
     with pytest.raises(MissingInputError, match="no scenario.toml"):
         load_scenario(tmp_path / "nothing-here")
     d = write_synthetic_scenario(tmp_path / "t", {"structures.csv": None})
@@ -225,3 +225,52 @@ def test_misspelt_keys_are_refused(tmp_path):
     _rejects(tmp_path, {"factions.toml": factions}, r"factions.toml line 11: faction 'Beta' has unknown key\(s\) \['capital'\]")
     roads = ROADS_TOML.replace('note = "test road"', 'notes = "test road"')
     _rejects(tmp_path, {"roads.toml": roads}, r"roads.toml line 1: road 'Via Prima' has unknown key\(s\) \['notes'\]")
+
+
+# --- issue 8: every scenario and placements file read safely ------------------------------------
+
+
+@pytest.mark.parametrize("name", ["scenario.toml", "factions.toml", "roads.toml", "structures.csv", "placements.csv",
+                                  "sea_zones.geojson"])
+def test_non_utf8_scenario_files_are_one_line(tmp_path, name):
+    # Bug: UnicodeDecodeError traceback (a file saved as Latin-1).
+    d = write_synthetic_scenario(tmp_path / "s")
+    (d / name).write_bytes((d / name).read_bytes() + b"# caf\xe9\n")
+    with pytest.raises(InputError) as e:
+        load_scenario(d)
+    what = "placements file" if name == "placements.csv" else "scenario file"
+    assert str(e.value).startswith(f"{what} {d / name} is not UTF-8 text: byte ")
+    assert str(e.value).endswith("(0xe9) cannot be decoded; save the file as UTF-8")
+
+
+def test_non_utf8_placements_file_is_one_line(tmp_path):
+    d = write_synthetic_scenario(tmp_path / "s")
+    p = tmp_path / "mine.csv"
+    p.write_bytes(b"army,faction,structure\n1,Alpha,Acapit\xf4l\n")
+    with pytest.raises(InputError, match=rf"^placements file {p} is not UTF-8 text: byte 37 \(0xf4\)"):
+        load_scenario(d, placements=p)
+    with pytest.raises(InputError, match=r"^placements file .* is a directory: give the path of a file$"):
+        load_scenario(d, placements=tmp_path)
+
+
+def test_deeply_nested_scenario_toml_is_one_line(tmp_path):
+    # Bug: RecursionError traceback from tomllib.
+    _rejects(tmp_path, {"roads.toml": "x = " + "[" * 100_000 + "\n"}, r"^roads.toml is nested too deeply to be read")
+
+
+def test_non_ascii_digits_are_not_army_numbers_in_placements(tmp_path):
+    # Bug: int() read "٣" as army 3.
+    d = write_synthetic_scenario(tmp_path / "s")
+    p = tmp_path / "mine.csv"
+    p.write_text("army,faction,structure\n1,Alpha,Acapitol\n2,Alpha,Atown\n٣,Beta,Bcapitol\n4,Beta,Btown\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"mine.csv line 4: army '٣' is not a whole number: write an integer in digits 0-9"):
+        load_scenario(d, placements=p)
+
+
+def test_an_oversized_csv_field_is_one_line(tmp_path):
+    # csv's field size limit (128 KiB) raised _csv.Error, a traceback.
+    d = write_synthetic_scenario(tmp_path / "s")
+    p = tmp_path / "mine.csv"
+    p.write_text('army,faction,structure\n1,Alpha,"' + "A" * 200_000 + '"\n')
+    with pytest.raises(InputError, match=r"^mine.csv line 2: not a CSV line \(field larger than field limit"):
+        load_scenario(d, placements=p)

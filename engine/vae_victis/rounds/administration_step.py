@@ -11,8 +11,9 @@ from tabula.engine.vae_victis.rounds.machine import StepRefused, event, names, r
 from tabula.engine.vae_victis.rounds.orders_step import row_to_orders
 from tabula.engine.vae_victis.state import save_state
 from tabula.geo.errors import InputError
+from tabula.geo.files import whole_number
 
-__all__ = ["resolve_advance", "run_administration"]
+__all__ = ["check_choices", "resolve_advance", "run_administration"]
 
 
 def resolve_advance(board: Board, state: CampaignState, army: int, target: str | int) -> str:
@@ -23,8 +24,8 @@ def resolve_advance(board: Board, state: CampaignState, army: int, target: str |
         raise InputError(f"advance: there is no army {army}") from None
     if a.cell is None:
         raise InputError(f"advance: army {army} is not on the map")
-    if isinstance(target, int) or (isinstance(target, str) and target.strip().isdigit()):
-        clock = int(target)
+    clock = target if isinstance(target, int) and not isinstance(target, bool) else whole_number(target)
+    if clock is not None:  # ASCII digits only: "٩" is not clock 9
         sides = board.sides.get(a.cell, {})
         if clock not in sides:
             raise InputError(
@@ -35,7 +36,62 @@ def resolve_advance(board: Board, state: CampaignState, army: int, target: str |
         return board.structures[target].cell
     if target in board.hexes:
         return target
-    raise InputError(f"advance: {target!r} (army {army}) is neither a clock position, a structure nor a hex of the map")
+    raise InputError(f"advance: {target!r} (army {army}) is neither a clock position, a structure nor a hex of the map"
+                     + _hint(str(target), board.structures))
+
+
+def _hint(name: str, known) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_choices(board: Board, state: CampaignState, choices: AdminChoices) -> dict[int, str]:
+    """Every name in the choices checked before any administration step runs; the advances
+    resolved to cells.
+
+    A name that matches nothing (``--take-over Atlantis``) would otherwise be ignored while
+    the whole phase runs and moves on to victory, using up the step the umpire meant to take
+    with the right name.  All problems are raised together as one :class:`InputError` line.
+    Whether a named siege can start or a structure can surrender *after* the earlier steps is
+    still the rules' to say (:mod:`engine.vae_victis.sieges`), inside the same transaction.
+    """
+    problems: list[str] = []
+    armies = {a.id: a for a in state.armies}
+    besieged = {s.structure for s in state.sieges}
+    known = ", ".join(map(str, sorted(armies))) or "none"
+
+    def structure(name: str, what: str) -> bool:
+        if name in board.structures:
+            return True
+        problems.append(f"{what}: there is no structure {name!r}{_hint(name, board.structures)}")
+        return False
+
+    advances: dict[int, str] = {}
+    for army, target in sorted(choices.advances.items()):
+        try:
+            advances[army] = resolve_advance(board, state, army, target)
+        except InputError as e:
+            problems.append(str(e))
+    for army, name in sorted(choices.siege_starts.items()):
+        a = armies.get(army)
+        if a is None:
+            problems.append(f"siege: there is no army {army} (armies: {known})")
+        elif a.eliminated or a.cell is None:
+            problems.append(f"siege: army {army} is not on the map")
+        structure(name, f"siege by army {army}")
+    for name in sorted(choices.take_overs):
+        if structure(name, "take-over") and name not in besieged:
+            problems.append(f"take-over: {name} is not besieged, there is no siege to take over"
+                            + (f" (besieged: {', '.join(sorted(besieged))})" if besieged else ""))
+    starting = set(choices.siege_starts.values())
+    for name in sorted(choices.surrenders):
+        if structure(name, "surrender") and name not in besieged | starting:
+            problems.append(f"surrender: {name} is not besieged (nor named in a siege start), so it cannot surrender")
+    if problems:
+        raise InputError("administration choices refused, nothing was run: " + "; ".join(problems))
+    return advances
 
 
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
@@ -58,6 +114,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `tabula round result`"
             )
         board: Board = campaign.board
+        advances = check_choices(board, r.state, choices)
         engagements, results = engagements_and_results(r)
         orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}
         movement = r.note("movement") or {"paths": {}}
@@ -68,7 +125,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
             results=results,
             retreats=tuple(tuple(p) for p in retreats["pairs"]),
             paths={int(k): tuple(v) for k, v in movement["paths"].items()},
-            advances={a: resolve_advance(board, r.state, a, t) for a, t in sorted(choices.advances.items())},
+            advances=advances,
             siege_starts=dict(choices.siege_starts),
             lifts=frozenset(a for a, o in orders.items() if o.lift_siege),
             take_overs=frozenset(choices.take_overs),

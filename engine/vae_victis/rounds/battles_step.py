@@ -70,13 +70,22 @@ def engagements_and_results(r: Round):
     return engagements, results
 
 
-def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, int]]) -> list[Event]:
+def _results_text(results: Mapping[int, tuple]) -> str:
+    return "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items()))
+
+
+def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, int]], correction: bool = False) -> list[Event]:
     """Phase 3: record one Field of Glory II engagement's result: ``{army: (outcome, casualties %)}``.
 
     Every army of the engagement needs a row (an assault has only the assaulting army: the
     defender is the structure's garrison and suffers no strength loss).  Outcomes must agree:
-    one win and one loss, or two draws.  Recording again replaces the result (a correction),
-    until administration runs.
+    one win and one loss, or two draws.
+
+    A result is recorded once: a second recording for the same engagement is refused, naming
+    what was recorded (a repeated command, or a typo in the engagement number, must not flip
+    a winner silently).  ``correction=True`` (``tabula round result --replace``) replaces it,
+    until administration runs, and the log keeps a ``result_corrected`` event saying what the
+    result was; ``correction=True`` with nothing recorded yet is refused too.
     """
     from tabula.engine.vae_victis.battles import OUTCOMES
 
@@ -107,8 +116,20 @@ def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, i
                     f"engagement {engagement}: outcomes {outcomes[army_a][0]} for army {army_a} and {outcomes[army_b][0]} "
                     f"for army {army_b} disagree: one wins and the other loses, or both draw"
                 )
+        before = r.results_for(engagement)
+        if before and not correction:
+            raise InputError(
+                f"engagement {engagement} already has a result ({_results_text(before)}): to correct it, "
+                "give the whole result again with --replace (the log keeps both)"
+            )
+        if correction and not before:
+            raise InputError(f"engagement {engagement} has no result yet, there is nothing to replace: leave out --replace")
         factions = {a.id: a.faction for a in r.state.armies}
         events = []
+        if before:
+            was = [{"army": a, "outcome": row[3], "casualties": row[4]} for a, row in sorted(before.items())]
+            events.append(event(r.round, "battles", "result_corrected", {"round": r.round, "engagement": engagement, "was": was},
+                                f"the umpire corrects the result of engagement {engagement} (was: {_results_text(before)})"))
         for army, (outcome, casualties) in sorted(outcomes.items()):
             verb = {"win": "wins", "draw": "draws", "loss": "loses"}[outcome]
             against = f"the assault on {assault}" if army_b is None else f"engagement {engagement}"

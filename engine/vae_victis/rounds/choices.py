@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from tabula.geo.errors import InputError
+from tabula.geo.files import parse_user_toml, read_user_text, whole_number
 
 __all__ = ["AdminChoices", "parse_choices_text", "load_choices", "choices_from_json"]
 
@@ -49,32 +50,33 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
         take_over = []         # structures whose siege this faction continues
         surrender = []         # structures their controller surrenders
     """
-    import tomllib
-
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{source} is not valid TOML: {e}") from None
+    doc = parse_user_toml(text, source)
     unknown = sorted(set(doc) - set(_CHOICE_KEYS))
     if unknown:
         raise InputError(f"{source}: unknown section {unknown[0]!r}; sections are [advance] and [siege]")
 
     def army_key(key: str, where: str) -> int:
-        if not str(key).isdigit():
-            raise InputError(f"{source}: [{where}] key {key!r} must be an army number")
-        return int(key)
+        army = whole_number(key)
+        if army is None:  # ASCII digits only: "٩" is not army 9
+            raise InputError(f"{source}: [{where}] key {key!r} must be an army number in digits 0-9")
+        return army
+
+    def table(value, where: str, example: str) -> dict:
+        if not isinstance(value, dict):
+            raise InputError(f"{source}: {where} must be a table, like {example}; got {value!r}")
+        return value
 
     advances: dict[int, str | int] = {}
-    for key, value in (doc.get("advance") or {}).items():
+    for key, value in table(doc.get("advance", {}), "[advance]", "[advance] 14 = 5").items():
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise InputError(f"{source}: [advance] {key} = {value!r}: give a clock position, an H3 cell or a structure name")
         advances[army_key(key, "advance")] = value
-    siege = doc.get("siege") or {}
+    siege = table(doc.get("siege", {}), "[siege]", '[siege] start = { 4 = "Gela" }')
     bad = sorted(set(siege) - {"start", "take_over", "surrender"})
     if bad:
         raise InputError(f"{source}: [siege] has unknown key {bad[0]!r}; keys are start, take_over, surrender")
     starts = {}
-    for key, value in (siege.get("start") or {}).items():
+    for key, value in table(siege.get("start", {}), "[siege] start", 'start = { 4 = "Gela" }').items():
         if not isinstance(value, str):
             raise InputError(f"{source}: [siege] start {key} = {value!r}: give the structure's name")
         starts[army_key(key, "siege.start")] = value
@@ -89,16 +91,7 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
 
 def load_choices(path) -> AdminChoices:
     """Read a TOML administration choices file (see :func:`parse_choices_text`)."""
-    from pathlib import Path
-
-    from tabula.geo.errors import MissingInputError
-
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise MissingInputError(f"cannot read choices file {p}: {e.strerror or e}") from None
-    return parse_choices_text(text, str(p))
+    return parse_choices_text(read_user_text(path, "choices file"), f"choices file {path}")
 
 
 def choices_from_json(value: Mapping) -> AdminChoices:

@@ -22,6 +22,7 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
     """The umpire's steps and their inputs, read back from a log (in order)."""
     steps: list[tuple[str, Any]] = []
     seen: set[tuple[str, int]] = set()
+    recorded: set[tuple[int, int]] = set()  # (round, engagement) with a result in the log so far
     i = 0
     def source(e) -> str | None:
         # Logs written before put_orders carried ``source`` say it in words.
@@ -56,7 +57,9 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
                    and int(events[i].data["army"]) not in outcomes):
                 outcomes[int(events[i].data["army"])] = (events[i].data["outcome"], int(events[i].data["casualties"]))
                 i += 1
-            steps.append(("result", (int(d["engagement"]), outcomes)))
+            # A second recording of an engagement is a correction (``round result --replace``).
+            steps.append(("result", (int(d["engagement"]), outcomes, key in recorded)))
+            recorded.add(key)
             continue
         elif e.kind == "retreat":
             steps.append(("retreat", int(d["army"])))
