@@ -403,9 +403,210 @@ def dem_stats_by_cell(
     return out[STATS_COLUMNS]
 
 
+# --- Land the centre samples miss: small islands -------------------------------------------
+
+ELEV_SOURCES = ("samples", "hex land", "island", "none")
+"""``elev_source`` values: the hex's own pixel-centre samples (the normal case); DEM pixels over the
+hex's land; the nearest DEM pixels over the same island, within the search radius; no pixel at all."""
+
+
+def _hex_polygon(cell: str):
+    import shapely
+
+    ring = [(lng, lat) for lat, lng in h3.cell_to_boundary(cell)]
+    return shapely.Polygon(ring)
+
+
+def _land_index(shorelines):
+    """(levels, lon/lat polygons, STRtree) of a shorelines GeoDataFrame (level 1 land, 2 lake, 3 island
+    in a lake, 4 pond)."""
+    import shapely
+
+    levels = np.asarray(pd.to_numeric(shorelines["level"], errors="coerce"), dtype=float)
+    geoms = np.asarray(shorelines.geometry.values, dtype=object)
+    ok = np.array([g is not None and not g.is_empty for g in geoms]) & np.isin(levels, (1, 2, 3, 4))
+    levels, geoms = levels[ok].astype(int), geoms[ok]
+    return levels, geoms, shapely.STRtree(geoms)
+
+
+def _land_in(hex_poly, levels, geoms, tree):
+    """(the land inside the hex, the land polygons (islands) that reach it), in lon/lat.
+    Land is level 1 - lakes + islands in lakes - ponds, as in the water fractions."""
+    import shapely
+
+    idx = tree.query(hex_poly, predicate="intersects")
+    if len(idx) == 0:
+        return None, []
+    parts = {k: [shapely.intersection(hex_poly, geoms[i]) for i in idx if levels[i] == k] for k in (1, 2, 3, 4)}
+    union = lambda gs: shapely.union_all(gs) if gs else shapely.Polygon()  # noqa: E731
+    land = shapely.union(shapely.difference(union(parts[1]), union(parts[2])),
+                         shapely.difference(union(parts[3]), union(parts[4])))
+    islands = [geoms[i] for i in idx if levels[i] in (1, 3)]
+    return (land if not land.is_empty else None), islands
+
+
+def _weighted_stats(values: np.ndarray, weights: np.ndarray) -> tuple[float, float, float, float]:
+    """(mean, min, max, std) of pixel values weighted by the area each covers (population std)."""
+    w = weights / weights.sum() if weights.sum() > 0 else np.full(len(values), 1 / len(values))
+    mean = float((w * values).sum())
+    return mean, float(values.min()), float(values.max()), float(math.sqrt(max(float((w * (values - mean) ** 2).sum()), 0.0)))
+
+
+def land_pixel_stats(dem_path, cells: Iterable[str], shorelines, *, min_land_elev: float, search_pixels: int = 1,
+                     band: int = 1) -> pd.DataFrame:
+    """Elevation of the land of each cell from the DEM's pixels at native resolution, for the few
+    land cells whose pixel-centre samples say nothing about their land (small islands).
+
+    For each cell, in order:
+
+    1. ``hex land``: the valid pixels whose footprint overlaps the cell's land (shorelines), each
+       weighted by the land area it covers;
+    2. ``island``: else the valid pixels over the same island (a land polygon reaching the cell)
+       nearest to the cell's land, at most ``search_pixels`` pixels away, weighted by the island area
+       they cover;
+    3. ``none``: else no statistics (NaN, 0 samples).
+
+    A pixel is valid when it is not nodata/masked and reads at least ``min_land_elev`` metres: a
+    coarse pixel that mixes a small island with the sea around it can read the sea floor (Capraia's
+    read -58 and -114 m), which is not the island's land.  ``elev_samples`` counts the pixels used;
+    ``elev_source`` and ``elev_search_px`` (pixels between the land and the pixels used) say how.
+    """
+    import shapely
+
+    cell_list = list(dict.fromkeys(str(c) for c in cells))
+    rows = []
+    if not cell_list:
+        return pd.DataFrame(columns=[*STATS_COLUMNS, "elev_source", "elev_search_px"])
+    if isinstance(search_pixels, bool) or not isinstance(search_pixels, int) or search_pixels < 0:
+        raise InputError(f"search_pixels {search_pixels!r} is not a pixel count: give an integer >= 0")
+    levels, geoms, tree = _land_index(shorelines)
+    path = Path(dem_path)
+    with _open_dem(path) as ds:
+        to_crs = Transformer.from_crs(WGS84, ds.crs.to_wkt(), always_xy=True)
+        inv = ~ds.transform
+
+        def to_pixels(g):
+            """lon/lat geometry -> pixel space (x = column, y = row; pixel (r, c) is the unit box at (c, r))."""
+            def fn(xy):
+                x, y = to_crs.transform(xy[:, 0], xy[:, 1])
+                x, y = np.asarray(x), np.asarray(y)
+                return np.column_stack([inv.a * x + inv.b * y + inv.c, inv.d * x + inv.e * y + inv.f])
+            return shapely.transform(g, fn)
+
+        for cell in cell_list:
+            stats, source, dist = (np.nan, np.nan, np.nan, np.nan), "none", np.nan
+            used = 0
+            hex_px = to_pixels(_hex_polygon(cell))
+            c0, r0, c1, r1 = hex_px.bounds
+            m = search_pixels + 1
+            r0, c0 = max(0, math.floor(r0) - m), max(0, math.floor(c0) - m)
+            r1, c1 = min(ds.height, math.ceil(r1) + m), min(ds.width, math.ceil(c1) + m)
+            if r1 > r0 and c1 > c0:
+                window = rasterio.windows.Window(c0, r0, c1 - c0, r1 - r0)
+                values = ds.read(band, window=window).astype(np.float64)
+                valid = _valid_mask(ds, band, window, values)
+                ok = np.isfinite(values) & (values >= min_land_elev)
+                if valid is not None:
+                    ok &= valid
+                if ok.any():  # only now is the land geometry worth computing
+                    land, islands = _land_in(_hex_polygon(cell), levels, geoms, tree)
+                    if land is not None:
+                        rr, cc = np.nonzero(ok)
+                        boxes = shapely.box(cc + c0, rr + r0, cc + c0 + 1, rr + r0 + 1)
+                        land_px = to_pixels(land)
+                        cover = shapely.area(shapely.intersection(boxes, land_px))
+                        hit = cover > 0
+                        if hit.any():
+                            source, dist, w = "hex land", 0.0, cover[hit]
+                            v = values[rr[hit], cc[hit]]
+                        elif islands:
+                            # a continent is clipped to the window before it is projected
+                            box = _px_bounds_lonlat(ds, window)
+                            near = shapely.union_all([to_pixels(shapely.clip_by_rect(g, *box)) for g in islands])
+                            on_island = shapely.area(shapely.intersection(boxes, near))
+                            d = shapely.distance(boxes, land_px)
+                            cand = (on_island > 0) & (d <= search_pixels)
+                            if cand.any():
+                                dmin = d[cand].min()
+                                pick = cand & (d <= dmin + 1e-9)
+                                source, dist, w = "island", float(dmin), on_island[pick]
+                                v = values[rr[pick], cc[pick]]
+                        if source != "none":
+                            stats, used = _weighted_stats(v, w), len(v)
+            rows.append((cell, *stats, used, source, dist))
+    out = pd.DataFrame(rows, columns=[*STATS_COLUMNS, "elev_source", "elev_search_px"])
+    out["elev_samples"] = out["elev_samples"].astype("int64")
+    return out
+
+
+def _px_bounds_lonlat(ds, window) -> tuple[float, float, float, float]:
+    """lon/lat bounds of a pixel window, widened a little, to clip big land polygons (a continent)
+    before they are projected into pixel space."""
+    from rasterio.warp import transform_bounds
+
+    cols = np.array([window.col_off, window.col_off + window.width], dtype=float)
+    rows = np.array([window.row_off, window.row_off + window.height], dtype=float)
+    xs, ys = _apply(ds.transform, np.repeat(cols, 2), np.tile(rows, 2))
+    west, south, east, north = transform_bounds(ds.crs, WGS84, xs.min(), ys.min(), xs.max(), ys.max(), densify_pts=11)
+    pad = 0.01 * max(east - west, north - south)
+    return west - pad, south - pad, east + pad, north + pad
+
+
+def unsampled_land(cells: pd.DataFrame, *, land_fraction: float, min_land_elev: float) -> np.ndarray:
+    """Mask of the land cells whose centre samples hold no land elevation: no sample at all, or
+    (for a cell that is land only by the island rule, i.e. mostly sea) a sample below
+    ``min_land_elev`` -- a sea-floor reading of a coarse coastal pixel, which drags the island's
+    mean under the sea.  A mostly-land cell keeps its samples: a depression below sea level
+    (Qattara, the Dead Sea) is real there."""
+    land = (cells["kind"] == "land").to_numpy()
+    samples = cells["elev_samples"].fillna(0).to_numpy()
+    island = (cells["land_fraction"] < land_fraction).to_numpy()
+    sea_floor = cells["elev_min"].to_numpy(dtype=float) < min_land_elev
+    return land & ((samples == 0) | (island & sea_floor))
+
+
+def fill_unsampled_land(cells: pd.DataFrame, dem_path, shorelines, *, rules: dict, band: int = 1) -> pd.DataFrame:
+    """``cells`` (needs cell, kind, land_fraction and the elevation columns) with the elevation of
+    :func:`unsampled_land` cells taken from :func:`land_pixel_stats`, and two new columns:
+    ``elev_source`` (see :data:`ELEV_SOURCES`) and ``elev_search_px``.  Only those few cells are
+    touched; every other cell keeps its samples (``elev_source`` "samples")."""
+    isl = rules["islands"]
+    out = cells.copy()
+    out["elev_source"] = np.where(out["elev_samples"].fillna(0).to_numpy() > 0, "samples", None)
+    out["elev_search_px"] = np.nan
+    todo = unsampled_land(out, land_fraction=rules["kind"]["land_fraction"], min_land_elev=isl["min_land_elev"])
+    if todo.any():
+        got = land_pixel_stats(dem_path, out.loc[todo, "cell"], shorelines, min_land_elev=isl["min_land_elev"],
+                               search_pixels=isl["search_pixels"], band=band).set_index("cell")
+        idx = out.index[todo]
+        for col in [*STATS_COLUMNS[1:], "elev_source", "elev_search_px"]:
+            out.loc[idx, col] = got.loc[out.loc[idx, "cell"], col].to_numpy()
+    return out
+
+
+def elevation_notes(cells: pd.DataFrame) -> dict:
+    """The ``map_meta`` entry ``elevation_fallback``: every land cell whose elevation did not come from
+    its own samples, with how it was taken (see docs/terrain.md, "Small islands")."""
+    sel = cells[(cells["kind"] == "land") & (cells["elev_source"].fillna("samples") != "samples")].sort_values("cell")
+    notes = {}
+    for r in sel.itertuples():
+        note = {"source": r.elev_source, "pixels": int(r.elev_samples)}
+        if r.elev_source == "island":
+            note["search_px"] = float(r.elev_search_px)
+        if "terrain" in sel.columns:
+            note["terrain"] = r.terrain
+        notes[r.cell] = note
+    return notes
+
+
 __all__ = [
     "DASK_SAMPLE_THRESHOLD",
+    "ELEV_SOURCES",
     "WindowJob",
     "dem_stats_by_cell",
+    "elevation_notes",
+    "fill_unsampled_land",
+    "land_pixel_stats",
+    "unsampled_land",
     "window_partials",
 ]

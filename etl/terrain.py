@@ -39,7 +39,24 @@ def load_terrain_rules(path: str | Path | None = None) -> dict:
     missing = {"kind", "peaks", "mountains", "marshes", "desert", "forests", "hills"} - rules.keys()
     if missing:
         raise InputError(f"terrain rules file {path} lacks sections {sorted(missing)}: copy them from {DEFAULT_TERRAIN_RULES}")
+    if "islands" not in rules:
+        # files written before the small-island rule: that rule comes from the embedded file (docs/terrain.md)
+        rules["islands"] = tomllib.loads(DEFAULT_TERRAIN_RULES.read_text())["islands"]
+    _check_islands(rules["islands"], path)
     return rules
+
+
+def _check_islands(isl: dict, path: Path) -> None:
+    where = f"terrain rules file {path} [islands]"
+    v = isl.get("min_land_elev")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+        raise InputError(f"{where} min_land_elev is {v!r}: give metres, e.g. min_land_elev = -14.0")
+    v = isl.get("search_pixels")
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise InputError(f"{where} search_pixels is {v!r}: give a pixel count >= 0, e.g. search_pixels = 1")
+    v = isl.get("unmeasured_terrain")
+    if v not in TERRAINS:
+        raise InputError(f"{where} unmeasured_terrain is {v!r}: give one of {', '.join(TERRAINS)}")
 
 
 def load_ocean(path: str | Path | None = None) -> gpd.GeoDataFrame:
@@ -115,6 +132,9 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
 
     ``cells`` needs: cell, kind, lat, elev_mean, elev_min, elev_max, river.
     Vectorised: every rule is a boolean column, and the first that holds wins.
+    A land hex with no elevation at all (elev_mean NaN: no DEM pixel over its land, see
+    etl.dem.fill_unsampled_land) takes ``rules["islands"]["unmeasured_terrain"]``, a stated
+    rule, rather than whatever its elevation filled with 0 would give (it used to be marshes).
     """
     kind = cells["kind"].to_numpy()
     cell_ids = cells["cell"].to_numpy()
@@ -146,8 +166,10 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
 
     p, m, ma, d, f, h = (rules[k] for k in ("peaks", "mountains", "marshes", "desert", "forests", "hills"))
     lat = cells["lat"].to_numpy(dtype=float)
+    unmeasured = is_land & cells["elev_mean"].isna().to_numpy()
     conditions = [
         ~is_land,
+        unmeasured,
         (e_max >= p["min_elev_max"]) & (e_mean >= p["min_elev_mean"]),
         (e_mean >= m["min_elev_mean"]) | ((e_mean >= m["rugged_min_elev_mean"]) & (relief >= m["rugged_min_relief"])),
         (e_mean <= ma["max_elev_mean"])
@@ -162,6 +184,6 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
         & (nbr_relief <= f["max_neighbourhood_relief"]),
         (e_mean >= h["min_elev_mean"]) | (relief >= h["min_relief"]) | (nbr_relief >= h["min_neighbourhood_relief"]),
     ]
-    choices = [None, "peaks", "mountains", "marshes", "desert", "forests", "hills"]
+    choices = [None, rules["islands"]["unmeasured_terrain"], "peaks", "mountains", "marshes", "desert", "forests", "hills"]
     terrain = np.select(conditions, np.array(choices, dtype=object), default="farmlands")
     return pd.Series(terrain, index=cells.index, dtype=object)
