@@ -22,7 +22,7 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 demo: venv
-	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet
+	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet --force
 	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html
 	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
 	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb

@@ -66,13 +66,13 @@ def build_campaigns(work: Path) -> dict[int, Path]:
     map5 = work.parent / "med5.duckdb"  # benchmarks/run.py's default res-5 map, when it built one
     if not map5.exists():
         map5 = work / "bench-med5.duckdb"
-        build_map(map5, res=5, progress=False)
+        build_map(map5, res=5, progress=False, force=True)
     create_campaign(SCENARIO, work / "bench-fpw5.duckdb", map_path=map5, force=True)
     out[5] = work / "bench-fpw5.duckdb"
     scen6 = _res6_scenario(work)
     bbox = load_scenario(scen6).bbox
     map6 = work / "bench-fpw-bbox6.duckdb"
-    build_map(map6, bbox=tuple(bbox), res=6, progress=False)
+    build_map(map6, bbox=tuple(bbox), res=6, progress=False, force=True)
     create_campaign(scen6, work / "bench-fpw6.duckdb", map_path=map6, force=True)
     out[6] = work / "bench-fpw6.duckdb"
     for path in out.values():

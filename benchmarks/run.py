@@ -46,7 +46,7 @@ def bench_map_build(work: Path, *, quick: bool) -> list[dict]:
     from tabula.etl.build import build_map
 
     repeat = 1 if quick else 3
-    res5 = median_seconds(lambda: build_map(work / "med5.duckdb", res=5, progress=False), repeat)
+    res5 = median_seconds(lambda: build_map(work / "med5.duckdb", res=5, progress=False, force=True), repeat)
     rows = [
         {
             "name": "default map build, res 5 (Mediterranean)",
@@ -57,7 +57,7 @@ def bench_map_build(work: Path, *, quick: bool) -> list[dict]:
             "note": f"median of {repeat}",
         }
     ]
-    res6 = median_seconds(lambda: build_map(work / "med6.duckdb", res=6, progress=False), 1)
+    res6 = median_seconds(lambda: build_map(work / "med6.duckdb", res=6, progress=False, force=True), 1)
     rows.append(
         {
             "name": "default map build, res 6 (Mediterranean)",

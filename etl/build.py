@@ -6,30 +6,39 @@
                         --> neighbours with clock sides
                         --> hexes, hex_neighbors, map_rivers, map_meta + views
 
-The database is written to a temporary file next to the output and moved into
-place only when complete, so a failed build never leaves a half-written map.
+The database is written to a temporary file next to the output (``.NAME.PID.tmp``,
+see :mod:`etl.files`) and moved into place only when complete, so a failed build never
+leaves a half-written map; a later build of the same output removes what a killed one
+left.  An existing output is replaced only with ``force``, and a campaign never.
+
+Guards before any work: the estimated cell count (:data:`MAX_CELLS`), a bbox past the
+embedded data's edge when the embedded data is used (:func:`check_embedded_extent`),
+and, once the shorelines are read, a DEM with no valid pixel over a region that has land.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import h3
 import numpy as np
 import pandas as pd
 import shapely
 from tqdm.auto import tqdm
 
 from tabula.datasets import DATASETS_DIR
+from tabula.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, temp_path
 from tabula.etl.shorelines import check_bbox
 from tabula.geo import hexgrid
 from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.settings import DEFAULT_RESOLUTION
+from tabula.geo.settings import DEFAULT_RESOLUTION, MEDITERRANEAN_BBOX
 from tabula.schema import create_database, create_map_tables
 
 log = logging.getLogger(__name__)
@@ -39,6 +48,16 @@ DEFAULT_SHORELINES = DATASETS_DIR / "mediterranean_shorelines.parquet"
 DEFAULT_RIVERS = DATASETS_DIR / "mediterranean_rivers.parquet"
 REGIONS_FILE = DATASETS_DIR / "regions.toml"
 DEFAULT_REGION = "mediterranean"
+
+EMBEDDED_MARGIN_DEG = 1.0
+"""The embedded datasets cover MEDITERRANEAN_BBOX widened by this (datasets/SOURCES.md)."""
+
+MAX_CELLS = 1_000_000
+"""The most H3 cells (estimated, :func:`estimated_cells`) a build takes on.  Peak memory of a build
+with the embedded data, measured here: ~340 MB of libraries plus ~3 KB per cell (res 8, 47,020 cells:
+0.58 GB; res 9, 331,215 cells: 1.47 GB; res 9, 991,701 cells: 3.07 GB), so the limit keeps a build
+near 3 GB on a 24 GB machine shared with other work.  ``--res 15`` over Sicily asks for ~137 billion
+cells (a MemoryError before).  Above the limit: a coarser --res or a smaller --bbox."""
 
 
 def named_regions() -> dict[str, dict]:
@@ -90,6 +109,83 @@ class BuildReport:
         return f"{self.path}: {self.cells} hexes ({kinds}); land terrain: {terr}; built in {total:.1f} s"
 
 
+def estimated_cells(bbox, res: int) -> int:
+    """About how many H3 cells of resolution ``res`` have their centre in ``bbox``: the bbox's
+    area on the authalic sphere over H3's average cell area at ``res`` (H3 cells vary in size: measured up to ~15% over)."""
+    west, south, east, north = bbox
+    radius_km = 6371.0072
+    area = radius_km**2 * math.radians(east - west) * (math.sin(math.radians(north)) - math.sin(math.radians(south)))
+    return int(round(area / h3.average_hexagon_area(res, unit="km^2")))
+
+
+def check_cell_count(bbox, res: int, *, limit: int = MAX_CELLS) -> int:
+    """The estimated cell count, or InputError when it is over ``limit`` (before any memory is spent)."""
+    n = estimated_cells(bbox, res)
+    if n > limit:
+        raise InputError(
+            f"bbox {list(bbox)} at resolution {res} holds about {n:,} hexes, over the limit of {limit:,} "
+            f"(about 3 GB of memory): pass a coarser --res or a smaller --bbox"
+        )
+    return n
+
+
+def embedded_extent() -> tuple[float, float, float, float]:
+    """(west, south, east, north) covered by the embedded DEM, shorelines and rivers."""
+    from tabula.etl.sources import widen_bbox
+
+    return widen_bbox(MEDITERRANEAN_BBOX, EMBEDDED_MARGIN_DEG)
+
+
+def check_embedded_extent(options: "BuildOptions") -> None:
+    """Refuse a bbox that extends past the embedded data's edge while embedded data is used:
+    beyond it the shorelines have no land, so land would silently become sea."""
+    used = [name for name, path, default in (("DEM", options.dem, DEFAULT_DEM),
+                                              ("shorelines", options.shorelines, DEFAULT_SHORELINES),
+                                              ("rivers", options.rivers, DEFAULT_RIVERS))
+            if Path(path) == default]
+    if not used:
+        return
+    edge = embedded_extent()
+    west, south, east, north = options.bbox
+    past = [f"{side} {v:g} beyond {e:g}" for side, v, e, over in (
+        ("west", west, edge[0], west < edge[0]), ("south", south, edge[1], south < edge[1]),
+        ("east", east, edge[2], east > edge[2]), ("north", north, edge[3], north > edge[3])) if over]
+    if past:
+        raise InputError(
+            f"bbox {list(options.bbox)} extends past the edge of the embedded {'/'.join(used)} data "
+            f"({', '.join(past)}; the embedded data cover {list(edge)}): pass --dem and --shorelines "
+            "(and --rivers) covering that area, or a bbox inside the edge"
+        )
+
+
+def dem_has_data(dem: Path, bbox) -> bool:
+    """Whether the DEM has at least one valid (not nodata, not NaN) pixel over ``bbox``; reads the
+    region block by block and stops at the first valid one.  A DEM of complex numbers, or one
+    whose pixels cannot be read (a truncated file), is an InputError naming it."""
+    from rasterio.errors import RasterioError
+
+    from tabula.etl.dem import _open_dem, _region_window, _windows
+
+    with _open_dem(Path(dem)) as ds:
+        dtype = np.dtype(ds.dtypes[0])
+        if not (np.issubdtype(dtype, np.integer) or np.issubdtype(dtype, np.floating)):
+            raise InputError(f"DEM {dem} holds {dtype} values, not elevations: pass a DEM of integer or real metres")
+        region = _region_window(ds, bbox, dem)
+        try:
+            for window in _windows(region, 1024, ds.block_shapes[0]):
+                values = ds.read(1, window=window, masked=True)
+                valid = ~np.ma.getmaskarray(values)
+                if np.issubdtype(dtype, np.floating):
+                    valid &= ~np.isnan(values.filled(0))
+                if valid.any():
+                    return True
+        except RasterioError as e:
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise InputError(f"DEM {dem} cannot be read over region {list(bbox)} ({first}): the file is damaged or "
+                             "truncated: pass a whole DEM (--dem)") from None
+    return False
+
+
 def _check_file(path: Path, what: str, option: str) -> Path:
     path = Path(path)
     if not path.exists():
@@ -99,7 +195,7 @@ def _check_file(path: Path, what: str, option: str) -> Path:
 
 def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
     """Compute every per-hex attribute and the neighbour table (no database involved)."""
-    from tabula.etl.dem import dem_stats_by_cell
+    from tabula.etl.dem import dem_stats_by_cell, fill_unsampled_land
     from tabula.etl.rivers import read_rivers, select_major_rivers
     from tabula.etl.shorelines import read_shorelines
     from tabula.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
@@ -136,6 +232,11 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     shorelines = read_shorelines(shore_path)
     water = water_fractions_by_cell(cell_ids, shorelines)
     cells = cells.merge(water, on="cell", how="left")
+    # A DEM with nothing over land (all nodata, or the wrong area) would leave every land hex
+    # to a default terrain: refuse it.  A region of open sea needs no elevation.
+    if (cells["land_fraction"] > 0).any() and not dem_has_data(dem, options.bbox):
+        raise InputError(f"DEM {dem} has no valid pixel over region {list(options.bbox)} (all nodata there), "
+                         "yet the region has land: pass a DEM with elevations for it (--dem)")
     step("water fractions", t)
 
     t = time.perf_counter()
@@ -152,6 +253,9 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
 
     t = time.perf_counter()
     cells["kind"] = classify_kinds(cells, neighbors, rules=rules, ocean=ocean)
+    # Land hexes whose centre samples miss their land (small islands) take it from the DEM's
+    # pixels over that land, marked in elev_source (docs/terrain.md, "Small islands").
+    cells = fill_unsampled_land(cells, dem, shorelines, rules=rules)
     # Rivers flow on land: a water hex is not a River hex for the rules.
     cells.loc[cells["kind"] != "land", "river"] = False
     cells["terrain"] = classify_terrain(cells, neighbors, rules=rules)
@@ -209,8 +313,11 @@ def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame,
         con.close()
 
 
-def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int = DEFAULT_RESOLUTION, **kwargs) -> BuildReport:
+def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int = DEFAULT_RESOLUTION, force: bool = False,
+              **kwargs) -> BuildReport:
     """Build the hex map of a region into the DuckDB file ``out``.
+
+    An existing ``out`` is replaced only with ``force``, and never when it holds a campaign.
 
     Keyword options are those of :class:`BuildOptions` (dem, shorelines, rivers,
     terrain_rules, ocean, min_river_km, scheduler, use_dask, progress).
@@ -220,10 +327,14 @@ def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int
         tabula map build --region italy --res 5 --out italy.duckdb
     """
     options = BuildOptions(bbox=region_bbox(region, bbox), res=hexgrid.check_resolution(res), **{k: v for k, v in kwargs.items() if v is not None})
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_cell_count(options.bbox, options.res)
+    check_embedded_extent(options)
+    out = check_out_dir(out)
+    refuse_overwrite(out, force=force, what="map")
+    clear_leftovers(out, command="tabula map build")
     started = time.perf_counter()
     cells, neighbors, rivers, seconds = hex_attributes(options)
+    from tabula.etl.dem import elevation_notes
 
     t = time.perf_counter()
     meta = {
@@ -237,11 +348,15 @@ def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int
         "ocean": str(options.ocean or "embedded"),
         "min_river_km": options.min_river_km,
         "cells": len(cells),
+        # land hexes whose elevation is not their own pixel-centre samples, and how it was taken
+        "elevation_fallback": elevation_notes(cells),
     }
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp = temp_path(out)
     tmp.unlink(missing_ok=True)
     try:
         write_map_database(tmp, cells, neighbors, rivers, meta)
+        # Again at the end: the output may have appeared (or become a campaign) during the build.
+        refuse_overwrite(out, force=force, what="map")
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)

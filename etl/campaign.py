@@ -1,7 +1,9 @@
 """Create a campaign database from a scenario and a map (``tabula campaign new``).
 
 Steps, all inside one temporary DuckDB file that replaces ``out`` only at the
-end (an error or a kill leaves no half-written campaign):
+end (an error or a kill leaves no half-written campaign; the work folder,
+``.NAME.PID.tmpdir`` next to ``out``, is removed by the next run for the same
+``out`` if a kill left it, see :mod:`etl.files`):
 
 1. load and check the scenario files (:func:`etl.scenario.load_scenario`);
 2. take the map: the file given with ``map_path`` (any map whose resolution is
@@ -22,7 +24,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,6 +32,7 @@ from pathlib import Path
 import duckdb
 
 from tabula.datasets.rules import rules_rows
+from tabula.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
 from tabula.etl.structure_views import install_structure_views
 from tabula.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
 from tabula.etl.scenario import (
@@ -48,9 +50,9 @@ from tabula.etl.scenario import (
     nearest_land,
     resolve_on_map,
 )
-from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.errors import InputError
 from tabula.geo.hexgrid import cell_at, cells_in_bbox
-from tabula.geo.spatialdb import connect, run_sql
+from tabula.geo.spatialdb import connect
 from tabula.schema import (
     CAMPAIGN,
     create_campaign_tables,
@@ -65,7 +67,7 @@ from tabula.schema import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CampaignResult", "create_campaign", "place_armies", "write_placements"]
+__all__ = ["CampaignResult", "create_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
 
 
 
@@ -108,24 +110,39 @@ def _copy_columns(con, table: str) -> str:
     return ", ".join(c if c in have else f"NULL AS {c}" for c in table_columns(table))
 
 
+def _from_map(con, map_path: Path, sql: str, params=None, *, name: str = "<inline>"):
+    """Run a statement that reads the attached user map ``m``: a map that opens but cannot be read
+    (truncated, damaged) is the user's input, so one InputError line naming it, not a query error."""
+    try:
+        return con.execute(sql, params) if params is not None else con.execute(sql)
+    except duckdb.Error as e:
+        log.debug("reading the map failed in %s: %s", name, e)
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map {map_path} cannot be read ({first}): rebuild it with `tabula map build` or omit --map") from None
+
+
 def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario) -> None:
     """Create the map tables and views of the schema and fill them with the map's hexes in the bbox."""
     west, south, east, north = scenario.bbox
     create_map_tables(con)
-    con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
+    try:
+        con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
+    except duckdb.Error as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map {map_path} cannot be opened ({first}): pass a map written by `tabula map build` or omit --map") from None
     try:
         tables = existing_tables(con, catalog="m")
         missing = {"hexes", "hex_neighbors"} - tables
         if missing:
             raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: pass a map written by `tabula map build`")
-        resolutions = [r[0] for r in con.execute("SELECT DISTINCT res FROM m.hexes").fetchall()]
+        resolutions = [r[0] for r in _from_map(con, map_path, "SELECT DISTINCT res FROM m.hexes").fetchall()]
         if resolutions != [scenario.resolution]:
             raise InputError(
                 f"map {map_path}: resolution {resolutions} but scenario {scenario.name!r} needs {scenario.resolution}: "
                 f"build the map with --res {scenario.resolution} or omit --map"
             )
-        run_sql(
-            con,
+        _from_map(
+            con, map_path,
             f"INSERT INTO hexes SELECT {_copy_columns(con, 'hexes')} FROM m.hexes "
             "WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? ORDER BY cell",
             [south, north, west, east],
@@ -139,22 +156,22 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
                 f"map {map_path}: covers {copied} of the {expected} hexes of scenario bbox {list(scenario.bbox)}: "
                 "build a map over the scenario region or omit --map"
             )
-        run_sql(
-            con,
+        _from_map(
+            con, map_path,
             f"INSERT INTO hex_neighbors SELECT {_copy_columns(con, 'hex_neighbors')} FROM m.hex_neighbors "
             "WHERE cell IN (SELECT cell FROM hexes) AND neighbor IN (SELECT cell FROM hexes) ORDER BY cell, clock",
             name="campaign.copy_neighbors",
         )
         if "map_rivers" in tables:
-            run_sql(
-                con,
+            _from_map(
+                con, map_path,
                 f"INSERT INTO map_rivers SELECT {_copy_columns(con, 'map_rivers')} FROM m.map_rivers "
                 "WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?))",
                 [west, south, east, north],
                 name="campaign.copy_rivers",
             )
         if "map_meta" in tables:
-            run_sql(con, "INSERT INTO map_meta SELECT key, value FROM m.map_meta", name="campaign.copy_meta")
+            _from_map(con, map_path, "INSERT INTO map_meta SELECT key, value FROM m.map_meta", name="campaign.copy_meta")
     finally:
         con.execute("DETACH m")
 
@@ -307,6 +324,46 @@ def _write_rules(con, scenario: Scenario) -> None:
 # --------------------------------------------------------------------------- entry points
 
 
+def _check_map_file(map_path: Path) -> None:
+    """One-line errors for a --map that is missing, not a DuckDB file, in use, or not a map."""
+    fix = "pass a map written by `tabula map build` or omit --map"
+    con = open_duckdb(map_path, what="map", fix=fix)
+    try:
+        missing = {"hexes", "hex_neighbors"} - table_names(con, "map", map_path)
+    finally:
+        con.close()
+    if missing:
+        raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: {fix}")
+
+
+def open_campaign(campaign: str | Path, *, needs: tuple[str, ...] = ("factions", "structures"), read_only: bool = True):
+    """Open a campaign database for the designer's commands; one-line errors for a file that is
+    missing, not a DuckDB database, in use, or without the ``needs`` tables (a map file)."""
+
+    campaign = Path(campaign)
+    fix = "pass a campaign made by `tabula campaign new`"
+    con = open_duckdb(campaign, what="campaign", fix=fix)
+    if not read_only:
+        con.close()
+        try:
+            con = connect(campaign)
+        except duckdb.Error as e:
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise InputError(f"campaign {campaign} cannot be opened for writing ({first}): "
+                             "try again once other commands on it have finished") from None
+    try:
+        tables = table_names(con, "campaign", campaign)
+    except BaseException:
+        con.close()
+        raise
+    missing = [t for t in needs if t not in tables]
+    if missing:
+        con.close()
+        what = "a map, not a campaign" if "hexes" in tables else "not a campaign"
+        raise InputError(f"{campaign} has no {'/'.join(missing)} table{'s' if len(missing) > 1 else ''}, so it is {what}: {fix}")
+    return con
+
+
 def create_campaign(
     scenario_ref: str | Path,
     out: str | Path,
@@ -318,15 +375,16 @@ def create_campaign(
     """Write a new campaign database for a scenario (see the module doc); returns what was written."""
     t0 = time.perf_counter()
     out = Path(out)
-    if out.exists() and not force:
-        raise InputError(f"{out} exists: choose another --out or pass --force to replace it")
+    # A campaign may replace a campaign, with --force; refuse_overwrite also refuses a file in use.
+    refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
     scenario = load_scenario(scenario_ref, placements=placements)
     if map_path is not None:
         map_path = Path(map_path)
-        if not map_path.is_file():
-            raise MissingInputError(f"map {map_path}: no such file: build one with `tabula map build` or omit --map")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    workdir = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        _check_map_file(map_path)
+    check_out_dir(out)
+    clear_leftovers(out, command="tabula campaign new")
+    workdir = temp_path(out, "tmpdir")
+    workdir.mkdir()
     tmp = workdir / out.name
     built = False
     try:
@@ -382,6 +440,7 @@ def create_campaign(
             con.execute("CHECKPOINT")
         finally:
             con.close()
+        refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)  # appeared meanwhile?
         os.replace(tmp, out)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -412,13 +471,9 @@ class _Roster:
 def place_armies(campaign: str | Path, placements: str | Path) -> int:
     """Validate a placements file against a campaign's factions and structures and store it."""
     campaign = Path(campaign)
-    if not campaign.is_file():
-        raise MissingInputError(f"campaign {campaign}: no such file: create it with `tabula campaign new`")
-    con = connect(campaign)
+    con = open_campaign(campaign, read_only=False)
     try:
         tables = existing_tables(con)
-        if not {"factions", "structures"} <= tables:
-            raise InputError(f"campaign {campaign}: has no factions/structures tables: create it with `tabula campaign new`")
         # Placement is the scenario's starting position: once the umpire has started
         # the campaign (an event log exists), moving armies goes through the engine.
         if "events" in tables and con.execute("SELECT count(*) FROM events").fetchone()[0] > 0:
@@ -437,7 +492,8 @@ def place_armies(campaign: str | Path, placements: str | Path) -> int:
 
 
 def structure_summary(con) -> list[tuple]:
-    """(structure, kind, controller, terrain, coast, resilience) rows, for the CLI."""
+    """(structure, kind, controller, terrain, coast, resilience) rows, for the CLI
+    (``con`` from :func:`open_campaign` with ``needs=("structure_resilience",)``)."""
     return con.execute(
         "SELECT structure, kind, coalesce(controller, '-'), terrain, adjacent_to_coast, resilience "
         "FROM structure_resilience ORDER BY controller NULLS LAST, structure"

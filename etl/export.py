@@ -1,16 +1,21 @@
-"""Export map tables to GeoParquet and GeoPackage (files QGIS opens directly)."""
+"""Export map tables to GeoParquet and GeoPackage (files QGIS opens directly).
+
+An export replaces existing files only with ``force`` (never a campaign), writes each file
+under a temporary name (``.NAME.PID.tmp...``, :mod:`etl.files`) and renames it into place;
+a later export to the same output removes what a killed one left.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import duckdb
 import geopandas as gpd
 import shapely
 
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.spatialdb import connect
-from tabula.schema import existing_tables
+from tabula.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
+from tabula.geo.errors import InputError
 
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 
@@ -18,13 +23,16 @@ EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 def open_map_database(db_path: str | Path, *, required: str):
     """Open a map (or campaign) database read-only; return it and its table names.
 
-    Raises a one-line error when the file is missing or lacks the ``required`` table.
+    Raises a one-line error when the file is missing, is not a DuckDB database (text, empty,
+    truncated) or lacks the ``required`` table.
     """
     db_path = Path(db_path)
-    if not db_path.exists():
-        raise MissingInputError(f"map database {db_path} does not exist: build one with `tabula map build --out {db_path}`")
-    con = connect(db_path, read_only=True)
-    tables = existing_tables(con)
+    con = open_duckdb(db_path, what="map database", fix=f"pass a file written by `tabula map build` (e.g. `tabula map build --out {db_path}`)")
+    try:
+        tables = table_names(con, "map database", db_path)
+    except BaseException:
+        con.close()
+        raise
     if required not in tables:
         con.close()
         raise InputError(f"{db_path} has no {required} table: pass a database made by `tabula map build`")
@@ -39,7 +47,12 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
         for table in ("hexes", "map_rivers", "structures", "roads", "rivers", "sea_zones"):
             if table not in tables:
                 continue
-            df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM {table}").df()
+            try:
+                df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM {table}").df()
+            except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
+                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                raise InputError(f"map database {db_path}: table {table} cannot be read ({first}): "
+                                 "rebuild it with `tabula map build`") from None
             geometry = shapely.from_wkb(df.pop("wkb").map(bytes).to_numpy())
             # The columns are OGC:CRS84 (schema/*.sql): WGS84 lon/lat, which GeoPandas, GeoParquet
             # and GeoPackage write as EPSG:4326 with x = longitude.
@@ -49,17 +62,31 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
         con.close()
 
 
-def export_map(db_path: str | Path, out: str | Path) -> Path:
+def _targets(out: Path, fmt: str, layers) -> dict[str, Path]:
+    """The file each layer goes to: one GeoPackage, or ``out`` for hexes and ``<stem>_<layer>.parquet``."""
+    if fmt == "GeoPackage":
+        return {name: out for name in layers}
+    return {name: out if name == "hexes" else out.with_name(f"{out.stem}_{name}.parquet") for name in layers}
+
+
+def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> Path:
     """Write the map as GeoParquet (one file per layer: ``out`` for hexes, ``<stem>_<layer>.parquet`` for
-    the others) or as one GeoPackage with a layer per table. Atomic: temp file, then move."""
+    the others) or as one GeoPackage with a layer per table. Atomic: temp file, then move.
+
+    Existing files are replaced only with ``force``, and a campaign never."""
     out = Path(out)
     fmt = EXPORT_FORMATS.get(out.suffix.lower())
     if fmt is None:
         raise InputError(f"cannot export to {out}: use a .parquet (GeoParquet) or .gpkg (GeoPackage) file name")
     layers = layers_from_map(db_path)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    targets = _targets(out, fmt, layers)
+    for target in dict.fromkeys(targets.values()):
+        check_out_dir(target)
+        refuse_overwrite(target, force=force, what="map export")
+    for target in dict.fromkeys(targets.values()):
+        clear_leftovers(target, command="tabula map export")
     if fmt == "GeoPackage":
-        tmp = out.with_name(f".{out.name}.tmp.gpkg")
+        tmp = temp_path(out, "tmp.gpkg")  # GDAL picks the driver by the suffix
         tmp.unlink(missing_ok=True)
         try:
             for name, gdf in layers.items():
@@ -69,24 +96,33 @@ def export_map(db_path: str | Path, out: str | Path) -> Path:
             tmp.unlink(missing_ok=True)
         return out
     written = []
-    for name, gdf in layers.items():
-        target = out if name == "hexes" else out.with_name(f"{out.stem}_{name}.parquet")
-        tmp = target.with_name(f".{target.name}.tmp")
-        gdf.to_parquet(tmp)
-        written.append((tmp, target))
-    for tmp, target in written:
-        os.replace(tmp, target)
+    try:
+        for name, gdf in layers.items():
+            target = targets[name]
+            tmp = temp_path(target)
+            written.append((tmp, target))
+            gdf.to_parquet(tmp)
+        for tmp, target in written:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in written:
+            tmp.unlink(missing_ok=True)
     return out
 
 
 def map_summary(db_path: str | Path) -> list[str]:
     """Lines describing a map: its metadata, then hex counts by kind and by terrain."""
-    con, _ = open_map_database(db_path, required="map_meta")
+    con, tables = open_map_database(db_path, required="map_meta")
     try:
+        if "hexes" not in tables:
+            raise InputError(f"{db_path} has no hexes table: pass a database made by `tabula map build`")
         lines = [f"{k}: {v}" for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()]
         for column in ("kind", "terrain"):
             rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC").fetchall()
             lines.append(f"{column}: " + ", ".join(f"{k} {n}" for k, n in rows))
         return lines
+    except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map database {db_path} cannot be read ({first}): rebuild it with `tabula map build`") from None
     finally:
         con.close()

@@ -77,13 +77,12 @@ def scenarios() -> None:
 
 
 @group.command(name="structures")
-@click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 def structures(campaign: Path) -> None:
     """Print each structure's controller, terrain, coast adjacency and start Resilience."""
-    from tabula.etl.campaign import structure_summary
-    from tabula.geo.spatialdb import connect
+    from tabula.etl.campaign import open_campaign, structure_summary
 
-    con = connect(campaign, read_only=True)
+    con = open_campaign(campaign, needs=("structures", "structure_resilience"))
     try:
         for name, kind, ctl, terrain, coast, res in structure_summary(con):
             click.echo(f"{name:<20} {kind:<5} {ctl:<10} {terrain or '-':<10} {'coast' if coast else '':<5} {res:+d}")

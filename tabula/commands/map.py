@@ -39,9 +39,14 @@ def group() -> None:
 @click.option("--min-river-km", type=float, default=None, help="Keep river systems at least this long.")
 @click.option("--dask/--no-dask", "use_dask", default=None, help="Force (or forbid) the Dask path for the DEM.")
 @click.option("--scheduler", default=None, help="Address of a dask.distributed scheduler (default: a LocalCluster when Dask is used).")
+@click.option("--force", is_flag=True, help="Replace --out if it exists (never a campaign).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean, min_river_km, use_dask, scheduler, quiet):
+def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean, min_river_km, use_dask, scheduler, force, quiet):
     """Build the H3 hex map of a region into a DuckDB file.
+
+    An existing --out is replaced only with --force, and a campaign never.  A region is
+    refused above about a million hexes (a coarser --res or a smaller --bbox), and a bbox
+    past the embedded data's edge (-8,28.5,38,48.5) unless --dem and --shorelines cover it.
 
     Example: tabula map build --region italy --res 6 --out italy6.duckdb
     """
@@ -61,6 +66,7 @@ def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean,
         use_dask=use_dask,
         scheduler=scheduler,
         progress=not quiet,
+        force=force,
     )
     click.echo(report.summary())
 
@@ -82,14 +88,17 @@ def sources(out_dir):
 @group.command("export")
 @click.argument("map_db", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help=".parquet (GeoParquet) or .gpkg (GeoPackage).")
-def export(map_db, out):
+@click.option("--force", is_flag=True, help="Replace existing output files (never a campaign).")
+def export(map_db, out, force):
     """Export the map tables to GeoParquet or GeoPackage for QGIS.
+
+    Existing files are replaced only with --force.
 
     Example: tabula map export build/mediterranean.duckdb --out build/mediterranean.gpkg
     """
     from tabula.etl.export import export_map
 
-    click.echo(export_map(map_db, out))
+    click.echo(export_map(map_db, out, force=force))
 
 
 @group.command("info")

@@ -28,6 +28,8 @@ def map_command(database: Path, out: Path, faction: str | None, precision: int) 
 
     Example: tabula render map punic.duckdb --out punic-roma.html --faction Roma
     """
+    from tabula.etl.files import check_out_dir
     from tabula.web_maps.terrain_map import render_terrain_map
 
+    check_out_dir(out)  # an impossible or read-only --out: one line before the page is built
     click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))

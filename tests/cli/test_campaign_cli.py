@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
 from tabula.geo.spatialdb import connect
 from tabula.cli import main
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
@@ -61,3 +69,67 @@ def test_second_scenario_builds_its_own_map(tmp_path, capsys):
 def test_missing_scenario_is_one_line(tmp_path, capsys):
     code, _, err = run(["campaign", "new", "--scenario", "no-such", "--out", str(tmp_path / "x.duckdb")], capsys)
     assert code == 1 and "no scenario.toml" in err and not (tmp_path / "x.duckdb").exists()
+
+
+# --- issue 8: non-DuckDB map arguments, a map given as a campaign, killed runs -----------
+
+
+def one_error(code, err) -> str:
+    assert code == 1 and "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("content", ["text", "empty", "truncated"])
+def test_campaign_new_map_that_is_not_duckdb(tmp_path, capsys, content):
+    m = build_synthetic_map(tmp_path / "real.duckdb")
+    bad = tmp_path / "t.duckdb"
+    if content == "truncated":
+        bad.write_bytes(m.read_bytes()[:300000])
+    else:
+        bad.write_text("hi\n" if content == "text" else "")
+    scen = write_synthetic_scenario(tmp_path / "scen")
+    out = tmp_path / "c.duckdb"
+    line = one_error(*run(["campaign", "new", "--scenario", str(scen), "--out", str(out), "--map", str(bad)], capsys)[::2])
+    assert "t.duckdb" in line and not out.exists()
+
+
+def test_campaign_structures_on_a_map_file(tmp_path, capsys):
+    m = build_synthetic_map(tmp_path / "map.duckdb")
+    line = one_error(*run(["campaign", "structures", str(m)], capsys)[::2])
+    assert "is a map, not a campaign" in line
+    text = tmp_path / "t.duckdb"
+    text.write_text("hi\n")
+    assert "not a readable DuckDB database" in one_error(*run(["campaign", "structures", str(text)], capsys)[::2])
+    assert "not a readable DuckDB database" in one_error(*run(["campaign", "place", str(text), str(text)], capsys)[::2])
+
+
+def test_campaign_new_to_an_impossible_out(tmp_path, capsys):
+    m = build_synthetic_map(tmp_path / "map.duckdb")
+    scen = write_synthetic_scenario(tmp_path / "scen")
+    (tmp_path / "afile").write_text("x")
+    for out in (tmp_path / "afile" / "c.duckdb", Path("/proc/c.duckdb")):
+        line = one_error(*run(["campaign", "new", "--scenario", str(scen), "--out", str(out), "--map", str(m)], capsys)[::2])
+        assert "choose an --out in a writable folder" in line
+
+
+def test_killed_campaign_new_leaves_nothing_after_the_next_run(tmp_path, capsys):
+    """kill -9 during `campaign new` leaves its work folder; the next run for that --out removes it."""
+    m = build_synthetic_map(tmp_path / "map.duckdb")
+    scen = write_synthetic_scenario(tmp_path / "scen")
+    out = tmp_path / "c.duckdb"
+    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", "campaign", "new", "--scenario", str(scen), "--out", str(out),
+                             "--map", str(m)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pattern = f".c.duckdb.{proc.pid}.tmpdir"
+    deadline = time.monotonic() + 60
+    while not (tmp_path / pattern).exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    if not (tmp_path / pattern).exists():
+        pytest.skip("the run finished before it could be killed")
+    assert not out.exists()
+    code, _, err = run(["campaign", "new", "--scenario", str(scen), "--out", str(out), "--map", str(m), "-q"], capsys)
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.duckdb", "map.duckdb", "scen"]

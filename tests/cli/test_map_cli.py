@@ -32,6 +32,8 @@ def test_build_info_export(tmp_path):
         (["--bbox", "1,2,3"], "west,south,east,north"),
         (["--dem", "no/such.tif"], "does not exist"),
         (["--region", "atlantis"], "unknown region"),
+        (["--region", "sicily", "--res", "15"], "over the limit of 1,000,000"),  # was a MemoryError
+        (["--bbox", "36,34,39.5,36"], "past the edge of the embedded"),  # was land turned into sea
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
@@ -41,3 +43,77 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
     assert message in r.stderr
     assert len([line for line in r.stderr.strip().splitlines() if line.strip()]) <= 3  # click usage line + error
     assert not out.exists()
+
+
+# --- issue 8 ------------------------------------------------------------------------------
+
+TINY = "12.2,41.6,12.7,42.0"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def one_error_line(r) -> str:
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    return lines[0]
+
+
+def test_map_build_over_a_started_campaign_is_refused_even_with_force(tmp_path):
+    import duckdb
+
+    campaign = tmp_path / "started_campaign.duckdb"
+    con = duckdb.connect(str(campaign))
+    con.execute("CREATE TABLE events (seq INTEGER, text VARCHAR)")
+    con.execute("INSERT INTO events VALUES (1, 'round 1 started')")
+    con.close()
+    before = campaign.read_bytes()
+    for extra in ([], ["--force"]):
+        line = one_error_line(run("map", "build", "--bbox", TINY, "--res", "5", "--out", str(campaign), "--quiet", *extra))
+        assert "holds a campaign" in line
+    assert campaign.read_bytes() == before
+
+
+def test_map_build_and_export_need_force_to_replace(tmp_path):
+    out = tmp_path / "m.duckdb"
+    out.write_text("not yet a map")
+    assert "exists: pass --force" in one_error_line(run("map", "build", "--bbox", TINY, "--res", "5", "--out", str(out), "--quiet"))
+    assert out.read_text() == "not yet a map"
+    r = run("map", "build", "--bbox", TINY, "--res", "5", "--out", str(out), "--quiet", "--force")
+    assert r.returncode == 0, r.stderr
+    gpkg = tmp_path / "m.gpkg"
+    gpkg.write_text("mine")
+    assert "exists: pass --force" in one_error_line(run("map", "export", str(out), "--out", str(gpkg)))
+    assert gpkg.read_text() == "mine"
+    assert run("map", "export", str(out), "--out", str(gpkg), "--force").returncode == 0
+    assert gpkg.read_bytes()[:16] == b"SQLite format 3\x00"
+
+
+@pytest.mark.parametrize("content", ["text", "empty", "truncated"])
+def test_map_info_and_export_of_a_file_that_is_not_duckdb(tmp_path, content):
+    bad = tmp_path / "t.duckdb"
+    if content == "truncated":
+        import duckdb
+
+        con = duckdb.connect(str(tmp_path / "real.duckdb"))
+        con.execute("CREATE TABLE hexes AS SELECT range AS cell, 'land' AS kind FROM range(200000)")
+        con.close()
+        bad.write_bytes((tmp_path / "real.duckdb").read_bytes()[:20000])
+    else:
+        bad.write_text("hi\n" if content == "text" else "")
+    assert "t.duckdb" in one_error_line(run("map", "info", str(bad)))
+    assert "t.duckdb" in one_error_line(run("map", "export", str(bad), "--out", str(tmp_path / "x.gpkg")))
+    assert not (tmp_path / "x.gpkg").exists()
+
+
+@pytest.mark.parametrize("out", ["afile/m.duckdb", "/proc/m.duckdb"])
+def test_map_build_to_an_impossible_out(tmp_path, out):
+    (tmp_path / "afile").write_text("x")
+    line = one_error_line(run("map", "build", "--bbox", TINY, "--res", "5", "--out", out, "--quiet", cwd=tmp_path))
+    assert "choose an --out in a writable folder" in line
+
+
+def test_make_demo_rebuilds_its_map_with_force():
+    # `make demo` rebuilds build/mediterranean.duckdb on purpose, so it runs twice in a row
+    lines = [line for line in (ROOT / "Makefile").read_text().splitlines() if "map build" in line]
+    assert lines and all("--force" in line for line in lines)

@@ -72,3 +72,33 @@ def test_unknown_faction_is_one_line_through_main(tmp_path, capsys):
     assert info.value.code == 1
     err = capsys.readouterr().err
     assert err == "error: faction 'Samnites' is not in this campaign: pass --faction with one of Carthago, Etrusci, Roma\n"
+
+
+# --- issue 8: a map argument that is not a DuckDB file, an impossible --out --------------
+
+
+@pytest.mark.parametrize("content", ["text", "empty", "truncated"])
+def test_render_map_of_a_file_that_is_not_duckdb(tmp_path, capsys, content):
+    bad = tmp_path / "t.duckdb"
+    if content == "truncated":
+        make_map_db(tmp_path / "real.duckdb", k=2)
+        bad.write_bytes((tmp_path / "real.duckdb").read_bytes()[:20000])
+    else:
+        bad.write_text("hi\n" if content == "text" else "")
+    with pytest.raises(SystemExit) as info:
+        main(["render", "map", str(bad), "--out", str(tmp_path / "m.html")])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "t.duckdb" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "m.html").exists()
+
+
+def test_render_map_to_an_out_under_a_file(tmp_path, capsys):
+    db = tmp_path / "latium.duckdb"
+    make_map_db(db, k=2)
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(SystemExit) as info:
+        main(["render", "map", str(db), "--out", str(tmp_path / "afile" / "m.html")])
+    assert info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --out") and "cannot create its folder" in err and err.count("\n") == 1

@@ -1,12 +1,18 @@
 """The map build end to end: real places on the default map, synthetic inputs, errors."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
 import h3
 import numpy as np
 import pytest
 import rasterio
 from affine import Affine
 
-from tabula.etl.build import build_map, region_bbox
+from tabula.etl.build import MAX_CELLS, build_map, check_cell_count, embedded_extent, estimated_cells, region_bbox
 from tabula.geo import hexgrid
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.spatialdb import connect
@@ -201,3 +207,174 @@ def test_pentagon_free_region_has_six_sides_per_inner_cell(med):
     ).fetchall()
     assert all(clocks == [1, 3, 5, 7, 9, 11] for _, clocks in rows)
     assert not any(h3.is_pentagon(c) for c, _ in rows)
+
+
+# --- issue 8: nothing overwritten silently, guards before the work, no leftovers ----------
+
+TINY = (12.2, 41.6, 12.7, 42.0)  # by Rome: land and sea, a dozen res-5 hexes, ~1 s
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped), like a killed run's."""
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def make_campaign_file(path, table="scenario_meta"):
+    con = duckdb.connect(str(path))
+    con.execute(f"CREATE TABLE {table} (key VARCHAR, value VARCHAR)")
+    con.execute(f"INSERT INTO {table} VALUES ('name', 'running')")
+    con.close()
+    return path.read_bytes()
+
+
+def test_map_build_overwrite_needs_force(tmp_path):
+    out = tmp_path / "m.duckdb"
+    build_map(out, bbox=TINY, res=5, progress=False)
+    before = out.read_bytes()
+    with pytest.raises(InputError, match="exists: pass --force"):
+        build_map(out, bbox=TINY, res=4, progress=False)
+    assert out.read_bytes() == before
+    build_map(out, bbox=TINY, res=6, progress=False, force=True)
+    con = connect(out, read_only=True)
+    assert con.execute("SELECT DISTINCT res FROM hexes").fetchall() == [(6,)]
+    con.close()
+
+
+@pytest.mark.parametrize("table", ["scenario_meta", "events"])
+def test_map_build_never_replaces_a_campaign(tmp_path, table):
+    out = tmp_path / "started_campaign.duckdb"
+    before = make_campaign_file(out, table)
+    with pytest.raises(InputError, match=f"holds a campaign \\(it has a {table} table\\).*even with --force"):
+        build_map(out, bbox=TINY, res=5, progress=False, force=True)
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["started_campaign.duckdb"]
+
+
+def test_map_build_refuses_a_database_open_for_writing(tmp_path):
+    out = tmp_path / "busy.duckdb"
+    duckdb.connect(str(out)).close()
+    holder = subprocess.Popen([sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(out)!r}); print('open', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        with pytest.raises(InputError, match="open for writing by another process"):
+            build_map(out, bbox=TINY, res=5, progress=False, force=True)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_map_build_res_15_memory_error_is_refused_with_the_estimate():
+    # --res 15 over Sicily ran out of memory in polygon_to_cells; now refused before any work
+    with pytest.raises(InputError, match=r"about [\d,]+ hexes, over the limit of 1,000,000 .*coarser --res or a smaller --bbox"):
+        build_map("never.duckdb", region="sicily", res=15, progress=False)
+    assert not Path("never.duckdb").exists()
+
+
+@pytest.mark.parametrize("bbox, res", [((12.0, 41.0, 13.0, 42.0), 7), ((12.0, 41.0, 12.3, 41.3), 8), (TINY, 5)])
+def test_estimated_cells_is_near_the_real_count(bbox, res):
+    real = len(hexgrid.cells_in_bbox(bbox, res))
+    assert 0.8 * real <= estimated_cells(bbox, res) <= 1.25 * real + 3
+
+
+def test_cell_limit_is_what_the_default_map_and_res_6_need():
+    assert estimated_cells(region_bbox(), 6) < MAX_CELLS  # the benchmarks' res-6 Mediterranean map
+    with pytest.raises(InputError, match="limit of 2 "):
+        check_cell_count(TINY, 5, limit=2)
+
+
+def test_all_nodata_dem_is_refused(tmp_path):
+    dem = write_dem(tmp_path / "nodata.tif", value=-9999)  # every pixel is the nodata value
+    out = tmp_path / "m.duckdb"
+    with pytest.raises(InputError, match=f"DEM {dem} has no valid pixel over region"):
+        build_map(out, bbox=(12.2, 40.8, 13.8, 42.3), res=5, dem=dem, progress=False)
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["nodata.tif"]
+
+
+def test_all_nodata_dem_over_open_sea_builds(tmp_path):
+    # a land-only DEM has nothing over open sea: that region needs no elevation
+    dem = write_dem(tmp_path / "nodata.tif", west=10.5, north=41.0, value=-9999)
+    report = build_map(tmp_path / "sea.duckdb", bbox=(11.0, 40.0, 11.5, 40.3), res=5, dem=dem, progress=False)
+    assert report.cells > 0 and set(report.kinds) <= {"sea", "coast", "ocean"}
+
+
+def test_bbox_past_the_embedded_data_edge_is_refused(tmp_path):
+    # east of 38 E the embedded shorelines have no land: Syria would silently be sea
+    with pytest.raises(InputError, match=r"east 39.5 beyond 38.*pass --dem and --shorelines"):
+        build_map(tmp_path / "m.duckdb", bbox=(36.0, 34.0, 39.5, 36.0), res=5, progress=False)
+    dem = write_dem(tmp_path / "dem.tif", west=35.5, north=36.5, size=480)
+    with pytest.raises(InputError, match=r"embedded shorelines/rivers data"):
+        build_map(tmp_path / "m.duckdb", bbox=(36.0, 34.0, 39.5, 36.0), res=5, dem=dem, progress=False)
+    with pytest.raises(InputError, match=r"south 27 beyond 28.5"):
+        build_map(tmp_path / "m.duckdb", bbox=(10.0, 27.0, 11.0, 30.0), res=5, progress=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dem.tif"]
+
+
+def test_embedded_extent_is_the_embedded_files_extent():
+    from tabula.etl.build import DEFAULT_DEM
+
+    with rasterio.open(DEFAULT_DEM) as ds:
+        assert tuple(round(v, 6) for v in ds.bounds) == embedded_extent()
+
+
+def test_killed_build_leftovers_are_removed_by_the_next_build(tmp_path):
+    out = tmp_path / "m.duckdb"
+    pid = dead_pid()
+    stale = [tmp_path / f".m.duckdb.{pid}.tmp", tmp_path / f".m.duckdb.{pid}.tmp.wal"]
+    for p in stale:
+        p.write_bytes(b"half a map")
+    other = tmp_path / f".other.duckdb.{pid}.tmp"  # another output's: not ours to remove
+    other.write_bytes(b"x")
+    build_map(out, bbox=TINY, res=5, progress=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "m.duckdb"]
+
+
+def test_a_live_runs_temporary_file_refuses_the_build(tmp_path):
+    out = tmp_path / "m.duckdb"
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        busy = tmp_path / f".m.duckdb.{live.pid}.tmp"
+        busy.write_bytes(b"being written")
+        with pytest.raises(InputError, match=f"another `tabula map build` \\(process {live.pid}\\) is writing"):
+            build_map(out, bbox=TINY, res=5, progress=False)
+        assert busy.exists() and not out.exists()
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_unwritable_out_is_one_input_error(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(InputError, match="cannot create its folder"):
+        build_map(tmp_path / "afile" / "m.duckdb", bbox=TINY, res=5, progress=False)
+    with pytest.raises(InputError, match="is a directory"):
+        build_map(tmp_path, bbox=TINY, res=5, progress=False)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_out_folder_is_one_input_error(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir(mode=0o500)
+    try:
+        with pytest.raises(InputError, match="cannot write in"):
+            build_map(ro / "m.duckdb", bbox=TINY, res=5, progress=False)
+    finally:
+        ro.chmod(0o700)
+
+
+def test_complex_or_truncated_dem_is_refused_naming_it(tmp_path):
+    complex_dem = tmp_path / "complex.tif"
+    profile = dict(driver="GTiff", width=64, height=64, count=1, dtype="complex64", crs="EPSG:4326",
+                   transform=Affine(1 / 30, 0.0, 12.0, 0.0, -1 / 30, 42.5))
+    with rasterio.open(complex_dem, "w", **profile) as dst:
+        dst.write(np.full((64, 64), 100 + 5j, np.complex64), 1)
+    with pytest.raises(InputError, match=f"DEM {complex_dem} holds complex64 values"):
+        build_map(tmp_path / "a.duckdb", bbox=(12.2, 40.8, 13.8, 42.3), res=5, dem=complex_dem, progress=False)
+    whole = write_dem(tmp_path / "whole.tif")
+    cut = tmp_path / "cut.tif"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    with pytest.raises((InputError, MissingInputError), match="cut.tif"):
+        build_map(tmp_path / "b.duckdb", bbox=(12.2, 40.8, 13.8, 42.3), res=5, dem=cut, progress=False)
+    assert not any(p.suffix == ".duckdb" for p in tmp_path.iterdir())

@@ -10,6 +10,8 @@ two roads, a river, two overlapping sea zones and an override.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -337,3 +339,71 @@ def test_place_armies_is_refused_once_the_campaign_has_started(tmp_path, synthet
     p.write_text("army,faction,structure\n1,Alpha,Atown\n2,Alpha,Acapitol\n3,Beta,Hilltown\n4,Beta,Btown\n")
     with pytest.raises(InputError, match="already started"):
         place_armies(out, p)
+
+
+# --- issue 8: bad map files are one line, leftovers of killed runs are removed ----------
+
+
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+@pytest.mark.parametrize("content", [b"hi\n", b"", "truncated"])
+def test_campaign_new_map_that_is_not_duckdb_is_one_input_error(tmp_path, synthetic_map, content):
+    from tabula.etl.campaign import create_campaign
+
+    bad = tmp_path / "t.duckdb"
+    bad.write_bytes(synthetic_map.read_bytes()[:300000] if content == "truncated" else content)
+    out = tmp_path / "c.duckdb"
+    with pytest.raises(InputError, match=r"map .*t\.duckdb .*(not a readable DuckDB|cannot be read)"):
+        create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=bad)
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s", "t.duckdb"]
+
+
+def test_killed_campaign_new_leftover_folder_is_removed(tmp_path, synthetic_map):
+    from tabula.etl.campaign import create_campaign
+
+    stale = tmp_path / f".c.duckdb.{_dead_pid()}.tmpdir"  # what a kill -9 of `campaign new` leaves
+    stale.mkdir()
+    (stale / "c.duckdb").write_bytes(b"half a campaign")
+    (stale / "map.duckdb").write_bytes(b"a map")
+    scen = write_synthetic_scenario(tmp_path / "s")
+    create_campaign(scen, tmp_path / "c.duckdb", map_path=synthetic_map)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.duckdb", "s"]
+
+
+def test_campaign_new_refused_while_another_run_writes_the_same_out(tmp_path, synthetic_map):
+    from tabula.etl.campaign import create_campaign
+
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        busy = tmp_path / f".c.duckdb.{live.pid}.tmpdir"
+        busy.mkdir()
+        with pytest.raises(InputError, match=f"another `tabula campaign new` \\(process {live.pid}\\)"):
+            create_campaign(write_synthetic_scenario(tmp_path / "s"), tmp_path / "c.duckdb", map_path=synthetic_map)
+        assert busy.is_dir() and not (tmp_path / "c.duckdb").exists()
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_campaign_new_out_under_a_file_is_one_input_error(tmp_path, synthetic_map):
+    from tabula.etl.campaign import create_campaign
+
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(InputError, match="cannot create its folder"):
+        create_campaign(write_synthetic_scenario(tmp_path / "s"), tmp_path / "afile" / "c.duckdb", map_path=synthetic_map)
+
+
+def test_open_campaign_on_a_map_or_text_file(tmp_path, synthetic_map):
+    from tabula.etl.campaign import open_campaign
+
+    with pytest.raises(InputError, match="so it is a map, not a campaign"):
+        open_campaign(synthetic_map)
+    text = tmp_path / "t.duckdb"
+    text.write_text("hi\n")
+    with pytest.raises(InputError, match="not a readable DuckDB database"):
+        open_campaign(text)
