@@ -17,9 +17,10 @@ opening a new Campaign.  One CLI command opens one Campaign.
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import duckdb
 
@@ -30,7 +31,7 @@ from tabula.engine.core.events import Event, StoredEvent
 from tabula.engine.core.rules import stored_ruleset_name
 from tabula.engine.core.ruleset import LEGACY_RULESET, Ruleset, get_ruleset
 from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.errors import InputError
 
 __all__ = ["Campaign"]
 
@@ -50,25 +51,29 @@ class Campaign:
         #: Values a ruleset derives from the campaign and keeps for its life (e.g. structure names).
         self.cache: dict[str, Any] = {}
         self.closed = False
+        #: Where a read-only campaign reports a damaged log (one line; default: stderr).
+        self.warn: Callable[[str], None] = _warn_on_stderr
+        self._read_checked = False
+        self._damaged = False  # a read-only look found the log damaged (and warned)
+        self._checked: Snapshot | None = None  # the tables the pre-write check just read, for the step's first read
 
     # --- opening and closing ---------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | Path, *, read_only: bool = False, ruleset: Ruleset | str | None = None) -> "Campaign":
-        """Open an existing campaign file; a missing file or one locked by a running step is a one-line error."""
-        from tabula.geo.spatialdb import connect
+        """Open an existing campaign file.  Every way the file can be wrong is one line naming it
+        and the fix (:mod:`engine.core.campaign_file`): missing, a directory, unreadable, not a
+        DuckDB file (text, empty, truncated), a map and not a campaign, or held by another
+        process (named by its PID, and whether it is a tabula command)."""
+        from tabula.engine.core.campaign_file import damaged, open_connection
 
         path = Path(path)
-        if not path.exists():
-            raise MissingInputError(f"campaign database {path} does not exist: create it with `tabula campaign new`")
-        try:
-            con = connect(path, read_only=read_only)
-        except duckdb.IOException as e:
-            if "lock" in str(e).lower():
-                raise InputError(f"{path} is open in another process (a step running?): wait for it to finish and retry") from None
-            raise
+        con = open_connection(path, read_only=read_only)
         try:
             rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset or stored_ruleset_name(con, LEGACY_RULESET))
+        except duckdb.Error as e:
+            con.close()
+            raise damaged(path, e) from None
         except BaseException:
             con.close()
             raise
@@ -130,9 +135,50 @@ class Campaign:
 
     @contextmanager
     def transaction(self) -> Iterator["Campaign"]:
-        """One DuckDB transaction (see :func:`engine.core.state.transaction`)."""
-        with st.transaction(self.con):
-            yield self
+        """One DuckDB transaction (see :func:`engine.core.state.transaction`).
+
+        Before the step inside writes anything, the log's hash chain and the state tables'
+        agreement with it are checked (:func:`engine.core.state.check_log`): a tampered
+        campaign is refused in one line naming the first bad event or table row, and the
+        file is left as it was.  A log written before hashes is verified from the scenario
+        and sealed first, in the same transaction (:meth:`_seal_log`).
+        """
+        try:
+            with st.transaction(self.con):
+                if not self.read_only and st.has_state(self.con):
+                    self._check_before_write()
+                yield self
+        finally:
+            self._checked = None
+
+    def _where(self) -> str:
+        return str(self.path) if self.path is not None else "the campaign"
+
+    def _check_before_write(self) -> None:
+        if not st.has_chain(self.con):
+            self._seal_log()
+            return
+        try:
+            self._checked = st.check_log(self.con, self.ruleset.schema)
+        except (st.ReplayMismatch, duckdb.Error) as e:
+            why = e if isinstance(e, st.ReplayMismatch) else f"the event log cannot be read: {_first_line(e)}"
+            raise st.LogTampered(f"{self._where()}: refused, nothing written: {why}; "
+                                 "`tabula round verify` reports it (docs/campaign-file.md)") from None
+
+    def _seal_log(self) -> None:
+        """A campaign file written before tabula hashed its log: verify it from the scenario
+        (a log that does not replay is refused, not blessed), chain every event, and log that."""
+        try:
+            self.verify()
+        except st.ReplayMismatch as e:
+            raise st.LogTampered(f"{self._where()}: refused, nothing written: its event log (written before tabula "
+                                 f"hashed its log) does not replay, so it cannot be sealed: {e}") from None
+        n, head = st.seal_log(self.con)
+        before = self.snapshot()
+        text = (f"event log sealed: events 1-{n}, written before tabula hashed its log, were verified against "
+                f"the scenario and chained (head {head[:16]})")
+        self.append([Event(int(before.campaign("round") or 1), "log", st.SEAL_KIND, {"events": n, "head": head}, text)],
+                    before=before)
 
     def has_state(self) -> bool:
         return st.has_state(self.con)
@@ -142,24 +188,58 @@ class Campaign:
 
     def snapshot(self) -> Snapshot:
         """Every state table as stored now."""
+        if self._checked is not None:
+            # The pre-write check has just read them in this transaction and nothing was appended since.
+            snap, self._checked = self._checked, None
+            return snap
+        self._check_on_read()
         return st.read_snapshot(self.con, self.ruleset.schema)
+
+    def _check_on_read(self) -> None:
+        """A read-only look (status, show, log) warns once, in one line, when the log is damaged:
+        it still shows what is stored, and steps refuse to write until the file is restored."""
+        if not self.read_only or self._read_checked:
+            return
+        self._read_checked = True
+        if not st.has_state(self.con):
+            return
+        try:
+            st.check_log(self.con, self.ruleset.schema)
+        except st.LogUnreadable as e:
+            # A table or column is gone: there is nothing to show, so one error line, not a warning.
+            raise st.LogUnreadable(f"{self._where()}: {e}: restore the file from a copy (docs/campaign-file.md)") from None
+        except (st.ReplayMismatch, duckdb.Error) as e:
+            self._damaged = True
+            self.warn(f"{self._where()}: {e}; what is shown may not be what was adjudicated, "
+                      "and steps will refuse to write (`tabula round verify`)")
 
     def append(self, events: Iterable[Event], *, before: Snapshot | None = None) -> Snapshot:
         """Append events and apply their state kinds (inside :meth:`transaction`); the new snapshot."""
+        self._checked = None
         return st.append_events(self.con, self.ruleset.schema, events, before=before)
 
     def events(self, *, round: int | None = None) -> list[StoredEvent]:
-        return st.load_events(self.con, round=round)
+        self._check_on_read()
+        return st.load_events(self.con, round=round, strict=not self._damaged)
 
     def replay_snapshot(self) -> Snapshot:
         """The tables the whole event log replays to."""
         return st.replay_snapshot(self.ruleset.schema, self.events())
 
     def verify(self) -> Snapshot:
-        """Raise :class:`~engine.core.state.ReplayMismatch` unless the log, replayed from the
-        scenario's start, gives every stored table exactly; returns the replayed snapshot."""
-        return st.verify_log(self.con, self.ruleset.schema, lambda seed: self.ruleset.start_snapshot(self, seed=seed),
-                             rng.DEFAULT_SEED)
+        """Raise :class:`~engine.core.state.ReplayMismatch` unless the log's hash chain is intact
+        and the log, replayed from the scenario's start, gives every stored table exactly;
+        returns the replayed snapshot.  A log damaged in a way the reducers cannot even read
+        is reported the same way (one line), never as a traceback."""
+        try:
+            return st.verify_log(self.con, self.ruleset.schema, lambda seed: self.ruleset.start_snapshot(self, seed=seed),
+                                 rng.DEFAULT_SEED)
+        except duckdb.Error as e:
+            raise st.ReplayMismatch(f"the event log or state tables cannot be read: {_first_line(e)}") from None
+
+    def log_head(self) -> str | None:
+        """The last event's hash (None: a log written before hashes), to note down and compare later."""
+        return st.log_head(self.con)
 
     def start(self, *, seed: int | None = None) -> Snapshot:
         """Create the state tables and record the ruleset's starting state, in one transaction.
@@ -179,3 +259,12 @@ class Campaign:
     def seed(self) -> int:
         """The campaign's random seed (:mod:`engine.core.rng` keys every draw by it)."""
         return rng.campaign_seed(self.con)
+
+
+def _warn_on_stderr(message: str) -> None:
+    print("warning: " + " ".join(message.split()), file=sys.stderr)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

@@ -30,7 +30,8 @@ def readjudicate(campaign_path) -> int:
     src = Path(campaign_path)
     with Campaign.open(src, read_only=True) as c:
         c.require_state()
-        original = c.events()
+        # The seal of a log written before hashes is bookkeeping, not a step: left out of the comparison.
+        original = [e for e in c.events() if e.kind != st.SEAL_KIND]
         seed = int(c.snapshot().campaign("seed"))
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / src.name

@@ -20,13 +20,30 @@ Core state kinds (``data`` fields; ``was`` may hold the previous value for the l
 * ``drop_row``: table, key (``{key column: value}``)
 
 Each step runs inside :func:`transaction`: one DuckDB ``BEGIN ... COMMIT``, so a
-crash or ``kill -9`` leaves the database at the last completed step.  These
+crash or ``kill -9`` leaves the database at the last completed step.
+
+The log is tamper-evident.  Each event's ``hash`` is
+``sha256(previous hash || canonical JSON of [seq, round, phase, kind, data, text, at, state_hash])``
+(:func:`event_hash`; the first event's previous hash is empty), so editing, deleting,
+inserting or renumbering any event breaks the chain from that event on; and the last
+event a step appends carries ``state_hash``, the digest of every state table after
+the step (:func:`state_digest`), so a table edited behind the log no longer matches
+it.  :func:`check_log` is what a step runs before it writes (the chain, then the
+stored tables against the last ``state_hash``, replaying the log only when they
+differ); :func:`verify_log` checks the chain and replays the whole log from the
+scenario.  There is no secret key: whoever can write the file can recompute the
+chain, so the chain catches accidental and naive edits, and re-adjudication
+(:mod:`engine.core.readjudicate`) re-derives everything from the scenario
+(docs/campaign-file.md).  ``at`` is covered: when a step was recorded is part of
+the record (orders in before a deadline), and re-adjudication compares events,
+never hashes, so a re-run at another time still compares equal.  These
 functions are the machinery under :class:`engine.core.campaign.Campaign`, which
 is how rules code reaches them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -46,6 +63,15 @@ __all__ = [
     "PAUSE_ENV",
     "CORE_REDUCERS",
     "ReplayMismatch",
+    "LogTampered",
+    "LogUnreadable",
+    "SEAL_KIND",
+    "event_hash",
+    "state_digest",
+    "has_chain",
+    "chain_problem",
+    "check_log",
+    "seal_log",
     "transaction",
     "existing_tables",
     "create_state_tables",
@@ -69,6 +95,23 @@ PAUSE_ENV = "TABULA_TEST_PAUSE_IN_TRANSACTION"
 
 class ReplayMismatch(TabulaError):
     """The state tables differ from the state the event log replays to."""
+
+
+class LogTampered(ReplayMismatch):
+    """The event log's hash chain is broken, or the state tables disagree with the log."""
+
+
+class LogUnreadable(LogTampered):
+    """The log or a state table lost a table or column: nothing can be shown from it, let alone written."""
+
+
+#: The previous hash of the first event.
+GENESIS = ""
+#: The core's explanation kind recording that a log written before hashes was verified and chained.
+SEAL_KIND = "log_sealed"
+#: The columns the hash chain reads, in :func:`event_hash`'s order (then ``hash``).
+_CHAIN_SQL = ('SELECT seq, round, phase, kind, CAST(data AS VARCHAR), text, "at", state_hash, hash '
+              "FROM events ORDER BY seq NULLS LAST, rowid")
 
 
 # --- transactions -------------------------------------------------------------
@@ -227,30 +270,59 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
     if before is None:
         before = read_snapshot(con, schema)
     after = before.copy()
-    start = con.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+    if not has_chain(con):
+        raise TabulaError("this event log has no hash chain (written before tabula hashed its log): "
+                          "append through a Campaign step, which seals it first")
+    last = con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    start, prev = (int(last[0]), last[1]) if last else (0, GENESIS)
     at = datetime.now(timezone.utc).replace(tzinfo=None)
-    rows = []
+    staged = []
     for i, ev in enumerate(events):
         # Round-trip through JSON so the live path applies exactly what replay will read.
-        data = json.loads(to_json(ev.data))
-        apply_event(after, ev.kind, data)
-        rows.append((start + i + 1, int(ev.round), str(ev.phase), ev.kind, to_json(data), ev.text, at))
-    if rows:
-        placeholders = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(rows))
-        run_sql(con, f"INSERT INTO events VALUES {placeholders}", [v for r in rows for v in r], name="state.append_events")
+        text = to_json(ev.data)
+        apply_event(after, ev.kind, json.loads(text))
+        staged.append([start + i + 1, int(ev.round), str(ev.phase), ev.kind, text, ev.text, at, None])
+    rows = []
+    if staged:
+        # The step's last event records the state it leaves, so the next step can check the
+        # tables against the log without replaying it (:func:`check_log`).
+        staged[-1][7] = state_digest(after)
+        for row in staged:
+            prev = event_hash(prev, *row)
+            rows.append((*row, prev))
+        placeholders = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+        run_sql(con, f'INSERT INTO events (seq, round, phase, kind, data, text, "at", state_hash, hash) VALUES {placeholders}',
+                [v for r in rows for v in r], name="state.append_events")
     _write_changed(con, before, after)
     return after
 
 
-def load_events(con: duckdb.DuckDBPyConnection, *, round: int | None = None) -> list[StoredEvent]:
-    """The event log in order, optionally one round's events only."""
+def load_events(con: duckdb.DuckDBPyConnection, *, round: int | None = None, strict: bool = True) -> list[StoredEvent]:
+    """The event log in order, optionally one round's events only.
+
+    Data that is not JSON (only an edit outside tabula stores it) is a :class:`LogTampered`
+    naming the event; ``strict=False`` (a read-only look at a log already reported damaged)
+    keeps such an event, its data ``{"unreadable": the stored text}``, so it can still be shown.
+    """
     sql = "SELECT seq, round, phase, kind, data, text, \"at\" FROM events"
     params = None
     if round is not None:
         sql += " WHERE round = ?"
         params = [round]
     rows = run_sql(con, sql + " ORDER BY seq", params, name="state.load_events").fetchall()
-    return [StoredEvent(seq, r, phase, kind, json.loads(data), text or "", at) for seq, r, phase, kind, data, text, at in rows]
+    out = []
+    for seq, r, phase, kind, data, text, at in rows:
+        try:
+            parsed = json.loads(data)
+        except (TypeError, ValueError) as e:
+            if not strict:
+                out.append(StoredEvent(seq, r, phase, kind, {"unreadable": data}, text or "", at))
+                continue
+            # Only an edit outside tabula stores this (the column is JSON): report it, never crash.
+            why = "no data" if data is None else f"data that is not JSON ({getattr(e, 'msg', e)})"
+            raise LogTampered(f"the event log has been edited: event {seq} ({kind}) has {why}") from None
+        out.append(StoredEvent(seq, r, phase, kind, parsed, text or "", at))
+    return out
 
 
 # --- replay -------------------------------------------------------------------------
@@ -260,8 +332,21 @@ def replay_snapshot(schema: StateSchema, events: Iterable[StoredEvent]) -> Snaps
     """Fold ``events`` over empty tables."""
     snap = schema.empty()
     for ev in events:
-        apply_event(snap, ev.kind, ev.data)
+        _replay_one(snap, ev)
     return snap
+
+
+def _replay_one(snap: Snapshot, ev: StoredEvent) -> None:
+    """Apply one logged event; data a reducer cannot read (an edited log) is a one-line
+    :class:`ReplayMismatch` naming the event, never a traceback."""
+    try:
+        apply_event(snap, ev.kind, ev.data)
+    except ReplayMismatch:
+        raise
+    except (TabulaError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        what = f"no field {e}" if isinstance(e, KeyError) else str(e)
+        raise ReplayMismatch(f"event {ev.seq} ({ev.kind}) does not replay: its data has {what}: "
+                             "the log has been edited") from None
 
 
 def verify_log(con: duckdb.DuckDBPyConnection, schema: StateSchema, expected_setup: Callable[[int], Snapshot], default_seed: int) -> Snapshot:
@@ -273,6 +358,11 @@ def verify_log(con: duckdb.DuckDBPyConnection, schema: StateSchema, expected_set
     events say.
     """
     require_state(con)
+    require_shapes(con, schema)
+    if has_chain(con):
+        problem = chain_problem(_chain_rows(con))
+        if problem:
+            raise LogTampered(f"the event log has been edited: {problem}")
     events = load_events(con)
     if [ev.seq for ev in events] != list(range(1, len(events) + 1)):
         raise ReplayMismatch("the event log has gaps or duplicates in seq: it has been edited, not appended to")
@@ -280,7 +370,7 @@ def verify_log(con: duckdb.DuckDBPyConnection, schema: StateSchema, expected_set
     for ev in events:
         if ev.phase != "setup":
             break
-        apply_event(setup, ev.kind, ev.data)
+        _replay_one(setup, ev)
     seed = int(setup.campaign("seed", str(default_seed)))
     problems = diff_snapshots(expected_setup(seed), setup, left="scenario", right="set-up events")
     replayed = replay_snapshot(schema, events)
@@ -301,3 +391,152 @@ def diff_snapshots(a: Snapshot, b: Snapshot, *, left: str, right: str) -> list[s
             if ra.get(key) != rb.get(key):
                 problems.append(f"{table} {key}: {left} has {ra.get(key)}, {right} has {rb.get(key)}")
     return problems
+
+
+# --- the hash chain ---------------------------------------------------------------
+
+
+def event_hash(prev: str, seq, round, phase, kind, data: str, text, at, state_hash) -> str:
+    """``sha256(prev || canonical JSON of the event)``, hex: ``data`` is the stored JSON text
+    (already canonical: :func:`engine.core.events.to_json`), ``at`` the stored time."""
+    when = None if at is None else (at.isoformat(sep=" ") if hasattr(at, "isoformat") else str(at))
+    body = json.dumps([seq, round, phase, kind, data, text, when, state_hash], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256((prev + body).encode("utf-8")).hexdigest()
+
+
+def state_digest(snap: Snapshot) -> str:
+    """sha256 of every state table's rows in key order (the canonical form :meth:`Snapshot.rows` gives)."""
+    h = hashlib.sha256()
+    for name in snap.schema.tables:
+        h.update(json.dumps([name, snap.rows(name)], ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
+    return h.hexdigest()
+
+
+def has_chain(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the event log has the ``hash`` column (files written before it have not)."""
+    return "hash" in {d[0] for d in con.execute("SELECT * FROM events LIMIT 0").description}
+
+
+def _chain_rows(con) -> list[tuple]:
+    return con.execute(_CHAIN_SQL).fetchall()
+
+
+_EVENT_COLUMNS = ("seq", "round", "phase", "kind", "data", "text", "at")
+
+
+def require_shapes(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> None:
+    """Raise :class:`LogUnreadable` when the log or a state table has lost a table or column
+    tabula writes (only an edit outside tabula does that), before any query trips on it."""
+    found: dict[str, set[str]] = {}
+    for table, column in con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() "
+        "WHERE database_name = current_database() AND schema_name = 'main'"
+    ).fetchall():
+        found.setdefault(table.lower(), set()).add(column.lower())
+    events = found.get("events", set())
+    wanted = list(_EVENT_COLUMNS) + (["hash", "state_hash"] if "hash" in events or "state_hash" in events else [])
+    for column in wanted:
+        if column not in events:
+            raise LogUnreadable(f"the event log has lost its {column!r} column: it has been edited outside tabula")
+    for table in schema.tables.values():
+        if table.name not in found:
+            raise LogUnreadable(f"state table {table.name} is missing: it has been dropped outside tabula")
+        for column in table.column_names:
+            if column.lower() not in found[table.name]:
+                raise LogUnreadable(f"state table {table.name} has lost its {column!r} column: it has been edited outside tabula")
+
+
+def chain_problem(rows: list[tuple]) -> str | None:
+    """The first break in the hash chain, in words naming the event (None: intact).
+
+    ``rows``: (seq, round, phase, kind, data text, text, at, state_hash, hash) in seq order.
+    Each event is checked against the *stored* hash of the one before it, so the event
+    named is the first one edited, not merely the first after it.
+    """
+    prev = GENESIS
+    for i, row in enumerate(rows):
+        seq, kind, h = row[0], row[3], row[8]
+        if seq != i + 1:
+            if seq is None:
+                return f"an event ({kind}) after event {i} has no seq: it was inserted outside tabula"
+            if i and seq == rows[i - 1][0]:
+                return f"seq {seq} appears twice ({rows[i - 1][3]} and {kind}): an event was inserted or renumbered"
+            if i == 0:
+                return f"the log starts at seq {seq}, not 1: events 1-{seq - 1} were deleted (the log has gaps)"
+            return f"event {i + 1} is missing (seq jumps from {i} to {seq}): an event was deleted (the log has gaps)"
+        if h is None:
+            return f"event {seq} ({kind}) has no hash: it was inserted or rewritten outside tabula"
+        if event_hash(prev, *row[:8]) != h:
+            return f"event {seq} ({kind}) does not match its hash: {_what_differs(rows, i)}"
+        prev = h
+    return None
+
+
+def _what_differs(rows: list[tuple], i: int) -> str:
+    """Why event ``i`` fails its hash, as far as the chain can tell (only called on a failure)."""
+    seq, rnd, phase, kind, data, text, at, state_hash, h = rows[i]
+    prevs = [GENESIS] + [r[8] for r in rows if r[8]]
+    # Its contents intact under another seq: the seq numbers were edited (swapped, renumbered).
+    for other in range(max(1, seq - 3), seq + 4):
+        if other != seq and any(event_hash(p, other, *rows[i][1:8]) == h for p in prevs):
+            return f"it was written as event {other}: seq numbers were changed (events swapped or renumbered)"
+    # Its contents intact but chained after another event: one before it was replaced.
+    stored_prev = rows[i - 1][8] if i else GENESIS
+    if any(p != stored_prev and event_hash(p, *rows[i][:8]) == h for p in prevs):
+        return "its own contents are as written, but the event before it was replaced"
+    return "its round, phase, kind, data, text or time differ from what was written (edited after it was written)"
+
+
+def check_log(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
+    """The check a step runs before it writes: raise :class:`LogTampered` naming the first bad
+    event or table row, else return the stored tables.
+
+    The chain is checked over the whole log (one query and a hash per event); the tables
+    are compared with the ``state_hash`` of the last event (a digest of tens of rows), and
+    only when that differs, or the log has no chain yet, is the log replayed to name the
+    row (or to find that only the digest's form differs).
+    """
+    require_shapes(con, schema)
+    stored = read_snapshot(con, schema)
+    recorded = None
+    if has_chain(con):
+        rows = _chain_rows(con)
+        problem = chain_problem(rows)
+        if problem:
+            raise LogTampered(f"the event log has been edited: {problem}")
+        recorded = rows[-1][7] if rows else None
+        if recorded is not None and state_digest(stored) == recorded:
+            return stored
+    events = load_events(con)
+    if [ev.seq for ev in events] != list(range(1, len(events) + 1)):
+        raise LogTampered("the event log has gaps or duplicates in seq: it has been edited, not appended to")
+    problems = diff_snapshots(replay_snapshot(schema, events), stored, left="replayed log", right="stored tables")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LogTampered(f"the state tables have been edited behind the event log: {problems[0]}{more}")
+    return stored
+
+
+def seal_log(con: duckdb.DuckDBPyConnection) -> tuple[int, str]:
+    """Give a log written before hashes its ``hash`` and ``state_hash`` columns and chain every
+    event (call inside a transaction, after :func:`verify_log` has passed); (events, head hash)."""
+    run_sql(con, "ALTER TABLE events ADD COLUMN hash VARCHAR", name="state.seal.hash")
+    run_sql(con, "ALTER TABLE events ADD COLUMN state_hash VARCHAR", name="state.seal.state_hash")
+    prev, pairs = GENESIS, []
+    for row in _chain_rows(con):
+        prev = event_hash(prev, *row[:8])
+        pairs.append((row[0], prev))
+    for i in range(0, len(pairs), 500):
+        chunk = pairs[i:i + 500]
+        values = ", ".join(["(?, ?)"] * len(chunk))
+        run_sql(con, f"UPDATE events SET hash = u.h FROM (VALUES {values}) AS u(seq, h) WHERE events.seq = u.seq",
+                [v for p in chunk for v in p], name="state.seal.update")
+    return len(pairs), prev
+
+
+def log_head(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The last event's hash (None: no chain), which an umpire may note down to compare later."""
+    if not has_chain(con):
+        return None
+    row = con.execute("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    return row[0] if row else None

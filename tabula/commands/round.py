@@ -14,6 +14,32 @@ import click
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 
 
+class WholeNumber(click.ParamType):
+    """A non-negative whole number in ASCII digits.  click's INT is Python's ``int()``, which
+    also takes other scripts' digits ("٩" is 9, "２０" is 20) and "1_0": a user never means those."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        from tabula.geo.files import whole_number
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        n = whole_number(value)
+        if n is None:
+            self.fail(f"{_shown(value)} is not a whole number: write digits 0-9", param, ctx)
+        return n
+
+
+WHOLE = WholeNumber()
+
+
+def _shown(value, width: int = 60) -> str:
+    """A user's value quoted for a message, cut short: a pasted file must not become the message."""
+    text = str(value)
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
 def open_campaign(campaign: Path, *, read_only: bool = False):
     """The :class:`~tabula.engine.core.campaign.Campaign` of an existing file, for a ``with`` block
     (one per command); a missing file, or one locked by a running step, is a one-line error."""
@@ -42,15 +68,19 @@ def _echo_events(events) -> None:
         click.echo(ev.text)
 
 
-def _army_items(items, param_hint: str) -> dict[int, str]:
+def _army_items(items, param_hint: str, example: str = "9=strength") -> dict[int, str]:
+    from tabula.geo.files import whole_number
+
     out: dict[int, str] = {}
     for item in items:
-        army, sep, value = item.partition("=")
-        if not sep or not army.strip().isdigit():
-            raise click.BadParameter(f"{item!r} is not ARMY=VALUE (e.g. 9=strength)", param_hint=param_hint)
-        if int(army) in out:
-            raise click.BadParameter(f"army {int(army)} is given twice", param_hint=param_hint)
-        out[int(army)] = value.strip()
+        army_text, sep, value = item.partition("=")
+        army = whole_number(army_text)  # ASCII digits only: "٩=3" is not army 9
+        if not sep or army is None:
+            raise click.BadParameter(f"{_shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})",
+                                     param_hint=param_hint)
+        if army in out:
+            raise click.BadParameter(f"army {army} is given twice", param_hint=param_hint)
+        out[army] = value.strip()
     return out
 
 
@@ -61,7 +91,7 @@ def group() -> None:
 
 @group.command("start")
 @CAMPAIGN
-@click.option("--seed", type=int, default=None, help="The campaign's random seed (default 1); recorded in the campaign table.")
+@click.option("--seed", type=WHOLE, default=None, help="The campaign's random seed (default 1); recorded in the campaign table.")
 def start(campaign: Path, seed: int | None) -> None:
     """Start the campaign from its scenario (Vae Victis II: armies from `placements`, control from `structures`), round 1.
 
@@ -123,7 +153,7 @@ def publish(campaign: Path) -> None:
 @click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A faction's TOML orders file (format: engine/orders.py).")
 @click.option("--faction", default=None, help="The submitting faction: its armies only (default: the file's `faction`).")
-@click.option("--army", type=int, default=None, help="One army's orders from the options below.")
+@click.option("--army", type=WHOLE, default=None, help="One army's orders from the options below.")
 @click.option("--moves", default=None, help='Moves as players write them: "3 3 5 0 5" ("" stands still).')
 @click.option("--initiative", "initiative_use", default="strength", show_default=True, help="Initiative use (before publication only).")
 @click.option("--assault", default=None, help="Assault this besieged structure.")
@@ -226,7 +256,7 @@ def battles(campaign: Path) -> None:
 
 @group.command("retreat")
 @CAMPAIGN
-@click.argument("army", type=int)
+@click.argument("army", type=WHOLE)
 def retreat(campaign: Path, army: int) -> None:
     """Phase 3: ARMY retreats rather than fight (before any engagement is fought).
 
@@ -239,26 +269,33 @@ def retreat(campaign: Path, army: int) -> None:
 
 
 def _casualties(items) -> dict[int, int]:
+    from tabula.geo.files import whole_number
+
     out = {}
-    for army, value in _army_items(items, "--casualties").items():
-        if not value.isdigit():
-            raise click.BadParameter(f"army {army}: {value!r} is not a whole percentage", param_hint="--casualties")
-        out[army] = int(value)
+    for army, value in _army_items(items, "--casualties", "9=25").items():
+        pct = whole_number(value)
+        if pct is None or pct > 100:
+            raise click.BadParameter(f"army {army}: {_shown(value)} is not a whole percentage 0-100 in digits 0-9",
+                                     param_hint="--casualties")
+        out[army] = pct
     return out
 
 
 @group.command("result")
 @CAMPAIGN
-@click.argument("engagement", type=int)
+@click.argument("engagement", type=WHOLE)
 @click.option("--winner", default=None, help="The winning army, or `defender` when an assault fails.")
 @click.option("--draw", is_flag=True, help="The engagement was drawn.")
 @click.option("--casualties", "casualties", multiple=True, required=True, help="ARMY=PCT, casualties as FoG II shows them (each army).")
-def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casualties) -> None:
-    """Phase 3: record an engagement's result.
+@click.option("--replace", is_flag=True,
+              help="Correct a result already recorded (until administration); the log keeps the old one as a correction.")
+def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casualties, replace: bool) -> None:
+    """Phase 3: record an engagement's result (once: a second time needs --replace).
 
     Example: tabula round result punic.duckdb 1 --winner 9 --casualties 9=25 --casualties 4=48
     """
     from tabula.engine.vae_victis import rounds
+    from tabula.geo.files import whole_number
 
     if draw == (winner is not None):
         raise click.BadParameter("give either --winner ARMY (or `defender`) or --draw", param_hint="--winner")
@@ -268,11 +305,13 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
     elif winner == "defender":
         outcomes = {a: ("loss", c) for a, c in pct.items()}
     else:
-        if not winner.isdigit() or int(winner) not in pct:
-            raise click.BadParameter(f"--winner {winner}: name an army given in --casualties, or `defender`", param_hint="--winner")
-        outcomes = {a: ("win" if a == int(winner) else "loss", c) for a, c in pct.items()}
+        won = whole_number(winner)
+        if won is None or won not in pct:
+            raise click.BadParameter(f"{_shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
+                                     param_hint="--winner")
+        outcomes = {a: ("win" if a == won else "loss", c) for a, c in pct.items()}
     with open_campaign(campaign) as c:
-        _echo_events(rounds.record_result(c, engagement, outcomes))
+        _echo_events(rounds.record_result(c, engagement, outcomes, correction=replace))
 
 
 @group.command("administer")
@@ -299,8 +338,8 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
         choices = rounds.load_choices(choices_file)
     else:
         choices = rounds.AdminChoices(
-            advances=_army_items(advances, "--advance"),
-            siege_starts=_army_items(sieges, "--siege"),
+            advances=_army_items(advances, "--advance", "14=5"),
+            siege_starts=_army_items(sieges, "--siege", "4=Gela"),
             take_overs=frozenset(take_overs),
             surrenders=frozenset(surrenders),
         )
@@ -325,7 +364,11 @@ def victory(campaign: Path) -> None:
 @CAMPAIGN
 @click.option("--readjudicate", is_flag=True, help="Also re-run every recorded step from the scenario on a copy and compare the logs.")
 def verify(campaign: Path, readjudicate: bool) -> None:
-    """Replay the event log from the scenario and compare it with every state table.
+    """Check the event log's hash chain, replay the log from the scenario and compare it with every state table.
+
+    A damaged log or table is one `error:` line naming the first bad event or row (exit 1).
+    The head hash printed can be noted down: a later verify showing the same head proves the
+    log was not rewritten since (docs/campaign-file.md).
 
     Example: tabula round verify punic.duckdb --readjudicate
     """
@@ -334,7 +377,10 @@ def verify(campaign: Path, readjudicate: bool) -> None:
     with open_campaign(campaign, read_only=True) as c:
         c.verify()
         n = len(c.events())
-    click.echo(f"{campaign}: {n} events replay to the stored state exactly")
+        head = c.log_head()
+    chain = (f"hash chain intact (head {head})" if head else
+             "no hash chain yet (written before tabula hashed its log; the next step adds it)")
+    click.echo(f"{campaign}: {n} events replay to the stored state exactly; {chain}")
     if readjudicate:
         steps = readjudicate_log(campaign)
         click.echo(f"{campaign}: {steps} recorded steps re-adjudicated from the scenario give the same {n} events")

@@ -212,3 +212,120 @@ def test_a_faction_typed_in_another_case_is_the_campaigns_faction(campaign, caps
     assert code == 0 and "Mare Tyrrhenum" in out  # Roma reads its own initiative
     code, _, err = tabula(capsys, "round", "show", campaign, "--faction", "Gallia")
     assert code == 2 and "not a faction of this campaign: use one of" in err and "roma" in err
+
+
+# --- issue 8: every input checked before a step runs; user files read safely --------------------
+
+
+def _one_error_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+def _to_battles(c, capsys):
+    """Round 1 of field_campaign played up to its one engagement (army 1 v army 9)."""
+    for args in (("start",), ("publish",), ("orders", "--faction", "roma", "9=3 3", "10="),
+                 ("orders", "--faction", "carthago", "1=9 9"), ("move",)):
+        code, _, err = tabula(capsys, "round", args[0], c, *args[1:])
+        assert code == 0, err
+
+
+def test_administer_take_over_typo_is_refused_and_the_step_kept(field_campaign, capsys):
+    # Bug: `--take-over Atlantis` ran the whole administration and moved on to the victory phase.
+    c = field_campaign
+    _to_battles(c, capsys)
+    tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=25", "--casualties", "1=48")
+    before = c.read_bytes()
+    code, _, err = tabula(capsys, "round", "administer", c, "--take-over", "Atlantis", "--siege", "9=Atlantys")
+    assert code == 1
+    line = _one_error_line(err)
+    assert "take-over: there is no structure 'Atlantis'" in line and "siege by army 9: there is no structure 'Atlantys'" in line
+    code, out, _ = tabula(capsys, "round", "status", c)
+    assert out.splitlines()[0].startswith("round 1, phase battles")
+    assert c.read_bytes() == before
+    code, _, err = tabula(capsys, "round", "administer", c)
+    assert code == 0, err
+
+
+def test_non_ascii_digits_are_refused_everywhere_a_number_is_typed(field_campaign, capsys):
+    # Bug: "٩=3" was taken as army 9 and "２０" as 20.
+    c = field_campaign
+    tabula(capsys, "round", "start", c)
+    for args in (("initiative", "٩=strength"), ("orders", "--army", "٩", "--moves", ""), ("orders", "٩=3"),
+                 ("orders", "--army", "9", "--moves", "", "--transfer", "１０:60"), ("retreat", "٩")):
+        code, _, err = tabula(capsys, "round", args[0], c, *args[1:])
+        assert code in (1, 2), (args, err)
+        assert "digits 0-9" in err and "Traceback" not in err, (args, err)
+    code, _, err = tabula(capsys, "round", "start", c.parent / "x.duckdb", "--seed", "２０")
+    assert code == 2 and "'２０' is not a whole number: write digits 0-9" in err
+    tabula(capsys, "round", "publish", c)
+    tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3", "10=")
+    tabula(capsys, "round", "orders", c, "--faction", "carthago", "1=9 9")
+    tabula(capsys, "round", "move", c)
+    for args in (("２",), ("1", "--winner", "٩"), ("1", "--casualties", "9=２５"), ("1", "--casualties", "٩=25")):
+        casualties = () if "--casualties" in args else ("--casualties", "9=25", "--casualties", "1=48")
+        winner = () if "--winner" in args else ("--winner", "9")
+        code, _, err = tabula(capsys, "round", "result", c, *args, *winner, *casualties)
+        assert code == 2 and "digits 0-9" in err, (args, err)
+    code, _, err = tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=125", "--casualties", "1=48")
+    assert code == 2 and "'125' is not a whole percentage 0-100" in err
+
+
+def test_a_result_recorded_twice_needs_replace(field_campaign, capsys):
+    # Bug: a second `round result` with the winner flipped silently replaced the first.
+    c = field_campaign
+    _to_battles(c, capsys)
+    code, _, err = tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=25", "--casualties", "1=48")
+    assert code == 0, err
+    code, _, err = tabula(capsys, "round", "result", c, "1", "--winner", "1", "--casualties", "9=25", "--casualties", "1=48")
+    assert code == 1
+    assert _one_error_line(err) == (
+        "error: engagement 1 already has a result (army 1 loss, 48% casualties; army 9 win, 25% casualties): "
+        "to correct it, give the whole result again with --replace (the log keeps both)"
+    )
+    code, out, err = tabula(capsys, "round", "result", c, "1", "--winner", "1", "--casualties", "9=25",
+                            "--casualties", "1=48", "--replace")
+    assert code == 0, err
+    assert "the umpire corrects the result of engagement 1 (was: army 1 loss, 48% casualties; army 9 win, 25% casualties)" in out
+    code, out, _ = tabula(capsys, "log", c, "--round", "1")
+    assert "the umpire corrects the result of engagement 1" in out  # the correction stays in the log
+    assert tabula(capsys, "round", "administer", c)[0] == 0
+    assert tabula(capsys, "round", "victory", c)[0] == 0
+    code, out, err = tabula(capsys, "round", "verify", c, "--readjudicate")
+    assert code == 0, err
+
+
+def test_a_60000_token_move_string_is_not_stored(field_campaign, capsys):
+    # Bug: a 60,000-token move string was accepted and stored in the log.
+    c = field_campaign
+    tabula(capsys, "round", "start", c)
+    tabula(capsys, "round", "publish", c)
+    before = c.read_bytes()
+    code, _, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=" + " ".join(["0"] * 60_000))
+    assert code == 1 and "the move string is 119999 characters long, over the 1000" in _one_error_line(err)
+    code, _, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=" + " ".join(["0"] * 13))
+    assert code == 1 and "so at most 12 moves can be used" in _one_error_line(err)
+    assert c.read_bytes() == before
+
+
+def test_bad_user_files_are_one_error_line(field_campaign, tmp_path, capsys):
+    # Bug: UnicodeDecodeError / RecursionError tracebacks for orders and choices files.
+    c = field_campaign
+    tabula(capsys, "round", "start", c)
+    tabula(capsys, "round", "publish", c)
+    latin1 = tmp_path / "roma.toml"
+    latin1.write_bytes(b'faction = "roma"\n# caf\xe9\n[armies.9]\nmoves = "3"\n')
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 100_000 + "\n")
+    for f, says in ((latin1, "is not UTF-8 text: byte 22 (0xe9)"), (deep, "is nested too deeply to be read"),
+                    (tmp_path / "nope.toml", "does not exist: check the path")):
+        code, _, err = tabula(capsys, "round", "orders", c, "--file", f)
+        assert code == 1 and says in _one_error_line(err), err
+    for args in (("orders", "--faction", "roma", "9=3 3", "10="), ("orders", "--faction", "carthago", "1=9 9"), ("move",)):
+        code, _, err = tabula(capsys, "round", args[0], c, *args[1:])
+        assert code == 0, err
+    tabula(capsys, "round", "result", c, "1", "--winner", "9", "--casualties", "9=25", "--casualties", "1=48")
+    for f, says in ((latin1, "is not UTF-8 text: byte 22 (0xe9)"), (deep, "is nested too deeply to be read")):
+        code, _, err = tabula(capsys, "round", "administer", c, "--choices", f)
+        assert code == 1 and f"choices file {f} {says}" in _one_error_line(err), err

@@ -118,7 +118,7 @@ def test_readjudication_from_the_log_gives_the_same_log(tmp_path):
     rounds.submit_orders(c, {1: ArmyOrders(1, moves=(9, 9))}, faction="carthago")
     rounds.run_movement(c)
     rounds.record_result(c, 1, {1: ("draw", 30), 9: ("draw", 35)})
-    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)})  # a correction
+    rounds.record_result(c, 1, {1: ("loss", 48), 9: ("win", 25)}, correction=True)  # a correction (`--replace`)
     rounds.run_administration(c)
     rounds.run_victory(c)
     c.close()

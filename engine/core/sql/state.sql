@@ -11,4 +11,10 @@ CREATE TABLE IF NOT EXISTS round_notes (round INTEGER, key VARCHAR, value VARCHA
 
 -- The append-only event log, the truth the state tables are a view of
 -- (not a state table: never rewritten, only appended to).  "at" is a reserved word.
-CREATE TABLE IF NOT EXISTS events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR, "at" TIMESTAMP);
+-- hash: sha256 of the previous event's hash and this event's canonical JSON (seq, round,
+-- phase, kind, data, text, at, state_hash), so an edit anywhere breaks the chain from there;
+-- state_hash: on the last event a step appends, the digest of every state table after the
+-- step, so a step can check the tables against the log without replaying it
+-- (engine/core/state.py, docs/campaign-file.md).
+CREATE TABLE IF NOT EXISTS events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR, "at" TIMESTAMP,
+                                   hash VARCHAR, state_hash VARCHAR);

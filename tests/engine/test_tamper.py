@@ -1,0 +1,355 @@
+"""A tampered campaign file is caught: `round verify` names the first bad event or table row in one
+line, every step refuses to write, and read-only commands warn (issue 8, "Tampering").
+
+Before the hash chain, plain `round verify` missed an edited event text, swapped sequence numbers
+and an event edited together with its state row (only `--readjudicate` caught them), crashed on an
+edited event, and `round status` and every later step ran on an army edited to 9999 FP.
+
+Each case edits a started campaign file directly (as someone with the DuckDB CLI would), then runs
+the real CLI in-process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+
+import pytest
+
+from tabula.cli import main
+from tabula.engine.core import state as st
+from tabula.engine.core.campaign import Campaign
+from tabula.engine.core.readjudicate import readjudicate
+from tabula.geo.spatialdb import connect
+from tests.engine.boards import sketch
+from tests.engine.test_rounds import STRUCTURES, WATER
+from tests.engine.test_state import make_campaign
+
+
+def tabula(capsys, *args) -> tuple[int, str, str]:
+    """Run the CLI in-process the way the `tabula` script does: (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A campaign file started and one step in: set-up events, then roma's initiative (the next
+    step, `round publish`, is allowed).  Built once; each test edits a copy."""
+    path = tmp_path_factory.mktemp("tamper") / "played.duckdb"
+    m = sketch(radius=4, structures=STRUCTURES, water=WATER)
+    c, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+    c.start(seed=11)
+    c.close()
+    assert main(["round", "initiative", str(path), "--faction", "roma", "9=Mare Tyrrhenum"]) is None
+    return path
+
+
+@pytest.fixture
+def campaign(played, tmp_path):
+    path = tmp_path / "c.duckdb"
+    shutil.copy(played, path)
+    return path
+
+
+def edit(path, *sql):
+    con = connect(path)
+    try:
+        for statement in sql:
+            con.execute(statement)
+    finally:
+        con.close()
+
+
+def seq_of(path, where: str) -> int:
+    con = connect(path, read_only=True)
+    try:
+        return con.execute(f"SELECT min(seq) FROM events WHERE {where}").fetchone()[0]
+    finally:
+        con.close()
+
+
+def contents(path):
+    """The log and every state table, to show a refused step changed nothing."""
+    with Campaign.open(path, read_only=True) as c:
+        return st.read_snapshot(c.con, c.ruleset.schema), c.con.execute("SELECT * FROM events ORDER BY seq, rowid").fetchall()
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+ARMY9 = "kind = 'set_army' AND CAST(json_extract(data, '$.army') AS INTEGER) = 9"
+
+
+def _edit_text(path):
+    n = seq_of(path, ARMY9)
+    edit(path, f"UPDATE events SET text = 'army 9 (roma) placed at Roma with 9999 FP' WHERE seq = {n}")
+    return f"event {n} (set_army) does not match its hash: its round, phase, kind, data, text or time differ"
+
+
+def _edit_data(path):
+    n = seq_of(path, ARMY9)
+    edit(path, f"UPDATE events SET data = json_merge_patch(data, '{{\"strength\": 9999}}') WHERE seq = {n}")
+    return f"event {n} (set_army) does not match its hash"
+
+
+def _invalid_json(path):
+    # The column is JSON, so invalid text needs the column retyped first, as a careless tool might.
+    n = seq_of(path, ARMY9)
+    edit(path, "ALTER TABLE events ALTER data TYPE VARCHAR", f"UPDATE events SET data = '{{\"army\": 9, ' WHERE seq = {n}")
+    return f"event {n} (set_army) does not match its hash"
+
+
+def _swap_seq(path):
+    edit(path, "UPDATE events SET seq = CASE seq WHEN 5 THEN 6 ELSE 5 END WHERE seq IN (5, 6)")
+    return "event 5 (set_army) does not match its hash: it was written as event 6: seq numbers were changed"
+
+
+def _delete_event(path):
+    edit(path, "DELETE FROM events WHERE seq = 4")
+    return "event 4 is missing (seq jumps from 3 to 5): an event was deleted"
+
+
+def _delete_last_event(path):
+    # The last event of the last step, without touching the tables: the tables no longer follow from the log.
+    edit(path, "DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")
+    return "orders (1, 9): replayed log has None, stored tables has (1, 9, None, 'Mare Tyrrhenum'"
+
+
+def _insert_event(path):
+    # A reinforcement slipped into the middle of the log, later events renumbered, the table to match.
+    edit(path,
+         "UPDATE events SET seq = seq + 1 WHERE seq >= 5",
+         "INSERT INTO events (seq, round, phase, kind, data, text, \"at\") VALUES (5, 1, 'setup', 'set_army', "
+         "'{\"army\": 11, \"cell\": null, \"eliminated\": false, \"faction\": \"roma\", \"strength\": 9999}', "
+         "'army 11 raised', now())",
+         "INSERT INTO armies (id, faction, cell, strength, eliminated) VALUES (11, 'roma', NULL, 9999, false)")
+    return "event 5 (set_army) has no hash: it was inserted or rewritten outside tabula"
+
+
+def _insert_event_at_end(path):
+    edit(path,
+         "INSERT INTO events (seq, round, phase, kind, data, text, \"at\", hash) SELECT max(seq) + 1, 1, 'orders', 'note', "
+         "'{}', 'the umpire was bribed', now(), repeat('0', 64) FROM events")
+    n = seq_of(path, "kind = 'note'")
+    return f"event {n} (note) does not match its hash"
+
+
+def _edit_event_and_state(path):
+    n = seq_of(path, ARMY9)
+    edit(path,
+         f"UPDATE events SET data = json_merge_patch(data, '{{\"strength\": 9999}}') WHERE seq = {n}",
+         "UPDATE armies SET strength = 9999 WHERE id = 9")
+    return f"event {n} (set_army) does not match its hash"
+
+
+def _edit_state_alone(path):
+    edit(path, "UPDATE armies SET strength = 9999 WHERE id = 9")
+    return "armies (9,): replayed log has (9, 'roma', '851e8053fffffff', 1600, False), stored tables has (9, 'roma', '851e8053fffffff', 9999, False)"
+
+
+def _edit_time(path):
+    edit(path, "UPDATE events SET \"at\" = \"at\" - INTERVAL 1 DAY WHERE seq = (SELECT max(seq) FROM events)")
+    return "does not match its hash"
+
+
+TAMPERINGS = {
+    "edited event text": _edit_text,
+    "edited data JSON": _edit_data,
+    "invalid data JSON": _invalid_json,
+    "swapped seq numbers": _swap_seq,
+    "deleted event": _delete_event,
+    "deleted last event": _delete_last_event,
+    "inserted event": _insert_event,
+    "inserted event at the end": _insert_event_at_end,
+    "event edited with its state row": _edit_event_and_state,
+    "state row edited alone": _edit_state_alone,
+    "edited event time": _edit_time,
+}
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_an_untouched_campaign_verifies_with_its_head_hash(campaign, capsys):
+    code, out, err = tabula(capsys, "round", "verify", campaign)
+    assert code == 0 and err == "", err
+    assert "replay to the stored state exactly; hash chain intact (head " in out
+    code, out, err = tabula(capsys, "round", "status", campaign)
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("name", TAMPERINGS)
+def test_round_verify_names_the_first_bad_event_in_one_line(campaign, capsys, name):
+    expected = TAMPERINGS[name](campaign)
+    code, out, err = tabula(capsys, "round", "verify", campaign)
+    assert code == 1
+    line = one_line(err)
+    assert line.startswith("error: ") and expected in line, line
+
+
+@pytest.mark.parametrize("name", TAMPERINGS)
+def test_every_step_refuses_a_tampered_campaign_and_writes_nothing(campaign, capsys, name):
+    expected = TAMPERINGS[name](campaign)
+    before, before_bytes = contents(campaign), digest(campaign)
+    code, out, err = tabula(capsys, "round", "publish", campaign)
+    assert code == 1
+    line = one_line(err)
+    assert line.startswith(f"error: {campaign}: refused, nothing written: ") and expected in line, line
+    assert contents(campaign) == before
+    assert digest(campaign) == before_bytes
+
+
+@pytest.mark.parametrize("name", TAMPERINGS)
+def test_read_only_commands_warn_in_one_line_and_still_show(campaign, capsys, name):
+    expected = TAMPERINGS[name](campaign)
+    for args in (("round", "status"), ("round", "show"), ("log",)):
+        code, out, err = tabula(capsys, *args, campaign)
+        assert code == 0, err
+        assert out
+        line = one_line(err)
+        assert line.startswith(f"warning: {campaign}: ") and expected in line, (args, line)
+
+
+def test_status_warns_and_steps_refuse_an_army_edited_to_9999_fp(campaign, capsys):
+    edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
+    code, out, err = tabula(capsys, "round", "status", campaign)
+    assert code == 0 and "round 1, phase orders" in out
+    assert "armies (9,): replayed log has (9, 'roma'" in one_line(err) and "9999" in err
+    for step in (("round", "publish"), ("round", "initiative", "--faction", "roma", "10=strength")):
+        code, out, err = tabula(capsys, *step[:2], campaign, *step[2:])
+        assert code == 1 and "refused, nothing written" in one_line(err) and "9999" in err
+
+
+def test_a_chain_recomputed_by_hand_passes_verify_but_not_readjudication(campaign, capsys):
+    # The limit, stated in docs/campaign-file.md: there is no secret key, so whoever can write the
+    # file can recompute the whole chain.  Re-adjudication still re-derives every event from the
+    # scenario and catches the edited words.
+    n = seq_of(campaign, ARMY9)
+    con = connect(campaign)
+    try:
+        con.execute(f"UPDATE events SET text = 'army 9 (roma) placed at Roma, veterans all' WHERE seq = {n}")
+        prev = st.GENESIS
+        for row in con.execute(st._CHAIN_SQL).fetchall():
+            prev = st.event_hash(prev, *row[:8])
+            con.execute("UPDATE events SET hash = ? WHERE seq = ?", [prev, row[0]])
+    finally:
+        con.close()
+    code, out, err = tabula(capsys, "round", "verify", campaign)
+    assert code == 0, err
+    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    assert code == 1 and f"re-adjudication differs at event {n}" in one_line(err)
+
+
+def test_each_step_records_the_state_it_leaves(campaign):
+    with Campaign.open(campaign, read_only=True) as c:
+        last = c.con.execute("SELECT state_hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()[0]
+        assert last == st.state_digest(c.snapshot())
+        # Only a step's last event carries it: the set-up is one step of many events.
+        carried = c.con.execute("SELECT count(*) FROM events WHERE state_hash IS NOT NULL").fetchone()[0]
+        assert carried == 2
+
+
+# --- campaign files written before the hash chain ------------------------------------------
+
+
+def _unhashed(path):
+    """What a campaign file written before this change looks like: no hash columns."""
+    edit(path, "ALTER TABLE events DROP COLUMN hash", "ALTER TABLE events DROP COLUMN state_hash")
+
+
+def test_a_log_written_before_hashes_is_verified_and_sealed_by_the_next_step(campaign, capsys):
+    _unhashed(campaign)
+    code, out, err = tabula(capsys, "round", "verify", campaign)
+    assert code == 0 and "no hash chain yet" in out
+    code, out, err = tabula(capsys, "round", "status", campaign)
+    assert code == 0 and err == ""  # not damage: nothing to warn about
+    code, out, err = tabula(capsys, "round", "publish", campaign)
+    assert code == 0, err
+    with Campaign.open(campaign, read_only=True) as c:
+        kinds = [e.kind for e in c.events()]
+        seal = next(e for e in c.events() if e.kind == st.SEAL_KIND)
+    assert kinds.index(st.SEAL_KIND) == seal.data["events"]  # right after the old log, before the step
+    assert seal.phase == "log" and "verified against the scenario and chained" in seal.text
+    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    assert code == 0 and "hash chain intact" in out, err
+    # ... and from then on it is checked like any other.
+    edit(campaign, "UPDATE events SET text = 'edited' WHERE seq = 2")
+    code, out, err = tabula(capsys, "round", "verify", campaign)
+    assert code == 1 and "event 2 (set_campaign) does not match its hash" in one_line(err)
+
+
+def test_a_log_written_before_hashes_that_does_not_replay_is_refused_not_sealed(campaign, capsys):
+    _unhashed(campaign)
+    edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
+    code, out, err = tabula(capsys, "round", "publish", campaign)
+    assert code == 1
+    assert "does not replay, so it cannot be sealed: armies (9,)" in one_line(err)
+    with Campaign.open(campaign, read_only=True) as c:
+        assert not st.has_chain(c.con)  # the refused step left the file as it was
+    code, out, err = tabula(capsys, "round", "status", campaign)
+    assert code == 0 and "armies (9,)" in one_line(err)
+
+
+def test_readjudication_of_a_sealed_log(campaign):
+    _unhashed(campaign)
+    with Campaign.open(campaign) as c:
+        from tabula.engine.vae_victis import rounds
+
+        rounds.publish_initiative(c)
+    assert readjudicate(campaign) == 2
+
+
+def test_a_step_through_the_api_is_checked_too(campaign):
+    # Not only the CLI: Campaign.transaction checks before any step writes.
+    from tabula.engine.vae_victis import rounds
+
+    edit(campaign, "UPDATE events SET text = 'edited' WHERE seq = 3")
+    with Campaign.open(campaign) as c:
+        with pytest.raises(st.LogTampered, match=r"refused, nothing written: the event log has been edited: event 3 "):
+            rounds.publish_initiative(c)
+
+
+def test_replay_of_unreadable_data_is_one_error_naming_the_event(campaign):
+    # With the chain recomputed over the bad data (so only the replay sees it): still a
+    # ReplayMismatch naming the event, never a KeyError.
+    n = seq_of(campaign, ARMY9)
+    con = connect(campaign)
+    try:
+        con.execute(f"UPDATE events SET data = '{json.dumps({'army': 9})}' WHERE seq = {n}")
+        prev = st.GENESIS
+        for row in con.execute(st._CHAIN_SQL).fetchall():
+            prev = st.event_hash(prev, *row[:8])
+            con.execute("UPDATE events SET hash = ? WHERE seq = ?", [prev, row[0]])
+    finally:
+        con.close()
+    with Campaign.open(campaign, read_only=True) as c:
+        with pytest.raises(st.ReplayMismatch, match=rf"event {n} \(set_army\) does not replay: its data has no field 'faction'"):
+            c.verify()
+
+
+@pytest.mark.parametrize("sql, named", [
+    ("ALTER TABLE events DROP COLUMN state_hash", "the event log has lost its 'state_hash' column"),
+    ("ALTER TABLE events DROP COLUMN text", "the event log has lost its 'text' column"),
+    ("ALTER TABLE armies DROP COLUMN strength", "state table armies has lost its 'strength' column"),
+    ("DROP TABLE sieges", "state table sieges is missing"),
+])
+def test_a_dropped_table_or_column_is_one_error_line_everywhere(campaign, capsys, sql, named):
+    # Not a traceback nor a failed query's SQL: the command names what is gone.
+    edit(campaign, sql)
+    for args in (("round", "verify"), ("round", "publish"), ("round", "status"), ("log",)):
+        code, out, err = tabula(capsys, *args, campaign)
+        assert code == 1, (args, out)
+        line = one_line(err)
+        assert line.startswith("error: ") and named in line, (args, line)
