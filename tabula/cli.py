@@ -2,13 +2,18 @@
 
 designer: ``tabula map ...``, ``tabula campaign new``; umpire: ``tabula round ...``,
 ``tabula sql``, ``tabula log``; everyone: ``tabula render ...``.
-Every domain error becomes one line on stderr and a non-zero exit.
+Every domain error becomes one line on stderr and a non-zero exit.  So does an error of the
+environment that reaches :func:`main` unhandled (an OSError, a file that is not UTF-8, a DuckDB
+error, input nested too deep, memory exhausted): one ``error:`` line naming the file where the
+exception knows it, with ``--verbose`` giving the traceback.  Anything else is a bug and keeps its
+traceback, so that it is reported (and the fuzz suite, tests/cli/test_fuzz.py, finds it).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import traceback
 
 import click
 
@@ -20,6 +25,7 @@ from tabula.commands import campaign, log, map as map_commands, render, round as
 @click.option("-v", "--verbose", is_flag=True, help="Log progress details.")
 def cli(verbose: bool) -> None:
     """Tabula: hex-map campaigns on real geography."""
+    _run["verbose"] = verbose
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
 
@@ -31,7 +37,39 @@ cli.add_command(log.command)
 cli.add_command(render.group)
 
 
+#: What :func:`main` needs to know about the running command (set by the group callback).
+_run = {"verbose": False}
+
+VERBOSE_HINT = "run `tabula --verbose ...` for the traceback"
+
+
+def _environment_error(e: BaseException) -> str | None:
+    """The one line for an error of the environment or of a file's bytes that no command caught,
+    or None when ``e`` is not one (a bug: it keeps its traceback)."""
+    import duckdb
+
+    if isinstance(e, UnicodeDecodeError):
+        return (f"an input file is not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at position {e.start}): "
+                "save it as UTF-8")
+    if isinstance(e, OSError):
+        name = e.filename if e.filename is not None else None
+        reason = e.strerror or str(e) or type(e).__name__
+        if name is not None:
+            other = f" -> {e.filename2}" if getattr(e, "filename2", None) else ""
+            return f"{name}{other}: {reason}: check the path and its permissions"
+        return f"{reason}: check the files given and their permissions"
+    if isinstance(e, duckdb.Error):
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        return f"the database refused the operation: {first}"
+    if isinstance(e, RecursionError):
+        return "an input is nested too deeply to read (a TOML or JSON file?): flatten it"
+    if isinstance(e, MemoryError):
+        return "out of memory: the input asks for more than this machine holds (a smaller region or resolution?)"
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
+    _run["verbose"] = False
     try:
         cli.main(args=argv, prog_name="tabula", standalone_mode=False)
     except click.exceptions.Abort:
@@ -42,6 +80,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except TabulaError as e:
         click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    except Exception as e:  # noqa: BLE001 - sorted below: the environment's errors, or a bug re-raised
+        line = _environment_error(e)
+        if line is None:
+            raise  # a bug: the traceback is the report
+        if _run["verbose"]:
+            traceback.print_exception(e, file=sys.stderr)
+        click.echo(f"error: {line} ({VERBOSE_HINT})", err=True)
         sys.exit(1)
 
 

@@ -1,0 +1,181 @@
+"""Opening a campaign file, with every way it can be wrong turned into one line naming it and the fix.
+
+:meth:`tabula.engine.core.campaign.Campaign.open` calls :func:`open_connection`.  A user
+gives the CLI a path; what is behind it may be missing, a directory, a FIFO, unreadable,
+a text file, an empty or truncated file, a DuckDB file that holds a map and not a
+campaign, or a campaign that another process holds.  DuckDB's own messages for these
+are correct but name neither the fix nor, for a lock, who holds it in words an umpire
+can act on; the functions here do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import duckdb
+
+from tabula.geo.errors import InputError, MissingInputError
+
+__all__ = ["open_connection", "damaged", "lock_holder", "lock_message"]
+
+#: Tables of which a campaign file has at least one: the scenario's (``factions``, ``scenario_meta``,
+#: written by ``tabula campaign new``) or the started campaign's (``campaign``, ``events``).
+CAMPAIGN_MARKERS = ("factions", "scenario_meta", "campaign", "events")
+#: Tables of a map file (``tabula map build``).
+MAP_MARKERS = ("hexes", "map_meta")
+
+_CREATE = "the .duckdb file written by `tabula campaign new`"
+_LOCK = re.compile(r"Conflicting lock is held in (?P<exe>.*?) \(PID (?P<pid>\d+)\)")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def open_connection(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A connection to the campaign file ``path`` (spatial loaded), or an :class:`InputError` /
+    :class:`MissingInputError` in one line naming ``path`` and the fix."""
+    from tabula.geo.spatialdb import connect
+
+    if not path.exists():
+        raise MissingInputError(f"campaign database {path} does not exist: create it with `tabula campaign new`")
+    if path.is_dir():
+        raise InputError(f"campaign database {path} is a directory, not a campaign file: give {_CREATE}")
+    if not path.is_file():  # a FIFO or a device: DuckDB would block on it or read garbage
+        raise InputError(f"campaign database {path} is not a regular file: give {_CREATE}")
+    if not os.access(path, os.R_OK) or not (read_only or os.access(path, os.W_OK)):
+        raise InputError(_permission_message(path, read_only))
+    try:
+        con = connect(path, read_only=read_only)
+    except duckdb.Error as e:
+        raise InputError(_open_failure_message(path, e, read_only)) from None
+    try:
+        _require_whole_file(con, path)
+        _require_campaign_tables(con, path)
+    except duckdb.Error as e:
+        con.close()
+        raise damaged(path, e) from None
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def damaged(path: Path, e: BaseException) -> InputError:
+    """The error for a file whose header reads but whose tables do not (truncated or overwritten inside)."""
+    return InputError(f"campaign database {path} is damaged and cannot be read ({_first_line(e)}): "
+                      "restore it from a copy, or recreate it with `tabula campaign new`")
+
+
+def _permission_message(path: Path, read_only: bool) -> str:
+    what = "read" if read_only else "read and written"
+    return (f"campaign database {path} cannot be {what} by this user (permission denied): "
+            f"check its permissions with `ls -l {path}`, or run as its owner")
+
+
+def _open_failure_message(path: Path, e: duckdb.Error, read_only: bool) -> str:
+    text = str(e)
+    low = text.lower()
+    if "lock" in low and "conflicting" in low or "could not set lock" in low:
+        return lock_message(path, text, read_only=read_only)
+    if "permission denied" in low:
+        return _permission_message(path, read_only)
+    if "not a valid duckdb database" in low:
+        size = path.stat().st_size if path.exists() else 0
+        what = "an empty file" if size == 0 else f"not a DuckDB database ({size} bytes of something else)"
+        return f"campaign database {path} is {what}: give {_CREATE}"
+    if "could not read enough bytes" in low or "truncated" in low:
+        return (f"campaign database {path} is truncated ({path.stat().st_size} bytes, cut short while written "
+                f"or copied): restore it from a copy, or recreate it with `tabula campaign new`")
+    if "version" in low and ("storage" in low or "serializ" in low):
+        return (f"campaign database {path} was written by another DuckDB version ({_first_line(e)}): "
+                f"open it with duckdb {duckdb.__version__}, the version this tabula is pinned to")
+    if "different configuration" in low:  # the same process holds it already, opened the other way
+        return (f"campaign database {path} is already open in this process in another mode: "
+                "close the other connection first")
+    return f"campaign database {path} cannot be opened ({_first_line(e)}): give {_CREATE}"
+
+
+#: DuckDB's file header: a main header and two database headers of 4 KiB before the first block.
+HEADER_BYTES = 3 * 4096
+
+
+def _require_whole_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a file shorter than the blocks its header counts: cut short after the catalog, it
+    opens, and fails only when a step reads a table past the cut (perhaps half-way through)."""
+    # Only the blocks in use must lie in the file: DuckDB counts free blocks past the end of a
+    # file a checkpoint has shortened in total_blocks, so that count would refuse sound files.
+    block_size, used_blocks = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    expected = HEADER_BYTES + int(block_size) * int(used_blocks)
+    size = path.stat().st_size
+    if size < expected:
+        raise InputError(f"campaign database {path} is truncated ({size} bytes of the {expected} its header counts, "
+                         "cut short while written or copied): restore it from a copy, or recreate it with "
+                         "`tabula campaign new`")
+
+
+def _require_campaign_tables(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    tables = {r[0].lower() for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+    if any(t in tables for t in CAMPAIGN_MARKERS):
+        return
+    if any(t in tables for t in MAP_MARKERS):
+        raise InputError(f"campaign database {path} is a map (from `tabula map build`), not a campaign: make a campaign on it with "
+                         f"`tabula campaign new --scenario NAME --map {path} --out CAMPAIGN.duckdb`")
+    listed = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+    holds = f"only the tables {listed}" if tables else "no tables"
+    raise InputError(f"campaign database {path} is a DuckDB file with {holds}, not a campaign: give {_CREATE}")
+
+
+def lock_holder(pid: int) -> tuple[list[str] | None, bool]:
+    """``(argv, is_tabula)`` of process ``pid`` from ``/proc/PID/cmdline`` (``None`` where it cannot
+    be read: gone, another OS, another container).  A tabula process runs the ``tabula`` script
+    or ``python -m tabula.cli``."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None, False
+    argv = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+    return argv, _tabula_args(argv) is not None
+
+
+def _tabula_args(argv: list[str]) -> list[str] | None:
+    """The arguments after the tabula program in ``argv``, or None when it is not a tabula command."""
+    for i, arg in enumerate(argv):
+        if os.path.basename(arg) == "tabula" or arg.endswith(("tabula/cli.py", "tabula/__main__.py")):
+            return argv[i + 1:]
+        if arg == "-m" and i + 1 < len(argv) and argv[i + 1] in ("tabula", "tabula.cli"):
+            return argv[i + 2:]
+    return None
+
+
+def _shown(args: list[str], limit: int = 200) -> str:
+    text = " ".join(a if a and not re.search(r"\s", a) else repr(a) for a in args)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def lock_message(path: Path, duckdb_text: str, *, read_only: bool) -> str:
+    """One line for DuckDB's lock error on ``path``: who holds the file (PID, whether it is a tabula
+    command and which), how (a reader blocks every writer), and the fix."""
+    m = _LOCK.search(duckdb_text)
+    # DuckDB adds this sentence when the holder only reads (a read-only open would succeed).
+    holder_reads = "open this database in read-only mode" in duckdb_text
+    how = "reading it (a read-only open still blocks every write)" if holder_reads else "holding it"
+    want = "read" if read_only else "change"
+    if m is None:
+        return (f"campaign database {path} is locked by another process, so this command cannot {want} it: "
+                "wait for that process to finish (or close it) and retry")
+    pid = int(m["pid"])
+    argv, is_tabula = lock_holder(pid)
+    if is_tabula:
+        cmd = _shown(["tabula", *_tabula_args(argv)])
+        return (f"campaign database {path} is in use by another tabula command, PID {pid} (`{cmd}`), {how}; "
+                f"this command cannot {want} it until that one ends: wait for it to finish, "
+                f"or stop it (`kill {pid}`), and retry")
+    program = _shown(argv) if argv else m["exe"]
+    return (f"campaign database {path} is locked by PID {pid} ({program}), which is not a tabula command, {how}; "
+            f"this command cannot {want} it while that program keeps the file open: close the file there "
+            f"(quit the DuckDB shell, close the notebook's connection) or stop it (`kill {pid}`), and retry")
