@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from tabula.commands.options import WHOLE
+
 
 @click.command(name="log")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--round", "round_", type=int, default=None, help="Only this round's events.")
+@click.option("--round", "round_", type=WHOLE, default=None, help="Only this round's events.")
 @click.option("--faction", default=None, help="Show the log as this faction may read it (other factions' sealed orders hidden).")
 @click.option("--changes/--all", "changes_only", default=False, help="Only the state changes (moves, strength, control, sieges, VP), not the rules' explanations.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per event (seq, round, phase, kind, data, text).")

@@ -6,18 +6,19 @@ from pathlib import Path
 
 import click
 
+from tabula.commands.options import DECIMAL, WHOLE, decimal, shown
 from tabula.geo.settings import DEFAULT_RESOLUTION
 
 
 def _bbox(ctx, param, value):
     if value is None:
         return None
-    try:
-        parts = tuple(float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not four numbers: give west,south,east,north, e.g. 6,36,19,47", param_hint="--bbox")
+    parts = tuple(decimal(v) for v in value.split(","))
+    if any(p is None for p in parts):
+        raise click.BadParameter(f"{shown(value)} is not four numbers: give west,south,east,north in digits, e.g. 6,36,19,47",
+                                 param_hint="--bbox")
     if len(parts) != 4:
-        raise click.BadParameter(f"{value!r} has {len(parts)} numbers: give west,south,east,north", param_hint="--bbox")
+        raise click.BadParameter(f"{shown(value)} has {len(parts)} numbers: give west,south,east,north", param_hint="--bbox")
     return parts
 
 
@@ -30,13 +31,13 @@ def group() -> None:
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Output .duckdb file.")
 @click.option("--region", default=None, help="Named region preset (mediterranean, italy, first-punic-war, sicily).")
 @click.option("--bbox", callback=_bbox, default=None, help="west,south,east,north in degrees (instead of --region).")
-@click.option("--res", type=int, default=DEFAULT_RESOLUTION, show_default=True, help="H3 resolution 0-15.")
+@click.option("--res", type=WHOLE, default=DEFAULT_RESOLUTION, show_default=True, help="H3 resolution 0-15.")
 @click.option("--dem", type=click.Path(path_type=Path), default=None, help="Any rasterio-readable DEM (default: embedded).")
 @click.option("--shorelines", type=click.Path(path_type=Path), default=None, help="Shoreline polygons with a GSHHG `level` column.")
 @click.option("--rivers", type=click.Path(path_type=Path), default=None, help="River lines file.")
 @click.option("--terrain-rules", type=click.Path(path_type=Path), default=None, help="Terrain thresholds TOML.")
 @click.option("--ocean", type=click.Path(path_type=Path), default=None, help="Polygons of water impassable to ships.")
-@click.option("--min-river-km", type=float, default=None, help="Keep river systems at least this long.")
+@click.option("--min-river-km", type=DECIMAL, default=None, help="Keep river systems at least this long.")
 @click.option("--dask/--no-dask", "use_dask", default=None, help="Force (or forbid) the Dask path for the DEM.")
 @click.option("--scheduler", default=None, help="Address of a dask.distributed scheduler (default: a LocalCluster when Dask is used).")
 @click.option("--force", is_flag=True, help="Replace --out if it exists (never a campaign).")

@@ -11,33 +11,9 @@ from pathlib import Path
 
 import click
 
+from tabula.commands.options import WHOLE, shown
+
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
-
-
-class WholeNumber(click.ParamType):
-    """A non-negative whole number in ASCII digits.  click's INT is Python's ``int()``, which
-    also takes other scripts' digits ("٩" is 9, "２０" is 20) and "1_0": a user never means those."""
-
-    name = "integer"
-
-    def convert(self, value, param, ctx):
-        from tabula.geo.files import whole_number
-
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        n = whole_number(value)
-        if n is None:
-            self.fail(f"{_shown(value)} is not a whole number: write digits 0-9", param, ctx)
-        return n
-
-
-WHOLE = WholeNumber()
-
-
-def _shown(value, width: int = 60) -> str:
-    """A user's value quoted for a message, cut short: a pasted file must not become the message."""
-    text = str(value)
-    return repr(text if len(text) <= width else text[:width] + "...")
 
 
 def open_campaign(campaign: Path, *, read_only: bool = False):
@@ -76,7 +52,7 @@ def _army_items(items, param_hint: str, example: str = "9=strength") -> dict[int
         army_text, sep, value = item.partition("=")
         army = whole_number(army_text)  # ASCII digits only: "٩=3" is not army 9
         if not sep or army is None:
-            raise click.BadParameter(f"{_shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})",
+            raise click.BadParameter(f"{shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})",
                                      param_hint=param_hint)
         if army in out:
             raise click.BadParameter(f"army {army} is given twice", param_hint=param_hint)
@@ -275,7 +251,7 @@ def _casualties(items) -> dict[int, int]:
     for army, value in _army_items(items, "--casualties", "9=25").items():
         pct = whole_number(value)
         if pct is None or pct > 100:
-            raise click.BadParameter(f"army {army}: {_shown(value)} is not a whole percentage 0-100 in digits 0-9",
+            raise click.BadParameter(f"army {army}: {shown(value)} is not a whole percentage 0-100 in digits 0-9",
                                      param_hint="--casualties")
         out[army] = pct
     return out
@@ -307,7 +283,7 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
     else:
         won = whole_number(winner)
         if won is None or won not in pct:
-            raise click.BadParameter(f"{_shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
+            raise click.BadParameter(f"{shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
                                      param_hint="--winner")
         outcomes = {a: ("win" if a == won else "loss", c) for a, c in pct.items()}
     with open_campaign(campaign) as c:

@@ -117,3 +117,19 @@ def test_make_demo_rebuilds_its_map_with_force():
     # `make demo` rebuilds build/mediterranean.duckdb on purpose, so it runs twice in a row
     lines = [line for line in (ROOT / "Makefile").read_text().splitlines() if "map build" in line]
     assert lines and all("--force" in line for line in lines)
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["--res", "٥"], "--res"),                     # Arabic-Indic five: int() would take it as 5
+    (["--res", "1_0"], "--res"),
+    (["--bbox", "١٢,40.8,13.8,42.3"], "--bbox"),   # float() would take it as 12
+    (["--bbox", "nan,40.8,13.8,42.3"], "--bbox"),
+    (["--min-river-km", "inf"], "--min-river-km"),
+])
+def test_numbers_are_ascii_digits_regression(tmp_path, args, hint):
+    """click's INT and FLOAT are Python's int()/float(): other scripts' digits, underscores and
+    nan/inf passed as numbers. Every number typed at the CLI is ASCII digits now."""
+    proc = run("map", "build", "--out", str(tmp_path / "m.duckdb"), *args)
+    assert proc.returncode == 2, proc.stderr
+    assert hint in proc.stderr and "Traceback" not in proc.stderr
+    assert list(tmp_path.iterdir()) == []
