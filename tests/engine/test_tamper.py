@@ -22,20 +22,10 @@ from tabula.engine.core import state as st
 from tabula.engine.core.campaign import Campaign
 from tabula.engine.core.readjudicate import readjudicate
 from tabula.geo.spatialdb import connect
+from tests.cli.test_round_cli import tabula
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
-
-
-def tabula(capsys, *args) -> tuple[int, str, str]:
-    """Run the CLI in-process the way the `tabula` script does: (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
