@@ -53,6 +53,9 @@ class Campaign:
         self.closed = False
         #: Where a read-only campaign reports a damaged log (one line; default: stderr).
         self.warn: Callable[[str], None] = _warn_on_stderr
+        #: The faction a read-only look is for (None: the umpire). A faction is told that the file
+        #: was edited, never what the edited rows or events hold: they may be another faction's.
+        self.viewer: str | None = None
         self._read_checked = False
         self._damaged = False  # a read-only look found the log damaged (and warned)
         self._checked: Snapshot | None = None  # the tables the pre-write check just read, for the step's first read
@@ -210,7 +213,8 @@ class Campaign:
             raise st.LogUnreadable(f"{self._where()}: {e}: restore the file from a copy (docs/campaign-file.md)") from None
         except (st.ReplayMismatch, duckdb.Error) as e:
             self._damaged = True
-            self.warn(f"{self._where()}: {e}; what is shown may not be what was adjudicated, "
+            what = e if self.viewer is None else "the event log or state tables were edited outside tabula (the umpire's `tabula round verify` names the change)"
+            self.warn(f"{self._where()}: {what}; what is shown may not be what was adjudicated, "
                       "and steps will refuse to write (`tabula round verify`)")
 
     def append(self, events: Iterable[Event], *, before: Snapshot | None = None) -> Snapshot:

@@ -29,7 +29,7 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     with open_campaign(campaign, read_only=True) as c:
         if not c.has_state():
             raise InputError(f"{campaign} has no event log yet: start the campaign with `tabula round start {campaign}`")
-        faction = resolve_faction(c, faction)
+        faction = c.viewer = resolve_faction(c, faction)
         state_kinds = c.ruleset.schema.state_kinds
         lines = log_view(c, viewer=faction, round=round_)
     for line in lines:

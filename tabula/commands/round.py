@@ -186,7 +186,7 @@ def show(campaign: Path, faction: str | None) -> None:
     from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as c:
-        faction = resolve_faction(c, faction)
+        faction = c.viewer = resolve_faction(c, faction)
         view = rounds.orders_view(c, faction=faction)
     for army, army_faction, o in view:
         if o is None:

@@ -343,3 +343,17 @@ def test_a_dropped_table_or_column_is_one_error_line_everywhere(campaign, capsys
         assert code == 1, (args, out)
         line = one_line(err)
         assert line.startswith("error: ") and named in line, (args, line)
+
+
+def test_a_factions_view_of_an_edited_file_warns_without_the_edited_rows(campaign, capsys):
+    """What the umpire's warning quotes (an edited row, a sealed order) may be another faction's:
+    carthago's log and orders view are told the file was edited, never what the rows hold."""
+    edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
+    for args in (("log", campaign, "--faction", "carthago"), ("round", "show", campaign, "--faction", "carthago")):
+        code, out, err = tabula(capsys, *args)
+        assert code == 0, err
+        line = one_line(err)
+        assert line.startswith(f"warning: {campaign}: ") and "edited outside tabula" in line, line
+        assert "9999" not in err and "roma" not in err and "Mare Tyrrhenum" not in err, err
+    code, _, err = tabula(capsys, "log", campaign)  # the umpire's view still names the row
+    assert "armies (9,)" in err and "9999" in err
