@@ -285,13 +285,8 @@ def test_administration_then_victory_starts_the_next_round():
 
 
 def test_administration_choices_start_a_siege():
-    # Roma's army 10 walks next to Capua's neighbour town Cumae (carthago) and besieges it.
-    structures = FIELD + [("Cumae", "town", "1 1", "carthago")]
-    c, m = started(placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), structures=structures)
-    rounds.publish_initiative(c)
-    rounds.submit_orders(c, {9: ArmyOrders(9, moves=(1,)), 10: ArmyOrders(10, moves=())}, faction="roma")
-    rounds.submit_orders(c, {1: ArmyOrders(1, moves=())}, faction="carthago")
-    rounds.run_movement(c)
+    # Roma's army 9 walks next to Capua's neighbour town Cumae (carthago) and besieges it.
+    c, m = _beside_cumae()
     assert rounds.round_status(c).engagements == ()
     choices = rounds.parse_choices_text('[siege]\nstart = { 9 = "Cumae" }\n')
     events = rounds.run_administration(c, choices)
