@@ -135,6 +135,15 @@ class CampaignState:
     victory_points: Mapping[str, int] = field(default_factory=dict)
     seed: int = 0
     winner: str | None = None
+    superiority: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Naval superiority in force, {zone: {faction: level}} (published in step 1.2; at the start of
+    the campaign the base level).  A zone or faction missing reads as the rules' base level
+    (:func:`engine.vae_victis.naval.superiority_level`)."""
+    sea_links: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    """The sea-zone logistics links in force, {faction: {zone: target structures, in the order
+    chosen}}: set when movement runs, from the round's orders or the default rule."""
+    navy_rest: Mapping[int, int] = field(default_factory=dict)
+    """Armies beaten at sea, {army: the last round in which it may not act as a navy}."""
 
     def army(self, army_id: int) -> Army:
         for a in self.armies:
@@ -172,4 +181,7 @@ class ArmyOrders:
     lift_siege: bool = False
     assault: str | None = None  # name of the besieged structure assaulted
     transfers: tuple[Transfer, ...] = ()
+    sea_links: tuple[tuple[str, str], ...] = ()
+    """(sea zone, structure) pairs: the faction's chosen sea-zone logistics targets (seed, "Lines of
+    logistics" 4), in the order written; a faction's choice is the union over its armies' orders."""
 

@@ -31,6 +31,7 @@ __all__ = [
     "ConditionalAllies",
     "LogisticsRules",
     "MovementRules",
+    "NavalOutcome",
     "NavalRules",
     "Rules",
     "SiegeRules",
@@ -165,9 +166,47 @@ class LogisticsRules:
 
 
 @dataclass(frozen=True)
+class NavalOutcome:
+    """One row of the seed's naval outcome table: a defeat from ``net`` (the net Naval Battle
+    Strength against the loser), its retreat of at least ``retreat_hexes`` Coast or Sea hexes
+    and ``inactive_rounds`` rounds in which the army may not embark."""
+
+    name: str
+    net: int
+    retreat_hexes: int
+    inactive_rounds: int
+
+
+@dataclass(frozen=True)
 class NavalRules:
     superiority_base: int
     movement_points_per_superiority: int
+    strait_min_superiority: int
+    retreat_min_superiority: int
+    random_min_armies: int
+    random_modulus: int
+    draw_retreat_hexes: int
+    move_nmp: Mapping[str, int]
+    """NMP to enter a non-land hex, by hex kind (coast, sea); a kind missing cannot be entered (Ocean)."""
+    debark_nmp: Mapping[str, int]
+    """NMP to debark: "structure" for a Town/City hex, else by terrain; a terrain missing cannot be debarked onto."""
+    outcomes: tuple[NavalOutcome, ...]
+    """The defeats, smallest first (built from the file's ``[naval.outcomes]``)."""
+    influence_cap: str
+    """"multiplier": a faction may assign its influence multiplier x its coastal structures in a zone
+    (the rules); "count": the structures alone (the umpire's restatement in the seed's thread)."""
+    border_pool: str
+    """A hex in two zones is paid from the zone whose pool has the most NMP left ("richest"), or
+    from the zone of the hex the navy came from when that zone has it ("came_from")."""
+    nmp_sharing: str
+    """A zone's pool is spent "first_come" (move by move, the lower army number first within a
+    move) or in "equal" shares among the faction's navies that move in that zone."""
+    numbers_exhausted: str
+    """More navies in battle than random numbers: "cycle" from the first number again, or "rng"
+    (even numbers drawn from the campaign's seeded source)."""
+    no_port: str
+    """A beaten navy with no port the required distance away goes to the "nearest" port at any
+    distance, or is eliminated ("eliminate")."""
 
 
 def _section(cls, values: Mapping[str, Any], options: Mapping[str, Any]):
@@ -181,6 +220,14 @@ def _section(cls, values: Mapping[str, Any], options: Mapping[str, Any]):
             v = {k: tuple(x) if isinstance(x, list) else x for k, x in v.items()}
         kwargs[f.name] = v
     return cls(**kwargs)
+
+
+def _naval_values(naval: Mapping[str, Any]) -> dict:
+    """The [naval] table with its outcome table as :class:`NavalOutcome` rows, smallest defeat first."""
+    out = dict(naval)
+    out["outcomes"] = tuple(sorted((NavalOutcome(name, int(v["net"]), int(v["retreat_hexes"]), int(v["inactive_rounds"]))
+                                    for name, v in naval["outcomes"].items()), key=lambda o: o.net))
+    return out
 
 
 @dataclass(frozen=True)
@@ -215,7 +262,7 @@ class Rules(RuleSet):
                 administration=_section(AdministrationRules, merged["administration"], opts),
                 victory=_section(VictoryRules, merged["victory"], opts),
                 logistics=_section(LogisticsRules, merged["logistics"] if "logistics" in merged else {}, opts),
-                naval=_section(NavalRules, merged["naval"], opts),
+                naval=_section(NavalRules, _naval_values(merged["naval"]), opts),
             )
         except (KeyError, TypeError) as e:
             raise InputError(f"the {name} rules lack {e}: the stored rules are incomplete; "
