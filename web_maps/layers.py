@@ -160,12 +160,14 @@ class HexOutlineLayer(Layer):
 class PointLayer(Layer):
     """Markers: circles (canvas), stars and army counters (small DOM icons), permanent labels.
 
-    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"none",
+    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"ring"|"none",
     "colour", "r" (px), "text" (counter text), "label" (permanent label or
     None), "lc" (label class), "ldir" (label direction), "prio" (which of
     two overlapping labels stays visible: higher), "tip" ([[label, value],
     ...] hover rows)}``; an army counter's top-left corner sits
-    ``dx``/``dy`` px from its centre point plus half its width to the left.
+    ``dx``/``dy`` px from its centre point plus half its width to the left
+    (a navy is an army counter shaped as a hull).  A ring is an unfilled
+    circle of radius ``r`` in ``colour``, stroke ``w`` px, dashed by ``dash``.
     Every string reaches the page through ``textContent`` or an escaper.
     """
 
@@ -193,6 +195,21 @@ class PointLayer(Layer):
                     mark = L.marker(p.ll, {icon: L.divIcon({html: box, className: '', iconSize: [2 * p.r, 2 * p.r],
                                                             iconAnchor: [p.r - (p.dx || 0), -(p.dy || 0)]}),
                                            keyboard: false, zIndexOffset: 1000});
+                } else if (p.shape === 'navy') {
+                    // A navy: the army counter drawn as a hull (flat deck, rounded keel), wider than tall,
+                    // so it never reads as a land army even in a faction's own colour.
+                    var hull = document.createElement('div'), w = 2 * p.r + 8;
+                    hull.className = 'tabula-army tabula-navy'; hull.textContent = p.text;
+                    hull.style.background = p.colour; hull.style.width = w + 'px'; hull.style.height = (2 * p.r) + 'px';
+                    hull.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: hull, className: '', iconSize: [w, 2 * p.r],
+                                                            iconAnchor: [w / 2 - (p.dx || 0), -(p.dy || 0)]}),
+                                           keyboard: false, zIndexOffset: 1000});
+                } else if (p.shape === 'ring') {
+                    // A ring around a marker (a blockade): only its stroke takes the pointer, so the
+                    // marker inside keeps its own tooltip.
+                    mark = L.circleMarker(p.ll, {radius: p.r, color: p.colour, weight: p.w || 3, opacity: 0.95,
+                                                 fill: false, dashArray: p.dash || null});
                 }
                 if (mark) {
                     if (p.tip) mark.bindTooltip(tabulaTable(p.tip), {className: 'tabula-tip', direction: 'top'});
@@ -267,11 +284,45 @@ class LineLayer(Layer):
         )
 
 
+class HexZoneLayer(Layer):
+    """Lightly filled, dashed outlines of some hexes of a :class:`HexLayer` (indices in it), each in its own colour.
+
+    Not interactive: a zone drawn over the terrain must leave the hexes'
+    own tooltips to the pointer.
+    """
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (D, Z) {
+            var group = L.featureGroup();
+            for (var j = 0; j < Z.i.length; j++) {
+                group.addLayer(L.polygon(D.ll[Z.i[j]], L.extend({color: Z.c[j], fillColor: Z.c[j]}, Z.style)));
+            }
+            return group;
+        })({{ this.hexes.get_name() }}_data, {{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, hexes: HexLayer, indices: Sequence[int], colours: Sequence[str], *, name: str,
+                 show: bool = True, weight: float = 2.0, dash: str | None = "4 3", fill_opacity: float = 0.18):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "HexZoneLayer"
+        if len(indices) != len(colours):
+            raise ValueError("HexZoneLayer: indices and colours must have one entry per hex")
+        self.hexes = hexes
+        style = {"weight": weight, "opacity": 0.95, "fill": True, "fillOpacity": fill_opacity, "interactive": False}
+        if dash:
+            style["dashArray"] = dash
+        self.data_json = to_json({"i": [int(i) for i in indices], "c": list(colours), "style": style})
+
+
 @dataclass
 class LegendItem:
     label: str
     colour: str
-    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star
+    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star | ring | dashed | hull
     count: int | None = None
 
 
@@ -305,6 +356,12 @@ class Legend(MacroElement):
                             sw.style.height = '8px'; sw.style.margin = '0 8px 0 2px'; sw.style.verticalAlign = '0'; }
                         if (it.shape === 'star') { sw.style.background = 'none'; sw.style.border = 'none';
                             sw.style.color = it.colour; sw.textContent = '\u2605'; sw.style.fontSize = '15px'; }
+                        if (it.shape === 'ring') { sw.style.background = 'none'; sw.style.borderRadius = '50%';
+                            sw.style.width = '10px'; sw.style.border = '2px dashed ' + it.colour; }
+                        if (it.shape === 'dashed') { sw.className = 'ln'; sw.style.background = 'none';
+                            sw.style.borderTopColor = it.colour; sw.style.borderTopStyle = 'dashed'; }
+                        if (it.shape === 'hull') { sw.style.width = '18px';
+                            sw.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%'; }
                         var t = L.DomUtil.create('span', '', row); t.textContent = it.label;
                         if (it.count !== null && it.count !== undefined) {
                             var n = L.DomUtil.create('span', 'n', row); n.textContent = '(' + it.count + ')';
@@ -376,5 +433,5 @@ class FitView(MacroElement):
         self.bounds_json = to_json([[south, west], [north, east]])
 
 
-__all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "Legend", "LegendItem", "LegendSection", "LineLayer",
+__all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "HexZoneLayer", "Legend", "LegendItem", "LegendSection", "LineLayer",
            "PointLayer", "Title"]

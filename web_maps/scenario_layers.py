@@ -1,14 +1,17 @@
-"""Scenario layers over the terrain map of a campaign: structures, roads, rivers, sea zones, armies.
+"""Scenario layers over the terrain map of a campaign: structures, roads, rivers, sea zones, armies, navies.
 
 Reads the campaign tables of docs/architecture.md and, when the campaign has
 started, the engine state of engine/vae_victis/sql/state.sql (``armies``, ``control``,
-``sieges``).  Before the start, the ``placements`` are shown as the armies and
+``sieges``, and the naval tables read by :mod:`web_maps.naval_layers`: an army on
+a Coast or Sea hex is a navy, drawn as a hull, with its ZoC, blockades, sea links
+and each zone's naval superiority).  Before the start, the ``placements`` are shown as the armies and
 ``structures.controller`` as control.
 
 A faction's view is a pure redaction of the loaded :class:`Scenario`
 (:func:`faction_view`), applied before anything reaches the page, so hidden
 values are never in the HTML: counters are on the board for everyone to see,
-but another faction's army strength (its Force Points) is not.
+but another faction's army strength (its Force Points) is not, and neither
+are another faction's chosen sea links.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from tabula.web_maps.naval_layers import (NAVY_KINDS, Naval, add_naval_layers, blockade_text, load_naval,
+                                          superiority_legend, superiority_rows)
 from tabula.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
 from tabula.web_maps.terrain_map import HexTable, wkb_geometries
 
@@ -46,6 +51,8 @@ class ArmyMark:
     cell: str
     strength: int | None  # None: not known to the viewer
     placed: bool  # from placements: the campaign has not started
+    navy: bool = False  # stands on a Coast or Sea hex: a navy
+    hex_kind: str | None = None  # the kind of its hex (coast, sea) for a navy
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class Scenario:
     sea_zones: tuple[NamedLine, ...]
     armies: tuple[ArmyMark, ...]
     besieged_by: dict[str, str] = field(default_factory=dict)  # structure -> besieging faction
+    naval: Naval = field(default_factory=Naval)  # navies' ZoC, blockades, sea links, superiority
     viewer: str | None = None  # None: the umpire's view
 
     def colour(self, faction: str | None) -> str:
@@ -173,11 +181,16 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
     if off_map:
         log.warning("armies %s stand in cells that are not on the map: not drawn", off_map)
         armies = [a for a in armies if a.cell in centres]
+    kinds = dict(zip(hexes.cell, hexes.kind))
+    # An army at sea is a navy (placements are always on land structures, so only started campaigns have navies).
+    armies = [replace(a, navy=True, hex_kind=kinds[a.cell]) if not a.placed and kinds.get(a.cell) in NAVY_KINDS else a
+              for a in armies]
 
     title = meta.get("title") or meta.get("name")
     besieged = {s.name: sieges[s.name] for s in structures if s.name in sieges}
+    naval = load_naval(con, kinds, [(a.id, a.faction, a.cell) for a in armies if a.navy], structures, besieged)
     return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies),
-                    besieged)
+                    besieged, naval)
 
 
 def _named_geoms(con, table: str) -> list[tuple[str, object]]:
@@ -192,20 +205,22 @@ def _named_geoms(con, table: str) -> list[tuple[str, object]]:
 
 
 def faction_view(scenario: Scenario, faction: str) -> Scenario:
-    """What ``faction`` may see: every counter, but other factions' army strength hidden."""
+    """What ``faction`` may see: every counter, but other factions' army strength and sea links hidden."""
     names = [f.name for f in scenario.factions]
     try:  # the one faction resolver: "etrusci" is Etrusci
         faction = canonical_faction(faction, names, where="--faction")
     except InputError:
         raise InputError(f"faction {faction!r} is not in this campaign: pass --faction with one of {', '.join(names)}") from None
     armies = tuple(a if a.faction == faction else replace(a, strength=None) for a in scenario.armies)
-    return replace(scenario, armies=armies, viewer=faction)
+    return replace(scenario, armies=armies, naval=scenario.naval.for_faction(faction), viewer=faction)
 
 
-def _army_points(scenario: Scenario, centres) -> list[dict]:
+def _army_points(scenario: Scenario, centres, *, navies: bool = False) -> list[dict]:
+    """The counters of the land armies, or (``navies``) of the navies, drawn as hulls."""
     by_cell = defaultdict(list)
     for a in scenario.armies:
-        by_cell[a.cell].append(a)
+        if a.navy == navies:
+            by_cell[a.cell].append(a)
     points = []
     r = 11
     for cell, stack in by_cell.items():
@@ -213,13 +228,20 @@ def _army_points(scenario: Scenario, centres) -> list[dict]:
         # A stack sits side by side just below the hex centre: every counter stays readable and the
         # town, capital star and label at the centre stay visible.
         for k, a in enumerate(stack):
-            dx = int((k - (len(stack) - 1) / 2) * (2 * r + 2))
-            rows = [["army", a.id], ["faction", a.faction], ["cell", a.cell],
+            dx = int((k - (len(stack) - 1) / 2) * (2 * r + (10 if navies else 2)))  # a hull is 8 px wider
+            rows = [["navy" if a.navy else "army", a.id], ["faction", a.faction], ["cell", a.cell],
                     ["strength", f"{a.strength} FP" if a.strength is not None else "hidden"]]
             if a.placed:
                 rows.append(["status", "placed (campaign not started)"])
-            points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "army", "colour": scenario.colour(a.faction),
-                           "r": r, "dx": dx, "dy": STAR_R + 1, "text": str(a.id), "tip": rows})
+            if a.navy:
+                zones = scenario.naval.zones_of.get(a.cell, ())
+                rows += [["hex", a.hex_kind], ["sea zones", ", ".join(zones) or None],
+                         ["ZoC", f"{len(scenario.naval.zoc.get(a.id, ()))} hexes"]]
+                rows = [r for r in rows if r[1] is not None]
+            points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "navy" if a.navy else "army",
+                           "colour": scenario.colour(a.faction),
+                           # A navy's hex holds no structure: its hull stands on the centre.
+                           "r": r, "dx": dx, "dy": -r if navies else STAR_R + 1, "text": str(a.id), "tip": rows})
     return points
 
 
@@ -245,7 +267,8 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             else:
                 outlines.append(z.geom.boundary)
         parts, owner = encode_lines(outlines, precision=precision)
-        tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None)] for z in zones]
+        tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None), *superiority_rows(scenario.naval, z.name)]
+                for z in zones]
         m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Sea zones", colour=ZONE_COLOUR,
                               weight=2.0, opacity=0.8, dash="6 4"))
         labels = []
@@ -280,6 +303,12 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
         m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Roads", colour=ROAD_COLOUR, weight=3.0))
         lines.append(LegendItem("road", ROAD_COLOUR, shape="line", count=len(scenario.roads)))
 
+    navies = [(a.id, a.faction, a.cell) for a in scenario.armies if a.navy]
+    naval_items = add_naval_layers(
+        m, scenario.naval, colour=scenario.colour, factions=[f.name for f in scenario.factions], navies=navies,
+        structures=scenario.structures, centres=centres, hex_index=index, hex_layer=hex_layer, precision=precision,
+        ring_radius=_structure_radius)
+
     if scenario.structures:
         points = []
         for s in scenario.structures:
@@ -287,15 +316,19 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             rows = [["name", s.name], ["modern", s.modern], ["kind", s.kind], ["cell", s.cell],
                     ["controller", s.controller or "nobody"], ["capital", "yes" if s.capital else None],
                     ["besieged by", scenario.besieged_by.get(s.name)]]
+            if s.name in scenario.naval.blockades:
+                rows.append(["blockaded by", blockade_text(scenario.naval.blockades[s.name])])
             city = (s.kind or "").lower() == "city"
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
-                           "colour": scenario.colour(s.controller), "r": STAR_R if s.capital else (7 if city else 5),
+                           "colour": scenario.colour(s.controller), "r": _structure_radius(s),
                            "label": s.name, "lc": "tabula-label capital" if s.capital else "tabula-label",
                            "prio": 4 if s.capital else (2 if city else 1), "tip": rows})
         m.add_child(PointLayer(points, name="Towns and cities"))
 
-    if scenario.armies:
+    if any(not a.navy for a in scenario.armies):
         m.add_child(PointLayer(_army_points(scenario, centres), name="Armies"))
+    if navies:
+        m.add_child(PointLayer(_army_points(scenario, centres, navies=True), name="Navies"))
 
     counts = defaultdict(int)
     for s in scenario.structures:
@@ -312,10 +345,21 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
         marks.append(LegendItem("city", "#333333", shape="dot"))
     if any((s.kind or "").lower() != "city" for s in scenario.structures):
         marks.append(LegendItem("town", "#333333", shape="smalldot"))
-    if scenario.armies:
-        marks.append(LegendItem("army (number)", "#333333", shape="swatch", count=len(scenario.armies)))
+    land = sum(1 for a in scenario.armies if not a.navy)
+    if land:
+        marks.append(LegendItem("army (number)", "#333333", shape="swatch", count=land))
     sections.append(LegendSection("Scenario", marks + lines))
+    at_sea = ([LegendItem("navy (army number)", "#333333", shape="hull", count=len(navies))] if navies else [])
+    sections.append(LegendSection("At sea", at_sea + naval_items))
+    sections.append(LegendSection("Naval superiority", superiority_legend(scenario.naval, ZONE_COLOUR)))
     return sections, scenario.title
+
+
+def _structure_radius(s: Structure) -> int:
+    """A structure marker's radius in px: capitals' stars largest, then cities, then towns."""
+    if s.capital:
+        return STAR_R
+    return 7 if (s.kind or "").lower() == "city" else 5
 
 
 __all__ = ["ArmyMark", "Scenario", "add_scenario_layers", "faction_view", "load_scenario"]
