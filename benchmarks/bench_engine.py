@@ -4,7 +4,8 @@
     publication, orders for every army, movement, the engagements' results,
     administration and the victory check, each step one transaction through
     :mod:`engine.vae_victis.rounds` exactly as ``tabula round ...`` runs them (the script of
-    :mod:`tabula.demo`: a movement collision at Mylae, a battle, a siege of Gela).
+    :mod:`tabula.demo`: a movement collision at Mylae, a battle, a siege of Gela, and at res 5
+    the navies: two embarkations, a naval battle, a landing and a strait crossing).
     Every repeat plays on a fresh copy of the started campaign (copy and ``round
     start`` not timed) through a new Campaign, whose Board and logistics caches start
     empty, so the figure includes reading the Board once and building the in-memory
@@ -135,7 +136,11 @@ def round_script(campaign: Path) -> dict:
             "Carthago": {7: _path_moves(board, cell[7], mylae), 4: _path_moves(board, cell[4], gela)},
             "Roma": {14: _path_moves(board, cell[14], mylae)},
         }
-    return {"initiative": demo.INITIATIVE, "moves": moves, "factions": {a.id: a.faction for a in s.armies}}
+    # At res 5 the round is the demo's, navies included (embarking, a naval battle, a debarkation, a
+    # strait crossing); at res 6 the demo's res-5 clock strings mean nothing, so only the land marches.
+    naval = board.res == 5
+    return {"initiative": demo.INITIATIVE, "moves": moves, "factions": {a.id: a.faction for a in s.armies},
+            "advances": demo.ADVANCES if naval else {}, "debarks": demo.DEBARKS if naval else {}}
 
 
 def play_round(c, script: dict) -> int:
@@ -169,7 +174,8 @@ def play_round(c, script: dict) -> int:
         events += len(rounds.record_result(c, number, {winner: ("win", won), loser: ("loss", lost)}))
     board = c.board
     sieges = {a: name for a, name in SIEGES.items() if not siege_refusal(board, s, a, name)}
-    events += len(rounds.run_administration(c, rounds.AdminChoices(siege_starts=sieges)))
+    events += len(rounds.run_administration(c, rounds.AdminChoices(siege_starts=sieges, advances=script["advances"],
+                                                                   debarks=script["debarks"])))
     events += len(rounds.run_victory(c))
     return events
 

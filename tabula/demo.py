@@ -12,13 +12,22 @@
   (Tyndaris) both march on the unowned town of Mylae and reach it at the same MP:
   a *movement collision*, decided by the seven-step priority; the loser halts next
   to Mylae, inside the winner's ZoC.  Carthaginian army 4 marches from Agrigentum
-  past Phintias and halts on entering the ZoC of Syracusan Gela;
-* **battle**: the two armies at Mylae fight one engagement (the Battle of Mylae,
-  260 BC, moved ashore); its result stands in for the Field of Glory II game: Roma
-  wins, casualty percentages drawn from the campaign's seeded random source
-  (:mod:`engine.core.rng`) and recorded as any result is;
-* **administration**: army 4 starts the *siege* of Gela (a player's choice);
-  the loser at Mylae is removed and placed back on its lines; casualties cost FP;
+  past Phintias and halts on entering the ZoC of Syracusan Gela.  Roman army 13
+  *crosses the Strait of Messina* from Rhegium into Sicily and stops there;
+* **at sea**: Carthaginian army 5 *embarks* at Panormus and sails east along the
+  coast; Roman army 12 embarks at Tarentum and sails round the toe of Italy from
+  Mare Ionium into Mare Tyrrhenum, each zone's naval superiority paying for its part
+  of the move.  The two navies meet off Mylae and fight a *naval battle* (the Battle
+  of Mylae, 260 BC) with numbers derived from every army's orders: the beaten navy
+  retreats to a port and rests, the winner advances.  Roman army 10 marches out of
+  Capua and back (its moves feed the round's naval numbers like everyone's);
+* **battle**: the two armies at Mylae fight one engagement; its result stands in for
+  the Field of Glory II game: Roma wins, casualty percentages drawn from the
+  campaign's seeded random source (:mod:`engine.core.rng`) and recorded as any result is;
+* **administration**: the winner at Mylae advances into Tyndaris, vacated by the
+  loser; the victorious Roman navy *debarks* into Mylae, which passes to Roma;
+  army 4 starts the *siege* of Gela (a player's choice); the loser at Mylae is placed
+  back on its lines; casualties cost FP;
 * **victory**: the round's victory points; round 2 begins.
 
 Finally the event log is replayed and compared with every state table.
@@ -37,7 +46,7 @@ from tabula.engine.vae_victis.model import ArmyOrders
 from tabula.engine.vae_victis.state import load_state
 from tabula.geo.errors import InputError
 
-__all__ = ["DEMO_PLACEMENTS", "DEMO_SEED", "run_demo_round"]
+__all__ = ["ADVANCES", "DEBARKS", "DEMO_PLACEMENTS", "DEMO_SEED", "MOVES", "SIEGES", "run_demo_round"]
 
 DEMO_SEED = 264  # 264 BC: the war begins
 
@@ -69,11 +78,22 @@ INITIATIVE = {
 # Moves as players write them; the clock positions are those of the res-5 H3 hexes there
 # (pointy-topped: sides at 1, 3, 5, 7, 9, 11).  Every other army stands still ("").
 MOVES = {
-    "Carthago": {7: "3", 4: "3 5 3"},  # 7: Tyndaris -> Mylae; 4: Agrigentum -> Phintias -> next to Gela
-    "Roma": {14: "9"},  # Messana -> Mylae
+    "Carthago": {
+        7: "3",  # Tyndaris -> Mylae
+        4: "3 5 3",  # Agrigentum -> Phintias -> next to Gela
+        5: "1 3 5 3 3 3 3 1 3 3",  # embarks at Panormus, along the north coast of Sicily to off Mylae
+    },
+    "Roma": {
+        14: "9",  # Messana -> Mylae
+        13: "9 9",  # Rhegium -> the strait hex -> Sicily: across the Strait of Messina
+        12: "7 9 7 7 7 5 5 3 5 5 7 5 7 9 7 7 7 7 7 7 7 9 9 9 11 1 11 9",  # Tarentum, round Italy's toe, to Mylae
+        10: "1 7",  # out of Capua and back
+    },
 }
 
 SIEGES = {4: "Gela"}
+ADVANCES = {14: "Tyndaris"}  # the winner at Mylae into the hex of the removed loser
+DEBARKS = {12: 5}  # the winning Roman navy lands at Mylae (clock 5 of its hex)
 
 
 def _place(campaign: Path) -> None:
@@ -130,7 +150,8 @@ def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
             won, lost = _demo_casualties(seed, s.round, number)
             rounds.record_result(c, number, {winner: ("win", won), loser: ("loss", lost)})
 
-        rounds.run_administration(c, rounds.AdminChoices(siege_starts=dict(SIEGES)))
+        rounds.run_administration(c, rounds.AdminChoices(siege_starts=dict(SIEGES), advances=dict(ADVANCES),
+                                                         debarks=dict(DEBARKS)))
         rounds.run_victory(c)
         c.verify()
         return [e.text for e in c.events(round=1) if e.kind != "put_note"]

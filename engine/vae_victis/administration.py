@@ -6,13 +6,15 @@
    into another faction's army ZoC; besiegers stay) or won (optional advance into
    the adjacent hex of a removed loser, ties by casualties), and of assaulting
    armies that lost their assault (2 hexes away from the structure);
-3. navies' debarkation (the naval issue's hook: nothing happens here yet);
+3. navies' debarkation of armies into land hexes, as their players ordered
+   (:func:`engine.vae_victis.naval.debark`: a hex turned hostile leaves the navy at sea);
 4. siege resolution (:func:`engine.sieges.resolve_sieges`);
 5. control of unowned structures in one faction's army ZoC only;
 6. placement of the removed losers: the nearest (in hexes) controlled, unsieged,
-   unblockaded structure on their faction's logistics lines, else 2 hexes away from
-   the enemies they lost to, else irrevocable elimination;
-7. other updates of the map (nothing in the land game);
+   unblockaded structure on their faction's logistics lines that it reaches without
+   crossing a sea zone where its faction has no naval superiority, else 2 hexes away from
+   the enemies they lost to (even into enemy army or navy ZoC), else irrevocable elimination;
+7. other updates of the map: a navy that ends the round on a Sea hex is lost with its army;
 8. army strength: casualties (1 FP per % won, 2 FP per % drawn or lost), then
    reinforcement of armies that neither moved nor fought, then transfers, all
    capped at 1600 FP;
@@ -21,8 +23,8 @@
 :func:`administer` runs the steps, one function each (``_remove_losers``,
 ``_advance_winners``, ``_retreat_draws``, ``_withdraw_assault_losers``, ``_resolve_sieges``,
 ``_gain_unowned_structures``, ``_place_losers``, ``_apply_casualties``, ``_reinforce``,
-``_transfer_strength``, ``_eliminate_spent_armies``); steps 3 and 7 have nothing to do
-in the land game.  Every number comes from ``board.rules`` (``administration``,
+``_transfer_strength``, ``_eliminate_spent_armies``, with ``_debark_navies`` (3) and
+``_sink_navies_at_sea`` (7)).  Every number comes from ``board.rules`` (``administration``,
 ``battles.max_fp``; datasets/rules/vae-victis-ii.toml).  It is pure; umpire and player choices (advances, sieges started,
 lifted, taken over, surrendered, transfers) are explicit inputs.  Every change is an
 :class:`~engine.model.Event` explained in words.
@@ -41,6 +43,7 @@ from tabula.engine.vae_victis.battles import (
 )
 from tabula.engine.vae_victis.logistics import Logistics, LogisticsOptions, logistics_for
 from tabula.engine.vae_victis.model import Army, Board, CampaignState, Event, Transfer
+from tabula.engine.vae_victis.naval import debark, is_navy, lost_at_sea, superiority_level, zones_of
 from tabula.engine.vae_victis.rules import AdministrationRules, SiegeRules, default_rules
 from tabula.engine.vae_victis.sieges import SiegeInputs, assault_effects, resolve_sieges
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
@@ -53,6 +56,7 @@ __all__ = [
     "administer",
     "casualty_loss",
     "reinforcement",
+    "reachable_land",
     "retreat_destination",
 ]
 
@@ -69,8 +73,9 @@ class AdminInputs:
     take_overs: frozenset[str] = frozenset()
     surrenders: frozenset[str] = frozenset()
     transfers: Mapping[int, tuple[Transfer, ...]] = field(default_factory=dict)  # giver -> transfers
-    navies: tuple[tuple[int, str, str], ...] = ()  # (army, faction, cell): naval issue hook
-    blockaded: frozenset[str] = frozenset()
+    blockaded: frozenset[str] = frozenset()  # structures blockaded at the end of movement
+    debarks: Mapping[int, int] = field(default_factory=dict)  # navy -> clock side of its hex it debarks through
+    nmp_left: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # faction -> zone -> NMP left after movement
 
 
 @dataclass(frozen=True)
@@ -103,14 +108,12 @@ def _capital_cells(board: Board, faction: str) -> list[str]:
     return [board.structures[c].cell for c in (f.capitals if f else ()) if c in board.structures]
 
 
-def _enemy_army_zoc(board: Board, armies: Iterable[Army], faction: str, navies=()) -> set[str]:
+def _enemy_army_zoc(board: Board, armies: Iterable[Army], faction: str) -> set[str]:
+    """Hexes in the ZoC of another faction's armies, and of its navies (armies at sea)."""
     z: set[str] = set()
     for a in armies:
         if a.faction != faction and not a.eliminated and a.cell is not None:
-            z |= army_zoc(board, a.cell)
-    for _, f, c in navies:
-        if f != faction:
-            z |= navy_zoc(board, c)
+            z |= navy_zoc(board, a.cell) if is_navy(board, a) else army_zoc(board, a.cell)
     return z
 
 
@@ -297,7 +300,7 @@ def _retreat_draws(ad: _Admin) -> None:
             armies[e].cell for x, e in inputs.retreats if x == a_id and armies[e].cell
         ]
         occupied = {x.cell for x in armies.values() if x.cell is not None and x.id != a_id}
-        blocked = _enemy_army_zoc(board, armies.values(), a.faction, inputs.navies)
+        blocked = _enemy_army_zoc(board, armies.values(), a.faction)
         dest = retreat_destination(board, a.cell, [e for e in enemies if e], blocked, occupied,
                                    _capital_cells(board, a.faction), rules.retreat_hexes)
         if dest is None:
@@ -327,7 +330,7 @@ def _withdraw_assault_losers(ad: _Admin) -> None:
             continue
         structure = board.structures[assault_of[a_id]]
         cur = ad.cur_state()
-        blocked = _enemy_army_zoc(board, armies.values(), a.faction, ad.inputs.navies)
+        blocked = _enemy_army_zoc(board, armies.values(), a.faction)
         for s in board.structures.values():
             if controller_of(cur, s) != a.faction and structure_exerts_zoc(cur, s) and s.name != structure.name:
                 blocked |= structure_zoc(board, s)
@@ -344,10 +347,79 @@ def _withdraw_assault_losers(ad: _Admin) -> None:
                   f"no hex {rules.retreat_hexes} away is free of enemy ZoC")
 
 
+def _debark_navies(ad: _Admin) -> None:
+    """Step 3: navies debark their armies where their players ordered, paying the NMP left in their
+    zone's pool; an order the position no longer allows (the hex turned hostile) leaves the navy at
+    sea, as the umpire ruled in the seed's thread."""
+    left = {f: dict(z) for f, z in ad.inputs.nmp_left.items()}
+    for a_id, clock in sorted(ad.inputs.debarks.items()):
+        result = debark(ad.board, ad.cur_state(), a_id, clock, left)
+        ad.events.append(result.event)
+        if result.landed:
+            ad.armies = {a.id: a for a in result.state.armies}
+            faction = ad.armies[a_id].faction
+            left.setdefault(faction, {})[result.zone] = left.get(faction, {}).get(result.zone, 0) - result.nmp
+
+
+def _sink_navies_at_sea(ad: _Admin) -> None:
+    """Step 7: a navy that ends the round on a Sea (not Coast) hex is lost with its army."""
+    state, events = lost_at_sea(ad.board, ad.cur_state())
+    ad.armies = {a.id: a for a in state.armies}
+    ad.events.extend(replace(e, phase="administration") for e in events)
+
+
+def reachable_land(board: Board, state: CampaignState, faction: str, cell: str) -> frozenset[str]:
+    """The land hexes an army beaten at ``cell`` may be placed on: its own land mass, and every land
+    mass it reaches across water hexes of zones where ``faction``'s naval superiority is at least
+    ``rules.naval.retreat_min_superiority`` (seed: a beaten army does not cross a sea zone where its
+    faction's level is 0).  Land masses are connected land hexes (Peaks and Lakes included as land is)."""
+    floor = board.rules.naval.retreat_min_superiority
+    masses = _land_masses(board)
+    if cell not in masses:
+        return frozenset()
+    mass = masses[cell]
+    reached = {mass}
+    open_water = {c for c, h in board.hexes.items() if h.kind in ("coast", "sea")
+                  and any(superiority_level(board, state, z, faction) >= floor for z in zones_of(board, c))}
+    frontier = [n for c, m in masses.items() if m == mass for n in board.sides.get(c, {}).values() if n in open_water]
+    seen = set(frontier)
+    while frontier:
+        c = frontier.pop()
+        for n in board.sides.get(c, {}).values():
+            if n in masses:
+                reached.add(masses[n])
+            elif n in open_water and n not in seen:
+                seen.add(n)
+                frontier.append(n)
+    return frozenset(c for c, m in masses.items() if m in reached)
+
+
+def _land_masses(board: Board) -> dict[str, int]:
+    """{land hex: the number of its land mass} (connected land hexes), kept on the board."""
+    out = board.derived.get("land_masses")
+    if out is None:
+        out: dict[str, int] = {}
+        mark = -1
+        for start in sorted(c for c, h in board.hexes.items() if h.kind == "land"):
+            if start in out:
+                continue
+            mark += 1
+            out[start] = mark
+            stack = [start]
+            while stack:
+                c = stack.pop()
+                for n in board.sides.get(c, {}).values():
+                    if n not in out and board.hexes[n].kind == "land":
+                        out[n] = mark
+                        stack.append(n)
+        board.derived["land_masses"] = out
+    return out
+
+
 def _resolve_sieges(ad: _Admin) -> None:
     """Step 4: siege resolution (:func:`engine.sieges.resolve_sieges`)."""
     inputs = ad.inputs
-    logistics_now = logistics_for(ad.board, ad.cur_state(), inputs.navies, ad.logistics_options)
+    logistics_now = logistics_for(ad.board, ad.cur_state(), options=ad.logistics_options)
     sieged, siege_events = resolve_sieges(
         ad.board,
         ad.cur_state(),
@@ -393,14 +465,16 @@ def _place_losers(ad: _Admin) -> None:
     structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
     irrevocably eliminated."""
     board, armies, inputs = ad.board, ad.armies, ad.inputs
-    ad.logistics_now = logistics_for(board, ad.placed_state(), inputs.navies, ad.logistics_options)
+    ad.logistics_now = logistics_for(board, ad.placed_state(), options=ad.logistics_options)
     for a_id, lost_at in sorted(ad.removed.items()):
         a = armies[a_id]
         occupied = {x.cell for x in armies.values() if x.cell is not None}
+        reachable = reachable_land(board, ad.placed_state(), a.faction, lost_at)
         choices = sorted(
             (grid_distance(lost_at, board.structures[n].cell), n)
             for n in ad.logistics_now.supplied.get(a.faction, ())
             if n not in inputs.blockaded and board.structures[n].cell not in occupied
+            and board.structures[n].cell in reachable
         )
         if choices:
             d, name = choices[0]
@@ -413,8 +487,8 @@ def _place_losers(ad: _Admin) -> None:
         if dest is not None:
             armies[a_id] = replace(a, cell=dest)
             ad.ev("army_placed", {"army": a_id, "cell": dest, "structure": None},
-                  f"army {a_id} ({a.faction}) has no structure on its lines to go to: "
-                  f"it reappears {ad.rules.retreat_hexes} hexes away at {dest}")
+                  f"army {a_id} ({a.faction}) has no structure on its lines it can reach without crossing a sea "
+                  f"zone where it has no naval superiority: it reappears {ad.rules.retreat_hexes} hexes away at {dest}")
         else:
             armies[a_id] = replace(a, cell=None, eliminated=True)
             ad.ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has nowhere to go and is irrevocably eliminated")
@@ -458,7 +532,7 @@ def _transfer_strength(ad: _Admin) -> None:
     """Step 8, transfers between armies linked at the round's start, at most ``max_transfer_fp``
     per pair; what a full receiver cannot take returns (option ``transfer_excess``)."""
     armies, inputs, cap = ad.armies, ad.inputs, ad.rules.max_transfer_fp
-    start_links = logistics_for(ad.board, inputs.start_state, inputs.navies, ad.logistics_options)
+    start_links = logistics_for(ad.board, inputs.start_state, options=ad.logistics_options)
     per_pair: dict[frozenset[int], int] = {}
     for giver, transfers in sorted(inputs.transfers.items()):
         for t in transfers:
@@ -534,11 +608,11 @@ def administer(
     _advance_winners(ad)  # 2
     _retreat_draws(ad)
     _withdraw_assault_losers(ad)
-    # 3. navies' debarkation: the naval rules' step (no navies in the land game)
+    _debark_navies(ad)  # 3
     _resolve_sieges(ad)  # 4
     _gain_unowned_structures(ad)  # 5
     _place_losers(ad)  # 6
-    # 7. other updates of the map: none in the land game
+    _sink_navies_at_sea(ad)  # 7
     _apply_casualties(ad)  # 8
     _reinforce(ad)
     _transfer_strength(ad)

@@ -102,7 +102,8 @@ def find_engagements(
     order lapses (:func:`still_besieging`).
     """
     out = set(retreats)
-    live = [a for a in state.armies if not a.eliminated and a.cell is not None]
+    # Navies (armies at sea) fight naval battles, never engagements (engine.vae_victis.naval_battles).
+    live = [a for a in state.armies if not a.eliminated and a.cell is not None and board.hexes[a.cell].kind == "land"]
     pairs = []
     for i, a in enumerate(live):
         for b in live[i + 1 :]:

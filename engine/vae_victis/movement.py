@@ -26,6 +26,25 @@ in short:
   starting inside an enemy structure's ZoC may leave it; its first move to a
   hex still inside it is its last (the seed's special rule), which the general
   rule already implies.
+* **Straits** (seed, "Crossing straits"; :mod:`engine.vae_victis.straits`).  A crossing is
+  written as two clock moves, into the strait Coast hex and onto the land hex across it; the
+  simulation takes them as **one** move into the far land hex, at that hex's MP cost entered
+  from the strait hex (the strait itself costs nothing; a road never runs through water, a
+  River or an enemy navy's ZoC still count).  Whether the army may cross
+  (:func:`engine.vae_victis.straits.crossing_problem`) is decided when it starts the move,
+  with every land army where it stands at that tick (navies and armies moving by sea where
+  they stood at the start of the round) and control, sieges and superiority of the start of
+  the round; refused, the army stops on its side (Halt ``strait_closed``).  After landing it
+  stops for the round (Halt ``strait``).  The path records the landing hex only (the army
+  is never *in* the strait hex); the event names the strait.
+* **Armies moving by sea** are not land movers: the armies named in ``naval`` (navies at sea
+  and armies whose orders embark them, :func:`engine.vae_victis.orders.sea_movers`) and every
+  army at sea are left to the naval simulation.  They neither move nor exert an army ZoC
+  here (they are at sea or leaving, even behind "0"s); their positions in the result are
+  unchanged and they get no movement event, path or MP.  An embarking army still **holds its
+  Town/City hex** for the one-army-per-hex rule (an enemy cannot enter it, a friend may only
+  pass through): the naval simulation may yet leave it in port (no NMP, blocked), and two
+  armies must never end in one hex.
 
 :func:`resolve_movement` is pure: it returns the new state and the events.  Its steps,
 one function each, run every tick: :func:`_start_next_moves`, :func:`_spend_stand_stills`,
@@ -38,12 +57,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Literal, Mapping
+from typing import Collection, Iterable, Literal, Mapping
 
 from tabula.engine.vae_victis.costs import MoveCost, step_cost
 from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event
+from tabula.engine.vae_victis.naval import is_navy
 from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
 from tabula.engine.vae_victis.rules import MovementRules
+from tabula.engine.vae_victis.straits import crossing_problem
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
 from tabula.geo.hexgrid import grid_distance
 
@@ -77,8 +98,10 @@ class Halt:
     left), ``occupied`` (hex held by an enemy army, or the enemy is coming the other way),
     ``contest`` (lost the seven-step priority), ``friendly`` (would have ended the round on a
     friendly army), ``arrival`` (an enemy army moved next to it, with
-    ``halt_when_enemy_arrives``).  ``move`` is the 1-based number of the move not made
-    (or, for ``zoc``, the move that entered the ZoC).
+    ``halt_when_enemy_arrives``), ``strait`` (crossed a strait: it stops after landing),
+    ``strait_closed`` (may not cross the strait it was ordered across).  ``move`` is the 1-based
+    number of the move not made (or, for ``zoc`` and ``strait``, the move that entered the hex;
+    a strait crossing is numbered by its first move, into the strait hex).
     """
 
     kind: str
@@ -200,6 +223,8 @@ class _Move:
     cost: MoveCost
     start: int  # MP spent before it
     end: int  # tick at whose end it happens
+    strait: str | None = None  # the strait hex crossed: the move is two orders, into it and out
+    span: int = 1  # orders the move uses (2 for a strait crossing)
 
 
 @dataclass
@@ -213,6 +238,8 @@ class _Mover:
     done: bool = False
     halt: Halt | None = None
     arrivals: list = field(default_factory=list)  # (tick, cell, spent before the move, move number)
+    crossed: list = field(default_factory=list)  # (number of arrivals after landing, strait hex)
+    by_sea: bool = False  # embarking: holds its hex, never moves on land, exerts no army ZoC
 
 
 @dataclass
@@ -227,15 +254,35 @@ class _Sim:
     movers: dict[int, _Mover]
     structure_zoc: dict[str, list]  # cell -> enemy-structure ZoC sources (fixed during movement)
     events: list[Event] = field(default_factory=list)
+    fixed_positions: Mapping[int, str] = field(default_factory=dict)  # armies not moving on land: where they stand
     timeline: list[dict[int, str]] = field(default_factory=list)
 
     def cost(self, m: _Mover, frm: str, to: str) -> MoveCost:
         return entry_cost(self.board, frm, to, m.army.faction, logistics_road_edges=self.logistics,
                           navy_zoc=self.navy, options=self.rules)
 
+    def plan(self, m: _Mover, frm: str, index: int) -> tuple[str | None, MoveCost, str | None, str | None]:
+        """Order ``index`` (0-based) of army ``m`` made from ``frm``: (hex entered, its cost, strait
+        crossed, why the crossing is refused).  A "0" enters nothing.  The orders passed the legality
+        check, so a move into water is the first half of a strait crossing."""
+        clock = m.moves[index]
+        if clock == 0:
+            still = self.rules.stand_still_mp
+            return None, MoveCost(still, still, f"stand still {still}"), None, None
+        target = self.board.sides[frm][clock]
+        if self.board.hexes[target].kind == "land":
+            return target, self.cost(m, frm, target), None, None
+        strait, land_to = target, self.board.sides[target][m.moves[index + 1]]
+        positions = dict(self.fixed_positions)
+        positions.update({aid: o.cell for aid, o in self.movers.items()})
+        refused = crossing_problem(self.board, self.state, m.army.faction, strait, land_to, positions=positions)
+        return land_to, self.cost(m, strait, land_to), strait, refused
+
     def enemy_army_zoc_at(self, positions: Mapping[int, str]) -> dict[str, list[tuple[str, int]]]:
         out: dict[str, list[tuple[str, int]]] = {}
         for aid, c in positions.items():
+            if self.movers[aid].by_sea:
+                continue
             for z in army_zoc(self.board, c):
                 out.setdefault(z, []).append((self.movers[aid].army.faction, aid))
         return out
@@ -250,15 +297,20 @@ class _Sim:
         """Would the army, having entered ``cell`` at ``tick``, leave it with the MP it has?"""
         if self.zoc_halters(m.army.faction, cell, army_zoc_map):
             return False
+        if m.current is not None and m.current.strait is not None:
+            return False  # it stops after crossing a strait
         zeros = 0
-        for clock in m.moves[m.next_index + 1:]:
-            if clock == 0:
+        first = m.next_index + (m.current.span if m.current is not None else 1)
+        for i in range(first, len(m.moves)):
+            if m.moves[i] == 0:
                 zeros += 1
                 continue
-            to = self.board.sides.get(cell, {}).get(clock)
-            if to is None:
+            if self.board.sides.get(cell, {}).get(m.moves[i]) is None:
                 return False
-            return tick + zeros * self.rules.stand_still_mp + self.cost(m, cell, to).mp <= self.rules.points_per_round
+            _to, cost, _strait, refused = self.plan(m, cell, i)
+            if refused:
+                return False
+            return tick + zeros * self.rules.stand_still_mp + cost.mp <= self.rules.points_per_round
         return False
 
     def priority(self, m: _Mover, target: str) -> tuple:
@@ -284,19 +336,19 @@ def _start_next_moves(sim: _Sim) -> None:
             _stop(m, None)
             continue
         clock = m.moves[m.next_index]
-        if clock == 0:
-            still = sim.rules.stand_still_mp
-            mc = MoveCost(still, still, f"stand still {still}")
-            target = None
-        else:
-            target = sim.board.sides[m.cell][clock]
-            mc = sim.cost(m, m.cell, target)
+        target, mc, strait, refused = sim.plan(m, m.cell, m.next_index)
+        if refused:
+            _stop(m, Halt("strait_closed", f"stopped: may not cross the strait at {strait} (moves {m.next_index + 1}-"
+                                           f"{m.next_index + 2}): {refused}", m.next_index + 1, m.cell))
+            continue
         left = mp_total - m.spent
         if mc.mp > left:
-            _stop(m, Halt("mp", f"stopped: move {m.next_index + 1} (clock {clock}) costs {mc.mp} MP ({mc.why}) "
+            what = f"moves {m.next_index + 1}-{m.next_index + 2} (across the strait at {strait})" if strait else \
+                f"move {m.next_index + 1} (clock {clock})"
+            _stop(m, Halt("mp", f"stopped: {what} costs {mc.mp} MP ({mc.why}) "
                                 f"but only {left} MP are left", m.next_index + 1, m.cell))
             continue
-        m.current = _Move(m.next_index + 1, clock, target, mc, m.spent, m.spent + mc.mp)
+        m.current = _Move(m.next_index + 1, clock, target, mc, m.spent, m.spent + mc.mp, strait, 2 if strait else 1)
 
 
 def _spend_stand_stills(sim: _Sim, tick: int) -> dict[int, str]:
@@ -305,7 +357,7 @@ def _spend_stand_stills(sim: _Sim, tick: int) -> dict[int, str]:
     for m in completing:
         if m.current.target is None:
             m.spent += m.current.cost.mp
-            m.next_index += 1
+            m.next_index += m.current.span
             m.current = None
     return {m.army.id: m.current.target for m in completing if m.current is not None}
 
@@ -398,8 +450,14 @@ def _settle_entries(sim: _Sim, tick: int, entries: dict[int, str]) -> None:
         m.arrivals.append((tick, target, m.current.start, m.current.index))
         m.spent += m.current.cost.mp
         m.cell = target
-        m.next_index += 1
+        m.next_index += m.current.span
+        strait, index = m.current.strait, m.current.index
         m.current = None
+        if strait is not None:
+            # Seed: "the army will be considered to have completed its movement in that land hex".
+            _stop(m, Halt("strait", f"crossed the strait at {strait} into {target} and stops there (a strait "
+                                    "crossing ends the army's movement)", index, target))
+            m.crossed.append((len(m.arrivals), strait))
 
 
 def _halt_in_zoc(sim: _Sim, tick: int, entries: Mapping[int, str]) -> None:
@@ -465,6 +523,7 @@ def _step_back_from_shared_hexes(sim: _Sim) -> dict[int, list[str]]:
 def _report(sim: _Sim, stepped: Mapping[int, list[str]]) -> MovementResult:
     """The new state, one event per army in words, and the result's tables."""
     board, state, movers = sim.board, sim.state, sim.movers
+    movers = {aid: m for aid, m in movers.items() if not m.by_sea}  # embarking armies: the naval simulation's
     mp_spent = {aid: m.spent for aid, m in sorted(movers.items())}
     paths = {aid: tuple(a[1] for a in m.arrivals) for aid, m in sorted(movers.items())}
     halted = {aid: m.halt for aid, m in sorted(movers.items()) if m.halt is not None}
@@ -482,11 +541,15 @@ def _report(sim: _Sim, stepped: Mapping[int, list[str]]) -> MovementResult:
         ) + f", spent {m.spent} MP"
         if m.halt is not None:
             text += f", {m.halt.text}"
+        straits = [s for n, s in m.crossed if n <= len(m.arrivals)]  # not those it went back across
+        if straits and (m.halt is None or m.halt.kind != "strait"):
+            text += f" (it crossed the strait at {', '.join(straits)})"
         sim.events.append(Event(state.round, "movement", "army_moved" if moved else "army_stayed", {
             "army": aid, "faction": m.army.faction, "path": list(path), "mp_spent": m.spent,
             "halt": None if m.halt is None else {"kind": m.halt.kind, "move": m.halt.move, "cell": m.halt.cell,
                                                  "by": list(m.halt.by), "text": m.halt.text},
             "stepped_back": stepped.get(aid, []),
+            "straits": straits,
         }, text))
     return MovementResult(
         state=replace(state, armies=new_armies),
@@ -499,7 +562,7 @@ def _report(sim: _Sim, stepped: Mapping[int, list[str]]) -> MovementResult:
     )
 
 
-def _check_moves(board: Board, state: CampaignState, orders: Mapping[int, ArmyOrders]) -> None:
+def _check_moves(board: Board, state: CampaignState, orders: Mapping[int, ArmyOrders], by_sea: Collection[int]) -> None:
     problems: list[OrderProblem] = []
     armies = {a.id: a for a in state.armies}
     for army_id in sorted(orders):
@@ -507,7 +570,7 @@ def _check_moves(board: Board, state: CampaignState, orders: Mapping[int, ArmyOr
         if a is None or a.eliminated or a.cell is None:
             problems.append(OrderProblem(army_id, "army", "no such army on the map"))
             continue
-        problems += _walk(board, a.cell, tuple(orders[army_id].moves), army_id)[1]
+        problems += _walk(board, a.cell, tuple(orders[army_id].moves), army_id, naval=army_id in by_sea)[1]
     cells = [a.cell for a in state.armies if not a.eliminated and a.cell is not None]
     if len(cells) != len(set(cells)):
         problems.append(OrderProblem(None, "army", "two armies start in the same hex; the state is invalid"))
@@ -523,19 +586,31 @@ def resolve_movement(
     logistics_road_edges: Mapping[str, Iterable[tuple[str, str]]] | None = None,
     navy_zoc: Mapping[str, Iterable[str]] | None = None,
     options: MovementRules | None = None,
+    naval: Collection[int] = (),
 ) -> MovementResult:
-    """Move every army simultaneously (see the module doc); armies without orders stand still.
+    """Move every army on land simultaneously (see the module doc); armies without orders stand still.
 
     ``orders`` should have passed :func:`engine.orders.validate_orders`; the move strings are
     checked again here (an :class:`IllegalOrderError` is raised before anything moves).
     ``logistics_road_edges[faction]``: road steps (a, b) on that faction's logistics lines between
     two of its towns/cities.  ``navy_zoc[faction]``: hexes in the ZoC of that faction's navies.
-    ``options``: the movement rules, default ``board.rules.movement``.
+    ``options``: the movement rules, default ``board.rules.movement``.  ``naval``: armies the naval
+    simulation moves (:func:`engine.vae_victis.orders.sea_movers`); they and every army at sea are
+    left where they are, with no event (their move strings are checked as naval paths).
     """
-    _check_moves(board, state, orders)
+    sea_ids = set(naval)
+    by_sea = {a.id for a in state.armies if a.id in sea_ids or is_navy(board, a)}
+    _check_moves(board, state, orders, by_sea)
     movers: dict[int, _Mover] = {}
+    fixed: dict[int, str] = {}
     for a in state.armies:
         if a.eliminated or a.cell is None:
+            continue
+        if a.id in by_sea:
+            fixed[a.id] = a.cell
+            if board.hexes[a.cell].kind == "land":  # embarking from its Town/City: it holds the hex
+                movers[a.id] = _Mover(a, (), a.cell, by_sea=True)
+                movers[a.id].arrivals.append((0, a.cell, 0, None))
             continue
         o = orders.get(a.id)
         movers[a.id] = _Mover(a, tuple(o.moves) if o else (), a.cell)
@@ -554,6 +629,7 @@ def resolve_movement(
         navy={f: frozenset(c) for f, c in (navy_zoc or {}).items()},
         movers=movers,
         structure_zoc=structure_zoc,
+        fixed_positions=fixed,
     )
     sim.timeline.append({aid: m.cell for aid, m in movers.items()})
     for tick in range(1, sim.rules.points_per_round + 1):

@@ -21,23 +21,26 @@ from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL
 __all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
 
 #: The map and scenario tables the logistics SQL is built from (engine/vae_victis/sql/logistics/).
-LOGISTICS_INPUTS = frozenset({"hexes", "hex_neighbors", "road_edges", "river_cells", "structures", "factions"})
+LOGISTICS_INPUTS = frozenset({"hexes", "hex_neighbors", "hex_sea_zones", "road_edges", "river_cells", "structures", "factions"})
 
 
 def install_rules_views(campaign) -> bool:
     """Build the rules views in the campaign database (once: they are kept): the zones of
-    control (``zoc``, ``army_zoc``, ``structure_zoc``) and the logistics tables and views,
-    so the umpire can query them by name and every step reuses them.
+    control (``zoc``, ``army_zoc``, ``structure_zoc``), the logistics tables and views and the
+    naval views (``navies``, ``navy_zoc``, ``blockaded_structures``, ``superiority``,
+    ``sea_supply``), so the umpire can query them by name and every step reuses them.
 
     Skipped (returns False) for a database without the map and scenario tables they need.
     """
     if not LOGISTICS_INPUTS <= campaign.tables():
         return False
     from tabula.engine.vae_victis.logistics import compute_logistics, ensure_logistics
+    from tabula.engine.vae_victis.logistics.sea import install_naval_views
     from tabula.engine.vae_victis.zoc import install_zoc_views
 
+    ensure_logistics(campaign.con)  # first: it drops an older file's `navies` hook table, now a view
     install_zoc_views(campaign.con)
-    ensure_logistics(campaign.con)
+    install_naval_views(campaign.con)
     compute_logistics(campaign.con)  # writes army_logistics_distance for the starting positions
     return True
 

@@ -13,12 +13,21 @@ State kinds (``data`` fields; ``was`` holds the previous value for the log):
 * ``set_siege``: structure, faction, resilience, start_resilience, started_round, armies
 * ``drop_siege``: structure
 * ``set_vp``: faction, vp
-* ``put_orders``: round, army, moves, initiative, lift_siege, assault, transfers
+* ``put_orders``: round, army, moves, initiative, lift_siege, assault, transfers, sea_links
+  (``[[zone, structure], ...]``)
 * ``put_engagement``: round, battle, engagement, army_a, army_b, assault
 * ``drop_engagement``: round, engagement (a retreat re-lists the round's engagements)
 * ``put_result``: round, engagement, army, outcome, casualties
+* ``set_superiority``: zone, faction, level (``null`` drops the row: the base level again)
+* ``set_sea_links``: faction, zone, structures (the targets in the order chosen; ``[]`` drops the
+  faction's links in that zone)
+* ``set_navy_rest``: army, until_round (``null`` drops the row: the army may act as a navy again)
 
 plus the core's ``set_campaign`` (round, phase, stage, seed, winner) and ``put_note``.
+
+At the start (:func:`start_snapshot`) every sea zone of ``hex_sea_zones`` holds every faction at the
+rules' ``naval.superiority_base``, and each faction's sea-zone links are the default rule's
+(:func:`engine.vae_victis.logistics.sea.default_sea_links`: nobody has written orders yet).
 """
 
 from __future__ import annotations
@@ -93,6 +102,7 @@ def _put_orders(snap: Snapshot, d: Mapping[str, Any]) -> None:
     snap.tables["orders"][(r, army)] = (
         r, army, d.get("moves"), d.get("initiative"), bool(d.get("lift_siege", False)), d.get("assault"),
         json.dumps(d.get("transfers") or [], sort_keys=True),
+        json.dumps([[str(z), str(s)] for z, s in d.get("sea_links") or []]),
     )
 
 
@@ -116,6 +126,31 @@ def _put_result(snap: Snapshot, d: Mapping[str, Any]) -> None:
     snap.tables["engagement_results"][(r, e, army)] = (r, e, army, d["outcome"], int(d["casualties"]))
 
 
+def _set_superiority(snap: Snapshot, d: Mapping[str, Any]) -> None:
+    key = (d["zone"], d["faction"])
+    if d.get("level") is None:
+        snap.tables["naval_superiority"].pop(key, None)
+    else:
+        snap.tables["naval_superiority"][key] = (d["zone"], d["faction"], int(d["level"]))
+
+
+def _set_sea_links(snap: Snapshot, d: Mapping[str, Any]) -> None:
+    faction, zone = d["faction"], d["zone"]
+    links = snap.tables["sea_links"]
+    for k in [k for k in links if k[0] == faction and k[1] == zone]:
+        del links[k]
+    for rank, structure in enumerate(d.get("structures") or [], start=1):
+        links[(faction, zone, structure)] = (faction, zone, structure, rank)
+
+
+def _set_navy_rest(snap: Snapshot, d: Mapping[str, Any]) -> None:
+    army = int(d["army"])
+    if d.get("until_round") is None:
+        snap.tables["navy_rest"].pop((army,), None)
+    else:
+        snap.tables["navy_rest"][(army,)] = (army, int(d["until_round"]))
+
+
 REDUCERS = {
     "set_army": _set_army,
     "set_control": _set_control,
@@ -126,6 +161,9 @@ REDUCERS = {
     "put_engagement": _put_engagement,
     "drop_engagement": _drop_engagement,
     "put_result": _put_result,
+    "set_superiority": _set_superiority,
+    "set_sea_links": _set_sea_links,
+    "set_navy_rest": _set_navy_rest,
 }
 
 
@@ -146,6 +184,12 @@ def snapshot_state(snap: Snapshot) -> CampaignState:
         Siege(structure=s, faction=f, armies=tuple(sorted(members.get(s, []))), resilience=r, start_resilience=sr, started_round=sround)
         for (s, f, r, sr, sround) in snap.rows("sieges")
     )
+    superiority: dict[str, dict[str, int]] = {}
+    for zone, faction, level in snap.rows("naval_superiority"):
+        superiority.setdefault(zone, {})[faction] = int(level)
+    sea_links: dict[str, dict[str, list[str]]] = {}
+    for faction, zone, structure, _rank in sorted(snap.rows("sea_links"), key=lambda r: (r[0], r[1], r[3], r[2])):
+        sea_links.setdefault(faction, {}).setdefault(zone, []).append(structure)
     return CampaignState(
         round=int(snap.campaign("round")),
         phase=Phase(snap.campaign("phase")),
@@ -155,6 +199,9 @@ def snapshot_state(snap: Snapshot) -> CampaignState:
         victory_points={f: v for f, v in snap.rows("victory_points")},
         seed=int(snap.campaign("seed", "0")),
         winner=snap.campaign("winner"),
+        superiority=superiority,
+        sea_links={f: {z: tuple(t) for z, t in by_zone.items()} for f, by_zone in sea_links.items()},
+        navy_rest={int(a): int(u) for a, u in snap.rows("navy_rest")},
     )
 
 
@@ -188,8 +235,8 @@ def state_events(before: Snapshot, state: CampaignState, *, round: int, phase: s
     """
     out: list[Event] = []
 
-    def emit(kind, data):
-        ev = Event(round=round, phase=phase, kind=kind, data=data)
+    def emit(kind, data, text=None):
+        ev = Event(round=round, phase=phase, kind=kind, data=data, text=text or "")
         out.append(Event(round=round, phase=phase, kind=kind, data=data, text=describe(ev, names)))
 
     old = snapshot_state(before) if before.campaign("round") is not None else None
@@ -229,11 +276,63 @@ def state_events(before: Snapshot, state: CampaignState, *, round: int, phase: s
             if f in old_vp:
                 data["was"] = int(old_vp[f])
             emit("set_vp", data)
+    _naval_events(old, state, emit)
     phase_value = state.phase.value if isinstance(state.phase, Phase) else str(state.phase)
     for key, value in (("round", str(state.round)), ("phase", phase_value), ("seed", str(state.seed)), ("winner", state.winner)):
         if before.campaign(key) != value:
             emit("set_campaign", {"key": key, "value": value, "was": before.campaign(key)})
     return out
+
+
+def _flat_superiority(state: CampaignState | None) -> dict[tuple[str, str], int]:
+    if state is None:
+        return {}
+    return {(z, f): int(v) for z, by_faction in state.superiority.items() for f, v in by_faction.items()}
+
+
+def _flat_sea_links(state: CampaignState | None) -> dict[tuple[str, str], tuple[str, ...]]:
+    if state is None:
+        return {}
+    return {(f, z): tuple(t) for f, by_zone in state.sea_links.items() for z, t in by_zone.items() if t}
+
+
+def _naval_events(old: CampaignState | None, state: CampaignState, emit) -> None:
+    """The ``set_superiority`` / ``set_sea_links`` / ``set_navy_rest`` events from ``old`` to ``state``
+    (a key that disappears is dropped: its level reads as the base again, its links end, its rest ends)."""
+    was, now = _flat_superiority(old), _flat_superiority(state)
+    for zone, faction in sorted(was.keys() | now.keys()):
+        level, before = now.get((zone, faction)), was.get((zone, faction))
+        if level == before:
+            continue
+        data = {"zone": zone, "faction": faction, "level": level}
+        if before is not None:
+            data["was"] = before
+        text = (f"{faction}'s naval superiority in {zone}: " + (f"{before} -> " if before is not None else "")
+                + (str(level) if level is not None else "the base level"))
+        emit("set_superiority", data, text)
+    was_l, now_l = _flat_sea_links(old), _flat_sea_links(state)
+    for faction, zone in sorted(was_l.keys() | now_l.keys()):
+        targets, before = now_l.get((faction, zone), ()), was_l.get((faction, zone), ())
+        if targets == before:
+            continue
+        data = {"faction": faction, "zone": zone, "structures": list(targets)}
+        if before:
+            data["was"] = list(before)
+        text = (f"{faction}'s sea-zone logistics across {zone}: " + (", ".join(targets) if targets else "none")
+                + (f" (was {', '.join(before)})" if before else ""))
+        emit("set_sea_links", data, text)
+    was_r = dict(old.navy_rest) if old is not None else {}
+    now_r = dict(state.navy_rest)
+    for army in sorted(was_r.keys() | now_r.keys()):
+        until, before = now_r.get(army), was_r.get(army)
+        if until == before:
+            continue
+        data = {"army": int(army), "until_round": None if until is None else int(until)}
+        if before is not None:
+            data["was"] = int(before)
+        text = (f"army {army} may not act as a navy until after round {until}" if until is not None
+                else f"army {army} may act as a navy again")
+        emit("set_navy_rest", data, text)
 
 
 def save_state(campaign, state: CampaignState, *, events: Iterable[Event] = (), phase: str | None = None, names=None) -> Snapshot:
@@ -314,9 +413,31 @@ def start_snapshot(campaign, *, seed: int) -> Snapshot:
         snap.tables["control"][(name,)] = (name, structures[name][1])
     for f in factions:
         snap.tables["victory_points"][(f,)] = (f, 0)
+    base = int(campaign.rules.naval.superiority_base)
+    if "hex_sea_zones" in tables:
+        for (zone,) in con.execute("SELECT DISTINCT zone FROM hex_sea_zones WHERE zone IS NOT NULL ORDER BY zone").fetchall():
+            for f in factions:
+                snap.tables["naval_superiority"][(zone, f)] = (zone, f, base)
     for key, value in (("round", "1"), ("phase", Phase.ORDERS.value), ("stage", "initiative"), ("seed", str(int(seed)))):
         snap.tables["campaign"][(key,)] = (key, value)
+    _start_sea_links(campaign, snap, tables)
     return snap
+
+
+def _start_sea_links(campaign, snap: Snapshot, tables) -> None:
+    """The sea-zone links in force at the start: the default rule's for every faction and zone
+    (:func:`engine.vae_victis.logistics.sea.default_sea_links`), nobody having written orders.
+    Skipped on a map without sea zones or without the tables the logistics SQL reads."""
+    from tabula.engine.vae_victis.ruleset import LOGISTICS_INPUTS
+
+    if not snap.tables["naval_superiority"] or not LOGISTICS_INPUTS <= set(tables):
+        return
+    from tabula.engine.vae_victis.logistics.sea import default_sea_links
+
+    for faction, by_zone in default_sea_links(campaign.board, snapshot_state(snap)).items():
+        for zone, targets in by_zone.items():
+            for rank, structure in enumerate(targets, start=1):
+                snap.tables["sea_links"][(faction, zone, structure)] = (faction, zone, structure, rank)
 
 
 def structure_names(campaign) -> dict[str, str]:
@@ -336,8 +457,8 @@ def initial_events(campaign, *, seed: int) -> list[Event]:
     names = structure_names(campaign)
     events: list[Event] = []
 
-    def emit(kind, data):
-        ev = Event(round=1, phase="setup", kind=kind, data=data)
+    def emit(kind, data, text=""):
+        ev = Event(round=1, phase="setup", kind=kind, data=data, text=text)
         events.append(Event(round=1, phase="setup", kind=kind, data=data, text=describe(ev, names)))
 
     emit("campaign_started", {"seed": int(seed), "armies": len(snap.tables["armies"])})
@@ -349,4 +470,11 @@ def initial_events(campaign, *, seed: int) -> list[Event]:
         emit("set_control", {"structure": structure, "controller": controller})
     for faction, vp in snap.rows("victory_points"):
         emit("set_vp", {"faction": faction, "vp": vp})
+    for zone, faction, level in snap.rows("naval_superiority"):
+        emit("set_superiority", {"zone": zone, "faction": faction, "level": level},
+             f"{faction} starts with naval superiority {level} in {zone}")
+    for faction, zone in sorted({(f, z) for f, z, _s, _r in snap.rows("sea_links")}):
+        targets = [s for f, z, s, _r in sorted(snap.rows("sea_links"), key=lambda r: r[3]) if f == faction and z == zone]
+        emit("set_sea_links", {"faction": faction, "zone": zone, "structures": targets},
+             f"{faction}'s sea-zone logistics across {zone} start at {', '.join(targets)}")
     return events

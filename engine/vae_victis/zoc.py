@@ -48,8 +48,9 @@ __all__ = [
     "ZOC_VIEWS",
 ]
 
-ZOC_VIEWS = ("structure_zoc_reach", "army_zoc", "structure_zoc", "zoc")
-"""The SQL views of ``engine/vae_victis/sql/zoc/``, in creation order (``zoc`` unions the other two)."""
+ZOC_VIEWS = ("structure_zoc_reach", "army_zoc", "structure_zoc", "navies", "navy_zoc", "zoc")
+"""The SQL views of ``engine/vae_victis/sql/zoc/``, in creation order (``zoc`` unions the armies',
+the navies' and the structures')."""
 
 
 def cells_within(board: Board, cell: str, k: int) -> dict[str, int]:
@@ -116,7 +117,7 @@ class ZocSource:
         if self.kind == "army":
             return f"army {self.source} ({self.faction})"
         if self.kind == "navy":
-            return f"navy at {self.source} ({self.faction})"
+            return f"navy {self.source} ({self.faction})" if self.source.isdigit() else f"navy at {self.source} ({self.faction})"
         return f"{self.source} ({self.faction})"
 
 
@@ -129,7 +130,10 @@ def zoc_sources(
     out = []
     for a in state.armies:
         if not a.eliminated and a.cell is not None:
-            out.append(ZocSource("army", str(a.id), a.faction, army_zoc(board, a.cell)))
+            if board.hexes[a.cell].kind == "land":
+                out.append(ZocSource("army", str(a.id), a.faction, army_zoc(board, a.cell)))
+            else:  # an army at sea is a navy (engine.vae_victis.naval)
+                out.append(ZocSource("navy", str(a.id), a.faction, navy_zoc(board, a.cell)))
     for s in sorted(board.structures.values(), key=lambda s: s.name):
         if structure_exerts_zoc(state, s):
             out.append(ZocSource("structure", s.name, controller_of(state, s), structure_zoc(board, s)))
@@ -205,9 +209,9 @@ def _sql_dir() -> Path:
 
 
 def install_zoc_views(con) -> None:
-    """Create (or replace) the views army_zoc, structure_zoc and zoc on ``con``.
+    """Create (or replace) the views army_zoc, structure_zoc, navies, navy_zoc and zoc on ``con``.
 
-    They read ``hexes``, ``hex_neighbors``, ``structures`` and the state tables
+    They read ``hexes``, ``hex_neighbors``, ``hex_sea_zones``, ``structures`` and the state tables
     ``armies``, ``control``, ``sieges``, which must exist.
     """
     for name in ZOC_VIEWS:

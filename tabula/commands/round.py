@@ -135,7 +135,9 @@ def publish(campaign: Path) -> None:
 @click.option("--assault", default=None, help="Assault this besieged structure.")
 @click.option("--lift-siege", is_flag=True, help="Lift this army's siege.")
 @click.option("--transfer", "transfers", multiple=True, help="TO:FP, FP given to army TO (repeatable).")
-def orders(campaign, items, orders_file, faction, army, moves, initiative_use, assault, lift_siege, transfers) -> None:
+@click.option("--sea-link", "sea_links", multiple=True,
+              help='ZONE:STRUCTURE, a sea-zone logistics link to that town/city (repeatable), e.g. "Mare Sardoum:Caralis".')
+def orders(campaign, items, orders_file, faction, army, moves, initiative_use, assault, lift_siege, transfers, sea_links) -> None:
     """Step 1.3: movement, siege, assault and transfer orders (sealed until every army has orders).
 
     Give a file, or ARMY=MOVES items, or --army with --moves and the other options.
@@ -146,6 +148,8 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
     from tabula.engine.vae_victis import orders as orders_mod
     from tabula.engine.vae_victis import rounds
 
+    if sea_links and army is None:
+        raise click.BadParameter("--sea-link goes with --army N (or a file's sea_links)", param_hint="--sea-link")
     ways = sum([orders_file is not None, bool(items), army is not None])
     if ways != 1:
         raise click.BadParameter("give exactly one of: --file FILE, ARMY=MOVES items, or --army N --moves \"...\"", param_hint="ITEMS")
@@ -163,7 +167,8 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
         if moves is None:
             raise click.BadParameter("--army needs --moves (\"\" to stand still)", param_hint="--moves")
         given = {army: orders_mod.army_orders_from_cli(
-            army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers)}
+            army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers,
+            sea_links=sea_links)}
     with open_campaign(campaign) as c:
         faction = resolve_faction(c, faction)
         if orders_file is not None and file_faction is not None:
@@ -200,6 +205,7 @@ def show(campaign: Path, faction: str | None) -> None:
         if o.lift_siege:
             parts.append("lift siege")
         parts += [f"transfer {t.fp} FP to army {t.to_army}" for t in o.transfers]
+        parts += [f"sea link to {structure} across {zone}" for zone, structure in o.sea_links]
         click.echo(f"army {army:>3} ({army_faction}): " + ", ".join(parts))
 
 
@@ -298,16 +304,18 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
 @click.option("--siege", "sieges", multiple=True, help="ARMY=STRUCTURE: the army starts (or joins) a siege.")
 @click.option("--take-over", "take_overs", multiple=True, help="STRUCTURE: continue another faction's siege of it.")
 @click.option("--surrender", "surrenders", multiple=True, help="STRUCTURE: its controller surrenders it.")
-def administer(campaign: Path, choices_file: Path | None, advances, sieges, take_overs, surrenders) -> None:
+@click.option("--debark", "debarks", multiple=True,
+              help="NAVY=HEX: the navy debarks its army (clock position, H3 cell or structure); others stay at sea.")
+def administer(campaign: Path, choices_file: Path | None, advances, sieges, take_overs, surrenders, debarks) -> None:
     """Phase 4: the nine administration steps (refused until every engagement has a result).
 
     Choices come from --choices FILE or the options (not both).
 
-    Example: tabula round administer punic.duckdb --siege 4=Gela --advance 14=9
+    Example: tabula round administer punic.duckdb --siege 4=Gela --advance 14=9 --debark 6=3
     """
     from tabula.engine.vae_victis import rounds
 
-    given = bool(advances or sieges or take_overs or surrenders)
+    given = bool(advances or sieges or take_overs or surrenders or debarks)
     if choices_file is not None and given:
         raise click.BadParameter("give choices either in --choices FILE or as options, not both", param_hint="--choices")
     if choices_file is not None:
@@ -318,6 +326,7 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
             siege_starts=_army_items(sieges, "--siege", "4=Gela"),
             take_overs=frozenset(take_overs),
             surrenders=frozenset(surrenders),
+            debarks=_army_items(debarks, "--debark", "6=3"),
         )
     with open_campaign(campaign) as c:
         _echo_events(rounds.run_administration(c, choices))

@@ -317,7 +317,8 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
 
 def write_state_tables(con, state: CampaignState) -> None:
     """The Vae Victis II state tables (engine/vae_victis/sql/state.sql, through the ruleset's
-    schema: the one definition) holding ``state``, replacing any that exist."""
+    schema: the one definition) holding ``state`` (naval superiority, sea links and navy rest
+    included), replacing any that exist."""
     from tabula.engine.core.ruleset import get_ruleset
     from tabula.engine.core.state import create_state_tables, drop_state_tables
 
@@ -340,6 +341,15 @@ def write_state_tables(con, state: CampaignState) -> None:
             con.execute("INSERT INTO siege_armies (structure, army) VALUES (?, ?)", (s.structure, a))
     if state.victory_points:
         con.executemany("INSERT INTO victory_points (faction, vp) VALUES (?, ?)", sorted(state.victory_points.items()))
+    levels = sorted((z, f, int(v)) for z, by_f in state.superiority.items() for f, v in by_f.items())
+    if levels:
+        con.executemany("INSERT INTO naval_superiority (zone, faction, level) VALUES (?, ?, ?)", levels)
+    links = [(f, z, s, rank) for f, by_z in sorted(state.sea_links.items()) for z, targets in sorted(by_z.items())
+             for rank, s in enumerate(targets, start=1)]
+    if links:
+        con.executemany("INSERT INTO sea_links (faction, zone, structure, rank) VALUES (?, ?, ?, ?)", links)
+    if state.navy_rest:
+        con.executemany("INSERT INTO navy_rest (army, until_round) VALUES (?, ?)", sorted(state.navy_rest.items()))
     con.executemany(
         "INSERT INTO campaign (key, value) VALUES (?, ?)",
         [("round", str(state.round)), ("phase", state.phase.value), ("seed", str(state.seed)),

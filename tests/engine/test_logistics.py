@@ -145,15 +145,6 @@ def test_sieged_structure_is_no_endpoint_but_its_line_beyond_may_pass():
     assert (line.from_structure, line.link_type) == ("Roma", "coast")
 
 
-def test_enemy_navy_interrupts_coast_and_blockades():
-    m = worked_example()
-    state = m.state([])
-    lg = logistics_for(m.board, state, navies=[(5, "etruria", m.cell(at(5.5, -1)))])
-    assert not lg.is_supplied("roma", "Tarracina")
-    lg = logistics_for(m.board, state, navies=[(5, "etruria", m.cell(at(3.5, -1)))])
-    assert not lg.is_supplied("roma", "Lavinium")  # blockaded: no coast line may end there
-
-
 def test_road_edges_cells_and_distances(example):
     m, _, lg = example
     edges = lg.road_edges["roma"]

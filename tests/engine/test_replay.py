@@ -97,6 +97,16 @@ def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tm
         siege = s.siege_of("Gela")
         assert siege is not None and siege.armies == (4,) and siege.resilience == 2
         assert s.round == 2 and s.victory_points["Roma"] == 4 and s.victory_points["Carthago"] == -2
+        # At sea: army 13 crosses the Strait of Messina; army 12 embarks at Tarentum, sails from Mare Ionium
+        # into Mare Tyrrhenum, beats Carthaginian navy 5 off Mylae and debarks into Mylae; navy 5 rests in port.
+        assert any("army 13 (Roma)" in l and "crossed the strait" in l for l in lines)
+        assert any("army 12 (Roma) embarked at" in l and "Mare Ionium" in l and "Mare Tyrrhenum" in l for l in lines)
+        assert any(l.startswith("naval battle 1:") and "Carthago defeat" in l for l in lines)
+        assert any("navy 12 (Roma) debarked" in l and "Mylae" in l for l in lines)
+        with Campaign.open(path, read_only=True) as c2:
+            mylae = c2.board.structures["Mylae"].cell
+            assert c2.board.hexes[s.army(5).cell].kind == "land" and s.navy_rest == {5: 3}
+        assert s.army(12).cell == mylae and s.control["Mylae"] == "Roma"
     assert logs[0] == logs[1]  # same scenario, same seed, same script: the same log
     # The log holds every input: re-adjudicating it from the scenario gives the same log.
     # 4 initiative uses, publication, 16 orders, movement, 1 result, administration, victory.

@@ -198,7 +198,7 @@ def test_orders_engagements_results_notes_replay():
     ]
     with c.transaction():
         c.append(events)
-    assert table(c, "orders", "army") == [(1, 9, "3 3 0", "strength", False, None, '[{"fp": 50, "to_army": 10}]')]
+    assert table(c, "orders", "army") == [(1, 9, "3 3 0", "strength", False, None, '[{"fp": 50, "to_army": 10}]', "[]")]
     assert table(c, "engagements", "engagement") == [(1, 1, 1, 1, 9, None)]
     assert table(c, "engagement_results", "army") == [(1, 1, 9, "win", 30)]
     assert table(c, "round_notes", "key") == [(1, "mp_spent", '{"1": 6, "9": 12}')]

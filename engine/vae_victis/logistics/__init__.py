@@ -6,7 +6,11 @@ The rules relations live in ``engine/vae_victis/sql/logistics/`` and are queried
   and river link graphs and the hexes by which each town/city enters them;
   ``logistics_core_edges`` (static): the same graphs without their dead ends (see
   :func:`sql._core_cells`), with integer hexes (``logistics_cell_ids``) for the recursion;
-* ``logistics_interruptions(faction, medium, cell)``: enemy ZoC cutting lines;
+* ``logistics_interruptions(faction, medium, cell)``: enemy ZoC cutting lines (armies, navies =
+  armies on water hexes, structures); ``logistics_blockades``: structures in an enemy navy's ZoC;
+* ``logistics_sea_coast`` (static): the sea zones each town/city touches by a Coast hex;
+  ``logistics_sea_links(faction, from_structure, to_structure, zone)``: the sea-zone links in
+  force, from the state tables ``sea_links`` and ``naval_superiority`` (see :mod:`.sea`);
 * ``logistics_regions`` / ``logistics_links``: consecutive structures joined by an
   uninterrupted path of one link type (multi-source BFS "regions", see regions.sql);
 * ``logistics_line_links`` / ``supplied_structures(faction, structure, depth)`` /
@@ -22,7 +26,8 @@ lines back; :mod:`.paths` is the graph search (MP distances, the hexes on each l
 puts them together, on a campaign database (:func:`compute_logistics`) or for a pure
 ``(Board, CampaignState)`` (:func:`logistics_for`, in an in-memory DuckDB built from the
 campaign the Board was read from (:func:`attach_campaign`), else from the Board), keeping
-what it derives from a Board on the Board (``board.derived["logistics"]``).
+what it derives from a Board on the Board (``board.derived["logistics"]``); :mod:`.sea` chooses
+the default sea-zone links and installs the umpire's naval views (``sql/naval/``).
 """
 
 from tabula.engine.vae_victis.logistics.compute import (
@@ -31,11 +36,13 @@ from tabula.engine.vae_victis.logistics.compute import (
     close_derived,
     compute_logistics,
     logistics_for,
+    query_for,
     logistics_road_edges,
     remember,
 )
 from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsLine, LogisticsOptions
 from tabula.engine.vae_victis.logistics.paths import TerrainGraph, army_mp_distance, enter_cost, mp_distances_to
+from tabula.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links, sea_links_for_round
 from tabula.engine.vae_victis.logistics.sql import LINK_TYPES, VIEWS, ensure_logistics, install_logistics
 from tabula.engine.vae_victis.logistics.tables import board_to_duckdb, state_to_duckdb
 
@@ -45,6 +52,7 @@ __all__ = [
     "LogisticsCache",
     "LogisticsLine",
     "LogisticsOptions",
+    "NAVAL_VIEWS",
     "TerrainGraph",
     "VIEWS",
     "army_mp_distance",
@@ -52,12 +60,17 @@ __all__ = [
     "board_to_duckdb",
     "close_derived",
     "compute_logistics",
+    "default_sea_links",
     "ensure_logistics",
     "enter_cost",
     "install_logistics",
+    "install_naval_views",
     "logistics_for",
     "logistics_road_edges",
     "mp_distances_to",
+    "query_for",
     "remember",
+    "round_sea_links",
+    "sea_links_for_round",
     "state_to_duckdb",
 ]

@@ -13,7 +13,6 @@ import math
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import duckdb
 
@@ -175,20 +174,22 @@ def _con_for(board: Board, options: LogisticsOptions):
     return con, entry.terrain(), static
 
 
-def _state_key(state: CampaignState, navies: tuple) -> tuple:
-    """Everything of a state the logistics depend on (not strengths, VP, round or phase)."""
+def _state_key(state: CampaignState) -> tuple:
+    """Everything of a state the logistics depend on (not strengths, VP, round or phase): armies
+    (navies are the armies at sea), control, sieges, naval superiority and the sea links."""
     return (
         tuple(sorted((a.id, a.faction, a.cell, bool(a.eliminated)) for a in state.armies)),
         tuple(sorted(state.control.items(), key=lambda kv: (kv[0], kv[1] is None, kv[1] or ""))),
         tuple(sorted({s.structure for s in state.sieges})),
-        navies,
+        tuple(sorted((z, f, int(v)) for z, by_f in state.superiority.items() for f, v in by_f.items())),
+        tuple(sorted((f, z, tuple(t)) for f, by_z in state.sea_links.items() for z, t in by_z.items() if t)),
     )
 
 
 def logistics_for(
     board: Board,
     state: CampaignState,
-    navies: Iterable[tuple[int, str, str]] = (),
+    navies=None,
     options: LogisticsOptions | None = None,
 ) -> Logistics:
     """The logistics of a pure (board, state): same SQL, in an in-memory DuckDB kept with the board.
@@ -197,20 +198,31 @@ def logistics_for(
     built once; each call loads the state's few rows.  The latest results are remembered
     by the state's logistics-relevant content, so asking again for an unchanged position
     (administration asks for the round's start, which movement already computed) is free.
-    ``options``: default ``board.rules.logistics``.
+    ``options``: default ``board.rules.logistics``.  Navies are the state's armies on water
+    hexes and the sea-zone links its ``sea_links`` (``state.superiority`` limiting them);
+    ``navies`` (the land engine's hook) is accepted and ignored.
     """
     options = resolve_options(options, board=board)
-    navies = tuple(tuple(n) for n in navies)
     entry = _cache(board)
-    key = (options, _state_key(state, navies))
+    key = (options, _state_key(state))
     hit = entry.memo.get(key)
     if hit is not None:
         return hit
     con, g, static = _con_for(board, options)
-    state_to_duckdb(state, con, navies)
+    state_to_duckdb(state, con)
     result = compute_logistics(con, options, install=False, _graph=g, _static=static)
-    remember(board, state, result, navies=navies, options=options)
+    remember(board, state, result, options=options)
     return result
+
+
+def query_for(board: Board, state: CampaignState, queries, *, options: LogisticsOptions | None = None) -> list[list[tuple]]:
+    """The rows of each SQL text of ``queries``, run on the logistics tables and views of the pure
+    (board, state) in the in-memory database :func:`logistics_for` uses (for a question that
+    needs less than the whole :class:`Logistics`, such as the default sea links')."""
+    options = resolve_options(options, board=board)
+    con, _g, _static = _con_for(board, options)
+    state_to_duckdb(state, con)
+    return [run_sql(con, sql, name="logistics.query_for").fetchall() for sql in queries]
 
 
 def remember(
@@ -218,14 +230,15 @@ def remember(
     state: CampaignState,
     result: Logistics,
     *,
-    navies: Iterable[tuple[int, str, str]] = (),
+    navies=None,
     options: LogisticsOptions | None = None,
 ) -> None:
     """Record ``result`` as the logistics of (board, state) for :func:`logistics_for`
-    (the round steps compute on the campaign database and hand the result on)."""
+    (the round steps compute on the campaign database and hand the result on).
+    ``navies`` is accepted and ignored (navies are the state's armies at sea)."""
     options = resolve_options(options, board=board)
     entry = _cache(board)
-    key = (options, _state_key(state, tuple(tuple(n) for n in navies)))
+    key = (options, _state_key(state))
     entry.memo.pop(key, None)
     entry.memo[key] = result
     while len(entry.memo) > _MEMO_SIZE:

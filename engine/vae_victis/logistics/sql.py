@@ -17,22 +17,43 @@ from tabula.geo.spatialdb import run_sql, run_sql_file
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "logistics"
 #: The static tables' SQL, in order: the structures' ZoC reach (shared with the ZoC views), the link graphs.
 STATIC_SQL = (SQL_DIR.parent / "zoc" / "structure_zoc_reach.sql", SQL_DIR / "link_graph.sql")
-VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "lines.sql")
+VIEW_SQL = ("interruptions.sql", "regions.sql", "links.sql", "sea.sql", "lines.sql")
 
 #: Every view the SQL files create (the tests run each one).
 VIEWS = (
     "logistics_zoc_sources", "logistics_interruptions", "logistics_blockades", "logistics_nodes",
-    "logistics_endpoints", "logistics_regions", "logistics_links", "logistics_line_links",
+    "logistics_endpoints", "logistics_regions", "logistics_links", "logistics_sea_links", "logistics_line_links",
     "logistics_network", "supplied_structures", "logistics_lines",
 )
 
 LINK_TYPES = ("road", "coast", "river")
+
+#: Tables older campaign files hold where views now stand: the land engine's empty hooks
+#: ``navies`` (a navy is an army on a water hex: the SQL reads them from ``armies``) and
+#: ``logistics_sea_links`` (now the view of sea.sql over the state tables).
+_OLD_HOOK_TABLES = ("logistics_sea_links", "navies")
+
+
+def drop_base_tables(con: duckdb.DuckDBPyConnection, names: Iterable[str]) -> None:
+    """Drop the *tables* (not views) of these names, so views of the same names can be created
+    (DuckDB's ``DROP TABLE IF EXISTS`` refuses a view and ``CREATE VIEW`` refuses a table)."""
+    names = list(names)
+    found = run_sql(
+        con,
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND list_contains(?, table_name)",
+        [names],
+        name="logistics.old_hooks",
+    ).fetchall()
+    for (name,) in found:
+        run_sql(con, f"DROP TABLE {name}", name=f"logistics.drop.{name}")
 
 
 def install_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None, *, static: bool = True) -> None:
     """Create the static link tables (unless ``static=False``) and the logistics views on ``con``."""
     options = resolve_options(options, con=con)
     run_sql(con, f"SET VARIABLE logistics_river_access = '{options.river_access}'", name="logistics options")
+    drop_base_tables(con, _OLD_HOOK_TABLES)
     if static:
         for path in STATIC_SQL:
             run_sql_file(con, path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Mapping
 
 import duckdb
 
@@ -61,12 +61,17 @@ def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
         "name": ("VARCHAR", [f.name for f in factions]),
         "capitals": ("VARCHAR[]", [list(f.capitals) for f in factions]),
     })
-    rules = rules_rows(board.rules.values)  # the structures' ZoC reach (structure_zoc_reach) reads them
+    zones = sorted((c, z) for c, zs in board.sea_zones.items() for z in zs)
+    _load(con, "hex_sea_zones", {"cell": ("VARCHAR", [c for c, _ in zones]), "zone": ("VARCHAR", [z for _, z in zones])})
+    # the structures' ZoC reach (structure_zoc_reach) and the sea links' base level read them
+    rules = rules_rows(board.rules.values)
     _load(con, "rules", {"key": ("VARCHAR", [k for k, _ in rules]), "value": ("VARCHAR", [v for _, v in rules])})
 
 
-def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies: Iterable[tuple[int, str, str]] = ()) -> None:
-    """Write the state tables the logistics SQL reads (armies, control, sieges, navies), one Arrow scan each."""
+def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies=None) -> None:
+    """Write the state tables the logistics SQL reads (armies, control, sieges, naval_superiority,
+    sea_links), one Arrow scan each.  Navies are the armies on water hexes; ``navies`` (the land
+    engine's hook) is accepted and ignored."""
     armies = list(state.armies)
     _load(con, "armies", {
         "id": ("INTEGER", [a.id for a in armies]),
@@ -88,11 +93,22 @@ def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies
         "start_resilience": ("INTEGER", [s.start_resilience for s in sieges]),
         "started_round": ("INTEGER", [s.started_round for s in sieges]),
     })
-    navies = list(navies)
-    _load(con, "navies", {
-        "army": ("INTEGER", [n[0] for n in navies]),
-        "faction": ("VARCHAR", [n[1] for n in navies]),
-        "cell": ("VARCHAR", [n[2] for n in navies]),
+    levels = sorted((z, f, int(v)) for z, by_faction in state.superiority.items() for f, v in by_faction.items())
+    _load(con, "naval_superiority", {
+        "zone": ("VARCHAR", [r[0] for r in levels]),
+        "faction": ("VARCHAR", [r[1] for r in levels]),
+        "level": ("INTEGER", [r[2] for r in levels]),
+    })
+    links = sorted(
+        (f, z, s, rank)
+        for f, by_zone in state.sea_links.items() for z, targets in by_zone.items()
+        for rank, s in enumerate(targets, start=1)
+    )
+    _load(con, "sea_links", {
+        "faction": ("VARCHAR", [r[0] for r in links]),
+        "zone": ("VARCHAR", [r[1] for r in links]),
+        "structure": ("VARCHAR", [r[2] for r in links]),
+        "rank": ("INTEGER", [r[3] for r in links]),
     })
 
 
@@ -107,7 +123,8 @@ _COPIED = (
     ("logistics_structure_zoc", "*"),
     ("logistics_cell_ids", "*"),
     ("logistics_core_edges", "*"),
-    ("logistics_sea_links", "*"),
+    ("logistics_sea_coast", "*"),
+    ("rules", "key, value"),
 )
 
 

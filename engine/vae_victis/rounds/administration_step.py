@@ -16,27 +16,28 @@ from tabula.geo.files import whole_number
 __all__ = ["check_choices", "resolve_advance", "run_administration"]
 
 
-def resolve_advance(board: Board, state: CampaignState, army: int, target: str | int) -> str:
-    """A clock position, structure name or H3 cell -> the cell the winner advances into."""
+def resolve_advance(board: Board, state: CampaignState, army: int, target: str | int, what: str = "advance") -> str:
+    """A clock position, structure name or H3 cell -> the cell the winner advances into (or, with
+    ``what="debark"``, the land hex a navy debarks into)."""
     try:
         a = state.army(army)
     except KeyError:
-        raise InputError(f"advance: there is no army {army}") from None
+        raise InputError(f"{what}: there is no army {army}") from None
     if a.cell is None:
-        raise InputError(f"advance: army {army} is not on the map")
+        raise InputError(f"{what}: army {army} is not on the map")
     clock = target if isinstance(target, int) and not isinstance(target, bool) else whole_number(target)
     if clock is not None:  # ASCII digits only: "٩" is not clock 9
         sides = board.sides.get(a.cell, {})
         if clock not in sides:
             raise InputError(
-                f"advance: army {army} in hex {a.cell} has no side at clock {clock}; valid: {' '.join(map(str, sorted(sides)))}"
+                f"{what}: army {army} in hex {a.cell} has no side at clock {clock}; valid: {' '.join(map(str, sorted(sides)))}"
             )
         return sides[clock]
     if target in board.structures:
         return board.structures[target].cell
     if target in board.hexes:
         return target
-    raise InputError(f"advance: {target!r} (army {army}) is neither a clock position, a structure nor a hex of the map"
+    raise InputError(f"{what}: {target!r} (army {army}) is neither a clock position, a structure nor a hex of the map"
                      + _hint(str(target), board.structures))
 
 
@@ -47,9 +48,33 @@ def _hint(name: str, known) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_choices(board: Board, state: CampaignState, choices: AdminChoices) -> dict[int, str]:
+def check_debarks(board: Board, state: CampaignState, choices: AdminChoices, problems: list[str]) -> dict[int, int]:
+    """The debark orders as clock sides of each navy's hex (problems appended in words)."""
+    from tabula.engine.vae_victis.naval import is_navy
+
+    out: dict[int, int] = {}
+    for army, target in sorted(choices.debarks.items()):
+        try:
+            cell = resolve_advance(board, state, army, target, "debark")
+        except InputError as e:
+            problems.append(str(e))
+            continue
+        a = state.army(army)
+        if not is_navy(board, a):
+            problems.append(f"debark: army {army} is not a navy (it is on land at {a.cell}); only armies at sea debark")
+            continue
+        clocks = [k for k, n in board.sides.get(a.cell, {}).items() if n == cell]
+        if not clocks:
+            problems.append(f"debark: {target!r} is not next to navy {army} at {a.cell}; give a clock side of its hex "
+                            f"({' '.join(map(str, sorted(board.sides.get(a.cell, {}))))})")
+            continue
+        out[army] = clocks[0]
+    return out
+
+
+def check_choices(board: Board, state: CampaignState, choices: AdminChoices) -> tuple[dict[int, str], dict[int, int]]:
     """Every name in the choices checked before any administration step runs; the advances
-    resolved to cells.
+    resolved to cells and the debarkations to clock sides of each navy's hex.
 
     A name that matches nothing (``--take-over Atlantis``) would otherwise be ignored while
     the whole phase runs and moves on to victory, using up the step the umpire meant to take
@@ -89,9 +114,10 @@ def check_choices(board: Board, state: CampaignState, choices: AdminChoices) -> 
     for name in sorted(choices.surrenders):
         if structure(name, "surrender") and name not in besieged | starting:
             problems.append(f"surrender: {name} is not besieged (nor named in a siege start), so it cannot surrender")
+    debarks = check_debarks(board, state, choices, problems)
     if problems:
         raise InputError("administration choices refused, nothing was run: " + "; ".join(problems))
-    return advances
+    return advances, debarks
 
 
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
@@ -101,6 +127,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
     (note ``administration_choices``) with the changes they led to.
     """
     from tabula.engine.vae_victis.administration import AdminInputs, administer
+    from tabula.engine.vae_victis.naval import blockaded_structures
 
     choices = choices or AdminChoices()
     with campaign.transaction():
@@ -114,7 +141,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `tabula round result`"
             )
         board: Board = campaign.board
-        advances = check_choices(board, r.state, choices)
+        advances, debarks = check_choices(board, r.state, choices)
         engagements, results = engagements_and_results(r)
         orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}
         movement = r.note("movement") or {"paths": {}}
@@ -131,6 +158,9 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
             take_overs=frozenset(choices.take_overs),
             surrenders=frozenset(choices.surrenders),
             transfers={a: tuple(o.transfers) for a, o in orders.items() if o.transfers},
+            blockaded=frozenset(blockaded_structures(board, r.state)),
+            debarks=debarks,
+            nmp_left=(r.note("naval") or {}).get("nmp_left", {}),
         )
         result = administer(board, r.state, inputs)
         done = replace(result.state, phase=Phase.VICTORY)

@@ -29,11 +29,13 @@ def list_engagements(
     ``setups`` note.  ``paths`` (the hexes each army entered) lapse the assault of an army that
     left its siege's ZoC on the way."""
     from tabula.engine.vae_victis.battles import engagement_setup, find_engagements
+    from tabula.engine.vae_victis.naval import blockaded_structures
 
     assaults = {a: o.assault for a, o in orders.items() if o.assault and not o.lift_siege}
     engagements = find_engagements(board, state, assaults=assaults, retreats=tuple(sorted(retreats)), paths=paths)
     initiative = {a: o.initiative for a, o in orders.items()}
     in_transit = {a: sum(t.fp for t in o.transfers) for a, o in orders.items() if o.transfers}
+    blockaded = frozenset(blockaded_structures(board, state))  # an assaulted structure's garrison drops with it
     events: list[Event] = []
     setups: dict[str, str] = {}
     rnd = state.round
@@ -43,7 +45,7 @@ def list_engagements(
         }))
         setup = engagement_setup(
             board, state, e, engagements, mp_spent=mp_spent, initiative=initiative,
-            start_logistics=start_logistics, start_state=start_state, in_transit=in_transit,
+            start_logistics=start_logistics, start_state=start_state, in_transit=in_transit, blockaded=blockaded,
         )
         setups[str(e.number)] = setup.text()
         events.append(event(rnd, "movement", "engagement_setup", {"engagement": e.number, "sets_up": setup.sets_up,

@@ -1,5 +1,5 @@
-"""The administration phase's choices (advances after battle, siege starts, take-overs,
-surrenders) and their TOML file format (``tabula round administer --choices FILE``)."""
+"""The administration phase's choices (advances after battle, navies' debarkation, siege
+starts, take-overs, surrenders) and their TOML file format (``tabula round administer --choices FILE``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,9 @@ class AdminChoices:
     siege_starts: Mapping[int, str] = field(default_factory=dict)
     take_overs: frozenset[str] = frozenset()
     surrenders: frozenset[str] = frozenset()
+    debarks: Mapping[int, str | int] = field(default_factory=dict)
+    """navy -> the land hex it debarks into (clock position from its hex, H3 cell or structure name);
+    a navy not named stays at sea (administration step 3)."""
 
     def to_json(self) -> dict:
         return {
@@ -33,10 +36,12 @@ class AdminChoices:
             "siege_starts": {str(k): v for k, v in sorted(self.siege_starts.items())},
             "take_overs": sorted(self.take_overs),
             "surrenders": sorted(self.surrenders),
+            "debarks": {str(k): v for k, v in sorted(self.debarks.items())},
         }
 
 
-_CHOICE_KEYS = {"advance": "army = hex (H3 cell, structure or clock position)", "siege": "start / take_over / surrender"}
+_CHOICE_KEYS = {"advance": "army = hex (H3 cell, structure or clock position)", "siege": "start / take_over / surrender",
+                "debark": "navy = hex (clock position, H3 cell or structure)"}
 
 
 def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
@@ -44,6 +49,9 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
 
         [advance]
         14 = 5                 # army 14 advances through its clock-5 side (or a cell / structure name)
+
+        [debark]
+        6 = 3                  # navy 6 debarks its army through its clock-3 side (or a cell / structure name)
 
         [siege]
         start = { 4 = "Gela" } # army 4 starts (or joins) the siege of Gela
@@ -53,7 +61,7 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
     doc = parse_user_toml(text, source)
     unknown = sorted(set(doc) - set(_CHOICE_KEYS))
     if unknown:
-        raise InputError(f"{source}: unknown section {unknown[0]!r}; sections are [advance] and [siege]")
+        raise InputError(f"{source}: unknown section {unknown[0]!r}; sections are [advance], [debark] and [siege]")
 
     def army_key(key: str, where: str) -> int:
         army = whole_number(key)
@@ -66,11 +74,16 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
             raise InputError(f"{source}: {where} must be a table, like {example}; got {value!r}")
         return value
 
-    advances: dict[int, str | int] = {}
-    for key, value in table(doc.get("advance", {}), "[advance]", "[advance] 14 = 5").items():
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise InputError(f"{source}: [advance] {key} = {value!r}: give a clock position, an H3 cell or a structure name")
-        advances[army_key(key, "advance")] = value
+    def hexes(section: str, example: str) -> dict[int, str | int]:
+        out: dict[int, str | int] = {}
+        for key, value in table(doc.get(section, {}), f"[{section}]", example).items():
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise InputError(f"{source}: [{section}] {key} = {value!r}: give a clock position, an H3 cell or a structure name")
+            out[army_key(key, section)] = value
+        return out
+
+    advances = hexes("advance", "[advance] 14 = 5")
+    debarks = hexes("debark", "[debark] 6 = 3")
     siege = table(doc.get("siege", {}), "[siege]", '[siege] start = { 4 = "Gela" }')
     bad = sorted(set(siege) - {"start", "take_over", "surrender"})
     if bad:
@@ -86,7 +99,7 @@ def parse_choices_text(text: str, source: str = "<choices>") -> AdminChoices:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise InputError(f"{source}: [siege] {name} must be a list of structure names, got {value!r}")
         lists[name] = frozenset(value)
-    return AdminChoices(advances, starts, lists["take_over"], lists["surrender"])
+    return AdminChoices(advances, starts, lists["take_over"], lists["surrender"], debarks)
 
 
 def load_choices(path) -> AdminChoices:
@@ -101,4 +114,5 @@ def choices_from_json(value: Mapping) -> AdminChoices:
         siege_starts={int(k): x for k, x in value["siege_starts"].items()},
         take_overs=frozenset(value["take_overs"]),
         surrenders=frozenset(value["surrenders"]),
+        debarks={int(k): x for k, x in value.get("debarks", {}).items()},
     )

@@ -6,8 +6,9 @@ from dataclasses import replace
 from typing import Mapping
 
 from tabula.engine.vae_victis.model import ArmyOrders, Board, Event
-from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, STAGE_MOVES, event, read_round, require
+from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, STAGE_MOVES, event, names, read_round, require
 from tabula.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders, validate
+from tabula.engine.vae_victis.state import save_state
 from tabula.geo.errors import InputError
 
 __all__ = ["submit_initiative", "naval_superiority", "publish_initiative"]
@@ -94,4 +95,6 @@ def publish_initiative(campaign) -> list[Event]:
         events.append(event(r.round, "orders", "put_note", {"round": r.round, "key": "naval_superiority", "value": levels}))
         events.append(event(r.round, "orders", "set_campaign", {"key": "stage", "value": STAGE_MOVES, "was": STAGE_INITIATIVE}))
         campaign.append(events, before=r.snap)
+        # The levels in force for the round (the naval_superiority table the SQL and the naval rules read).
+        save_state(campaign, replace(r.state, superiority=levels), phase="orders", names=names(campaign))
     return events

@@ -29,8 +29,20 @@ def start_note(state: CampaignState) -> dict:
 
 
 def run_movement(campaign) -> list[Event]:
-    """Phase 2: move every army simultaneously, then list the engagements of phase 3."""
+    """Phase 2 and the naval part of phase 3: every army and navy moves simultaneously, the naval
+    battles are fought (their numbers come from the orders, no game is played), then the land
+    engagements of phase 3 are listed.
+
+    Before anything moves, the round's sea-zone logistics links are fixed: each faction's choice
+    from its orders, the default rule for a zone where it named none
+    (:func:`engine.vae_victis.logistics.sea.round_sea_links`)."""
+    from tabula.engine.core.rng import stream
+    from tabula.engine.vae_victis.logistics.sea import round_sea_links
     from tabula.engine.vae_victis.movement import resolve_movement
+    from tabula.engine.vae_victis.naval import blockaded_structures, navy_cells, resolve_naval_movement
+    from tabula.engine.vae_victis.naval_battles import battle_groups, move_strings, random_numbers, resolve_naval_battles
+    from tabula.engine.vae_victis.orders import sea_movers
+    from tabula.engine.vae_victis.zoc import navy_zoc_cells
 
     with campaign.transaction():
         r = read_round(campaign)
@@ -40,22 +52,38 @@ def run_movement(campaign) -> list[Event]:
             raise StepRefused(f"cannot run movement: orders phase incomplete, missing orders from {armies_text(missing)}")
         board = campaign.board
         orders = {army: row_to_orders(row) for army, row in r.orders_rows().items()}
-        logistics = stored_logistics(campaign, r.state)  # at the start of the round: the logistics roads, the allies' reach
-        result = resolve_movement(board, r.state, orders, logistics_road_edges=logistics.road_edges)
+        start = replace(r.state, sea_links=round_sea_links(board, r.state, orders))
+        if start.sea_links != r.state.sea_links:
+            save_state(campaign, start, phase="movement", names=names(campaign))
+        logistics = stored_logistics(campaign, start)  # at the start of the round: the logistics roads, the allies' reach
+        blockaded = blockaded_structures(board, start)
+        movers = sea_movers(board, start, orders, blockaded)
+        land = resolve_movement(board, start, orders, logistics_road_edges=logistics.road_edges,
+                                navy_zoc=navy_zoc_cells(board, navy_cells(board, start)), naval=movers)
+        sea = resolve_naval_movement(board, land.state, orders, movers=movers, blockaded=blockaded)
+        numbers = random_numbers(move_strings(start, orders), board.rules.naval)
+        fought = resolve_naval_battles(board, sea.state, battle_groups(board, sea.state), numbers,
+                                       rng=stream(start.seed, "naval-numbers", start.round))
+        mp_spent = {**land.mp_spent, **{a: 0 for a in movers}}
+        paths = {**land.paths, **sea.paths}
         notes = [
-            ("start", start_note(r.state)),
+            ("start", start_note(start)),
             ("movement", {
-                "mp_spent": {str(k): v for k, v in result.mp_spent.items()},
-                "paths": {str(k): list(v) for k, v in result.paths.items()},
-                "halted": {str(k): {"kind": h.kind, "move": h.move, "cell": h.cell} for k, h in result.halted.items()},
+                "mp_spent": {str(k): v for k, v in sorted(mp_spent.items())},
+                "paths": {str(k): list(v) for k, v in sorted(paths.items())},
+                "halted": {str(k): {"kind": h.kind, "move": h.move, "cell": h.cell}
+                           for k, h in sorted({**land.halted, **sea.halted}.items())},
             }),
+            ("naval", {"nmp_spent": sea.nmp_spent, "nmp_left": sea.nmp_left, "numbers": list(numbers),
+                       "navies": sorted(movers)}),
         ]
         note_events = [event(r.round, "movement", "put_note", {"round": r.round, "key": k, "value": v}) for k, v in notes]
-        moved = replace(result.state, phase=Phase.BATTLES)
+        moved = replace(fought.state, phase=Phase.BATTLES)
         engagement_events = list_engagements(
-            board, moved, orders, mp_spent=result.mp_spent, paths=result.paths, start_state=r.state,
+            board, moved, orders, mp_spent=mp_spent, paths=paths, start_state=start,
             start_logistics=logistics, retreats=(),
         )
-        after = save_state(campaign, moved, events=result.events, phase="movement", names=names(campaign))
+        rules_events = list(land.events) + list(sea.events) + list(fought.events)
+        after = save_state(campaign, moved, events=rules_events, phase="movement", names=names(campaign))
         campaign.append(note_events + engagement_events, before=after)
-    return list(result.events) + note_events + engagement_events
+    return rules_events + note_events + engagement_events

@@ -24,9 +24,9 @@ __all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "va
 # --- stored rows <-> ArmyOrders ---------------------------------------------------------------
 
 
-def orders_from_data(army, moves, initiative, lift_siege, assault, transfers) -> ArmyOrders:
-    """ArmyOrders from stored fields: moves as text, transfers as [{to_army, fp}] (an orders row
-    or a ``put_orders`` event's data)."""
+def orders_from_data(army, moves, initiative, lift_siege, assault, transfers, sea_links=()) -> ArmyOrders:
+    """ArmyOrders from stored fields: moves as text, transfers as [{to_army, fp}], sea_links as
+    [[zone, structure], ...] (an orders row or a ``put_orders`` event's data)."""
     return ArmyOrders(
         army=int(army),
         moves=tuple(int(t) for t in (moves or "").split()),
@@ -34,12 +34,14 @@ def orders_from_data(army, moves, initiative, lift_siege, assault, transfers) ->
         lift_siege=bool(lift_siege),
         assault=assault,
         transfers=tuple(Transfer(int(t["to_army"]), int(t["fp"])) for t in transfers or []),
+        sea_links=tuple((str(z), str(s)) for z, s in sea_links or []),
     )
 
 
 def row_to_orders(row: tuple) -> ArmyOrders:
-    _rnd, army, moves, initiative, lift_siege, assault, transfers = row
-    return orders_from_data(army, moves, initiative, lift_siege, assault, json.loads(transfers or "[]"))
+    _rnd, army, moves, initiative, lift_siege, assault, transfers, sea_links = row
+    return orders_from_data(army, moves, initiative, lift_siege, assault, json.loads(transfers or "[]"),
+                            json.loads(sea_links or "[]"))
 
 
 def orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool, source: str) -> dict:
@@ -54,6 +56,7 @@ def orders_data(rnd: int, o: ArmyOrders, *, moves_given: bool, source: str) -> d
         "lift_siege": bool(o.lift_siege),
         "assault": o.assault,
         "transfers": [{"to_army": t.to_army, "fp": t.fp} for t in o.transfers],
+        "sea_links": [[z, s] for z, s in o.sea_links],
     }
 
 

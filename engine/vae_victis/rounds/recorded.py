@@ -41,7 +41,8 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         elif e.kind == "put_orders" and source(e) == "initiative":
             steps.append(("initiative", {int(d["army"]): d["initiative"]}))
         elif e.kind == "put_orders" and source(e) == "orders":
-            o = orders_from_data(d["army"], d["moves"], d["initiative"], d["lift_siege"], d["assault"], d["transfers"])
+            o = orders_from_data(d["army"], d["moves"], d["initiative"], d["lift_siege"], d["assault"], d["transfers"],
+                                 d.get("sea_links", ()))
             steps.append(("orders", {o.army: o}))
         elif e.kind == "set_campaign" and d["key"] == "stage" and d["value"] == STAGE_MOVES:
             steps.append(("publish", None))

@@ -5,15 +5,13 @@
 --         unsieged town/city.
 -- ZoC as the seed's "Zones of Control": army = 1 ring on land hexes; navy = 1
 -- ring on all hexes; town/city as logistics_structure_zoc; sieged or
--- uncontrolled structures none.  An army standing in a water hex is at sea,
--- i.e. a navy (the naval issue may also fill the navies table).
+-- uncontrolled structures none.  An army standing in a Coast or Sea hex is at
+-- sea, i.e. a navy (NAVAL.md: a navy is an army on a water hex).
 CREATE OR REPLACE VIEW logistics_zoc_sources AS
 WITH units AS MATERIALIZED (
     SELECT a.faction, a.cell, h.kind = 'land' AS on_land
     FROM armies a JOIN hexes h ON h.cell = a.cell
     WHERE NOT coalesce(a.eliminated, false)
-    UNION
-    SELECT faction, cell, false FROM navies WHERE cell IS NOT NULL
 ),
 around AS MATERIALIZED (
     SELECT u.faction, u.on_land, u.cell AS centre, u.cell FROM units u
@@ -37,11 +35,10 @@ SELECT DISTINCT f.name AS faction, z.medium, z.cell
 FROM factions f
 JOIN logistics_zoc_sources z ON z.faction <> f.name;
 
--- A town/city is blockaded when it lies in the ZoC of another faction's navy.
+-- A town/city is blockaded when it lies in the ZoC (own hex + 1 ring, every hex)
+-- of the navy of a faction other than its controller (any navy if nobody controls it).
 CREATE OR REPLACE VIEW logistics_blockades AS
 WITH fleets AS (
-    SELECT faction, cell FROM navies WHERE cell IS NOT NULL
-    UNION
     SELECT a.faction, a.cell FROM armies a JOIN hexes h ON h.cell = a.cell
     WHERE NOT coalesce(a.eliminated, false) AND h.kind <> 'land'
 ),

@@ -1,13 +1,11 @@
--- The links of the network: endpoint to endpoint along one link type, plus
--- the sea-zone links the naval issue fills in logistics_sea_links (type 'sea').
+-- The links of the network: endpoint to endpoint along one link type (both
+-- directions), plus the sea-zone links of sea.sql (type 'sea', directed: from a
+-- port to a chosen target only; one row however many zones join the pair).
 CREATE OR REPLACE VIEW logistics_line_links AS
 SELECT faction, link_type, a AS from_structure, b AS to_structure
 FROM logistics_links
 UNION ALL
-SELECT s.faction, 'sea', s.from_structure, s.to_structure
-FROM logistics_sea_links s
-UNION ALL
-SELECT s.faction, 'sea', s.to_structure, s.from_structure
+SELECT DISTINCT s.faction, 'sea', s.from_structure, s.to_structure
 FROM logistics_sea_links s;
 
 -- Lines originate at each controlled, unsieged capital and grow link by link:

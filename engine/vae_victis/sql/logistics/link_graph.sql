@@ -52,8 +52,13 @@ WHERE getvariable('logistics_river_access') = 'adjacent'
 CREATE OR REPLACE TABLE logistics_structure_zoc AS
 SELECT structure, medium, cell FROM structure_zoc_reach;
 
--- Hooks for the naval issue: navies (their ZoC interrupts Coast links and
--- blockades structures) and sea-zone links chosen by the faction each round.
-CREATE TABLE IF NOT EXISTS navies (army INTEGER, faction VARCHAR, cell VARCHAR);
-
-CREATE TABLE IF NOT EXISTS logistics_sea_links (faction VARCHAR, from_structure VARCHAR, to_structure VARCHAR, zone VARCHAR);
+-- The sea zones each town/city may link across (seed, "Lines of logistics" 4: Towns and Cities
+-- "adjacent to a Coast hex in the same sea zone"): the zones (hex_sea_zones) of every Coast
+-- hex adjacent to it.  A Coast hex on a zone border belongs to both zones.
+CREATE OR REPLACE TABLE logistics_sea_coast AS
+SELECT DISTINCT s.name AS structure, z.zone
+FROM structures s
+JOIN hex_neighbors n ON n.cell = s.cell
+JOIN hexes h ON h.cell = n.neighbor AND h.kind = 'coast'
+JOIN hex_sea_zones z ON z.cell = n.neighbor
+WHERE z.zone IS NOT NULL;
