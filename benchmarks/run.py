@@ -30,7 +30,7 @@ import psutil
 RESULTS = Path(__file__).parent / "results.md"
 ROOT = Path(__file__).resolve().parents[1]
 #: The commit the engine figures are compared with: main before the rules-core rework (issue 7).
-BASELINE_REV = "777977d"
+BASELINE_REV = "93f3471"
 
 
 def median_seconds(fn, repeat: int) -> float:

@@ -438,12 +438,16 @@ def require_shapes(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> None:
     for column in wanted:
         if column not in events:
             raise LogUnreadable(f"the event log has lost its {column!r} column: it has been edited outside tabula")
+    # A table or column missing is an edit outside tabula, or a file an older tabula made (before the
+    # ruleset grew that table): either way this version cannot read it without guessing.
+    why = ("it was changed outside tabula, or made by an older tabula: restore it from a copy, or finish "
+           "the campaign with the tabula that started it (docs/campaign-file.md)")
     for table in schema.tables.values():
         if table.name not in found:
-            raise LogUnreadable(f"state table {table.name} is missing: it has been dropped outside tabula")
+            raise LogUnreadable(f"state table {table.name} is missing: {why}")
         for column in table.column_names:
             if column.lower() not in found[table.name]:
-                raise LogUnreadable(f"state table {table.name} has lost its {column!r} column: it has been edited outside tabula")
+                raise LogUnreadable(f"state table {table.name} has no {column!r} column: {why}")
 
 
 def chain_problem(rows: list[tuple]) -> str | None:

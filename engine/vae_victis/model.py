@@ -158,6 +158,31 @@ class CampaignState:
         return None
 
 
+@dataclass(frozen=True)
+class Halt:
+    """Why an army (on land, :mod:`engine.vae_victis.movement`, or at sea, :mod:`engine.vae_victis.naval`)
+    stopped before the end of its orders.
+
+    ``kind``: ``zoc`` (entered an enemy ZoC), ``mp`` (next move costs more than the MP
+    left), ``occupied`` (hex held by an enemy army, or the enemy is coming the other way),
+    ``contest`` (lost the seven-step priority), ``friendly`` (would have ended the round on a
+    friendly army), ``arrival`` (an enemy army moved next to it, with
+    ``halt_when_enemy_arrives``), ``strait`` (crossed a strait: it stops after landing),
+    ``strait_closed`` (may not cross the strait it was ordered across).  ``move`` is the 1-based
+    number of the move not made (or, for ``zoc`` and ``strait``, the move that entered the hex;
+    a strait crossing is numbered by its first move, into the strait hex).
+    """
+
+    kind: str
+    text: str
+    move: int | None = None
+    cell: str | None = None
+    by: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
 # --- inputs of a round -------------------------------------------------------
 
 

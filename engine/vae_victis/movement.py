@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from typing import Collection, Iterable, Literal, Mapping
 
 from tabula.engine.vae_victis.costs import MoveCost, step_cost
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event
+from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
 from tabula.engine.vae_victis.naval import is_navy
 from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
 from tabula.engine.vae_victis.rules import MovementRules
@@ -88,30 +88,6 @@ PRIORITY_STEPS = (
     "farthest west",
     "lowest army number",  # never reached on a real board: two hexes never share a centre
 )
-
-
-@dataclass(frozen=True)
-class Halt:
-    """Why an army stopped before the end of its orders.
-
-    ``kind``: ``zoc`` (entered an enemy ZoC), ``mp`` (next move costs more than the MP
-    left), ``occupied`` (hex held by an enemy army, or the enemy is coming the other way),
-    ``contest`` (lost the seven-step priority), ``friendly`` (would have ended the round on a
-    friendly army), ``arrival`` (an enemy army moved next to it, with
-    ``halt_when_enemy_arrives``), ``strait`` (crossed a strait: it stops after landing),
-    ``strait_closed`` (may not cross the strait it was ordered across).  ``move`` is the 1-based
-    number of the move not made (or, for ``zoc`` and ``strait``, the move that entered the hex;
-    a strait crossing is numbered by its first move, into the strait hex).
-    """
-
-    kind: str
-    text: str
-    move: int | None = None
-    cell: str | None = None
-    by: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return self.text
 
 
 @dataclass(frozen=True)

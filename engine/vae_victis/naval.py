@@ -66,30 +66,12 @@ Straits are crossed on land: :mod:`engine.vae_victis.straits`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Collection, Mapping
+from typing import Collection, Mapping
 
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event
+from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
+from tabula.engine.vae_victis.order_errors import IllegalOrderError, OrderProblem
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
 from tabula.geo.errors import InputError
-
-if TYPE_CHECKING:
-    from tabula.engine.vae_victis.movement import Halt
-    from tabula.engine.vae_victis.orders import OrderProblem
-
-# movement.py and orders.py may import this module (straits, embarking), so what this module uses
-# from them is imported when first called, never while the modules load (no import cycle).
-
-
-def _halt(*args) -> "Halt":
-    from tabula.engine.vae_victis.movement import Halt
-
-    return Halt(*args)
-
-
-def _problem(*args) -> "OrderProblem":
-    from tabula.engine.vae_victis.orders import OrderProblem
-
-    return OrderProblem(*args)
 
 __all__ = [
     "NAVAL_KINDS",
@@ -228,13 +210,13 @@ def _naval_walk(board: Board, start: str, moves: tuple[int, ...], army: int | No
         sides = board.sides.get(here, {})
         if clock not in sides:
             valid = " ".join(str(c) for c in sorted(sides)) or "none"
-            return path, [_problem(army, "moves", f"clock {clock} in {text}: hex {here} has no side at that "
+            return path, [OrderProblem(army, "moves", f"clock {clock} in {text}: hex {here} has no side at that "
                                                       f"clock position on the map; valid clock positions here: {valid}",
                                        index)]
         target = sides[clock]
         reason = _not_sailable(board, target)
         if reason:
-            return path, [_problem(army, "moves", f"clock {clock} in {text} from hex {here} enters hex {target}: "
+            return path, [OrderProblem(army, "moves", f"clock {clock} in {text} from hex {here} enters hex {target}: "
                                                       f"{reason}", index)]
         here = target
         path.append(here)
@@ -308,25 +290,23 @@ def _check_naval_orders(
     for aid in sorted(movers):
         a = armies.get(aid)
         if a is None or a.eliminated or a.cell is None:
-            problems.append(_problem(aid, "army", "no such army on the map"))
+            problems.append(OrderProblem(aid, "army", "no such army on the map"))
             continue
         moves = tuple(orders[aid].moves) if aid in orders else ()
         if not is_navy(board, a):
             why = can_embark(board, state, a, blockaded)
             if why is not None:
-                problems.append(_problem(aid, "moves", f"army {aid} cannot move by sea: {why}"))
+                problems.append(OrderProblem(aid, "moves", f"army {aid} cannot move by sea: {why}"))
                 continue
             if not any(m != 0 for m in moves):
-                problems.append(_problem(aid, "moves", f"army {aid} is on land and its orders enter no water: "
+                problems.append(OrderProblem(aid, "moves", f"army {aid} is on land and its orders enter no water: "
                                                            "only navies and embarking armies move by sea"))
                 continue
         problems += _naval_walk(board, a.cell, moves, aid)[1]
     cells = [a.cell for a in state.armies if is_navy(board, a)]
     if len(cells) != len(set(cells)):
-        problems.append(_problem(None, "army", "two navies start in the same hex; the state is invalid"))
+        problems.append(OrderProblem(None, "army", "two navies start in the same hex; the state is invalid"))
     if problems:
-        from tabula.engine.vae_victis.orders import IllegalOrderError
-
         raise IllegalOrderError(problems, "naval movement")
 
 
@@ -366,16 +346,16 @@ def _refusals(navies: Mapping[int, _Navy], statics: Mapping[int, Army], entries:
             holders = [o for o in at.get(target, []) if faction[o] != me]
             if swap:
                 o = min(swap)
-                new[aid] = _halt("occupied", f"stopped: navy {o} ({faction[o]}) sailed the other way between {n.cell} "
+                new[aid] = Halt("occupied", f"stopped: navy {o} ({faction[o]}) sailed the other way between {n.cell} "
                                             f"and {target}; navies of different factions cannot pass each other",
                                 index, target, (f"navy {o}",))
             elif rivals:
                 o = min(rivals)
-                new[aid] = _halt("contest", f"stopped: navy {o} ({faction[o]}) sailed into hex {target} at the same "
+                new[aid] = Halt("contest", f"stopped: navy {o} ({faction[o]}) sailed into hex {target} at the same "
                                            "move; both stop before it", index, target, (f"navy {o}",))
             elif holders:
                 o = min(holders)
-                new[aid] = _halt("occupied", f"stopped: hex {target} is held by navy {o} ({faction[o]})",
+                new[aid] = Halt("occupied", f"stopped: hex {target} is held by navy {o} ({faction[o]})",
                                 index, target, (f"navy {o}",))
         if not new:
             return failed
@@ -408,7 +388,7 @@ def _pay(board: Board, navies: Mapping[int, _Navy], entries: Mapping[int, str],
             zs = sorted(zones_of(board, target))
             what = "its share of" if n.allowance is not None else f"{f} has"
             shown = ", ".join(f"{z} {have.get(z, 0)}" for z in zs)
-            unpaid[aid] = _halt("nmp", f"stopped: move {n.next_index + 1} into {board.hexes[target].kind} hex {target} "
+            unpaid[aid] = Halt("nmp", f"stopped: move {n.next_index + 1} into {board.hexes[target].kind} hex {target} "
                                       f"costs {cost} NMP but {what} NMP left: {shown}",
                                n.next_index + 1, n.cell, tuple(zs))
             continue
@@ -455,7 +435,7 @@ def _halt_in_zoc(board: Board, navies: Mapping[int, _Navy], statics: Mapping[int
         by_structure = [f"{name} ({owner})" for owner, name in structure_cells.get(n.cell, []) if owner != f]
         by = by_navy + by_structure
         if by:
-            n.stop(_halt("zoc", f"halted by ZoC of {', '.join(by)}", n.next_index, n.cell, tuple(by)))
+            n.stop(Halt("zoc", f"halted by ZoC of {', '.join(by)}", n.next_index, n.cell, tuple(by)))
             n.engaged = bool(by_navy)
 
 
@@ -486,7 +466,7 @@ def _step_back_from_shared_hexes(navies: Mapping[int, _Navy], statics: Mapping[i
         displaced.add(yielder)
         n.cell = n.arrivals[-1][1]
         n.engaged = False
-        n.halt = _halt("friendly" if other_faction == n.army.faction else "occupied",
+        n.halt = Halt("friendly" if other_faction == n.army.faction else "occupied",
                       f"would have ended the round in hex {cell} with navy {other} ({other_faction}); "
                       f"goes back to {n.cell}", None, cell, (f"navy {other}",))
 

@@ -73,6 +73,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
 from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Transfer
+from tabula.engine.vae_victis.order_errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
 from tabula.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, can_embark, is_navy, superiority_level
 from tabula.engine.vae_victis.straits import lands_across, strait_crossings_from
 from tabula.engine.vae_victis.zoc import controller_of
@@ -114,48 +115,6 @@ MAX_MOVES_TEXT = 1000
 
 #: Bad tokens listed one by one; the rest are counted (a garbage string is one problem, not thousands).
 _MAX_TOKEN_PROBLEMS = 5
-
-
-@dataclass(frozen=True)
-class OrderProblem:
-    """One thing wrong with an order.  ``index`` is the 1-based number of the move in the string."""
-
-    army: int | None
-    field: str
-    message: str
-    index: int | None = None
-
-    def __str__(self) -> str:
-        where = "orders" if self.army is None else f"army {self.army}"
-        if self.index is not None:
-            where += f", move {self.index}"
-        elif self.field not in ("army", "file"):
-            where += f", {self.field}"
-        return f"{where}: {self.message}"
-
-
-class OrderError(InputError):
-    """Orders rejected; ``problems`` lists every problem found (nothing was applied)."""
-
-    def __init__(self, problems: Iterable[OrderProblem], source: str = ""):
-        self.problems = tuple(problems)
-        self.source = source
-        of = f" of {source}" if source else ""
-        if len(self.problems) == 1:
-            p = self.problems[0]
-            # One problem is one line; a whole-file problem (not TOML, nested too deeply) names the file itself.
-            text = p.message if (p.army, p.field, source) == (None, "file", "") else f"problem in the orders{of}: {p}"
-        else:
-            text = f"{len(self.problems)} problem(s) in the orders{of}:\n" + "\n".join(f"  - {p}" for p in self.problems)
-        super().__init__(text)
-
-
-class OrderSyntaxError(OrderError):
-    """An order is not written in the accepted form (layer 1)."""
-
-
-class IllegalOrderError(OrderError):
-    """A well-formed order that the position does not allow (layer 2)."""
 
 
 @dataclass(frozen=True)

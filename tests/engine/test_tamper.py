@@ -332,7 +332,7 @@ def test_replay_of_unreadable_data_is_one_error_naming_the_event(campaign):
 @pytest.mark.parametrize("sql, named", [
     ("ALTER TABLE events DROP COLUMN state_hash", "the event log has lost its 'state_hash' column"),
     ("ALTER TABLE events DROP COLUMN text", "the event log has lost its 'text' column"),
-    ("ALTER TABLE armies DROP COLUMN strength", "state table armies has lost its 'strength' column"),
+    ("ALTER TABLE armies DROP COLUMN strength", "state table armies has no 'strength' column"),
     ("DROP TABLE sieges", "state table sieges is missing"),
 ])
 def test_a_dropped_table_or_column_is_one_error_line_everywhere(campaign, capsys, sql, named):
