@@ -8,7 +8,7 @@
    armies that lost their assault (2 hexes away from the structure);
 3. navies' debarkation of armies into land hexes, as their players ordered
    (:func:`engine.vae_victis.naval.debark`: a hex turned hostile leaves the navy at sea);
-4. siege resolution (:func:`engine.sieges.resolve_sieges`);
+4. siege resolution (:func:`engine.sieges.resolve_sieges`; armies still at sea take no part);
 5. control of unowned structures in one faction's army ZoC only;
 6. placement of the removed losers: the nearest (in hexes) controlled, unsieged,
    unblockaded structure on their faction's logistics lines that it reaches without

@@ -98,10 +98,16 @@ def effective_resilience(siege: Siege, blockaded: bool, rules: SiegeRules) -> in
     return siege.resilience + (rules.blockade_resilience if blockaded else 0)
 
 
+def _on_land(board: Board, a) -> bool:
+    """A live army on land.  Navies (armies at sea) take no part in sieges: "navies can neither gain
+    control over structures nor prevent any other factions' armies from gaining control" (seed)."""
+    return not a.eliminated and a.cell is not None and board.hexes[a.cell].kind == "land"
+
+
 def _in_other_faction_army_zoc(board: Board, state: CampaignState, cell: str, faction: str) -> list[int]:
     return [
         a.id for a in state.armies
-        if not a.eliminated and a.cell is not None and a.faction != faction and cell in army_zoc(board, a.cell)
+        if _on_land(board, a) and a.faction != faction and cell in army_zoc(board, a.cell)
     ]
 
 
@@ -113,6 +119,8 @@ def siege_refusal(board: Board, state: CampaignState, army_id: int, structure: s
     s = board.structures[structure]
     if a.eliminated or a.cell is None:
         return f"army {army_id} is not on the map"
+    if not _on_land(board, a):
+        return f"it is a navy at sea in {a.cell} (navies neither besiege nor gain control); debark it first"
     controller = controller_of(state, s)
     if controller is None:
         return f"{structure} is controlled by nobody (it is gained by ZoC at the round's end, not by siege)"
@@ -215,7 +223,7 @@ def resolve_sieges(
             a = armies.get(a_id)
             path = inputs.paths.get(a_id, (a.cell,) if a else ())
             if (
-                a is not None and not a.eliminated and a.cell is not None
+                a is not None and _on_land(board, a)
                 and a_id in start_armies.get(name, set())
                 and a_id not in inputs.lifts and a_id not in assault_losers
                 and cell in army_zoc(board, a.cell)

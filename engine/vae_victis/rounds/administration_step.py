@@ -50,7 +50,7 @@ def _hint(name: str, known) -> str:
 
 def check_debarks(board: Board, state: CampaignState, choices: AdminChoices, problems: list[str]) -> dict[int, int]:
     """The debark orders as clock sides of each navy's hex (problems appended in words)."""
-    from tabula.engine.vae_victis.naval import is_navy
+    from tabula.engine.vae_victis.naval import debark, is_navy
 
     out: dict[int, int] = {}
     for army, target in sorted(choices.debarks.items()):
@@ -67,6 +67,11 @@ def check_debarks(board: Board, state: CampaignState, choices: AdminChoices, pro
         if not clocks:
             problems.append(f"debark: {target!r} is not next to navy {army} at {a.cell}; give a clock side of its hex "
                             f"({' '.join(map(str, sorted(board.sides.get(a.cell, {}))))})")
+            continue
+        try:  # the mistakes the map alone rules out (terrain, another faction's town), before any step runs
+            debark(board, state, army, clocks[0], {})
+        except InputError as e:
+            problems.append(f"debark: {e}")
             continue
         out[army] = clocks[0]
     return out
