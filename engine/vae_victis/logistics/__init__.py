@@ -42,7 +42,7 @@ from tabula.engine.vae_victis.logistics.compute import (
 )
 from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsLine, LogisticsOptions
 from tabula.engine.vae_victis.logistics.paths import TerrainGraph, army_mp_distance, enter_cost, mp_distances_to
-from tabula.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links, sea_links_for_round
+from tabula.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links
 from tabula.engine.vae_victis.logistics.sql import LINK_TYPES, VIEWS, ensure_logistics, install_logistics
 from tabula.engine.vae_victis.logistics.tables import board_to_duckdb, state_to_duckdb
 
@@ -71,6 +71,5 @@ __all__ = [
     "query_for",
     "remember",
     "round_sea_links",
-    "sea_links_for_round",
     "state_to_duckdb",
 ]

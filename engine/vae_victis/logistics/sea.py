@@ -45,11 +45,10 @@ from typing import Iterable, Mapping
 
 from tabula.engine.vae_victis.logistics.compute import query_for
 from tabula.engine.vae_victis.logistics.options import LogisticsOptions
-from tabula.engine.vae_victis.logistics.sql import drop_base_tables
 from tabula.engine.vae_victis.model import ArmyOrders, Board, CampaignState
 from tabula.geo.spatialdb import run_sql_file
 
-__all__ = ["NAVAL_SQL_DIR", "NAVAL_VIEWS", "default_sea_links", "install_naval_views", "round_sea_links", "sea_links_for_round"]
+__all__ = ["NAVAL_SQL_DIR", "NAVAL_VIEWS", "default_sea_links", "install_naval_views", "round_sea_links"]
 
 SeaLinks = dict[str, dict[str, tuple[str, ...]]]
 
@@ -177,15 +176,12 @@ def round_sea_links(
     return default_sea_links(board, state, given=given, options=options)
 
 
-sea_links_for_round = round_sea_links  # the name the brief gave it
-
-
 # --- the umpire's naval views ---------------------------------------------------------------
 
 NAVAL_SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "naval"
-#: The views of ``engine/vae_victis/sql/naval/``, in creation order (sea_supply reads the logistics views).
+#: The views of ``engine/vae_victis/sql/naval/``, in creation order (sea_supply reads the logistics
+#: views; ``navies`` and ``navy_zoc`` are ZoC views, in ``sql/zoc/``).
 NAVAL_VIEWS = ("blockaded_structures", "superiority", "sea_supply")
-"""The naval views of ``engine/vae_victis/sql/naval/`` (``navies`` and ``navy_zoc`` are ZoC views: sql/zoc/)."""
 
 
 def install_naval_views(con) -> None:
@@ -194,8 +190,7 @@ def install_naval_views(con) -> None:
     come with the ZoC views, :func:`engine.vae_victis.zoc.install_zoc_views`).
 
     They read the map and state tables and (``sea_supply``) the logistics views, which must be
-    installed first (:func:`engine.vae_victis.logistics.ensure_logistics`).  An older file's
-    empty ``navies`` hook table gives way to the view.
+    installed first (:func:`engine.vae_victis.logistics.ensure_logistics`).
     """
     for name in NAVAL_VIEWS:
         run_sql_file(con, NAVAL_SQL_DIR / f"{name}.sql")
