@@ -19,10 +19,11 @@ The seed's rules, and the decisions taken where it is silent (design decision 8)
   when it wrote its orders (eliminated armies give none).  The n-th number is the sum of the n-th
   moves modulo ``random_modulus`` ("remove the factor ten"), computed only while at least
   ``random_min_armies`` armies gave an n-th move.  A stand (0) is a move.  **Orientation:** the
-  seed's clock sides are the even 2..12, ours (pointy-topped H3 cells) the odd 1..11; summing our
-  sides as written would give odd numbers and change the battle odds, so each side ``s`` counts as
-  the seed's ``s + 1`` (1->2, 3->4, ..., 11->12; 0 stays 0): the same bijection onto the seed's
-  alphabet, hence exactly the seed's distribution (every number even, 0..8).
+  seed's clock sides are the even 2..12, ours on pointy-topped H3 cells (res 5 around the
+  Mediterranean) the odd 1..11; summing those as written would give odd numbers and change the
+  battle odds, so each odd side ``s`` counts as the seed's ``s + 1`` (1->2, 3->4, ..., 11->12; 0
+  stays 0): a one-to-one map onto the seed's alphabet, hence exactly the seed's distribution
+  (every number even, 0..8).  Flat-topped cells (res 6 there) already use the even sides.
 * **Handing numbers out.**  The navies of *all* the round's battles, sorted by army number, take
   the numbers in order (the seed: "navy #1 gets the first random number ...").  When they run out:
   ``numbers_exhausted = "cycle"`` starts again from the first number; ``"rng"`` draws even
@@ -87,17 +88,21 @@ __all__ = [
 
 PHASE = Phase.BATTLES.value
 
-#: Our clock sides (pointy-topped H3 cells) plus 0 for standing still.
+#: Our clock sides on pointy-topped H3 cells (res 5 around the Mediterranean) plus 0 for standing
+#: still; flat-topped cells (res 6 there) use the seed's own even sides 2..12 (geo/hexgrid.py).
 OUR_SIDES = (0, 1, 3, 5, 7, 9, 11)
 
 
 # --- random numbers -------------------------------------------------------------
 
 def seed_value(side: int) -> int:
-    """The seed's even clock number for our side ``side`` (1->2, ..., 11->12; 0, a stand, stays 0)."""
-    if side not in OUR_SIDES:
-        raise ValueError(f"move {side!r} is not a clock side: moves are 0 (stand) or 1, 3, 5, 7, 9, 11")
-    return side + 1 if side else 0
+    """The seed's even clock number for our side ``side``: an odd side (pointy-topped cells) counts as
+    the even one after it (1->2, ..., 11->12), an even side (flat-topped cells) as itself, 0 (a stand)
+    as 0.  On either grid this is a one-to-one map onto the seed's sides, so the seed's distribution
+    of random numbers holds."""
+    if not (isinstance(side, int) and 0 <= side <= 12):
+        raise ValueError(f"move {side!r} is not a clock side: moves are 0 (stand) or 1-12")
+    return side + (side % 2)
 
 
 def _naval(rules) -> NavalRules:
