@@ -68,6 +68,14 @@ def test_seed_value_maps_our_odd_sides_onto_the_seeds_even_ones():
         seed_value(13)
 
 
+def test_random_numbers_on_flat_topped_hexes():
+    # Bug: every res-6 round failed in movement ("move 4 is not a clock side"): around the Mediterranean
+    # res-6 cells are flat-topped, their sides the seed's own even numbers, which count as they are.
+    m = sketch(res=6, radius=1)
+    assert sorted(m.board.sides[m.cell("")]) == [2, 4, 6, 8, 10, 12]
+    assert random_numbers([(2, 0), (4, 6), (12, 6)], NAVAL) == ((2 + 4 + 12) % 10, (0 + 6 + 6) % 10)
+
+
 # The seed's 16 first moves, "2+4+2+2+0+2+8+0+8+0+6+0+6+0+2+12", written in our sides (s -> s-1).
 SEED_FIRST_MOVES = [2, 4, 2, 2, 0, 2, 8, 0, 8, 0, 6, 0, 6, 0, 2, 12]
 OUR_FIRST_MOVES = [s - 1 if s else 0 for s in SEED_FIRST_MOVES]
