@@ -118,7 +118,7 @@ def map_summary(db_path: str | Path) -> list[str]:
             raise InputError(f"{db_path} has no hexes table: pass a database made by `tabula map build`")
         lines = [f"{k}: {v}" for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()]
         for column in ("kind", "terrain"):
-            rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC").fetchall()
+            rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()  # ties by name: the same every run
             lines.append(f"{column}: " + ", ".join(f"{k} {n}" for k, n in rows))
         return lines
     except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data

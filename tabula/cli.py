@@ -7,6 +7,16 @@ environment that reaches :func:`main` unhandled (an OSError, a file that is not 
 error, input nested too deep, memory exhausted): one ``error:`` line naming the file where the
 exception knows it, with ``--verbose`` giving the traceback.  Anything else is a bug and keeps its
 traceback, so that it is reported (and the fuzz suite, tests/cli/test_fuzz.py, finds it).
+
+The exit status tells a script what happened (README.md, "Exit codes"): 0 done; 1 bad input or
+data, or an error of the environment (:data:`EXIT_INPUT`); 2 a usage error, click's own
+(:data:`EXIT_USAGE`); 3 refused by the rules: a step out of order (``StepRefused``) or a
+well-formed order the position does not allow (``IllegalOrderError``) (:data:`EXIT_REFUSED`); 4 the
+campaign's event log or state tables were edited, damaged or do not replay (``ReplayMismatch`` and
+its ``LogTampered``/``LogUnreadable``) (:data:`EXIT_DAMAGED`).  A campaign file that cannot be
+opened at all (not DuckDB, truncated) is bad input, 1: the engine reports it as an InputError.
+``--version`` prints the installed distribution's version (importlib.metadata); shell completion
+is click's own (``_TABULA_COMPLETE=bash_source tabula``, README.md).
 """
 
 from __future__ import annotations
@@ -18,10 +28,11 @@ import traceback
 import click
 
 from tabula.geo.errors import TabulaError
-from tabula.commands import campaign, log, map as map_commands, render, round as round_commands, sql
+from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, sql
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tabula", prog_name="tabula", message="%(prog)s %(version)s")
 @click.option("-v", "--verbose", is_flag=True, help="Log progress details.")
 def cli(verbose: bool) -> None:
     """Tabula: hex-map campaigns on real geography."""
@@ -35,12 +46,29 @@ cli.add_command(round_commands.group)
 cli.add_command(sql.command)
 cli.add_command(log.command)
 cli.add_command(render.group)
+cli.add_command(export.command)
 
 
 #: What :func:`main` needs to know about the running command (set by the group callback).
 _run = {"verbose": False}
 
 VERBOSE_HINT = "run `tabula --verbose ...` for the traceback"
+
+#: Exit statuses (module doc; README.md, "Exit codes").
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_REFUSED, EXIT_DAMAGED = 0, 1, 2, 3, 4
+
+
+def exit_code(e: TabulaError) -> int:
+    """The exit status of a domain error: damaged log 4, rules refusal 3, anything else 1."""
+    from tabula.engine.core.machine import StepRefused
+    from tabula.engine.core.state import ReplayMismatch
+    from tabula.engine.vae_victis.order_errors import IllegalOrderError
+
+    if isinstance(e, ReplayMismatch):
+        return EXIT_DAMAGED
+    if isinstance(e, (StepRefused, IllegalOrderError)):
+        return EXIT_REFUSED
+    return EXIT_INPUT
 
 
 def _environment_error(e: BaseException) -> str | None:
@@ -80,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except TabulaError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(1)
+        sys.exit(exit_code(e))
     except Exception as e:  # noqa: BLE001 - sorted below: the environment's errors, or a bug re-raised
         line = _environment_error(e)
         if line is None:

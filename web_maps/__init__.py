@@ -1,9 +1,14 @@
 """Offline Folium maps of a map or campaign database: terrain, scenario layers, faction views.
 
 ``render_terrain_map(db, out_html, *, faction=None)`` is the entry point
-(``tabula render map``); pages inline Leaflet and fetch nothing.
+(``tabula render map``); pages inline Leaflet and fetch nothing.  A campaign's page is a
+play aid (web_maps.play_aids / play_layers): hex names, a clock rose and the MP across each
+side on a clicked hex, ZoC, logistics, sieges, straits, superiority, the last movement and
+battles, and a round/phase/VP panel.  ``resolve_hex(con, text)`` reads a hex name
+("Roma 3 3 5") or an H3 id back to its cell, for the CLI.
 """
 
+from tabula.web_maps.play_aids import load_hex_names, resolve_hex
 from tabula.web_maps.terrain_map import render_terrain_map
 
-__all__ = ["render_terrain_map"]
+__all__ = ["load_hex_names", "render_terrain_map", "resolve_hex"]

@@ -34,7 +34,7 @@ LEAFLET_PACKAGE = "js_lib_leaflet"
 TABULA_CSS = """
 .leaflet-container { background: #d9dde3; font-family: "Helvetica Neue", Arial, sans-serif; }
 .tabula-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
-  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 170px); overflow-y: auto; }
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 360px); overflow-y: auto; }
 .tabula-legend h4 { margin: 0 0 4px; font-size: 13px; }
 .tabula-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
   vertical-align: -2px; border: 1px solid rgba(0,0,0,0.35); }
@@ -56,6 +56,25 @@ TABULA_CSS = """
   text-shadow: -1px -1px 0 #e8f1fa, 1px -1px 0 #e8f1fa, -1px 1px 0 #e8f1fa, 1px 1px 0 #e8f1fa; }
 .tabula-zone-label:before { display: none; }
 .tabula-star { text-align: center; text-shadow: 0 0 2px #000, 0 0 1px #000; }
+.tabula-tip table.tabula-sides { margin-top: 4px; border-top: 1px solid #ccc; }
+.tabula-tip .tabula-sides th { font-size: 11px; color: #555; text-align: left; padding: 0 4px; font-weight: normal; }
+.tabula-tip .tabula-note { max-width: 300px; white-space: normal; font-size: 11px; color: #555; margin-top: 3px; }
+.tabula-pinned .leaflet-popup-content { margin: 8px 10px; }
+.tabula-pinning .tabula-hex-tip { display: none; }
+.tabula-rose { width: 18px; height: 18px; line-height: 18px; border-radius: 50%; background: #111; color: #fff;
+  font: bold 11px Arial, sans-serif; text-align: center; box-shadow: 0 0 0 2px #fff; }
+.tabula-battle { font-size: 18px; line-height: 22px; width: 22px; height: 22px; text-align: center; color: #b00020;
+  background: rgba(255,255,255,0.85); border-radius: 50%; box-shadow: 0 0 2px #000; }
+.tabula-army .fp { font-size: 11px; }
+.tabula-panel { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; }
+.tabula-panel td { padding: 0 4px; }
+.tabula-panel .head { font-weight: bold; }
+.tabula-toggle { background: #fff; border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,0.35); padding: 4px 10px;
+  font: bold 13px Arial, sans-serif; cursor: pointer; border: none; }
+.tabula-collapsed .tabula-legend, .tabula-collapsed .leaflet-control-layers, .tabula-collapsed .tabula-panel table
+  { display: none; }
+@media (max-width: 640px) { .tabula-legend { max-height: 45vh; } .tabula-title { font-size: 12px; } }
 .tabula-army { display: flex; align-items: center; justify-content: center; box-sizing: border-box;
   border: 2px solid #111; font: bold 11px Arial, sans-serif; color: #fff;
   text-shadow: 0 0 2px #000; box-shadow: 1px 1px 2px rgba(0,0,0,0.5); }

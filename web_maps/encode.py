@@ -62,6 +62,45 @@ function tabulaRegisterLabels(map, group, labels) {
   }
   map._tabulaLabels.push({group: group, labels: labels});
 }
+function tabulaCentre(ring) {
+  /* mean of a hexagon's vertices: its centre, closely enough for a label */
+  var la = 0, ln = 0;
+  for (var i = 0; i < ring.length; i++) { la += ring[i][0]; ln += ring[i][1]; }
+  return [la / ring.length, ln / ring.length];
+}
+function tabulaColumn(D, label, i) {
+  for (var j = 0; j < D.cols.length; j++) {
+    var col = D.cols[j];
+    if (col.l !== label) continue;
+    var x = col.v[i];
+    if (x === null || x === undefined) return null;
+    return col.k ? col.k[x] : x;
+  }
+  return null;
+}
+function tabulaSides(D, i) {
+  /* the table of a hex's sides: clock, neighbour's name, its terrain (or kind), MP to enter it */
+  var s = D.sides[i];
+  if (!s || !s.length) return '';
+  var h = '<table class="tabula-sides"><tr><th>side</th><th>neighbour</th><th>terrain</th><th>MP</th></tr>';
+  for (var k = 0; k < s.length; k += 3) {
+    var j = s[k + 1], name = tabulaColumn(D, 'name', j) || tabulaColumn(D, 'cell', j);
+    var what = tabulaColumn(D, 'terrain', j) || tabulaColumn(D, 'kind', j) || '';
+    h += '<tr><td><b>' + s[k] + '</b></td><td>' + tabulaEsc(name) + '</td><td>' + tabulaEsc(what) +
+         '</td><td><b>' + (s[k + 2] < 0 ? '\u2013' : s[k + 2]) + '</b></td></tr>';
+  }
+  h += '</table>';
+  if (D.sideNote) h += '<div class="tabula-note">MP: ' + tabulaEsc(D.sideNote) + '</div>';
+  return h;
+}
+function tabulaCounter(box, p) {
+  /* an army counter: its number, and under it its strength where the viewer may see it */
+  var n = document.createElement('span'); n.className = 'id'; n.textContent = p.text; box.appendChild(n);
+  if (p.sub) {
+    box.style.flexDirection = 'column'; box.style.lineHeight = '11px'; n.style.fontSize = '9px';
+    var s = document.createElement('span'); s.className = 'fp'; s.textContent = p.sub; box.appendChild(s);
+  }
+}
 function tabulaTable(rows) {
   /* rows: [[label, value], ...]; values are escaped, null rows skipped */
   var h = '<table>';

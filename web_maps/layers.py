@@ -44,6 +44,13 @@ class Column:
 class HexLayer(Layer):
     """Filled hexagons: ``rings`` (delta arrays), a colour class per hex, tooltip columns.
 
+    ``sides`` (optional, one list per hex: ``[clock, neighbour index, MP, ...]``,
+    MP -1 where an army cannot enter) adds a table of the hex's sides to its
+    tooltip (neighbour named by the ``name`` column, its terrain or kind from
+    the ``terrain``/``kind`` columns, ``side_note`` saying what MP includes)
+    and a clock rose drawn on the hex when it is clicked.  A click pins the
+    tooltip as a popup (close button, second click or a map click unpins).
+
     The decoded lat/lng rings stay on ``<name>_data.ll`` for layers that
     outline a subset of the same hexes (:class:`HexOutlineLayer`).
     """
@@ -62,16 +69,56 @@ class HexLayer(Layer):
                 group.addLayer(L.polygon(D.ll[i], L.extend({fillColor: D.colours[D.c[i]], hexIndex: i}, base)));
             }
             D.v = null;  // decoded: let the integer arrays go
-            group.bindTooltip(function (layer) {
-                var i = layer.options.hexIndex, rows = [];
+            function tipOf(i) {
+                var rows = [];
                 for (var j = 0; j < D.cols.length; j++) {
                     var col = D.cols[j], x = col.v[i];
                     if (x === null || x === undefined) continue;
                     if (col.k) x = col.k[x];
                     rows.push([col.l, x + (col.s || '')]);
                 }
-                return tabulaTable(rows);
-            }, {sticky: true, className: 'tabula-tip', direction: 'top', offset: [0, -8]});
+                return tabulaTable(rows) + (D.sides ? tabulaSides(D, i) : '');
+            }
+            group.bindTooltip(function (layer) { return tipOf(layer.options.hexIndex); },
+                              {sticky: true, className: 'tabula-tip tabula-hex-tip', direction: 'top', offset: [0, -8]});
+            // Click: pin the tooltip (a popup with a close button) and, where the sides are known,
+            // draw the clock rose of the hex; a second click on it, the close button or a click on
+            // the map unpins.
+            var pinned = null, rose = L.layerGroup(), pin = null;
+            function unpin() {
+                var map = group._map;
+                rose.clearLayers();
+                if (map) { map.removeLayer(rose); L.DomUtil.removeClass(map.getContainer(), 'tabula-pinning'); }
+                pinned = null;
+            }
+            group.on('click', function (e) {
+                L.DomEvent.stop(e);
+                var map = group._map, i = e.layer.options.hexIndex;
+                if (pinned === i) { map.closePopup(pin); return; }
+                if (pin) map.closePopup(pin);
+                unpin();
+                pinned = i;
+                rose.addLayer(L.polygon(D.ll[i], {fill: false, color: '#000', weight: 3, interactive: false}));
+                if (D.sides) {
+                    var s = D.sides[i], c = tabulaCentre(D.ll[i]);
+                    for (var k = 0; k < s.length; k += 3) {
+                        var n = tabulaCentre(D.ll[s[k + 1]]);
+                        var at = [c[0] + 0.42 * (n[0] - c[0]), c[1] + 0.42 * (n[1] - c[1])];
+                        var el = document.createElement('div');
+                        el.className = 'tabula-rose'; el.textContent = s[k];
+                        rose.addLayer(L.marker(at, {icon: L.divIcon({html: el, className: '', iconSize: [18, 18],
+                                                                     iconAnchor: [9, 9]}),
+                                                    interactive: false, keyboard: false}));
+                    }
+                }
+                rose.addTo(map);
+                L.DomUtil.addClass(map.getContainer(), 'tabula-pinning');
+                pin = L.popup({className: 'tabula-tip tabula-pinned', maxWidth: 420, autoPanPadding: [10, 10]})
+                    // Anchored at the hex's top so the popup stands above the rose, not over it.
+                    .setLatLng(D.ll[i].reduce(function (a, b) { return b[0] > a[0] ? b : a; })).setContent(tipOf(i));
+                pin.on('remove', function () { if (pinned === i) unpin(); });
+                pin.openOn(map);
+            });
             // Below a few pixels a hexagon's grey outline is noise over its colour, and
             // unstroked anti-aliased fills leave hairline seams that show as moire: then
             // each hexagon is stroked in its own colour, opaque, which closes the seams.
@@ -111,9 +158,13 @@ class HexLayer(Layer):
         stroke_opacity: float = 0.35,
         fill_opacity: float = 0.92,
         min_edge_px: float = 4.0,
+        sides: Sequence[Sequence[int]] | None = None,
+        side_note: str = "",
     ):
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "HexLayer"
+        if sides is not None and len(sides) != len(rings):
+            raise ValueError("HexLayer: sides must have one entry per hex")
         if not (len(rings) == len(classes) and all(len(c.values) == len(rings) for c in columns)):
             raise ValueError("HexLayer: rings, classes and every column must have one entry per hex")
         self.data_json = to_json(
@@ -123,6 +174,7 @@ class HexLayer(Layer):
                 "c": list(classes),
                 "colours": list(colours),
                 "cols": [c.spec() for c in columns],
+                **({"sides": [list(x) for x in sides], "sideNote": side_note} if sides is not None else {}),
             }
         )
         base = {"stroke": True, "color": stroke, "weight": stroke_weight, "opacity": stroke_opacity,
@@ -160,8 +212,8 @@ class HexOutlineLayer(Layer):
 class PointLayer(Layer):
     """Markers: circles (canvas), stars and army counters (small DOM icons), permanent labels.
 
-    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"ring"|"none",
-    "colour", "r" (px), "text" (counter text), "label" (permanent label or
+    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"ring"|"battle"|"none",
+    "colour", "r" (px), "text" (counter text), "sub" (a counter's second line: its strength, or absent), "label" (permanent label or
     None), "lc" (label class), "ldir" (label direction), "prio" (which of
     two overlapping labels stays visible: higher), "tip" ([[label, value],
     ...] hover rows)}``; an army counter's top-left corner sits
@@ -190,21 +242,29 @@ class PointLayer(Layer):
                                                             iconAnchor: [p.r, p.r]}), keyboard: false});
                 } else if (p.shape === 'army') {
                     var box = document.createElement('div');
-                    box.className = 'tabula-army'; box.textContent = p.text;
-                    box.style.background = p.colour; box.style.width = box.style.height = (2 * p.r) + 'px';
-                    mark = L.marker(p.ll, {icon: L.divIcon({html: box, className: '', iconSize: [2 * p.r, 2 * p.r],
-                                                            iconAnchor: [p.r - (p.dx || 0), -(p.dy || 0)]}),
+                    box.className = 'tabula-army'; tabulaCounter(box, p);
+                    var aw = p.sub ? Math.max(2 * p.r, 34) : 2 * p.r, ah = p.sub ? 2 * p.r + 8 : 2 * p.r;
+                    box.style.background = p.colour; box.style.width = aw + 'px'; box.style.height = ah + 'px';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: box, className: '', iconSize: [aw, ah],
+                                                            iconAnchor: [aw / 2 - (p.dx || 0), -(p.dy || 0)]}),
                                            keyboard: false, zIndexOffset: 1000});
                 } else if (p.shape === 'navy') {
                     // A navy: the army counter drawn as a hull (flat deck, rounded keel), wider than tall,
                     // so it never reads as a land army even in a faction's own colour.
                     var hull = document.createElement('div'), w = 2 * p.r + 8;
-                    hull.className = 'tabula-army tabula-navy'; hull.textContent = p.text;
-                    hull.style.background = p.colour; hull.style.width = w + 'px'; hull.style.height = (2 * p.r) + 'px';
+                    var hh = p.sub ? 2 * p.r + 8 : 2 * p.r;
+                    if (p.sub) w = Math.max(w, 38);
+                    hull.className = 'tabula-army tabula-navy'; tabulaCounter(hull, p);
+                    hull.style.background = p.colour; hull.style.width = w + 'px'; hull.style.height = hh + 'px';
                     hull.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%';
-                    mark = L.marker(p.ll, {icon: L.divIcon({html: hull, className: '', iconSize: [w, 2 * p.r],
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: hull, className: '', iconSize: [w, hh],
                                                             iconAnchor: [w / 2 - (p.dx || 0), -(p.dy || 0)]}),
                                            keyboard: false, zIndexOffset: 1000});
+                } else if (p.shape === 'battle') {
+                    var x = document.createElement('div');
+                    x.className = 'tabula-battle'; x.textContent = '\u2694';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: x, className: '', iconSize: [22, 22], iconAnchor: [11, 11]}),
+                                           keyboard: false, zIndexOffset: 900});
                 } else if (p.shape === 'ring') {
                     // A ring around a marker (a blockade): only its stroke takes the pointer, so the
                     // marker inside keeps its own tooltip.
@@ -212,7 +272,11 @@ class PointLayer(Layer):
                                                  fill: false, dashArray: p.dash || null});
                 }
                 if (mark) {
-                    if (p.tip) mark.bindTooltip(tabulaTable(p.tip), {className: 'tabula-tip', direction: 'top'});
+                    if (p.tip) {
+                        mark.bindTooltip(tabulaTable(p.tip), {className: 'tabula-tip', direction: 'top'});
+                        // A click pins the same rows (close button or a second click unpins).
+                        mark.bindPopup(tabulaTable(p.tip), {className: 'tabula-tip tabula-pinned', autoPan: false});
+                    }
                     group.addLayer(mark);
                 }
                 if (p.label) {
@@ -322,7 +386,7 @@ class HexZoneLayer(Layer):
 class LegendItem:
     label: str
     colour: str
-    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star | ring | dashed | hull
+    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star | ring | dashed | hull | battle | text
     count: int | None = None
 
 
@@ -362,6 +426,9 @@ class Legend(MacroElement):
                             sw.style.borderTopColor = it.colour; sw.style.borderTopStyle = 'dashed'; }
                         if (it.shape === 'hull') { sw.style.width = '18px';
                             sw.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%'; }
+                        if (it.shape === 'text') { sw.style.display = 'none'; }
+                        if (it.shape === 'battle') { sw.style.background = 'none'; sw.style.border = 'none';
+                            sw.textContent = '\u2694'; }
                         var t = L.DomUtil.create('span', '', row); t.textContent = it.label;
                         if (it.count !== null && it.count !== undefined) {
                             var n = L.DomUtil.create('span', 'n', row); n.textContent = '(' + it.count + ')';
@@ -411,6 +478,81 @@ class Title(MacroElement):
         self.text_json = to_json(text)
 
 
+class StatusPanel(MacroElement):
+    """The round, phase and VP of a campaign: a heading line and ``rows`` ([label, value], as text)."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        (function (P) {
+            var panel = L.control({position: {{ this.position|tojson }}});
+            panel.onAdd = function () {
+                var div = L.DomUtil.create('div', 'tabula-panel');
+                var h = L.DomUtil.create('div', 'head', div); h.textContent = P.head;
+                var t = L.DomUtil.create('table', '', div);
+                P.rows.forEach(function (r) {
+                    var tr = L.DomUtil.create('tr', '', t);
+                    L.DomUtil.create('td', '', tr).textContent = r[0];
+                    L.DomUtil.create('td', '', tr).textContent = r[1];
+                });
+                return div;
+            };
+            panel.addTo({{ this._parent.get_name() }});
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, head: str, rows: Sequence[tuple[str, str]], *, position: str = "topleft"):
+        super().__init__()
+        self._name = "StatusPanel"
+        self.position = position
+        self.data_json = to_json({"head": head, "rows": [[str(a), str(b)] for a, b in rows]})
+
+
+class PanelToggle(MacroElement):
+    """A button that shows or hides the legend, the layer list and the panel's table (for phones).
+
+    Collapsed at load when the map is narrower than ``narrow_px``: on a phone
+    the legend and layer list would cover half the screen.
+    """
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        (function (map, narrow) {
+            var ctl = L.control({position: 'topright'});
+            ctl.onAdd = function () {
+                var b = L.DomUtil.create('button', 'tabula-toggle');
+                b.type = 'button';
+                var box = map.getContainer();
+                function label() {
+                    var c = L.DomUtil.hasClass(box, 'tabula-collapsed');
+                    b.textContent = c ? '\u2630 Legend & layers' : '\u2715 Hide';
+                    b.setAttribute('aria-expanded', c ? 'false' : 'true');
+                }
+                if (box.clientWidth < narrow) L.DomUtil.addClass(box, 'tabula-collapsed');
+                label();
+                L.DomEvent.disableClickPropagation(b);
+                L.DomEvent.on(b, 'click', function () {
+                    if (L.DomUtil.hasClass(box, 'tabula-collapsed')) L.DomUtil.removeClass(box, 'tabula-collapsed');
+                    else L.DomUtil.addClass(box, 'tabula-collapsed');
+                    label();
+                });
+                return b;
+            };
+            ctl.addTo(map);
+        })({{ this._parent.get_name() }}, {{ this.narrow_px }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, *, narrow_px: int = 640):
+        super().__init__()
+        self._name = "PanelToggle"
+        self.narrow_px = int(narrow_px)
+
+
 class FitView(MacroElement):
     """Fit the map to bounds at load, without animation.
 
@@ -434,4 +576,4 @@ class FitView(MacroElement):
 
 
 __all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "HexZoneLayer", "Legend", "LegendItem", "LegendSection", "LineLayer",
-           "PointLayer", "Title"]
+           "PanelToggle", "PointLayer", "StatusPanel", "Title"]

@@ -22,6 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 import duckdb
+import h3
 import numpy as np
 import shapely
 
@@ -29,6 +30,8 @@ from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from tabula.web_maps.play_aids import Situation
+from tabula.web_maps.play_layers import add_play_layers
 from tabula.web_maps.naval_layers import (NAVY_KINDS, Naval, add_naval_layers, blockade_text, load_naval,
                                           superiority_legend, superiority_rows)
 from tabula.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
@@ -215,6 +218,25 @@ def faction_view(scenario: Scenario, faction: str) -> Scenario:
     return replace(scenario, armies=armies, naval=scenario.naval.for_faction(faction), viewer=faction)
 
 
+def _zone_border(zone: NamedLine, kinds: dict[str, str | None]):
+    """A sea zone's border with other water: the hex edges between its hexes and water hexes outside it.
+
+    Edges against land are the coastline, which the hexes' colours already
+    show: drawn as well, every coast would read as a zone border.
+    """
+    inside = set(zone.cells)
+    edges = []
+    for c in zone.cells:
+        if c not in kinds:
+            continue
+        for n in h3.grid_ring(c, 1):
+            if n in inside or kinds.get(n) in (None, "land"):
+                continue
+            edge = h3.cells_to_directed_edge(c, n)
+            edges.append(shapely.LineString([(lng, lat) for lat, lng in h3.directed_edge_to_boundary(edge)]))
+    return shapely.line_merge(shapely.MultiLineString(edges)) if edges else shapely.LineString()
+
+
 def _army_points(scenario: Scenario, centres, *, navies: bool = False) -> list[dict]:
     """The counters of the land armies, or (``navies``) of the navies, drawn as hulls."""
     by_cell = defaultdict(list)
@@ -228,7 +250,9 @@ def _army_points(scenario: Scenario, centres, *, navies: bool = False) -> list[d
         # A stack sits side by side just below the hex centre: every counter stays readable and the
         # town, capital star and label at the centre stay visible.
         for k, a in enumerate(stack):
-            dx = int((k - (len(stack) - 1) / 2) * (2 * r + (10 if navies else 2)))  # a hull is 8 px wider
+            # A counter showing strength is 34 px wide (a hull 38): spaced by the widest in the stack.
+            width = max(34 if b.strength is not None else 2 * r for b in stack)
+            dx = int((k - (len(stack) - 1) / 2) * (width + (10 if navies else 2)))
             rows = [["navy" if a.navy else "army", a.id], ["faction", a.faction], ["cell", a.cell],
                     ["strength", f"{a.strength} FP" if a.strength is not None else "hidden"]]
             if a.placed:
@@ -241,16 +265,25 @@ def _army_points(scenario: Scenario, centres, *, navies: bool = False) -> list[d
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "navy" if a.navy else "army",
                            "colour": scenario.colour(a.faction),
                            # A navy's hex holds no structure: its hull stands on the centre.
-                           "r": r, "dx": dx, "dy": -r if navies else STAR_R + 1, "text": str(a.id), "tip": rows})
+                           "r": r, "dx": dx, "dy": -r if navies else STAR_R + 1, "text": str(a.id),
+                           **({"sub": str(a.strength)} if a.strength is not None else {}), "tip": rows})
     return points
 
 
 def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction: str | None, precision: int,
-                        db_path="database") -> tuple[list[LegendSection], str | None]:
-    """Add the scenario layers to ``m``; returns the legend sections and the scenario's title."""
+                        db_path="database", situation: Situation | None = None,
+                        names: dict[str, str] | None = None) -> tuple[list[LegendSection], str | None]:
+    """Add the scenario layers to ``m``; returns the legend sections and the scenario's title.
+
+    ``situation`` (:func:`web_maps.play_aids.load_situation`, unredacted) adds
+    the play-aid layers of :mod:`web_maps.play_layers`, redacted here for a
+    faction's view; ``names`` are the hexes' names for their tooltips.
+    """
     scenario = load_scenario(con, hexes, db_path=db_path)
     if faction is not None:
         scenario = faction_view(scenario, faction)
+        if situation is not None:
+            situation = situation.for_faction(scenario.viewer)
     centres = hexes.centres()
     index = {c: i for i, c in enumerate(hexes.cell)}
     sections: list[LegendSection] = []
@@ -259,18 +292,13 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
     # Sea zones first, so roads, rivers and markers draw over their borders.
     zones = [z for z in scenario.sea_zones if z.geom is not None or z.cells]
     if zones:
-        outlines = []
-        for z in zones:
-            if z.cells:  # the rules' zone is its hexes: outline their union
-                polys = [hexes.geom[index[c]] for c in z.cells if c in index]
-                outlines.append(shapely.boundary(shapely.union_all(polys)) if polys else z.geom.boundary)
-            else:
-                outlines.append(z.geom.boundary)
+        kinds = dict(zip(hexes.cell, hexes.kind))
+        outlines = [_zone_border(z, kinds) if z.cells else z.geom.boundary for z in zones]
         parts, owner = encode_lines(outlines, precision=precision)
         tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None), *superiority_rows(scenario.naval, z.name)]
                 for z in zones]
         m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Sea zones", colour=ZONE_COLOUR,
-                              weight=2.0, opacity=0.8, dash="6 4"))
+                              weight=2.5, opacity=0.85, dash="6 4"))
         labels = []
         for z in zones:
             pts = [centres[c] for c in z.cells if c in centres]
@@ -308,6 +336,15 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
         m, scenario.naval, colour=scenario.colour, factions=[f.name for f in scenario.factions], navies=navies,
         structures=scenario.structures, centres=centres, hex_index=index, hex_layer=hex_layer, precision=precision,
         ring_radius=_structure_radius)
+
+    play_sections: list[LegendSection] = []
+    if situation is not None:
+        by_name = {x.name: x for x in scenario.structures}
+        play_sections = add_play_layers(
+            m, situation, colour=scenario.colour, factions=[f.name for f in scenario.factions],
+            structures=scenario.structures, names=names or {}, centres=centres, hex_index=index, hex_layer=hex_layer,
+            zones=zones, precision=precision,
+            ring_radius=lambda name: _structure_radius(by_name[name]) if name in by_name else 5)
 
     if scenario.structures:
         points = []
@@ -347,12 +384,13 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
         marks.append(LegendItem("town", "#333333", shape="smalldot"))
     land = sum(1 for a in scenario.armies if not a.navy)
     if land:
-        marks.append(LegendItem("army (number)", "#333333", shape="swatch", count=land))
+        marks.append(LegendItem("army (number; strength in FP where you may see it)", "#333333", shape="swatch",
+                                count=land))
     sections.append(LegendSection("Scenario", marks + lines))
     at_sea = ([LegendItem("navy (army number)", "#333333", shape="hull", count=len(navies))] if navies else [])
     sections.append(LegendSection("At sea", at_sea + naval_items))
     sections.append(LegendSection("Naval superiority", superiority_legend(scenario.naval, ZONE_COLOUR)))
-    return sections, scenario.title
+    return sections + play_sections, scenario.title
 
 
 def _structure_radius(s: Structure) -> int:

@@ -19,13 +19,17 @@ import numpy as np
 import shapely
 from folium import LayerControl
 
+from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.hexgrid import cell_polygon
 from tabula.geo.spatialdb import connect
 from tabula.schema import existing_columns, existing_tables
 from tabula.web_maps.assets import OfflineMap, check_output, write_html
 from tabula.web_maps.encode import check_precision, encode_lines, encode_rings
-from tabula.web_maps.layers import Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection, LineLayer, Title
+from tabula.web_maps.layers import (Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection,
+                                    LineLayer, PanelToggle, StatusPanel, Title)
+from tabula.web_maps.play_aids import HexFacts, load_hex_facts, load_situation
+from tabula.web_maps.play_layers import panel_rows
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +54,7 @@ KIND_COLOURS = {
 UNCLASSIFIED_LAND = "#b5b5b5"  # land hex without (or with an unknown) terrain
 UNKNOWN_KIND = "#ff00ff"  # loud on purpose: a kind the schema does not define is a build bug
 RIVER_COLOUR = "#1565c0"
+ROAD_LEGEND = "#7a4a22"  # the roads' colour of web_maps.scenario_layers
 
 HEX_COLUMNS = ("cell", "kind", "terrain", "elev_mean", "elev_min", "elev_max", "elev_std", "elev_samples",
                "land_fraction", "river")
@@ -179,8 +184,15 @@ def _rounded(values: np.ndarray, digits: int) -> list:
     return out
 
 
-def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tuple[HexLayer, list[tuple[str, int]]]:
-    """The hex layer and the (category, count) list for the legend, in palette order."""
+def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain",
+              facts: HexFacts | None = None) -> tuple[HexLayer, list[tuple[str, int]]]:
+    """The hex layer and the (category, count) list for the legend, in palette order.
+
+    Without ``facts`` (a map file) the tooltip shows the build's statistics;
+    with them (a campaign) it shows play information only: the hex's name,
+    cell, terrain, MP to enter off-road, structure, road, river, sea zones,
+    and the table of its sides (neighbour, terrain, MP) with the clock rose.
+    """
     categories = [hexes.category(i) for i in range(len(hexes))]
     order = list(TERRAIN_COLOURS) + ["land (unclassified)"] + list(KIND_COLOURS)
     present = sorted(set(categories), key=lambda c: (order.index(c) if c in order else len(order), c))
@@ -197,6 +209,24 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain") -> tupl
     terrains = sorted({t for t in hexes.terrain if t is not None})
     kind_ix, terrain_ix = {k: i for i, k in enumerate(kinds)}, {t: i for i, t in enumerate(terrains)}
     land_pct = [None if v is None else int(round(v * 100)) for v in _rounded(hexes.land_fraction, 4)]
+    if facts is not None:
+        columns = [
+            Column("name", facts.names),
+            Column("cell", hexes.cell),
+            Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds),
+            Column("terrain", [terrain_ix.get(t) for t in hexes.terrain], lookup=terrains),
+            Column("MP to enter", [facts.entry_mp.get(c) for c in hexes.cell] if facts.rules is not None
+                   else [None] * len(hexes), suffix=" (off-road)"),
+            Column("structure", facts.structure),
+            Column("road", facts.road),
+            Column("river", facts.river),
+            Column("sea zone", facts.zones),
+        ]
+        layer = HexLayer(encode_rings(hexes.geom, precision=precision), [index[c] for c in categories],
+                         [colour(c) for c in present], columns, precision=precision, name=name,
+                         sides=facts.sides, side_note=facts.note)
+        counts = {c: categories.count(c) for c in present}
+        return layer, [(c, counts[c], colour(c)) for c in present]
     columns = [
         Column("cell", hexes.cell),
         Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds),
@@ -267,7 +297,11 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
 
-    layer, categories = hex_layer(hexes, precision=precision)
+    facts = situation = None
+    if campaign:
+        facts = load_hex_facts(con, hexes.cell, hexes.kind, hexes.terrain, hexes.river)
+        situation = load_situation(con)
+    layer, categories = hex_layer(hexes, precision=precision, facts=facts)
     m.add_child(layer)
     # Simplify river courses to a tenth of a hex edge: finer detail is invisible at map scale.
     edge_deg = (h3.average_hexagon_edge_length(hexes.res, unit="km") / 111.0) if hexes.res is not None else 0.01
@@ -284,7 +318,15 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
                                     name="Map river hexes" if campaign else "River hexes",
                                     colour=RIVER_COLOUR, show=rivers is None and not campaign, weight=1.5))
 
-    land = [LegendItem(c, col, count=n) for c, n, col in categories if c in TERRAIN_COLOURS or c.startswith("land")]
+    def with_mp(c: str) -> str:
+        # The legend is where a player looks up what a terrain costs: the rules' figure beside each.
+        if facts is None or facts.rules is None:
+            return c
+        mp = facts.rules.terrain_mp.get(c)
+        return f"{c} · {mp} MP" if mp is not None else f"{c} · impassable"
+
+    land = [LegendItem(with_mp(c), col, count=n) for c, n, col in categories
+            if c in TERRAIN_COLOURS or c.startswith("land")]
     water = [LegendItem(c, col, count=n) for c, n, col in categories if not (c in TERRAIN_COLOURS or c.startswith("land"))]
     lines = []
     if rivers is not None:
@@ -293,6 +335,14 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         lines.append(LegendItem("map river hex" if campaign else "river hex", RIVER_COLOUR, shape="outline",
                                 count=n_river_hexes))
     sections = [LegendSection("Terrain", land), LegendSection("Water", water), LegendSection("Rivers", lines)]
+    if facts is not None and facts.rules is not None:
+        r = facts.rules
+        sections.append(LegendSection("Movement (MP to enter a hex)", [
+            LegendItem(f"road step: terrain ÷ {r.road_divisor}", ROAD_LEGEND, shape="line"),
+            LegendItem(f"River hex without Town/City: {r.river_mp:+d}", RIVER_COLOUR, shape="line"),
+            LegendItem(f"every step costs {r.min_mp} to {r.max_mp}; water: armies cannot enter", "#333", shape="text"),
+            LegendItem("click a hex: its clock sides, neighbours and MP", "#333", shape="text"),
+        ]))
 
     meta = map_meta(con)
     name = meta.get("name") or meta.get("region") or Path(str(db_path)).stem
@@ -301,7 +351,8 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         from tabula.web_maps.scenario_layers import add_scenario_layers
 
         more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
-                                                   db_path=db_path)
+                                                   db_path=db_path, situation=situation,
+                                                   names=dict(zip(hexes.cell, facts.names)))
         sections += more
         name = scenario_title or name
 
@@ -311,7 +362,15 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
         label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign else "")
     m.add_child(Title(label))
+    if situation is not None:
+        names = [f for (f,) in con.execute("SELECT name FROM factions ORDER BY name").fetchall()]
+        # add_scenario_layers has refused an unknown faction already: this only spells it as stored.
+        viewer = None if faction is None else canonical_faction(faction, names, where="--faction")
+        shown = situation if viewer is None else situation.for_faction(viewer)
+        m.add_child(StatusPanel("umpire's view" if viewer is None else f"view of {viewer}", panel_rows(shown, names)))
     m.add_child(Legend(sections))
+    # Before the layer list, so the button stands at the top of its corner.
+    m.add_child(PanelToggle())
     m.add_child(LayerControl(position="topright", collapsed=False))
     m.add_child(FitView(south, west, north, east))
     return m

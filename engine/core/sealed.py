@@ -1,14 +1,16 @@
-"""Sealed orders: a faction reads another faction's orders only as far as the ruleset has opened them.
+"""Sealed orders: nobody reads a faction's orders before the ruleset has opened them.
 
 Orders are stored when submitted (so a crash loses nothing and the log holds every
 input), but the log and the orders views must not leak them: boardgame.io's lesson
 about secrets leaking through the move log.  The rule is the same for every ruleset:
 
-* the umpire (viewer ``None``) reads everything;
 * a faction reads its own orders;
-* another faction reads only the fields of an order the ruleset has *opened* at the
-  campaign's current position (for Vae Victis II: initiative uses once published,
-  everything once every army has submitted or the orders phase is over).
+* anyone else -- another faction, and the umpire too (viewer ``None``) -- reads only the
+  fields of an order the ruleset has *opened* at the campaign's current position (for
+  Vae Victis II: initiative uses once published, everything at the round's reveal or
+  once the orders phase is over; docs/sealed-orders.md).  The umpire sees that an order
+  came in and who sent it, never what it says, so no one can leak it early.  Verification
+  and re-adjudication read the raw log, not this view.
 
 A ruleset describes its orders with an :class:`OrderSeal`; the core applies it to
 the log (:func:`log_view`) and the ruleset to its own views (:meth:`OrderSeal.visible`).
@@ -50,13 +52,13 @@ class OrderSeal:
 
     def visible(self, viewer: str | None, owner: str | None, round: int, snap: Snapshot) -> frozenset[str] | None:
         """The fields of an order (of ``owner``, for ``round``) that ``viewer`` may read; ``None``: all."""
-        if viewer is None or owner == viewer:
+        if viewer is not None and owner == viewer:
             return ALL
         return self.opened(round, snap)
 
     def hides(self, viewer: str | None, kind: str, data: Mapping[str, Any], snap: Snapshot) -> bool:
         """Whether an event must be hidden from ``viewer``: it carries a field not yet open to it."""
-        if viewer is None or not self.is_order(kind, data):
+        if not self.is_order(kind, data):
             return False
         fields = self.visible(viewer, self.owner(data, snap), self.round(data), snap)
         return fields is not ALL and not self.carried(data) <= fields
@@ -73,9 +75,10 @@ class LogLine:
 
 
 def log_view(campaign, *, viewer: str | None = None, round: int | None = None) -> list[LogLine]:
-    """The event log (one round's, or all) as ``viewer`` may read it (``None``: the umpire)."""
+    """The event log (one round's, or all) as ``viewer`` may read it (``None``: the umpire, who
+    is sealed out of unrevealed orders like any faction)."""
     seal: OrderSeal | None = campaign.ruleset.order_seal
-    snap = campaign.snapshot() if seal is not None and viewer is not None else None
+    snap = campaign.snapshot() if seal is not None else None
     out = []
     for ev in campaign.events(round=round):
         if snap is not None and seal.hides(viewer, ev.kind, ev.data, snap):

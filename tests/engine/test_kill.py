@@ -85,7 +85,7 @@ def test_kill_during_start_leaves_no_campaign_and_start_reruns(tmp_path):
 def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path):
     path = _campaign(tmp_path)
     _tabula("round", "start", path)
-    _tabula("round", "initiative", path, "9=Mare Tyrrhenum")
+    _tabula("round", "initiative", path, "--faction", "roma", "9=Mare Tyrrhenum")
     before, n_before = _snapshot(path)
 
     _kill_mid_step(tmp_path, "round", "publish", path)
@@ -113,8 +113,8 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
     c.close()
     _tabula("round", "start", path)
     _tabula("round", "publish", path)
-    _tabula("round", "orders", path, "9=3 3", "10=")
-    _tabula("round", "orders", path, "1=9 9")
+    _tabula("round", "orders", path, "--faction", "roma", "9=3 3", "10=")
+    _tabula("round", "orders", path, "--faction", "carthago", "1=9 9")
     before, n_before = _snapshot(path)
 
     _kill_mid_step(tmp_path, "round", "move", path)

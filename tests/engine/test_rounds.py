@@ -115,7 +115,7 @@ def test_published_initiative_cannot_change_with_the_orders():
         rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,), initiative="Mare Sardoum")})
     # Leaving it out (the default) keeps the published use.
     rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,))})
-    assert {a: o for a, _f, o in rounds.orders_view(c)}[9].initiative == "Mare Tyrrhenum"
+    assert {a: o for a, _f, o in rounds.orders_view(c, faction="roma")}[9].initiative == "Mare Tyrrhenum"  # the umpire reads it only at the reveal
 
 
 def test_orders_for_the_wrong_round_are_refused():
@@ -309,7 +309,7 @@ def test_orders_without_initiative_keep_the_use_given_before():
     c, _ = started()
     rounds.submit_initiative(c, {9: "Mare Tyrrhenum"}, faction="roma")
     rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,))}, faction="roma")  # initiative left out
-    assert {a: o for a, _f, o in rounds.orders_view(c)}[9].initiative == "Mare Tyrrhenum"
+    assert {a: o for a, _f, o in rounds.orders_view(c, faction="roma")}[9].initiative == "Mare Tyrrhenum"  # the umpire reads it only at the reveal
 
 
 def test_unknown_faction_is_named():

@@ -167,12 +167,14 @@ def test_a_second_ruleset_is_created_stepped_logged_replayed_and_verified(race_f
         with pytest.raises(StepRefused, match="cannot run the race: orders from blue, red"):
             run(c)
         order(c, "blue", 3)
-        # Sealed: red cannot read blue's orders until both have given theirs; the umpire can.
+        # Sealed: neither red nor the umpire reads blue's orders until both have given theirs; blue does.
         red_view = [line for line in log_view(c, viewer="red") if line.event.kind == "put_row"]
         assert red_view[-1].sealed and red_view[-1].text == "blue gave its orders (sealed)" and "steps" not in str(red_view[-1].data)
-        assert not [line for line in log_view(c, viewer=None) if line.sealed]
+        assert [line for line in log_view(c, viewer=None) if line.sealed]
+        assert not [line for line in log_view(c, viewer="blue") if line.sealed]
         order(c, "red", 2)
         assert not [line for line in log_view(c, viewer="red") if line.sealed]
+        assert not [line for line in log_view(c, viewer=None) if line.sealed]
         rounds = 0
         while position_of(c.snapshot()).winner is None:
             if rounds:

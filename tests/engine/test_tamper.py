@@ -184,7 +184,7 @@ def test_an_untouched_campaign_verifies_with_its_head_hash(campaign, capsys):
 def test_round_verify_names_the_first_bad_event_in_one_line(campaign, capsys, name):
     expected = TAMPERINGS[name](campaign)
     code, out, err = tabula(capsys, "round", "verify", campaign)
-    assert code == 1
+    assert code == 4
     line = one_line(err)
     assert line.startswith("error: ") and expected in line, line
 
@@ -194,7 +194,7 @@ def test_every_step_refuses_a_tampered_campaign_and_writes_nothing(campaign, cap
     expected = TAMPERINGS[name](campaign)
     before, before_bytes = contents(campaign), digest(campaign)
     code, out, err = tabula(capsys, "round", "publish", campaign)
-    assert code == 1
+    assert code == 4
     line = one_line(err)
     assert line.startswith(f"error: {campaign}: refused, nothing written: ") and expected in line, line
     assert contents(campaign) == before
@@ -219,7 +219,7 @@ def test_status_warns_and_steps_refuse_an_army_edited_to_9999_fp(campaign, capsy
     assert "armies (9,): replayed log has (9, 'roma'" in one_line(err) and "9999" in err
     for step in (("round", "publish"), ("round", "initiative", "--faction", "roma", "10=strength")):
         code, out, err = tabula(capsys, *step[:2], campaign, *step[2:])
-        assert code == 1 and "refused, nothing written" in one_line(err) and "9999" in err
+        assert code == 4 and "refused, nothing written" in one_line(err) and "9999" in err
 
 
 def test_a_chain_recomputed_by_hand_passes_verify_but_not_readjudication(campaign, capsys):
@@ -239,7 +239,7 @@ def test_a_chain_recomputed_by_hand_passes_verify_but_not_readjudication(campaig
     code, out, err = tabula(capsys, "round", "verify", campaign)
     assert code == 0, err
     code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
-    assert code == 1 and f"re-adjudication differs at event {n}" in one_line(err)
+    assert code == 4 and f"re-adjudication differs at event {n}" in one_line(err)
 
 
 def test_each_step_records_the_state_it_leaves(campaign):
@@ -277,14 +277,14 @@ def test_a_log_written_before_hashes_is_verified_and_sealed_by_the_next_step(cam
     # ... and from then on it is checked like any other.
     edit(campaign, "UPDATE events SET text = 'edited' WHERE seq = 2")
     code, out, err = tabula(capsys, "round", "verify", campaign)
-    assert code == 1 and "event 2 (set_campaign) does not match its hash" in one_line(err)
+    assert code == 4 and "event 2 (set_campaign) does not match its hash" in one_line(err)
 
 
 def test_a_log_written_before_hashes_that_does_not_replay_is_refused_not_sealed(campaign, capsys):
     _unhashed(campaign)
     edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
     code, out, err = tabula(capsys, "round", "publish", campaign)
-    assert code == 1
+    assert code == 4
     assert "does not replay, so it cannot be sealed: armies (9,)" in one_line(err)
     with Campaign.open(campaign, read_only=True) as c:
         assert not st.has_chain(c.con)  # the refused step left the file as it was
@@ -340,7 +340,7 @@ def test_a_dropped_table_or_column_is_one_error_line_everywhere(campaign, capsys
     edit(campaign, sql)
     for args in (("round", "verify"), ("round", "publish"), ("round", "status"), ("log",)):
         code, out, err = tabula(capsys, *args, campaign)
-        assert code == 1, (args, out)
+        assert code == 4, (args, out)
         line = one_line(err)
         assert line.startswith("error: ") and named in line, (args, line)
 

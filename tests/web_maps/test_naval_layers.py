@@ -115,7 +115,7 @@ def test_umpire_page_draws_navies_zoc_blockades_sea_links_and_superiority(naval,
     assert by_colour[COLOURS["Roma"]] == set(h3.grid_disk(info["at_sea"], 1)) & set(cells)
 
     # Ostia (Roma's) lies in the Etruscan navy's ZoC: blockaded; Antium and Etruscan Caere are not.
-    rings = [p for p in points if p["shape"] == "ring"]
+    rings = [p for p in points if p["shape"] == "ring" and p["tip"][0][0] == "structure"]  # not the siege's ring
     assert [r["tip"] for r in rings] == [[["structure", "Ostia"], ["blockaded by", "Etrusci navy 7"]]]
     assert rings[0]["colour"] == COLOURS["Etrusci"]
     towns = {p["label"]: p for p in points if p["shape"] in ("circle", "star")}
@@ -205,7 +205,9 @@ def test_naval_page_in_chromium(naval, tmp_path):
     with offline_page(html) as run:
         page = run.page
         page.wait_for_selector(".tabula-navy", timeout=15000)
-        assert sorted(page.locator(".tabula-navy").all_text_contents()) == ["7", "8"]
+        assert sorted(page.locator(".tabula-navy .id").all_text_contents()) == ["7", "8"]
+        # The umpire sees every strength on the counters.
+        assert sorted(page.locator(".tabula-navy .fp").all_text_contents()) == ["1555", "1777"]
         legend = page.locator(".tabula-legend").inner_text()
         assert "navy ZoC (Etrusci)" in legend and f"{ZONE}: Etrusci 3, Roma 1" in legend
         assert run.errors == [] and run.blocked == []

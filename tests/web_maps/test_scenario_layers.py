@@ -139,9 +139,9 @@ def test_campaign_page_in_chromium(campaign, tmp_path):
     with offline_page(html) as run:
         page = run.page
         page.wait_for_selector(".leaflet-overlay-pane canvas", timeout=15000)
-        labels = page.locator(".tabula-label").all_text_contents()
+        labels = page.locator(".tabula-label:not(.tabula-siege)").all_text_contents()
         assert sorted(labels) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]
-        visible = "Array.from(document.querySelectorAll('.tabula-label')).filter(e => e.style.visibility !== 'hidden').map(e => e.textContent).sort()"
+        visible = "Array.from(document.querySelectorAll('.tabula-label:not(.tabula-siege)')).filter(e => e.style.visibility !== 'hidden').map(e => e.textContent).sort()"
         assert page.evaluate(visible) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]  # room for all
         # Zoomed far out, overlapping labels give way to capitals; zooming back restores them.
         page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() - 3, {{animate: false}})")
@@ -150,9 +150,10 @@ def test_campaign_page_in_chromium(campaign, tmp_path):
         page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() + 3, {{animate: false}})")
         page.wait_for_function(f"({visible}).length === 5", timeout=5000)
         assert page.locator(".tabula-zone-label").inner_text() == "Mare Tyrrhenum"
-        assert sorted(page.locator(".tabula-army").all_inner_texts()) == ["1", "2", "5"]
+        assert sorted(page.locator(".tabula-army .id").all_inner_texts()) == ["1", "2", "5"]
+        assert page.locator(".tabula-siege").inner_text() == "R 3/4"  # Lavinium's siege and its Resilience
         assert page.locator(".tabula-star").count() == 2
-        page.locator(".tabula-army", has_text="5").hover()
+        page.locator(".tabula-army", has=page.locator(".id", has_text="5")).hover()
         tip = page.wait_for_selector(".leaflet-tooltip.tabula-tip", timeout=5000).inner_text()
         assert "Etrusci" in tip and "2468 FP" in tip
         # Turning the armies layer off removes the counters.

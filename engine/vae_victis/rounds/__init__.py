@@ -12,6 +12,7 @@ By concern:
 * :mod:`.status`: ``tabula round status``;
 * :mod:`.initiative_step`: initiative uses, their publication, naval superiority;
 * :mod:`.orders_step`: orders (sealed: :data:`ORDER_SEAL`), their validation and views;
+* :mod:`.reveal`: the reveal and lock, the deadline, commit-reveal mode (docs/sealed-orders.md);
 * :mod:`.movement_step`: simultaneous movement, then the engagements;
 * :mod:`.battles_step`: engagements, results, retreats, the battle sheet;
 * :mod:`.choices` and :mod:`.administration_step`: the administration phase and its choices file;
@@ -25,7 +26,10 @@ from tabula.engine.vae_victis.rounds.battles_step import battle_sheet, declare_r
 from tabula.engine.vae_victis.rounds.choices import AdminChoices, load_choices, parse_choices_text
 from tabula.engine.vae_victis.rounds.initiative_step import naval_superiority, publish_initiative, submit_initiative
 from tabula.engine.vae_victis.rounds.movement_step import run_movement
-from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL, orders_view, submit_orders
+from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL, order_submitters, orders_view, submit_orders
+from tabula.engine.vae_victis.rounds.reveal import (
+    COMMIT_REVEAL, MODES, SEALED, commit_orders, orders_commitment, reveal_orders, reveal_round, set_deadline, set_orders_mode,
+)
 from tabula.engine.vae_victis.rounds.status import RoundStatus, round_status
 from tabula.engine.vae_victis.rounds.victory_step import run_victory
 
@@ -38,6 +42,16 @@ __all__ = [
     "publish_initiative",
     "submit_orders",
     "orders_view",
+    "order_submitters",
+    "SEALED",
+    "COMMIT_REVEAL",
+    "MODES",
+    "set_deadline",
+    "set_orders_mode",
+    "reveal_round",
+    "orders_commitment",
+    "commit_orders",
+    "reveal_orders",
     "naval_superiority",
     "run_movement",
     "battle_sheet",

@@ -7,18 +7,24 @@ from typing import Mapping
 
 from tabula.engine.vae_victis.model import ArmyOrders, Board, Event
 from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, STAGE_MOVES, event, names, read_round, require
-from tabula.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders, validate
+from tabula.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders, validate, who
+from tabula.engine.vae_victis.rounds.reveal import reveal_if_complete
 from tabula.engine.vae_victis.state import save_state
 from tabula.geo.errors import InputError
 
 __all__ = ["submit_initiative", "naval_superiority", "publish_initiative"]
 
 
-def submit_initiative(campaign, uses: Mapping[int, str], *, faction: str | None = None, source: str = "the command line") -> list[Event]:
-    """Step 1.1: store initiative uses (``"strength"`` or a sea-zone name) for some armies, sealed.
+def submit_initiative(campaign, uses: Mapping[int, str], *, faction: str | None = None, submitted_by: str | None = None,
+                      source: str = "the command line") -> list[Event]:
+    """Step 1.1: store initiative uses (``"strength"`` or a sea-zone name) for some armies, sealed
+    (from everyone, the umpire included) until publication.
 
     Allowed until :func:`publish_initiative`; a second submission for an army replaces the first.
+    ``submitted_by`` is recorded in each event (left out: the faction, else "umpire"; "": a log
+    written before submitters were recorded, re-adjudication only).
     """
+    by = who(faction, submitted_by)
     if not uses:
         raise InputError("no initiative uses given: pass ARMY=USE items, e.g. 9=strength or \"10=Mare Tyrrhenum\"")
     with campaign.transaction():
@@ -34,7 +40,10 @@ def submit_initiative(campaign, uses: Mapping[int, str], *, faction: str | None 
         for army, o in orders.items():
             moves_given = army in stored and stored[army][2] is not None
             data = orders_data(r.round, o, moves_given=moves_given, source="initiative")
-            events.append(event(r.round, "orders", "put_orders", data, f"initiative received for army {army}"))
+            if by:
+                data["submitted_by"] = by
+            events.append(event(r.round, "orders", "put_orders", data,
+                                f"initiative received for army {army}" + (f" from {by}" if by else "")))
         campaign.append(events, before=r.snap)
     return events
 
@@ -97,4 +106,7 @@ def publish_initiative(campaign) -> list[Event]:
         campaign.append(events, before=r.snap)
         # The levels in force for the round (the naval_superiority table the SQL and the naval rules read).
         save_state(campaign, replace(r.state, superiority=levels), phase="orders", names=names(campaign))
+        # Every army's orders came in before publication: the reveal comes now, not earlier, so
+        # the initiative uses keep their own opening at publication.
+        events += reveal_if_complete(campaign, campaign.snapshot())
     return events

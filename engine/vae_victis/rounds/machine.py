@@ -4,7 +4,9 @@ A round is played as the seed orders it::
 
     orders      1.1 initiative uses (sealed)          initiative   submit_initiative
                 1.2 publish uses + naval superiority  publish      publish_initiative
-                1.3 movement/siege/assault/transfer   orders       submit_orders (sealed)
+                1.3 movement/siege/assault/transfer   orders       submit_orders (sealed until the reveal)
+                    or commit-reveal                  commit, reveal-orders  commit_orders, reveal_orders
+                    the reveal after the deadline     reveal       reveal_round (deadline: set_deadline)
     movement    simultaneous movement, engagements    move         run_movement
     battles     Field of Glory II results, retreats   result       record_result, declare_retreat
     admin       the nine administration steps         administer   run_administration
@@ -43,6 +45,14 @@ STEPS = (
     Step("publish", "publish initiative", Phase.ORDERS.value, (STAGE_INITIATIVE,),
          "round {round}'s initiative is already published; {next}"),
     Step("orders", "take orders", Phase.ORDERS.value),
+    Step("deadline", "set the orders deadline", Phase.ORDERS.value),
+    Step("mode", "set the orders mode", Phase.ORDERS.value),
+    Step("commit", "take a commitment", Phase.ORDERS.value, (STAGE_MOVES,),
+         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+    Step("reveal-orders", "take revealed orders", Phase.ORDERS.value, (STAGE_MOVES,),
+         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+    Step("reveal", "reveal the orders", Phase.ORDERS.value, (STAGE_MOVES,),
+         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
     Step("move", "run movement", Phase.ORDERS.value, (STAGE_MOVES,),
          "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
     Step("retreat", "take a retreat", Phase.BATTLES.value),
@@ -145,10 +155,19 @@ def next_step(r: Round) -> str:
     if r.state.phase is Phase.ORDERS:
         if r.stage == STAGE_INITIATIVE:
             return "give initiative uses (`tabula round initiative`), then publish them (`tabula round publish`)"
+        from tabula.engine.vae_victis.rounds import reveal as rv
+
         missing = r.missing(2)
-        if missing:
-            return f"submit orders (`tabula round orders`) for {armies_text(missing)}"
-        return "run movement (`tabula round move`)"
+        if not missing:
+            return "run movement (`tabula round move`)"
+        late = " (after the deadline: `tabula round reveal`, and they stand still)" if rv.deadline_of(r.snap) else ""
+        if rv.orders_mode(r.snap) == rv.COMMIT_REVEAL:
+            if r.note(rv.REVEAL_NOTE) is None:
+                committed = set(r.note(rv.COMMITMENTS_NOTE) or {})
+                waiting = sorted({a.faction for a in r.live_armies()} - committed)
+                return f"commit orders (`tabula round commit`) for {', '.join(waiting)}{late}"
+            return f"reveal orders (`tabula round reveal-orders`) for {armies_text(missing)}{late}"
+        return f"submit orders (`tabula round orders`) for {armies_text(missing)}{late}"
     if r.state.phase is Phase.BATTLES:
         pending = [row[2] for row in r.engagement_rows() if not r.results_for(row[2])]
         if pending:

@@ -49,7 +49,15 @@ def run_movement(campaign) -> list[Event]:
         require(campaign, r, "move")
         missing = r.missing(2)
         if missing:
-            raise StepRefused(f"cannot run movement: orders phase incomplete, missing orders from {armies_text(missing)}")
+            from tabula.engine.vae_victis.rounds.reveal import deadline_of
+
+            late = "; after the deadline `tabula round reveal` makes them stand still" if deadline_of(r.snap) else ""
+            raise StepRefused(f"cannot run movement: orders phase incomplete, missing orders from {armies_text(missing)}{late}")
+        from tabula.engine.vae_victis.rounds.reveal import is_locked
+
+        if not is_locked(r):
+            raise StepRefused(f"cannot run movement: round {r.round}'s orders are not revealed yet; "
+                              "every faction reveals them (`tabula round reveal-orders`) or the umpire runs `tabula round reveal` after the deadline")
         board = campaign.board
         orders = {army: row_to_orders(row) for army, row in r.orders_rows().items()}
         start = replace(r.state, sea_links=round_sea_links(board, r.state, orders))

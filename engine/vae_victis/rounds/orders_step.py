@@ -1,9 +1,11 @@
 """Step 1.3, orders: storing movement/siege/assault/transfer orders, sealed, and reading them back.
 
-Orders are stored when submitted, but a faction reads another faction's only as far
-as :data:`ORDER_SEAL` opens them (the core applies it to ``tabula log --faction``,
-:func:`orders_view` to ``tabula round show``): initiative uses once published, everything
-once every army has submitted its orders or the orders phase is over.
+Orders are stored when submitted, but nobody -- another faction, nor the umpire -- reads a
+faction's orders before :data:`ORDER_SEAL` opens them (the core applies it to ``tabula log``,
+:func:`orders_view` to ``tabula round show``): initiative uses once published, everything at
+the round's reveal (:mod:`.reveal`: the last live army's orders, or the umpire after the
+deadline) or once the orders phase is over.  A faction reads its own orders always.  Every
+submission records who made it (``submitted_by``); docs/sealed-orders.md says the rest.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from tabula.engine.vae_victis.model import ArmyOrders, Board, Event, Phase, Tran
 from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, event, read_round, require, round_of, stored_logistics
 from tabula.geo.errors import InputError
 
-__all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "submit_orders", "orders_view"]
+__all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "who", "order_events", "submit_orders",
+           "orders_view", "order_submitters"]
 
 
 # --- stored rows <-> ArmyOrders ---------------------------------------------------------------
@@ -98,22 +101,73 @@ def validate(campaign, r: Round, faction: str | None, orders: Mapping[int, ArmyO
 # --- submitting -----------------------------------------------------------------------------------
 
 
+def who(faction: str | None, submitted_by: str | None) -> str:
+    """Who a submission is recorded as made by: ``submitted_by`` when given, else the faction it
+    was made for, else "umpire" (an engine caller that names neither acts as the umpire)."""
+    if submitted_by is not None:
+        return submitted_by
+    return faction if faction is not None else "umpire"
+
+
+def order_events(campaign, r: Round, orders: Mapping[int, ArmyOrders], *, faction: str | None, submitted_by: str,
+                 source: str, kind_source: str = "orders") -> list[Event]:
+    """Validate step 1.3 orders against the stored round and return their ``put_orders`` events
+    (shared by a sealed submission and a commit-reveal reveal).  ``submitted_by`` "" is a log
+    written before submitters were recorded (re-adjudication only): nothing is recorded then."""
+    from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem
+    from tabula.engine.vae_victis.rounds.reveal import refuse_if_revealed
+
+    refuse_if_revealed(r, source)
+    stored = r.orders_rows()
+    final: dict[int, ArmyOrders] = {}
+    problems = []
+    for army, o in sorted(orders.items()):
+        given = stored[army][3] if army in stored else None
+        if given is not None and o.initiative == "strength":
+            # "strength" is also what an order that leaves the use out says: keep the use given before.
+            o = replace(o, initiative=given)
+        elif r.stage == STAGE_MOVES and given is not None and o.initiative != given:
+            problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {given!r}; "
+                                         "it cannot change after naval superiority is published (leave it out)"))
+        final[army] = o
+    if problems:
+        raise IllegalOrderError(problems, source)
+    validate(campaign, r, faction, final, source)
+    events = []
+    for army, o in final.items():
+        data = orders_data(r.round, o, moves_given=True, source=kind_source)
+        if submitted_by:
+            data["submitted_by"] = submitted_by
+        text = f"orders received for army {army}" + (f" from {submitted_by}" if submitted_by else "")
+        events.append(event(r.round, "orders", "put_orders", data, text))
+    return events
+
+
 def submit_orders(
     campaign,
     orders: Mapping[int, ArmyOrders],
     *,
     faction: str | None = None,
+    submitted_by: str | None = None,
     round: int | None = None,
     source: str = "the command line",
 ) -> list[Event]:
     """Step 1.3: store movement/siege/assault/transfer orders, sealed, after validating all of them.
 
+    ``faction`` (None: the umpire) limits the orders to its armies; ``submitted_by`` is who made the
+    submission, recorded in each ``put_orders`` event (the CLI passes the faction or "umpire", the
+    web app "token:<name>"; left out: the faction, else "umpire").
+
     Nothing is stored unless every order is legal (:class:`engine.vae_victis.orders.OrderError`
     lists every problem).  Before publication the orders may carry initiative uses; after it the
     published use stands, and an order naming another use (other than the default "strength")
-    is refused.  A second submission for an army replaces the first until movement runs.
+    is refused.  A second submission for an army replaces the first until the reveal; the
+    submission that brings in the last live army's orders (after publication) reveals the
+    round's orders to everyone in its own transaction (:mod:`.reveal`), and after the reveal
+    no order of the round changes.  In commit-reveal mode orders come only through
+    :func:`engine.vae_victis.rounds.reveal.reveal_orders`.
     """
-    from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem
+    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, reveal_if_complete
 
     if not orders:
         raise InputError(f"{source} holds no orders: give at least one army's moves")
@@ -122,27 +176,13 @@ def submit_orders(
         require(campaign, r, "orders")
         if round is not None and round != r.round:
             raise InputError(f"{source} is for round {round} but the campaign is in round {r.round}: fix its `round`")
-        stored = r.orders_rows()
-        final: dict[int, ArmyOrders] = {}
-        problems = []
-        for army, o in sorted(orders.items()):
-            given = stored[army][3] if army in stored else None
-            if given is not None and o.initiative == "strength":
-                # "strength" is also what an order that leaves the use out says: keep the use given before.
-                o = replace(o, initiative=given)
-            elif r.stage == STAGE_MOVES and given is not None and o.initiative != given:
-                problems.append(OrderProblem(army, "initiative", f"the initiative use was published as {given!r}; "
-                                             "it cannot change after naval superiority is published (leave it out)"))
-            final[army] = o
-        if problems:
-            raise IllegalOrderError(problems, source)
-        validate(campaign, r, faction, final, source)
-        events = [
-            event(r.round, "orders", "put_orders", orders_data(r.round, o, moves_given=True, source="orders"), f"orders received for army {army}")
-            for army, o in final.items()
-        ]
-        campaign.append(events, before=r.snap)
-    return events
+        if orders_mode(r.snap) == COMMIT_REVEAL:
+            raise InputError("this campaign takes orders in commit-reveal mode: commit their digest with "
+                             "`tabula round commit`, then reveal them with `tabula round reveal-orders`")
+        events = order_events(campaign, r, orders, faction=faction, submitted_by=who(faction, submitted_by), source=source)
+        after = campaign.append(events, before=r.snap)
+        revealed = reveal_if_complete(campaign, after)
+    return events + revealed
 
 
 # --- sealing --------------------------------------------------------------------------------------
@@ -159,18 +199,26 @@ def _carried(data: Mapping[str, Any]) -> frozenset[str]:
 
 
 def _opened(rnd: int, snap: Snapshot) -> frozenset[str] | None:
+    from tabula.engine.vae_victis.rounds.reveal import is_revealed
+
     r = round_of(snap)
-    if rnd != r.round or r.state.phase is not Phase.ORDERS or not r.missing(2):
-        return ALL  # that round's orders phase is over, or every army has submitted: everything is public
+    if rnd != r.round or r.state.phase is not Phase.ORDERS or is_revealed(r):
+        return ALL  # that round's orders phase is over, or its orders were revealed: everything is public
     return frozenset({"initiative"}) if r.stage == STAGE_MOVES else frozenset()
 
 
 def _public(data: Mapping[str, Any]) -> dict:
-    return {"army": data["army"], "round": data["round"]}
+    out = {"army": data["army"], "round": data["round"]}
+    if data.get("submitted_by"):
+        out["submitted_by"] = data["submitted_by"]
+    return out
 
 
 def _sealed_text(data: Mapping[str, Any]) -> str:
-    return f"orders received for army {data['army']} (sealed until every army has submitted)"
+    by = f" from {data['submitted_by']}" if data.get("submitted_by") else ""
+    if data.get("moves") is None:
+        return f"initiative received for army {data['army']}{by}, sealed until publication"
+    return f"orders received for army {data['army']}{by}, sealed until the reveal"
 
 
 ORDER_SEAL = OrderSeal(
@@ -187,12 +235,13 @@ ORDER_SEAL = OrderSeal(
 def orders_view(campaign, *, faction: str | None = None) -> list[tuple[int, str, ArmyOrders | None]]:
     """This round's orders as ``faction`` may see them: (army, army's faction, orders or None if sealed/missing).
 
-    ``faction=None`` is the umpire's view (see :data:`ORDER_SEAL` for what opens when).
+    ``faction=None`` is the umpire's view, sealed like any other faction's until the reveal (see
+    :data:`ORDER_SEAL`); :func:`order_submitters` says who has submitted.
     """
     campaign.require_state()
     r = read_round(campaign)
     rows = r.orders_rows()
-    opened = ORDER_SEAL.opened(r.round, r.snap) if faction is not None else ALL
+    opened = ORDER_SEAL.opened(r.round, r.snap)
     out = []
     for a in r.state.armies:
         row = rows.get(a.id)
@@ -200,11 +249,23 @@ def orders_view(campaign, *, faction: str | None = None) -> list[tuple[int, str,
             out.append((a.id, a.faction, None))
             continue
         o = row_to_orders(row)
-        fields = ALL if a.faction == faction else opened
+        fields = ALL if faction is not None and a.faction == faction else opened
         if fields is ALL:
             out.append((a.id, a.faction, o))
         elif "initiative" in fields:
             out.append((a.id, a.faction, ArmyOrders(army=a.id, initiative=o.initiative)))  # only the published use
         else:
             out.append((a.id, a.faction, None))
+    return out
+
+
+def order_submitters(campaign, *, round: int | None = None) -> dict[int, str | None]:
+    """{army: who submitted its step 1.3 orders} for a round (default: the current one), from the
+    log; None for a log written before submitters were recorded.  Public: who, never what."""
+    campaign.require_state()
+    rnd = read_round(campaign).round if round is None else round
+    out: dict[int, str | None] = {}
+    for ev in campaign.events(round=rnd):
+        if ev.kind == "put_orders" and ev.data.get("moves") is not None:
+            out[int(ev.data["army"])] = ev.data.get("submitted_by")
     return out

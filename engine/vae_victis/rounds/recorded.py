@@ -1,4 +1,10 @@
-"""The steps a Vae Victis II log records, read back for re-adjudication (:mod:`engine.core.readjudicate`)."""
+"""The steps a Vae Victis II log records, read back for re-adjudication (:mod:`engine.core.readjudicate`).
+
+Sealed orders (:mod:`.reveal`): a submission replays with its recorded ``submitted_by`` (none
+in a log written before it was recorded), and the reveal at the last submission, at
+publication or at the last reveal is that step's own event; only the umpire's reveal, the
+deadline, the orders mode, each commitment and each faction's reveal are steps of their own.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,9 @@ from tabula.engine.vae_victis.rounds.initiative_step import publish_initiative, 
 from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES
 from tabula.engine.vae_victis.rounds.movement_step import run_movement
 from tabula.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
+from tabula.engine.vae_victis.rounds.reveal import (
+    AFTER_EVERY_DEADLINE, commit_orders, orders_from_canonical, reveal_orders, reveal_round, set_deadline, set_orders_mode,
+)
 from tabula.engine.vae_victis.rounds.victory_step import run_victory
 
 __all__ = ["recorded_steps", "run_step", "log_key"]
@@ -39,11 +48,22 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         if e.phase == "setup":
             pass
         elif e.kind == "put_orders" and source(e) == "initiative":
-            steps.append(("initiative", {int(d["army"]): d["initiative"]}))
+            steps.append(("initiative", ({int(d["army"]): d["initiative"]}, d.get("submitted_by", ""))))
         elif e.kind == "put_orders" and source(e) == "orders":
             o = orders_from_data(d["army"], d["moves"], d["initiative"], d["lift_siege"], d["assault"], d["transfers"],
                                  d.get("sea_links", ()))
-            steps.append(("orders", {o.army: o}))
+            steps.append(("orders", ({o.army: o}, d.get("submitted_by", ""))))
+        elif e.kind == "set_campaign" and d["key"] == "deadline":
+            steps.append(("deadline", d["value"]))
+        elif e.kind == "set_campaign" and d["key"] == "orders_mode":
+            steps.append(("mode", d["value"]))
+        elif e.kind == "commit_orders":
+            steps.append(("commit", (d["faction"], d["digest"], d["submitted_by"])))
+        elif e.kind == "reveal_orders":
+            # Its put_orders (source "reveal") and the lock that may follow are the step's own events.
+            steps.append(("reveal-orders", (d["faction"], orders_from_canonical(d["orders"]), d["secret"], d["submitted_by"])))
+        elif e.kind == "orders_revealed" and d["by"] == "umpire":
+            steps.append(("reveal", None))
         elif e.kind == "set_campaign" and d["key"] == "stage" and d["value"] == STAGE_MOVES:
             steps.append(("publish", None))
         elif e.phase == "movement" and ("move", e.round) not in seen:
@@ -75,8 +95,14 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
 
 #: Each step by its name (machine.STEPS) -> how to run it with the input its log recorded.
 _RUNNERS = {
-    "initiative": lambda c, x: submit_initiative(c, x, source="the log"),
-    "orders": lambda c, x: submit_orders(c, x, source="the log"),
+    "initiative": lambda c, x: submit_initiative(c, x[0], submitted_by=x[1], source="the log"),
+    "orders": lambda c, x: submit_orders(c, x[0], submitted_by=x[1], source="the log"),
+    "deadline": lambda c, x: set_deadline(c, x),
+    "mode": lambda c, x: set_orders_mode(c, x),
+    "commit": lambda c, x: commit_orders(c, x[0], x[1], submitted_by=x[2]),
+    "reveal-orders": lambda c, x: reveal_orders(c, x[0], x[1], x[2], submitted_by=x[3], source="the log"),
+    # The log recorded that the deadline had passed: replay never reads the clock.
+    "reveal": lambda c, x: reveal_round(c, now=AFTER_EVERY_DEADLINE),
     "publish": lambda c, x: publish_initiative(c),
     "move": lambda c, x: run_movement(c),
     "result": lambda c, x: record_result(c, *x),

@@ -21,6 +21,12 @@ class RoundStatus:
     missing_orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     engagements: tuple[tuple, ...] = ()  # (engagement, battle, army_a, army_b, assault, has_result)
     next_step: str = ""
+    orders_mode: str = "sealed"
+    deadline: str | None = None  # ISO-8601 UTC, the current round's
+    deadline_passed: bool = False
+    revealed: bool = False
+    submitted: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # step 1.3 orders in (sealed), by faction
+    committed: tuple[str, ...] = ()  # commit-reveal: factions that committed
 
     def lines(self) -> list[str]:
         head = f"round {self.round}, phase {self.phase}" + (f" ({self.stage})" if self.phase == "orders" and self.stage else "")
@@ -28,6 +34,14 @@ class RoundStatus:
         if self.phase == "orders":
             if self.stage == STAGE_INITIATIVE and self.missing_initiative:
                 out.append("initiative not yet given by " + armies_text(self.missing_initiative) + " (default: strength)")
+            if self.orders_mode != "sealed":
+                out.append(f"orders mode: {self.orders_mode}" + (f"; committed: {', '.join(self.committed)}" if self.committed else ""))
+            if self.deadline:
+                out.append(f"deadline: {self.deadline}" + (" (passed)" if self.deadline_passed else ""))
+            if self.submitted and not self.revealed:
+                out.append("orders in (sealed until the reveal) from " + armies_text(self.submitted))
+            if self.revealed:
+                out.append("orders revealed")
             if self.missing_orders:
                 out.append("orders missing from " + armies_text(self.missing_orders))
         for e, b, a, bb, assault, done in self.engagements:
@@ -44,8 +58,25 @@ def round_status(campaign) -> RoundStatus:
     engagements = tuple(
         (row[2], row[1], row[3], row[4], row[5], bool(r.results_for(row[2]))) for row in r.engagement_rows()
     )
+    from datetime import datetime, timezone
+
+    from tabula.engine.vae_victis.rounds import reveal as rv
+
     ordering = r.state.phase is Phase.ORDERS
+    deadline = rv.deadline_of(r.snap) if ordering else None
+    submitted: dict[str, list[int]] = {}
+    if ordering:
+        rows = r.orders_rows()
+        for a in r.live_armies():
+            if a.id in rows and rows[a.id][2] is not None:
+                submitted.setdefault(a.faction, []).append(a.id)
     return RoundStatus(
+        orders_mode=rv.orders_mode(r.snap),
+        deadline=deadline.strftime("%Y-%m-%dT%H:%M:%SZ") if deadline else None,
+        deadline_passed=bool(deadline and datetime.now(timezone.utc) >= deadline),
+        revealed=ordering and rv.is_revealed(r),
+        submitted={f: tuple(ids) for f, ids in submitted.items()},
+        committed=tuple(sorted(r.note(rv.COMMITMENTS_NOTE) or {})) if ordering else (),
         round=r.round,
         phase=r.phase,
         stage=r.stage,

@@ -1,0 +1,448 @@
+"""Truly sealed, simultaneous orders: the reveal, the deadline, and commit-reveal mode (docs/sealed-orders.md).
+
+Two modes (campaign key ``orders_mode``):
+
+* ``sealed`` (default): step 1.3 orders are stored when submitted, and nobody -- no other
+  faction, not the umpire -- reads them through any tabula interface until the round's
+  *reveal*: in the transaction of the submission that brings in the last live army's
+  orders (after publication; if every army's orders are in before it, at publication),
+  or when the umpire runs ``tabula round reveal`` once the round's deadline has passed
+  (armies without orders then stand still, recorded as default orders).  After the
+  reveal no order of the round changes.
+* ``commit-reveal``: a faction stores only :func:`orders_commitment` (a SHA-256 digest of
+  its orders and a secret).  When every faction with live armies has committed (or the
+  umpire reveals after the deadline) the reveal window opens; each faction then reveals
+  its orders and secret, which must give its digest ("tampered" otherwise, nothing
+  stored) and pass the engine's validator.  When every army has orders the round is
+  locked; after the deadline the umpire's reveal makes every army still without orders
+  stand still (a faction that never committed, never revealed, or whose revealed orders
+  were illegal -- the digest binds them, so it cannot send others).
+
+State: the campaign keys ``orders_mode``, ``deadline`` (ISO-8601 UTC, ``...Z``) and
+``deadline_round`` (a deadline holds for the round it was set in only), and the round notes
+``commitments`` ({faction: digest}), ``reveals`` ({faction: who}) and ``orders_revealed``
+({"by", "closed"}: ``closed`` false while a commit-reveal window waits for reveals).
+No round note ever holds an unrevealed order, so the SQL console seals only ``orders`` and
+``events`` (:func:`console_seal`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from tabula.engine.vae_victis.model import ArmyOrders, Event, Phase, Transfer
+from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, armies_text, event, read_round, require
+from tabula.geo.errors import InputError
+
+__all__ = [
+    "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "SEALED_TABLES", "orders_mode", "deadline_of", "parse_deadline",
+    "is_revealed", "is_locked", "refuse_if_revealed", "reveal_if_complete", "set_deadline", "set_orders_mode",
+    "reveal_round", "canonical_orders", "orders_from_canonical", "orders_commitment", "commit_orders", "reveal_orders",
+    "console_seal", "sealed_references", "AFTER_EVERY_DEADLINE",
+]
+
+SEALED = "sealed"
+COMMIT_REVEAL = "commit-reveal"
+MODES = (SEALED, COMMIT_REVEAL)
+REVEAL_NOTE = "orders_revealed"
+COMMITMENTS_NOTE = "commitments"
+REVEALS_NOTE = "reveals"
+#: The tables that hold orders before the reveal (the SQL console refuses them until then).
+SEALED_TABLES = frozenset({"orders", "events"})
+#: Re-adjudication's "now": a recorded umpire reveal was made after its deadline, so replay never reads the clock.
+AFTER_EVERY_DEADLINE = datetime.max.replace(tzinfo=timezone.utc)
+DEFAULT_BY = "umpire (deadline)"
+
+
+# --- where the round stands ---------------------------------------------------------------------
+
+
+def orders_mode(snap) -> str:
+    return snap.campaign("orders_mode") or SEALED
+
+
+def deadline_of(snap) -> datetime | None:
+    """The deadline of the campaign's current round (None: none set for it)."""
+    value, rnd = snap.campaign("deadline"), snap.campaign("deadline_round")
+    if not value or rnd is None or int(rnd) != int(snap.campaign("round")):
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def parse_deadline(text: str) -> str:
+    """An ISO-8601 UTC time as stored (``YYYY-MM-DDTHH:MM:SSZ``); a bad or zone-less time is refused."""
+    t = str(text).strip()
+    try:
+        when = datetime.fromisoformat(t.replace("Z", "+00:00") if t.endswith(("Z", "z")) else t)
+    except ValueError:
+        raise InputError(f"deadline {t!r} is not an ISO-8601 time: write it in UTC like 2025-06-01T18:00:00Z") from None
+    if when.tzinfo is None or when.utcoffset().total_seconds() != 0:
+        raise InputError(f"deadline {t!r} is not in UTC: write it with Z, like 2025-06-01T18:00:00Z")
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _note(r: Round, key: str):
+    return r.note(key)
+
+
+def is_revealed(r: Round) -> bool:
+    """Whether the round's orders are open to everyone: its reveal (a commit-reveal window counts:
+    only revealed orders are stored then).  A file from before the reveal was recorded counts a
+    sealed round whose every army has orders (after publication) as revealed."""
+    if _note(r, REVEAL_NOTE) is not None:
+        return True
+    return orders_mode(r.snap) == SEALED and r.stage == STAGE_MOVES and not r.missing(2)
+
+
+def is_locked(r: Round) -> bool:
+    """Whether no order of the round may change any more."""
+    note = _note(r, REVEAL_NOTE)
+    if note is not None:
+        return bool(note.get("closed", True))
+    return is_revealed(r)
+
+
+def refuse_if_revealed(r: Round, source: str) -> None:
+    if r.state.phase is Phase.ORDERS and is_locked(r):
+        raise InputError(f"{source}: refused, nothing stored: round {r.round}'s orders were revealed; "
+                         "no order of the round changes after the reveal")
+
+
+def _reveal_events(r: Round, by: str, *, closed: bool, defaults=(), text: str) -> list[Event]:
+    data = {"round": r.round, "by": by, "closed": closed, "defaults": sorted(defaults)}
+    return [event(r.round, "orders", "orders_revealed", data, text),
+            event(r.round, "orders", "put_note", {"round": r.round, "key": REVEAL_NOTE, "value": {"by": by, "closed": closed}})]
+
+
+def reveal_if_complete(campaign, snap) -> list[Event]:
+    """In sealed mode, after publication: reveal and lock the round once every live army has orders
+    (called inside the step's transaction, so the reveal is part of the last submission)."""
+    from tabula.engine.vae_victis.rounds.machine import round_of
+
+    r = round_of(snap)
+    if (orders_mode(snap) != SEALED or r.stage != STAGE_MOVES or r.missing(2)
+            or _note(r, REVEAL_NOTE) is not None):
+        return []
+    events = _reveal_events(r, "last submission", closed=True,
+                            text=f"round {r.round}'s orders are revealed to every faction and locked: every army's orders are in")
+    campaign.append(events, before=snap)
+    return events
+
+
+# --- the umpire's steps -----------------------------------------------------------------------------
+
+
+def set_deadline(campaign, when: str) -> list[Event]:
+    """``tabula round deadline``: the current round's orders deadline (UTC), logged."""
+    value = parse_deadline(when)
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "deadline")
+        events = [
+            event(r.round, "orders", "set_campaign", {"key": "deadline", "value": value, "was": r.snap.campaign("deadline")},
+                  f"the umpire sets round {r.round}'s orders deadline: {value}"),
+            event(r.round, "orders", "set_campaign",
+                  {"key": "deadline_round", "value": str(r.round), "was": r.snap.campaign("deadline_round")},
+                  f"the deadline holds for round {r.round}"),
+        ]
+        campaign.append(events, before=r.snap)
+    return events
+
+
+def set_orders_mode(campaign, mode: str) -> list[Event]:
+    """``tabula round mode`` (or ``round start --orders-mode``): sealed or commit-reveal, before
+    any step 1.3 order or commitment of the round."""
+    if mode not in MODES:
+        raise InputError(f"orders mode {mode!r} is not one of {', '.join(MODES)}")
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "mode")
+        given = [a for a, row in r.orders_rows().items() if row[2] is not None]
+        if given or _note(r, COMMITMENTS_NOTE):
+            raise InputError(f"cannot set the orders mode: round {r.round} already has orders or commitments; "
+                             "set it before the round's first order")
+        was = orders_mode(r.snap)
+        events = [event(r.round, "orders", "set_campaign", {"key": "orders_mode", "value": mode, "was": r.snap.campaign("orders_mode")},
+                        f"orders are taken in {mode} mode from round {r.round}" + ("" if was != mode else " (unchanged)"))]
+        campaign.append(events, before=r.snap)
+    return events
+
+
+def _deadline_passed(r: Round, now: datetime | None, what: str) -> None:
+    deadline = deadline_of(r.snap)
+    if deadline is None:
+        raise InputError(f"cannot {what}: round {r.round} has no deadline; set one with `tabula round deadline`")
+    now = now or datetime.now(timezone.utc)
+    if now < deadline:
+        raise InputError(f"cannot {what}: round {r.round}'s deadline {deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has not passed")
+
+
+def _default_events(r: Round) -> tuple[list[Event], list[int]]:
+    from tabula.engine.vae_victis.rounds.orders_step import orders_data
+
+    events, ids = [], []
+    rows = r.orders_rows()
+    for a in r.live_armies():
+        row = rows.get(a.id)
+        if row is not None and row[2] is not None:
+            continue
+        o = ArmyOrders(army=a.id, initiative=(row[3] if row is not None and row[3] else "strength"))
+        data = orders_data(r.round, o, moves_given=True, source="default")
+        data["submitted_by"] = DEFAULT_BY
+        events.append(event(r.round, "orders", "put_orders", data,
+                            f"army {a.id} ({a.faction}) has no orders at the deadline: it stands still (default orders)"))
+        ids.append(a.id)
+    return events, ids
+
+
+def reveal_round(campaign, *, now: datetime | None = None) -> list[Event]:
+    """``tabula round reveal``: once the round's deadline has passed, every live army still without
+    orders stands still (default orders, logged as such) and the round's orders are revealed and
+    locked.  In commit-reveal mode, before the window opened this opens it (factions that
+    committed may still reveal; a second reveal closes it); after, it closes it."""
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "reveal")
+        mode = orders_mode(r.snap)
+        if is_locked(r):
+            raise InputError(f"round {r.round}'s orders are already revealed: run movement (`tabula round move`)")
+        _deadline_passed(r, now, "reveal the orders")
+        if mode == SEALED:
+            defaults, ids = _default_events(r)
+            text = f"the deadline passed: round {r.round}'s orders are revealed to every faction and locked" + (
+                f"; {len(ids)} arm{'y' if len(ids) == 1 else 'ies'} without orders stand still" if ids else "")
+            events = defaults + _reveal_events(r, "umpire", closed=True, defaults=ids, text=text)
+        else:
+            window_open = _note(r, REVEAL_NOTE) is not None
+            committed = set(_note(r, COMMITMENTS_NOTE) or {})
+            if window_open:
+                defaults, ids = _default_events(r)
+            else:
+                # Factions that never committed stand still; the others may still reveal.
+                defaults, ids = _default_events(r)
+                keep = {a.id for a in r.live_armies() if a.faction not in committed}
+                pairs = [(e, i) for e, i in zip(defaults, ids) if i in keep]
+                defaults, ids = [e for e, _ in pairs], [i for _, i in pairs]
+            waiting = [] if window_open else sorted(committed - set(_note(r, REVEALS_NOTE) or {}))
+            closed = not waiting
+            text = (f"the deadline passed: round {r.round}'s orders are "
+                    + ("locked" if closed else f"open for reveals by {', '.join(waiting)}")
+                    + (f"; {len(ids)} arm{'y' if len(ids) == 1 else 'ies'} without orders stand still" if ids else ""))
+            events = defaults + _reveal_events(r, "umpire", closed=closed, defaults=ids, text=text)
+        campaign.append(events, before=r.snap)
+    return events
+
+
+# --- commit-reveal --------------------------------------------------------------------------------
+
+
+def canonical_orders(orders: Mapping[int, ArmyOrders]) -> list[dict]:
+    """The documented canonical form of a faction's orders (docs/sealed-orders.md): one object per
+    army, sorted by army, every field present."""
+    return [
+        {"army": int(o.army), "moves": [int(m) for m in o.moves], "initiative": o.initiative or "strength",
+         "lift_siege": bool(o.lift_siege), "assault": o.assault,
+         "transfers": [[int(t.to_army), int(t.fp)] for t in o.transfers],
+         "sea_links": [[str(z), str(s)] for z, s in o.sea_links]}
+        for _army, o in sorted(orders.items())
+    ]
+
+
+def orders_from_canonical(items) -> dict[int, ArmyOrders]:
+    return {
+        int(d["army"]): ArmyOrders(army=int(d["army"]), moves=tuple(int(m) for m in d["moves"]), initiative=d["initiative"],
+                                   lift_siege=bool(d["lift_siege"]), assault=d["assault"],
+                                   transfers=tuple(Transfer(int(t), int(f)) for t, f in d["transfers"]),
+                                   sea_links=tuple((str(z), str(s)) for z, s in d["sea_links"]))
+        for d in items
+    }
+
+
+def orders_commitment(orders: Mapping[int, ArmyOrders], secret: str) -> str:
+    """SHA-256 (hex) of the UTF-8 canonical JSON ``{"orders": canonical_orders(orders), "secret": secret}``
+    (keys sorted, separators ``,`` and ``:``, non-ASCII kept): what a faction commits to."""
+    if not orders:
+        raise InputError("the orders to commit hold no army: give at least one army's moves")
+    if not secret:
+        raise InputError("the secret is empty: choose a long random one (e.g. `python -c \"import secrets; print(secrets.token_hex(16))\"`)")
+    text = json.dumps({"orders": canonical_orders(orders), "secret": secret}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _live_factions(r: Round) -> list[str]:
+    return sorted({a.faction for a in r.live_armies()})
+
+
+def _require_mode(r: Round, what: str) -> None:
+    if orders_mode(r.snap) != COMMIT_REVEAL:
+        raise InputError(f"cannot {what}: this campaign takes sealed orders (`tabula round orders`); "
+                         "commit-reveal mode is set with `tabula round mode`")
+
+
+def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | None = None) -> list[Event]:
+    """A faction's commitment (a digest from :func:`orders_commitment`); replaces its earlier one
+    until the reveal window opens, which happens when every faction with live armies has committed."""
+    digest = str(digest).strip().lower()
+    if not _DIGEST.match(digest):
+        raise InputError(f"commitment {digest!r} is not a SHA-256 digest (64 hex digits): compute it with `tabula round commitment`")
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "commit")
+        _require_mode(r, "take a commitment")
+        if _note(r, REVEAL_NOTE) is not None:
+            raise InputError(f"refused, nothing stored: round {r.round}'s reveal window is open; commitments are closed")
+        live = _live_factions(r)
+        if faction not in live:
+            raise InputError(f"{faction} has no live army in round {r.round}: it has no orders to commit")
+        by = submitted_by if submitted_by is not None else faction
+        commitments = dict(_note(r, COMMITMENTS_NOTE) or {})
+        commitments[faction] = digest
+        events = [
+            event(r.round, "orders", "commit_orders", {"round": r.round, "faction": faction, "digest": digest, "submitted_by": by},
+                  f"{faction} commits to its round {r.round} orders (digest {digest[:16]}) from {by}"),
+            event(r.round, "orders", "put_note", {"round": r.round, "key": COMMITMENTS_NOTE, "value": commitments}),
+        ]
+        if set(live) <= set(commitments):
+            events += _reveal_events(r, "commitments", closed=False,
+                                     text=f"every faction has committed: round {r.round}'s reveal window opens (`tabula round reveal-orders`)")
+        campaign.append(events, before=r.snap)
+    return events
+
+
+def reveal_orders(campaign, faction: str, orders: Mapping[int, ArmyOrders], secret: str, *,
+                  submitted_by: str | None = None, source: str = "the command line") -> list[Event]:
+    """A faction's reveal: its orders and secret must give its commitment (else "tampered", nothing
+    stored), then pass the engine's validator (else refused, nothing stored: the digest binds these
+    orders, so its armies stand still at the umpire's reveal after the deadline).  The orders are
+    stored and public at once; the round locks when every army has orders."""
+    from tabula.engine.vae_victis.rounds.machine import round_of
+    from tabula.engine.vae_victis.rounds.orders_step import order_events
+
+    digest = orders_commitment(orders, secret)
+    with campaign.transaction():
+        r = read_round(campaign)
+        require(campaign, r, "reveal-orders")
+        _require_mode(r, "take revealed orders")
+        if _note(r, REVEAL_NOTE) is None:
+            raise InputError(f"cannot take revealed orders: round {r.round}'s reveal window opens when every faction has "
+                             "committed, or at the umpire's `tabula round reveal` after the deadline")
+        refuse_if_revealed(r, source)
+        committed = (_note(r, COMMITMENTS_NOTE) or {}).get(faction)
+        if committed is None:
+            raise InputError(f"{source}: refused, nothing stored: {faction} made no commitment in round {r.round}")
+        reveals = dict(_note(r, REVEALS_NOTE) or {})
+        if faction in reveals:
+            raise InputError(f"{source}: refused, nothing stored: {faction} has already revealed its round {r.round} orders")
+        if digest != committed:
+            raise InputError(f"{source}: refused, nothing stored: tampered: these orders and secret give digest {digest[:16]}, "
+                             f"not {faction}'s commitment {committed[:16]}")
+        by = submitted_by if submitted_by is not None else faction
+        head = event(r.round, "orders", "reveal_orders",
+                     {"round": r.round, "faction": faction, "digest": digest, "secret": secret, "submitted_by": by,
+                      "orders": canonical_orders(orders)},
+                     f"{faction} reveals its round {r.round} orders from {by}: they match its commitment")
+        puts = order_events(campaign, r, orders, faction=faction, submitted_by=by, source=source, kind_source="reveal")
+        reveals[faction] = by
+        events = [head] + puts + [event(r.round, "orders", "put_note", {"round": r.round, "key": REVEALS_NOTE, "value": reveals})]
+        after = campaign.append(events, before=r.snap)
+        a = round_of(after)
+        if not a.missing(2):
+            more = _reveal_events(a, "last reveal", closed=True, text=f"every army's orders are in: round {r.round}'s orders are locked")
+            campaign.append(more, before=after)
+            events += more
+    return events
+
+
+# --- the SQL console -----------------------------------------------------------------------------
+
+
+def console_seal(con) -> str | None:
+    """Why the SQL console must not read :data:`SEALED_TABLES` now (None: it may), from a plain
+    read-only connection: the campaign is in an orders phase whose orders are not revealed."""
+    try:
+        rows = dict(con.execute("SELECT key, value FROM campaign").fetchall())
+    except Exception:  # not started (no campaign table): no orders exist yet
+        return None
+    if rows.get("phase") != Phase.ORDERS.value or rows.get("round") is None:
+        return None
+    rnd = int(rows["round"])
+    try:
+        revealed = con.execute("SELECT count(*) FROM round_notes WHERE round = ? AND key = ?", [rnd, REVEAL_NOTE]).fetchone()[0]
+    except Exception:
+        revealed = 0
+    if revealed:
+        return None
+    return (f"round {rnd}'s orders are sealed until the reveal (the last army's orders, or the umpire's "
+            "`tabula round reveal` after the deadline): the console reads the orders and events tables only then")
+
+
+def sealed_references(con, statement: str, _seen: frozenset[str] = frozenset()) -> set[str]:
+    """The sealed tables a statement reads, directly or through the file's views (DuckDB's own
+    parser names the tables, including those inside ``query('...')`` and ``query_table``)."""
+    try:
+        found = con.get_table_names(statement)
+    except Exception:
+        found = _parsed_names(con, statement)  # the binder refused (a view's own binding): the parser alone
+    names = {n.lower().split(".")[-1].strip('"').split(" ")[0] for n in found}
+    out = names & SEALED_TABLES
+    views = dict(con.execute("SELECT lower(view_name), sql FROM duckdb_views() WHERE NOT internal").fetchall())
+    for name in sorted(names - _seen):
+        if name in views and views[name]:
+            body = re.sub(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?view\s+.*?\s+as\s+", "", views[name], count=1)
+            try:
+                out |= sealed_references(con, body, _seen | names)
+            except Exception:
+                out.add(name)  # a view that cannot be read back is treated as sealed
+    return out
+
+
+def _parsed_names(con, statement: str) -> set[str]:
+    """Table names from DuckDB's parser alone (``json_serialize_sql``): base tables, and the
+    arguments of ``query('...')`` / ``query_table('...')``; a statement it cannot parse names none."""
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()[0])
+    if tree.get("error"):
+        raise InputError(f"the statement cannot be read for sealed tables: {tree.get('error_message', '')}")
+    out: set[str] = set()
+
+    def strings(node) -> list[str]:
+        found = []
+        if isinstance(node, dict):
+            if node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
+                v = node["value"].get("value")
+                if isinstance(v, str):
+                    found.append(v)
+            for x in node.values():
+                found += strings(x)
+        elif isinstance(node, list):
+            for x in node:
+                found += strings(x)
+        return found
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "BASE_TABLE" and node.get("table_name"):
+                out.add(str(node["table_name"]))
+            name = str(node.get("function_name", "")).lower()
+            if name in ("query_table", "query"):
+                for text in strings(node.get("children", [])):
+                    out.add(text)
+                    if name == "query":
+                        try:
+                            out.update(_parsed_names(con, text))
+                        except InputError:
+                            pass
+            for x in node.values():
+                walk(x)
+        elif isinstance(node, list):
+            for x in node:
+                walk(x)
+
+    walk(tree)
+    return out
