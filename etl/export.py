@@ -53,7 +53,8 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 raise InputError(f"map database {db_path}: table {table} cannot be read ({first}): "
                                  "rebuild it with `tabula map build`") from None
-            geometry = shapely.from_wkb(df.pop("wkb").map(bytes).to_numpy())
+            # A row without a geometry (a sea zone drawn by no polygon) stays a row with an empty geometry.
+            geometry = shapely.from_wkb(df.pop("wkb").map(lambda b: bytes(b) if isinstance(b, (bytes, bytearray, memoryview)) else None).to_numpy())
             # The columns are OGC:CRS84 (schema/*.sql): WGS84 lon/lat, which GeoPandas, GeoParquet
             # and GeoPackage write as EPSG:4326 with x = longitude.
             layers[table] = gpd.GeoDataFrame(df, geometry=geometry, crs="EPSG:4326")

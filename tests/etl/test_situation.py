@@ -204,3 +204,13 @@ def test_demo_campaign_exports_the_control_now(tmp_path):
     armies = s.layers["armies"]
     assert armies[armies["faction"] != "Roma"]["strength"].isna().all()
     assert dict(zip(armies[armies["faction"] == "Roma"]["id"], armies[armies["faction"] == "Roma"]["strength"])) == strengths
+
+
+def test_map_export_of_a_campaign_with_a_sea_zone_drawn_by_no_polygon(situation_campaign, tmp_path):
+    # Bug: `tabula map export` failed with a TypeError on a sea zone whose geometry is NULL (the
+    # synthetic boards write their zones so); the zone is now a row with an empty geometry.
+    from tabula.etl.export import layers_from_map
+
+    path, _ = situation_campaign
+    layers = layers_from_map(path)
+    assert "sea_zones" in layers and layers["sea_zones"].geometry.isna().all()
