@@ -29,6 +29,8 @@ demo: venv
 	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
+	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb
+	@echo "play through the browser: $(TABULA) serve $(BUILD)/first-punic-war.duckdb  (then open a link above)"
 
 test: venv chromium
 	$(PY) -m pytest -q

@@ -28,7 +28,7 @@ import traceback
 import click
 
 from tabula.geo.errors import TabulaError
-from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, sql
+from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, serve, sql
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,6 +47,7 @@ cli.add_command(sql.command)
 cli.add_command(log.command)
 cli.add_command(render.group)
 cli.add_command(export.command)
+cli.add_command(serve.group)
 
 
 #: What :func:`main` needs to know about the running command (set by the group callback).

@@ -1,0 +1,28 @@
+"""A tiny started campaign with app tokens, for the app's tests (the field of tests/cli/test_sealed_cli.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.engine.boards import sketch
+from tests.engine.test_rounds import FIELD, WATER
+from tests.engine.test_state import make_campaign
+
+PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia"))
+
+
+def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publish: bool = True) -> dict[str, str]:
+    """Write a started campaign at ``path`` (initiative published unless ``publish`` is false) and
+    issue its tokens: {name: token} (umpire, carthago, roma, syracusae)."""
+    from tabula.app.tokens import issue_tokens
+    from tabula.engine.core.campaign import Campaign
+    from tabula.engine.vae_victis import rounds
+
+    m = sketch(radius=4, structures=structures, water=WATER)
+    c, m = make_campaign(path, placements=placements, m=m)
+    c.start(seed=11)
+    c.close()
+    with Campaign.open(path) as c:
+        if publish:
+            rounds.publish_initiative(c)
+        return {i.name: i.token for i in issue_tokens(c)}

@@ -1,0 +1,195 @@
+"""`tabula serve` through Starlette's TestClient: sign-in, the authorisation matrix, the order form, the umpire's steps."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette 1.x nudges towards httpx2; httpx is pinned
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tabula.app.server import COOKIE, create_app  # noqa: E402
+from tests.app.fixtures import field_campaign  # noqa: E402
+from tests.cli.test_round_cli import tabula  # noqa: E402
+
+SECRET = "3 3 5 0"  # roma's sealed moves for army 9: no other response may contain them before the reveal
+
+
+@pytest.fixture
+def camp(tmp_path):
+    path = tmp_path / "field.duckdb"
+    return path, field_campaign(path)
+
+
+def client(path, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return TestClient(create_app(path), headers=headers)
+
+
+def test_sign_in_sets_a_strict_http_only_cookie(camp):
+    path, tokens = camp
+    c = client(path)
+    r = c.get("/")
+    assert r.status_code == 401 and "sign in with the token" in r.text
+    r = c.get("/?token=nope", follow_redirects=False)
+    assert r.status_code == 401 and "unknown or revoked" in r.text
+    r = c.get(f"/?token={tokens['roma']}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    cookie = r.headers["set-cookie"]
+    assert f"{COOKIE}={tokens['roma']}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    r = c.get("/")
+    assert r.status_code == 200 and "signed in as <b>roma</b>" in r.text and 'id="moves-9"' in r.text
+    c2 = client(path)
+    r = c2.post("/signin", data={"token": tokens["umpire"]})
+    assert r.status_code == 200 and "tabula: umpire" in r.text
+    r = c2.post("/signout")
+    assert c2.get("/").status_code == 401
+
+
+def _endpoints():
+    """(name, method, path, form) of every endpoint; the forms store nothing (bad moves, a refused step)."""
+    return [
+        ("home", "GET", "/", None),
+        ("map", "GET", "/map", None),
+        ("check", "POST", "/api/check", {"moves-1": "9 9", "moves-9": "3 3", "moves-10": ""}),
+        ("orders", "POST", "/orders", {"moves-1": "x", "moves-9": "x", "moves-10": "x"}),
+        ("step", "POST", "/umpire/step", {"step": "move"}),
+        ("deadline", "POST", "/umpire/deadline", {"when": "2100-01-01T00:00:00Z"}),
+        ("sql", "POST", "/umpire/sql", {"query": "SELECT moves FROM orders"}),
+        ("sql-view", "POST", "/umpire/sql", {"query": "SELECT data FROM events"}),
+    ]
+
+
+EXPECTED = {
+    # role: {endpoint: status}
+    "none": dict.fromkeys(["home", "map", "check", "orders", "step", "deadline", "sql", "sql-view"], 401),
+    "wrong": dict.fromkeys(["home", "map", "check", "orders", "step", "deadline", "sql", "sql-view"], 401),
+    "player": {"home": 200, "map": 200, "check": 200, "orders": 400, "step": 403, "deadline": 403, "sql": 403, "sql-view": 403},
+    "umpire": {"home": 200, "map": 200, "check": 403, "orders": 403, "step": 409, "deadline": 200, "sql": 400, "sql-view": 400},
+}
+
+
+def test_the_authorisation_matrix(camp):
+    path, tokens = camp
+    roma = client(path, tokens["roma"])
+    assert roma.post("/orders", data={"moves-9": SECRET, "moves-10": ""}).status_code == 200
+    # A player's form names only its own armies: roma's field for carthago's army 1 is ignored.
+    assert roma.post("/orders", data={"moves-1": "9 9", "moves-9": SECRET, "moves-10": ""}).status_code == 200
+    who = {"none": None, "wrong": "x" * 43, "carthago": tokens["carthago"], "syracusae": tokens["syracusae"],
+           "umpire": tokens["umpire"], "roma": tokens["roma"]}
+    for name, token in who.items():
+        role = name if name in EXPECTED else "player"
+        c = client(path, token)
+        for endpoint, method, url, form in _endpoints():
+            r = c.get(url) if method == "GET" else c.post(url, data=form)
+            assert r.status_code == EXPECTED[role][endpoint], (name, endpoint, r.status_code, r.text[:300])
+            if name != "roma":
+                assert SECRET not in r.text, (name, endpoint)
+            if r.status_code == 401:
+                assert "sign in" in r.text
+    # Nothing of the matrix stored an order: carthago's army 1 still has none, roma's army 9 its own.
+    umpire = client(path, tokens["umpire"])
+    page = umpire.get("/").text
+    assert "roma armies 9, 10" in page and "carthago army 1" in page and "token:roma" in page
+    out = umpire.post("/umpire/sql", data={"query": "SELECT army FROM round_notes LIMIT 0"}, headers={"Accept": "application/json"})
+    assert out.status_code == 400  # a bad query is one message
+    r = umpire.post("/umpire/sql", data={"query": "SELECT count(*) AS n FROM armies"}, headers={"Accept": "application/json"})
+    assert r.status_code == 200 and r.json() == [[{"n": 3}]]
+    for query in ("COPY armies TO '/tmp/x.csv'", "ATTACH '/tmp/y.duckdb'", "SELECT * FROM query('SELECT * FROM orders')"):
+        r = umpire.post("/umpire/sql", data={"query": query})
+        assert r.status_code == 400 and ("refused" in r.text), query
+    # The JSON API answers errors as JSON.
+    r = client(path).post("/api/check", data={})
+    assert r.status_code == 401 and "error" in r.json()
+
+
+def test_check_submit_replace_reveal(camp):
+    path, tokens = camp
+    roma, carthago, umpire = (client(path, tokens[n]) for n in ("roma", "carthago", "umpire"))
+    r = roma.post("/api/check", data={"moves-9": "3 3 y", "moves-10": "3 3 3 3 3 3 3 3 3 3 3 3 3 3 3 3"})
+    problems = r.json()["problems"]
+    assert r.status_code == 200 and not r.json()["ok"]
+    assert any(p["army"] == 9 and "'y'" in p["message"] for p in problems)
+    assert any(p["army"] == 10 for p in problems)  # the army that parses is checked in the position too
+    r = roma.post("/orders", data={"moves-9": "3 3 y", "moves-10": ""})
+    assert r.status_code == 400 and "nothing stored" in r.text and "3 3 y" in r.text  # the typed values kept
+    assert roma.post("/api/check", data={"moves-9": "3 3", "moves-10": ""}).json() == {"ok": True, "problems": []}
+    assert roma.post("/orders", data={"moves-9": "3 3", "moves-10": ""}).status_code == 200
+    r = roma.post("/orders", data={"moves-9": "3", "moves-10": ""})  # replaces
+    assert r.status_code == 200 and "orders stored (sealed) for armies 9, 10" in r.text
+    assert 'value="3"' in roma.get("/").text
+    assert carthago.post("/orders", data={"moves-1": "9 9"}, headers={"Accept": "application/json"}).json() == {
+        "stored": [1], "revealed": True}
+    page = roma.get("/").text
+    assert 'id="locked"' in page and "9 9" in page and 'id="orders"' not in page  # read-only, everyone's orders
+    r = roma.post("/orders", data={"moves-9": "3 3", "moves-10": ""})
+    assert r.status_code == 400 and "revealed" in r.text
+    assert "initiative strength, moves \"3\"" not in umpire.get("/").text
+    r = umpire.post("/umpire/step", data={"step": "move"})
+    assert r.status_code == 200
+    log = roma.get("/").text
+    assert "orders received for army 9 from token:roma" in log
+    assert 'id="step-move"' not in umpire.get("/").text  # movement ran: no move button any more
+
+
+def test_initiative_stage_publish_and_bad_step(tmp_path):
+    path = tmp_path / "init.duckdb"
+    tokens = field_campaign(path, publish=False)
+    roma, umpire = client(path, tokens["roma"]), client(path, tokens["umpire"])
+    page = umpire.get("/").text
+    assert 'id="step-publish"' in page and 'id="step-move"' not in page
+    assert 'id="initiative-9"' in roma.get("/").text
+    r = roma.post("/api/check", data={"moves-9": "", "moves-10": "", "initiative-9": "Mare Nostrum"})
+    assert not r.json()["ok"] and "Mare Nostrum" in r.text
+    assert umpire.post("/umpire/step", data={"step": "launch"}).status_code == 400
+    assert umpire.post("/umpire/step", data={"step": "reveal"}).status_code == 409  # initiative not published yet
+    assert umpire.post("/umpire/step", data={"step": "publish"}).status_code == 200
+    assert 'id="initiative-9"' not in roma.get("/").text
+    r = umpire.post("/umpire/deadline", data={"when": "tomorrow"})
+    assert r.status_code == 400 and "ISO-8601" in r.text
+
+
+def test_a_busy_file_is_503(camp):
+    path, tokens = camp
+    holder = subprocess.Popen([sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(path)!r}); "
+                               "print('held', flush=True); time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        r = client(path, tokens["roma"]).get("/")
+        assert r.status_code == 503 and "retry" in r.text and r.headers["retry-after"] == "2"
+    finally:
+        holder.kill()
+        holder.wait()
+    assert client(path, tokens["roma"]).get("/").status_code == 200
+
+
+def test_tokens_command_revokes_and_stores_only_hashes(camp, capsys):
+    path, tokens = camp
+    code, out, err = tabula(capsys, "serve", "tokens", path, "--url", "http://example.test:9000/")
+    assert code == 0, err
+    links = dict(line.split() for line in out.splitlines()[1:])
+    assert set(links) == {"umpire", "carthago", "roma", "syracusae"}
+    assert all(v.startswith("http://example.test:9000/?token=") for v in links.values())
+    new = links["roma"].split("token=")[1]
+    assert new.encode() not in path.read_bytes()
+    assert client(path, tokens["roma"]).get("/").status_code == 401  # revoked
+    assert client(path, new).get("/").status_code == 200
+    code, _, err = tabula(capsys, "serve", "tokens", path.with_name("missing.duckdb"))
+    assert code == 1 and "does not exist" in err
+
+
+def test_commit_reveal_mode_is_refused_by_the_form(tmp_path):
+    from tabula.engine.core.campaign import Campaign
+    from tabula.engine.vae_victis import rounds
+
+    path = tmp_path / "cr.duckdb"
+    tokens = field_campaign(path, publish=False)
+    with Campaign.open(path) as c:
+        rounds.set_orders_mode(c, "commit-reveal")
+        rounds.publish_initiative(c)
+    r = client(path, tokens["roma"]).post("/orders", data={"moves-9": "3", "moves-10": ""})
+    assert r.status_code == 400 and "commit-reveal" in r.text
