@@ -5,8 +5,8 @@ Each statement is parsed first and refused unless its kind is one ``tabula sql``
 tables (``orders``, ``events``), directly, through a view or through ``query('...')``, is refused
 (:func:`~tabula.engine.vae_victis.rounds.reveal.console_seal`, ``sealed_references``); the
 connection is :func:`tabula.geo.spatialdb.connect_console`'s, which cannot change the file or
-reach any other.  The loop mirrors ``tabula sql``'s (that one prints as it goes, this one returns
-tables); the refusals and their wording are the same.
+reach any other.  Each statement runs through ``tabula sql``'s own checked execution
+(:func:`tabula.commands.sql.run_checked`): that command prints as it goes, this returns tables.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def run_console(campaign: Path, text: str) -> list[tuple[list[str], list[tuple],
     (columns, rows, cut) per statement that returns rows; an :class:`InputError` naming the refusal."""
     import duckdb
 
-    from tabula.commands.sql import _CALL, ALLOWED, REFUSED, file_operation, operation, split_statements
-    from tabula.engine.vae_victis.rounds.reveal import console_seal, sealed_references
+    from tabula.commands.sql import run_checked, split_statements
+    from tabula.engine.vae_victis.rounds.reveal import console_seal
     from tabula.geo.errors import InputError
     from tabula.geo.spatialdb import connect_console
 
@@ -45,32 +45,7 @@ def run_console(campaign: Path, text: str) -> list[tuple[list[str], list[tuple],
         seal = console_seal(con)
         for i, statement in enumerate(statements):
             where = f"statement {i + 1}" if len(statements) > 1 else "the query"
-            try:
-                for parsed in con.extract_statements(statement):
-                    if parsed.type.name not in ALLOWED:
-                        op = operation(parsed.query) if parsed.query.strip() else parsed.type.name
-                        raise InputError(f"{where}: {op} is refused: {REFUSED}; query it with SELECT")
-                    if seal is not None:
-                        try:
-                            touched = sealed_references(con, parsed.query)
-                        except (duckdb.Error, InputError):
-                            if parsed.type.name == "SELECT":
-                                raise
-                            touched = set()
-                        if touched:
-                            raise InputError(f"{where}: reading {', '.join(sorted(touched))} is refused: {seal}")
-                result = con.execute(statement)
-            except duckdb.PermissionException:
-                raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
-            except duckdb.IOException as e:
-                if _CALL.search(statement):
-                    raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
-                raise InputError(f"{where} failed: {str(e).strip().splitlines()[0]}") from None
-            except duckdb.Error as e:
-                first = str(e).strip().splitlines()[0]
-                if "configuration has been locked" in first:
-                    raise InputError(f"{where}: {operation(statement)} is refused: {REFUSED}") from None
-                raise InputError(f"{where} failed: {first}") from None
+            result = run_checked(con, statement, where, seal)
             if result.description is None:
                 continue
             columns = [d[0] for d in result.description]

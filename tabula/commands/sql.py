@@ -75,6 +75,54 @@ def file_operation(statement: str) -> str:
     return f"{m.group(1)}('{m.group(2)}')" if m else operation(statement)
 
 
+def run_checked(con, statement: str, where: str, seal: str | None):
+    """Run one statement on the console's connection after the console's checks, for ``tabula sql``
+    and the app's console alike: the DuckDB result, or an :class:`InputError` naming the refusal.
+
+    Each statement is parsed first so a refused kind never runs (one chunk may hold several
+    statements); with ``seal`` (the round's orders not yet revealed:
+    :func:`~tabula.engine.vae_victis.rounds.reveal.console_seal`) a statement reading the sealed
+    tables, directly, through a view or inside ``query('...')``, is refused."""
+    import duckdb
+
+    from tabula.engine.vae_victis.rounds.reveal import sealed_references
+    from tabula.geo.errors import InputError
+
+    try:
+        for parsed in con.extract_statements(statement):
+            if parsed.type.name not in ALLOWED:
+                op = operation(parsed.query) if parsed.query.strip() else parsed.type.name
+                raise InputError(f"{where}: {op} is refused: {REFUSED}; query it with SELECT")
+            if seal is not None:
+                # A temporary view is checked where it is used (views are expanded), a
+                # CREATE TABLE AS or a macro where it is created.
+                try:
+                    touched = sealed_references(con, parsed.query)
+                except (duckdb.Error, InputError):
+                    if parsed.type.name == "SELECT":
+                        raise
+                    # A write the parser cannot bind (UPDATE of a view...) only fails on the
+                    # read-only campaign, reading nothing (and no temporary table exists: CREATE is refused).
+                    touched = set()
+                if touched:
+                    raise InputError(f"{where}: reading {', '.join(sorted(touched))} is refused: {seal}")
+        return con.execute(statement)
+    except duckdb.PermissionException:
+        # The connection's own lock: a file outside (or the campaign file itself) was reached for.
+        raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
+    except duckdb.IOException as e:
+        # Spatial's readers (ST_Read, ST_ReadSHP) report the same refusal as "could not open".
+        if _CALL.search(statement):
+            raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
+        raise InputError(f"{where} failed: {str(e).strip().splitlines()[0]}") from None
+    except duckdb.Error as e:
+        first = str(e).strip().splitlines()[0]
+        if "configuration has been locked" in first:
+            raise InputError(f"{where}: {operation(statement)} is refused: {REFUSED}") from None
+        hint = " (the console is read-only: state changes go through `tabula round ...`)" if "read-only" in first.lower() else ""
+        raise InputError(f"{where} failed: {first}{hint}") from None
+
+
 @click.command(name="sql")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("query", required=False)
@@ -133,46 +181,13 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
             raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
         raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
     try:
-        from tabula.engine.vae_victis.rounds.reveal import console_seal, sealed_references
+        from tabula.engine.vae_victis.rounds.reveal import console_seal
 
         # Sealed orders: nobody, the umpire included, reads them through tabula before the reveal.
         seal = console_seal(con)
         for i, statement in enumerate(statements):
             where = f"statement {i + 1} of {source}" if len(statements) > 1 else source
-            try:
-                # Parsed first so a refused kind never runs (one chunk may hold several statements).
-                for parsed in con.extract_statements(statement):
-                    if parsed.type.name not in ALLOWED:
-                        op = operation(parsed.query) if parsed.query.strip() else parsed.type.name
-                        raise InputError(f"{where}: {op} is refused: {REFUSED}; query it with SELECT")
-                    if seal is not None:
-                        # A temporary view is checked where it is used (views are expanded), a
-                        # CREATE TABLE AS or a macro where it is created.
-                        try:
-                            touched = sealed_references(con, parsed.query)
-                        except (duckdb.Error, InputError):
-                            if parsed.type.name == "SELECT":
-                                raise
-                            # A write the parser cannot bind (UPDATE of a view...) only fails on the
-                            # read-only campaign, reading nothing (and no temporary table exists: CREATE is refused).
-                            touched = set()
-                        if touched:
-                            raise InputError(f"{where}: reading {', '.join(sorted(touched))} is refused: {seal}")
-                result = con.execute(statement)
-            except duckdb.PermissionException:
-                # The connection's own lock: a file outside (or the campaign file itself) was reached for.
-                raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
-            except duckdb.IOException as e:
-                # Spatial's readers (ST_Read, ST_ReadSHP) report the same refusal as "could not open".
-                if _CALL.search(statement):
-                    raise InputError(f"{where}: {file_operation(statement)} is refused: {REFUSED}") from None
-                raise InputError(f"{where} failed: {str(e).strip().splitlines()[0]}") from None
-            except duckdb.Error as e:
-                first = str(e).strip().splitlines()[0]
-                if "configuration has been locked" in first:
-                    raise InputError(f"{where}: {operation(statement)} is refused: {REFUSED}") from None
-                hint = " (tabula sql is read-only: state changes go through `tabula round ...`)" if "read-only" in first.lower() else ""
-                raise InputError(f"{where} failed: {first}{hint}") from None
+            result = run_checked(con, statement, where, seal)
             if result.description is None:
                 continue
             columns = [d[0] for d in result.description]
