@@ -156,3 +156,16 @@ def make_campaign_db(path: Path, *, started: bool = True, k: int = 4) -> dict:
     finally:
         con.close()
     return {"rows": rows, "structures": structures, "road": road, "river": river, "zone": zone_cells}
+
+
+def layer_payloads(page: str, kind: str) -> list:
+    """The data our layers of one kind pass to their builder in a rendered page (the last argument
+    of the call), decoded."""
+    import json
+    import re
+
+    out = []
+    for name in re.findall(rf"var ({kind}_\w+) = \(function", page):
+        match = re.search(rf"var {name} = \(function.*?\n        \}}\)\((?:\w+_data, )?(.*?)\);\n", page, re.S)
+        out.append(json.loads(match.group(1)))
+    return out

@@ -16,21 +16,12 @@ import pytest
 
 from tabula.geo.hexgrid import cell_center
 from tabula.geo.spatialdb import connect
-from tests.web_maps.synthetic import FACTIONS, make_campaign_db
+from tests.web_maps.synthetic import FACTIONS, layer_payloads as _payloads, make_campaign_db
 from tabula.web_maps.scenario_layers import load_scenario
 from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
 
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
 ZONE = "Mare Tyrrhenum"
-
-
-def _payloads(page: str, kind: str) -> list:
-    """The data our layers of one kind pass to their builder (the last argument of the call)."""
-    out = []
-    for name in re.findall(rf"var ({kind}_\w+) = \(function", page):
-        match = re.search(rf"var {name} = \(function.*?\n        \}}\)\((?:\w+_data, )?(.*?)\);\n", page, re.S)
-        out.append(json.loads(match.group(1)))
-    return out
 
 
 def _near(cell: str) -> set[str]:

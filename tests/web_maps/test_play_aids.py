@@ -14,19 +14,12 @@ from tabula.geo.spatialdb import connect
 from tabula.web_maps.play_aids import load_hex_facts, load_hex_names, load_situation, read_move_rules, resolve_hex
 from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
 from tests.web_maps.playaid import make_playaid_campaign
+from tests.web_maps.synthetic import layer_payloads as _payloads
 from tests.web_maps.synthetic import FACTIONS, make_map_db
 
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
 FIND_MAP = "window[document.querySelector('.folium-map').id]"
 HEX_DATA = "Object.keys(window).filter(k => /^hex_layer_\\w+_data$/.test(k)).map(k => window[k])[0]"
-
-
-def _payloads(page: str, kind: str) -> list:
-    out = []
-    for name in re.findall(rf"var ({kind}_\w+) = \(function", page):
-        match = re.search(rf"var {name} = \(function.*?\n        \}}\)\((?:\w+_data, )?(.*?)\);\n", page, re.S)
-        out.append(json.loads(match.group(1)))
-    return out
 
 
 def _hex_data(page: str) -> dict:
