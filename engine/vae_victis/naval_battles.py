@@ -7,7 +7,7 @@ Everything here is pure: functions of the static :class:`~engine.vae_victis.mode
 minimum armies, the outcome table, the draw retreat, the least superiority of a retreat port and
 the options ``numbers_exhausted`` and ``no_port``.
 
-The seed's rules, and the decisions taken where it is silent (design decision 8):
+The seed's rules, and the decisions taken where it is silent (docs/rules/naval.md, "Naval battles"):
 
 * **When.**  Naval battles are fought right after movement (phase 3 needs no game); their
   retreats and advances happen then, before the land engagements are listed.

@@ -391,18 +391,20 @@ def create_app(campaign: str | Path) -> Starlette:
                 return fn(c, _identify(c, request, roles))
         return _guarded(request, go)
 
+    def sign_in(token: str, what: str) -> Response:
+        """The token's cookie and a redirect home, or 401 naming ``what`` was unknown."""
+        with access.open() as c:
+            ident = lookup(c.con, token)
+        if ident is None:
+            raise HttpError(401, f"{what} is unknown or revoked: ask the umpire for a new one")
+        resp = RedirectResponse("/", status_code=303)
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90)
+        return resp
+
     async def home(request: Request) -> Response:
         token = request.query_params.get("token")
         if token is not None:
-            def signin():
-                with access.open() as c:
-                    ident = lookup(c.con, token)
-                if ident is None:
-                    raise HttpError(401, "that sign-in link is unknown or revoked: ask the umpire for a new one")
-                resp = RedirectResponse("/", status_code=303)
-                resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90)
-                return resp
-            return await run_in_threadpool(_guarded, request, signin)
+            return await run_in_threadpool(_guarded, request, lambda: sign_in(token, "that sign-in link"))
 
         def show(c, ident):
             body = player_page(c, ident) if ident.role == "player" else umpire_page(c, ident)
@@ -412,16 +414,7 @@ def create_app(campaign: str | Path) -> Starlette:
     async def signin(request: Request) -> Response:
         form = await _form(request)
         token = form.get("token", "").strip()
-
-        def go():
-            with access.open() as c:
-                ident = lookup(c.con, token)
-            if ident is None:
-                raise HttpError(401, "that token is unknown or revoked: ask the umpire for a new one")
-            resp = RedirectResponse("/", status_code=303)
-            resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90)
-            return resp
-        return await run_in_threadpool(_guarded, request, go)
+        return await run_in_threadpool(_guarded, request, lambda: sign_in(token, "that token"))
 
     async def signout(request: Request) -> Response:
         resp = HTMLResponse(pages.signin_page("signed out"), status_code=200)

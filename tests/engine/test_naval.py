@@ -388,3 +388,20 @@ def test_a_navy_ending_on_a_sea_hex_is_warned():
     m = open_sea(sea=["3"])
     r = sail(m, m.state([(6, "roma", "")]), {6: "3"})
     assert "lost at the round's end unless it debarks" in r.events[0].text
+
+
+def test_naval_superiority_with_the_seeds_example():
+    # Seed, "Naval superiority": "For Mare Tyrrhenum, Carthago has assigned 3 Influence points, Roma 2, and
+    # Syracusae 0. Carthage's Naval Superiority level in Mare Tyrrhenum is thus 3 (2 + (3 - 2) = 3), Roma's 1
+    # (2 + (2 - 3) = 1), and Syracusae's 0 (2 + (0 - 3) = -1 but subject to floor of zero = 0)."
+    from tabula.engine.vae_victis.rounds.initiative_step import naval_superiority
+
+    m = sketch(radius=1, water={"3": "coast"}, sea_zones={"3": ["Mare Tyrrhenum"]})
+    uses = {1: "Mare Tyrrhenum", 2: "Mare Tyrrhenum", 3: "Mare Tyrrhenum", 9: "Mare Tyrrhenum", 10: "Mare Tyrrhenum",
+            20: "strength"}
+    factions = {1: "carthago", 2: "carthago", 3: "carthago", 9: "roma", 10: "roma", 20: "syracusae"}
+    levels = naval_superiority(m.board, uses, factions)
+    assert levels == {"Mare Tyrrhenum": {"carthago": 3, "roma": 1, "syracusae": 0}}
+    # 24 NMP per point, shared by the faction's navies in that zone (seed, "Naval movement").
+    state = dataclasses.replace(m.state([]), superiority=levels)
+    assert nmp_pools(m.board, state, "carthago") == {"Mare Tyrrhenum": 72}

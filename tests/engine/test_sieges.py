@@ -168,3 +168,14 @@ def test_attrition_is_10_x_resilience_before_reduction_only_from_1(ravenna):
     out, events = resolve_sieges(m.board, state, SiegeInputs(start_state=state))
     assert out.army(9).strength == 1600 and not any(e.kind == "siege_attrition" for e in events)
     assert out.control["Hipponium"] == "roma"
+
+
+def test_a_blockade_lowers_ravennas_resilience_from_4_to_3(ravenna):
+    # Seed, "Start of a siege": "If Ravenna already at the start of the siege is blockaded, its Resilience
+    # level is reduced by -1, from 4 to 3"; once the blockade ceases the -1 no longer applies.
+    from tabula.engine.vae_victis.sieges import effective_resilience
+
+    rules = ravenna.board.rules.sieges
+    siege = Siege("Ravenna", "roma", (9,), 4, 4, 1)
+    assert effective_resilience(siege, True, rules) == 3
+    assert effective_resilience(siege, False, rules) == 4

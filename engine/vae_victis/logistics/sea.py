@@ -8,7 +8,7 @@ faction as part of submitting movement instructions each round) than the faction
 superiority level in that sea zone".  The links themselves are SQL (``sql/logistics/sea.sql``,
 view ``logistics_sea_links``), read from the state tables ``sea_links`` and ``naval_superiority``.
 
-Decisions where the seed is silent (NAVAL.md decision 9):
+Decisions where the seed is silent (docs/rules/naval.md, "Sea-zone lines of logistics"):
 
 * A **port** of a faction in a zone is a town/city it controls, unsieged, not blockaded,
   adjacent to a Coast hex of that zone (a Coast hex on a zone border belongs to both zones).

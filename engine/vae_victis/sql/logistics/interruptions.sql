@@ -6,7 +6,7 @@
 -- ZoC as the seed's "Zones of Control": army = 1 ring on land hexes; navy = 1
 -- ring on all hexes; town/city as logistics_structure_zoc; sieged or
 -- uncontrolled structures none.  An army standing in a Coast or Sea hex is at
--- sea, i.e. a navy (NAVAL.md: a navy is an army on a water hex).
+-- sea, i.e. a navy (docs/rules/naval.md: a navy is an army on a water hex).
 CREATE OR REPLACE VIEW logistics_zoc_sources AS
 WITH units AS MATERIALIZED (
     SELECT a.faction, a.cell, h.kind = 'land' AS on_land
