@@ -23,10 +23,10 @@ chromium:
 
 demo: venv
 	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet --force
-	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html
+	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html --force
 	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
 	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb
-	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html
+	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html --force
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
 	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb

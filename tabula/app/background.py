@@ -18,7 +18,7 @@ def running(app, *, host: str = "127.0.0.1"):
     with socket.socket() as s:
         s.bind((host, 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -17,6 +17,10 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 ``POST /umpire/step``  umpire    ``step`` = publish | reveal | move | administer | victory
 ``POST /umpire/deadline`` umpire ``when`` (ISO-8601 UTC)
 ``POST /umpire/sql``   umpire    the read-only SQL console (:mod:`.console`)
+``POST /umpire/result``  umpire  an engagement's result; ``POST /umpire/administer`` the
+                                 administration choices; ``POST /retreat`` a retreat (a player:
+                                 its own armies); ``POST /commit`` and ``/reveal-orders`` a
+                                 faction's commit-reveal orders (:mod:`.adjudication`)
 =====================  ========  ============================================================
 
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token
@@ -27,19 +31,19 @@ that asks for JSON (``Accept: application/json``) gets JSON, errors included.
 
 Decisions where the issue is silent:
 
-* The campaign is opened per request (read-only for reads) and closed before the response, so
-  the CLI can use the file between requests; the app serialises its own requests with one lock
-  (DuckDB refuses one process opening a file both read-only and read-write at once).  A file held
-  by another process (a CLI step running) answers 503 with ``Retry-After``.
+* The app serialises its requests on the campaign with one lock and keeps the campaign open
+  while requests keep coming (:class:`CampaignAccess`): it lets the file go after 2 s without a
+  request, so the CLI can use it between bursts (while the app holds it, a CLI step is refused
+  as "in use": use the app's buttons, or retry).  A file held by another process (a CLI step
+  running) answers 503 with ``Retry-After``.
 * The order form holds every live army of the faction; an empty move field stands still.  A form
   that leaves an army's ``moves-ARMY`` field out leaves that army's orders as they are (a script
   may submit one army at a time).  The
   initiative field appears only in the initiative stage.  Sea links are typed ``ZONE:STRUCTURE``,
   several separated by ``;``.
-* Engagement results, retreats and administration choices stay on the CLI (``tabula round
-  result``/``retreat``/``administer --choices``); the umpire's ``administer`` button runs it
-  without choices.  Commit-reveal mode is CLI-only too (its point is that the server never holds
-  the orders): the app's order form refuses with the engine's message in that mode.
+* A token commands a faction's armies, or (an army player's) only some of them (:mod:`.tokens`).
+* Orders close at the round's deadline (the engine refuses later ones), and the order check
+  says so as one types.
 * Errors: the engine's ``InputError`` is 400 with its message, ``StepRefused`` 409, an unknown
   token 401, a role's wrong endpoint 403, a busy file 503.
 * Cookies are ``HttpOnly; SameSite=Strict`` (no cross-site form can post with them); the app
@@ -50,7 +54,8 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from contextlib import contextmanager
+import time
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
@@ -60,7 +65,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tabula.app import pages
+from tabula.app import adjudication, pages
 from tabula.app.pages import e
 from tabula.app.tokens import Identity, lookup
 
@@ -84,32 +89,77 @@ def _busy(text: str) -> bool:
 
 
 class CampaignAccess:
-    """The campaign file, opened per request under one lock; the map cache."""
+    """The campaign file under one lock, held open between requests while they keep coming; the map cache.
 
-    def __init__(self, path: Path):
+    Opening the campaign costs more than most requests (the connection, the board read from the
+    map tables): one request after another reuses one open :class:`Campaign` (its board cached),
+    and the file is let go after :attr:`hold_s` seconds without a request, so the umpire's CLI
+    can use it between bursts.  Anything that opens the file another way (the map renderer, the
+    SQL console's locked-down connection) first calls :meth:`release`.
+    """
+
+    def __init__(self, path: Path, *, hold_s: float = 2.0):
         self.path = Path(path)
+        self.hold_s = hold_s
         self.lock = threading.RLock()
         self.maps: dict[tuple[str | None, str | None], bytes] = {}
         self.tmp = tempfile.TemporaryDirectory(prefix="tabula-serve-")
+        self._held = None
+        self._last_used = 0.0
+        self._timer: threading.Timer | None = None
 
-    @contextmanager
-    def open(self, *, write: bool = False):
+    def _connect(self):
         from tabula.engine.core.campaign import Campaign
         from tabula.geo.errors import InputError
 
+        try:
+            c = Campaign.open(self.path)
+        except InputError as err:
+            if _busy(str(err)):
+                raise HttpError(503, f"the campaign is busy (a step is running on it): retry in a few seconds ({err})",
+                                {"Retry-After": "2"}) from None
+            raise
+        c.warn = lambda _line: None  # a damaged log is the CLI's to report (`tabula round verify`)
+        return c
+
+    @contextmanager
+    def open(self, *, write: bool = False):
+        """The open campaign for one request (``write`` is kept for the callers' intent: every step
+        runs in the campaign's own transaction, and a read never writes)."""
         with self.lock:
+            c = self._held if self._held is not None else self._connect()
+            self._held = None
             try:
-                c = Campaign.open(self.path, read_only=not write)
-            except InputError as err:
-                if _busy(str(err)):
-                    raise HttpError(503, f"the campaign is busy (a step is running on it): retry in a few seconds ({err})",
-                                    {"Retry-After": "2"}) from None
-                raise
-            try:
-                c.warn = lambda _line: None  # a damaged log is the CLI's to report (`tabula round verify`)
                 yield c
-            finally:
-                c.close()
+            except BaseException:
+                c.close()  # after a failure start afresh: nothing half-done is kept open
+                raise
+            self._held = c
+            self._last_used = time.monotonic()
+            self._arm()
+
+    def _arm(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Timer(self.hold_s, self._idle)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _idle(self) -> None:
+        with self.lock:
+            self._timer = None
+            if self._held is None:
+                return
+            if time.monotonic() - self._last_used >= self.hold_s:
+                self.release()
+            else:
+                self._arm()
+
+    def release(self) -> None:
+        """Close the held campaign (the file is free for other connections and processes)."""
+        with self.lock:
+            if self._held is not None:
+                held, self._held = self._held, None
+                held.close()
 
     def render_map(self, viewer: str | None, head: str | None) -> bytes:
         """The map page for ``viewer`` at log head ``head`` (called under the lock, campaign closed)."""
@@ -123,6 +173,20 @@ class CampaignAccess:
                 self.maps.pop(next(iter(self.maps)))
             self.maps[key] = out.read_bytes()
         return self.maps[key]
+
+
+_ACCESS: dict[Path, CampaignAccess] = {}
+_ACCESS_LOCK = threading.Lock()
+
+
+def _access_of(path: Path) -> CampaignAccess:
+    """One :class:`CampaignAccess` per file in a process: two apps on one file (tests, a reload)
+    share its lock and its open campaign instead of refusing each other."""
+    key = path.resolve()
+    with _ACCESS_LOCK:
+        if key not in _ACCESS:
+            _ACCESS[key] = CampaignAccess(path)
+        return _ACCESS[key]
 
 
 # --- requests ------------------------------------------------------------------------------------
@@ -183,16 +247,16 @@ def _sea_links(text: str) -> list[str]:
     return [s.strip() for s in text.replace("\n", ";").split(";") if s.strip()]
 
 
-def orders_from_form(r, faction: str, form: dict[str, str]):
-    """(orders, problems) of the order form: one entry per live army of ``faction``; syntax
+def orders_from_form(r, ident: Identity, form: dict[str, str]):
+    """(orders, problems) of the order form: one entry per live army ``ident`` commands; syntax
     problems (layer 1 of the validator) of every army together."""
     from tabula.engine.vae_victis.orders import OrderError, army_orders_from_cli
     from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
 
     orders, problems = {}, []
     for a in r.live_armies():
-        if a.faction != faction or f"moves-{a.id}" not in form:
-            continue  # another faction's army, or one the form leaves out (a script's partial orders)
+        if not ident.commands(a) or f"moves-{a.id}" not in form:
+            continue  # an army another player commands, or one the form leaves out (a script's partial orders)
         moves = form.get(f"moves-{a.id}", "")
         use = form.get(f"initiative-{a.id}", "").strip() if r.stage == STAGE_INITIATIVE else ""
         try:
@@ -213,16 +277,17 @@ def check_orders(c, ident: Identity, form: dict[str, str]) -> list:
     from tabula.engine.vae_victis.orders import OrderError, OrderProblem
     from tabula.engine.vae_victis.rounds.machine import read_round, require
     from tabula.engine.vae_victis.rounds.orders_step import order_events
-    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode
+    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
     from tabula.geo.errors import InputError
 
     r = read_round(c)
     try:
         require(c, r, "orders")
         if orders_mode(r.snap) == COMMIT_REVEAL:
-            raise InputError("this campaign takes orders in commit-reveal mode: commit and reveal them with the CLI "
-                             "(`tabula round commit`, `tabula round reveal-orders`)")
-        orders, problems = orders_from_form(r, ident.faction, form)
+            raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
+                             "and reveal it later (the forms on your page, or `tabula round commit`/`reveal-orders`)")
+        refuse_after_deadline(r, None, "the order form")
+        orders, problems = orders_from_form(r, ident, form)
         if not orders and not problems:
             raise InputError(f"the form gives no orders: {ident.faction} has no live army this round, or the form "
                              "names none of its armies (fields moves-ARMY)")
@@ -246,11 +311,13 @@ def _orders_text(o) -> dict[str, str]:
             "sea": "; ".join(f"{z}:{s}" for z, s in o.sea_links)}
 
 
-def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None) -> str:
+def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
+                error: str | None = None) -> str:
     from tabula.engine.core.sealed import log_view
     from tabula.engine.vae_victis import rounds
     from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
-    from tabula.engine.vae_victis.rounds.reveal import is_locked
+    from tabula.app.adjudication import battles_section, commit_reveal_section
+    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
 
     f = ident.faction
     status = rounds.round_status(c)
@@ -259,7 +326,8 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     locked = not ordering or is_locked(r)
     view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
     submitters = rounds.order_submitters(c) if ordering else {}
-    own = [a for a in r.live_armies() if a.faction == f]
+    own = [a for a in r.live_armies() if ident.commands(a)]
+    commit_reveal = orders_mode(r.snap) == COMMIT_REVEAL
     parts = [f'<div class="box" id="round">round {e(status.round)}, phase {e(status.phase)}'
              + (f" ({e(status.stage)})" if ordering and status.stage else "")
              + (f"; deadline {e(status.deadline)}" + (" (passed)" if status.deadline_passed else "") if status.deadline else "")
@@ -267,11 +335,15 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
              + (f"; campaign won by {e(status.winner)}" if status.winner else "") + "</div>"]
     if message:
         parts.append(f'<div class="box ok" id="message">{e(message)}</div>')
+    if error:
+        parts.append(f'<div class="box error" id="error">refused, nothing stored: {e(error)}</div>')
     if problems:
         items = "".join(f"<li>{e(p)}</li>" for p in problems)
         parts.append(f'<div class="box error" id="submit-problems">nothing stored: {len(problems)} problem(s)<ul>{items}</ul></div>')
     parts.append("<h2>Orders</h2>")
-    if ordering and not locked:
+    if ordering and not locked and commit_reveal:
+        parts.append(commit_reveal_section(c, ident))
+    elif ordering and not locked:
         initiative = status.stage == STAGE_INITIATIVE
         rows = []
         for a in own:
@@ -309,6 +381,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
                 rows.append((army, fac, t["moves"], t["initiative"], t["sea"]))
         note = ("the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now")
         parts.append(f'<p id="locked">{e(note)}</p><div id="revealed">{pages.table(["army", "faction", "moves", "initiative", "sea links"], rows)}</div>')
+    parts.append(battles_section(c, ident))
     parts.append('<h2>Map</h2><iframe id="map" src="/map" title="faction map"></iframe>')
     lines = [ln for ln in log_view(c, viewer=f) if ln.event.kind != "put_note"][-200:]
     log_rows = "".join(f"<li>round {e(ln.event.round)}: {e(ln.text)}</li>" for ln in reversed(lines))
@@ -344,7 +417,9 @@ def run_step(c, step: str):
     return steps[step](c)
 
 
-def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "") -> str:
+def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "",
+                choices: str | None = None, error: str | None = None) -> str:
+    from tabula.app.adjudication import administration_section, battles_section
     from tabula.commands.jsonout import status_json
     from tabula.engine.core.sealed import log_view
     from tabula.engine.vae_victis import rounds
@@ -354,6 +429,8 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     parts = [f'<div class="box" id="round">{"<br>".join(e(line) for line in status.lines())}</div>']
     if message:
         parts.append(f'<div class="box ok" id="message">{message}</div>')
+    if error:
+        parts.append(f'<div class="box error" id="error">refused, nothing stored: {e(error)}</div>')
     if data["orders"] is not None:
         submitters = rounds.order_submitters(c)
         rows = [(f, ", ".join(map(str, data["orders"]["submitted"][f])) or "-", ", ".join(map(str, data["orders"]["missing"][f])) or "-",
@@ -364,10 +441,13 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
         parts.append('<form method="post" action="/umpire/deadline" id="deadline">deadline (UTC) '
                      f'<input type="text" name="when" style="width:14rem" value="{e(data["deadline"] or "")}" placeholder="2025-06-01T18:00:00Z"> '
                      "<button>set the deadline</button></form>")
-    buttons = "".join(f'<button name="step" value="{s}" id="step-{s}">{s}</button> ' for s in allowed_steps(c))
-    parts.append(f'<h2>Next step</h2><form method="post" action="/umpire/step" id="steps">{buttons or "none"}</form>'
-                 "<p><small>Engagement results, retreats and administration choices: the CLI (`tabula round result`, "
-                 "`retreat`, `administer --choices`).</small></p>")
+    parts.append(battles_section(c, ident))
+    steps = allowed_steps(c)
+    buttons = "".join(f'<button name="step" value="{s}" id="step-{s}">{s}</button> ' for s in steps if s != "administer")
+    if buttons or "administer" not in steps:
+        parts.append(f'<h2>Next step</h2><form method="post" action="/umpire/step" id="steps">{buttons or "none"}</form>')
+    if "administer" in steps:
+        parts.append(administration_section(c, choices))
     parts.append('<h2>SQL console (read-only)</h2><form method="post" action="/umpire/sql" id="sql">'
                  f'<textarea name="query" rows="3">{e(sql)}</textarea><button>run</button></form>{sql_html}')
     parts.append('<h2>Map</h2><p><a href="/map" target="_blank">the umpire\'s map (every army)</a></p>')
@@ -382,7 +462,7 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
 
 def create_app(campaign: str | Path) -> Starlette:
     """The ASGI app serving ``campaign`` (a started campaign file with tokens issued)."""
-    access = CampaignAccess(Path(campaign))
+    access = _access_of(Path(campaign))
     both = ("player", "umpire")
 
     def read(request, roles, fn, *, write=False):
@@ -427,6 +507,8 @@ def create_app(campaign: str | Path) -> Starlette:
                 with access.open() as c:
                     ident = _identify(c, request, both)
                     head = c.log_head()
+                if (ident.faction, head) not in access.maps:
+                    access.release()  # the renderer opens the file itself
                 html = access.render_map(ident.faction, head)
             return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "private, no-store"})
         return await run_in_threadpool(_guarded, request, go)
@@ -450,7 +532,7 @@ def create_app(campaign: str | Path) -> Starlette:
             from tabula.geo.errors import InputError
 
             try:
-                orders, problems = orders_from_form(read_round(c), ident.faction, form)
+                orders, problems = orders_from_form(read_round(c), ident, form)
                 if not orders and not problems:
                     raise InputError("the form gives no orders: it names none of your armies (fields moves-ARMY)")
                 if problems:
@@ -482,6 +564,36 @@ def create_app(campaign: str | Path) -> Starlette:
             return HTMLResponse(umpire_page(c, ident, message=done))
         return await run_in_threadpool(read, request, ("umpire",), go, write=True)
 
+    def action(roles: tuple[str, ...], run: Callable):
+        """An endpoint running ``run(c, ident, form) -> events`` (an engine step): JSON ``{"events"}``,
+        or the signed-in role's page with what happened; a refusal shows on that page (400, or 409
+        for a step out of order), the typed administration choices kept."""
+        async def endpoint(request: Request) -> Response:
+            form = await _form(request)
+
+            def go(c, ident):
+                from tabula.engine.core.machine import StepRefused
+                from tabula.geo.errors import TabulaError
+
+                def home(**kw):
+                    if ident.role == "umpire":
+                        return umpire_page(c, ident, choices=form.get("choices"), **kw)
+                    return player_page(c, ident, **kw)
+                try:
+                    events = run(c, ident, form)
+                except TabulaError as err:
+                    if _wants_json(request):
+                        raise
+                    return HTMLResponse(home(error=str(err)), status_code=409 if isinstance(err, StepRefused) else 400)
+                said = [ev.text for ev in events if ev.kind != "put_note" and ev.text]
+                if _wants_json(request):
+                    return JSONResponse({"events": said})
+                if ident.role == "umpire":  # the umpire's message box takes HTML: one escaped line per event
+                    return HTMLResponse(home(message="<br>".join(e(t) for t in said) or "done"))
+                return HTMLResponse(home(message="; ".join(said) or "done"))
+            return await run_in_threadpool(read, request, roles, go, write=True)
+        return endpoint
+
     async def umpire_deadline(request: Request) -> Response:
         form = await _form(request)
 
@@ -505,6 +617,7 @@ def create_app(campaign: str | Path) -> Starlette:
                 with access.open() as c:
                     _identify(c, request, ("umpire",))
                 # The console opens its own locked-down connection: the campaign is closed first.
+                access.release()
                 results = run_console(access.path, query)
                 if _wants_json(request):
                     from tabula.commands.jsonout import rows_json
@@ -527,7 +640,17 @@ def create_app(campaign: str | Path) -> Starlette:
         Route("/umpire/step", umpire_step, methods=["POST"]),
         Route("/umpire/deadline", umpire_deadline, methods=["POST"]),
         Route("/umpire/sql", umpire_sql, methods=["POST"]),
+        Route("/umpire/result", action(("umpire",), lambda c, i, f: adjudication.post_result(c, f)), methods=["POST"]),
+        Route("/umpire/administer", action(("umpire",), lambda c, i, f: adjudication.post_administer(c, f)), methods=["POST"]),
+        Route("/retreat", action(both, adjudication.post_retreat), methods=["POST"]),
+        Route("/commit", action(("player",), adjudication.post_commit), methods=["POST"]),
+        Route("/reveal-orders", action(("player",), adjudication.post_reveal), methods=["POST"]),
     ]
-    app = Starlette(routes=routes)
+    @asynccontextmanager
+    async def lifespan(_app):
+        yield
+        access.release()  # the server stops: the file is free at once, not after the idle delay
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.access = access
     return app

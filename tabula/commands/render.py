@@ -20,7 +20,8 @@ def group() -> None:
               help="Render this faction's view of a campaign instead of the umpire's.")
 @click.option("--precision", default=5, show_default=True, type=click.IntRange(3, 7),
               help="Decimals of a degree kept for hex vertices (5 = 1.1 m).")
-def map_command(database: Path, out: Path, faction: str | None, precision: int) -> None:
+@click.option("--force", is_flag=True, help="Replace --out if it exists (never a campaign or map database).")
+def map_command(database: Path, out: Path, faction: str | None, precision: int, force: bool) -> None:
     """Render DATABASE (a map or a campaign) to --out: hexes by terrain, rivers, and the scenario if any.
 
     The page inlines Leaflet and fetches nothing, so it opens offline.  On a
@@ -28,12 +29,14 @@ def map_command(database: Path, out: Path, faction: str | None, precision: int) 
     clock sides, neighbours and MP; layers for ZoC, lines of logistics, sieges,
     straits, naval superiority, the last movement and battles; the round, phase
     and VP in a panel.  With --faction, another faction's army strengths, lines
-    of logistics and movement paths are left out of the page.
+    of logistics and movement paths are left out of the page.  An existing --out is
+    replaced only with --force.
 
     Example: tabula render map punic.duckdb --out punic-roma.html --faction Roma
     """
-    from tabula.etl.files import check_out_dir
+    from tabula.etl.files import check_out_dir, refuse_overwrite
     from tabula.web_maps.terrain_map import render_terrain_map
 
+    refuse_overwrite(out, force=force, what="page")
     check_out_dir(out)  # an impossible or read-only --out: one line before the page is built
     click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))

@@ -442,30 +442,52 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
     if draw == (winner is not None):
         raise click.BadParameter("give either --winner ARMY (or `defender`) or --draw", param_hint="--winner")
     pct = _casualties(casualties)
-    if draw:
-        outcomes = {a: ("draw", c) for a, c in pct.items()}
-    elif winner == "defender":
-        outcomes = {a: ("loss", c) for a, c in pct.items()}
-    else:
-        won = whole_number(winner)
-        if won is None or won not in pct:
-            raise click.BadParameter(f"{shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
-                                     param_hint="--winner")
-        outcomes = {a: ("win" if a == won else "loss", c) for a, c in pct.items()}
+    won = "draw" if draw else "defender" if winner == "defender" else whole_number(winner)
+    if won is None:
+        raise click.BadParameter(f"{shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
+                                 param_hint="--winner")
+    outcomes = rounds.result_outcomes(won, pct)
     with open_campaign(campaign) as c:
         _echo_events(rounds.record_result(c, engagement, outcomes, correction=replace))
+
+
+def named_hexes(c, choices):
+    """``choices`` with every hex written as a hex name (a structure and clock steps from it,
+    "Gela 5 3", as the map's tooltips name hexes) turned into its H3 cell; clock positions,
+    structure names and cells go to the engine as given.  The engine knows no hex names: they
+    are the maps' (tabula.web_maps.play_aids), so they are read here, at the edge."""
+    import dataclasses
+    import re
+
+    from tabula.web_maps.play_aids import load_hex_names
+
+    path = re.compile(r"\D.*\s\d{1,2}\s*$")
+    names = None
+
+    def cells(items: dict, where: str) -> dict:
+        nonlocal names
+        out = {}
+        for army, value in items.items():
+            if isinstance(value, str) and path.match(value.strip()):
+                names = names or load_hex_names(c.con)
+                value = names.resolve(value, where=f"{where} {army}")
+            out[army] = value
+        return out
+
+    return dataclasses.replace(choices, advances=cells(choices.advances, "advance of army"),
+                               debarks=cells(choices.debarks, "debark of navy"))
 
 
 @group.command("administer")
 @CAMPAIGN
 @click.option("--choices", "choices_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="TOML file of umpire/player choices (format: docs/rules/rounds.md).")
-@click.option("--advance", "advances", multiple=True, help="ARMY=HEX: a winner advances (clock position, H3 cell or structure).")
+@click.option("--advance", "advances", multiple=True, help="ARMY=HEX: a winner advances (clock position, H3 cell, structure, or hex name like 'Gela 5').")
 @click.option("--siege", "sieges", multiple=True, help="ARMY=STRUCTURE: the army starts (or joins) a siege.")
 @click.option("--take-over", "take_overs", multiple=True, help="STRUCTURE: continue another faction's siege of it.")
 @click.option("--surrender", "surrenders", multiple=True, help="STRUCTURE: its controller surrenders it.")
 @click.option("--debark", "debarks", multiple=True,
-              help="NAVY=HEX: the navy debarks its army (clock position, H3 cell or structure); others stay at sea.")
+              help="NAVY=HEX: the navy debarks its army (clock position, H3 cell, structure or hex name); others stay at sea.")
 def administer(campaign: Path, choices_file: Path | None, advances, sieges, take_overs, surrenders, debarks) -> None:
     """Phase 4: the nine administration steps (refused until every engagement has a result).
 
@@ -489,7 +511,7 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
             debarks=_army_items(debarks, "--debark", "6=3"),
         )
     with open_campaign(campaign) as c:
-        _echo_events(rounds.run_administration(c, choices))
+        _echo_events(rounds.run_administration(c, named_hexes(c, choices)))
 
 
 @group.command("victory")

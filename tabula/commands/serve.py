@@ -55,17 +55,34 @@ def run(campaign: Path, host: str, port: int) -> None:
 @group.command("tokens")
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True, help="The app's address, for the sign-in links.")
-def tokens(campaign: Path, url: str) -> None:
-    """Issue a sign-in token per faction and one for the umpire; old ones are revoked.
+@click.option("--player", "players", multiple=True, metavar="NAME=FACTION:ARMY,...",
+              help="Also a token for a player commanding only these armies of a faction (e.g. Scipio=Roma:9,10).")
+def tokens(campaign: Path, url: str, players) -> None:
+    """Issue a sign-in token per faction, per --player, and one for the umpire; old ones are revoked.
 
     The tokens are printed once: hand each player its link. Only their hashes are stored.
 
-    Example: tabula serve tokens punic.duckdb --url http://192.168.1.5:8000
+    Example: tabula serve tokens punic.duckdb --url http://192.168.1.5:8000 --player Scipio=Roma:9,10
     """
     from tabula.app.tokens import issue_tokens
+    from tabula.commands.round import resolve_faction
+    from tabula.geo.files import whole_number
 
+    parsed: dict[str, tuple[str, tuple[int, ...]]] = {}
+    for item in players:
+        name, sep, rest = item.partition("=")
+        faction, sep2, armies = rest.rpartition(":")
+        numbers = [whole_number(a.strip()) for a in armies.split(",")]
+        if not (sep and sep2 and name.strip() and faction.strip()) or None in numbers:
+            raise click.BadParameter(f"{item!r} is not NAME=FACTION:ARMY,ARMY with armies in digits 0-9 "
+                                     "(e.g. Scipio=Roma:9,10)", param_hint="--player")
+        if name.strip() in parsed:
+            raise click.BadParameter(f"player {name.strip()!r} is given twice", param_hint="--player")
+        parsed[name.strip()] = (faction.strip(), tuple(numbers))
     with open_campaign(campaign) as c:
-        issued = issue_tokens(c)
+        parsed = {n: (resolve_faction(c, f, param_hint="--player"), a) for n, (f, a) in parsed.items()}
+        issued = issue_tokens(c, parsed)
     click.echo(f"sign-in links for {campaign} (earlier tokens revoked; keep these secret, they are not shown again):")
     for i in issued:
-        click.echo(f"  {i.name:<12} {url.rstrip('/')}/?token={i.token}")
+        armies = f"  (armies {', '.join(map(str, i.armies))} of {i.faction})" if i.armies else ""
+        click.echo(f"  {i.name:<12} {url.rstrip('/')}/?token={i.token}{armies}")

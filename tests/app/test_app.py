@@ -61,15 +61,23 @@ def _endpoints():
         ("deadline", "POST", "/umpire/deadline", {"when": "2100-01-01T00:00:00Z"}),
         ("sql", "POST", "/umpire/sql", {"query": "SELECT moves FROM orders"}),
         ("sql-view", "POST", "/umpire/sql", {"query": "SELECT data FROM events"}),
+        ("result", "POST", "/umpire/result", {"engagement": "1", "winner": "9", "casualties-9": "10", "casualties-1": "20"}),
+        ("administer", "POST", "/umpire/administer", {"choices": ""}),
+        ("retreat", "POST", "/retreat", {"army": "99"}),
+        ("commit", "POST", "/commit", {"digest": "a" * 64}),
+        ("reveal", "POST", "/reveal-orders", {"orders": "", "secret": "s"}),
     ]
 
 
+ALL = ["home", "map", "check", "orders", "step", "deadline", "sql", "sql-view", "result", "administer", "retreat", "commit", "reveal"]
 EXPECTED = {
     # role: {endpoint: status}
-    "none": dict.fromkeys(["home", "map", "check", "orders", "step", "deadline", "sql", "sql-view"], 401),
-    "wrong": dict.fromkeys(["home", "map", "check", "orders", "step", "deadline", "sql", "sql-view"], 401),
-    "player": {"home": 200, "map": 200, "check": 200, "orders": 400, "step": 403, "deadline": 403, "sql": 403, "sql-view": 403},
-    "umpire": {"home": 200, "map": 200, "check": 403, "orders": 403, "step": 409, "deadline": 200, "sql": 400, "sql-view": 400},
+    "none": dict.fromkeys(ALL, 401),
+    "wrong": dict.fromkeys(ALL, 401),
+    "player": {"home": 200, "map": 200, "check": 200, "orders": 400, "step": 403, "deadline": 403, "sql": 403, "sql-view": 403,
+               "result": 403, "administer": 403, "retreat": 400, "commit": 400, "reveal": 400},
+    "umpire": {"home": 200, "map": 200, "check": 403, "orders": 403, "step": 409, "deadline": 200, "sql": 400, "sql-view": 400,
+               "result": 409, "administer": 409, "retreat": 409, "commit": 403, "reveal": 403},
 }
 
 

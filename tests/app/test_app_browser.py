@@ -1,5 +1,7 @@
-"""A player in headless Debian chromium against the app on a real uvicorn: sign in, an error shown
-as they type, fixed, submitted; the other faction submits; the revealed orders and the map."""
+"""Three browsers (headless Debian chromium) against the app on a real uvicorn: a player signs in,
+sees an error as they type, fixes it, submits; the other faction submits in its own browser; the
+revealed orders and the map; the umpire, in a third, runs movement, records the engagement's
+result, runs administration and victory; the first player sees the next round."""
 
 from __future__ import annotations
 
@@ -43,13 +45,35 @@ def test_play_a_round_in_the_browser(tmp_path):
             expect(page.locator("#check-state")).to_have_text("the orders are legal")
             page.click("#submit")
             expect(page.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
-            r = httpx.post(f"{url}/orders", data={"moves-1": "9 9"}, headers={"Authorization": f"Bearer {tokens['carthago']}"})
-            assert r.status_code == 200
+            hanno = browser.new_context().new_page()
+            hanno.goto(f"{url}/?token={tokens['carthago']}")
+            hanno.fill("#moves-1", "9 9")
+            expect(hanno.locator("#check-state")).to_have_text("the orders are legal")
+            hanno.click("#submit")
+            expect(hanno.locator("#message")).to_contain_text("revealed and locked")
             page.goto(f"{url}/")
             expect(page.locator("#locked")).to_contain_text("revealed and locked")
             expect(page.locator("#revealed")).to_contain_text("9 9")
             frame = page.frame_locator("#map")
             expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=20000)
+
+            umpire = browser.new_context().new_page()
+            umpire.on("pageerror", lambda exc: errors.append(str(exc)))
+            umpire.goto(f"{url}/?token={tokens['umpire']}")
+            umpire.click("#step-move")
+            expect(umpire.locator("#engagement-1")).to_contain_text("awaiting")
+            umpire.select_option("#winner-1", "9")
+            umpire.fill("#casualties-1-9", "25")
+            umpire.fill("#casualties-1-1", "48")
+            umpire.click("#result-1 button")
+            expect(umpire.locator("#message")).to_contain_text("army 9 (roma) wins engagement 1, 25% casualties")
+            umpire.click("#step-administer")
+            expect(umpire.locator("#message")).to_contain_text("army 1 (carthago) lost its battle")
+            umpire.click("#step-victory")
+            expect(umpire.locator("#message")).to_contain_text("roma +4 VP")
+            page.goto(f"{url}/")
+            expect(page.locator("#round")).to_contain_text("round 2")
+            assert httpx.get(f"{url}/", headers={"Authorization": "Bearer nope"}).status_code == 401
             assert outside == [] and errors == []
         finally:
             browser.close()

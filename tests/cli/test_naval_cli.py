@@ -96,7 +96,17 @@ def test_a_naval_round_through_the_cli(naval_campaign, capsys):
     assert code == 1
     assert "debark: army 1 is not a navy" in _one_error_line(err)
     assert c.read_bytes() == before
-    code, out, err = tabula(capsys, "round", "administer", c, "--debark", "10=3")
+    code, _, err = tabula(capsys, "round", "administer", c, "--debark", "10=Nowhere 3")
+    assert code == 1 and "debark of navy 10 'Nowhere 3' is neither an H3 cell" in _one_error_line(err)
+    # The hex written by the name the map's tooltip shows ("Messana 9 7"-like), not a clock position.
+    import duckdb
+
+    from tabula.web_maps.play_aids import load_hex_names
+
+    with duckdb.connect(str(c), read_only=True) as con:
+        name = load_hex_names(con).names[m.cell("3 3")]
+    assert " " in name and not name.startswith("8")  # a structure and clock steps, not an H3 id
+    code, out, err = tabula(capsys, "round", "administer", c, "--debark", f"10={name}")
     assert code == 0, err
     assert (f"navy 10 (roma) debarked from {m.cell('3')} into {m.cell('3 3')} (farmlands), 4 NMP ({T}): "
             "it is an army again") in out

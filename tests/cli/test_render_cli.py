@@ -102,3 +102,22 @@ def test_render_map_to_an_out_under_a_file(tmp_path, capsys):
     assert info.value.code == 1
     err = capsys.readouterr().err
     assert err.startswith("error: --out") and "cannot create its folder" in err and err.count("\n") == 1
+
+
+def test_render_map_replaces_a_page_only_with_force_and_never_a_database(tmp_path, capsys):
+    db = tmp_path / "latium.duckdb"
+    make_map_db(db, k=1)
+    out = tmp_path / "latium.html"
+    out.write_text("the player's own notes")
+    with pytest.raises(SystemExit) as exc:
+        main(["render", "map", str(db), "--out", str(out)])
+    assert exc.value.code == 1
+    assert capsys.readouterr().err.strip() == f"error: {out} exists: pass --force to replace it, or choose another --out"
+    assert out.read_text() == "the player's own notes"
+    main(["render", "map", str(db), "--out", str(out), "--force"])
+    assert "861e8" in out.read_text(encoding="utf-8")
+    campaign = tmp_path / "c.duckdb"
+    make_campaign_db(campaign)
+    with pytest.raises(SystemExit) as exc:
+        main(["render", "map", str(db), "--out", str(campaign), "--force"])
+    assert exc.value.code == 1 and "never replaces a campaign" in capsys.readouterr().err

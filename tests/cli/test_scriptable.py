@@ -285,15 +285,13 @@ def _options(cmd: click.Command) -> dict[str, click.Option]:
     return {p.name: p for p in cmd.params if isinstance(p, click.Option)}
 
 
-#: Commands that write a file but are owned elsewhere and not yet given --force (named in the report).
-NOT_YET_FORCED = {"render map"}
 
 
 def test_every_command_writing_a_file_takes_force_and_every_quiet_is_q():
     for name, cmd in _commands(cli):
         opts = _options(cmd)
         writes = any(o in opts for o in ("out", "out_dir"))
-        if writes and name not in NOT_YET_FORCED:
+        if writes:
             assert "force" in opts and opts["force"].is_flag, f"`tabula {name}` writes a file but has no --force"
         if "quiet" in opts:
             assert sorted(opts["quiet"].opts) == ["--quiet", "-q"], f"`tabula {name}`: --quiet without -q"

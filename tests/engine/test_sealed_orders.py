@@ -148,3 +148,31 @@ def test_the_commitment_is_the_documented_canonical_json():
     assert rounds.orders_commitment({9: ArmyOrders(9, moves=(3, 3))}, "s") == hashlib.sha256(text.encode()).hexdigest()
     with pytest.raises(InputError, match="secret is empty"):
         rounds.orders_commitment({9: ArmyOrders(9)}, "")
+
+
+def test_orders_and_commitments_close_at_the_deadline_and_replay_ignores_the_clock(tmp_path):
+    from datetime import datetime, timezone
+
+    path = tmp_path / "c.duckdb"
+    c = at_war(path)
+    rounds.set_deadline(c, "2030-01-01T00:00:00Z")
+    before = datetime(2029, 12, 31, 23, 59, tzinfo=timezone.utc)
+    after = datetime(2030, 1, 1, tzinfo=timezone.utc)
+    rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,))}, faction="roma", now=before)
+    with pytest.raises(InputError, match="deadline 2030-01-01T00:00:00Z has passed"):
+        rounds.submit_orders(c, {9: ArmyOrders(9, moves=(5,))}, faction="roma", now=after)
+    assert rounds.order_submitters(c) == {9: "roma"}  # nothing stored by the late submission
+    # The log's submission replays though the clock has passed the deadline since.
+    c.close()
+    assert readjudicate(path) >= 1
+
+
+def test_commitments_close_at_the_deadline(tmp_path):
+    from datetime import datetime, timezone
+
+    c = at_war(tmp_path / "c.duckdb")
+    rounds.set_orders_mode(c, rounds.COMMIT_REVEAL)
+    rounds.set_deadline(c, PAST)
+    with pytest.raises(InputError, match="roma's commitment: refused, nothing stored: .* has passed"):
+        rounds.commit_orders(c, "roma", "a" * 64)
+    rounds.commit_orders(c, "roma", "a" * 64, now=datetime(1999, 1, 1, tzinfo=timezone.utc))

@@ -22,7 +22,7 @@ By concern:
 
 from tabula.engine.core.machine import StepRefused
 from tabula.engine.vae_victis.rounds.administration_step import run_administration
-from tabula.engine.vae_victis.rounds.battles_step import battle_sheet, declare_retreat, record_result
+from tabula.engine.vae_victis.rounds.battles_step import battle_sheet, declare_retreat, record_result, result_outcomes
 from tabula.engine.vae_victis.rounds.choices import AdminChoices, load_choices, parse_choices_text
 from tabula.engine.vae_victis.rounds.initiative_step import naval_superiority, publish_initiative, submit_initiative
 from tabula.engine.vae_victis.rounds.movement_step import run_movement
@@ -56,6 +56,7 @@ __all__ = [
     "run_movement",
     "battle_sheet",
     "record_result",
+    "result_outcomes",
     "declare_retreat",
     "AdminChoices",
     "parse_choices_text",

@@ -76,6 +76,20 @@ def _results_text(results: Mapping[int, tuple]) -> str:
     return "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items()))
 
 
+def result_outcomes(winner: int | str, casualties: Mapping[int, int]) -> dict[int, tuple[str, int]]:
+    """The outcomes :func:`record_result` takes, from how the umpire states a result: ``winner`` an
+    army of ``casualties`` (it won, the others lost), ``"defender"`` (an assault failed: every army
+    given lost) or ``"draw"``; ``casualties`` {army: % as Field of Glory II shows them}."""
+    if winner == "draw":
+        return {a: ("draw", c) for a, c in casualties.items()}
+    if winner == "defender":
+        return {a: ("loss", c) for a, c in casualties.items()}
+    if winner not in casualties:
+        given = ", ".join(map(str, sorted(casualties))) or "none"
+        raise InputError(f"winner {winner!r}: name an army whose casualties are given ({given}), `defender` or `draw`")
+    return {a: ("win" if a == winner else "loss", c) for a, c in casualties.items()}
+
+
 def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, int]], correction: bool = False) -> list[Event]:
     """Phase 3: record one Field of Glory II engagement's result: ``{army: (outcome, casualties %)}``.
 

@@ -11,6 +11,7 @@ submission records who made it (``submitted_by``); docs/sealed-orders.md says th
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -151,6 +152,7 @@ def submit_orders(
     submitted_by: str | None = None,
     round: int | None = None,
     source: str = "the command line",
+    now: datetime | None = None,
 ) -> list[Event]:
     """Step 1.3: store movement/siege/assault/transfer orders, sealed, after validating all of them.
 
@@ -165,9 +167,10 @@ def submit_orders(
     submission that brings in the last live army's orders (after publication) reveals the
     round's orders to everyone in its own transaction (:mod:`.reveal`), and after the reveal
     no order of the round changes.  In commit-reveal mode orders come only through
-    :func:`engine.vae_victis.rounds.reveal.reveal_orders`.
+    :func:`engine.vae_victis.rounds.reveal.reveal_orders`.  Orders close at the round's deadline
+    (``now``: the clock, for tests and replay).
     """
-    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, reveal_if_complete
+    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline, reveal_if_complete
 
     if not orders:
         raise InputError(f"{source} holds no orders: give at least one army's moves")
@@ -179,6 +182,7 @@ def submit_orders(
         if orders_mode(r.snap) == COMMIT_REVEAL:
             raise InputError("this campaign takes orders in commit-reveal mode: commit their digest with "
                              "`tabula round commit`, then reveal them with `tabula round reveal-orders`")
+        refuse_after_deadline(r, now, source)
         events = order_events(campaign, r, orders, faction=faction, submitted_by=who(faction, submitted_by), source=source)
         after = campaign.append(events, before=r.snap)
         revealed = reveal_if_complete(campaign, after)

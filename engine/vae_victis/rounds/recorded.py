@@ -20,7 +20,7 @@ from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES
 from tabula.engine.vae_victis.rounds.movement_step import run_movement
 from tabula.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
 from tabula.engine.vae_victis.rounds.reveal import (
-    AFTER_EVERY_DEADLINE, commit_orders, orders_from_canonical, reveal_orders, reveal_round, set_deadline, set_orders_mode,
+    AFTER_EVERY_DEADLINE, BEFORE_EVERY_DEADLINE, commit_orders, orders_from_canonical, reveal_orders, reveal_round, set_deadline, set_orders_mode,
 )
 from tabula.engine.vae_victis.rounds.victory_step import run_victory
 
@@ -96,10 +96,11 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
 #: Each step by its name (machine.STEPS) -> how to run it with the input its log recorded.
 _RUNNERS = {
     "initiative": lambda c, x: submit_initiative(c, x[0], submitted_by=x[1], source="the log"),
-    "orders": lambda c, x: submit_orders(c, x[0], submitted_by=x[1], source="the log"),
+    # The log recorded that a submission or commitment came before the deadline (replay never reads the clock).
+    "orders": lambda c, x: submit_orders(c, x[0], submitted_by=x[1], source="the log", now=BEFORE_EVERY_DEADLINE),
     "deadline": lambda c, x: set_deadline(c, x),
     "mode": lambda c, x: set_orders_mode(c, x),
-    "commit": lambda c, x: commit_orders(c, x[0], x[1], submitted_by=x[2]),
+    "commit": lambda c, x: commit_orders(c, x[0], x[1], submitted_by=x[2], now=BEFORE_EVERY_DEADLINE),
     "reveal-orders": lambda c, x: reveal_orders(c, x[0], x[1], x[2], submitted_by=x[3], source="the log"),
     # The log recorded that the deadline had passed: replay never reads the clock.
     "reveal": lambda c, x: reveal_round(c, now=AFTER_EVERY_DEADLINE),

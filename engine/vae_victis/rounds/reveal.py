@@ -42,7 +42,7 @@ __all__ = [
     "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "SEALED_TABLES", "orders_mode", "deadline_of", "parse_deadline",
     "is_revealed", "is_locked", "refuse_if_revealed", "reveal_if_complete", "set_deadline", "set_orders_mode",
     "reveal_round", "canonical_orders", "orders_from_canonical", "orders_commitment", "commit_orders", "reveal_orders",
-    "console_seal", "sealed_references", "AFTER_EVERY_DEADLINE",
+    "console_seal", "sealed_references", "AFTER_EVERY_DEADLINE", "BEFORE_EVERY_DEADLINE", "refuse_after_deadline",
 ]
 
 SEALED = "sealed"
@@ -55,6 +55,8 @@ REVEALS_NOTE = "reveals"
 SEALED_TABLES = frozenset({"orders", "events"})
 #: Re-adjudication's "now": a recorded umpire reveal was made after its deadline, so replay never reads the clock.
 AFTER_EVERY_DEADLINE = datetime.max.replace(tzinfo=timezone.utc)
+#: ... and a recorded submission or commitment was taken before it.
+BEFORE_EVERY_DEADLINE = datetime.min.replace(tzinfo=timezone.utc)
 DEFAULT_BY = "umpire (deadline)"
 
 
@@ -110,6 +112,18 @@ def refuse_if_revealed(r: Round, source: str) -> None:
     if r.state.phase is Phase.ORDERS and is_locked(r):
         raise InputError(f"{source}: refused, nothing stored: round {r.round}'s orders were revealed; "
                          "no order of the round changes after the reveal")
+
+
+def refuse_after_deadline(r: Round, now: datetime | None, source: str) -> None:
+    """Orders and commitments close at the round's deadline: a later one is refused, nothing stored
+    (the umpire then reveals, and armies without orders stand still)."""
+    deadline = deadline_of(r.snap)
+    if deadline is None:
+        return
+    if (now or datetime.now(timezone.utc)) >= deadline:
+        raise InputError(f"{source}: refused, nothing stored: round {r.round}'s deadline "
+                         f"{deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has passed; the umpire reveals the orders "
+                         "(`tabula round reveal`) and armies without orders stand still")
 
 
 def _reveal_events(r: Round, by: str, *, closed: bool, defaults=(), text: str) -> list[Event]:
@@ -286,9 +300,11 @@ def _require_mode(r: Round, what: str) -> None:
                          "commit-reveal mode is set with `tabula round mode`")
 
 
-def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | None = None) -> list[Event]:
+def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | None = None,
+                  now: datetime | None = None) -> list[Event]:
     """A faction's commitment (a digest from :func:`orders_commitment`); replaces its earlier one
-    until the reveal window opens, which happens when every faction with live armies has committed."""
+    until the reveal window opens, which happens when every faction with live armies has committed,
+    or the round's deadline passes (``now``: the clock, for tests and replay)."""
     digest = str(digest).strip().lower()
     if not _DIGEST.match(digest):
         raise InputError(f"commitment {digest!r} is not a SHA-256 digest (64 hex digits): compute it with `tabula round commitment`")
@@ -298,6 +314,7 @@ def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | No
         _require_mode(r, "take a commitment")
         if _note(r, REVEAL_NOTE) is not None:
             raise InputError(f"refused, nothing stored: round {r.round}'s reveal window is open; commitments are closed")
+        refuse_after_deadline(r, now, f"{faction}'s commitment")
         live = _live_factions(r)
         if faction not in live:
             raise InputError(f"{faction} has no live army in round {r.round}: it has no orders to commit")
