@@ -192,6 +192,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="tabula-bench-") as tmp:
         work = Path(tmp)
         rows += bench_map_build(work, quick=args.quick)
+        rows += optional_rows("benchmarks.bench_build", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_zonal", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_maps", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_app", work, quick=args.quick)

@@ -3,6 +3,15 @@
 The thresholds live in ``datasets/terrain_rules.toml``; docs/terrain.md explains
 each rule.  Order matters: a land hex takes the first terrain whose rule it
 meets, in the order peaks, mountains, marshes, desert, forests, hills, farmlands.
+
+Linear in the map: every adjacency question (coast, near a river or lake, the neighbourhood's
+relief, hexes to the coast) is asked of integer arrays.  Cell names are numbered once per
+call (:func:`_step_codes`: Arrow's hash lookup of the neighbour table's ends in the cells'
+names), then a step of the neighbour table is a pair of numbers and each question is a
+scatter over those pairs, never a set of strings, a string join or a groupby on strings.
+Names, not rows, are what a neighbour table links, as before: a name given twice in
+``cells`` is one node, and a neighbour-table end outside ``cells`` is a node of its own (it
+can carry a hop towards the coast, never land, a river or an elevation).
 """
 
 from __future__ import annotations
@@ -13,6 +22,8 @@ from pathlib import Path
 import geopandas as gpd
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import shapely
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
@@ -71,24 +82,72 @@ def load_ocean(path: str | Path | None = None) -> gpd.GeoDataFrame:
     return gdf.to_crs("EPSG:4326") if gdf.crs is not None else gdf.set_crs("EPSG:4326")
 
 
+def _arrow_names(column) -> pa.Array:
+    """A column of cell names as one Arrow large_string array (zero-copy from pandas' Arrow-backed
+    str columns; Python strings are converted once)."""
+    names = pa.array(column)
+    if isinstance(names, pa.ChunkedArray):
+        names = names.combine_chunks()
+    return names if names.type == pa.large_string() else names.cast(pa.large_string())
+
+
+def _step_codes(cell_names, neighbors: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Number the names of a map: (code of each row of ``cell_names``, code of each step's
+    cell, code of each step's neighbor, node count).  Distinct names of ``cell_names`` are
+    0..k-1 in order of first appearance; neighbour-table ends that are not among them follow."""
+    encoded = _arrow_names(cell_names).dictionary_encode()
+    row_code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    value_set = encoded.dictionary
+    k = len(value_set)
+    steps = [_arrow_names(neighbors["cell"]), _arrow_names(neighbors["neighbor"])]
+    ends = np.concatenate([pc.fill_null(pc.index_in(names, value_set=value_set), -1).to_numpy(zero_copy_only=False)
+                           for names in steps]).astype(np.int64)
+    outside = ends < 0
+    n_nodes = k
+    if outside.any():
+        names = np.concatenate([names.to_numpy(zero_copy_only=False) for names in steps])
+        extra, others = pd.factorize(names[outside])
+        ends[outside] = k + extra
+        n_nodes += len(others)
+    n_steps = len(neighbors)
+    return row_code, ends[:n_steps], ends[n_steps:], n_nodes
+
+
+def _hops(src: np.ndarray, dst: np.ndarray, n_nodes: int, sources: np.ndarray, *, limit: int) -> np.ndarray:
+    """Hexes from each node to the nearest of the ``sources`` (node codes) along the steps
+    (src -> dst), inf beyond ``limit``: one multi-source breadth-first search (scipy's csgraph,
+    unweighted)."""
+    if not len(sources):
+        return np.full(n_nodes, np.inf)
+    graph = csr_matrix((np.ones(len(src)), (src, dst)), shape=(n_nodes, n_nodes))
+    return dijkstra(graph, directed=True, indices=np.unique(sources), unweighted=True, min_only=True, limit=limit)
+
+
 def hex_distance_to(sources: set[str], neighbors: pd.DataFrame, *, limit: int) -> dict[str, int]:
     """Hexes from each cell to the nearest source, up to ``limit``: one multi-source breadth-first
-    search (scipy's csgraph, unweighted) over the steps of a hex_neighbors frame (cell, neighbor).
-
-    The cells are numbered by pandas' hash factorisation, straight from the frame's columns: a
-    hop count does not depend on the numbering, and no Python loop walks the ~185,000 steps of
-    a res-6 map."""
+    search over the steps of a hex_neighbors frame (cell, neighbor); a hop count does not depend
+    on how the cells are numbered."""
     if not sources:
         return {}
-    codes, cells = pd.factorize(pd.concat([neighbors["cell"], neighbors["neighbor"], pd.Series(sorted(sources))],
-                                          ignore_index=True))
-    n_steps = len(neighbors)
-    rows, cols = codes[:n_steps], codes[n_steps:2 * n_steps]
-    graph = csr_matrix((np.ones(n_steps), (rows, cols)), shape=(len(cells), len(cells)))
-    dist = dijkstra(graph, directed=True, indices=np.unique(codes[2 * n_steps:]), unweighted=True, min_only=True,
-                    limit=limit)
+    names = sorted(sources)
+    row_code, src, dst, n_nodes = _step_codes(names, neighbors)
+    dist = _hops(src, dst, n_nodes, row_code, limit=limit)
+    node_names = np.empty(n_nodes, dtype=object)
+    node_names[row_code] = names
+    if n_nodes > len(names):
+        node_names[np.concatenate([src, dst])] = np.concatenate(
+            [neighbors["cell"].to_numpy(dtype=object), neighbors["neighbor"].to_numpy(dtype=object)])
     found = np.flatnonzero(np.isfinite(dist))
-    return dict(zip(cells[found].tolist(), dist[found].astype(int).tolist()))
+    return dict(zip(node_names[found].tolist(), dist[found].astype(int).tolist()))
+
+
+def _touching(mask: np.ndarray, row_code: np.ndarray, src: np.ndarray, dst: np.ndarray, n_nodes: int) -> np.ndarray:
+    """Per row: whether the row's cell has a step to a cell whose row satisfies ``mask``."""
+    target = np.zeros(n_nodes, dtype=bool)
+    target[row_code[mask]] = True
+    hit = np.zeros(n_nodes, dtype=bool)
+    hit[src[target[dst]]] = True
+    return hit[row_code]
 
 
 def classify_kinds(
@@ -116,13 +175,14 @@ def classify_kinds(
         land &= ~lake
     kind = pd.Series(np.where(land, "land", np.where(lake, "lake", "sea")), index=cells.index, dtype=object)
 
-    land_cells = set(cells.loc[land, "cell"])
-    touches_land = neighbors.loc[neighbors["neighbor"].isin(land_cells), "cell"]
-    coast = cells["cell"].isin(set(touches_land)) & (kind == "sea")
+    row_code, src, dst, n_nodes = _step_codes(cells["cell"], neighbors)
+    coast = _touching(land.to_numpy(dtype=bool), row_code, src, dst, n_nodes) & (kind == "sea").to_numpy()
     kind[coast] = "coast"
     if ocean is not None and len(ocean):
-        pts = shapely.points(cells["lng"].to_numpy(), cells["lat"].to_numpy())
-        in_ocean = shapely.intersects(shapely.union_all(ocean.geometry.to_numpy()), pts)
+        # intersects_xy is intersects(geometry, points(x, y)) without building the points
+        union = shapely.union_all(ocean.geometry.to_numpy())
+        shapely.prepare(union)
+        in_ocean = shapely.intersects_xy(union, cells["lng"].to_numpy(dtype=float), cells["lat"].to_numpy(dtype=float))
         kind[(kind.isin(["sea", "coast"])) & in_ocean] = "ocean"
     return kind
 
@@ -137,16 +197,14 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
     rule, rather than whatever its elevation filled with 0 would give (it used to be marshes).
     """
     kind = cells["kind"].to_numpy()
-    cell_ids = cells["cell"].to_numpy()
     is_land = kind == "land"
-    coast_dist = hex_distance_to(set(cell_ids[np.isin(kind, WATER)]), neighbors, limit=8)
-    cdist = np.array([coast_dist.get(c, 99) for c in cell_ids])
+    row_code, src, dst, n_nodes = _step_codes(cells["cell"], neighbors)
+    hops = _hops(src, dst, n_nodes, row_code[np.isin(kind, WATER)], limit=8)[row_code]
+    cdist = np.where(np.isfinite(hops), hops, 99).astype(int)
 
     def near(mask: np.ndarray) -> np.ndarray:
         """The cell or one of its neighbours satisfies ``mask``."""
-        targets = set(cell_ids[mask])
-        hit = set(neighbors.loc[neighbors["neighbor"].isin(targets), "cell"])
-        return mask | pd.Series(cell_ids).isin(hit).to_numpy()
+        return mask | _touching(mask, row_code, src, dst, n_nodes)
 
     watered = near(cells["river"].fillna(False).astype(bool).to_numpy())
     near_lake = near(kind == "lake")
@@ -155,14 +213,15 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
     e_max = cells["elev_max"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
     e_min = cells["elev_min"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
     relief = e_max - e_min
-    # Range of elev_mean over the hex and its land neighbours (missing elevations ignored).
-    land_elev = pd.Series(np.where(is_land, cells["elev_mean"].to_numpy(dtype=float), np.nan), index=cell_ids)
-    pairs = pd.concat(
-        [pd.DataFrame({"cell": cell_ids, "elev": land_elev.to_numpy()}),
-         pd.DataFrame({"cell": neighbors["cell"].to_numpy(), "elev": land_elev.reindex(neighbors["neighbor"]).to_numpy()})]
-    )
-    span = pairs.groupby("cell")["elev"].agg(["max", "min"])
-    nbr_relief = (span["max"] - span["min"]).reindex(cell_ids).fillna(0.0).to_numpy()
+    # Range of elev_mean over the hex and its land neighbours (missing elevations ignored:
+    # fmax/fmin keep the number when one side is NaN).
+    node_elev = np.full(n_nodes, np.nan)
+    node_elev[row_code] = np.where(is_land, cells["elev_mean"].to_numpy(dtype=float), np.nan)
+    top, bottom = node_elev.copy(), node_elev.copy()
+    np.fmax.at(top, src, node_elev[dst])
+    np.fmin.at(bottom, src, node_elev[dst])
+    span = (top - bottom)[row_code]
+    nbr_relief = np.where(np.isnan(span), 0.0, span)
 
     p, m, ma, d, f, h = (rules[k] for k in ("peaks", "mountains", "marshes", "desert", "forests", "hills"))
     lat = cells["lat"].to_numpy(dtype=float)

@@ -30,6 +30,7 @@ import h3ronpy
 import h3ronpy.vector
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyproj
 import shapely
 
@@ -92,7 +93,11 @@ def assign_clock_positions(bearings: list[float]) -> list[int]:
 def _gaps(bearings: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
     """Angular gaps (degrees) between each bearing (..., k) and each position: shape (..., k, len(positions))."""
     angles = (np.array(positions) % 12) * 30.0
-    gap = np.abs(bearings[..., None] - angles) % 360.0
+    gap = np.abs(bearings[..., None] - angles)
+    # Bearings in [0, 360) (as initial_bearing gives) and angles in [0, 330] leave every gap
+    # below 360, where the remainder is the gap itself, bit for bit: skip the slow float modulo.
+    if gap.size and not (bearings.min() >= 0.0 and bearings.max() < 360.0):
+        gap %= 360.0
     return np.minimum(gap, 360.0 - gap)
 
 
@@ -111,7 +116,8 @@ def assign_clock_positions_many(bearings: np.ndarray) -> np.ndarray:
         gaps = _gaps(bearings, positions)
         nearest = gaps.argmin(axis=2)
         cost = (gaps.min(axis=2) ** 2).sum(axis=1)  # a lower bound; exact when nearest is distinct
-        distinct = np.array([len(set(row)) == k for row in nearest.tolist()])
+        # all k nearest positions differ: no two neighbours in a row of the sorted positions
+        distinct = (np.diff(np.sort(nearest, axis=1), axis=1) != 0).all(axis=1)
         fits.append((np.array(positions)[nearest], cost, distinct))
     (odd_pos, odd_cost, odd_ok), (even_pos, even_cost, even_ok) = fits
     take_odd = odd_ok & (odd_cost <= even_cost)
@@ -150,50 +156,97 @@ def cell_sides(cell: str) -> list[Side]:
 
 
 def neighbor_table(cells: Iterable[str]) -> list[tuple[str, str, int, float]]:
-    """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``.
+    """Every ordered adjacent pair (cell, neighbor, clock, bearing) with both ends in ``cells``,
+    sorted by cell then clock: the rows of :func:`neighbor_frame` as Python tuples."""
+    frame = neighbor_frame(cells)
+    return list(zip(frame["cell"].tolist(), frame["neighbor"].tolist(), frame["clock"].tolist(),
+                    frame["bearing"].tolist()))
 
-    Vectorised over all hexagons with h3ronpy (rings, centres, string ids in
-    Rust); pentagons (five sides) go through :func:`cell_sides`.
+
+def neighbor_frame(cells: Iterable[str]):
+    """The neighbour table of ``cells`` as a pandas DataFrame (cell, neighbor, clock, bearing):
+    every ordered adjacent pair with both ends in ``cells``, sorted by cell then clock, bearings
+    rounded to 0.001 degree.  Cell ids come out in H3's canonical (lower-case) spelling.
+
+    Linear in the cell count, no Python loop over cells or pairs: rings, centres and id
+    parsing run in Rust (h3ronpy), the bearings in pyproj, the clock positions in numpy.
+    Each end of a pair is a position in the sorted cell list, found by binary search on the
+    64-bit ids; H3 ids of valid cells are 15 hex digits, so their numeric order is the order
+    of their strings, and sorting the pairs by (position, clock) sorts them by (cell, clock)
+    as strings.  An empty table still has typed columns (str, str, int64, float64).  The id columns are taken from one Arrow array of the cell names, never built
+    as millions of Python strings or tuples (whose garbage collection made the old build's
+    neighbour stage grow faster than the map).  Pentagons (five sides) go through
+    :func:`cell_sides`.
     """
+    import pandas as pd  # here, not at the top: the engine imports this module for single cells
+
     cell_list = sorted(set(cells))
-    if not cell_list:
-        return []
-    ints = np.array([h3.str_to_int(c) for c in cell_list], dtype=np.uint64)
-    disks = pa.table(h3ronpy.grid_disk_distances(ints, 1))
-    sizes = np.asarray(disks["cell"].combine_chunks().value_lengths())
-    flat = np.asarray(disks["cell"].combine_chunks().flatten())
-    ks = np.asarray(disks["k"].combine_chunks().flatten())
-    hexagon = sizes == 7
-    rows: list[tuple[str, str, int, float]] = []
+    names = pa.array(cell_list, type=pa.large_string())
+    ints = np.zeros(0, np.uint64)
+    if cell_list:
+        parsed = pa.array(h3ronpy.cells_parse(names, set_failing_to_invalid=True))
+        # canonical ids only: then numeric order is string order (see above) and names round-trip
+        bad = np.flatnonzero(~np.asarray(parsed.is_valid()))
+        if not len(bad):
+            canonical = pa.array(h3ronpy.cells_to_string(parsed)).cast(pa.large_string())
+            bad = np.flatnonzero(~np.asarray(pc.equal(canonical, names)))
+        if len(bad):
+            raise InputError(f"cell id {cell_list[bad[0]]!r} is not an H3 cell in canonical form (15 lower-case hex digits): "
+                             "pass the ids H3 returns")
+        ints = np.asarray(parsed, dtype=np.uint64)
+    src: list[np.ndarray] = []
+    dst: list[np.ndarray] = []
+    clock: list[np.ndarray] = []
+    bearing: list[np.ndarray] = []
+    hexagon = np.zeros(len(ints), dtype=bool)
+    if len(ints):
+        disks = pa.table(h3ronpy.grid_disk_distances(ints, 1))
+        sizes = np.asarray(disks["cell"].combine_chunks().value_lengths())
+        flat = np.asarray(disks["cell"].combine_chunks().flatten())
+        ks = np.asarray(disks["k"].combine_chunks().flatten())
+        hexagon = sizes == 7
     if hexagon.any():
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])[hexagon]
         idx = starts[:, None] + np.arange(7)
         ring_ints = flat[idx][ks[idx] == 1].reshape(-1, 6)  # drop each disk's centre (k = 0)
-        origin = ints[hexagon]
-        centre = _coordinates(origin)
-        ncentre = _coordinates(ring_ints.ravel()).reshape(len(origin), 6, 2)
+        origin = np.flatnonzero(hexagon)
+        at = np.minimum(np.searchsorted(ints, ring_ints), len(ints) - 1)
+        keep = ints[at] == ring_ints  # the neighbour is on the map
+        # Each centre once: the map's cells, then only the ring cells off the map.
+        centres = _coordinates(ints)
+        centre = centres[origin]
+        ncentre = centres[at]
+        ncentre[~keep] = _coordinates(ring_ints[~keep])
         bearings = initial_bearing(centre[:, 0, None], centre[:, 1, None], ncentre[..., 0], ncentre[..., 1])
         clocks = assign_clock_positions_many(bearings)
-        keep = np.isin(ring_ints, ints)
-        o = np.broadcast_to(origin[:, None], ring_ints.shape)[keep]
-        names = _strings(np.concatenate([o, ring_ints[keep]]))
-        rows = list(zip(names[: len(o)], names[len(o):], clocks[keep].tolist(), bearings[keep].round(3).tolist()))
-    cell_set = set(cell_list)
-    for cell, is_hexagon in zip(cell_list, hexagon.tolist()):
-        if not is_hexagon:
-            rows.extend((cell, s.neighbor, s.clock, s.bearing) for s in cell_sides(cell) if s.neighbor in cell_set)
-    rows.sort(key=lambda r: (r[0], r[2]))
-    return rows
+        src.append(np.broadcast_to(origin[:, None], ring_ints.shape)[keep])
+        dst.append(at[keep])
+        clock.append(clocks[keep])
+        bearing.append(bearings[keep].round(3))
+    for i in np.flatnonzero(~hexagon).tolist():
+        sides = cell_sides(cell_list[i])
+        side_ints = np.array([h3.str_to_int(s.neighbor) for s in sides], dtype=np.uint64)
+        at = np.minimum(np.searchsorted(ints, side_ints), len(ints) - 1)
+        keep = ints[at] == side_ints
+        src.append(np.full(int(keep.sum()), i, dtype=np.int64))
+        dst.append(at[keep])
+        clock.append(np.array([s.clock for s in sides], dtype=np.int64)[keep])
+        bearing.append(np.array([s.bearing for s in sides], dtype=float)[keep])
+    cat = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
+    src, dst, clock, bearing = cat(src, np.int64), cat(dst, np.int64), cat(clock, np.int64), cat(bearing, float)
+    order = np.lexsort((clock, src))
+    return pd.DataFrame({
+        "cell": pd.Series(names.take(pa.array(src[order])), dtype="str"),
+        "neighbor": pd.Series(names.take(pa.array(dst[order])), dtype="str"),
+        "clock": clock[order],
+        "bearing": bearing[order],
+    })
 
 
 def _coordinates(ints: np.ndarray) -> np.ndarray:
     """(n, 2) array of (lat, lng) cell centres."""
     coords = pa.record_batch(h3ronpy.vector.cells_to_coordinates(ints))
     return np.column_stack([np.asarray(coords.column("lat")), np.asarray(coords.column("lng"))])
-
-
-def _strings(ints: np.ndarray) -> list[str]:
-    return pa.array(h3ronpy.cells_to_string(ints)).to_pylist()
 
 
 def cell_polygons_wkb(cells: Iterable[str]) -> np.ndarray:
@@ -241,6 +294,7 @@ __all__ = [
     "check_resolution",
     "grid_distance",
     "initial_bearing",
+    "neighbor_frame",
     "neighbor_table",
     "neighbors_by_clock",
     "ring",
