@@ -11,9 +11,10 @@ from tests.engine.test_state import make_campaign
 PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia"))
 
 
-def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publish: bool = True) -> dict[str, str]:
-    """Write a started campaign at ``path`` (initiative published unless ``publish`` is false) and
-    issue its tokens: {name: token} (umpire, carthago, roma, syracusae)."""
+def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publish: bool = True,
+                   orders_mode: str | None = None) -> dict[str, str]:
+    """Write a started campaign at ``path`` (in ``orders_mode`` if given; initiative published
+    unless ``publish`` is false) and issue its tokens: {name: token} (umpire, carthago, roma, syracusae)."""
     from tabula.app.tokens import issue_tokens
     from tabula.engine.core.campaign import Campaign
     from tabula.engine.vae_victis import rounds
@@ -23,6 +24,8 @@ def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publi
     c.start(seed=11)
     c.close()
     with Campaign.open(path) as c:
+        if orders_mode is not None:
+            rounds.set_orders_mode(c, orders_mode)
         if publish:
             rounds.publish_initiative(c)
         return {i.name: i.token for i in issue_tokens(c)}

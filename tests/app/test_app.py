@@ -191,13 +191,7 @@ def test_tokens_command_revokes_and_stores_only_hashes(camp, capsys):
 
 
 def test_commit_reveal_mode_is_refused_by_the_form(tmp_path):
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
-
     path = tmp_path / "cr.duckdb"
-    tokens = field_campaign(path, publish=False)
-    with Campaign.open(path) as c:
-        rounds.set_orders_mode(c, "commit-reveal")
-        rounds.publish_initiative(c)
+    tokens = field_campaign(path, orders_mode="commit-reveal")
     r = client(path, tokens["roma"]).post("/orders", data={"moves-9": "3", "moves-10": ""})
     assert r.status_code == 400 and "commit-reveal" in r.text

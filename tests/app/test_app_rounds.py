@@ -112,15 +112,11 @@ def test_army_players_command_only_their_armies(tmp_path, capsys):
 
 
 def test_commit_reveal_through_the_app(tmp_path):
-    from tabula.engine.core.campaign import Campaign
     from tabula.engine.vae_victis import rounds
     from tabula.engine.vae_victis.orders import parse_orders_text
 
     path = tmp_path / "cr.duckdb"
-    tokens = field_campaign(path, publish=False)
-    with Campaign.open(path) as c:
-        rounds.set_orders_mode(c, "commit-reveal")
-        rounds.publish_initiative(c)
+    tokens = field_campaign(path, orders_mode="commit-reveal")
     roma, carthago = client(path, tokens["roma"]), client(path, tokens["carthago"])
     page = roma.get("/").text
     assert 'id="commit"' in page and 'id="orders"' not in page and "[armies.9]" in page
