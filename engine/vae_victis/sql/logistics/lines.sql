@@ -45,10 +45,16 @@ JOIN supplied sf ON sf.faction = l.faction AND sf.structure = l.from_structure
 JOIN supplied st ON st.faction = l.faction AND st.structure = l.to_structure
 WHERE sf.depth < st.depth OR (sf.depth = st.depth AND l.from_structure < l.to_structure);
 
+-- Both read the network through a MATERIALIZED CTE: a filter on row_kind (or on anything else
+-- the caller adds) then stays outside it.  Pushed into the view, DuckDB may plan the filter into
+-- the recursion and recompute logistics_regions at every step of `reach` (issue 11: 8,514
+-- region rows instead of 774, 10x the time); the fence keeps one evaluation per query.
 CREATE OR REPLACE VIEW supplied_structures AS
+WITH network AS MATERIALIZED (SELECT * FROM logistics_network)
 SELECT faction, to_structure AS structure, to_depth AS depth
-FROM logistics_network WHERE row_kind = 'node';
+FROM network WHERE row_kind = 'node';
 
 CREATE OR REPLACE VIEW logistics_lines AS
+WITH network AS MATERIALIZED (SELECT * FROM logistics_network)
 SELECT faction, from_structure, to_structure, link_type, from_depth, to_depth
-FROM logistics_network WHERE row_kind = 'link';
+FROM network WHERE row_kind = 'link';
