@@ -23,7 +23,9 @@ only duckdb, the standard library and ``tabula.geo``.
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -294,8 +296,23 @@ def read_structures(con: duckdb.DuckDBPyConnection) -> tuple[Structure, ...]:
     if "structures" not in existing_tables(con):
         return ()
     have, cols = _select(con, "structures", ("name", "cell"))
-    point = "ST_X(geom), ST_Y(geom)" if "geom" in have else "NULL, NULL"
+    # The point as WKB (DuckDB's own ST_AsWKB), decoded here: ST_X/ST_Y would need the spatial
+    # extension, whose load costs every CLI step that reads the Board about 0.35 s (issue 11).
+    point = "ST_AsWKB(geom)" if "geom" in have else "NULL"
     rows = run_sql(
         con, f"SELECT {', '.join(cols)}, {point} FROM structures ORDER BY name", name="schema.structures"
     ).fetchall()
-    return tuple(Structure(*row) for row in rows)
+    return tuple(Structure(*row[:-1], *_wkb_point(row[-1], row[0])) for row in rows)
+
+
+def _wkb_point(wkb: bytes | None, name: str) -> tuple[float | None, float | None]:
+    """(lon, lat) of a WKB point, as ST_X and ST_Y give them (None for no geom or POINT EMPTY)."""
+    if wkb is None:
+        return None, None
+    order = "<" if wkb[0] == 1 else ">"
+    kind, x, y = struct.unpack_from(order + "Idd", wkb, 1) if len(wkb) >= 21 else (0, 0.0, 0.0)
+    if kind % 1000 != 1:  # 1 point, 1001/2001/3001 with Z and/or M: x and y come first
+        raise InputError(f"structure {name!r} has a geom that is not a point: store its location as a POINT")
+    if math.isnan(x) and math.isnan(y):  # POINT EMPTY
+        return None, None
+    return x, y

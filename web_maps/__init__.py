@@ -9,6 +9,15 @@ battles, and a round/phase/VP panel.  ``resolve_hex(con, text)`` reads a hex nam
 """
 
 from tabula.web_maps.play_aids import load_hex_names, resolve_hex
-from tabula.web_maps.terrain_map import render_terrain_map
 
 __all__ = ["load_hex_names", "render_terrain_map", "resolve_hex"]
+
+
+def __getattr__(name: str):
+    # render_terrain_map on first use (PEP 562): terrain_map imports folium, pandas and shapely
+    # (about 0.7 s), which `tabula round administer` must not pay to read hex names (issue 11).
+    if name == "render_terrain_map":
+        from tabula.web_maps.terrain_map import render_terrain_map
+
+        return render_terrain_map
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,14 @@ a text file, an empty or truncated file, a DuckDB file that holds a map and not 
 campaign, or a campaign that another process holds.  DuckDB's own messages for these
 are correct but name neither the fix nor, for a lock, who holds it in words an umpire
 can act on; the functions here do.
+
+The connection does not load the spatial extension.  Loading it costs each CLI step about
+0.35 s (issue 11), and no step needs it: the campaign's ``GEOMETRY`` columns, ``ST_AsWKB`` and
+``ST_AsText`` are DuckDB's own since 1.5, every named view binds without the extension, and
+the Board reads structures' points from their WKB (:func:`tabula.schema.read_structures`).
+Code that calls a function only the extension has (``ST_Intersects``, ``ST_X``, ...) on a
+campaign's connection loads it first with :func:`load_spatial`; ``tabula sql`` and the app's
+console open their own connection with it loaded (:func:`tabula.geo.spatialdb.connect_console`).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import duckdb
 
 from tabula.geo.errors import InputError, MissingInputError
 
-__all__ = ["open_connection", "damaged", "lock_holder", "lock_message"]
+__all__ = ["connect", "load_spatial", "open_connection", "damaged", "lock_holder", "lock_message"]
 
 #: Tables of which a campaign file has at least one: the scenario's (``factions``, ``scenario_meta``,
 #: written by ``tabula campaign new``) or the started campaign's (``campaign``, ``events``).
@@ -35,11 +43,23 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def open_connection(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A connection to the campaign file ``path`` (spatial loaded), or an :class:`InputError` /
-    :class:`MissingInputError` in one line naming ``path`` and the fix."""
-    from tabula.geo.spatialdb import connect
+def connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """DuckDB's connection to ``path``, without the spatial extension (module doc)."""
+    return duckdb.connect(str(path), read_only=read_only)
 
+
+def load_spatial(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Load the pinned spatial extension on ``con`` (by its file: offline); a no-op once loaded."""
+    from tabula.geo.spatialdb import spatial_extension_path
+
+    if not con.execute("SELECT loaded FROM duckdb_extensions() WHERE extension_name = 'spatial'").fetchone()[0]:
+        con.execute(f"LOAD '{spatial_extension_path()}'")
+    return con
+
+
+def open_connection(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A connection to the campaign file ``path`` (spatial not loaded: module doc), or an
+    :class:`InputError` / :class:`MissingInputError` in one line naming ``path`` and the fix."""
     if not path.exists():
         raise MissingInputError(f"campaign database {path} does not exist: create it with `tabula campaign new`")
     if path.is_dir():

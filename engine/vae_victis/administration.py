@@ -48,7 +48,6 @@ from tabula.engine.vae_victis.rules import AdministrationRules, SiegeRules, defa
 from tabula.engine.vae_victis.sieges import SiegeInputs, assault_effects, resolve_sieges
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
 from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "AdminInputs",
@@ -142,6 +141,8 @@ def retreat_destination(
             n for c in frontier for n in board.sides.get(c, {}).values()
             if _passable(board, n) and n not in blocked
         }
+    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+
     cands = [d for d in frontier if d not in occupied and grid_distance(cell, d) == hexes]
     if not cands:
         return None
@@ -464,6 +465,8 @@ def _place_losers(ad: _Admin) -> None:
     """Step 6: removed losers go to the nearest (in hexes) controlled, unsieged, unblockaded
     structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
     irrevocably eliminated."""
+    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+
     board, armies, inputs = ad.board, ad.armies, ad.inputs
     ad.logistics_now = logistics_for(board, ad.placed_state(), options=ad.logistics_options)
     for a_id, lost_at in sorted(ad.removed.items()):

@@ -66,7 +66,6 @@ from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _wa
 from tabula.engine.vae_victis.rules import MovementRules
 from tabula.engine.vae_victis.straits import crossing_problem
 from tabula.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
-from tabula.geo.hexgrid import grid_distance
 
 __all__ = [
     "Halt",
@@ -166,6 +165,8 @@ def priority_key(
     spent_before: int,
 ) -> tuple:
     """Sort key (smaller wins) of the seed's seven steps for ``army`` moving ``frm`` -> ``to``."""
+    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+
     owned = [s.cell for s in board.structures.values() if controller_of(state, s) == army.faction]
     closest = min((grid_distance(to, c) for c in owned), default=math.inf)
     h = board.hexes[frm]

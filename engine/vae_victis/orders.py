@@ -79,7 +79,6 @@ from tabula.engine.vae_victis.straits import lands_across, strait_crossings_from
 from tabula.engine.vae_victis.zoc import controller_of
 from tabula.geo.errors import InputError
 from tabula.geo.files import parse_user_toml, read_user_text, whole_number
-from tabula.geo.hexgrid import cell_sides
 
 __all__ = [
     "IllegalOrderError",
@@ -415,6 +414,8 @@ def _walk(
         if clock not in sides:
             valid = " ".join(str(c) for c in sorted(sides)) or "none"
             # Tell "off the map" apart from "no such side" with the full H3 geometry of the hex.
+            from tabula.geo.hexgrid import cell_sides  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+
             on_globe = {s.clock for s in cell_sides(here)}
             why = "that side leads off the map" if clock in on_globe else "this hex has no side at that clock position"
             return path, [

@@ -123,12 +123,12 @@ def test_read_only_file_opened_for_a_step(campaign):
 def test_duckdb_permission_error_is_one_line(campaign, monkeypatch):
     # As root (CI containers) no file is unreadable, so DuckDB's own message for one is
     # fed in here: the open must still name the file and the fix.
-    import tabula.geo.spatialdb as spatialdb
+    import tabula.engine.core.campaign_file as campaign_file
 
     def denied(path, read_only=False):
         raise duckdb.IOException(f'IO Error: Cannot open file "{path}": Permission denied')
 
-    monkeypatch.setattr(spatialdb, "connect", denied)
+    monkeypatch.setattr(campaign_file, "connect", denied)
     _refused(campaign, read_only=True, match="permission denied): check its permissions with `ls -l")
 
 

@@ -41,7 +41,6 @@ from tabula.engine.vae_victis.logistics.compute import (
     remember,
 )
 from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsLine, LogisticsOptions
-from tabula.engine.vae_victis.logistics.paths import TerrainGraph, army_mp_distance, enter_cost, mp_distances_to
 from tabula.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links
 from tabula.engine.vae_victis.logistics.sql import LINK_TYPES, VIEWS, ensure_logistics, install_logistics
 from tabula.engine.vae_victis.logistics.tables import board_to_duckdb, state_to_duckdb
@@ -73,3 +72,16 @@ __all__ = [
     "round_sea_links",
     "state_to_duckdb",
 ]
+
+
+#: Names of :mod:`.paths` this package exports, imported on first use (PEP 562): .paths imports
+#: numpy and scipy.sparse, which a CLI step that computes no logistics should not pay for.
+_FROM_PATHS = ("TerrainGraph", "army_mp_distance", "enter_cost", "mp_distances_to")
+
+
+def __getattr__(name: str):
+    if name in _FROM_PATHS:
+        from tabula.engine.vae_victis.logistics import paths
+
+        return getattr(paths, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

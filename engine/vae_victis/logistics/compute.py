@@ -13,16 +13,22 @@ import math
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsOptions, resolve_options
-from tabula.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph, army_distances, line_paths
 from tabula.engine.vae_victis.logistics.sql import _query_lines, ensure_logistics, install_logistics
 from tabula.engine.vae_victis.logistics.tables import _load, _mem_from_campaign, board_to_duckdb, state_to_duckdb
 from tabula.engine.vae_victis.model import Board, CampaignState, Phase
 from tabula.geo.errors import TabulaError
 from tabula.geo.spatialdb import run_sql
+
+if TYPE_CHECKING:
+    from tabula.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph
+
+# .paths (numpy and scipy.sparse, about 0.3 s to import) is imported by the functions that search
+# the graphs, so a CLI step that computes no logistics (`round status`, `round orders`) never loads it.
 
 DERIVED_KEY = "logistics"
 _MEMO_SIZE = 8
@@ -41,6 +47,8 @@ class LogisticsCache:
 
     def terrain(self) -> TerrainGraph:
         if self.graph is None:
+            from tabula.engine.vae_victis.logistics.paths import TerrainGraph
+
             board = self.board()
             source = self.source() if self.source is not None else None
             # Read from the campaign the Board came from, the graph is indexed by DuckDB (~10x
@@ -81,6 +89,8 @@ def close_derived(board: Board) -> None:
 
 def _static_for(board: Board, con, options: LogisticsOptions) -> LinkGraphs:
     """The static link graphs of a campaign database whose Board is ``board`` (read once)."""
+    from tabula.engine.vae_victis.logistics.paths import LinkGraphs
+
     entry = _cache(board)
     if options not in entry.static_db:
         entry.static_db[options] = LinkGraphs.from_con(con)
@@ -105,6 +115,8 @@ def compute_logistics(
     table ``army_logistics_distance(army, faction, mp_distance)`` (NULL = farther than
     ``options.distance_cutoff_mp``).
     """
+    from tabula.engine.vae_victis.logistics.paths import TerrainGraph, army_distances, line_paths
+
     options = resolve_options(options, board=board, con=con)
     if install:
         ensure_logistics(con, options)
@@ -144,6 +156,8 @@ def compute_logistics(
 
 def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None) -> dict[str, frozenset[tuple[str, str]]]:
     """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
+    from tabula.engine.vae_victis.logistics.paths import line_paths
+
     options = resolve_options(options, con=con)
     ensure_logistics(con, options)
     supplied, lines = _query_lines(con)
@@ -155,6 +169,8 @@ def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptio
 
 
 def _con_for(board: Board, options: LogisticsOptions):
+    from tabula.engine.vae_victis.logistics.paths import LinkGraphs
+
     entry = _cache(board)
     if options not in entry.mem:
         source = entry.source() if entry.source is not None else None
