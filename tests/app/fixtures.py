@@ -12,9 +12,10 @@ PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia
 
 
 def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publish: bool = True,
-                   orders_mode: str | None = None) -> dict[str, str]:
+                   orders_mode: str | None = None, players=None) -> dict[str, str]:
     """Write a started campaign at ``path`` (in ``orders_mode`` if given; initiative published
-    unless ``publish`` is false) and issue its tokens: {name: token} (umpire, carthago, roma, syracusae)."""
+    unless ``publish`` is false) and issue its tokens: {name: token} (umpire, carthago, roma, syracusae,
+    and the army players of ``players``, {name: (faction, armies)})."""
     from tabula.app.tokens import issue_tokens
     from tabula.engine.core.campaign import Campaign
     from tabula.engine.vae_victis import rounds
@@ -28,4 +29,4 @@ def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publi
             rounds.set_orders_mode(c, orders_mode)
         if publish:
             rounds.publish_initiative(c)
-        return {i.name: i.token for i in issue_tokens(c)}
+        return {i.name: i.token for i in issue_tokens(c, players)}
