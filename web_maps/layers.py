@@ -1,10 +1,35 @@
 """Folium elements that draw compactly encoded data with Leaflet only (no folium plugins, no CDN).
 
 Each layer is a ``folium.map.Layer`` so folium's ``LayerControl`` lists it and
-adds it to the map when ``show`` is true; its script defines a Leaflet
-``featureGroup`` under the element's name.  Paths use the map's renderer,
-which is a canvas when the map has ``prefer_canvas=True``: tens of thousands
-of SVG hexagons make a page crawl, one canvas does not.
+adds it to the map when ``show`` is true.  Lines and markers are Leaflet
+objects on the map's renderer (a canvas: ``prefer_canvas=True``).  Hexes are
+not: one Leaflet polygon per hex made a 238k-hex page take seconds and most
+of a GiB of heap, so every hex layer (:class:`HexLayer`, :class:`HexOutlineLayer`,
+:class:`HexZoneLayer`) is one ``L.TabulaHexes`` (``encode.TABULA_JS``) that
+draws its hexes in view batched, one canvas path per colour, and finds the
+hex under the pointer through a bucket grid (issue 11, item 3).
+
+Decisions where the issue is silent:
+
+- The batched layer is an ``L.Path`` on the map's own canvas renderer rather
+  than a canvas of its own or canvas tiles: it keeps its place in the draw
+  and hit-test order (a river or a city drawn later still takes the pointer),
+  zoom animation and partial redraws come from Leaflet, and a hover redraws
+  only the box of the hexes it leaves and enters.
+- The grey hex outline is one stroke pass over all hexes in view, so an inner
+  edge is stroked once instead of twice: its opacity is that of the two old
+  strokes composited (0.35 -> 0.58), which keeps the look.
+- The page still carries the delta-encoded rings (exact vertices), not cell
+  ids rebuilt into hexagons in JS; the hex layer packs them as one base64
+  string of varints (``encode.pack_rings``, about half the characters) and
+  its payload is a JSON string given to ``JSON.parse``: a 28 MB object
+  literal took Chromium ~0.8 s to parse before any of the page ran.
+- Below a hex edge of 2.5 px (``raster_edge_px``; thin mode starts at 4 px)
+  the hex layer scan-converts its hexes into an image (a pixel takes the
+  colour of the hex holding its centre) instead of tracing a canvas path per
+  hex: at 238k hexes in view the paths took ~0.7 s, the image ~60 ms, and
+  it has no seams.  Zone and outline layers keep paths (they are thin
+  strokes or translucent, and cover few hexes).
 """
 
 from __future__ import annotations
@@ -16,7 +41,7 @@ from branca.element import MacroElement
 from folium.map import Layer
 from folium.template import Template
 
-from tabula.web_maps.encode import to_json
+from tabula.web_maps.encode import pack_rings, to_json, to_json_string
 
 
 @dataclass
@@ -51,24 +76,29 @@ class HexLayer(Layer):
     and a clock rose drawn on the hex when it is clicked.  A click pins the
     tooltip as a popup (close button, second click or a map click unpins).
 
-    The decoded lat/lng rings stay on ``<name>_data.ll`` for layers that
-    outline a subset of the same hexes (:class:`HexOutlineLayer`).
+    ``raster_edge_px``: below this hex edge on screen the hexes are drawn as an
+    image, one pixel per pixel-centre (see the module's decisions).
+
+    All hexes are one ``L.TabulaHexes`` (``encode.TABULA_JS``) drawn in
+    batches on the map's canvas; the tooltip and the pin find the hex under
+    the pointer through its grid.  The decoded geometry stays on
+    ``<name>_data.g`` (rings: ``<name>_data.ring(i)``) for layers that draw
+    a subset of the same hexes (:class:`HexOutlineLayer`, :class:`HexZoneLayer`).
     """
 
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        var {{ this.get_name() }}_data = {{ this.data_json }};
+        var {{ this.get_name() }}_data = JSON.parse({{ this.data_json }});
         var {{ this.get_name() }} = (function (D) {
-            var group = L.featureGroup();
-            var base = {{ this.style_json }};
-            var hover = {{ this.hover_json }};
-            D.ll = new Array(D.v.length);
-            for (var i = 0; i < D.v.length; i++) {
-                D.ll[i] = tabulaDecode(D.v[i], D.q);
-                group.addLayer(L.polygon(D.ll[i], L.extend({fillColor: D.colours[D.c[i]], hexIndex: i}, base)));
-            }
-            D.v = null;  // decoded: let the integer arrays go
+            // Decode once into typed arrays shared with the outline and zone layers over these hexes
+            // (D.g, D.ring(i)); the packed rings then go.
+            D.g = tabulaHexGeometry(D);
+            D.vb = null;
+            D.ring = function (i) { return tabulaRing(D.g, i); };
+            var o = {{ this.style_json }};
+            var layer = new L.TabulaHexes(D.g, L.extend({cls: D.c, colours: D.colours, interactive: true,
+                                                          strokeAll: true, hover: {{ this.hover_json }}}, o));
             function tipOf(i) {
                 var rows = [];
                 for (var j = 0; j < D.cols.length; j++) {
@@ -79,30 +109,45 @@ class HexLayer(Layer):
                 }
                 return tabulaTable(rows) + (D.sides ? tabulaSides(D, i) : '');
             }
-            group.bindTooltip(function (layer) { return tipOf(layer.options.hexIndex); },
+            // One sticky tooltip for the whole layer: its content follows the hex under the pointer,
+            // found through the layer's grid.  These handlers are bound before the tooltip's own, so the
+            // hex is known when the tooltip opens.
+            var shown = -1;
+            layer.on('mouseover mousemove', function (e) {
+                var i = layer.hexAt(e.layerPoint);
+                if (i < 0 || i === shown) return;
+                shown = i;
+                layer.setHovered(i);
+                var tip = layer.getTooltip();
+                if (tip && tip.isOpen()) tip.update();
+            });
+            layer.on('mouseout', function () { shown = -1; layer.setHovered(-1); });
+            layer.bindTooltip(function () { return tipOf(shown); },
                               {sticky: true, className: 'tabula-tip tabula-hex-tip', direction: 'top', offset: [0, -8]});
             // Click: pin the tooltip (a popup with a close button) and, where the sides are known,
             // draw the clock rose of the hex; a second click on it, the close button or a click on
             // the map unpins.
             var pinned = null, rose = L.layerGroup(), pin = null;
             function unpin() {
-                var map = group._map;
+                var map = layer._map;
                 rose.clearLayers();
                 if (map) { map.removeLayer(rose); L.DomUtil.removeClass(map.getContainer(), 'tabula-pinning'); }
                 pinned = null;
             }
-            group.on('click', function (e) {
+            layer.on('click', function (e) {
                 L.DomEvent.stop(e);
-                var map = group._map, i = e.layer.options.hexIndex;
+                var map = layer._map, i = layer.hexAt(e.layerPoint);
+                if (i < 0) return;
                 if (pinned === i) { map.closePopup(pin); return; }
                 if (pin) map.closePopup(pin);
                 unpin();
                 pinned = i;
-                rose.addLayer(L.polygon(D.ll[i], {fill: false, color: '#000', weight: 3, interactive: false}));
+                var ring = D.ring(i);
+                rose.addLayer(L.polygon(ring, {fill: false, color: '#000', weight: 3, interactive: false}));
                 if (D.sides) {
-                    var s = D.sides[i], c = tabulaCentre(D.ll[i]);
+                    var s = D.sides[i], c = tabulaCentre(ring);
                     for (var k = 0; k < s.length; k += 3) {
-                        var n = tabulaCentre(D.ll[s[k + 1]]);
+                        var n = tabulaCentre(D.ring(s[k + 1]));
                         var at = [c[0] + 0.42 * (n[0] - c[0]), c[1] + 0.42 * (n[1] - c[1])];
                         var el = document.createElement('div');
                         el.className = 'tabula-rose'; el.textContent = s[k];
@@ -115,29 +160,11 @@ class HexLayer(Layer):
                 L.DomUtil.addClass(map.getContainer(), 'tabula-pinning');
                 pin = L.popup({className: 'tabula-tip tabula-pinned', maxWidth: 420, autoPanPadding: [10, 10]})
                     // Anchored at the hex's top so the popup stands above the rose, not over it.
-                    .setLatLng(D.ll[i].reduce(function (a, b) { return b[0] > a[0] ? b : a; })).setContent(tipOf(i));
+                    .setLatLng(ring.reduce(function (a, b) { return b[0] > a[0] ? b : a; })).setContent(tipOf(i));
                 pin.on('remove', function () { if (pinned === i) unpin(); });
                 pin.openOn(map);
             });
-            // Below a few pixels a hexagon's grey outline is noise over its colour, and
-            // unstroked anti-aliased fills leave hairline seams that show as moire: then
-            // each hexagon is stroked in its own colour, opaque, which closes the seams.
-            var current = base, thin = L.extend({}, base, {weight: 1, opacity: 1, fillOpacity: 1});
-            function styleOf(layer) {
-                return current === thin ? L.extend({}, thin, {color: layer.options.fillColor}) : current;
-            }
-            function restyle() {
-                var map = group._map;
-                if (!map || !D.ll.length) return;
-                var a = map.latLngToContainerPoint(D.ll[0][0]), b = map.latLngToContainerPoint(D.ll[0][1]);
-                var next = a.distanceTo(b) < {{ this.min_edge_px }} ? thin : base;
-                if (next !== current) { current = next; group.eachLayer(function (l) { l.setStyle(styleOf(l)); }); }
-            }
-            group.on('add', function () { current = base; restyle(); group._map.on('zoomend', restyle); });
-            group.on('remove', function (e) { e.target._map && e.target._map.off('zoomend', restyle); });
-            group.on('mouseover', function (e) { e.layer.setStyle(hover); });
-            group.on('mouseout', function (e) { e.layer.setStyle(styleOf(e.layer)); });
-            return group;
+            return layer;
         })({{ this.get_name() }}_data);
         {% endmacro %}
         """
@@ -158,6 +185,7 @@ class HexLayer(Layer):
         stroke_opacity: float = 0.35,
         fill_opacity: float = 0.92,
         min_edge_px: float = 4.0,
+        raster_edge_px: float = 2.5,
         sides: Sequence[Sequence[int]] | None = None,
         side_note: str = "",
     ):
@@ -167,21 +195,26 @@ class HexLayer(Layer):
             raise ValueError("HexLayer: sides must have one entry per hex")
         if not (len(rings) == len(classes) and all(len(c.values) == len(rings) for c in columns)):
             raise ValueError("HexLayer: rings, classes and every column must have one entry per hex")
-        self.data_json = to_json(
+        blob, n_vertices = pack_rings(rings)
+        self.data_json = to_json_string(
             {
                 "q": 10**precision,
-                "v": rings,
+                "n": len(rings),
+                "nv": n_vertices,
+                "vb": blob,
                 "c": list(classes),
                 "colours": list(colours),
                 "cols": [c.spec() for c in columns],
                 **({"sides": [list(x) for x in sides], "sideNote": side_note} if sides is not None else {}),
             }
         )
-        base = {"stroke": True, "color": stroke, "weight": stroke_weight, "opacity": stroke_opacity,
-                "fillOpacity": fill_opacity}
-        self.style_json = to_json(base)
-        self.hover_json = to_json({"stroke": True, "color": "#000000", "weight": 2.5, "opacity": 1.0})
-        self.min_edge_px = float(min_edge_px)
+        # Every inner edge used to be stroked twice (once per polygon): one batched stroke pass
+        # draws it once, so it takes the opacity of the two strokes composited.
+        self.style_json = to_json({"stroke": stroke, "weight": stroke_weight,
+                                   "opacity": round(1 - (1 - stroke_opacity) ** 2, 4),
+                                   "fillOpacity": fill_opacity, "thinEdgePx": float(min_edge_px),
+                                   "rasterEdgePx": float(raster_edge_px)})
+        self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
 
 
 class HexOutlineLayer(Layer):
@@ -191,9 +224,9 @@ class HexOutlineLayer(Layer):
         """
         {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function (D, which) {
-            var group = L.featureGroup();
-            for (var j = 0; j < which.length; j++) group.addLayer(L.polygon(D.ll[which[j]], {{ this.style_json }}));
-            return group;
+            // Drawn batched from the hex layer's geometry (one stroke path), not one polygon per hex.
+            return new L.TabulaHexes(D.g, L.extend({which: which, cls: which.map(function () { return 0; })},
+                                                   {{ this.style_json }}));
         })({{ this.hexes.get_name() }}_data, {{ this.indices_json }});
         {% endmacro %}
         """
@@ -205,8 +238,8 @@ class HexOutlineLayer(Layer):
         self._name = "HexOutlineLayer"
         self.hexes = hexes
         self.indices_json = to_json([int(i) for i in indices])
-        self.style_json = to_json({"fill": False, "color": colour, "weight": weight, "opacity": 0.9,
-                                   "interactive": False})
+        self.style_json = to_json({"colours": [colour], "fillOpacity": 0, "stroke": colour, "weight": weight,
+                                   "opacity": 0.9, "interactive": False})
 
 
 class PointLayer(Layer):
@@ -359,11 +392,16 @@ class HexZoneLayer(Layer):
         """
         {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function (D, Z) {
-            var group = L.featureGroup();
-            for (var j = 0; j < Z.i.length; j++) {
-                group.addLayer(L.polygon(D.ll[Z.i[j]], L.extend({color: Z.c[j], fillColor: Z.c[j]}, Z.style)));
-            }
-            return group;
+            // Drawn batched from the hex layer's geometry: one path per colour, filled and stroked.
+            var colours = [], cls = Z.c.map(function (c) {
+                var k = colours.indexOf(c);
+                if (k < 0) { k = colours.length; colours.push(c); }
+                return k;
+            });
+            var st = Z.style, dash = st.dashArray ? st.dashArray.split(/[ ,]+/).map(Number) : null;
+            return new L.TabulaHexes(D.g, {which: Z.i, cls: cls, colours: colours, fillOpacity: st.fillOpacity,
+                                           stroke: null, weight: st.weight, opacity: st.opacity, dash: dash,
+                                           interactive: false});
         })({{ this.hexes.get_name() }}_data, {{ this.data_json }});
         {% endmacro %}
         """

@@ -296,6 +296,9 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     hexes = load_hexes(con, db_path=db_path)
     west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
+    # Fitted before any layer is added: the hexes are then drawn once, at the fitted view, instead of
+    # once at zoom_start and again after the fit.
+    m.add_child(FitView(south, west, north, east))
 
     facts = situation = None
     if campaign:
@@ -372,7 +375,6 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     # Before the layer list, so the button stands at the top of its corner.
     m.add_child(PanelToggle())
     m.add_child(LayerControl(position="topright", collapsed=False))
-    m.add_child(FitView(south, west, north, east))
     return m
 
 

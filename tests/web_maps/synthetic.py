@@ -169,3 +169,19 @@ def layer_payloads(page: str, kind: str) -> list:
         match = re.search(rf"var {name} = \(function.*?\n        \}}\)\((?:\w+_data, )?(.*?)\);\n", page, re.S)
         out.append(json.loads(match.group(1)))
     return out
+
+
+def hex_layer_data(page: str) -> dict:
+    """The hex layer's payload in a rendered page (``JSON.parse('...')`` of a JS string), with its
+    packed rings unpacked into ``v``: one delta array per hex, as ``encode_rings`` made them."""
+    import json
+    import re
+
+    from tabula.web_maps.encode import unpack_rings
+
+    match = re.search(r"var hex_layer_\w+_data = JSON\.parse\('(.*?)'\);\n", page)
+    assert match, "no hex layer data in the page"
+    # The JS string escapes only backslashes and quotes (encode.to_json_string).
+    data = json.loads(re.sub(r"\\(.)", lambda m: m.group(1), match.group(1)))
+    data["v"] = unpack_rings(data["vb"], data["n"])
+    return data

@@ -15,15 +15,14 @@ from tabula.web_maps.play_aids import load_hex_facts, load_hex_names, load_situa
 from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
 from tests.web_maps.playaid import make_playaid_campaign
 from tests.web_maps.synthetic import layer_payloads as _payloads
-from tests.web_maps.synthetic import FACTIONS, make_map_db
+from tests.web_maps.synthetic import FACTIONS, hex_layer_data, make_map_db
 
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
 FIND_MAP = "window[document.querySelector('.folium-map').id]"
 HEX_DATA = "Object.keys(window).filter(k => /^hex_layer_\\w+_data$/.test(k)).map(k => window[k])[0]"
 
 
-def _hex_data(page: str) -> dict:
-    return json.loads(re.search(r"var (hex_layer_\w+)_data = (.*?);\n", page).group(2))
+_hex_data = hex_layer_data
 
 
 def _layer_names(page: str) -> set[str]:

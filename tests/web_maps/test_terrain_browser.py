@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.web_maps.browser import colour_census, offline_page
-from tests.web_maps.synthetic import make_map_db
+from tests.web_maps.synthetic import hex_layer_data, make_map_db
 from tabula.web_maps.terrain_map import TERRAIN_COLOURS, render_terrain_map
 
 pytestmark = pytest.mark.browser
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 FIND_MAP = "window[document.querySelector('.folium-map').id]"
 # Names folium gave our layers, found through the globals their scripts define.
 HEX_DATA = "Object.keys(window).filter(k => /^hex_layer_\\w+_data$/.test(k)).map(k => window[k])[0]"
+HEX_LAYER = "Object.keys(window).filter(k => /^hex_layer_[0-9a-f]+$/.test(k)).map(k => window[k])[0]"
 
 
 def _render(tmp_path: Path) -> tuple[Path, list[dict]]:
@@ -33,14 +34,29 @@ def test_terrain_map_renders_offline_in_chromium(tmp_path):
         page.wait_for_selector(".leaflet-overlay-pane canvas", timeout=15000)
         assert page.evaluate("L.version") == "1.9.4"
 
-        # Every hex became a polygon of the hex layer, drawn on the canvas renderer.
-        n_hexes = page.evaluate(f"{HEX_DATA}.ll.length")
+        # Every hex is in the hex layer's geometry, drawn batched by one layer on the map's canvas
+        # renderer: no Leaflet object per hex.
+        n_hexes = page.evaluate(f"{HEX_DATA}.g.n")
         assert n_hexes == len(rows) == 61
         assert page.evaluate(
-            f"""(() => {{ const m = {FIND_MAP}; let n = 0, canvas = 0;
-                m.eachLayer(l => {{ if (l instanceof L.Polygon) {{ n++; if (l.options.renderer === undefined && m.getRenderer(l) instanceof L.Canvas) canvas++; }} }});
-                return [n >= 61, canvas === n]; }})()"""
-        ) == [True, True]
+            f"""(() => {{ const m = {FIND_MAP}; let polys = 0, hexes = 0, canvas = 0;
+                m.eachLayer(l => {{ if (l instanceof L.Polygon) polys++;
+                                    if (l instanceof L.TabulaHexes) {{ hexes++; if (m.getRenderer(l) instanceof L.Canvas) canvas++; }} }});
+                return [polys, hexes, canvas]; }})()"""
+        ) == [0, 1, 1]
+        # The browser's decoding of the packed rings gives the page's integers exactly.
+        data = hex_layer_data(html.read_text(encoding="utf-8"))
+        assert page.evaluate(f"(() => {{ const G = {HEX_DATA}.g; return Array.from(G.off); }})()")[-1] == \
+            sum(len(v) for v in data["v"]) // 2
+        decoded = page.evaluate(f"(() => {{ const D = {HEX_DATA}; const out = [];"
+                                "for (let i = 0; i < D.g.n; i++) out.push(D.ring(i).map(p => [p[1], p[0]])); return out; })()")
+        q = data["q"]
+        for v, ring in zip(data["v"], decoded):
+            xy, x, y = [], 0, 0
+            for j in range(0, len(v), 2):
+                x, y = (x + v[j], y + v[j + 1]) if j else (v[0], v[1])
+                xy.append([x / q, y / q])
+            assert ring == xy
 
         # Legend lists the terrains present; Leaflet's own layer control lists our layers.
         legend = page.inner_text(".tabula-legend")
@@ -70,13 +86,23 @@ def test_terrain_map_renders_offline_in_chromium(tmp_path):
 
         # Zoomed far out, grey hex outlines would be noise: each hex is then stroked in its own
         # colour and drawn opaque (no seams, no moire); the grey outline comes back on zooming in.
-        grey_outline = (f"(() => {{ let s = null; {FIND_MAP}.eachLayer(l => {{ if (l.options.hexIndex === 0) "
-                        "s = l.options.color !== l.options.fillColor && l.options.fillOpacity < 1; }); return s; })()")
+        grey_outline = f"!{HEX_LAYER}.isThin()"
         assert page.evaluate(grey_outline) is True
         page.evaluate(f"void {FIND_MAP}.setZoom(5, {{animate: false}})")
         assert page.evaluate(grey_outline) is False
+        # A pixel or two across, the hexes are scan-converted into an image: the pixel at a hex's
+        # centre has that hex's colour, opaque.
+        assert page.evaluate(f"{HEX_LAYER}.isRaster()") is True
+        page.wait_for_timeout(100)
+        pixel = page.evaluate(
+            f"""(() => {{ const m = {FIND_MAP}, l = {HEX_LAYER}, r = l._renderer, k = r._container;
+                const p = m.latLngToLayerPoint([{land['lat']}, {land['lng']}]), s = k.width / r._bounds.getSize().x;
+                return Array.from(r._ctx.getImageData(Math.floor((p.x - r._bounds.min.x) * s),
+                                                      Math.floor((p.y - r._bounds.min.y) * s), 1, 1).data); }})()""")
+        want = TERRAIN_COLOURS["hills"]
+        assert pixel == [int(want[1:3], 16), int(want[3:5], 16), int(want[5:7], 16), 255]
         page.evaluate(f"void {FIND_MAP}.setZoom(10, {{animate: false}})")
-        assert page.evaluate(grey_outline) is True
+        assert page.evaluate(grey_outline) is True and page.evaluate(f"{HEX_LAYER}.isRaster()") is False
 
         png = page.screenshot()
         (tmp_path / "latium.png").write_bytes(png)

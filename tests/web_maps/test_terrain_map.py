@@ -13,9 +13,9 @@ import shapely
 from tabula.geo.errors import InputError, MissingInputError, TabulaError
 from tabula.geo.hexgrid import cell_polygon
 from tabula.geo.spatialdb import connect
-from tests.web_maps.synthetic import make_map_db
+from tests.web_maps.synthetic import hex_layer_data, make_map_db
 from tabula.web_maps.assets import leaflet_css, remote_urls, write_html
-from tabula.web_maps.encode import encode_lines, encode_rings
+from tabula.web_maps.encode import encode_lines, encode_rings, pack_rings, unpack_rings
 from tabula.web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
 
 
@@ -24,10 +24,7 @@ def _decode(v: list[int], q: int) -> np.ndarray:
     return xy / q
 
 
-def _hex_data(page: str) -> dict:
-    match = re.search(r"var hex_layer_\w+_data = (\{.*?\});\n", page)
-    assert match, "no hex layer data in the page"
-    return json.loads(match.group(1))
+_hex_data = hex_layer_data
 
 
 @pytest.fixture
@@ -65,6 +62,18 @@ def test_hex_vertices_round_trip_at_the_chosen_precision(map_db, tmp_path):
     for r, v in zip(rows, data["v"]):
         expected = np.array(cell_polygon(r["cell"]).exterior.coords)[:-1]
         assert np.abs(_decode(v, data["q"]) - expected).max() <= 0.6e-4
+
+
+def test_packed_rings_unpack_to_the_same_integers():
+    rng = np.random.default_rng(7)
+    rings = [[int(a) for a in rng.integers(-(10**9), 10**9, 2)] + [int(d) for d in rng.integers(-70000, 70000, 2 * k)]
+             for k in rng.choice([5, 6, 9], 500)]
+    rings[0] = rings[17] = []  # a hex without geometry keeps its place
+    rings[3] = [1_800_000_000, -850_000_000, 1, -1]  # 7 decimals of a degree: the widest numbers
+    blob, n_vertices = pack_rings(rings)
+    assert n_vertices == sum(len(r) for r in rings) // 2
+    assert unpack_rings(blob, len(rings)) == rings
+    assert pack_rings([]) == ("", 0)
 
 
 def test_encoders_keep_every_part_and_owner():
