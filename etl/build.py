@@ -38,7 +38,7 @@ from tabula.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, t
 from tabula.etl.shorelines import check_bbox
 from tabula.geo import hexgrid
 from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.settings import DEFAULT_RESOLUTION, MEDITERRANEAN_BBOX
+from tabula.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
 from tabula.schema import create_database, create_map_tables
 
 log = logging.getLogger(__name__)
@@ -48,9 +48,6 @@ DEFAULT_SHORELINES = DATASETS_DIR / "mediterranean_shorelines.parquet"
 DEFAULT_RIVERS = DATASETS_DIR / "mediterranean_rivers.parquet"
 REGIONS_FILE = DATASETS_DIR / "regions.toml"
 DEFAULT_REGION = "mediterranean"
-
-EMBEDDED_MARGIN_DEG = 1.0
-"""The embedded datasets cover MEDITERRANEAN_BBOX widened by this (datasets/SOURCES.md)."""
 
 MAX_CELLS = 1_000_000
 """The most H3 cells (estimated, :func:`estimated_cells`) a build takes on.  Peak memory of a build
@@ -130,10 +127,8 @@ def check_cell_count(bbox, res: int, *, limit: int = MAX_CELLS) -> int:
 
 
 def embedded_extent() -> tuple[float, float, float, float]:
-    """(west, south, east, north) covered by the embedded DEM, shorelines and rivers."""
-    from tabula.etl.sources import widen_bbox
-
-    return widen_bbox(MEDITERRANEAN_BBOX, EMBEDDED_MARGIN_DEG)
+    """(west, south, east, north) covered by the embedded DEM, shorelines and rivers: DATA_EXTENT."""
+    return DATA_EXTENT
 
 
 def check_embedded_extent(options: "BuildOptions") -> None:

@@ -8,8 +8,11 @@
 * ``mediterranean_rivers.parquet``: WDB-II intermediate river systems, clipped,
   all of them (the map build picks the major ones).
 
-Each file covers bbox widened by ``margin_deg`` so hexes on the map's edge see
-their whole footprint.
+Each file covers ``bbox`` widened by ``margin_deg``; the shipped files cover
+:data:`tabula.geo.settings.DATA_EXTENT` (the Mare Nostrum world widened by one degree, so hexes
+on its edge see their whole footprint).  The DEM keeps whole source cells and the shorelines and
+rivers are clipped to the same rectangle, so inside an old, smaller extent a regenerated file
+holds the same data.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from tabula.datasets import DATASETS_DIR
 from tabula.etl.rivers import read_wdb_rivers
 from tabula.etl.shorelines import check_bbox, read_gshhg
 from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.settings import MEDITERRANEAN_BBOX, WGS84
+from tabula.geo.settings import DATA_EXTENT, WGS84
 
 DEM_NAME = "mediterranean_dem.tif"
 SHORELINES_NAME = "mediterranean_shorelines.parquet"
@@ -96,8 +99,9 @@ def widen_bbox(bbox, margin_deg: float) -> tuple[float, float, float, float]:
             min(180.0, east + margin_deg), min(90.0, north + margin_deg))
 
 
-def build_default_datasets(out_dir=DATASETS_DIR, *, bbox=MEDITERRANEAN_BBOX, margin_deg: float = 1.0) -> dict[str, Path]:
-    """Regenerate the DEM, shorelines and rivers for ``bbox`` + ``margin_deg`` into ``out_dir``.
+def build_default_datasets(out_dir=DATASETS_DIR, *, bbox=DATA_EXTENT, margin_deg: float = 0.0) -> dict[str, Path]:
+    """Regenerate the DEM, shorelines and rivers for ``bbox`` + ``margin_deg`` into ``out_dir``
+    (by default the embedded data's extent, DATA_EXTENT, as shipped).
 
     Returns {"dem": path, "shorelines": path, "rivers": path}.
     """

@@ -301,14 +301,14 @@ def test_all_nodata_dem_over_open_sea_builds(tmp_path):
 
 
 def test_bbox_past_the_embedded_data_edge_is_refused(tmp_path):
-    # east of 38 E the embedded shorelines have no land: Syria would silently be sea
-    with pytest.raises(InputError, match=r"east 39.5 beyond 38.*pass --dem and --shorelines"):
-        build_map(tmp_path / "m.duckdb", bbox=(36.0, 34.0, 39.5, 36.0), res=5, progress=False)
-    dem = write_dem(tmp_path / "dem.tif", west=35.5, north=36.5, size=480)
+    # east of 50 E the embedded shorelines have no land: Persis would silently be sea
+    with pytest.raises(InputError, match=r"east 51.5 beyond 50.*pass --dem and --shorelines"):
+        build_map(tmp_path / "m.duckdb", bbox=(48.0, 31.0, 51.5, 33.0), res=5, progress=False)
+    dem = write_dem(tmp_path / "dem.tif", west=47.5, north=33.5, size=480)
     with pytest.raises(InputError, match=r"embedded shorelines/rivers data"):
-        build_map(tmp_path / "m.duckdb", bbox=(36.0, 34.0, 39.5, 36.0), res=5, dem=dem, progress=False)
-    with pytest.raises(InputError, match=r"south 27 beyond 28.5"):
-        build_map(tmp_path / "m.duckdb", bbox=(10.0, 27.0, 11.0, 30.0), res=5, progress=False)
+        build_map(tmp_path / "m.duckdb", bbox=(48.0, 31.0, 51.5, 33.0), res=5, dem=dem, progress=False)
+    with pytest.raises(InputError, match=r"south 21 beyond 22.5"):
+        build_map(tmp_path / "m.duckdb", bbox=(10.0, 21.0, 11.0, 24.0), res=5, progress=False)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dem.tif"]
 
 

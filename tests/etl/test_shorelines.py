@@ -109,6 +109,6 @@ def test_read_shorelines_errors(tmp_path):
 def test_shipped_shorelines():
     gdf = read_shorelines(DATASETS_DIR / "mediterranean_shorelines.parquet")
     assert set(gdf["level"]) <= {1, 2, 3, 4} and {1, 2} <= set(gdf["level"])
-    assert gdf.total_bounds == pytest.approx([-8, 28.5, 38, 48.5], abs=0.01)
+    assert gdf.total_bounds == pytest.approx([-11, 22.5, 50, 52], abs=0.01)
     for lon, lat in [(14.45, 35.9), (10.25, 42.78), (14.24, 40.55), (12.33, 37.93)]:  # Malta, Elba, Capri, Favignana
         assert (gdf[gdf["level"] == 1].intersects(shapely.Point(lon, lat))).sum() == 1

@@ -10,6 +10,7 @@ from tabula.etl.rivers import read_rivers
 from tabula.etl.shorelines import read_shorelines
 from tabula.etl.sources import DEM_NODATA, build_default_datasets, dem_from_pvlib_altitude, widen_bbox
 from tabula.geo.errors import InputError
+from tabula.geo.settings import DATA_EXTENT
 
 SHIPPED = ["mediterranean_dem.tif", "mediterranean_shorelines.parquet", "mediterranean_rivers.parquet"]
 
@@ -62,7 +63,9 @@ def test_shipped_dem_reads_right_places():
     assert 10 <= _sample(dem, 12.49, 41.89) < 120   # Rome: tens of metres
     assert _sample(dem, 12.0, 40.0) == DEM_NODATA   # Tyrrhenian Sea
     with rasterio.open(dem) as src:
-        assert (src.bounds.left, src.bounds.bottom, src.bounds.right, src.bounds.top) == pytest.approx((-8, 28.5, 38, 48.5))
+        assert (src.bounds.left, src.bounds.bottom, src.bounds.right, src.bounds.top) == pytest.approx(DATA_EXTENT)
+    assert _sample(dem, 44.42, 32.54) != DEM_NODATA  # Babylon: past the old 38 E edge
+    assert _sample(dem, 49.5, 28.5) == DEM_NODATA    # the head of the Persian Gulf
 
 
 def test_shipped_files_are_small():
