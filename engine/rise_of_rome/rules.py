@@ -1,0 +1,293 @@
+"""The Rise of Rome rules as one frozen, typed object.
+
+The values live in ``datasets/rules/rise-of-rome.toml`` (read through
+:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides
+any key and a campaign can freeze the merged values in its ``rules`` table like any
+other ruleset).  :class:`Rules` groups them by the phase that reads them; every check
+of the values' meaning (bands ordered, every power given its numbers) fails with one
+line naming the key and the fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from tabula.datasets.rules import load_rules
+from tabula.engine.core.rules import RuleSet
+from tabula.geo.errors import InputError
+
+__all__ = [
+    "RULESET",
+    "Band",
+    "Rules",
+    "default_rules",
+    "rules_from_file",
+    "rules_with",
+]
+
+#: The ruleset's name: ``datasets/rules/<RULESET>.toml``.
+RULESET = "rise-of-rome"
+
+ASPECTS = ("aggressor", "protector", "builder")
+
+
+@dataclass(frozen=True)
+class Band:
+    """An inclusive range of a rating and what it gives (a modifier, a number of cards)."""
+
+    name: str
+    low: int
+    high: int
+    value: int
+
+    def holds(self, rating: int) -> bool:
+        return self.low <= rating <= self.high
+
+
+@dataclass(frozen=True)
+class GameRules:
+    turns: int
+    first_year: int
+    years_per_turn: int
+    last_year: int
+    player: str
+
+    def years(self, turn: int) -> tuple[int, int]:
+        """(first, last) year of ``turn`` (negative: BC); turn 1 is 348-341 BC."""
+        start = self.first_year + (turn - 1) * self.years_per_turn
+        return start, start + self.years_per_turn
+
+
+@dataclass(frozen=True)
+class RevenueRules:
+    subject_yield: Mapping[int, int]
+    civic_only_max_provinces: int
+    resource_pair: int
+    resource_monopoly: int
+    missing_home_penalty: int
+    floor: int
+
+    def yield_of(self, provinces: int) -> int:
+        """A subject of ``provinces`` provinces yields this (the largest listed size for more)."""
+        if provinces <= 0:
+            return 0
+        sizes = sorted(self.subject_yield)
+        size = max((s for s in sizes if s <= provinces), default=sizes[0])
+        return self.subject_yield[size]
+
+
+@dataclass(frozen=True)
+class RulerRules:
+    change_dice: int
+    change_die: int
+    change_threshold: int
+    change_per_turn: int
+    characteristic_die: int
+    percent_step: int
+    modifiers: Mapping[str, tuple[int, int, int]]
+
+    def modifiers_of(self, power: str) -> tuple[int, int, int]:
+        return self.modifiers.get(power, (0, 0, 0))
+
+
+@dataclass(frozen=True)
+class AttackRules:
+    dice: int
+    die: int
+    threshold: int
+    won_last_turn: int
+    lost_last_turn: int
+    target_dice: int
+    target_die: int
+    revenue_rank_step: int
+    subject_bonus: int
+    aggressor: tuple[Band, ...]
+
+
+@dataclass(frozen=True)
+class GeneratorRules:
+    dice: int
+    die: int
+    points_per_bonus: int
+    major_margin: int
+    max_rerolls: int
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    base_army: int
+    not_attacking_bonus: int
+    per_extra_attack: int
+    player_command_cards: int
+    command_cards: tuple[Band, ...]
+    points_per_general: Mapping[str, int]
+    generator: GeneratorRules
+
+
+@dataclass(frozen=True)
+class ExternalRules:
+    army: int
+    decay: int
+    dice: int
+    die: int
+    above: int
+    carthage: str
+    epirus: str
+    carthage_revenue_step: int
+    epirus_per_province: int
+    command_cards: int
+
+
+@dataclass(frozen=True)
+class CivicRules:
+    enemy_control_penalty: int
+    assured: int
+    italy: int
+    provincial: int
+
+
+@dataclass(frozen=True)
+class Options:
+    rating_scale: str
+    band_180: str
+    subject_yield: str
+    generate_player_battles: bool
+    player_battle_order: str
+    occupied_home_is_lost: bool
+    start_rulers: str
+    defence_split: str
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """Every Rise of Rome rule value, by the phase that reads it."""
+
+    game: GameRules
+    revenue: RevenueRules
+    rulers: RulerRules
+    attacks: AttackRules
+    battles: BattleRules
+    externals: ExternalRules
+    civic: CivicRules
+    options: Options
+
+    @classmethod
+    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
+        """From :func:`tabula.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
+        where = f"{name} rules"
+        try:
+            g, r, ru, a, b, e, c, o = (merged[k] for k in
+                                       ("game", "revenue", "rulers", "attacks", "battles", "externals", "civic", "options"))
+            rules = cls(
+                name=name,
+                values=merged,
+                game=GameRules(**g),
+                revenue=RevenueRules(
+                    subject_yield={_int_key(k, f"{where} revenue.subject_yield"): int(v) for k, v in r["subject_yield"].items()},
+                    **{k: v for k, v in r.items() if k != "subject_yield"}),
+                rulers=RulerRules(
+                    modifiers={p: tuple(int(m[x]) for x in ASPECTS) for p, m in ru["modifiers"].items()},
+                    **{k: v for k, v in ru.items() if k != "modifiers"}),
+                attacks=AttackRules(
+                    aggressor=_bands(a["aggressor"], "modifier"),
+                    **{k: v for k, v in a.items() if k != "aggressor"}),
+                battles=BattleRules(
+                    command_cards=_bands(b["command_cards"], "cards"),
+                    points_per_general=dict(b["points_per_general"]),
+                    generator=GeneratorRules(**b["generator"]),
+                    **{k: v for k, v in b.items() if k not in ("command_cards", "points_per_general", "generator")}),
+                externals=ExternalRules(**e),
+                civic=CivicRules(enemy_control_penalty=c["enemy_control_penalty"], **c["verdicts"]),
+                options=Options(**o),
+            )
+        except KeyError as err:
+            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
+        except TypeError as err:
+            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
+        rules._check(where)
+        return rules
+
+    def _check(self, where: str) -> None:
+        g = self.game
+        if g.first_year + g.turns * g.years_per_turn != g.last_year:
+            raise InputError(f"{where} game: {g.turns} turns of {g.years_per_turn} years from {g.first_year} "
+                             f"do not end in {g.last_year}: make first_year + turns x years_per_turn = last_year")
+        if not self.revenue.subject_yield:
+            raise InputError(f"{where} revenue.subject_yield is empty: give the yield of a 1-province subject at least")
+        for table, bands in (("attacks.aggressor", self.attacks.aggressor), ("battles.command_cards", self.battles.command_cards)):
+            ordered = sorted(bands, key=lambda x: x.low)
+            for x in ordered:
+                if x.low > x.high:
+                    raise InputError(f"{where} {table}.{x.name}: min {x.low} is above max {x.high}: swap them")
+            for x, y in zip(ordered, ordered[1:]):
+                if y.low <= x.high:
+                    raise InputError(f"{where} {table}: bands {x.name} and {y.name} overlap: make each min above the previous max")
+        c = self.civic
+        if not c.provincial <= c.italy <= c.assured:
+            raise InputError(f"{where} civic.verdicts: give provincial <= italy <= assured")
+
+    def command_cards(self, builder: int) -> int:
+        """Command Cards of a non-player power whose ruler has this Builder rating."""
+        for band in self.battles.command_cards:
+            if band.holds(builder):
+                return band.value
+        raise InputError(f"{self.name} rules battles.command_cards: no band holds a Builder rating of {builder}: "
+                         "make the bands cover 0 to 100")
+
+    def aggressor_modifier(self, aggressor: int) -> int:
+        """The attack-roll modifier of a ruler with this Aggressor rating (0 between the bands)."""
+        return sum(b.value for b in self.attacks.aggressor if b.holds(aggressor))
+
+    def points_per_general(self, power: str) -> int:
+        try:
+            return self.battles.points_per_general[power]
+        except KeyError:
+            raise InputError(f"{self.name} rules battles.points_per_general has no entry for {power!r}: add one") from None
+
+
+def _int_key(key: str, where: str) -> int:
+    try:
+        return int(key)
+    except ValueError:
+        raise InputError(f"{where}: key {key!r} is not a number of provinces: use \"1\", \"2\", ...") from None
+
+
+def _bands(table: Mapping[str, Mapping[str, int]], value_key: str) -> tuple[Band, ...]:
+    return tuple(sorted((Band(n, int(v["min"]), int(v["max"]), int(v[value_key])) for n, v in table.items()),
+                        key=lambda b: b.low))
+
+
+@lru_cache(maxsize=None)
+def default_rules() -> Rules:
+    """The ruleset file's values with no overrides (cached)."""
+    return Rules.from_mapping(_load(None))
+
+
+def rules_with(overrides: Mapping[str, Any], *, source: str = "rules") -> Rules:
+    """The ruleset's values with ``overrides`` (a scenario ``[rules]``-shaped mapping) merged in."""
+    return Rules.from_mapping(_load(overrides, source))
+
+
+def rules_from_file(path: str | Path) -> Rules:
+    """A whole rules file of the same shape (a designer's variant); bad TOML is one line naming it."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            values = tomllib.load(f)
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror}): give an existing rules file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+    values.pop("validation", None)
+    return Rules.from_mapping(values, RULESET)
+
+
+def _load(overrides: Mapping[str, Any] | None, source: str = "rules") -> dict:
+    try:
+        return load_rules(RULESET, overrides, source=source)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"datasets/rules/{RULESET}.toml: not valid TOML ({err}): fix the file") from None
