@@ -39,16 +39,29 @@ def open_map_database(db_path: str | Path, *, required: str):
     return con, tables
 
 
+#: Layers made by a query rather than a table, and the table they need: the province adjacency
+#: (schema/province_views.sql) as a line from capital to capital, so QGIS draws the graph.
+QUERY_LAYERS = {
+    "province_adjacency": ("provinces", """
+        SELECT j.a, j.b, j.kind, ST_MakeLine(ST_Point(pa.capital_lon, pa.capital_lat),
+                                             ST_Point(pb.capital_lon, pb.capital_lat)) AS geom
+        FROM province_adjacency j JOIN provinces pa ON pa.name = j.a JOIN provinces pb ON pb.name = j.b
+        ORDER BY j.a, j.b, j.kind"""),
+}
+
+
 def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
-    """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign) as GeoDataFrames."""
+    """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign; provinces,
+    sea areas and the province adjacency lines if `tabula map provinces` wrote them) as GeoDataFrames."""
     con, tables = open_map_database(db_path, required="hexes")
     try:
         layers = {}
-        for table in ("hexes", "map_rivers", "structures", "roads", "rivers", "sea_zones"):
-            if table not in tables:
-                continue
+        sources = {t: f"SELECT * FROM {t}" for t in ("hexes", "map_rivers", "structures", "roads", "rivers", "sea_zones",
+                                                      "provinces", "sea_areas") if t in tables}
+        sources.update({name: sql for name, (needs, sql) in QUERY_LAYERS.items() if needs in tables and name in tables})
+        for table, sql in sources.items():
             try:
-                df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM {table}").df()
+                df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM ({sql})").df()
             except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 raise InputError(f"map database {db_path}: table {table} cannot be read ({first}): "

@@ -6,7 +6,10 @@
 * ``campaign.sql``: ``factions``, ``structures``, ``roads``, ``road_cells``,
   ``rivers``, ``river_cells``, ``sea_zones``, ``hex_sea_zones``, ``placements``,
   ``terrain_overrides``, ``scenario_notes``, ``scenario_meta``;
-* ``campaign_views.sql``: ``road_edges``.
+* ``campaign_views.sql``: ``road_edges``;
+* ``provinces.sql``: ``provinces``, ``province_cells``, ``province_exceptions``, ``sea_areas``,
+  ``sea_area_cells`` (written by ``tabula map provinces``, docs/provinces.md);
+* ``province_views.sql``: ``province_adjacency``, ``province_seas``, ``sea_area_adjacency``.
 
 A ruleset may keep its own tables in a file of the same form (one ``CREATE
 TABLE`` per statement) and create them with :func:`run_schema` given the path.
@@ -32,7 +35,7 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import InputError
+from tabula.geo.errors import InputError, SqlError
 from tabula.geo.spatialdb import connect, run_sql, spatial_extension_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent
@@ -47,6 +50,8 @@ MAP = "map"
 MAP_VIEWS = "map_views"
 CAMPAIGN = "campaign"
 CAMPAIGN_VIEWS = "campaign_views"
+PROVINCES = "provinces"
+PROVINCE_VIEWS = "province_views"
 
 _CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.I)
 _CREATE_VIEW = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?VIEW\s+(\w+)", re.I)
@@ -57,6 +62,8 @@ __all__ = [
     "CRS",
     "MAP",
     "MAP_VIEWS",
+    "PROVINCES",
+    "PROVINCE_VIEWS",
     "SCHEMA_DIR",
     "STORAGE_VERSION",
     "Faction",
@@ -123,12 +130,12 @@ def schema_tables(name: str | Path) -> tuple[str, ...]:
 
 def view_query(view: str) -> str:
     """The SELECT that defines a schema view, to run where the view itself cannot be created (a read-only file)."""
-    for name in (MAP_VIEWS, CAMPAIGN_VIEWS):
+    for name in (MAP_VIEWS, CAMPAIGN_VIEWS, PROVINCE_VIEWS):
         for statement in _statements(name):
             match = _CREATE_VIEW.match(statement)
             if match and match.group(1).lower() == view:
                 return statement[re.search(r"\bAS\b", statement, re.I).end():].strip()
-    raise InputError(f"{view!r} is not a view of the schema: use one of {list(schema_tables(MAP_VIEWS) + schema_tables(CAMPAIGN_VIEWS))}")
+    raise InputError(f"{view!r} is not a view of the schema: use one of {list(schema_tables(MAP_VIEWS) + schema_tables(CAMPAIGN_VIEWS) + schema_tables(PROVINCE_VIEWS))}")
 
 
 def run_schema(con: duckdb.DuckDBPyConnection, name: str | Path, *, replace: bool = False) -> None:
@@ -170,10 +177,21 @@ def create_campaign_tables(con: duckdb.DuckDBPyConnection, *, views: bool = True
 
 @lru_cache(maxsize=None)
 def _catalog() -> tuple[tuple[str, str, str], ...]:
-    """(table, column, type) of every table and view of the schema files, as DuckDB itself reads them."""
-    con = connect()
+    """(table, column, type) of every table and view of the schema files, as DuckDB itself reads them.
+
+    Read on a plain in-memory database: DuckDB 1.5 has GEOMETRY in its core and every schema view
+    binds without the spatial extension, whose load (~0.2 s) every CLI step reading the Board paid
+    here (issue 11).  Should a schema file one day need spatial to bind, the catalog is read with it
+    (the same rows: tests/cli/test_startup_imports.py compares the two)."""
     try:
-        for name in (MAP, MAP_VIEWS, CAMPAIGN, CAMPAIGN_VIEWS):
+        return _read_catalog(duckdb.connect())
+    except SqlError:
+        return _read_catalog(connect())
+
+
+def _read_catalog(con: duckdb.DuckDBPyConnection) -> tuple[tuple[str, str, str], ...]:
+    try:
+        for name in (MAP, MAP_VIEWS, CAMPAIGN, CAMPAIGN_VIEWS, PROVINCES, PROVINCE_VIEWS):
             run_schema(con, name)
         return tuple(
             con.execute(

@@ -34,7 +34,7 @@ def group() -> None:
 
 @group.command("build")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Output .duckdb file.")
-@click.option("--region", default=None, help="Named region preset (mediterranean, italy, first-punic-war, sicily).")
+@click.option("--region", default=None, help="Named region preset (mediterranean, italy, first-punic-war, sicily, mare-nostrum).")
 @click.option("--bbox", callback=_bbox, default=None, help="west,south,east,north in degrees (instead of --region).")
 @click.option("--res", type=WHOLE, default=DEFAULT_RESOLUTION, show_default=True, help="H3 resolution 0-15.")
 @click.option("--dem", type=click.Path(path_type=Path), default=None, help="Any rasterio-readable DEM (default: embedded).")
@@ -52,7 +52,7 @@ def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean,
 
     An existing --out is replaced only with --force, and a campaign never.  A region is
     refused above about a million hexes (a coarser --res or a smaller --bbox), and a bbox
-    past the embedded data's edge (-8,28.5,38,48.5) unless --dem and --shorelines cover it.
+    past the embedded data's edge (-11,22.5,50,52) unless --dem and --shorelines cover it.
 
     Example: tabula map build --region italy --res 6 --out italy6.duckdb
     """
@@ -133,3 +133,9 @@ def info(map_db, as_json):
 
     for line in map_summary(map_db):
         click.echo(line)
+
+
+# `tabula map provinces` lives in its own module (the province builder's options and report).
+from tabula.commands.provinces import provinces as _provinces  # noqa: E402  (after the group it joins)
+
+group.add_command(_provinces)

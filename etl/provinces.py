@@ -1,0 +1,678 @@
+"""Provinces from real geography: `tabula map provinces` (docs/provinces.md).
+
+A province file (TOML) names the provinces, each with its capital (lon, lat), and optionally a
+region polygon (GeoJSON) and cells the designer moved into it; declared adjacency exceptions;
+named sea areas.  :func:`compute_provinces` turns it and a map into provinces:
+
+1. every capital becomes a hex (a capital in a water hex next to land moves to the nearest
+   passable land neighbour, and is reported; deeper water, the map's outside or impassable
+   terrain are refused);
+2. every land hex whose centre lies in a province's region polygon is that province's;
+3. every other land hex goes to the province it is cheapest to reach from, by least-cost
+   allocation over the land hex graph (one multi-source Dijkstra per province, sources its
+   capital and region hexes; entering a hex costs its terrain's cost; water is no node;
+   barrier terrain, peaks by default, is entered but never left for passable land, so it
+   belongs to a province without being a way through); ties go to the first province name in
+   sorted order; land no capital reaches (an island without one) stays unassigned and is reported;
+4. the designer's ``cells_add`` move single hexes last, over everything else.
+
+:func:`write_provinces` writes the tables of ``schema/provinces.sql`` and the views of
+``schema/province_views.sql`` in one transaction; :func:`build_provinces` does all of it for a
+map file, refusing to replace existing province tables without ``force`` and nothing written
+on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import h3
+import numpy as np
+import shapely
+import shapely.geometry
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components, dijkstra
+
+from tabula.datasets.rules import DEFAULT_RULESET, RULES_DIR
+from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
+from tabula.geo.errors import InputError, MissingInputError
+from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
+
+__all__ = [
+    "DEFAULT_BARRIERS",
+    "PROVINCE_TABLES",
+    "DeclaredAdjacency",
+    "ProvinceResult",
+    "ProvinceSeed",
+    "ProvinceSpec",
+    "SeaArea",
+    "build_provinces",
+    "compute_provinces",
+    "default_costs",
+    "load_province_file",
+    "write_provinces",
+]
+
+#: Terrains entered but never crossed (the rules' impassable land): a province holds them, no path runs through them.
+DEFAULT_BARRIERS = ("peaks",)
+
+#: Water hex kinds a sea area is made of (lakes are inland water, never a sea).
+SEA_KINDS = ("coast", "sea", "ocean")
+
+PROVINCE_TABLES = schema_tables(PROVINCES)
+PROVINCE_VIEW_NAMES = schema_tables(PROVINCE_VIEWS)
+
+_TOP_KEYS = {"province", "exception", "sea", "allocation"}
+_PROVINCE_KEYS = {"name", "capital", "region", "cells_add", "note"}
+_EXCEPTION_KEYS = {"from", "to", "one_way", "note"}
+_SEA_KEYS = {"name", "region", "bbox"}
+_ALLOCATION_KEYS = {"costs", "barriers", "barrier_cost"}
+
+# Order of strength of a hex's source (docs/provinces.md): a later step overrides an earlier one.
+SOURCES = ("allocated", "capital", "region", "moved")
+
+
+def default_costs() -> dict[str, float]:
+    """The cost of entering a hex of each land terrain: the movement points of the default ruleset's data."""
+    with open(RULES_DIR / f"{DEFAULT_RULESET}.toml", "rb") as f:
+        data = tomllib.load(f)
+    return {k: float(v) for k, v in data["movement"]["terrain_mp"].items()}
+
+
+# --------------------------------------------------------------------------- the province file
+
+
+@dataclass(frozen=True)
+class ProvinceSeed:
+    """One ``[[province]]`` entry: its capital (lon, lat), region polygon (or None) and moved cells."""
+
+    name: str
+    lon: float
+    lat: float
+    region: Any = None  # a shapely (Multi)Polygon in lon/lat
+    region_file: str | None = None
+    cells_add: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class DeclaredAdjacency:
+    """One ``[[exception]]``: an army of ``from_`` may reach ``to`` (and back unless ``one_way``)."""
+
+    from_: str
+    to: str
+    one_way: bool = False
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class SeaArea:
+    """One ``[[sea]]``: a named polygon; the map's water hexes whose centre it holds are the area."""
+
+    name: str
+    geom: Any
+
+
+@dataclass(frozen=True)
+class ProvinceSpec:
+    """A whole province file, checked."""
+
+    provinces: tuple[ProvinceSeed, ...]
+    exceptions: tuple[DeclaredAdjacency, ...] = ()
+    seas: tuple[SeaArea, ...] = ()
+    costs: dict[str, float] = field(default_factory=default_costs)
+    barriers: frozenset[str] = frozenset(DEFAULT_BARRIERS)
+    barrier_cost: float | None = None  # None: the highest terrain cost
+    source: str = "<provinces>"
+
+
+def _where(source: str, what: str) -> str:
+    return f"{source}: {what}"
+
+
+def _check_keys(entry: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}: use only {', '.join(sorted(allowed))}")
+
+
+def _number(value, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{where}: {value!r} is not a number: write it in digits")
+    return float(value)
+
+
+def _text(value, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: {value!r} is not a name: write it as a non-empty quoted string")
+    return value.strip()
+
+
+def read_geojson_polygon(path: Path, *, name: str | None, where: str):
+    """The (multi)polygon of a GeoJSON file, in lon/lat.
+
+    When some features carry a ``name`` property, only those named ``name`` are used (one QGIS
+    layer may hold every region); otherwise every feature is.  Bad files are one-line errors.
+    """
+    fix = "export the layer from QGIS as GeoJSON in EPSG:4326 (polygons)"
+    if not path.is_file():
+        raise MissingInputError(f"{where}: region file {path} does not exist: correct the path (relative to the province file)")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"{where}: region file {path} is not GeoJSON ({str(e).splitlines()[0]}): {fix}") from None
+    if not isinstance(data, dict) or "type" not in data:
+        raise InputError(f"{where}: region file {path} is not a GeoJSON object: {fix}")
+    crs = (((data.get("crs") or {}).get("properties") or {}).get("name") or "") if isinstance(data.get("crs"), dict) else ""
+    if crs and not any(tag in crs.upper() for tag in ("CRS84", "4326")):
+        raise InputError(f"{where}: region file {path} is in {crs}, not lon/lat: {fix}")
+    if data["type"] == "FeatureCollection":
+        features = data.get("features") or []
+    elif data["type"] == "Feature":
+        features = [data]
+    else:
+        features = [{"type": "Feature", "properties": {}, "geometry": data}]
+    if not isinstance(features, list) or not all(isinstance(f, dict) for f in features):
+        raise InputError(f"{where}: region file {path} has malformed features: {fix}")
+    named = [f for f in features if isinstance(f.get("properties"), dict) and "name" in f["properties"]]
+    if named and name is not None:
+        features = [f for f in named if str(f["properties"]["name"]).strip().lower() == name.lower()]
+        if not features:
+            names = sorted({str(f["properties"]["name"]) for f in named})
+            raise InputError(f"{where}: region file {path} has no feature named {name!r} (it has {', '.join(names[:8])}): "
+                             "name the feature as the entry, or pass a file of its own")
+    geoms = []
+    for f in features:
+        try:
+            g = shapely.geometry.shape(f.get("geometry"))
+        except Exception as e:  # noqa: BLE001 - shapely raises many kinds on bad coordinates
+            raise InputError(f"{where}: region file {path} has a geometry that cannot be read ({e}): {fix}") from None
+        if g.geom_type not in ("Polygon", "MultiPolygon") or g.is_empty:
+            raise InputError(f"{where}: region file {path} holds a {g.geom_type}, not a polygon: {fix}")
+        if not g.is_valid:
+            raise InputError(f"{where}: region file {path} has an invalid polygon ({shapely.is_valid_reason(g)}): "
+                             "run QGIS's Fix geometries on it and export again")
+        minx, miny, maxx, maxy = g.bounds
+        if minx < -180 or maxx > 180 or miny < -90 or maxy > 90:
+            raise InputError(f"{where}: region file {path} has coordinates outside lon/lat: {fix}")
+        geoms.append(g)
+    if not geoms:
+        raise InputError(f"{where}: region file {path} holds no polygon: {fix}")
+    return shapely.union_all(geoms)
+
+
+def load_province_file(path: str | Path) -> ProvinceSpec:
+    """Read and check a province file (TOML, docs/provinces.md); region paths are relative to it."""
+    path = Path(path)
+    if not path.is_file():
+        raise MissingInputError(f"province file {path} does not exist: pass a TOML file of [[province]] entries (docs/provinces.md)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"province file {path} is not TOML ({str(e).splitlines()[0]}): fix its syntax (docs/provinces.md)") from None
+    return spec_from_dict(data, base=path.parent, source=str(path))
+
+
+def _list_of_tables(data: dict, key: str, source: str) -> list[dict]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise InputError(f"{source}: {key} must be a list of tables: write each as [[{key}]]")
+    return value
+
+
+def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provinces>") -> ProvinceSpec:
+    """A :class:`ProvinceSpec` from the parsed TOML (tests and callers with their own data)."""
+    _check_keys(data, _TOP_KEYS, source)
+    seeds: list[ProvinceSeed] = []
+    seen: dict[str, str] = {}
+    for i, entry in enumerate(_list_of_tables(data, "province", source)):
+        where = f"{source} [[province]] #{i + 1}"
+        _check_keys(entry, _PROVINCE_KEYS, where)
+        if "name" not in entry:
+            raise InputError(f"{where}: no name: give it name = \"...\"")
+        name = _text(entry["name"], f"{where} name")
+        where = f"{source} province {name!r}"
+        if name.lower() in seen:
+            raise InputError(f"{where}: the name is used twice: give each province its own name")
+        seen[name.lower()] = name
+        capital = entry.get("capital")
+        if not isinstance(capital, list) or len(capital) != 2:
+            raise InputError(f"{where}: capital must be [lon, lat] in degrees, e.g. capital = [12.48, 41.89]")
+        lon, lat = (_number(v, f"{where} capital") for v in capital)
+        if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+            raise InputError(f"{where}: capital [{lon}, {lat}] is not a lon/lat: write capital = [lon, lat] in degrees")
+        region = region_file = None
+        if "region" in entry:
+            region_file = _text(entry["region"], f"{where} region")
+            region = read_geojson_polygon(base / region_file, name=name, where=where)
+        cells = entry.get("cells_add", [])
+        if not isinstance(cells, list):
+            raise InputError(f"{where}: cells_add must be a list of H3 cells, e.g. cells_add = [\"851e8053fffffff\"]")
+        cells_add = []
+        for c in cells:
+            if not isinstance(c, str) or not h3.is_valid_cell(c.strip().lower()):
+                raise InputError(f"{where}: cells_add holds {c!r}, not an H3 cell: copy the cell ids from the hexes layer")
+            cells_add.append(c.strip().lower())
+        note = entry.get("note")
+        seeds.append(ProvinceSeed(name, lon, lat, region, region_file, tuple(cells_add), None if note is None else str(note)))
+    if not seeds:
+        raise InputError(f"{source}: no [[province]] entries: give each province a name and a capital = [lon, lat]")
+
+    exceptions = []
+    for i, entry in enumerate(_list_of_tables(data, "exception", source)):
+        where = f"{source} [[exception]] #{i + 1}"
+        _check_keys(entry, _EXCEPTION_KEYS, where)
+        ends = []
+        for key in ("from", "to"):
+            if key not in entry:
+                raise InputError(f"{where}: no {key}: give from = \"province\" and to = \"province\"")
+            value = _text(entry[key], f"{where} {key}")
+            if value.lower() not in seen:
+                raise InputError(f"{where}: {key} = {value!r} is no province of the file: use one of {', '.join(sorted(seen.values()))}")
+            ends.append(seen[value.lower()])
+        if ends[0] == ends[1]:
+            raise InputError(f"{where}: from and to are both {ends[0]!r}: an exception joins two provinces")
+        one_way = entry.get("one_way", False)
+        if not isinstance(one_way, bool):
+            raise InputError(f"{where}: one_way = {one_way!r}: write true or false")
+        exceptions.append(DeclaredAdjacency(ends[0], ends[1], one_way, None if entry.get("note") is None else str(entry["note"])))
+
+    seas = []
+    sea_names: set[str] = set()
+    for i, entry in enumerate(_list_of_tables(data, "sea", source)):
+        where = f"{source} [[sea]] #{i + 1}"
+        _check_keys(entry, _SEA_KEYS, where)
+        if "name" not in entry:
+            raise InputError(f"{where}: no name: give it name = \"...\"")
+        name = _text(entry["name"], f"{where} name")
+        where = f"{source} sea {name!r}"
+        if name.lower() in sea_names:
+            raise InputError(f"{where}: the name is used twice: give each sea area its own name")
+        sea_names.add(name.lower())
+        if ("region" in entry) == ("bbox" in entry):
+            raise InputError(f"{where}: give either region = \"file.geojson\" or bbox = [west, south, east, north]")
+        if "bbox" in entry:
+            bbox = entry["bbox"]
+            if not isinstance(bbox, list) or len(bbox) != 4:
+                raise InputError(f"{where}: bbox must be [west, south, east, north] in degrees")
+            w, s, e, n = (_number(v, f"{where} bbox") for v in bbox)
+            if not (w < e and s < n):
+                raise InputError(f"{where}: bbox {bbox} is empty: give west < east and south < north")
+            geom = shapely.box(w, s, e, n)
+        else:
+            geom = read_geojson_polygon(base / _text(entry["region"], f"{where} region"), name=name, where=where)
+        seas.append(SeaArea(name, geom))
+
+    allocation = data.get("allocation", {})
+    if not isinstance(allocation, dict):
+        raise InputError(f"{source}: allocation must be a table: write [allocation]")
+    _check_keys(allocation, _ALLOCATION_KEYS, f"{source} [allocation]")
+    costs = default_costs()
+    extra = allocation.get("costs", {})
+    if not isinstance(extra, dict):
+        raise InputError(f"{source} [allocation]: costs must be a table of terrain = cost, e.g. costs = {{ hills = 4 }}")
+    for terrain, value in extra.items():
+        costs[terrain] = _number(value, f"{source} [allocation] costs.{terrain}")
+    barriers = allocation.get("barriers", list(DEFAULT_BARRIERS))
+    if not isinstance(barriers, list) or not all(isinstance(b, str) for b in barriers):
+        raise InputError(f"{source} [allocation]: barriers must be a list of terrain names, e.g. barriers = [\"peaks\"]")
+    barrier_cost = allocation.get("barrier_cost")
+    if barrier_cost is not None:
+        barrier_cost = _number(barrier_cost, f"{source} [allocation] barrier_cost")
+    for terrain, value in [*costs.items(), *([("barrier_cost", barrier_cost)] if barrier_cost is not None else [])]:
+        if value <= 0:
+            raise InputError(f"{source} [allocation]: cost {terrain} = {value} is not positive: every hex costs something to enter")
+    return ProvinceSpec(tuple(seeds), tuple(exceptions), tuple(seas), costs, frozenset(barriers), barrier_cost, source)
+
+
+# --------------------------------------------------------------------------- the map
+
+
+@dataclass
+class MapHexes:
+    """The hexes of a map as arrays, and its neighbour pairs as index arrays."""
+
+    cells: np.ndarray  # str, sorted
+    kind: np.ndarray
+    terrain: np.ndarray
+    lat: np.ndarray
+    lng: np.ndarray
+    res: int
+    nb_from: np.ndarray  # int indices into cells
+    nb_to: np.ndarray
+    index: dict[str, int] = field(default_factory=dict)
+    bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    @classmethod
+    def read(cls, con: duckdb.DuckDBPyConnection, what: str = "map") -> "MapHexes":
+        try:
+            hexes = con.execute("SELECT cell, kind, terrain, lat, lng, res FROM hexes ORDER BY cell").fetchnumpy()
+            pairs = con.execute("SELECT cell, neighbor FROM hex_neighbors").fetchnumpy()
+        except duckdb.Error as e:
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise InputError(f"{what} cannot be read ({first}): rebuild it with `tabula map build`") from None
+        cells = np.asarray(hexes["cell"], dtype=object)
+        if len(cells) == 0:
+            raise InputError(f"{what} has no hexes: rebuild it with `tabula map build`")
+        resolutions = set(np.asarray(hexes["res"]).tolist())
+        if len(resolutions) != 1:
+            raise InputError(f"{what} mixes H3 resolutions {sorted(resolutions)}: rebuild it with `tabula map build`")
+        index = {c: i for i, c in enumerate(cells.tolist())}
+        frm = np.fromiter((index.get(c, -1) for c in pairs["cell"]), dtype=np.int64, count=len(pairs["cell"]))
+        to = np.fromiter((index.get(c, -1) for c in pairs["neighbor"]), dtype=np.int64, count=len(pairs["neighbor"]))
+        keep = (frm >= 0) & (to >= 0)
+        lat = np.asarray(hexes["lat"], dtype=float)
+        lng = np.asarray(hexes["lng"], dtype=float)
+        return cls(cells, np.asarray(hexes["kind"], dtype=object), np.asarray(hexes["terrain"], dtype=object),
+                   lat, lng, resolutions.pop(), frm[keep], to[keep], index,
+                   (float(lng.min()), float(lat.min()), float(lng.max()), float(lat.max())))
+
+
+def _haversine_km(lat1, lng1, lat2, lng2):
+    p1, p2 = np.radians(lat1), np.radians(lat2)
+    a = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(np.radians(np.asarray(lng2) - lng1) / 2) ** 2
+    return 2 * 6371.0088 * np.arcsin(np.sqrt(a))
+
+
+# --------------------------------------------------------------------------- allocation
+
+
+@dataclass
+class ProvinceResult:
+    """What :func:`compute_provinces` made: the rows of the province tables and the report."""
+
+    provinces: list[dict]  # name, capital_cell, capital_lon, capital_lat, hex_count, area_km2, parts, geom (shapely)
+    cells: list[tuple[str, str, str, bool]]  # (province, cell, source, barrier)
+    exceptions: list[tuple[str, str, bool, str | None]]
+    seas: list[dict]  # name, hex_count, geom
+    sea_cells: list[tuple[str, str]]  # (sea, cell)
+    unassigned: int = 0
+    unassigned_pieces: list[tuple[int, float, float]] = field(default_factory=list)  # (hexes, lon, lat), largest first
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> list[str]:
+        lines = [f"{len(self.provinces)} provinces, {sum(p['hex_count'] for p in self.provinces)} land hexes; "
+                 f"{len(self.seas)} sea areas; {len(self.exceptions)} exceptions"]
+        for p in self.provinces:
+            parts = "" if p["parts"] == 1 else f", {p['parts']} pieces"
+            lines.append(f"  {p['name']}: {p['hex_count']} hexes, {p['area_km2']:,.0f} km2, capital {p['capital_cell']}{parts}")
+        if self.unassigned:
+            top = ", ".join(f"{n} near {lon:.2f},{lat:.2f}" for n, lon, lat in self.unassigned_pieces[:5])
+            lines.append(f"unassigned: {self.unassigned} land hexes in {len(self.unassigned_pieces)} pieces no capital reaches "
+                         f"({top}): give them a region or a capital to belong to a province")
+        lines.extend(f"note: {n}" for n in self.notes)
+        return lines
+
+    def as_json(self) -> dict:
+        return {
+            "provinces": [{k: v for k, v in p.items() if k != "geom"} for p in self.provinces],
+            "seas": [{k: v for k, v in s.items() if k != "geom"} for s in self.seas],
+            "exceptions": len(self.exceptions),
+            "unassigned": self.unassigned,
+            "unassigned_pieces": [list(p) for p in self.unassigned_pieces],
+            "notes": self.notes,
+        }
+
+
+def _capital_cell(seed: ProvinceSeed, m: MapHexes, passable: np.ndarray, source: str) -> tuple[int, str | None]:
+    """The map index of a province's capital hex, and a note when it was moved off the water."""
+    where = f"{source} province {seed.name!r}"
+    cell = h3.latlng_to_cell(seed.lat, seed.lon, m.res)
+    i = m.index.get(cell)
+    if i is None:
+        w, s, e, n = m.bbox
+        hint = " (lon and lat look swapped: write capital = [lon, lat])" if h3.latlng_to_cell(seed.lon, seed.lat, m.res) in m.index else ""
+        raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies outside the map "
+                         f"(hexes span {w:.2f},{s:.2f} to {e:.2f},{n:.2f}){hint}: correct it or build a map that covers it")
+    if m.kind[i] == "land":
+        if not passable[i]:
+            raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies in hex {cell} of {m.terrain[i]}, which is a barrier: "
+                             "move it to a passable hex nearby")
+        return i, None
+    near = [m.index[c] for c in h3.grid_ring(cell, 1) if c in m.index]
+    near = [j for j in near if m.kind[j] == "land" and passable[j]]
+    if not near:
+        land = np.flatnonzero((m.kind == "land") & passable)
+        j = land[np.argmin(_haversine_km(seed.lat, seed.lon, m.lat[land], m.lng[land]))]
+        raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies at sea ({m.kind[i]} hex {cell}): move it onto land; "
+                         f"the nearest land hex is {m.cells[j]} at [{m.lng[j]:.3f}, {m.lat[j]:.3f}]")
+    dist = _haversine_km(seed.lat, seed.lon, m.lat[near], m.lng[near])
+    j = min(zip(dist.round(6).tolist(), m.cells[near].tolist(), near))[2]
+    return j, (f"{seed.name}: capital [{seed.lon}, {seed.lat}] lies in a {m.kind[i]} hex; "
+               f"it is the neighbouring land hex {m.cells[j]}")
+
+
+def _pieces(members: np.ndarray, m: MapHexes) -> tuple[int, np.ndarray]:
+    """Connected pieces (over hex_neighbors) of the hexes whose mask is ``members``: (count, label per member)."""
+    idx = np.flatnonzero(members)
+    local = np.full(len(m.cells), -1)
+    local[idx] = np.arange(len(idx))
+    keep = members[m.nb_from] & members[m.nb_to]
+    g = csr_matrix((np.ones(int(keep.sum())), (local[m.nb_from[keep]], local[m.nb_to[keep]])), shape=(len(idx), len(idx)))
+    return connected_components(g, directed=False)
+
+
+def _dissolve(cells: list[str]):
+    """The outline of hexes, always a MultiPolygon (one geometry type per layer, as QGIS wants)."""
+    if not cells:
+        return shapely.MultiPolygon()
+    shape = shapely.geometry.shape(h3.cells_to_geo(cells))
+    return shape if shape.geom_type == "MultiPolygon" else shapely.MultiPolygon([shape])
+
+
+def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
+    """Allocate the map's land hexes to the provinces of ``spec`` (module docstring); one-line errors on bad input."""
+    source = spec.source
+    land = m.kind == "land"
+    barrier = land & np.isin(m.terrain, list(spec.barriers))
+    unknown = sorted({str(t) for t in m.terrain[land & ~barrier]} - set(spec.costs))
+    if unknown:
+        raise InputError(f"{source}: the map has land of terrain {', '.join(unknown)} with no cost: "
+                         f"add it under [allocation] costs (known: {', '.join(sorted(spec.costs))})")
+    barrier_cost = spec.barrier_cost if spec.barrier_cost is not None else max(spec.costs.values())
+    cost = np.array([barrier_cost if b else spec.costs.get(t, 0.0) if k else 0.0
+                     for k, b, t in zip(land, barrier, m.terrain)], dtype=float)
+    passable = land & ~barrier
+
+    order = sorted(range(len(spec.provinces)), key=lambda k: spec.provinces[k].name)
+    seeds = [spec.provinces[k] for k in order]  # alphabetical: argmin breaks ties by name
+    owner = np.full(len(m.cells), -1)
+    how = np.full(len(m.cells), "", dtype=object)
+    notes: list[str] = []
+
+    capitals = []
+    for p, seed in enumerate(seeds):
+        i, note = _capital_cell(seed, m, passable, source)
+        if note:
+            notes.append(note)
+        if owner[i] >= 0:
+            raise InputError(f"{source}: provinces {seeds[owner[i]].name!r} and {seed.name!r} have their capital in the same "
+                             f"hex {m.cells[i]}: move one capital to another hex")
+        owner[i], how[i] = p, "capital"
+        capitals.append(i)
+
+    for p, seed in enumerate(seeds):
+        if seed.region is None:
+            continue
+        inside = np.flatnonzero(land & shapely.contains_xy(seed.region, m.lng, m.lat))
+        if len(inside) == 0:
+            raise InputError(f"{source} province {seed.name!r}: region {seed.region_file} holds no land hex centre of the map: "
+                             "check the polygon covers land of this map")
+        for i in inside:
+            if owner[i] >= 0 and owner[i] != p:
+                other = seeds[owner[i]].name
+                what = f"the capital of {other!r}" if how[i] == "capital" else f"also in the region of {other!r}"
+                raise InputError(f"{source} province {seed.name!r}: its region holds hex {m.cells[i]}, {what}: "
+                                 "make the region polygons not overlap there")
+            if owner[i] < 0:
+                owner[i], how[i] = p, "region"
+
+    # Least-cost allocation: entering hex v from u costs cost[v]; no edge leaves a barrier for passable land.
+    keep = land[m.nb_from] & land[m.nb_to] & ~(barrier[m.nb_from] & ~barrier[m.nb_to])
+    n = len(m.cells)
+    graph = csr_matrix((cost[m.nb_to[keep]], (m.nb_from[keep], m.nb_to[keep])), shape=(n, n))
+    dist = np.full((len(seeds), n), np.inf)
+    for p in range(len(seeds)):
+        sources = np.flatnonzero(owner == p)
+        dist[p] = dijkstra(graph, directed=True, indices=sources, min_only=True)
+    best = np.argmin(dist, axis=0)
+    reached = np.isfinite(dist.min(axis=0)) & land
+    free = reached & (owner < 0)
+    owner[free], how[free] = best[free], "allocated"
+
+    moved_by: dict[int, int] = {}
+    for p, seed in enumerate(seeds):
+        for c in seed.cells_add:
+            i = m.index.get(c)
+            where = f"{source} province {seed.name!r}"
+            if i is None or not land[i]:
+                raise InputError(f"{where}: cells_add holds {c}, " + ("not a hex of this map" if i is None else f"a {m.kind[i]} hex")
+                                 + ": move only land hexes of this map")
+            if i in moved_by and moved_by[i] != p:
+                raise InputError(f"{where}: cells_add holds {c}, also in the cells_add of {seeds[moved_by[i]].name!r}: "
+                                 "move each hex to one province")
+            if how[i] == "capital" and owner[i] != p:
+                raise InputError(f"{where}: cells_add holds {c}, the capital of {seeds[owner[i]].name!r}: move that capital first")
+            moved_by[i] = p
+            owner[i], how[i] = p, "moved"
+
+    areas = {}
+    provinces = []
+    for p, seed in enumerate(seeds):
+        mine = owner == p
+        cells = m.cells[mine].tolist()
+        parts, _ = _pieces(mine, m)
+        area = float(sum(h3.cell_area(c, "km^2") for c in cells))
+        areas[seed.name] = area
+        i = capitals[p]
+        provinces.append({
+            "name": seed.name, "capital_cell": m.cells[i], "capital_lon": float(m.lng[i]), "capital_lat": float(m.lat[i]),
+            "hex_count": len(cells), "area_km2": round(area, 1), "parts": int(parts), "geom": _dissolve(cells),
+        })
+    cell_rows = [(seeds[owner[i]].name, m.cells[i], how[i], bool(barrier[i])) for i in np.flatnonzero(owner >= 0)]
+
+    unassigned_mask = land & (owner < 0)
+    pieces: list[tuple[int, float, float]] = []
+    if unassigned_mask.any():
+        count, labels = _pieces(unassigned_mask, m)
+        idx = np.flatnonzero(unassigned_mask)
+        for label in range(count):
+            members = idx[labels == label]
+            pieces.append((len(members), round(float(m.lng[members].mean()), 3), round(float(m.lat[members].mean()), 3)))
+        pieces.sort(key=lambda t: (-t[0], t[1], t[2]))
+
+    water = np.isin(m.kind, list(SEA_KINDS))
+    sea_owner = np.full(n, -1)
+    seas, sea_cells = [], []
+    for s, sea in enumerate(spec.seas):
+        inside = np.flatnonzero(water & shapely.contains_xy(sea.geom, m.lng, m.lat))
+        if len(inside) == 0:
+            raise InputError(f"{source} sea {sea.name!r}: its polygon holds no water hex centre of the map: check it covers sea of this map")
+        clash = inside[sea_owner[inside] >= 0]
+        if len(clash):
+            raise InputError(f"{source} sea {sea.name!r}: hex {m.cells[clash[0]]} is also in sea {spec.seas[sea_owner[clash[0]]].name!r}: "
+                             "make the sea polygons not overlap there")
+        sea_owner[inside] = s
+        cells = m.cells[inside].tolist()
+        seas.append({"name": sea.name, "hex_count": len(cells), "geom": _dissolve(cells)})
+        sea_cells.extend((sea.name, c) for c in cells)
+
+    exceptions = [(e.from_, e.to, e.one_way, e.note) for e in spec.exceptions]
+    return ProvinceResult(provinces, cell_rows, exceptions, seas, sea_cells, int(unassigned_mask.sum()), pieces, notes)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _insert(con, table: str, columns: list[str], rows: list[tuple], *, geom: str | None = None) -> None:
+    """Insert rows through an Arrow table; ``geom`` names a WKB column turned into GEOMETRY."""
+    if not rows:
+        return
+    import pyarrow as pa
+
+    data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
+    select = ", ".join(f"ST_GeomFromWKB({c})" if c == geom else c for c in columns)
+    con.register("_tabula_province_rows", data)
+    try:
+        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_province_rows")
+    finally:
+        con.unregister("_tabula_province_rows")
+
+
+def write_provinces(con: duckdb.DuckDBPyConnection, result: ProvinceResult, *, replace: bool = False) -> None:
+    """Write the province tables and views into ``con`` in one transaction (the map tables must be there).
+
+    Existing province tables are an error unless ``replace``.
+    """
+    present = sorted(set(PROVINCE_TABLES + PROVINCE_VIEW_NAMES) & {r[0] for r in con.execute(
+        "SELECT lower(table_name) FROM information_schema.tables WHERE table_catalog = current_database() "
+        "AND table_schema = current_schema()").fetchall()})
+    if present and not replace:
+        raise InputError(f"the database already has province tables ({', '.join(present)}): pass --force to replace them")
+    con.execute("BEGIN")
+    try:
+        for view in PROVINCE_VIEW_NAMES:
+            con.execute(f"DROP VIEW IF EXISTS {view}")
+        for table in PROVINCE_TABLES:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+        run_schema(con, PROVINCES)
+        cols = ["name", "capital_cell", "capital_lon", "capital_lat", "hex_count", "area_km2", "parts", "geom"]
+        _insert(con, "provinces", cols, [tuple(p[c] if c != "geom" else shapely.to_wkb(p["geom"]) for c in cols)
+                                          for p in result.provinces], geom="geom")
+        _insert(con, "province_cells", ["province", "cell", "source", "barrier"], result.cells)
+        _insert(con, "province_exceptions", ["from_province", "to_province", "one_way", "note"], result.exceptions)
+        _insert(con, "sea_areas", ["name", "hex_count", "geom"],
+                [(s["name"], s["hex_count"], shapely.to_wkb(s["geom"])) for s in result.seas], geom="geom")
+        _insert(con, "sea_area_cells", ["sea", "cell"], result.sea_cells)
+        run_schema(con, PROVINCE_VIEWS)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def build_provinces(map_db: str | Path, province_file: str | Path, *, force: bool = False) -> ProvinceResult:
+    """Read the map and the province file, allocate, and write the province tables into the map.
+
+    Everything is checked before the map is opened for writing: on bad input nothing is written.
+    A campaign is refused (build the provinces on its map, then make the campaign)."""
+    map_db = Path(map_db)
+    spec = load_province_file(province_file)
+    fix = f"pass a file written by `tabula map build` (e.g. `tabula map build --out {map_db}`)"
+    con = open_duckdb(map_db, what="map database", fix=fix)
+    try:
+        tables = table_names(con, "map database", map_db)
+        missing = [t for t in ("hexes", "hex_neighbors") if t not in tables]
+        if missing:
+            raise InputError(f"map database {map_db} has no {' or '.join(missing)} table: {fix}")
+        campaign = sorted(set(CAMPAIGN_MARKERS) & tables)
+        if campaign:
+            raise InputError(f"{map_db} is a campaign (it has {', '.join(campaign)}): build the provinces on its map, "
+                             "then make the campaign from that map")
+        present = sorted(set(PROVINCE_TABLES) & tables)
+        if present and not force:
+            raise InputError(f"map database {map_db} already has province tables ({', '.join(present)}): pass --force to replace them")
+        hexes = MapHexes.read(con, what=f"map database {map_db}")
+    finally:
+        con.close()
+    result = compute_provinces(hexes, spec)
+    try:
+        con = duckdb.connect(str(map_db))
+    except duckdb.Error as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "
+                         "try again once the command using it has finished") from None
+    try:
+        from tabula.geo.spatialdb import spatial_extension_path
+
+        con.execute(f"LOAD '{spatial_extension_path()}'")
+        write_provinces(con, result, replace=force)
+    finally:
+        con.close()
+    return result
