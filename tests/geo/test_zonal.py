@@ -260,3 +260,111 @@ def test_one_pixel_window_needs_pixel_step_to_supersample():
     p = partials_from_window(np.ones((1, 1)), res=5, lats=np.array([40.0]), lons=np.array([10.0]),
                              supersample=2, pixel_step=(-0.1, 0.1))
     assert p.samples == 4
+
+
+def sea_window(rng, rows, cols, lat0, lon0, step):
+    """A DEM-like window: smooth int16 relief, a nodata 'sea' blob, pixel centres every ``step`` degrees."""
+    lats = lat0 - step * (np.arange(rows) + 0.5)
+    lons = lon0 + step * (np.arange(cols) + 0.5)
+    y, x = np.meshgrid(np.linspace(-1, 1, rows), np.linspace(-1, 1, cols), indexing="ij")
+    values = np.rint(900 + 600 * np.sin(5 * x) * np.cos(4 * y) + rng.normal(0, 20, (rows, cols))).astype(np.int16)
+    valid = (x + 0.4 * np.sin(6 * y)) < 0.3  # the coast
+    return values, valid, lats, lons
+
+
+@pytest.mark.parametrize("res, block", [(5, 32), (6, 8), (6, 16), (7, 4), (7, 8)])
+def test_realistic_hexes_with_sea_equal_per_pixel_lookup(res, block):
+    # 9-arc-second pixels (~250 m) as in the Italy benchmark: ~90 px per res-7 hex, ~620 at res 6
+    rng = np.random.default_rng(res * 100 + block)
+    values, valid, lats, lons = sea_window(rng, 203, 257, 43.0, 11.0, 9 / 3600)
+    got = kernel_stats(partials_from_window(values, res=res, valid=valid, lats=lats, lons=lons, block=block))
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    assert_same(got, brute_stats(values, valid, lat2d, lon2d, res))
+
+
+@pytest.mark.parametrize("offset_deg", [0.0, 1e-13, -1e-13, 1e-10, -1e-10, 1e-7, -1e-7])
+def test_samples_on_and_next_to_a_cell_edge_are_placed_like_h3(offset_deg):
+    # a column through the midpoint of a shared edge, one sample on it (or a hair away): geometry
+    # must not claim it, the look-ups settle it exactly as h3 does
+    a = h3.latlng_to_cell(42.0, 12.0, 7)
+    b = next(n for n in h3.grid_ring(a, 1) if h3.cell_to_latlng(n)[0] < h3.cell_to_latlng(a)[0] - 0.005)
+    (la1, lo1), (la2, lo2) = h3.directed_edge_to_boundary(h3.cells_to_directed_edge(a, b))
+    lat_m, lon_m = (la1 + la2) / 2, (lo1 + lo2) / 2
+    step = 0.002
+    lats = lat_m + offset_deg + step * (20 - np.arange(41))  # row 20 on the edge
+    lons = lon_m + step * (np.arange(9) - 4)  # column 4 through the midpoint
+    values = (np.arange(41 * 9).reshape(41, 9) % 977).astype(np.int16)
+    valid = np.ones_like(values, dtype=bool)
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    for block in (2, 8, 40):
+        got = kernel_stats(partials_from_window(values, res=7, valid=valid, lats=lats, lons=lons, block=block))
+        assert_same(got, brute_stats(values, valid, lat2d, lon2d, 7))
+
+
+def test_column_sweep_needs_few_look_ups():
+    # the point of the sweep: at res 7 on 250 m pixels (~90 px per hex) a handful of look-ups per
+    # cell, not one per sample or per grid-row sample, and still the brute-force result
+    from tabula.geo import zonal
+
+    rng = np.random.default_rng(7)
+    values, valid, lats, lons = sea_window(rng, 400, 400, 43.0, 11.0, 9 / 3600)
+    valid[:] = True
+    calls = []
+    real = zonal._Indexer.cells
+
+    def counting(self, rows, cols):
+        out = real(self, rows, cols)
+        calls.append(out.size)
+        return out
+
+    zonal._Indexer.cells = counting
+    try:
+        p = partials_from_window(values, res=7, valid=valid, lats=lats, lons=lons)
+    finally:
+        zonal._Indexer.cells = real
+    # look-ups only where a row sits within the margin of an edge (or a cell is not convex)
+    assert sum(calls) < 0.01 * values.size
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    assert_same(kernel_stats(p), brute_stats(values, valid, lat2d, lon2d, 7))
+
+
+def test_sweep_crosses_nodata_gaps_and_isolated_pixels():
+    # valid samples scattered in nodata (islands, one-pixel holes) along the swept columns
+    rng = np.random.default_rng(11)
+    values, valid, lats, lons = sea_window(rng, 150, 120, 40.0, 14.0, 9 / 3600)
+    valid &= rng.random(valid.shape) < 0.3
+    valid[:, 5] = False  # an empty column
+    valid[70, 5] = True  # ... but for one pixel
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    for res in (6, 7, 8):
+        got = kernel_stats(partials_from_window(values, res=res, valid=valid, lats=lats, lons=lons))
+        assert_same(got, brute_stats(values, valid, lat2d, lon2d, res))
+
+
+@pytest.mark.parametrize("res", [6, 7, 8, 9])
+def test_integer_window_without_mask_and_float_window_with_nan(res):
+    # res 6-7 are swept, res 8-9 (under SWEEP_MIN_ROWS rows per cell) looked up sample by sample;
+    # integer windows skip the float copy, float windows drop NaN samples, both like brute force
+    from tabula.geo import zonal
+
+    rng = np.random.default_rng(res)
+    values, _, lats, lons = sea_window(rng, 120, 140, 45.0, 9.0, 9 / 3600)
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    swept = zonal._rows_per_cell(res, lats) >= zonal.SWEEP_MIN_ROWS
+    assert swept == (res <= 7)
+    got = kernel_stats(partials_from_window(values, res=res, lats=lats, lons=lons))
+    assert_same(got, brute_stats(values, np.ones(values.shape, bool), lat2d, lon2d, res))
+    floats = values.astype(np.float32)
+    floats[rng.random(floats.shape) < 0.2] = np.nan
+    got = kernel_stats(partials_from_window(floats, res=res, lats=lats, lons=lons))
+    assert_same(got, brute_stats(floats, np.isfinite(floats), lat2d, lon2d, res))
+
+
+def test_sweep_declines_windows_it_does_not_handle():
+    # columns in decreasing longitude: the sweep returns None and every sample is looked up
+    rng = np.random.default_rng(3)
+    values, valid, lats, lons = sea_window(rng, 80, 90, 41.0, 12.0, 9 / 3600)
+    lons = lons[::-1].copy()
+    lat2d, lon2d = np.meshgrid(lats, lons, indexing="ij")
+    got = kernel_stats(partials_from_window(values, res=6, valid=valid, lats=lats, lons=lons))
+    assert_same(got, brute_stats(values, valid, lat2d, lon2d, 6))
