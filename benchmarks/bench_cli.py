@@ -27,6 +27,10 @@ Decisions where the issue is silent:
   does; it opens the file read-write like every step but ``status``.
 - Every command runs as the installed ``tabula`` console script would: ``python -c "from tabula.cli import
   main; main()"`` with the command's arguments, so this tree and the earlier wheel run the same way.
+- Every process (steps and bare one-liner alike) may cache bytecode, as an installed ``tabula`` does: the
+  benchmark drops ``PYTHONDONTWRITEBYTECODE`` (set in some shells and CI images, where each command would
+  otherwise compile some fifty tabula modules again, ~80 ms) and points ``PYTHONPYCACHEPREFIX`` at its work
+  folder, so nothing is written into the tree; one unmeasured round per side fills the cache first.
 
 ``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
 ``python -m benchmarks.bench_cli [--quick] [--against REV]``.
@@ -142,8 +146,15 @@ def cli_round(factions: dict[int, str], results) -> list[tuple[str, list[str]]]:
 # --- running commands --------------------------------------------------------------------
 
 
+#: Where every measured process caches its bytecode (module doc); set by :func:`run`.
+_PYCACHE: list[Path] = []
+
+
 def _env(pythonpath: list[Path] | None) -> dict:
     env = dict(os.environ)
+    if _PYCACHE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(_PYCACHE[0])
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(map(str, pythonpath))
     return env
@@ -162,7 +173,7 @@ def run_cli(args: list[str], campaign: Path, *, pythonpath=None, cwd: Path | Non
 
 def run_bare(campaign: Path) -> float:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", BARE, str(campaign)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", BARE, str(campaign)], check=True, capture_output=True, env=_env(None))
     return time.perf_counter() - t
 
 
@@ -244,6 +255,12 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
     sides = {"new": (None, None)}
     if baseline is not None:
         sides["old"] = (baseline[0], baseline[1])
+    _PYCACHE[:] = [work / "pycache"]
+    for pythonpath, cwd in sides.values():  # fill the bytecode caches (module doc): not timed
+        _times, warm_copy = cli_round_times(steps, fresh, work, pythonpath=pythonpath, cwd=cwd)
+        run_cli(["round", "status", "{f}"], warm_copy, pythonpath=pythonpath, cwd=cwd)
+        run_bare(warm_copy)
+        warm_copy.unlink()
     step_times: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
     round_totals: dict[str, list[float]] = {side: [] for side in sides}
     status: dict[str, list[float]] = {side: [] for side in sides}

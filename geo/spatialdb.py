@@ -3,17 +3,44 @@
 The spatial extension comes from the ``duckdb-extension-spatial`` wheel pinned to
 the same version as ``duckdb``; ``INSTALL spatial`` would need the network, so we
 ``LOAD`` the file shipped inside the wheel by its path.
+
+Query parameters are written into the SQL text as literals (:func:`literal`, :func:`inline`,
+:func:`values_rows`), not bound through the driver: duckdb's Python client (1.5) imports pandas,
+numpy and pyarrow (~0.2 s) the first time any parameter is bound, to compare each value with
+``pandas.NA``, and a ``tabula round`` step would pay that on every run (issue 11, part 1).
+This is the one audited place that turns a Python value into SQL.  Decisions:
+
+- only the types tabula binds are written: None, bool, int (within HUGEINT), finite float, str,
+  date, datetime, and lists/tuples of these (a DuckDB list); anything else, a NaN or infinity, a
+  string holding NUL or a lone surrogate (neither survives a round trip through DuckDB's UTF-8
+  text) is refused with a :class:`~tabula.geo.errors.InputError` naming the value's type and why;
+- a string is ``'...'`` with each ``'`` doubled and nothing else changed: DuckDB's standard
+  strings give backslashes no meaning, so every other character (backslash, newline, ``?``,
+  ``$``, any Unicode) stands for itself;
+- a float is ``CAST('repr' AS DOUBLE)``: a bare ``1.5`` would be a DECIMAL, and Python's repr
+  read back by DuckDB's correctly rounded parser gives the same double bit for bit;
+- an int is its digits, in parentheses when negative (the literal is INTEGER/BIGINT/HUGEINT by size where the driver bound
+  BIGINT: comparisons and inserts cast the same way); a naive datetime is a ``TIMESTAMP``, an
+  aware one a ``TIMESTAMPTZ`` of the same instant (the driver's types); a date a ``DATE``;
+- :func:`inline` replaces positional ``?`` placeholders only (named ``$name`` parameters are not
+  used by tabula and are refused), skipping ``?`` inside '...' and E'...' strings, "..."
+  identifiers, $tag$...$tag$ strings and -- / /* */ comments; the count of placeholders must
+  equal the count of values.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import SqlError, TabulaError
+from tabula.geo.errors import InputError, SqlError, TabulaError
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +100,114 @@ def connect_console(path: str | Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
+# --- parameters as literals (module doc) ---------------------------------------------------------
+
+_HUGEINT = 2 ** 127
+
+
+def literal(value) -> str:
+    """``value`` as a DuckDB SQL literal that reads back as exactly ``value`` (module doc)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):  # before int: bool is an int
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        if not -_HUGEINT <= value < _HUGEINT:
+            raise InputError(f"an integer query parameter is outside DuckDB's HUGEINT range: {value}")
+        digits = int.__repr__(value)  # also for an IntEnum (whose str() is its name)
+        return f"({digits})" if value < 0 else digits  # ``x -?`` must not become the comment ``x --1``
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InputError(f"a float query parameter is {value!r}: only finite numbers are written to the database")
+        return f"CAST('{float.__repr__(value)}' AS DOUBLE)"
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InputError("a text query parameter holds a NUL character (\\x00), which DuckDB text cannot store: remove it")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError("a text query parameter holds a lone surrogate, which is not UTF-8: "
+                             "pass text decoded from valid UTF-8") from None
+        return "'" + str.replace(value, "'", "''") + "'"
+    if isinstance(value, datetime):  # before date: a datetime is a date
+        if value.tzinfo is not None and value.utcoffset() is not None:
+            utc = value.astimezone(timezone.utc).replace(tzinfo=None)
+            return f"TIMESTAMPTZ '{utc.isoformat(sep=' ')}+00'"
+        return f"TIMESTAMP '{value.replace(tzinfo=None).isoformat(sep=' ')}'"
+    if isinstance(value, date):
+        return f"DATE '{value.isoformat()}'"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    raise InputError(f"a query parameter of type {type(value).__name__} cannot be written as SQL: "
+                     "pass None, bool, int, float, str, date, datetime or a list of these")
+
+
+#: What :func:`inline` must step over whole: quoted text, identifiers and comments.
+_SKIP = re.compile(r"""
+      (?<![A-Za-z0-9_])[eE]'(?:[^'\\]|\\.|'')*'  # E'...' (not a name's last e): backslash escapes
+    | '(?:[^']|'')*'                    # '...'
+    | "(?:[^"]|"")*"                    # "identifier"
+    | (\$[A-Za-z_0-9]*\$)(?:.|\n)*?\1   # $tag$ ... $tag$
+    | --[^\n]*                          # line comment
+    | /\*(?:.|\n)*?\*/                   # block comment
+    | \$[A-Za-z_0-9]+                    # a named or numbered parameter (refused below)
+    | \?                                # the placeholder
+""", re.VERBOSE | re.DOTALL)
+_WORD = re.compile(r"[\w$]")
+
+
+def inline(sql: str, params: Sequence | None) -> str:
+    """``sql`` with each positional ``?`` placeholder replaced by its value's :func:`literal`."""
+    if params is None:
+        return sql
+    if isinstance(params, Mapping) or isinstance(params, (str, bytes)):
+        raise InputError(f"query parameters must be a list of positional values, not a {type(params).__name__}")
+    params = list(params)
+    out, pos, used = [], 0, 0
+    for m in _SKIP.finditer(sql):
+        token = m.group(0)
+        if token == "?":
+            if used == len(params):
+                raise InputError(f"the query has more ? placeholders than the {len(params)} parameters given")
+            text = literal(params[used])
+            if m.start() > 0 and _WORD.match(sql, m.start() - 1):
+                text = " " + text  # ``x=?AND`` must not glue a literal to a name
+            if _WORD.match(sql, m.end()):
+                text += " "
+            out.append(sql[pos:m.start()])
+            out.append(text)
+            pos, used = m.end(), used + 1
+        elif token[0] == "$" and not token.endswith("$"):
+            raise InputError(f"the query names parameter {token}: tabula binds positional ? parameters only")
+    if used != len(params):
+        raise InputError(f"the query has {used} ? placeholders but {len(params)} parameters were given")
+    out.append(sql[pos:])
+    return "".join(out)
+
+
+def values_rows(rows: Iterable[Sequence]) -> str:
+    """``(lit, lit, ...), (...)`` for ``INSERT ... VALUES``: a bulk write without binding (module doc)."""
+    return ", ".join("(" + ", ".join(literal(v) for v in row) + ")" for row in rows)
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, head: str, rows: Iterable[Sequence], *, chunk: int = 500,
+                name: str = "<insert>") -> None:
+    """``head`` (``INSERT INTO t (a, b)``) followed by ``VALUES`` of ``rows``, ``chunk`` rows a statement."""
+    rows = list(rows)
+    for i in range(0, len(rows), chunk):
+        run_sql(con, f"{head} VALUES {values_rows(rows[i:i + chunk])}", name=name)
+
+
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str = "<inline>"):
-    """Execute one SQL text; on failure log the query and raise :class:`SqlError` naming it."""
+    """Execute one SQL text, its ``?`` parameters written in as literals (:func:`inline`); on failure
+    log the query and raise :class:`SqlError` naming it."""
+    if params is not None:
+        try:
+            sql = inline(sql, params)
+        except InputError as e:
+            raise InputError(f"query {name}: {e}") from None
     try:
-        return con.execute(sql, params) if params is not None else con.execute(sql)
+        return con.execute(sql)
     except duckdb.Error as e:
         log.error("query %s failed:\n%s", name, sql)
         raise SqlError(f"query {name} failed: {e}") from e

@@ -15,7 +15,7 @@ from tabula.engine.core.events import Event, StoredEvent
 from tabula.engine.core.ruleset import Ruleset, register
 from tabula.engine.core.tables import Snapshot
 from tabula.engine.vae_victis import explain, state
-from tabula.engine.vae_victis.rounds import machine, recorded
+from tabula.engine.vae_victis.rounds import machine
 from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL
 
 __all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
@@ -88,12 +88,18 @@ class VaeVictisII(Ruleset):
         return machine.next_step(machine.round_of(snap))
 
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
+        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+
         return recorded.recorded_steps(events)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
+        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+
         return recorded.run_step(campaign, name, arg)
 
     def log_key(self, event: StoredEvent) -> tuple:
+        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+
         return recorded.log_key(event)
 
 

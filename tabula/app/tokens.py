@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from typing import Mapping
 
 from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import inline, insert_rows
 
 __all__ = ["TABLE", "Identity", "Issued", "issue_tokens", "lookup", "token_hash", "UMPIRE"]
 
@@ -97,9 +98,9 @@ def issue_tokens(campaign, players: Mapping[str, tuple[str, tuple[int, ...]]] | 
         con.execute(_DDL)
         con.execute(_ARMIES)
         con.execute(f"DELETE FROM {TABLE}")
-        con.executemany(f"INSERT INTO {TABLE} (name, role, faction, token_hash, created, armies) VALUES (?, ?, ?, ?, ?, ?)",
-                        [[i.name, i.role, i.faction, token_hash(i.token), now,
-                          None if i.armies is None else ",".join(map(str, i.armies))] for i in issued])
+        insert_rows(con, f"INSERT INTO {TABLE} (name, role, faction, token_hash, created, armies)",
+                    [[i.name, i.role, i.faction, token_hash(i.token), now,
+                      None if i.armies is None else ",".join(map(str, i.armies))] for i in issued], name="tokens.issue")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -112,7 +113,7 @@ def lookup(con, token: str | None) -> Identity | None:
     if not token or len(token) > 200:
         return None
     try:
-        row = con.execute(f"SELECT * FROM {TABLE} WHERE token_hash = ?", [token_hash(token)]).fetchone()
+        row = con.execute(inline(f"SELECT * FROM {TABLE} WHERE token_hash = ?", [token_hash(token)])).fetchone()
         cols = [d[0] for d in con.description]
     except Exception:  # no app_tokens table yet: nobody can sign in
         return None

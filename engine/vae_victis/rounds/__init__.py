@@ -20,18 +20,37 @@ By concern:
 * :mod:`.recorded`: the steps a log records, for re-adjudication (driven by the core).
 """
 
-from tabula.engine.core.machine import StepRefused
-from tabula.engine.vae_victis.rounds.administration_step import run_administration
-from tabula.engine.vae_victis.rounds.battles_step import battle_sheet, declare_retreat, record_result, result_outcomes
-from tabula.engine.vae_victis.rounds.choices import AdminChoices, load_choices, parse_choices_text
-from tabula.engine.vae_victis.rounds.initiative_step import naval_superiority, publish_initiative, submit_initiative
-from tabula.engine.vae_victis.rounds.movement_step import run_movement
-from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL, order_submitters, orders_view, submit_orders
-from tabula.engine.vae_victis.rounds.reveal import (
-    COMMIT_REVEAL, MODES, SEALED, commit_orders, orders_commitment, reveal_orders, reveal_round, set_deadline, set_orders_mode,
-)
-from tabula.engine.vae_victis.rounds.status import RoundStatus, round_status
-from tabula.engine.vae_victis.rounds.victory_step import run_victory
+from importlib import import_module
+
+# Each name is imported from its module on first use (PEP 562), not all at once: a CLI step runs
+# in a fresh process, and `tabula round status` needs none of the step modules (issue 11, part 1).
+_WHERE = {
+    "StepRefused": "tabula.engine.core.machine",
+    "run_administration": ".administration_step",
+    **dict.fromkeys(("battle_sheet", "declare_retreat", "record_result", "result_outcomes"), ".battles_step"),
+    **dict.fromkeys(("AdminChoices", "load_choices", "parse_choices_text"), ".choices"),
+    **dict.fromkeys(("naval_superiority", "publish_initiative", "submit_initiative"), ".initiative_step"),
+    "run_movement": ".movement_step",
+    **dict.fromkeys(("ORDER_SEAL", "order_submitters", "orders_view", "submit_orders"), ".orders_step"),
+    **dict.fromkeys(("COMMIT_REVEAL", "MODES", "SEALED", "commit_orders", "orders_commitment", "reveal_orders",
+                     "reveal_round", "set_deadline", "set_orders_mode"), ".reveal"),
+    **dict.fromkeys(("RoundStatus", "round_status"), ".status"),
+    "run_victory": ".victory_step",
+}
+
+
+def __getattr__(name: str):
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(where, __name__), name)
+    globals()[name] = value  # the next look-up is a plain attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WHERE))
+
 
 __all__ = [
     "StepRefused",

@@ -37,6 +37,7 @@ from typing import Any, Mapping
 from tabula.engine.vae_victis.model import ArmyOrders, Event, Phase, Transfer
 from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, armies_text, event, read_round, require
 from tabula.geo.errors import InputError
+from tabula.geo.spatialdb import inline
 
 __all__ = [
     "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "SEALED_TABLES", "orders_mode", "deadline_of", "parse_deadline",
@@ -391,7 +392,7 @@ def console_seal(con) -> str | None:
         return None
     rnd = int(rows["round"])
     try:
-        revealed = con.execute("SELECT count(*) FROM round_notes WHERE round = ? AND key = ?", [rnd, REVEAL_NOTE]).fetchone()[0]
+        revealed = con.execute(inline("SELECT count(*) FROM round_notes WHERE round = ? AND key = ?", [rnd, REVEAL_NOTE])).fetchone()[0]
     except Exception:
         revealed = 0
     if revealed:
@@ -423,7 +424,7 @@ def sealed_references(con, statement: str, _seen: frozenset[str] = frozenset()) 
 def _parsed_names(con, statement: str) -> set[str]:
     """Table names from DuckDB's parser alone (``json_serialize_sql``): base tables, and the
     arguments of ``query('...')`` / ``query_table('...')``; a statement it cannot parse names none."""
-    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()[0])
+    tree = json.loads(con.execute(inline("SELECT json_serialize_sql(?)", [statement])).fetchone()[0])
     if tree.get("error"):
         raise InputError(f"the statement cannot be read for sealed tables: {tree.get('error_message', '')}")
     out: set[str] = set()
