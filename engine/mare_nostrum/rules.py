@@ -1,0 +1,290 @@
+"""The Mare Nostrum rules as one frozen, typed object.
+
+The values live in ``datasets/rules/mare-nostrum.toml`` (read through
+:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
+key and a campaign can freeze the merged values in its ``rules`` table like any other
+ruleset).  :class:`Rules` groups them by the part of the turn that reads them; every check
+of the values' meaning (the event bands tile 1-90, bands inside the lottery's numbers)
+fails with one line naming the key and the fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from tabula.datasets.rules import load_rules
+from tabula.engine.core.rules import RuleSet
+from tabula.geo.errors import InputError
+
+__all__ = [
+    "EFFECTS",
+    "RULESET",
+    "EventBand",
+    "Rules",
+    "default_rules",
+    "rules_from_file",
+    "rules_with",
+]
+
+#: The ruleset's name: ``datasets/rules/<RULESET>.toml``.
+RULESET = "mare-nostrum"
+
+#: What an event may do besides changing stability, actions and naval points (events.py).
+EFFECTS = (
+    "", "lose_fortification", "lose_temple", "own_single_commander", "fleet_sinks", "invasion",
+    "pirates", "siege_train", "defensive_artworks", "enemy_single_commander",
+    "destroy_enemy_fortification", "destroy_enemy_temple",
+)
+
+
+@dataclass(frozen=True)
+class EventBand:
+    """One row of the 1-90 random-event table."""
+
+    key: str
+    title: str
+    low: int
+    high: int
+    stability: int
+    actions: int
+    naval: int
+    effect: str
+
+    def holds(self, number: int) -> bool:
+        return self.low <= number <= self.high
+
+
+@dataclass(frozen=True)
+class GameRules:
+    turns: int
+    first_year: int
+    years_per_turn: int
+
+    def years(self, turn: int) -> tuple[int, int]:
+        """(first, last) year of ``turn``, negative BC: turn 1 is (-290, -280)."""
+        start = self.first_year + (turn - 1) * self.years_per_turn
+        return start, start + self.years_per_turn
+
+
+@dataclass(frozen=True)
+class TreasuryRules:
+    per_province: int
+    per_suburbs: int
+    per_temple: int
+    points_per_action: int
+    min_actions: int
+
+
+@dataclass(frozen=True)
+class LotteryRules:
+    lowest: int
+    highest: int
+    numbers_per_wheel: int
+    order_number: int
+    event_number: int
+    invasion_number: int
+    invasion_first_max: int
+
+
+@dataclass(frozen=True)
+class BuildingRules:
+    fortifications_per_province: int
+    suburbs_per_province: int
+    temples_per_province: int
+    fleets_per_quadrant: int
+
+
+@dataclass(frozen=True)
+class SiegeRules:
+    resist_min: int
+    resist_max: int
+
+
+@dataclass(frozen=True)
+class DiplomacyRules:
+    peace_min: int
+    peace_max: int
+    alliance_min: int
+    alliance_max: int
+    grain_stability: int
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    battle_points: int
+    capital_needs_homes_lost: int
+    single_commanders: int
+
+
+@dataclass(frozen=True)
+class NavalRules:
+    draw_margin: int
+    pair_bonus: int
+
+
+@dataclass(frozen=True)
+class StabilityRules:
+    start: int
+    maximum: int
+    minimum: int
+    penalty_at: int
+    penalty_actions: int
+    collapse_at: int
+
+
+@dataclass(frozen=True)
+class VictoryRules:
+    provinces: int
+    temple_points: int
+    suburbs_points: int
+    fleet_points: int
+    fortification_points: int
+    stability_points: int
+
+
+@dataclass(frozen=True)
+class Options:
+    order_tie: str
+    action_floor: str
+    stability_floor: str
+    collapse_provinces: str
+    capital_fall_provinces: str
+    diagonals: str
+    temple_loss: str
+    amphibious_needs_fleet: bool
+    one_attack_per_base: bool
+    pair_beaten_by_one: str
+    capital_rule_counts: str
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """Every Mare Nostrum rule value, by the part of the turn that reads it."""
+
+    game: GameRules
+    treasury: TreasuryRules
+    lottery: LotteryRules
+    events: tuple[EventBand, ...]
+    building: BuildingRules
+    sieges: SiegeRules
+    diplomacy: DiplomacyRules
+    battles: BattleRules
+    naval: NavalRules
+    stability: StabilityRules
+    victory: VictoryRules
+    options: Options
+
+    @classmethod
+    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
+        """From :func:`tabula.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
+        where = f"{name} rules"
+        try:
+            events = tuple(sorted((EventBand(key=k, title=str(v["title"]), low=int(v["min"]), high=int(v["max"]),
+                                             stability=int(v["stability"]), actions=int(v["actions"]),
+                                             naval=int(v["naval"]), effect=str(v["effect"]))
+                                   for k, v in merged["events"].items()), key=lambda b: b.low))
+            rules = cls(
+                name=name,
+                values=merged,
+                game=GameRules(**merged["game"]),
+                treasury=TreasuryRules(**merged["treasury"]),
+                lottery=LotteryRules(**merged["lottery"]),
+                events=events,
+                building=BuildingRules(**merged["building"]),
+                sieges=SiegeRules(**merged["sieges"]),
+                diplomacy=DiplomacyRules(**merged["diplomacy"]),
+                battles=BattleRules(**merged["battles"]),
+                naval=NavalRules(**merged["naval"]),
+                stability=StabilityRules(**merged["stability"]),
+                victory=VictoryRules(**merged["victory"]),
+                options=Options(**merged["options"]),
+            )
+        except KeyError as err:
+            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
+        except (TypeError, ValueError) as err:
+            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
+        rules._check(where)
+        return rules
+
+    def _check(self, where: str) -> None:
+        lo, hi = self.lottery.lowest, self.lottery.highest
+        if not 1 <= lo < hi:
+            raise InputError(f"{where} lottery: lowest {lo} / highest {hi}: give 1 <= lowest < highest")
+        if not 1 <= self.lottery.numbers_per_wheel <= hi - lo + 1:
+            raise InputError(f"{where} lottery.numbers_per_wheel = {self.lottery.numbers_per_wheel}: "
+                             f"give 1 to {hi - lo + 1}")
+        for pos in ("order_number", "event_number", "invasion_number"):
+            if not 1 <= getattr(self.lottery, pos) <= self.lottery.numbers_per_wheel:
+                raise InputError(f"{where} lottery.{pos}: give a position from 1 to numbers_per_wheel")
+        expect = lo
+        for band in self.events:
+            if band.effect not in EFFECTS:
+                raise InputError(f"{where} events.{band.key}.effect = {band.effect!r}: give one of "
+                                 + ", ".join(repr(e) for e in EFFECTS))
+            if band.low > band.high:
+                raise InputError(f"{where} events.{band.key}: min {band.low} is above max {band.high}: swap them")
+            if band.low != expect:
+                raise InputError(f"{where} events.{band.key}: starts at {band.low}, expected {expect}: "
+                                 f"make the bands cover {lo}-{hi} without gaps or overlaps")
+            expect = band.high + 1
+        if expect != hi + 1:
+            raise InputError(f"{where} events: the bands end at {expect - 1}: make the last band end at {hi}")
+        for key, (a, b) in {"sieges.resist": (self.sieges.resist_min, self.sieges.resist_max),
+                            "diplomacy.peace": (self.diplomacy.peace_min, self.diplomacy.peace_max),
+                            "diplomacy.alliance": (self.diplomacy.alliance_min, self.diplomacy.alliance_max)}.items():
+            if not lo <= a <= b <= hi:
+                raise InputError(f"{where} {key}_min/{key}_max = {a}/{b}: give {lo} <= min <= max <= {hi}")
+        s = self.stability
+        if not s.collapse_at < s.minimum <= s.start <= s.maximum:
+            raise InputError(f"{where} stability: give collapse_at < minimum <= start <= maximum")
+        if self.treasury.points_per_action < 1:
+            raise InputError(f"{where} treasury.points_per_action: give 1 or more")
+
+    def event(self, number: int) -> EventBand:
+        """The event of the 1-90 table that ``number`` falls in."""
+        for band in self.events:
+            if band.holds(number):
+                return band
+        raise InputError(f"lottery number {number}: give a number from {self.lottery.lowest} to {self.lottery.highest}")
+
+    def event_by_key(self, key: str) -> EventBand:
+        for band in self.events:
+            if band.key == key:
+                return band
+        raise InputError(f"no event {key!r}: use one of {', '.join(b.key for b in self.events)}")
+
+
+@lru_cache(maxsize=None)
+def default_rules() -> Rules:
+    """The ruleset file's values with no overrides (cached)."""
+    return Rules.from_mapping(_load(None))
+
+
+def rules_with(overrides: Mapping[str, Any], *, source: str = "rules") -> Rules:
+    """The ruleset's values with ``overrides`` (a scenario ``[rules]``-shaped mapping) merged in."""
+    return Rules.from_mapping(_load(overrides, source))
+
+
+def rules_from_file(path: str | Path) -> Rules:
+    """A whole rules file of the same shape (a designer's variant); bad TOML is one line naming it."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            values = tomllib.load(f)
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror}): give an existing rules file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+    values.pop("validation", None)
+    return Rules.from_mapping(values, RULESET)
+
+
+def _load(overrides: Mapping[str, Any] | None, source: str = "rules") -> dict:
+    try:
+        return load_rules(RULESET, overrides, source=source)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"datasets/rules/{RULESET}.toml: not valid TOML ({err}): fix the file") from None
