@@ -198,6 +198,7 @@ def main(argv=None) -> int:
         rows += optional_rows("benchmarks.bench_app", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_views", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_cli", work, quick=args.quick)
+        rows += optional_rows("benchmarks.bench_simulate", work, quick=args.quick)
         if args.against == "none":
             rows += optional_rows("benchmarks.bench_engine", work, quick=args.quick)
         else:

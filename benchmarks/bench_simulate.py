@@ -1,0 +1,106 @@
+"""Balance testing at scale (issue 12, part 6): ``tabula simulate`` of 1,000 Rise of Rome campaigns.
+
+Rows:
+
+(a) the wall time of ``tabula simulate rise-of-rome --runs 1000 --policy conqueror --seed 1``
+    on every local core (the command run in-process through :func:`tabula.cli.main`, so the
+    figure includes the summary, the CSV and the chart), beside one process playing a sample of
+    the same campaigns (the first 200, scaled to 1,000): the ratio is how much the pool saves;
+(b) campaigns per second on all cores and in one process.
+
+The benchmark checks that the pool's first runs equal the one-process runs (same seeds, same
+outcomes).  The full run copies its chart to ``benchmarks/simulate-rise-of-rome.png`` (committed
+beside ``results.md``); ``--quick`` (100 campaigns, a sample of 20) leaves it alone.
+
+``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
+``python -m benchmarks.bench_simulate [--quick] [--scheduler ADDR]``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+PLOT = Path(__file__).parent / "simulate-rise-of-rome.png"
+POLICY = "conqueror"
+SEED = 1
+
+
+def _row(name, value, unit, baseline="", ratio="", note=""):
+    return {"name": name, "value": value, "unit": unit, "baseline": baseline, "ratio": ratio, "note": note}
+
+
+def _cli(*args) -> dict:
+    """``tabula ARGS --json`` in this process: the JSON document (an error raises)."""
+    from tabula.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    if code:
+        raise RuntimeError(f"tabula {' '.join(map(str, args))} exited {code}: {err.getvalue().strip()}")
+    return json.loads(out.getvalue())
+
+
+def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    from tabula.engine.core.simulate import run_seeds, simulate
+    from tabula.engine.rise_of_rome.policies import CampaignRunner
+
+    runs, sample = (100, 20) if quick else (1000, 200)
+    out = Path(work_dir) / "bench-simulate"
+    args = ["simulate", "rise-of-rome", "--runs", runs, "--policy", POLICY, "--seed", SEED, "--out", out, "--force",
+            "--json"]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    t = time.perf_counter()
+    doc = _cli(*args)
+    pool_s = time.perf_counter() - t
+
+    # One process, the first `sample` campaigns of the same seeds (imports already done above).
+    runner = CampaignRunner(POLICY)
+    t = time.perf_counter()
+    serial = simulate(runner, run_seeds(SEED, sample), workers=1)
+    serial_s = (time.perf_counter() - t) * runs / sample
+    with (out / "runs.csv").open(newline="") as f:
+        first = list(csv.DictReader(f))[:sample]
+    assert [(int(r["seed"]), r["verdict"], int(r["civic"])) for r in first] == \
+        [(r["seed"], r["verdict"], r["civic"]) for r in serial], "the pool and one process disagree"
+
+    if not quick:
+        shutil.copyfile(out / "outcomes.png", PLOT)
+    verdicts = ", ".join(f"{k} {v['runs']}" for k, v in doc["counts"]["verdict"].items())
+    where = doc["where"]
+    note = (f"policy {POLICY}, seed {SEED}, {where}; verdicts: {verdicts}; median Civic Development "
+            f"{doc['numbers']['civic']['median']:g}; chart {'benchmarks/' + PLOT.name if not quick else 'not kept (--quick)'}")
+    return [
+        _row(f"tabula simulate: {runs} Rise of Rome campaigns", round(pool_s, 2), "s",
+             f"1 process: {serial_s:.2f} s (first {sample} runs, scaled)", round(pool_s / serial_s, 2), note),
+        _row("Rise of Rome campaigns per second", round(runs / pool_s, 1), "runs/s",
+             f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
+             f"{where}; {os.cpu_count()} cores; summary, CSV and chart included"),
+    ]
+
+
+if __name__ == "__main__":
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="100 campaigns, the chart not kept")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of the local cores")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-simulate-") as tmp:
+        for r in run(Path(tmp), quick=args.quick, scheduler=args.scheduler):
+            print(r)
+    sys.exit(0)

@@ -1,0 +1,213 @@
+"""Many campaigns at once, for balance testing: any ruleset's ``seed -> dict`` run over many seeds.
+
+:func:`run_seeds` derives each run's seed from a master seed and the run's index (by
+:func:`tabula.engine.core.rng.stream`), and :func:`simulate` maps a pure function of the seed
+over them, so run ``i`` gets the same seed, and the same result, whether the runs go one after
+another in this process, over a pool of local processes, or over a Dask cluster of any
+size: the result list is in run order whatever finished first.  A ruleset provides the
+function (Rise of Rome: :class:`tabula.engine.rise_of_rome.policies.CampaignRunner`); it must
+be picklable (a module-level function, a ``functools.partial`` of one, or an instance of a
+module-level class) and must draw every die from the seed it is given.
+
+Where the runs go (``scheduler``):
+
+* ``None`` or ``"processes"``: a local process pool of ``workers`` processes (default: every
+  core); ``workers=1`` runs in this process;
+* ``"sync"``: in this process, one after another (for debugging);
+* an address (``tcp://host:8786``, ``tls://...``, ``inproc://...``, or ``host:port``): a
+  running Dask scheduler, through :class:`distributed.Client`;
+* a :class:`distributed.Client` already connected.
+
+The runs travel in batches (about four per worker), so a cluster's per-task overhead is paid
+a few dozen times, not once per campaign.  :func:`summarise` reduces the result rows to counts,
+quantiles and per-turn bands without knowing the ruleset.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from tabula.engine.core import rng
+from tabula.geo.errors import InputError
+
+__all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "quantile", "run_seeds", "simulate", "summarise"]
+
+#: The namespace of the run seeds in :func:`rng.stream` (never a campaign's own labels).
+SEED_NAMESPACE = "simulate-run"
+#: Batches per worker: enough to even out slow and fast runs, few enough to keep overhead low.
+BATCHES_PER_WORKER = 4
+
+
+def run_seeds(master: int, runs: int) -> list[int]:
+    """The seed of each of ``runs`` runs: run ``i``'s depends only on ``master`` and ``i``."""
+    if runs < 0:
+        raise InputError(f"runs {runs}: give a number of runs of 0 or more")
+    return [rng.stream(int(master), SEED_NAMESPACE, i).getrandbits(63) for i in range(runs)]
+
+
+def _batches(n: int, count: int) -> list[range]:
+    """``range(n)`` cut into ``count`` (or fewer) contiguous batches of near-equal size."""
+    count = max(1, min(count, n))
+    size = math.ceil(n / count) if n else 1
+    return [range(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+def _run_batch(play_one: Callable[[int], dict], seeds: Sequence[int]) -> list[dict]:
+    return [play_one(s) for s in seeds]
+
+
+def _is_address(text: str) -> bool:
+    if "://" in text:
+        return True
+    host, sep, port = text.rpartition(":")
+    return bool(sep and host and port.isdigit())
+
+
+def simulate(play_one: Callable[[int], dict], seeds: Iterable[int], *, scheduler: Any = None,
+             workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> list[dict]:
+    """``play_one(seed)`` for every seed, in order; each row gets ``run`` (its index) and ``seed``.
+
+    ``scheduler``/``workers``: module doc.  ``progress(done, total)`` is called as batches finish.
+    A run's exception is raised here (the first in run order for the local pool)."""
+    seeds = [int(s) for s in seeds]
+    n = len(seeds)
+    if workers is not None and workers < 1:
+        raise InputError(f"workers {workers}: give 1 or more worker processes")
+    if isinstance(scheduler, str):
+        if scheduler in ("processes", ""):
+            scheduler = None
+        elif scheduler not in ("sync",) and not _is_address(scheduler):
+            raise InputError(f"scheduler {scheduler!r}: give \"processes\", \"sync\" or a Dask scheduler address "
+                             "such as tcp://127.0.0.1:8786")
+    if n == 0:
+        return []
+    if scheduler == "sync" or (scheduler is None and (workers or os.cpu_count() or 1) == 1):
+        rows = []
+        for i, s in enumerate(seeds):
+            rows.append(play_one(s))
+            if progress is not None:
+                progress(i + 1, n)
+    elif scheduler is None:
+        rows = _local_pool(play_one, seeds, workers or os.cpu_count() or 1, progress)
+    else:
+        rows = _dask(play_one, seeds, scheduler, progress)
+    return [{"run": i, "seed": s, **row} for i, (s, row) in enumerate(zip(seeds, rows))]
+
+
+def _local_pool(play_one, seeds: list[int], workers: int, progress) -> list[dict]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    workers = min(workers, len(seeds))
+    batches = _batches(len(seeds), workers * BATCHES_PER_WORKER)
+    # forkserver: a clean parent for the workers (no threads or open databases of the caller copied).
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    out: list[list[dict] | None] = [None] * len(batches)
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+        futures = {pool.submit(_run_batch, play_one, [seeds[i] for i in b]): k for k, b in enumerate(batches)}
+        for f in as_completed(futures):
+            k = futures[f]
+            out[k] = f.result()
+            done += len(batches[k])
+            if progress is not None:
+                progress(done, len(seeds))
+    return [row for rows in out for row in rows]  # type: ignore[union-attr]
+
+
+def _dask(play_one, seeds: list[int], scheduler, progress) -> list[dict]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as err:  # pragma: no cover - distributed is a dependency
+        raise InputError(f"a Dask scheduler needs the distributed package ({err}): pip install distributed") from None
+    own = None
+    if isinstance(scheduler, str):
+        try:
+            own = client = Client(scheduler, timeout="10s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as err:
+            first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({first}): start one with "
+                             "`dask scheduler` and its workers with `dask worker ADDRESS`, or leave --scheduler out") from None
+    else:
+        client = scheduler
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        batches = _batches(len(seeds), threads * BATCHES_PER_WORKER)
+        futures = [client.submit(_run_batch, play_one, [seeds[i] for i in b], pure=False) for b in batches]
+        index = {f.key: k for k, f in enumerate(futures)}
+        out: list[list[dict] | None] = [None] * len(batches)
+        done = 0
+        for f in as_completed(futures, loop=client.loop):
+            k = index[f.key]
+            out[k] = f.result()
+            done += len(batches[k])
+            if progress is not None:
+                progress(done, len(seeds))
+        return [row for rows in out for row in rows]  # type: ignore[union-attr]
+    finally:
+        if own is not None:
+            own.close()
+
+
+# --- the summary --------------------------------------------------------------------------
+
+
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` by linear interpolation between order statistics (numpy's
+    default); None for no values."""
+    xs = sorted(values)
+    if not xs:
+        return None
+    pos = (len(xs) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    value = xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    return round(value, 6)
+
+
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def _qname(q: float) -> str:
+    return "median" if q == 0.5 else f"p{round(q * 100):02d}"
+
+
+def summarise(rows: Sequence[Mapping[str, Any]], *, counts: Mapping[str, Sequence[str]] | Sequence[str] = (),
+              numbers: Sequence[str] = (), series: Sequence[str] = (),
+              quantiles: Sequence[float] = QUANTILES) -> dict:
+    """The distribution of the runs' outcomes.
+
+    ``counts``: keys whose values are categories (a mapping gives each key its categories in
+    order, zero counts kept); ``numbers``: keys holding one number per run (mean, min, max and
+    ``quantiles``); ``series``: keys holding a list per run (one entry per turn), summarised
+    entry by entry (n, mean, min, max and the quantiles; None entries skipped).
+    """
+    n = len(rows)
+    out: dict[str, Any] = {"runs": n, "counts": {}, "numbers": {}, "series": {}}
+    order = counts if isinstance(counts, Mapping) else {k: () for k in counts}
+    for key, known in order.items():
+        tally = {c: 0 for c in known}
+        for r in rows:
+            v = r.get(key)
+            tally[v] = tally.get(v, 0) + 1
+        out["counts"][key] = {str(k): {"runs": v, "share": round(v / n, 6) if n else None} for k, v in tally.items()}
+
+    def stats(values: list[float]) -> dict:
+        d: dict[str, Any] = {"n": len(values)}
+        d["mean"] = round(sum(values) / len(values), 6) if values else None
+        d["min"] = min(values) if values else None
+        d["max"] = max(values) if values else None
+        for q in quantiles:
+            d[_qname(q)] = quantile(values, q)
+        return d
+
+    for key in numbers:
+        out["numbers"][key] = stats([r[key] for r in rows if r.get(key) is not None])
+    for key in series:
+        length = max((len(r.get(key) or ()) for r in rows), default=0)
+        out["series"][key] = [
+            {"index": t, **stats([r[key][t] for r in rows if len(r.get(key) or ()) > t and r[key][t] is not None])}
+            for t in range(length)]
+    return out

@@ -1,0 +1,231 @@
+"""Named players for Rome, and one whole campaign as a row of numbers (what ``tabula simulate`` runs).
+
+A policy is a :class:`~tabula.engine.rise_of_rome.turn.RomePolicy`: it names Rome's
+target (or none), splits Rome's free revenue, and may pick the province of a battle
+(None: the seed's rule picks, the province worth most to Rome next turn).  It never
+enters a battle result, so Rome's battles are generated like everyone else's: a
+departure from the seed, which has them played on the table, that needs the rules option
+``generate_player_battles`` on (:func:`simulation_rules` turns it on).
+
+``builder``
+    Always build: no attack, every point of free revenue to Civic Improvement.
+``conqueror`` (also ``weakest-neighbour``)
+    Always attack the weakest neighbour: the Active power next to Rome with the least
+    revenue this turn (then the fewest provinces, then scenario order); half the free
+    revenue to Attack, a quarter to Defense when Rome is attacked too, the rest to Civic
+    Improvement.  When no power borders Rome it builds.
+``random``
+    A random legal player: each turn it attacks one of the powers it may attack, or none,
+    with equal chances; splits its revenue at two uniformly random cut points; picks a
+    battle's province among the legal ones at random.  Its choices come from a stream of
+    its own (:func:`tabula.engine.core.rng.stream` keyed by the campaign seed, the
+    namespace ``rise-of-rome-player`` and the turn), never from the dice of the campaign,
+    so the powers roll the same dice whatever the player does until the player's choices
+    change the position.
+
+:func:`play_one` plays a campaign from a seed and gives the numbers a balance study
+reads: the verdict, Rome's Civic Development, Rome's provinces and Civic Development at
+the end of each turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from tabula.engine.core import rng
+from tabula.engine.rise_of_rome.attacks import AttackPlan, candidate_targets
+from tabula.engine.rise_of_rome.battles import Battle, BattleResult
+from tabula.engine.rise_of_rome.civic import VERDICTS, verdict
+from tabula.engine.rise_of_rome.dice import Roller
+from tabula.engine.rise_of_rome.model import Scenario, TurnState, provinces_of
+from tabula.engine.rise_of_rome.rules import Rules, default_rules
+from tabula.engine.rise_of_rome.spending import Spending
+from tabula.engine.rise_of_rome.turn import RomePolicy, play_turn, start
+from tabula.geo.errors import InputError
+
+__all__ = [
+    "POLICIES",
+    "PLAYER_NAMESPACE",
+    "Builder",
+    "CampaignRunner",
+    "Conqueror",
+    "RandomPlayer",
+    "VERDICT_ORDER",
+    "make_policy",
+    "play_one",
+    "simulation_rules",
+    "weakest_neighbour",
+]
+
+#: The random player's stream namespace (never shared with the campaign's dice, "rise-of-rome").
+PLAYER_NAMESPACE = "rise-of-rome-player"
+
+
+class _Generated:
+    """Leaves every battle result to the generator and every province to the seed's rule."""
+
+    def province(self, state: TurnState, options: tuple[str, ...], why: str) -> str | None:
+        return None
+
+    def result(self, battle: Battle) -> BattleResult | None:
+        return None
+
+
+@dataclass
+class Builder(_Generated):
+    """Always build: no attack; all free revenue to Civic Improvement."""
+
+    name: str = "builder"
+
+    def attack(self, scenario: Scenario, state: TurnState, plan: AttackPlan) -> str | None:
+        return None
+
+    def spend(self, scenario: Scenario, state: TurnState, plan: AttackPlan, free: int) -> Spending:
+        return Spending(0, 0, free)
+
+
+def weakest_neighbour(scenario: Scenario, state: TurnState) -> str | None:
+    """The Active power Rome may attack with the least revenue this turn (then fewest provinces,
+    then scenario order), or None."""
+    targets = candidate_targets(scenario, state, scenario.player)
+    if not targets:
+        return None
+    order = {p: i for i, p in enumerate(scenario.nations)}
+    return min(targets, key=lambda p: (state.revenue.get(p, 0), len(provinces_of(scenario, state, p)), order[p]))
+
+
+@dataclass
+class Conqueror(_Generated):
+    """Always attack the weakest neighbour with ``attack_share`` of the free revenue; ``defence_share``
+    to Defense when Rome is attacked; the rest to Civic Improvement."""
+
+    name: str = "conqueror"
+    attack_share: float = 0.5
+    defence_share: float = 0.25
+
+    def attack(self, scenario: Scenario, state: TurnState, plan: AttackPlan) -> str | None:
+        return weakest_neighbour(scenario, state)
+
+    def spend(self, scenario: Scenario, state: TurnState, plan: AttackPlan, free: int) -> Spending:
+        attacking = any(a.player for a in plan.attacks)
+        attack = int(free * self.attack_share) if attacking else 0
+        defence = int(free * self.defence_share) if plan.attacks_on(scenario.player) else 0
+        defence = min(defence, free - attack)
+        return Spending(attack, defence, free - attack - defence)
+
+
+@dataclass
+class RandomPlayer:
+    """A random legal player, from its own stream keyed by ``seed`` (module doc)."""
+
+    seed: int
+    name: str = "random"
+    _calls: int = field(default=0, repr=False)
+
+    def _stream(self, state: TurnState, what: str):
+        self._calls += 1
+        return rng.stream(self.seed, PLAYER_NAMESPACE, state.turn, what, self._calls)
+
+    def attack(self, scenario: Scenario, state: TurnState, plan: AttackPlan) -> str | None:
+        options: list[str | None] = [None, *candidate_targets(scenario, state, scenario.player)]
+        return self._stream(state, "attack").choice(options)
+
+    def spend(self, scenario: Scenario, state: TurnState, plan: AttackPlan, free: int) -> Spending:
+        if free <= 0:
+            return Spending(0, 0, 0)
+        g = self._stream(state, "spend")
+        a, b = sorted((g.randint(0, free), g.randint(0, free)))
+        return Spending(a, b - a, free - b)
+
+    def province(self, state: TurnState, options: tuple[str, ...], why: str) -> str | None:
+        return self._stream(state, "province").choice(sorted(options))
+
+    def result(self, battle: Battle) -> BattleResult | None:
+        return None
+
+
+#: Policy name -> a maker taking the campaign seed.
+POLICIES: dict[str, Callable[[int], RomePolicy]] = {
+    "builder": lambda seed: Builder(),
+    "conqueror": lambda seed: Conqueror(),
+    "weakest-neighbour": lambda seed: Conqueror(name="weakest-neighbour"),
+    "random": lambda seed: RandomPlayer(seed),
+}
+
+
+def make_policy(name: str, seed: int) -> RomePolicy:
+    """The policy called ``name`` for the campaign of ``seed``; an unknown name is one line naming the choices."""
+    try:
+        return POLICIES[name](seed)
+    except KeyError:
+        raise InputError(f"no Rome policy called {name!r}: choose one of {', '.join(POLICIES)}") from None
+
+
+def simulation_rules(rules: Rules | None = None) -> Rules:
+    """``rules`` (default: the ruleset file's) with ``generate_player_battles`` on: simulated
+    campaigns generate Rome's battles too, a departure from the seed."""
+    rules = rules or default_rules()
+    return replace(rules, options=replace(rules.options, generate_player_battles=True))
+
+
+def play_one(seed: int, *, policy: str = "conqueror", rules: Rules | None = None,
+             scenario: Scenario | None = None) -> dict:
+    """One campaign of the seed under ``policy``, to its verdict, as plain data.
+
+    ``provinces`` and ``civic_by_turn`` have one entry per turn from 0 (the start) to the last
+    turn of the rules; after an instant loss Rome holds nothing, so its later turns count 0
+    provinces and keep the final Civic Development.  Same seed, same policy, same rules: same dict.
+    """
+    from tabula.engine.rise_of_rome.scenario import load_scenario
+
+    rules = rules if rules is not None else simulation_rules()
+    scenario = scenario if scenario is not None else load_scenario()
+    player = make_policy(policy, seed)
+    roller = Roller(seed)
+    state, _ = start(scenario, rules, roller)
+    provinces = [len(provinces_of(scenario, state, scenario.player))]
+    civic = [state.civic_total]
+    while state.turn < rules.game.turns and not state.defeated:
+        state, _, _ = play_turn(scenario, state, rules, roller, player)
+        provinces.append(len(provinces_of(scenario, state, scenario.player)))
+        civic.append(state.civic_total)
+    turns = state.turn
+    provinces += [0] * (rules.game.turns + 1 - len(provinces))
+    civic += [state.civic_total] * (rules.game.turns + 1 - len(civic))
+    return {
+        "policy": policy,
+        "verdict": verdict(state.civic_total, rules, defeated=state.defeated),
+        "civic": state.civic_total,
+        "civic_spent": state.civic_spent,
+        "civic_penalty": state.civic_penalty,
+        "turns": turns,
+        "defeated": state.defeated,
+        "final_provinces": provinces[turns],
+        "provinces": provinces,
+        "civic_by_turn": civic,
+    }
+
+
+@dataclass(frozen=True)
+class CampaignRunner:
+    """``play_one`` bound to a policy, rules and scenario: a picklable ``seed -> dict`` for
+    :func:`tabula.engine.core.simulate.simulate` (a process pool or a Dask cluster ships it)."""
+
+    policy: str = "conqueror"
+    rules: Rules | None = None
+    scenario: Scenario | None = None
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            make_policy(self.policy, 0)  # the one-line error
+        if self.rules is not None and not self.rules.options.generate_player_battles:
+            raise InputError("simulated campaigns generate Rome's battles: set the rules option "
+                             "generate_player_battles = true (or pass rules=simulation_rules(rules))")
+
+    def __call__(self, seed: int) -> dict:
+        return play_one(seed, policy=self.policy, rules=self.rules, scenario=self.scenario)
+
+
+#: The verdicts in order, best first (the summary lists every one, zero counts included).
+VERDICT_ORDER = tuple(VERDICTS)

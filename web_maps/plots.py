@@ -1,0 +1,108 @@
+"""Charts of a balance study (``tabula simulate``): what a batch of campaigns came to.
+
+:func:`outcome_plot` draws, from the summary of :func:`tabula.engine.core.simulate.summarise`
+and the runs' rows (plain data: this module knows no ruleset):
+
+1. the distribution of the final score (Rome's Civic Development), with the verdict bounds
+   drawn as vertical lines;
+2. the share of runs ending in each verdict;
+3. a series per turn (provinces held): the median, the 25-75% and 10-90% bands.
+
+matplotlib draws on a bare :class:`matplotlib.figure.Figure` (the Agg canvas; pyplot and its
+global state are never used), and the files carry no date, so the same runs give the same
+bytes.  The format follows the file's suffix (``.png``, ``.svg``, ``.pdf``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from tabula.geo.errors import InputError
+
+__all__ = ["FORMATS", "outcome_plot"]
+
+FORMATS = (".png", ".svg", ".pdf")
+
+#: Colours of the verdict bars, best first (colour-blind-safe, from the Okabe-Ito palette).
+PALETTE = ("#009E73", "#56B4E9", "#E69F00", "#D55E00", "#555555", "#CC79A7", "#0072B2", "#F0E442")
+
+
+def outcome_plot(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], path: str | Path, *,
+                 title: str, score: str = "civic", score_label: str = "final Civic Development",
+                 verdict: str = "verdict", verdict_labels: Mapping[str, str] | None = None,
+                 bounds: Mapping[str, float] | None = None, series: str = "provinces",
+                 series_label: str = "provinces held", index_label: str = "turn (0: the start)",
+                 dpi: int = 120) -> Path:
+    """Write the three-panel chart of a study to ``path`` (module doc); returns the path.
+
+    ``bounds``: named score thresholds drawn on the histogram (a verdict's lower bound);
+    ``verdict_labels``: shorter words for the verdict names on the bar chart."""
+    from matplotlib.figure import Figure
+
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise InputError(f"{path}: a plot is written as {', '.join(FORMATS)}: give one of those suffixes")
+    runs = summary.get("runs", len(rows))
+    fig = Figure(figsize=(13, 4.4), layout="constrained")
+    fig.suptitle(title, fontsize=11)
+    ax1, ax2, ax3 = fig.subplots(1, 3, width_ratios=(1.2, 0.9, 1.2))
+
+    # 1. The score.
+    scores = [r[score] for r in rows if r.get(score) is not None]
+    if scores:
+        lo, hi = min(scores), max(scores)
+        for b in (bounds or {}).values():
+            lo, hi = min(lo, b), max(hi, b)
+        width = max(1, round((hi - lo) / 30))
+        edges = list(range(int(lo) - width, int(hi) + 2 * width, width))
+        ax1.hist(scores, bins=edges, color="#4C72B0", edgecolor="white", linewidth=0.4)
+    for name, b in sorted((bounds or {}).items(), key=lambda kv: kv[1]):
+        ax1.axvline(b, color="#333333", linestyle="--", linewidth=0.8)
+        ax1.annotate(name, (b, 1), xycoords=("data", "axes fraction"), xytext=(2, -2), textcoords="offset points",
+                     rotation=90, va="top", ha="left", fontsize=7, color="#333333")
+    med = summary.get("numbers", {}).get(score, {}).get("median")
+    ax1.set_title(f"{score_label} (median {med:g})" if med is not None else score_label, fontsize=9)
+    ax1.set_xlabel(score_label)
+    ax1.set_ylabel("runs")
+
+    # 2. The verdicts.
+    counts = summary.get("counts", {}).get(verdict, {})
+    names = list(counts)
+    shares = [counts[n]["share"] or 0 for n in names]
+    labels = [(verdict_labels or {}).get(n, n) for n in names]
+    bars = ax2.bar(range(len(names)), [s * 100 for s in shares],
+                   color=[PALETTE[i % len(PALETTE)] for i in range(len(names))])
+    for bar, n in zip(bars, names):
+        ax2.annotate(str(counts[n]["runs"]), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                     xytext=(0, 2), textcoords="offset points", ha="center", fontsize=7)
+    ax2.set_xticks(range(len(names)), labels, rotation=30, ha="right", fontsize=8)
+    ax2.set_ylabel("% of runs")
+    ax2.set_ylim(0, max([s * 100 for s in shares] + [1]) * 1.15)
+    ax2.set_title(f"verdicts ({runs} runs)", fontsize=9)
+
+    # 3. The series.
+    points = summary.get("series", {}).get(series, [])
+    if points:
+        xs = [p["index"] for p in points]
+        ax3.fill_between(xs, [p["p10"] for p in points], [p["p90"] for p in points], color="#4C72B0", alpha=0.18,
+                         linewidth=0, label="10-90%")
+        ax3.fill_between(xs, [p["p25"] for p in points], [p["p75"] for p in points], color="#4C72B0", alpha=0.32,
+                         linewidth=0, label="25-75%")
+        ax3.plot(xs, [p["median"] for p in points], color="#1B3A6B", linewidth=1.8, label="median")
+        ax3.plot(xs, [p["mean"] for p in points], color="#1B3A6B", linewidth=0.9, linestyle=":", label="mean")
+        ax3.set_xticks(xs)
+        ax3.legend(fontsize=7, loc="upper left", frameon=False)
+    ax3.set_xlabel(index_label)
+    ax3.set_ylabel(series_label)
+    ax3.set_ylim(bottom=0)
+    ax3.set_title(f"{series_label} per turn", fontsize=9)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    metadata = {"Date": None} if path.suffix.lower() == ".svg" else (
+        {"CreationDate": None} if path.suffix.lower() == ".pdf" else None)
+    from matplotlib import rc_context
+
+    with rc_context({"svg.hashsalt": "tabula"}):  # fixed SVG ids: the same chart, the same bytes
+        fig.savefig(path, dpi=dpi, metadata=metadata)
+    return path
