@@ -39,6 +39,7 @@ from tabula.etl.scenario import (
     MapCells,
     Note,
     Placement,
+    ProvinceScenario,
     Resolved,
     Route,
     Scenario,
@@ -67,7 +68,7 @@ from tabula.schema import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CampaignResult", "create_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
+__all__ = ["CampaignResult", "ProvinceCampaignResult", "create_campaign", "create_province_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
 
 
 
@@ -378,6 +379,9 @@ def create_campaign(
     # A campaign may replace a campaign, with --force; refuse_overwrite also refuses a file in use.
     refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
     scenario = load_scenario(scenario_ref, placements=placements)
+    if isinstance(scenario, ProvinceScenario):
+        raise InputError(f"scenario {scenario.name!r} is a province scenario (ruleset {scenario.ruleset}): "
+                         "make its campaign with `tabula campaign new` (create_province_campaign)")
     if map_path is not None:
         map_path = Path(map_path)
         _check_map_file(map_path)
@@ -499,3 +503,115 @@ def structure_summary(con) -> list[tuple]:
         "FROM structure_resilience ORDER BY controller NULLS LAST, structure"
     ).fetchall()
 
+
+
+# --------------------------------------------------------------------------- province campaigns
+
+
+@dataclass
+class ProvinceCampaignResult:
+    path: Path
+    scenario: str
+    ruleset: str
+    seconds: float
+    counts: dict[str, int]
+    notes: list[str] = field(default_factory=list)
+    map_built: bool = False
+    provinces_from: str = "built"  # "built" from the capitals, or "map" (copied from the map's province tables)
+
+
+def _province_spec(scenario: ProvinceScenario):
+    from tabula.etl.provinces import ProvinceSeed, ProvinceSpec
+
+    return ProvinceSpec(tuple(ProvinceSeed(name, lon, lat) for name, lon, lat in scenario.capitals),
+                        source=f"{scenario.directory.name}/provinces.toml")
+
+
+def _provinces(con, map_path: Path, scenario: ProvinceScenario, notes: list[str]) -> str:
+    """The campaign's province tables: the map's own when it has them for exactly the scenario's
+    provinces, else built here from the scenario's capitals (least-cost allocation on the copied hexes)."""
+    from tabula.etl.provinces import PROVINCE_TABLES, MapHexes, compute_provinces, write_provinces
+    from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema
+
+    wanted = sorted(name for name, _lon, _lat in scenario.capitals)
+    con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
+    try:
+        tables = existing_tables(con, catalog="m")
+        if set(PROVINCE_TABLES) <= tables:
+            names = sorted(r[0] for r in _from_map(con, map_path, "SELECT name FROM m.provinces").fetchall())
+            if names == wanted:
+                run_schema(con, PROVINCES)
+                for table in PROVINCE_TABLES:
+                    _from_map(con, map_path, f"INSERT INTO {table} BY NAME SELECT * FROM m.{table}",
+                              name=f"campaign.copy_{table}")
+                run_schema(con, PROVINCE_VIEWS)
+                return "map"
+            notes.append(f"the map's provinces ({len(names)}) are not the scenario's {len(wanted)}: built from the capitals instead")
+    finally:
+        con.execute("DETACH m")
+    result = compute_provinces(MapHexes.read(con, what=f"map {map_path}"), _province_spec(scenario))
+    notes.extend(result.notes)
+    write_provinces(con, result)
+    return "built"
+
+
+def create_province_campaign(scenario: ProvinceScenario, out: str | Path, *, fill, map_path: str | Path | None = None,
+                             force: bool = False) -> ProvinceCampaignResult:
+    """Write a new campaign database for a province scenario (Rise of Rome).
+
+    Like :func:`create_campaign` (one temporary file replacing ``out`` at the end): the map
+    (``map_path``, or one built for the scenario's bbox and resolution) is copied for the bbox,
+    the provinces come from the map's province tables or are built from the scenario's capitals
+    (:mod:`etl.provinces`), then ``fill(con)`` (the ruleset's writer of its scenario tables and
+    rules, given by the caller: the ETL imports no ruleset) and ``scenario_meta``.
+    """
+    t0 = time.perf_counter()
+    out = Path(out)
+    refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
+    if map_path is not None:
+        map_path = Path(map_path)
+        _check_map_file(map_path)
+    check_out_dir(out)
+    clear_leftovers(out, command="tabula campaign new")
+    workdir = temp_path(out, "tmpdir")
+    workdir.mkdir()
+    tmp = workdir / out.name
+    built = False
+    notes: list[str] = []
+    try:
+        if map_path is None:
+            from tabula.etl.build import build_map
+
+            map_path = workdir / "map.duckdb"
+            log.info("building the %s map for %s", scenario.resolution, scenario.name)
+            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
+            built = True
+        con = create_database(tmp)
+        try:
+            _copy_map(con, map_path, scenario)
+            source = _provinces(con, map_path, scenario, notes)
+            fill(con)
+            create_tables(con, CAMPAIGN, ["scenario_meta"])
+            seconds = time.perf_counter() - t0
+            meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
+            meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.directory),
+                         "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
+                         "ruleset": scenario.ruleset, "provinces": source,
+                         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                         "created_seconds": f"{seconds:.2f}",
+                         "map": "built for the scenario" if built else str(map_path)})
+            _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
+            counts = {
+                "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
+                "provinces": con.execute("SELECT count(*) FROM provinces").fetchone()[0],
+                "province_hexes": con.execute("SELECT count(*) FROM province_cells").fetchone()[0],
+            }
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
+        os.replace(tmp, out)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return ProvinceCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts, notes,
+                                  built, source)

@@ -217,10 +217,99 @@ class Note:
 
 
 def list_scenarios() -> list[str]:
-    """Names of the scenarios shipped in ``datasets/scenarios``."""
+    """Names of the scenarios shipped in ``datasets/scenarios``: hex scenarios (``scenario.toml``)
+    and province scenarios (``provinces.toml`` naming its ruleset in ``[scenario]``)."""
     if not SCENARIOS_DIR.is_dir():
         return []
-    return sorted(p.name for p in SCENARIOS_DIR.iterdir() if (p / "scenario.toml").is_file())
+    return sorted(p.name for p in SCENARIOS_DIR.iterdir()
+                  if (p / "scenario.toml").is_file() or (p / PROVINCE_SCENARIO_FILE).is_file())
+
+
+#: The file that makes a folder a province scenario (Rise of Rome): its ``[scenario]`` names the ruleset.
+PROVINCE_SCENARIO_FILE = "provinces.toml"
+
+
+@dataclass(frozen=True)
+class ProvinceScenario:
+    """A province scenario as the map side needs it: where, at what resolution, which ruleset,
+    and each province's capital (the province builder's seeds).  The rules side (the ruleset's
+    own loader) reads and checks everything else in the folder."""
+
+    name: str
+    title: str
+    directory: Path
+    bbox: tuple[float, float, float, float]
+    resolution: int
+    ruleset: str
+    capitals: tuple[tuple[str, float, float], ...]  # (province, lon, lat), in file order
+    meta: dict = field(default_factory=dict)
+
+
+def _province_dir(name_or_path: str | Path) -> Path | None:
+    """The folder of a province scenario given by path or shipped name (None: not one)."""
+    path = Path(name_or_path)
+    if (path / PROVINCE_SCENARIO_FILE).is_file() and not (path / "scenario.toml").is_file():
+        return path
+    shipped = SCENARIOS_DIR / str(name_or_path)
+    if (shipped / PROVINCE_SCENARIO_FILE).is_file() and not (shipped / "scenario.toml").is_file():
+        return shipped
+    return None
+
+
+def is_province_scenario(name_or_path: str | Path) -> bool:
+    """Is this a province scenario (a folder with provinces.toml and no scenario.toml)?"""
+    return _province_dir(name_or_path) is not None
+
+
+def scenario_ruleset(name_or_path: str | Path) -> str:
+    """The ruleset a scenario is played with, read without loading it: a province scenario's
+    ``[scenario] ruleset``, else the hex scenario's (scenario.toml, default Vae Victis II)."""
+    directory = _province_dir(name_or_path)
+    if directory is not None:
+        return load_province_scenario(directory).ruleset
+    return str(_load_meta(scenario_dir(name_or_path))["ruleset"])
+
+
+def scenario_title(name_or_path: str | Path) -> str:
+    """A scenario's title, whatever its kind (for `tabula campaign scenarios`)."""
+    directory = _province_dir(name_or_path)
+    if directory is not None:
+        return load_province_scenario(directory).title
+    return str(_load_meta(scenario_dir(name_or_path))["title"])
+
+
+def load_province_scenario(name_or_path: str | Path) -> ProvinceScenario:
+    """Read a province scenario's ``[scenario]`` table and its provinces' capitals (provinces.toml)."""
+    directory = _province_dir(name_or_path)
+    if directory is None:
+        raise MissingInputError(f"scenario {str(name_or_path)!r}: no {PROVINCE_SCENARIO_FILE} there; give a province "
+                                f"scenario folder or a shipped name ({', '.join(list_scenarios()) or 'none'})")
+    path = directory / PROVINCE_SCENARIO_FILE
+    data, _lines = _read_toml(path)
+    meta = data.get("scenario")
+    where = f"{directory.name}/{PROVINCE_SCENARIO_FILE}"
+    if not isinstance(meta, dict) or not meta.get("ruleset"):
+        raise InputError(f"{where}: no [scenario] table with ruleset = \"...\": add one (e.g. ruleset = \"rise-of-rome\")")
+    bbox = meta.get("bbox")
+    if not (isinstance(bbox, list) and len(bbox) == 4):
+        raise InputError(f"{where} [scenario] bbox = {bbox!r}: give [west, south, east, north] in degrees")
+    bbox_t = tuple(_float(v, where, "bbox", -180, 180) for v in bbox)
+    if not (bbox_t[0] < bbox_t[2] and bbox_t[1] < bbox_t[3]):
+        raise InputError(f"{where} [scenario] bbox = {bbox!r}: give [west, south, east, north] with west < east and south < north")
+    resolution = _int(meta.get("resolution", 5), where, "resolution")
+    check_resolution(resolution)
+    capitals = []
+    for i, row in enumerate(data.get("province", []), start=1):
+        name = row.get("name") if isinstance(row, dict) else None
+        if not name:
+            raise InputError(f"{where} province #{i}: give each province a name")
+        capitals.append((str(name), _float(row.get("lon"), where, f"province {name!r} lon", -180, 180),
+                         _float(row.get("lat"), where, f"province {name!r} lat", -90, 90)))
+    if not capitals:
+        raise InputError(f"{where}: no [[province]] entries: give each province a name, lon and lat")
+    return ProvinceScenario(name=str(meta.get("name", directory.name)), title=str(meta.get("title", directory.name)),
+                            directory=directory, bbox=bbox_t, resolution=resolution, ruleset=str(meta["ruleset"]),
+                            capitals=tuple(capitals), meta=dict(meta))
 
 
 def scenario_dir(name_or_path: str | Path) -> Path:
@@ -231,6 +320,10 @@ def scenario_dir(name_or_path: str | Path) -> Path:
     shipped = SCENARIOS_DIR / str(name_or_path)
     if (shipped / "scenario.toml").is_file():
         return shipped
+    if _province_dir(name_or_path) is not None:
+        raise InputError(f"scenario {str(name_or_path)!r} is a province scenario ({PROVINCE_SCENARIO_FILE}, ruleset "
+                         f"{load_province_scenario(name_or_path).ruleset}): it has no hex scenario files; "
+                         "`tabula campaign new` makes its campaign")
     known = ", ".join(list_scenarios()) or "none"
     raise MissingInputError(
         f"scenario {str(name_or_path)!r}: no scenario.toml there; give a folder holding one or a shipped name ({known})"
@@ -700,8 +793,15 @@ def load_placements(path: Path | str, scenario: Scenario) -> list[Placement]:
     return placements
 
 
-def load_scenario(name_or_path: str | Path, *, placements: str | Path | None = None) -> Scenario:
-    """Read and check a scenario folder (see the module doc); ``placements`` replaces its placements.csv."""
+def load_scenario(name_or_path: str | Path, *, placements: str | Path | None = None) -> Scenario | ProvinceScenario:
+    """Read and check a scenario folder (see the module doc); ``placements`` replaces its placements.csv.
+
+    A province scenario (``provinces.toml``, e.g. Rise of Rome) is read as a :class:`ProvinceScenario`
+    (its map side only: its ruleset's own loader reads the rest)."""
+    if _province_dir(name_or_path) is not None:
+        if placements is not None:
+            raise InputError(f"scenario {str(name_or_path)!r} is a province scenario: it takes no placements; omit --placements")
+        return load_province_scenario(name_or_path)
     directory = scenario_dir(name_or_path)
     meta = _load_meta(directory)
     factions = _load_factions(directory, meta["armies_per_faction"])
@@ -944,10 +1044,16 @@ __all__ = [
     "Source",
     "Structure",
     "Waypoint",
+    "PROVINCE_SCENARIO_FILE",
+    "ProvinceScenario",
+    "is_province_scenario",
     "list_scenarios",
     "load_placements",
+    "load_province_scenario",
     "load_scenario",
     "nearest_land",
     "resolve_on_map",
     "scenario_dir",
+    "scenario_ruleset",
+    "scenario_title",
 ]

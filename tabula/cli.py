@@ -28,7 +28,8 @@ import traceback
 import click
 
 from tabula.geo.errors import TabulaError
-from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, serve, sql
+from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, serve, simulate, sql
+from tabula.commands import turn as turn_commands
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,6 +49,8 @@ cli.add_command(log.command)
 cli.add_command(render.group)
 cli.add_command(export.command)
 cli.add_command(serve.group)
+cli.add_command(turn_commands.group)
+cli.add_command(simulate.command)
 
 
 #: What :func:`main` needs to know about the running command (set by the group callback).

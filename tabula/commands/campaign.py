@@ -27,9 +27,20 @@ def group() -> None:
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no notes; errors still printed).")
 def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None, force: bool, quiet: bool) -> None:
-    """Write a new campaign database for SCENARIO."""
-    from tabula.etl.campaign import create_campaign
+    """Write a new campaign database for SCENARIO.
 
+    A province scenario (Rise of Rome) gets the map's hexes for its bbox and its provinces, built
+    from its capitals on that map (or copied from the map's province tables when they are its
+    provinces); then `tabula turn start` begins it.
+    """
+    from tabula.etl.campaign import create_campaign
+    from tabula.etl.scenario import is_province_scenario, load_province_scenario
+
+    if is_province_scenario(scenario):
+        if placements is not None:
+            raise click.BadParameter("a province scenario takes no placements: omit --placements", param_hint="--placements")
+        _new_province_campaign(load_province_scenario(scenario), out, map_path, force, quiet)
+        return
     result = create_campaign(scenario, out, map_path=map_path, placements=placements, force=force)
     if not quiet:
         for note in result.notes:
@@ -41,6 +52,29 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
         f"{c['overrides']} terrain overrides, {c['ocean_hexes']} ocean hexes, {c['placements']} armies placed in {result.seconds:.1f} s"
         + (" (map built)" if result.map_built else "")
     )
+
+
+def _new_province_campaign(scenario, out: Path, map_path: Path | None, force: bool, quiet: bool) -> None:
+    """`campaign new` for a province scenario: the ETL writes the map and provinces, the ruleset its tables."""
+    from tabula.engine.core.ruleset import get_ruleset
+    from tabula.etl.campaign import create_province_campaign
+    from tabula.geo.errors import InputError
+
+    ruleset = get_ruleset(scenario.ruleset)
+    writer = getattr(ruleset, "write_scenario_folder", None)
+    if writer is None:
+        raise InputError(f"ruleset {ruleset.name} cannot make a campaign from a province scenario yet")
+    writer(None, scenario.directory)  # reads and checks the scenario's own files before any work is done
+    result = create_province_campaign(scenario, out, fill=lambda con: writer(con, scenario.directory),
+                                      map_path=map_path, force=force)
+    if not quiet:
+        for note in result.notes:
+            click.echo(f"  note: {note}")
+    c = result.counts
+    click.echo(f"campaign {result.path}: scenario {result.scenario} (ruleset {result.ruleset}), {c['hexes']} hexes, "
+               f"{c['provinces']} provinces ({c['province_hexes']} province hexes, "
+               f"{'copied from the map' if result.provinces_from == 'map' else 'built from the capitals'}) "
+               f"in {result.seconds:.1f} s" + (" (map built)" if result.map_built else ""))
 
 
 @group.command(name="place")
@@ -60,7 +94,17 @@ def place(campaign: Path, placements: Path) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (not the terrain overrides).")
 def check(scenario: str, placements: Path | None, quiet: bool) -> None:
     """Check a scenario's files (without a map) and print what it holds."""
-    from tabula.etl.scenario import load_scenario
+    from tabula.etl.scenario import is_province_scenario, load_province_scenario, load_scenario
+
+    if is_province_scenario(scenario):
+        from tabula.engine.core.ruleset import get_ruleset
+
+        p = load_province_scenario(scenario)
+        ruleset = get_ruleset(p.ruleset)
+        summary = getattr(ruleset, "write_scenario_folder", lambda con, folder: None)(None, p.directory)
+        click.echo(f"scenario {p.name} ({p.directory}): ruleset {p.ruleset}, {len(p.capitals)} provinces"
+                   + (f", {summary}" if summary else "") + ": OK")
+        return
 
     s = load_scenario(scenario, placements=placements)
     click.echo(
@@ -78,9 +122,9 @@ def check(scenario: str, placements: Path | None, quiet: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help='One JSON array of {"name", "title"}.')
 def scenarios(as_json: bool) -> None:
     """List the shipped scenarios."""
-    from tabula.etl.scenario import list_scenarios, load_scenario
+    from tabula.etl.scenario import list_scenarios, scenario_title
 
-    listed = [(name, load_scenario(name).title) for name in list_scenarios()]
+    listed = [(name, scenario_title(name)) for name in list_scenarios()]
     if as_json:
         from tabula.commands.jsonout import echo_json
 
