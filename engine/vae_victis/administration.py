@@ -141,7 +141,7 @@ def retreat_destination(
             n for c in frontier for n in board.sides.get(c, {}).values()
             if _passable(board, n) and n not in blocked
         }
-    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     cands = [d for d in frontier if d not in occupied and grid_distance(cell, d) == hexes]
     if not cands:
@@ -465,7 +465,7 @@ def _place_losers(ad: _Admin) -> None:
     """Step 6: removed losers go to the nearest (in hexes) controlled, unsieged, unblockaded
     structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
     irrevocably eliminated."""
-    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     board, armies, inputs = ad.board, ad.armies, ad.inputs
     ad.logistics_now = logistics_for(board, ad.placed_state(), options=ad.logistics_options)

@@ -165,7 +165,7 @@ def priority_key(
     spent_before: int,
 ) -> tuple:
     """Sort key (smaller wins) of the seed's seven steps for ``army`` moving ``frm`` -> ``to``."""
-    from tabula.geo.hexgrid import grid_distance  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     owned = [s.cell for s in board.structures.values() if controller_of(state, s) == army.faction]
     closest = min((grid_distance(to, c) for c in owned), default=math.inf)

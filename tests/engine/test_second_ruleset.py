@@ -227,6 +227,6 @@ def test_a_state_table_names_its_key():
 
     (runners,) = tables_from_sql("CREATE TABLE runners (faction VARCHAR PRIMARY KEY, position INTEGER);")
     assert (runners.columns, runners.key) == ((("faction", "VARCHAR"), ("position", "INTEGER")), ("faction",))
-    assert runners.create.startswith("CREATE TABLE IF NOT EXISTS runners")
+    assert runners.create.startswith('CREATE TABLE IF NOT EXISTS "runners"')
     with pytest.raises(TabulaError, match="state table runners has no PRIMARY KEY: name the columns that key its rows"):
         tables_from_sql("CREATE TABLE runners (faction VARCHAR, position INTEGER);")

@@ -5,6 +5,18 @@ Everything derived from one Board (its MP graph, the link graphs, the in-memory 
 :func:`logistics_for` runs the SQL in, the latest results) lives in one
 :class:`LogisticsCache` at ``board.derived["logistics"]``: nothing is process-wide, a new
 Board starts cold, and :func:`close_derived` closes its databases.
+
+Where the Board was read from a campaign (:func:`attach_campaign`), :func:`logistics_for` runs
+the SQL on that campaign's own connection, the pure state written as TEMP tables that shadow
+the campaign's state tables (``armies``, ``control``, ... and ``army_logistics_distance``) for
+that connection while the call lasts, then dropped (in ``finally``).  Why: copying the map and
+static link tables into a scratch database went through Arrow, and made every heavy CLI step
+import pyarrow.dataset and pandas (~0.5 s) besides the copies.  The views are the campaign's
+(installed by :func:`ensure_logistics` from the same SQL files), and DuckDB binds a view's
+tables when it is queried, so they read the TEMP tables; the static tables are the campaign's
+own, as the copies were.  A read-only campaign takes TEMP tables too; one whose logistics
+tables cannot be installed (read-only, from an older tabula) falls back to the Board's own
+in-memory database, as before.
 """
 
 from __future__ import annotations
@@ -12,6 +24,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,7 +32,8 @@ import duckdb
 
 from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsOptions, resolve_options
 from tabula.engine.vae_victis.logistics.sql import _query_lines, ensure_logistics, install_logistics
-from tabula.engine.vae_victis.logistics.tables import _load, _mem_from_campaign, board_to_duckdb, state_to_duckdb
+from tabula.engine.vae_victis.logistics.tables import (STATE_TABLES, _load_rows, board_to_duckdb, drop_temp_tables,
+                                                      state_to_duckdb)
 from tabula.engine.vae_victis.model import Board, CampaignState, Phase
 from tabula.geo.errors import TabulaError
 from tabula.geo.spatialdb import run_sql
@@ -40,7 +54,7 @@ class LogisticsCache:
 
     board: weakref.ref
     graph: TerrainGraph | None = None
-    mem: dict = field(default_factory=dict)  # options -> (in-memory con, LinkGraphs)
+    mem: dict = field(default_factory=dict)  # options -> (con, LinkGraphs, on the campaign's own con: TEMP state tables)
     static_db: dict = field(default_factory=dict)  # options -> LinkGraphs read from a campaign database
     memo: dict = field(default_factory=dict)  # (options, state key) -> Logistics, the latest few
     source: weakref.ref | None = None  # the campaign database the Board was read from
@@ -58,8 +72,9 @@ class LogisticsCache:
         return self.graph
 
     def close(self) -> None:
-        for con, _static in self.mem.values():
-            con.close()
+        for con, _static, campaign_con in self.mem.values():
+            if not campaign_con:  # the campaign's own connection is its Campaign's to close
+                con.close()
         self.mem.clear()
 
 
@@ -105,6 +120,7 @@ def compute_logistics(
     install: bool = True,
     _graph: TerrainGraph | None = None,
     _static: LinkGraphs | None = None,
+    _temp: bool = False,
 ) -> Logistics:
     """Run the logistics SQL on a campaign database and derive paths, distances and links.
 
@@ -134,11 +150,11 @@ def compute_logistics(
         con, "SELECT id, faction, cell FROM armies WHERE NOT coalesce(eliminated, false) AND cell IS NOT NULL ORDER BY id", name="armies"
     ).fetchall()
     army_distance = army_distances(g, armies, line_cells, road_edges, options.distance_cutoff_mp)
-    _load(con, "army_logistics_distance", {
+    _load_rows(con, "army_logistics_distance", {
         "army": ("INTEGER", [a for a, _, _ in armies]),
         "faction": ("VARCHAR", [f for _, f, _ in armies]),
-        "mp_distance": ("DOUBLE", [None if math.isinf(army_distance[a]) else army_distance[a] for a, _, _ in armies]),
-    })
+        "mp_distance": ("DOUBLE", [None if math.isinf(army_distance[a]) else float(army_distance[a]) for a, _, _ in armies]),
+    }, temp=_temp)
     connected = defaultdict(list)
     for army_id, faction, _ in armies:
         if army_distance[army_id] <= options.transfer_reach_mp:
@@ -169,25 +185,39 @@ def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptio
 
 
 def _con_for(board: Board, options: LogisticsOptions):
+    """(connection, terrain graph, static link graphs, whether the connection is the campaign's own)."""
     from tabula.engine.vae_victis.logistics.paths import LinkGraphs
 
     entry = _cache(board)
     if options not in entry.mem:
         source = entry.source() if entry.source is not None else None
-        con = None
+        done = None
         if source is not None:
             try:
-                con = _mem_from_campaign(source, options)
+                ensure_logistics(source, options)
+                done = (source, _static_for(board, source, options), True)
             except (duckdb.Error, TabulaError):
-                con = None  # e.g. a read-only campaign without the static tables: build from the Board
-        if con is None:
+                done = None  # e.g. a read-only campaign without the static tables: build from the Board
+        if done is None:
             con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
             board_to_duckdb(board, con)
             state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
             install_logistics(con, options)
-        entry.mem[options] = (con, LinkGraphs.from_con(con))
-    con, static = entry.mem[options]
-    return con, entry.terrain(), static
+            done = (con, LinkGraphs.from_con(con), False)
+        entry.mem[options] = done
+    con, static, campaign_con = entry.mem[options]
+    return con, entry.terrain(), static, campaign_con
+
+
+@contextmanager
+def _pure_state(con, state: CampaignState, campaign_con: bool):
+    """``state``'s tables on ``con``: TEMP tables over a campaign's own (dropped after), else its own tables."""
+    state_to_duckdb(state, con, temp=campaign_con)
+    try:
+        yield
+    finally:
+        if campaign_con:
+            drop_temp_tables(con, STATE_TABLES + ("army_logistics_distance",))
 
 
 def _state_key(state: CampaignState) -> tuple:
@@ -224,9 +254,9 @@ def logistics_for(
     hit = entry.memo.get(key)
     if hit is not None:
         return hit
-    con, g, static = _con_for(board, options)
-    state_to_duckdb(state, con)
-    result = compute_logistics(con, options, install=False, _graph=g, _static=static)
+    con, g, static, campaign_con = _con_for(board, options)
+    with _pure_state(con, state, campaign_con):
+        result = compute_logistics(con, options, install=False, _graph=g, _static=static, _temp=campaign_con)
     remember(board, state, result, options=options)
     return result
 
@@ -236,9 +266,9 @@ def query_for(board: Board, state: CampaignState, queries, *, options: Logistics
     (board, state) in the in-memory database :func:`logistics_for` uses (for a question that
     needs less than the whole :class:`Logistics`, such as the default sea links')."""
     options = resolve_options(options, board=board)
-    con, _g, _static = _con_for(board, options)
-    state_to_duckdb(state, con)
-    return [run_sql(con, sql, name="logistics.query_for").fetchall() for sql in queries]
+    con, _g, _static, campaign_con = _con_for(board, options)
+    with _pure_state(con, state, campaign_con):
+        return [run_sql(con, sql, name="logistics.query_for").fetchall() for sql in queries]
 
 
 def remember(

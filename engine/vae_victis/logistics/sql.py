@@ -12,7 +12,7 @@ from typing import Iterable, Mapping
 import duckdb
 
 from tabula.engine.vae_victis.logistics.options import LogisticsLine, LogisticsOptions, resolve_options
-from tabula.geo.spatialdb import run_sql, run_sql_file
+from tabula.geo.spatialdb import insert_rows, run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "logistics"
 #: The static tables' SQL, in order: the structures' ZoC reach (shared with the ZoC views), the link graphs.
@@ -156,9 +156,10 @@ def _write_core_edges(con) -> None:
     """``logistics_core_edges(link_type, cell, neighbor, t, a, b)``: the link-graph edges between
     hexes that can join two structures (:func:`_core_cells` per link type, every structure's
     attachments as terminals), also as integers for the recursion (``t`` 0/1/2 = road/coast/river,
-    ``a``/``b`` the ids of ``logistics_cell_ids(cell, id)``)."""
-    import pyarrow as pa
+    ``a``/``b`` the ids of ``logistics_cell_ids(cell, id)``).
 
+    The kept hexes go to DuckDB as SQL literals in a TEMP table (not an Arrow table, which makes
+    DuckDB import pyarrow.dataset and pandas, ~0.5 s of a ``round start``)."""
     adj: dict[str, dict[str, set[str]]] = {t: defaultdict(set) for t in LINK_TYPES}
     for t, c, n in run_sql(con, "SELECT link_type, cell, neighbor FROM logistics_edges", name="logistics_edges").fetchall():
         adj[t][c].add(n)
@@ -171,8 +172,9 @@ def _write_core_edges(con) -> None:
         kept = _core_cells(adj[t], terminals[t])
         types += [t] * len(kept)
         cells += sorted(kept)
-    con.register("_tabula_core", pa.table({"link_type": pa.array(types, pa.string()), "cell": pa.array(cells, pa.string())}))
+    run_sql(con, "CREATE OR REPLACE TEMP TABLE _tabula_core (link_type VARCHAR, cell VARCHAR)", name="logistics_core")
     try:
+        insert_rows(con, "INSERT INTO temp.main._tabula_core", list(zip(types, cells)), chunk=2000, name="logistics_core")
         run_sql(con, """
             CREATE OR REPLACE TABLE logistics_cell_ids AS
             SELECT cell, (row_number() OVER (ORDER BY cell))::INTEGER AS id
@@ -190,7 +192,7 @@ def _write_core_edges(con) -> None:
             JOIN logistics_cell_ids ib ON ib.cell = e.neighbor
             ORDER BY e.link_type, e.cell, e.neighbor""", name="logistics_core_edges")
     finally:
-        con.unregister("_tabula_core")
+        run_sql(con, "DROP TABLE IF EXISTS temp.main._tabula_core", name="logistics_core")
 
 
 def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, ...]]:

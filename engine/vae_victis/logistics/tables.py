@@ -1,4 +1,12 @@
-"""Writing the tables the logistics SQL reads: from a Board and a CampaignState, or copied from a campaign."""
+"""Writing the tables the logistics SQL reads: from a Board and a CampaignState.
+
+A Board's tables (thousands of rows) go in as one Arrow scan each (:func:`_load`); a state's few
+rows as SQL literals (:func:`_load_rows`), because handing DuckDB an Arrow table makes it import
+pyarrow.dataset and pandas (~0.5 s on a CLI step), which a few dozen rows never repay.
+A pure state over a campaign's own map is written as TEMP tables on the campaign connection
+(``temp=True``): they shadow the campaign's state tables, for that connection only, while the
+logistics views read them (engine/vae_victis/logistics/compute.py), and are dropped after.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +15,11 @@ from typing import Mapping
 import duckdb
 
 from tabula.datasets.rules import rules_rows
-from tabula.engine.vae_victis.logistics.options import LogisticsOptions
-from tabula.engine.vae_victis.logistics.sql import ensure_logistics, install_logistics
-from tabula.engine.vae_victis.model import Board, CampaignState, Phase
+from tabula.engine.vae_victis.model import Board, CampaignState
+from tabula.geo.spatialdb import insert_rows, run_sql
+
+#: The state tables the logistics SQL reads (written by :func:`state_to_duckdb`).
+STATE_TABLES = ("armies", "control", "sieges", "naval_superiority", "sea_links")
 
 
 def _load(con, name: str, columns: Mapping[str, tuple[str, list]]) -> None:
@@ -23,6 +33,21 @@ def _load(con, name: str, columns: Mapping[str, tuple[str, list]]) -> None:
         con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {casts} FROM _tabula_load")
     finally:
         con.unregister("_tabula_load")
+
+
+def _load_rows(con, name: str, columns: Mapping[str, tuple[str, list]], *, temp: bool = False) -> None:
+    """Create table ``name`` (a TEMP table with ``temp``) from column lists, as SQL literals (module doc)."""
+    where = f"temp.main.{name}" if temp else name  # qualified: an INSERT must never reach the campaign's own table
+    run_sql(con, f"CREATE OR REPLACE {'TEMP ' if temp else ''}TABLE {name} ("
+                 + ", ".join(f"{c} {typ}" for c, (typ, _) in columns.items()) + ")", name=f"logistics.load.{name}")
+    rows = list(zip(*(values for _typ, values in columns.values())))
+    insert_rows(con, f"INSERT INTO {where}", rows, name=f"logistics.load.{name}")
+
+
+def drop_temp_tables(con, names) -> None:
+    """Drop the TEMP tables of these names (never the campaign's own: the names are qualified)."""
+    for name in names:
+        run_sql(con, f"DROP TABLE IF EXISTS temp.main.{name}", name=f"logistics.drop_temp.{name}")
 
 
 def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
@@ -68,10 +93,13 @@ def board_to_duckdb(board: Board, con: duckdb.DuckDBPyConnection) -> None:
     _load(con, "rules", {"key": ("VARCHAR", [k for k, _ in rules]), "value": ("VARCHAR", [v for _, v in rules])})
 
 
-def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies=None) -> None:
+def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies=None, *, temp: bool = False) -> None:
     """Write the state tables the logistics SQL reads (armies, control, sieges, naval_superiority,
-    sea_links), one Arrow scan each.  Navies are the armies on water hexes; ``navies`` (the land
-    engine's hook) is accepted and ignored."""
+    sea_links), as TEMP tables with ``temp`` (module doc).  Navies are the armies on water hexes;
+    ``navies`` (the land engine's hook) is accepted and ignored."""
+    def _load(con, name, columns):
+        _load_rows(con, name, columns, temp=temp)
+
     armies = list(state.armies)
     _load(con, "armies", {
         "id": ("INTEGER", [a.id for a in armies]),
@@ -110,39 +138,3 @@ def state_to_duckdb(state: CampaignState, con: duckdb.DuckDBPyConnection, navies
         "structure": ("VARCHAR", [r[2] for r in links]),
         "rank": ("INTEGER", [r[3] for r in links]),
     })
-
-
-#: What the logistics SQL reads besides the state tables: (table, columns) copied from a campaign.
-_COPIED = (
-    ("hexes", "cell, kind, terrain, river"),
-    ("hex_neighbors", "cell, neighbor, clock"),
-    ("structures", "name, kind, cell, controller, capital"),
-    ("factions", "name, capitals"),
-    ("logistics_edges", "*"),
-    ("logistics_attachments", "*"),
-    ("logistics_structure_zoc", "*"),
-    ("logistics_cell_ids", "*"),
-    ("logistics_core_edges", "*"),
-    ("logistics_sea_coast", "*"),
-    ("rules", "key, value"),
-)
-
-
-def _mem_from_campaign(source, options: LogisticsOptions):
-    """An in-memory database with the campaign's map, scenario and static logistics tables."""
-    ensure_logistics(source, options)
-    con = duckdb.connect()
-    try:
-        for table, cols in _COPIED:
-            data = source.execute(f"SELECT {cols} FROM {table}").arrow()
-            con.register("_tabula_copy", data)
-            try:
-                con.execute(f"CREATE TABLE {table} AS SELECT * FROM _tabula_copy")
-            finally:
-                con.unregister("_tabula_copy")
-        state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
-        install_logistics(con, options, static=False)
-    except BaseException:
-        con.close()
-        raise
-    return con
