@@ -27,6 +27,7 @@ demo: venv
 	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
 	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb
 	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html --force
+	$(PY) -m tabula.demo_mare_nostrum $(BUILD)/mare-nostrum.duckdb
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
 	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb
