@@ -285,12 +285,20 @@ def map_meta(con) -> dict[str, str]:
     return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM map_meta").fetchall()}
 
 
+def _province_ruleset(con) -> str | None:
+    from tabula.web_maps.province_layers import province_ruleset
+
+    return province_ruleset(con)
+
+
 def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, scenario: bool = True,
               title: str | None = None) -> OfflineMap:
     """The folium map for an open database (see :func:`render_terrain_map`)."""
     check_precision(precision)
     campaign = scenario and is_campaign(con)
-    if faction is not None and not campaign:
+    # A province campaign (Rise of Rome, Mare Nostrum): its provinces are drawn over the terrain.
+    province = scenario and not campaign and _province_ruleset(con) is not None
+    if faction is not None and not campaign and not province:
         raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
                          "is a map: pass a file written by `tabula campaign new`")
     hexes = load_hexes(con, db_path=db_path)
@@ -358,13 +366,21 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
                                                    names=dict(zip(hexes.cell, facts.names)))
         sections += more
         name = scenario_title or name
+    province_panel = None
+    if province:
+        from tabula.web_maps.province_layers import add_province_layers
+
+        more, name, province_panel = add_province_layers(m, con, faction=faction, precision=precision)
+        sections += more
 
     label = title
     if label is None:
         res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
         label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
-        label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign else "")
+        label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign or province else "")
     m.add_child(Title(label))
+    if province_panel is not None:
+        m.add_child(province_panel)
     if situation is not None:
         names = [f for (f,) in con.execute("SELECT name FROM factions ORDER BY name").fetchall()]
         # add_scenario_layers has refused an unknown faction already: this only spells it as stored.

@@ -75,7 +75,18 @@ __all__ = [
     "state_of",
     "turn_view",
     "write_scenario",
+    "install_views",
 ]
+
+#: The umpire's views (ror_attackable, ror_revenue_next, ror_reach; docs/sql.md, "Rise of Rome").
+VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
+
+
+def install_views(con) -> None:
+    """Create (or replace) the Rise of Rome views on ``con`` (a campaign file with its scenario tables)."""
+    from tabula.geo.spatialdb import run_sql_file
+
+    run_sql_file(con, VIEWS_SQL)
 
 #: The campaign state (the core adds ``campaign``, ``round_notes`` and the ``events`` log).
 STATE_SQL = """
@@ -110,7 +121,6 @@ CREATE TABLE IF NOT EXISTS ror_provinces (name VARCHAR PRIMARY KEY, ord INTEGER,
 CREATE TABLE IF NOT EXISTS ror_powers (name VARCHAR PRIMARY KEY, ord INTEGER, external BOOLEAN, player BOOLEAN,
                                        ruler_aggressor INTEGER, ruler_protector INTEGER, ruler_builder INTEGER);
 CREATE TABLE IF NOT EXISTS ror_borders (a VARCHAR, b VARCHAR, PRIMARY KEY (a, b));
-CREATE TABLE IF NOT EXISTS rules (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 """
 
 #: Where Rome decides: (phase, stage) -> the step it gives.
@@ -126,9 +136,14 @@ OVER = "over"
 
 def write_scenario(con, scenario: Scenario, rules: Rules) -> None:
     """Store ``scenario`` and the merged ``rules`` in a campaign file (``con``, outside a transaction)."""
+    from tabula.schema import CAMPAIGN, create_tables
+
     for statement in SCENARIO_SQL.split(";"):
         if statement.strip():
             con.execute(statement)
+    # The frozen rules live in the schema's one `rules` table (schema/campaign.sql), as in every campaign.
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rules'").fetchone()[0]:
+        create_tables(con, CAMPAIGN, ["rules"])
     con.executemany("INSERT INTO ror_provinces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(p.name, i, p.home_of, p.resource, p.coastal, p.revenue, p.capital, p.lon, p.lat)
                      for i, p in enumerate(scenario.provinces.values())])
@@ -293,6 +308,9 @@ class RiseOfRome(Ruleset):
 
     def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
         return self._start(campaign, seed)[0]
+
+    def after_start(self, campaign) -> None:
+        install_views(campaign.con)
 
     def _start(self, campaign, seed: int):
         scenario, rules = campaign.board, campaign.rules

@@ -1,0 +1,191 @@
+"""Province campaigns on the map (web_maps/province_layers.py): `tabula render map` of a Rise of Rome
+campaign draws its provinces coloured by owner over the terrain, capitals, resources, external
+armies, Rome's attack options, a panel; a faction's view; another ruleset plugs in by a reader.
+
+The campaign is real: the scenario's bbox at res 5 (built once for the module, about a second),
+the nineteen provinces built from the capitals, two turns played by a scripted Rome.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import duckdb
+import pytest
+
+from tabula.cli import main
+from tabula.geo.errors import InputError
+from tabula.web_maps.assets import remote_urls
+from tabula.web_maps.province_layers import (PALETTE, READERS, Marker, ProvinceFacts, ProvinceMap, SeaFacts,
+                                             province_reader)
+from tabula.web_maps.terrain_map import render_terrain_map
+from tests.web_maps.synthetic import layer_payloads
+
+
+def tabula(*args) -> None:
+    try:
+        main([str(a) for a in args])
+    except SystemExit as e:
+        assert not e.code, args
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    """A Rise of Rome campaign two turns in (Rome attacks its poorest neighbour in turn 1)."""
+    from tabula.etl.build import build_map
+    from tabula.etl.scenario import load_province_scenario
+
+    folder = tmp_path_factory.mktemp("ror-map")
+    meta = load_province_scenario("rise-of-rome")
+    map_path, path = folder / "italy5.duckdb", folder / "rome.duckdb"
+    build_map(map_path, bbox=meta.bbox, res=meta.resolution)
+    tabula("campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", path, "-q")
+    tabula("turn", "start", path, "--seed", "348")
+    return path
+
+
+@pytest.fixture(scope="module")
+def played(campaign, tmp_path_factory):
+    import io
+    from contextlib import redirect_stdout
+
+    path = tmp_path_factory.mktemp("played") / "rome.duckdb"
+    shutil.copy(campaign, path)
+    for _ in range(60):
+        with redirect_stdout(io.StringIO()):
+            tabula("turn", "next", path)
+        with redirect_stdout(buf := io.StringIO()):
+            tabula("turn", "status", path, "--json")
+        view = json.loads(buf.getvalue())
+        if view["turn"] > 2 or view["next_step"] is None:
+            break
+        with redirect_stdout(io.StringIO()):
+            if view["next_step"] == "attack":
+                rev = {p["power"]: p["revenue"] or 0 for p in view["powers"]}
+                if view["turn"] == 1 and view["targets"]:
+                    tabula("turn", "attack", path, "--target", min(view["targets"], key=lambda t: (rev[t], t)))
+                else:
+                    tabula("turn", "attack", path, "--none")
+            elif view["next_step"] == "spend":
+                free = view["rome_free"]
+                tabula("turn", "spend", path, "--attack", free // 2, "--civic", free - free // 2)
+            elif view["next_step"] == "result":
+                tabula("turn", "result", path, view["pending_battle"]["index"], "--winner", "Romans", "--margin", "minor")
+    return path
+
+
+def _state(path):
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        control = dict(con.execute("SELECT province, power FROM ror_control").fetchall())
+        occupied = {r[0] for r in con.execute("SELECT province FROM ror_externals WHERE province IS NOT NULL").fetchall()}
+        powers = [r[0] for r in con.execute("SELECT name FROM ror_powers ORDER BY ord").fetchall()]
+        provinces = {r[0]: r[1:] for r in con.execute("SELECT name, revenue, resource FROM ror_provinces").fetchall()}
+        attackable = {r[0] for r in con.execute("SELECT province FROM ror_attackable WHERE attacker = 'Romans'").fetchall()}
+    finally:
+        con.close()
+    return control, occupied, powers, provinces, attackable
+
+
+def test_the_umpire_page_draws_the_provinces_coloured_by_owner(played, tmp_path):
+    page = render_terrain_map(played, tmp_path / "rome.html").read_text(encoding="utf-8")
+    assert remote_urls(page) == []
+    for layer in ("Terrain", "Provinces", "Province names", "Romans may attack", "Capitals, resources, forces"):
+        assert f'"{layer}" :' in page, layer
+    control, occupied, powers, provinces, attackable = _state(played)
+    layers = layer_payloads(page, "province_layer")
+    drawn = next(d for d in layers if d["tips"] and d["tips"][0][0][0] == "province")
+    assert len(drawn["p"]) == 19
+    for colour, tip in zip(drawn["c"], drawn["tips"]):
+        rows = dict(map(tuple, tip))
+        name = rows["province"]
+        owner = None if name in occupied else control[name]
+        assert rows["owner"] == (owner or "nobody")
+        assert colour == (PALETTE[powers.index(owner)] if owner else "#bdbdbd"), name
+        assert rows["revenue"] == provinces[name][0] and rows.get("resource") == provinces[name][1]
+    assert all(len(ring) >= 6 for poly in drawn["p"] for part in poly for ring in part)  # polygons, lon/lat pairs
+    # Rome's attack options: the dashed outline holds exactly ror_attackable's provinces.
+    outline = next(d for d in layers if d["style"].get("fillOpacity") == 0.0)
+    assert len(outline["p"]) == len(attackable) > 0
+    points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
+    seats = {p["text"] for p in points if p["shape"] == "star"}
+    assert {"Roma", "Capua", "Syracusae", "Taras"} <= seats and len(seats) == 9
+    assert sum(1 for p in points if p["shape"] == "army" and p["colour"] == "#b8860b") == 9  # the nine resources
+    assert {"Latium", "Campania", "Syracusae"} <= {p["label"] for p in points if p.get("lc") == "tabula-label"}
+    for words in ("Provinces by owner", "Romans", "Civic Development", "Verdict bands", "umpire's view",
+                  "a power's seat", "Turn"):
+        assert words in page, words
+
+
+def test_a_faction_view_hides_nothing_but_says_so(played, tmp_path):
+    page = render_terrain_map(played, tmp_path / "romans.html", faction="romans").read_text(encoding="utf-8")
+    assert "view of Romans" in page and "Romans (you)" in page
+    assert "nothing (only the powers' future dice, not yet rolled)" in page
+    umpire = render_terrain_map(played, tmp_path / "u.html").read_text(encoding="utf-8")
+    provinces = lambda p: next(d for d in layer_payloads(p, "province_layer") if d["tips"])  # noqa: E731
+    assert provinces(page) == provinces(umpire)  # the same board
+    with pytest.raises(InputError, match=r"^--faction 'Atlantis' is no power of this campaign: use one of Romans, "):
+        render_terrain_map(played, tmp_path / "x.html", faction="Atlantis")
+
+
+def test_an_unstarted_campaign_renders(campaign, tmp_path):
+    page = render_terrain_map(campaign, tmp_path / "new.html").read_text(encoding="utf-8")
+    drawn = next(d for d in layer_payloads(page, "province_layer") if d["tips"])
+    assert len(drawn["p"]) == 19 and "Civic Development" in page
+
+
+def test_another_ruleset_plugs_in_with_a_reader(campaign, tmp_path):
+    """What Mare Nostrum does: register a reader for its ruleset; fortifications, temples and fleets
+    in sea quadrants are drawn from the ProvinceMap it returns."""
+    path = tmp_path / "other.duckdb"
+    shutil.copy(campaign, path)
+    from tabula.geo.spatialdb import connect
+
+    con = connect(path)
+    con.execute("UPDATE scenario_meta SET value = 'test-nostrum' WHERE key = 'ruleset'")
+    con.execute("INSERT INTO sea_areas VALUES ('Mare Tyrrhenum', 3, "
+                "ST_GeomFromText('MULTIPOLYGON(((10.5 39.5, 12 39.5, 12 40.5, 10.5 40.5, 10.5 39.5)))'))")
+    con.close()
+
+    @province_reader("test-nostrum")
+    def nostrum(con, faction):
+        names = [r[0] for r in con.execute("SELECT name FROM provinces ORDER BY name").fetchall()]
+        return ProvinceMap(
+            title="Test Nostrum", viewer=faction, colours={"Roma": "#aa0000", "Carthago": "#0000aa"},
+            provinces=[ProvinceFacts(n, "Roma" if i % 2 else "Carthago", (("stability", 5),)) for i, n in enumerate(names)],
+            markers=[Marker("fortification", "F", province="Latium"), Marker("temple", "T", province="Latium"),
+                     Marker("fleet", "1", sea="Mare Tyrrhenum", owner="Carthago", rows=(("fleet of", "Carthago"),))],
+            seas=[SeaFacts("Mare Tyrrhenum", (("fleets", "Carthago 1"),))],
+            hidden="Roma's treasury" if faction else "")
+
+    try:
+        page = render_terrain_map(path, tmp_path / "other.html", faction="Carthago").read_text(encoding="utf-8")
+    finally:
+        READERS.pop("test-nostrum")
+    assert "Test Nostrum" in page and "Roma's treasury" in page and '"Sea quadrants" :' in page
+    seas = next(d for d in layer_payloads(page, "province_layer") if d["tips"] and d["tips"][0][0][0] == "sea")
+    assert seas["tips"] == [[["sea", "Mare Tyrrhenum"], ["fleets", "Carthago 1"]]]
+    points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
+    fleet = next(p for p in points if p["shape"] == "navy")
+    assert fleet["colour"] == "#0000aa" and 39.5 < fleet["ll"][0] < 40.5 and 10.5 < fleet["ll"][1] < 12
+    assert {p["text"] for p in points if p["shape"] == "army"} == {"F", "T"}
+    for words in ("fortification (F)", "temple (T)", "fleet, in its sea quadrant", "sea quadrant", "Carthago (you)"):
+        assert words in page, words
+
+
+@pytest.mark.browser
+def test_the_province_page_in_chromium(played, tmp_path):
+    from tests.web_maps.browser import offline_page
+
+    html = render_terrain_map(played, tmp_path / "rome.html", faction="Romans")
+    with offline_page(html) as run:
+        page = run.page
+        page.wait_for_selector(".tabula-panel", timeout=15000)
+        labels = set(page.locator(".tabula-label").all_text_contents())
+        assert {"Latium", "Campania", "Roma"} <= labels
+        panel = page.locator(".tabula-panel").inner_text()
+        assert "view of Romans" in panel and "Civic Development" in panel and "Hidden" in panel
+        legend = page.locator(".tabula-legend").inner_text()
+        assert "Provinces by owner" in legend and "Romans (you)" in legend
+        assert run.errors == [] and run.blocked == []

@@ -1,0 +1,495 @@
+"""Province campaigns on the map: provinces coloured by owner, their markers, sea quadrants, a panel.
+
+A province campaign (Rise of Rome, Mare Nostrum) keeps its provinces' geometry in the province
+builder's tables (``provinces``: dissolved hexes, ``sea_areas``: the sea quadrants;
+docs/provinces.md) and its state in the ruleset's own tables.  This module draws the first and
+asks the ruleset, through a small data interface, what to draw on them:
+
+* a **reader** per ruleset, ``reader(con, faction) -> ProvinceMap``, registered under the name a
+  campaign file records in ``scenario_meta.ruleset`` (:func:`province_reader`);
+* a :class:`ProvinceMap`: each province's owner and tooltip rows (:class:`ProvinceFacts`), a
+  colour per owner, markers (:class:`Marker`: ``seat``, ``capital``, ``resource``,
+  ``fortification``, ``suburb``, ``temple``, ``fleet``, ``army``) placed in a province or a sea
+  quadrant, the sea quadrants' tooltip rows (:class:`SeaFacts`), outlined sets of provinces
+  (:class:`Outline`, e.g. "Rome may attack"), the panel's rows and, for a faction's view, what the
+  view leaves out, in words.
+
+Web maps import no engine module (the layering of tests/test_packaging.py), so a reader reads
+the ruleset's tables with SQL, as :mod:`web_maps.scenario_layers` does for Vae Victis.  The Rise of
+Rome's reader is :func:`rise_of_rome` below; a Mare Nostrum reader is a function of the same
+signature decorated with ``@province_reader("mare-nostrum")`` (docs/provinces.md, "Maps").
+
+Decisions where the issue is silent:
+
+- The provinces are drawn translucent over the hex terrain layer, which stays underneath (and
+  keeps its own tooltips where no province lies: seas, unassigned land).
+- A power's *seat* (a star) is the capital of its first home province in scenario order; every
+  other province's capital is a dot in its owner's colour.
+- Markers that share a province stand side by side at a point inside it (shapely's
+  ``point_on_surface``), the seat and capitals at the capital's hex.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from folium.map import Layer
+from folium.template import Template
+
+from tabula.geo.errors import InputError
+from tabula.schema import existing_columns, existing_tables
+from tabula.web_maps.encode import to_json
+from tabula.web_maps.layers import LegendItem, LegendSection, PointLayer, StatusPanel
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "MARKER_STYLES",
+    "PALETTE",
+    "Marker",
+    "Outline",
+    "ProvinceFacts",
+    "ProvinceLayer",
+    "ProvinceMap",
+    "SeaFacts",
+    "add_province_layers",
+    "province_reader",
+    "province_ruleset",
+    "rise_of_rome",
+]
+
+#: Owner colours in order of the ruleset's powers (the player's first): a qualitative palette.
+PALETTE = ("#c62828", "#6d4c41", "#f9a825", "#2e7d32", "#1565c0", "#8e24aa", "#00897b", "#ef6c00",
+           "#3949ab", "#ad1457", "#546e7a", "#9e9d24", "#4e342e", "#26a69a")
+NOBODY = "#bdbdbd"  # a province nobody holds (or an external army occupies)
+SEA_COLOUR = "#0b3a66"
+
+#: kind -> (PointLayer shape, colour or None for the owner's, size in px, legend words).
+MARKER_STYLES = {
+    "seat": ("star", None, 11, "a power's seat (capital of its first home province)"),
+    "capital": ("circle", None, 4, "a province's capital"),
+    "resource": ("army", "#b8860b", 9, "resource (its name's first letters)"),
+    "fortification": ("army", "#424242", 8, "fortification (F)"),
+    "suburb": ("army", "#8d6e63", 8, "suburb (S)"),
+    "temple": ("army", "#6a1b9a", 8, "temple (T)"),
+    "fleet": ("navy", None, 9, "fleet, in its sea quadrant"),
+    "army": ("army", None, 11, "army (points)"),
+}
+
+
+@dataclass(frozen=True)
+class ProvinceFacts:
+    """One province as the ruleset sees it: ``owner`` (None: nobody) and tooltip rows after the
+    province's name and owner (``(label, value)``; a None value leaves the row out)."""
+
+    name: str
+    owner: str | None
+    rows: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Marker:
+    """Something drawn in a province (or, with ``sea``, a sea quadrant): ``kind`` one of
+    :data:`MARKER_STYLES`; ``text`` the counter's text (or the label of a seat); ``owner`` gives
+    the colour where the kind has none of its own; ``lon``/``lat`` override the placement."""
+
+    kind: str
+    text: str = ""
+    province: str | None = None
+    sea: str | None = None
+    owner: str | None = None
+    rows: tuple[tuple[str, object], ...] = ()
+    sub: str | None = None
+    lon: float | None = None
+    lat: float | None = None
+
+
+@dataclass(frozen=True)
+class SeaFacts:
+    """A sea quadrant's tooltip rows (its name comes first)."""
+
+    name: str
+    rows: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A layer outlining some provinces (e.g. those the player may attack this turn)."""
+
+    name: str
+    colour: str
+    provinces: tuple[str, ...]
+    show: bool = True
+
+
+@dataclass(frozen=True)
+class ProvinceMap:
+    """What a ruleset's reader gives the map (see the module doc)."""
+
+    title: str
+    viewer: str | None
+    colours: Mapping[str, str]
+    provinces: Sequence[ProvinceFacts]
+    markers: Sequence[Marker] = ()
+    seas: Sequence[SeaFacts] = ()
+    outlines: Sequence[Outline] = ()
+    panel: Sequence[tuple[str, str]] = ()
+    hidden: str = ""
+    legend: Sequence[LegendItem] = field(default_factory=tuple)
+    owner_notes: Mapping[str, str] = field(default_factory=dict)
+    """A few words after an owner's name in the legend (its status, its revenue)."""
+
+    def colour(self, owner: str | None) -> str:
+        return self.colours.get(owner, NOBODY) if owner else NOBODY
+
+
+ProvinceReader = Callable[[object, "str | None"], ProvinceMap]
+READERS: dict[str, ProvinceReader] = {}
+
+
+def province_reader(ruleset: str) -> Callable[[ProvinceReader], ProvinceReader]:
+    """Register ``reader(con, faction) -> ProvinceMap`` for campaigns of ``ruleset``."""
+
+    def register(reader: ProvinceReader) -> ProvinceReader:
+        READERS[ruleset] = reader
+        return reader
+
+    return register
+
+
+def province_ruleset(con) -> str | None:
+    """The ruleset of a province campaign this module can draw (its reader is registered and the
+    file has the province builder's ``provinces``), else None."""
+    tables = existing_tables(con)
+    if "provinces" not in tables or "scenario_meta" not in tables:
+        return None
+    row = con.execute("SELECT value FROM scenario_meta WHERE key = 'ruleset'").fetchone()
+    return row[0] if row and row[0] in READERS else None
+
+
+# --- geometry ---------------------------------------------------------------------------------
+
+
+def _encode_ring(coords: np.ndarray, scale: int) -> list[int]:
+    q = np.rint(np.asarray(coords)[:-1, :2] * scale).astype(np.int64)  # Leaflet closes rings itself
+    d = q.copy()
+    d[1:] -= q[:-1]
+    return d.ravel().tolist()
+
+
+def encode_polygons(geom, *, precision: int) -> list[list[list[int]]]:
+    """A (Multi)Polygon as ``[[exterior, hole, ...], ...]`` delta arrays (``tabulaDecode``'s format)."""
+    scale = 10**precision
+    out = []
+    for part in shapely.get_parts(geom):
+        if part.is_empty or part.geom_type != "Polygon":
+            continue
+        rings = [part.exterior, *part.interiors]
+        out.append([_encode_ring(np.asarray(r.coords), scale) for r in rings])
+    return out
+
+
+class ProvinceLayer(Layer):
+    """Filled polygons (provinces or sea quadrants), one colour and tooltip each; optional permanent labels."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (D) {
+            var group = L.featureGroup();
+            for (var i = 0; i < D.p.length; i++) {
+                var polys = D.p[i].map(function (poly) {
+                    return poly.map(function (ring) { return tabulaDecode(ring, D.q); });
+                });
+                var st = L.extend({}, D.style, {fillColor: D.c[i], owner: i});
+                if (D.stroke) st.color = D.stroke[i] || st.color;
+                group.addLayer(L.polygon(polys, st));
+            }
+            if (D.tips.length) {
+                group.bindTooltip(function (layer) { return tabulaTable(D.tips[layer.options.owner]); },
+                                  {sticky: true, className: 'tabula-tip'});
+                group.on('mouseover', function (e) { e.layer.setStyle({weight: D.style.weight + 2}); });
+                group.on('mouseout', function (e) { e.layer.setStyle({weight: D.style.weight}); });
+                group.on('click', function (e) {
+                    L.DomEvent.stop(e);
+                    L.popup({className: 'tabula-tip tabula-pinned', autoPan: false}).setLatLng(e.latlng)
+                        .setContent(tabulaTable(D.tips[e.layer.options.owner])).openOn(e.layer._map);
+                });
+            }
+            return group;
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, polygons: Sequence[list], colours: Sequence[str], tips: Sequence[Sequence[tuple[str, object]]], *,
+                 precision: int, name: str, show: bool = True, stroke: str = "#1b1b1b", weight: float = 1.5,
+                 fill_opacity: float = 0.45, dash: str | None = None, strokes: Sequence[str] | None = None,
+                 interactive: bool = True):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "ProvinceLayer"
+        if not len(polygons) == len(colours) == len(tips):
+            raise ValueError("ProvinceLayer: polygons, colours and tips must have one entry per feature")
+        style = {"color": stroke, "weight": weight, "opacity": 0.9, "fillOpacity": fill_opacity,
+                 "lineJoin": "round", "interactive": interactive}
+        if dash:
+            style["dashArray"] = dash
+        data = {"q": 10**precision, "p": list(polygons), "c": list(colours),
+                "tips": [[[str(a), b if b is None or isinstance(b, (int, float)) else str(b)] for a, b in t] for t in tips]
+                if interactive else [], "style": style}
+        if strokes is not None:
+            data["stroke"] = list(strokes)
+        self.data_json = to_json(data)
+
+
+def _geometries(con, table: str) -> dict[str, tuple[object, tuple[float, float] | None]]:
+    """{name: (geometry, capital (lon, lat) or None)} of the ``provinces`` or ``sea_areas`` table."""
+    from tabula.web_maps.terrain_map import wkb_geometries
+
+    cols = existing_columns(con, table)
+    if "geom" not in cols or "name" not in cols:
+        return {}
+    capital = "capital_lon, capital_lat" if {"capital_lon", "capital_lat"} <= set(cols) else "NULL, NULL"
+    rows = con.execute(f"SELECT name, {capital}, ST_AsWKB(geom) FROM {table} ORDER BY name").fetchall()
+    geoms = wkb_geometries([r[3] for r in rows])
+    return {r[0]: (g, (float(r[1]), float(r[2])) if r[1] is not None else None) for r, g in zip(rows, geoms)}
+
+
+def _inside(geom) -> tuple[float, float]:
+    """(lon, lat) of a point inside ``geom`` (its largest part)."""
+    parts = shapely.get_parts(geom)
+    big = max(parts, key=lambda p: p.area) if len(parts) else geom
+    p = shapely.point_on_surface(big)
+    return float(p.x), float(p.y)
+
+
+def _points(pm: ProvinceMap, provinces, seas) -> list[dict]:
+    """The markers as PointLayer points; markers sharing a place stand side by side."""
+    points, slots = [], {}
+    for mk in pm.markers:
+        shape, colour, r, _words = MARKER_STYLES.get(mk.kind, MARKER_STYLES["army"])
+        colour = colour or pm.colour(mk.owner)
+        if mk.lon is not None and mk.lat is not None:
+            lon, lat = mk.lon, mk.lat
+        elif mk.sea is not None and mk.sea in seas:
+            lon, lat = _inside(seas[mk.sea][0])
+        elif mk.province in provinces:
+            geom, capital = provinces[mk.province]
+            lon, lat = capital if mk.kind in ("seat", "capital") and capital else _inside(geom)
+        else:
+            log.warning("marker %s %r stands in %r, which has no geometry: left out", mk.kind, mk.text,
+                        mk.sea or mk.province)
+            continue
+        p = {"ll": [round(lat, 5), round(lon, 5)], "shape": shape, "colour": colour, "r": r,
+             "text": mk.text, "tip": [[str(a), str(b)] for a, b in mk.rows if b is not None] or None}
+        if mk.sub:
+            p["sub"] = mk.sub
+        if shape in ("army", "navy"):
+            key = (mk.sea, mk.province, mk.lon, mk.lat)
+            n = slots.get(key, 0)
+            slots[key] = n + 1
+            p["dx"], p["dy"] = n * (2 * r + 6), 6
+        if mk.kind == "seat":
+            p["label"], p["lc"], p["prio"] = mk.text, "tabula-label capital", 3
+        points.append(p)
+    return points
+
+
+def add_province_layers(m, con, *, faction: str | None, precision: int) -> tuple[list[LegendSection], str, StatusPanel]:
+    """Draw the province campaign of ``con`` on ``m``: the legend's sections, the page's title, its panel."""
+    ruleset = province_ruleset(con)
+    if ruleset is None:
+        raise InputError("this database is no province campaign this map can draw: make one with "
+                         "`tabula campaign new --scenario rise-of-rome`")
+    pm = READERS[ruleset](con, faction)
+    provinces = _geometries(con, "provinces")
+    seas = _geometries(con, "sea_areas") if "sea_areas" in existing_tables(con) else {}
+
+    sections: list[LegendSection] = []
+    if seas:
+        facts = {s.name: s for s in pm.seas}
+        names = sorted(seas)
+        m.add_child(ProvinceLayer([encode_polygons(seas[n][0], precision=precision) for n in names],
+                                  [SEA_COLOUR] * len(names),
+                                  [[("sea", n), *facts.get(n, SeaFacts(n)).rows] for n in names],
+                                  precision=precision, name="Sea quadrants", stroke=SEA_COLOUR, weight=2,
+                                  fill_opacity=0.08, dash="6 4"))
+        m.add_child(PointLayer([{"ll": [round(y, 5), round(x, 5)], "shape": "none", "r": 0, "label": n,
+                                 "lc": "tabula-zone-label", "prio": 1}
+                                for n in names for x, y in [_inside(seas[n][0])]], name="Sea quadrant names"))
+    drawn = [f for f in pm.provinces if f.name in provinces]
+    missing = sorted(f.name for f in pm.provinces if f.name not in provinces)
+    if missing:
+        log.warning("provinces without geometry (not drawn): %s", ", ".join(missing))
+    m.add_child(ProvinceLayer([encode_polygons(provinces[f.name][0], precision=precision) for f in drawn],
+                              [pm.colour(f.owner) for f in drawn],
+                              [[("province", f.name), ("owner", f.owner or "nobody"), *f.rows] for f in drawn],
+                              precision=precision, name="Provinces"))
+    m.add_child(PointLayer([{"ll": [round(y, 5), round(x, 5)], "shape": "none", "r": 0, "label": f.name,
+                             "lc": "tabula-label", "prio": 2}
+                            for f in drawn for x, y in [_inside(provinces[f.name][0])]], name="Province names"))
+    for o in pm.outlines:
+        shown = [p for p in o.provinces if p in provinces]
+        if shown:
+            m.add_child(ProvinceLayer([encode_polygons(provinces[p][0], precision=precision) for p in shown],
+                                      [o.colour] * len(shown), [[] for _ in shown], precision=precision, name=o.name,
+                                      show=o.show, stroke=o.colour, weight=4, fill_opacity=0.0, dash="8 5",
+                                      interactive=False))
+    points = _points(pm, provinces, seas)
+    if points:
+        m.add_child(PointLayer(points, name="Capitals, resources, forces"))
+
+    held: dict[str | None, int] = {}
+    for f in drawn:
+        held[f.owner] = held.get(f.owner, 0) + 1
+    owners = [LegendItem(o + (" (you)" if o == pm.viewer else "") + (f" \u00b7 {pm.owner_notes[o]}" if pm.owner_notes.get(o) else ""),
+                         c, count=held.get(o)) for o, c in pm.colours.items() if held.get(o)]
+    if held.get(None):
+        owners.append(LegendItem("nobody (or occupied)", NOBODY, count=held[None]))
+    sections.append(LegendSection("Provinces by owner", owners))
+    kinds = [k for k in MARKER_STYLES if any(mk.kind == k for mk in pm.markers)]
+    shapes = {"star": "star", "circle": "dot", "army": "swatch", "navy": "hull"}
+    marks = [LegendItem(MARKER_STYLES[k][3], MARKER_STYLES[k][1] or "#555", shape=shapes[MARKER_STYLES[k][0]],
+                        count=sum(1 for mk in pm.markers if mk.kind == k)) for k in kinds]
+    marks += [LegendItem(o.name, o.colour, shape="dashed", count=len(o.provinces)) for o in pm.outlines]
+    if seas:
+        marks.append(LegendItem("sea quadrant", SEA_COLOUR, shape="dashed", count=len(seas)))
+    sections.append(LegendSection("On the map", marks + list(pm.legend)))
+    rows = list(pm.panel)
+    if pm.hidden:
+        rows.append(("Hidden", pm.hidden))
+    head = "umpire's view" if pm.viewer is None else f"view of {pm.viewer}"
+    return sections, pm.title, StatusPanel(head, rows)
+
+
+# --- the Rise of Rome ---------------------------------------------------------------------------
+
+
+def _one(con, sql: str, params=None, default=None):
+    row = con.execute(sql, params or []).fetchone()
+    return row[0] if row and row[0] is not None else default
+
+
+def _rule(rules: Mapping[str, str], key: str, default=None):
+    import json
+
+    value = rules.get(key)
+    return default if value is None else json.loads(value)
+
+
+def _bc(year: int) -> str:
+    return f"{-year} BC" if year < 0 else f"AD {year}"
+
+
+@province_reader("rise-of-rome")
+def rise_of_rome(con, faction: str | None) -> ProvinceMap:
+    """The Rise of Rome: the nineteen provinces by controlling power, every capital, each power's seat,
+    the resources, the external armies; Rome's attack options outlined; the turn, phase, Civic
+    Development and verdict bands in the panel.
+
+    A faction's view (any of the nine powers) hides nothing: the solo player sees the whole board
+    and every power's state; what nobody knows, the powers' future dice (ruler changes, attack and
+    target rolls, battles), is drawn only when its phase is played, so no page can show it."""
+    tables = existing_tables(con)
+    powers = con.execute("SELECT name, external, player FROM ror_powers ORDER BY ord").fetchall()
+    nations = [p for p, ext, _ in powers if not ext]
+    player = next((p for p, _e, pl in powers if pl), nations[0] if nations else None)
+    viewer = None
+    if faction is not None:
+        by_lower = {p.lower(): p for p in nations}
+        viewer = by_lower.get(faction.strip().lower())
+        if viewer is None:
+            raise InputError(f"--faction {faction!r} is no power of this campaign: use one of {', '.join(nations)}")
+    colours = {p: PALETTE[i % len(PALETTE)] for i, (p, _e, _pl) in enumerate(powers)}
+    control = dict(con.execute("SELECT province, power FROM ror_control").fetchall())
+    armies = con.execute("SELECT power, province, points, arrived, paymaster FROM ror_externals ORDER BY power").fetchall()
+    occupied = {prov: (w, pts) for w, prov, pts, _a, _pay in armies if prov}
+    status = {r[0]: r[1:] for r in con.execute(
+        "SELECT power, status, provinces, revenue, civic_only FROM ror_powers_state").fetchall()}
+    nxt = ({r[0]: r[1] for r in con.execute("SELECT power, total FROM ror_revenue_next").fetchall()}
+           if "ror_revenue_next" in tables else {})
+    rules = dict(con.execute("SELECT key, value FROM rules").fetchall()) if "rules" in tables else {}
+    campaign = dict(con.execute("SELECT key, value FROM campaign").fetchall()) if "campaign" in tables else {}
+    game = dict(con.execute("SELECT key, value FROM ror_game").fetchall())
+    rows = con.execute("SELECT name, home, resource, coastal, revenue, capital FROM ror_provinces ORDER BY ord").fetchall()
+
+    facts, markers, seats = [], [], set()
+    for name, home, resource, coastal, revenue, capital in rows:
+        army = occupied.get(name)
+        owner = None if army else control.get(name)
+        st = status.get(owner) if owner else None
+        facts.append(ProvinceFacts(name, owner, (
+            ("held by (occupied)", control.get(name) if army else None),
+            ("occupied by", f"the {army[0]} army, {army[1]} points" if army else None),
+            ("owner's status", st[0] if st else None),
+            ("home of", home),
+            ("capital", capital or None),
+            ("revenue", revenue),
+            ("resource", resource or None),
+            ("coastal", "yes" if coastal else "no"),
+            ("owner's revenue next turn", nxt.get(owner) if owner else None),
+        )))
+        seat = home is not None and home not in seats
+        if seat:
+            seats.add(home)
+        if capital:
+            markers.append(Marker("seat" if seat else "capital", capital if seat else "", province=name, owner=owner,
+                                  rows=(("capital", capital), ("of", name),
+                                        ("seat of", home if seat else None), ("held by", owner or "nobody"))))
+        if resource:
+            markers.append(Marker("resource", resource[:3].capitalize(), province=name,
+                                  rows=(("resource", resource), ("province", name), ("held by", owner or "nobody"))))
+    for w, prov, pts, arrived, paymaster in armies:
+        if prov:
+            markers.append(Marker("army", str(pts), province=prov, owner=w,
+                                  rows=(("army of", w), ("points", pts), ("in", prov), ("landed on turn", arrived),
+                                        ("paid by", paymaster))))
+
+    outlines = []
+    if "ror_attackable" in tables and player:
+        targets = tuple(r[0] for r in con.execute(
+            "SELECT DISTINCT province FROM ror_attackable WHERE attacker = ? ORDER BY 1", [player]).fetchall())
+        outlines.append(Outline(f"{player} may attack", "#b71c1c", targets))
+
+    turn = int(game.get("turn", 0) or 0)
+    turns = _rule(rules, "game.turns")
+    first, per = _rule(rules, "game.first_year"), _rule(rules, "game.years_per_turn")
+    panel = []
+    if turn and first is not None and per is not None:
+        y0 = first + (turn - 1) * per
+        panel.append(("Turn", f"{turn} of {turns} ({_bc(y0)} to {_bc(y0 + per)})"))
+    else:
+        panel.append(("Turn", "not started"))
+    phase = campaign.get("phase")
+    if phase:
+        panel.append(("Phase", phase + (f" ({campaign['stage']})" if campaign.get("stage") else "")))
+    spent, lost = int(game.get("civic_spent", 0) or 0), int(game.get("civic_penalty", 0) or 0)
+    panel.append(("Civic Development", f"{spent - lost} ({spent} spent - {lost} lost)"))
+    bands = [(k, _rule(rules, f"civic.verdicts.{k}")) for k in ("assured", "italy", "provincial")]
+    if all(v is not None for _k, v in bands):
+        panel.append(("Verdict bands", f"assured {bands[0][1]}+, Italy {bands[1][1]}+, provincial over {bands[2][1]}"))
+    if game.get("verdict"):
+        panel.append(("Verdict", game["verdict"]))
+    if player and nxt.get(player) is not None:
+        panel.append((f"{player}' revenue next turn", str(nxt[player])))
+    notes = {}
+    for w in nations:
+        st = status.get(w)
+        if st is not None and st[0] != "active":
+            notes[w] = st[0]
+        elif nxt.get(w) is not None:
+            notes[w] = f"revenue next turn {nxt[w]}"
+
+    title = _one(con, "SELECT value FROM scenario_meta WHERE key = 'title'", default="Rise of Rome")
+    hidden = HIDDEN_FROM_ROME if viewer else ""
+    return ProvinceMap(title=title, viewer=viewer, colours=colours, provinces=facts, markers=markers,
+                       outlines=outlines, panel=panel, hidden=hidden, owner_notes=notes)
+
+
+#: What a Rise of Rome faction's view leaves out: nothing on the board (the solo player sees every power's
+#: state); the powers' future dice (rulers, attacks, targets, battles) are drawn only when their phase is played.
+HIDDEN_FROM_ROME = "nothing (only the powers' future dice, not yet rolled)"
