@@ -288,13 +288,24 @@ class Structure:
     lat: float | None = None
 
 
+#: The schema columns (``geom`` aside) of the tables read into records, in order: the records' own
+#: fields (``Structure``'s lon/lat come from ``geom``).  Written out rather than read from
+#: :func:`table_columns`, whose catalog runs every schema file on a scratch database (~30 ms of
+#: each CLI step that reads the Board, issue 11); tests/schema/test_record_columns.py checks they
+#: are the schema's.
+_RECORD_COLUMNS = {
+    "factions": ("name", "colour", "army_list", "player", "capitals", "influence_multiplier", "first_army", "last_army"),
+    "structures": ("name", "modern", "kind", "cell", "controller", "capital"),
+}
+
+
 def _select(con, table: str, required: tuple[str, ...]) -> tuple[str, list[str]]:
     """The schema columns of ``table`` the database has, NULL for those it lacks; a lacking required one is an error."""
     have = set(existing_columns(con, table))
     missing = [c for c in required if c not in have]
     if missing:
         raise InputError(f"table {table} lacks column(s) {', '.join(missing)}: rebuild it with `tabula campaign new`")
-    return have, [c if c in have else f"NULL AS {c}" for c in table_columns(table) if c != "geom"]
+    return have, [c if c in have else f"NULL AS {c}" for c in _RECORD_COLUMNS[table]]
 
 
 def read_factions(con: duckdb.DuckDBPyConnection) -> tuple[Faction, ...]:

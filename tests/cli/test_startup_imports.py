@@ -7,8 +7,8 @@ modules it imported and whether the campaign's DuckDB database loaded the spatia
 duckdb's Python client imports pandas (with numpy and pyarrow) the first time a query parameter
 is bound, so tabula writes its parameters as SQL literals (geo/spatialdb.py): the steps below
 load none of them.  The steps that compute logistics (start, move, administer, and verify, which
-replays start) still load numpy/scipy for the link graphs and pyarrow (hence pandas) to copy the
-campaign's tables into the logistics database; they are not listed here.
+replays start) load none of them either: the logistics run on the campaign's own connection, their
+graph searches are plain Python (no numpy, scipy or networkx).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from tests.engine.test_state import make_campaign
 NEVER = ("geopandas", "shapely", "folium", "branca", "jinja2", "h3ronpy", "rasterio", "scipy")
 #: Not on the steps without logistics either (module doc).
 NO_FRAMES = ("pandas", "pyarrow", "numpy")
+#: Nor on the steps that compute logistics (module doc).
+NO_GRAPH_LIBS = ("networkx", "scipy", "numpy", "pandas", "pyarrow")
 
 PROBE = r"""
 import json, sys
@@ -122,3 +124,18 @@ def test_the_probe_sees_spatial_when_a_step_loads_it(started, monkeypatch):
                           timeout=300)
     got = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE"))[len("PROBE"):])
     assert got["code"] == 0 and "spatial" in got["extensions"]
+
+
+def test_steps_with_logistics_load_no_numpy_scipy_networkx_or_pandas(tmp_path):
+    path = tmp_path / "c.duckdb"
+    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
+                           m=sketch(radius=4, structures=STRUCTURES, water=WATER))
+    con.close()
+    steps = (("round", "start", path, "--seed", "5"),  # builds the static logistics tables (the block search)
+             ("round", "initiative", path, "--faction", "roma", "9=strength"), ("round", "publish", path),
+             ("round", "orders", path, "--faction", "roma", "9=", "10="), ("round", "orders", path, "--faction", "carthago", "1="),
+             ("round", "move", path), ("round", "administer", path), ("round", "verify", path))
+    for args in steps:
+        got = probe(*args)
+        assert got["code"] == 0, args
+        assert not set(got["modules"]) & set(NEVER + NO_GRAPH_LIBS), args

@@ -17,7 +17,7 @@ The rules relations live in ``engine/vae_victis/sql/logistics/`` and are queried
   ``logistics_lines(faction, from_structure, to_structure, link_type, from_depth, to_depth)``:
   the recursive growth from the controlled, unsieged capitals;
 * ``army_logistics_distance(army, faction, mp_distance)``: a table written by
-  :func:`compute_logistics` (least-MP paths: scipy's csgraph over the map, :mod:`.paths`).
+  :func:`compute_logistics` (least-MP paths: a heap Dijkstra over the map, :mod:`.paths`).
 
 The modules, by concern: :mod:`.sql` installs the static tables and views on a database
 (once per campaign: ``logistics_meta`` says which SQL and options built them) and reads the
@@ -75,7 +75,7 @@ __all__ = [
 
 
 #: Names of :mod:`.paths` this package exports, imported on first use (PEP 562): .paths imports
-#: numpy and scipy.sparse, which a CLI step that computes no logistics should not pay for.
+#: the graph code, which a CLI step that computes no logistics should not pay for.
 _FROM_PATHS = ("TerrainGraph", "army_mp_distance", "enter_cost", "mp_distances_to")
 
 

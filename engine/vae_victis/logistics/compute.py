@@ -41,8 +41,8 @@ from tabula.geo.spatialdb import run_sql
 if TYPE_CHECKING:
     from tabula.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph
 
-# .paths (numpy and scipy.sparse, about 0.3 s to import) is imported by the functions that search
-# the graphs, so a CLI step that computes no logistics (`round status`, `round orders`) never loads it.
+# .paths (the graph searches) is imported by the functions that search the graphs, so a CLI step
+# that computes no logistics (`round status`, `round orders`) never loads it.
 
 DERIVED_KEY = "logistics"
 _MEMO_SIZE = 8
@@ -63,12 +63,11 @@ class LogisticsCache:
         if self.graph is None:
             from tabula.engine.vae_victis.logistics.paths import TerrainGraph
 
-            board = self.board()
-            source = self.source() if self.source is not None else None
-            # Read from the campaign the Board came from, the graph is indexed by DuckDB (~10x
-            # faster than walking the Board's neighbour dicts); a Board made in Python has only itself.
-            self.graph = (TerrainGraph.from_con(source, board.rules.movement) if source is not None
-                          else TerrainGraph.from_board(board))
+            # From the Board's own dicts, whether or not it was read from a campaign: with the searches
+            # in plain Python (no numpy arrays to fill), walking the Board (~20 ms at res 5) beats
+            # fetching the same steps again from DuckDB (~45 ms); tests/engine/test_logistics_paths.py
+            # checks the two graphs are the same on the demo campaign.
+            self.graph = TerrainGraph.from_board(self.board())
         return self.graph
 
     def close(self) -> None:
@@ -185,7 +184,8 @@ def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptio
 
 
 def _con_for(board: Board, options: LogisticsOptions):
-    """(connection, terrain graph, static link graphs, whether the connection is the campaign's own)."""
+    """(connection, static link graphs, whether the connection is the campaign's own).  The terrain
+    graph is the caller's to ask for (``_cache(board).terrain()``): :func:`query_for` needs none."""
     from tabula.engine.vae_victis.logistics.paths import LinkGraphs
 
     entry = _cache(board)
@@ -205,8 +205,7 @@ def _con_for(board: Board, options: LogisticsOptions):
             install_logistics(con, options)
             done = (con, LinkGraphs.from_con(con), False)
         entry.mem[options] = done
-    con, static, campaign_con = entry.mem[options]
-    return con, entry.terrain(), static, campaign_con
+    return entry.mem[options]
 
 
 @contextmanager
@@ -254,7 +253,8 @@ def logistics_for(
     hit = entry.memo.get(key)
     if hit is not None:
         return hit
-    con, g, static, campaign_con = _con_for(board, options)
+    con, static, campaign_con = _con_for(board, options)
+    g = entry.terrain()
     with _pure_state(con, state, campaign_con):
         result = compute_logistics(con, options, install=False, _graph=g, _static=static, _temp=campaign_con)
     remember(board, state, result, options=options)
@@ -266,7 +266,7 @@ def query_for(board: Board, state: CampaignState, queries, *, options: Logistics
     (board, state) in the in-memory database :func:`logistics_for` uses (for a question that
     needs less than the whole :class:`Logistics`, such as the default sea links')."""
     options = resolve_options(options, board=board)
-    con, _g, _static, campaign_con = _con_for(board, options)
+    con, _static, campaign_con = _con_for(board, options)
     with _pure_state(con, state, campaign_con):
         return [run_sql(con, sql, name="logistics.query_for").fetchall() for sql in queries]
 

@@ -99,6 +99,61 @@ def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions |
 _CORE_VERSION = "core-2"
 
 
+def _biconnected_components(adj: Mapping[str, Iterable[str]]) -> list[set[str]]:
+    """The blocks (biconnected components, as vertex sets; a bridge is a block of two) of the
+    undirected graph ``adj`` (self-loops ignored; a vertex without edges is in no block).
+
+    Hopcroft and Tarjan's edge-stack search, iterative (a res-6 coast graph is deeper than
+    Python's recursion limit).  Written here rather than imported from networkx (the same
+    blocks; a test compares them): networkx took ~0.11 s to import in a ``round start``
+    for a forty-line search.  The blocks' order is the search's, which no caller depends on.
+    """
+    nbrs: dict[str, set[str]] = defaultdict(set)
+    for v in sorted(adj):
+        for w in adj[v]:
+            if v != w:
+                nbrs[v].add(w)
+                nbrs[w].add(v)
+    order = {v: sorted(ws) for v, ws in nbrs.items()}  # a fixed visiting order: the same blocks list every run
+    disc: dict[str, int] = {}
+    low: dict[str, int] = {}
+    blocks: list[set[str]] = []
+    for root in sorted(order):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        edges: list[tuple[str, str]] = []
+        stack = [(root, None, iter(order[root]))]
+        while stack:
+            v, parent, it = stack[-1]
+            for w in it:
+                if w == parent:
+                    continue
+                if w not in disc:  # a tree edge: go down
+                    disc[w] = low[w] = len(disc)
+                    edges.append((v, w))
+                    stack.append((w, v, iter(order[w])))
+                    break
+                if disc[w] < disc[v]:  # a back edge to an ancestor
+                    low[v] = min(low[v], disc[w])
+                    edges.append((v, w))
+            else:  # every neighbour of v done: go back up
+                stack.pop()
+                if stack:
+                    u = stack[-1][0]
+                    low[u] = min(low[u], low[v])
+                    if low[v] >= disc[u]:  # u separates v's subtree: the edges since (u, v) are a block
+                        block: set[str] = set()
+                        while True:
+                            a, b = edges.pop()
+                            block.add(a)
+                            block.add(b)
+                            if (a, b) == (u, v):
+                                break
+                        blocks.append(block)
+    return blocks
+
+
 def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[str]:
     """The hexes of an undirected graph that lie on some simple path between two terminals
     (plus the terminals): the Steiner subtree of its block-cut tree.
@@ -108,11 +163,7 @@ def _core_cells(adj: Mapping[str, Iterable[str]], terminals: set[str]) -> set[st
     through ``x``, so all of it takes ``x``'s structure and it never makes two regions
     touch; leaving it out of the search changes no link (and no other hex's region).
     """
-    import networkx as nx
-
-    graph = nx.Graph()
-    graph.add_edges_from((v, w) for v in sorted(adj) for w in sorted(adj[v]) if v != w)
-    blocks = [set(b) for b in nx.biconnected_components(graph)]
+    blocks = _biconnected_components(adj)
     membership: dict[str, int] = defaultdict(int)
     for b in blocks:
         for v in b:
