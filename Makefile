@@ -28,6 +28,8 @@ demo: venv
 	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb
 	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html --force
 	$(PY) -m tabula.demo_mare_nostrum $(BUILD)/mare-nostrum.duckdb
+	$(TABULA) render map $(BUILD)/mare-nostrum.duckdb --out $(BUILD)/mare-nostrum.html --force
+	@echo "Mare Nostrum map (one turn played): $(abspath $(BUILD)/mare-nostrum.html)"
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
 	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb

@@ -40,6 +40,10 @@ VIEWS = (
 #: Rise of Rome campaign (the scenario's map at res 5) two turns in: :func:`ror_campaign`.
 ROR_VIEWS = ("ror_attackable", "ror_revenue_next", "ror_reach")
 
+#: The Mare Nostrum views docs/sql.md names (its "Mare Nostrum campaigns" section), timed on the
+#: demo's campaign (the scenario's map at res 4, turn 1 played by all six nations): :func:`mn_campaign`.
+MN_VIEWS = ("mn_attackable", "mn_actions", "mn_reach", "mn_richness")
+
 #: The definitions before issue 11 of the views it rewrote (tests/engine/test_views_speed_rewrite.py
 #: holds the same text and proves the rows equal).
 OLD_SQL = {
@@ -119,6 +123,15 @@ def ror_campaign(work: Path, *, turns: int = 2) -> Path:
     return path
 
 
+def mn_campaign(work: Path) -> Path:
+    """The Mare Nostrum demo campaign (tabula.demo_mare_nostrum): turn 1 played by the six nations."""
+    from tabula.demo_mare_nostrum import build_demo_campaign, run_demo_turn
+
+    path = build_demo_campaign(work / "mn-played.duckdb")
+    run_demo_turn(path)
+    return path
+
+
 def _time(con, sql: str) -> tuple[float, int]:
     t = time.perf_counter()
     n = len(con.execute(sql).fetchall())
@@ -178,6 +191,13 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
                          round(f["ms"] / TARGET_MS, 2),
                          f"median of {repeats}, warm read-only connection; {f['rows']} rows; 1-min load {load:.1f}; "
                          "a campaign two turns in"))
+    path = mn_campaign(work)
+    load = os.getloadavg()[0]
+    for view, f in time_views(path, repeats, MN_VIEWS).items():
+        rows.append(_row(f"view {view}, Mare Nostrum res 4", round(f["ms"], 1), "ms", f"target {TARGET_MS:g} ms",
+                         round(f["ms"] / TARGET_MS, 2),
+                         f"median of {repeats}, warm read-only connection; {f['rows']} rows; 1-min load {load:.1f}; "
+                         "the demo's campaign, turn 1 played"))
     return rows
 
 

@@ -527,6 +527,40 @@ def _province_spec(scenario: ProvinceScenario):
                         source=f"{scenario.directory.name}/provinces.toml")
 
 
+def _scenario_seas(m, scenario: ProvinceScenario) -> tuple[list[dict], list[tuple[str, str]]]:
+    """The sea quadrants of the scenario's ``seas.toml`` (``[[sea]]`` with ``bounds`` = [west, south,
+    east, north] and a point ``lon``/``lat``) as sea areas: each navigable water hex (coast, sea; the
+    ocean is impassable to ships) goes to the quadrant whose bounds hold its centre, the nearest
+    point's quadrant where several or none do (the rule seas.toml states).  None: no seas.toml."""
+    import tomllib
+
+    import numpy as np
+
+    from tabula.etl.provinces import _dissolve
+
+    path = scenario.directory / "seas.toml"
+    if not path.is_file():
+        return [], []
+    seas = [s for s in tomllib.loads(path.read_text()).get("sea", []) if len(s.get("bounds") or ()) == 4]
+    water = np.flatnonzero(np.isin(m.kind, ["coast", "sea"]))
+    if not seas or not len(water):
+        return [], []
+    lng, lat = m.lng[water, None], m.lat[water, None]
+    box = np.array([s["bounds"] for s in seas], dtype=float)
+    inside = (lng >= box[:, 0]) & (lat >= box[:, 1]) & (lng <= box[:, 2]) & (lat <= box[:, 3])
+    pts = np.array([(s["lon"], s["lat"]) for s in seas], dtype=float)
+    dist = ((lng - pts[:, 0]) * np.cos(np.radians(lat))) ** 2 + (lat - pts[:, 1]) ** 2
+    dist = np.where(inside | ~inside.any(axis=1, keepdims=True), dist, np.inf)
+    owner = dist.argmin(axis=1)
+    rows, cells = [], []
+    for i, s in enumerate(seas):
+        mine = m.cells[water[owner == i]].tolist()
+        if mine:
+            rows.append({"name": str(s["name"]), "hex_count": len(mine), "geom": _dissolve(mine)})
+            cells.extend((str(s["name"]), c) for c in mine)
+    return rows, cells
+
+
 def _provinces(con, map_path: Path, scenario: ProvinceScenario, notes: list[str]) -> str:
     """The campaign's province tables: the map's own when it has them for exactly the scenario's
     provinces, else built here from the scenario's capitals (least-cost allocation on the copied hexes)."""
@@ -549,7 +583,9 @@ def _provinces(con, map_path: Path, scenario: ProvinceScenario, notes: list[str]
             notes.append(f"the map's provinces ({len(names)}) are not the scenario's {len(wanted)}: built from the capitals instead")
     finally:
         con.execute("DETACH m")
-    result = compute_provinces(MapHexes.read(con, what=f"map {map_path}"), _province_spec(scenario))
+    hexes = MapHexes.read(con, what=f"map {map_path}")
+    result = compute_provinces(hexes, _province_spec(scenario))
+    result.seas, result.sea_cells = _scenario_seas(hexes, scenario)
     notes.extend(result.notes)
     write_provinces(con, result)
     return "built"

@@ -43,8 +43,22 @@ def test_every_rise_of_rome_view_of_the_catalogue_is_benchmarked():
                                      f"benchmarks/bench_views.py's ROR_VIEWS {sorted(ROR_VIEWS)} differ")
 
 
+def doc_mn_views() -> set[str]:
+    """The Mare Nostrum views of docs/sql.md's "Mare Nostrum campaigns" section (``(Mare Nostrum view)``)."""
+    return set(re.findall(r"^#### `(\w+)` \(Mare Nostrum view\)", (ROOT / "docs" / "sql.md").read_text(), re.M))
+
+
+def test_every_mare_nostrum_view_of_the_catalogue_is_benchmarked():
+    from benchmarks.bench_views import MN_VIEWS
+
+    views = doc_mn_views()
+    assert views, "docs/sql.md's Mare Nostrum headings changed: update doc_mn_views()"
+    assert views == set(MN_VIEWS), (f"docs/sql.md's Mare Nostrum views {sorted(views)} and "
+                                    f"benchmarks/bench_views.py's MN_VIEWS {sorted(MN_VIEWS)} differ")
+
+
 def test_the_readme_names_only_catalogued_views():
-    views = doc_views() | doc_ror_views()
+    views = doc_views() | doc_ror_views() | doc_mn_views()
     named = re.findall(r"\(views? ([^)]*)\)", (ROOT / "README.md").read_text())
     for group in named:
         for name in re.findall(r"`(\w+)`", group):

@@ -16,8 +16,8 @@ asks the ruleset, through a small data interface, what to draw on them:
 
 Web maps import no engine module (the layering of tests/test_packaging.py), so a reader reads
 the ruleset's tables with SQL, as :mod:`web_maps.scenario_layers` does for Vae Victis.  The Rise of
-Rome's reader is :func:`rise_of_rome` below; a Mare Nostrum reader is a function of the same
-signature decorated with ``@province_reader("mare-nostrum")`` (docs/provinces.md, "Maps").
+Rome's reader is :func:`rise_of_rome` below, Mare Nostrum's :func:`mare_nostrum`: each a function of
+that signature decorated with ``@province_reader(ruleset)`` (docs/provinces.md, "Maps").
 
 Decisions where the issue is silent:
 
@@ -57,6 +57,7 @@ __all__ = [
     "ProvinceMap",
     "SeaFacts",
     "add_province_layers",
+    "mare_nostrum",
     "province_reader",
     "province_ruleset",
     "rise_of_rome",
@@ -493,3 +494,169 @@ def rise_of_rome(con, faction: str | None) -> ProvinceMap:
 #: What a Rise of Rome faction's view leaves out: nothing on the board (the solo player sees every power's
 #: state); the powers' future dice (rulers, attacks, targets, battles) are drawn only when their phase is played.
 HIDDEN_FROM_ROME = "nothing (only the powers' future dice, not yet rolled)"
+
+
+# --- Mare Nostrum -------------------------------------------------------------------------------
+
+#: What a Mare Nostrum faction's view leaves out: nothing.  The seed's campaign is played in the open (the
+#: umpire posts the map after every turn, the players declare their actions on the forum, the lottery numbers
+#: are public), so a nation sees every nation's provinces, works, fleets, stability and treasury.
+HIDDEN_IN_MARE_NOSTRUM = "nothing: the campaign is played in the open (only lottery numbers not yet drawn)"
+
+#: The colour of pirate fleets (event "Pirates"), which belong to no nation.
+PIRATE_COLOUR = "#212121"
+_WORKS = (("fortifications", "fortification", "F"), ("suburbs", "suburb", "S"), ("temples", "temple", "T"))
+
+
+@province_reader("mare-nostrum")
+def mare_nostrum(con, faction: str | None) -> ProvinceMap:
+    """Mare Nostrum: the thirty-eight provinces by holding nation in the nation's own colour
+    (``mn_nations.colour``), each nation's capital (a star) and every province's chief city, the
+    fortifications, suburbs and temples standing, Defensive Artworks, the fleets in their sea
+    quadrants (pirates' included), the invaders' and allied armies of this turn's battles; the
+    provinces the acting nation (or, in a faction's view, that nation) may attack are outlined
+    (the ``mn_attackable`` view), and so are this turn's battles; the panel gives the turn and its
+    years, the phase, the acting nation, the order of play and each nation's provinces, treasury,
+    stability and actions.
+
+    A faction's view (any of the six nations) hides nothing (:data:`HIDDEN_IN_MARE_NOSTRUM`)."""
+    import json
+
+    tables = existing_tables(con)
+    nations = con.execute("SELECT name, colour, capital FROM mn_nations ORDER BY ord").fetchall()
+    names = [n for n, _c, _cap in nations]
+    viewer = None
+    if faction is not None:
+        by_lower = {n.lower(): n for n in names}
+        viewer = by_lower.get(faction.strip().lower())
+        if viewer is None:
+            raise InputError(f"--faction {faction!r} is no nation of this campaign: use one of {', '.join(names)}")
+    colours = {n: (c or PALETTE[i % len(PALETTE)]) for i, (n, c, _cap) in enumerate(nations)}
+    colours["Pirates"] = PIRATE_COLOUR
+    capitals = {cap: n for n, _c, cap in nations}
+
+    def rows_of(table: str, sql: str) -> list:  # a campaign not yet started has no state tables
+        return con.execute(sql).fetchall() if table in tables else []
+
+    started = "mn_control" in tables
+    control = (dict(rows_of("mn_control", "SELECT province, nation FROM mn_control")) if started else
+               dict(con.execute("SELECT name, nation FROM mn_provinces").fetchall()))  # the scenario's start
+    works = {r[0]: r[1:] for r in rows_of("mn_works", "SELECT province, fortifications, suburbs, temples FROM mn_works")}
+    state = {r[0]: r[1:] for r in rows_of(
+        "mn_nations_state", "SELECT nation, stability, treasury, actions, used, event, artworks, left_game, provinces "
+        "FROM mn_nations_state")}
+    fleets = rows_of("mn_fleets", "SELECT fleet, owner, sea FROM mn_fleets ORDER BY fleet")
+    attacks = rows_of("mn_attacks", "SELECT seq, kind, attacker, target, defender, base, sea, army, managed_by "
+                                    "FROM mn_attacks ORDER BY seq")
+    order = [r[0] for r in rows_of("mn_order", "SELECT nation FROM mn_order ORDER BY position")]
+    game = dict(rows_of("mn_game", "SELECT key, value FROM mn_game"))
+    rules = dict(con.execute("SELECT key, value FROM rules").fetchall()) if "rules" in tables else {}
+    campaign = dict(con.execute("SELECT key, value FROM campaign").fetchall()) if "campaign" in tables else {}
+    titles = {k.split(".")[1]: json.loads(v) for k, v in rules.items() if k.startswith("events.") and k.endswith(".title")}
+    sea_notes = dict(con.execute("SELECT name, note FROM mn_seas").fetchall()) if "mn_seas" in tables else {}
+    rows = con.execute("SELECT name, nation, role, city, seas, revenue FROM mn_provinces ORDER BY ord").fetchall()
+
+    battles = {t: (kind, attacker, army, managed, base, sea) for _s, kind, attacker, t, _d, base, sea, army, managed in attacks}
+    facts, markers, facing = [], [], {}
+    for name, nation, role, city, seas_json, revenue in rows:
+        owner = control.get(name)
+        seas = json.loads(seas_json or "[]")
+        for s in seas:
+            facing.setdefault(s, []).append(name)
+        w = works.get(name, (0, 0, 0))
+        st = state.get(owner) if owner else None
+        fight = battles.get(name)
+        attacker = None
+        if fight:
+            kind, who, army, managed, base, sea = fight
+            attacker = (f"{who}" if who else f"invaders ({army}, played by {managed})") + (
+                f" with the {army}" if who and army else "") + (f" from {base}" if base else "") + (f" across {sea}" if sea else "")
+        facts.append(ProvinceFacts(name, owner, (
+            ("province of", f"{nation} ({role})" if nation else "independent"),
+            ("chief city", city or None),
+            ("treasury points", revenue),
+            ("faces", ", ".join(seas) or "no sea (inland)"),
+            ("works", ", ".join(f"{n} {label}" for n, (_c, label, _t) in zip(w, _WORKS) if n) or None),
+            ("attacked this turn by", attacker),
+            ("holder's stability", st[0] if st else None),
+        )))
+        seat = capitals.get(name) == nation and role == "capital"
+        markers.append(Marker("seat" if seat else "capital", city if seat else "", province=name, owner=owner,
+                              rows=(("chief city", city), ("of", name), ("capital of", nation if seat else None),
+                                    ("held by", owner or "independent"))))
+        for n, (_col, kind, letter) in zip(w, _WORKS):
+            if n:
+                markers.append(Marker(kind, letter, province=name,
+                                      rows=((kind, name), ("held by", owner or "independent"))))
+    for n in names:
+        st = state.get(n)
+        if st and st[5]:
+            markers.append(Marker("fortification", "A", province=st[5],
+                                  rows=(("Defensive Artworks of", n), ("in", st[5]), ("for", "this turn"))))
+    for fleet, owner, sea in fleets:
+        markers.append(Marker("fleet", str(fleet), sea=sea, owner=owner,
+                              rows=(("fleet", fleet), ("of", owner), ("in", sea))))
+    for _seq, kind, attacker, target, defender, _base, _sea, army, managed in attacks:
+        if kind in ("invasion", "alliance"):
+            markers.append(Marker("army", "Inv" if kind == "invasion" else "All", province=target, owner=attacker,
+                                  rows=(("army", army), ("invades" if kind == "invasion" else "allied with", attacker or target),
+                                        ("against", defender or "the independents"), ("played by", managed or attacker))))
+
+    seas = []
+    for s in sorted(set(sea_notes) | set(facing)):
+        here = [f"{f} ({o})" for f, o, q in fleets if q == s]
+        seas.append(SeaFacts(s, (("note", sea_notes.get(s) or None), ("coasts", ", ".join(facing.get(s, [])) or None),
+                                 ("fleets", ", ".join(here) or "none"))))
+
+    phase = campaign.get("phase") or game.get("phase")
+    acting = campaign.get("stage") if phase == "actions" else None
+    turn = int(game.get("turn", 0) or 0)
+    outlines = []
+    who = viewer or acting
+    if who and "mn_attackable" in tables:
+        targets = tuple(r[0] for r in con.execute(
+            "SELECT province FROM mn_attackable WHERE attacker = ? ORDER BY province", [who]).fetchall())
+        outlines.append(Outline(f"{who} may attack by land", "#b71c1c", targets))
+    if attacks:
+        outlines.append(Outline(f"battles of turn {turn}", "#ff6f00", tuple(a[3] for a in attacks)))
+
+    turns, first, per = _rule(rules, "game.turns"), _rule(rules, "game.first_year"), _rule(rules, "game.years_per_turn")
+    panel = []
+    if phase == "begin" or turn == 0:
+        nxt = turn + 1
+        panel.append(("Turn", (f"{turn} of {turns} over; " if turn else "") + f"turn {nxt} to begin"))
+    elif first is not None and per is not None:
+        y0 = first + (turn - 1) * per
+        panel.append(("Turn", f"{turn} of {turns} ({_bc(y0)} to {_bc(y0 + per)})"))
+    else:
+        panel.append(("Turn", str(turn)))
+    if phase:
+        panel.append(("Phase", phase))
+    if acting:
+        panel.append(("Acting", acting))
+    if order:
+        panel.append(("Order of play", ", ".join(order)))
+    if game.get("winner"):
+        panel.append(("Winner", game["winner"]))
+    if game.get("verdict"):
+        panel.append(("Verdict", game["verdict"]))
+    notes = {}
+    for n in names:
+        st = state.get(n)
+        if st is None:
+            continue
+        stab, treas, acts, used, event, _art, out, held = st
+        if out:
+            text = f"out of the game ({out})"
+        else:
+            text = f"{held} provinces, treasury {treas}, stability {stab}, {used} of {acts} actions used"
+            if event and event in titles:
+                text += f", {titles[event]}"
+        panel.append((n, text))
+        notes[n] = "out" if out else f"stability {stab}, treasury {treas}"
+
+    title = _one(con, "SELECT value FROM scenario_meta WHERE key = 'title'", default="Mare Nostrum")
+    legend = [LegendItem("pirates' fleet", PIRATE_COLOUR, shape="hull")] if any(o == "Pirates" for _f, o, _s in fleets) else []
+    return ProvinceMap(title=title, viewer=viewer, colours=colours, provinces=facts, markers=markers, seas=seas,
+                       outlines=outlines, panel=panel, hidden=HIDDEN_IN_MARE_NOSTRUM if viewer else "",
+                       legend=legend, owner_notes=notes)

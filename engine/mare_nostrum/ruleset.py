@@ -80,6 +80,7 @@ __all__ = [
     "enter_number",
     "enter_result",
     "enter_wheel",
+    "install_views",
     "next_decision",
     "read_scenario",
     "run_engine_step",
@@ -133,6 +134,17 @@ CREATE TABLE IF NOT EXISTS mn_invaders (province VARCHAR PRIMARY KEY, ord INTEGE
                                         managed_by VARCHAR);
 CREATE TABLE IF NOT EXISTS mn_independent_armies (from_turn INTEGER PRIMARY KEY, army VARCHAR);
 """
+
+#: The umpire's views (mn_attackable, mn_actions, mn_reach, mn_richness; docs/sql.md, "Mare Nostrum campaigns").
+VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
+
+
+def install_views(con) -> None:
+    """Create (or replace) the Mare Nostrum views on ``con`` (a campaign file with its scenario and state tables)."""
+    from tabula.geo.spatialdb import run_sql_file
+
+    run_sql_file(con, VIEWS_SQL)
+
 
 OVER = "over"
 #: The steps a nation takes in its own turn (input ``nation`` must be the acting one).
@@ -356,6 +368,9 @@ class MareNostrum(Ruleset):
                 row = spec.row_from(r)
                 snap.tables[table][spec.key_of(row)] = row
         return snap
+
+    def after_start(self, campaign) -> None:
+        install_views(campaign.con)
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         scenario, rules = campaign.board, campaign.rules

@@ -189,3 +189,129 @@ def test_the_province_page_in_chromium(played, tmp_path):
         legend = page.locator(".tabula-legend").inner_text()
         assert "Provinces by owner" in legend and "Romans (you)" in legend
         assert run.errors == [] and run.blocked == []
+
+
+# --- Mare Nostrum --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nostrum_fresh(tmp_path_factory):
+    """A new Mare Nostrum campaign (the scenario's bbox at res 4, the 38 provinces from their capitals)."""
+    from tabula.demo_mare_nostrum import build_demo_campaign
+
+    return build_demo_campaign(tmp_path_factory.mktemp("mn") / "mn.duckdb")
+
+
+@pytest.fixture(scope="module")
+def nostrum(nostrum_fresh, tmp_path_factory):
+    """The demo's turn 1 played by all six nations (works built, a fleet at sea, battles fought)."""
+    from tabula.demo_mare_nostrum import run_demo_turn
+
+    path = tmp_path_factory.mktemp("mn-played") / "mn.duckdb"
+    shutil.copy(nostrum_fresh, path)
+    run_demo_turn(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def nostrum_midturn(nostrum_fresh, tmp_path_factory):
+    """Turn 1 in its actions phase: the Romans have attacked Sicilia and it is still their turn."""
+    from tabula.demo_mare_nostrum import WHEELS
+    from tabula.engine.core.campaign import Campaign
+    from tabula.engine.mare_nostrum.ruleset import act, enter_wheel, run_engine_step
+
+    path = tmp_path_factory.mktemp("mn-mid") / "mn.duckdb"
+    shutil.copy(nostrum_fresh, path)
+    with Campaign.open(path) as c:
+        c.start(seed=290)
+        for wheel, numbers in WHEELS.items():
+            enter_wheel(c, wheel, numbers)
+        run_engine_step(c, "begin")
+        act(c, "attack", "Romans", base="Bruttium", target="Sicilia")
+    return path
+
+
+def _mn(path, sql):
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def test_the_mare_nostrum_page_colours_provinces_by_nation(nostrum, tmp_path):
+    page = render_terrain_map(nostrum, tmp_path / "mn.html").read_text(encoding="utf-8")
+    assert remote_urls(page) == []
+    for layer in ("Terrain", "Sea quadrants", "Sea quadrant names", "Provinces", "Province names",
+                  "battles of turn 1", "Capitals, resources, forces"):
+        assert f'"{layer}" :' in page, layer
+    colours = dict(_mn(nostrum, "SELECT name, colour FROM mn_nations"))
+    control = dict(_mn(nostrum, "SELECT province, nation FROM mn_control"))
+    layers = layer_payloads(page, "province_layer")
+    drawn = next(d for d in layers if d["tips"] and d["tips"][0][0][0] == "province")
+    assert len(drawn["p"]) == 38
+    for colour, tip in zip(drawn["c"], drawn["tips"]):
+        rows = dict(map(tuple, tip))
+        owner = control[rows["province"]]
+        assert rows["owner"] == (owner or "nobody")
+        assert colour == (colours[owner] if owner else "#bdbdbd"), rows["province"]
+    assert dict(map(tuple, next(t for t in drawn["tips"] if t[0][1] == "Africa")))["works"] == "1 fortification"
+    # the scenario's eleven sea quadrants, each with its note, coasts and fleets
+    seas = next(d for d in layers if d["tips"] and d["tips"][0][0][0] == "sea")
+    assert len(seas["p"]) == 11
+    syriacum = dict(map(tuple, next(t for t in seas["tips"] if t[0][1] == "Mare Syriacum")))
+    assert syriacum["fleets"] == "1 (Ptolemaics)" and "Cyprus" in syriacum["coasts"]
+    points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
+    seats = {p["text"] for p in points if p["shape"] == "star"}
+    assert len(seats) == 6 and {"Roma", "Carthago", "Alexandria"} <= seats
+    works = sorted(p["text"] for p in points if p["shape"] == "army" and p["text"] in "FSTA")
+    assert works == ["A", "F", "F", "S", "S"]  # Africa and Syria fortified, Pella and Celtica suburbs, Alexandria's artworks
+    fleet = next(p for p in points if p["shape"] == "navy")
+    assert fleet["colour"] == colours["Ptolemaics"] and fleet["text"] == "1"
+    assert {p["text"] for p in points if p["shape"] == "army" and p["text"] in ("Inv", "All")} == {"Inv", "All"}
+    for words in ("umpire's view", "Order of play", "Romans, Carthaginians, Macedonians", "turn 2 to begin",
+                  "fortification (F)", "suburb (S)", "fleet, in its sea quadrant", "sea quadrant", "Siege Train"):
+        assert words in page, words
+
+
+def test_a_mare_nostrum_faction_view_hides_nothing_and_outlines_its_attacks(nostrum_midturn, tmp_path):
+    page = render_terrain_map(nostrum_midturn, tmp_path / "rom.html", faction="romans").read_text(encoding="utf-8")
+    assert "view of Romans" in page and "Romans (you)" in page
+    assert "nothing: the campaign is played in the open" in page
+    assert '"Romans may attack by land" :' in page and "Acting" in page and "1 of 15 (290 BC to 280 BC)" in page
+    targets = {r[0] for r in _mn(nostrum_midturn, "SELECT province FROM mn_attackable WHERE attacker = 'Romans'")}
+    layers = layer_payloads(page, "province_layer")
+    outline = next(d for d in layers if d["style"].get("fillOpacity") == 0.0 and d["style"]["color"] == "#b71c1c")
+    assert len(outline["p"]) == len(targets) > 0 and "Sicilia" not in targets  # attacked already this turn
+    umpire = render_terrain_map(nostrum_midturn, tmp_path / "u.html").read_text(encoding="utf-8")
+    assert '"Romans may attack by land" :' in umpire  # the acting nation's options, in the umpire's view too
+    provinces = lambda p: next(d for d in layer_payloads(p, "province_layer") if d["tips"] and d["tips"][0][0][0] == "province")  # noqa: E731
+    assert provinces(page) == provinces(umpire)  # the same board
+    with pytest.raises(InputError, match=r"^--faction 'Atlantis' is no nation of this campaign: use one of Carthaginians, "):
+        render_terrain_map(nostrum_midturn, tmp_path / "x.html", faction="Atlantis")
+
+
+def test_a_new_mare_nostrum_campaign_renders(nostrum_fresh, tmp_path):
+    out = tmp_path / "new.html"
+    tabula("render", "map", nostrum_fresh, "--out", out, "--force")
+    page = out.read_text(encoding="utf-8")
+    drawn = next(d for d in layer_payloads(page, "province_layer") if d["tips"] and d["tips"][0][0][0] == "province")
+    assert len(drawn["p"]) == 38 and "turn 1 to begin" in page
+
+
+@pytest.mark.browser
+def test_the_mare_nostrum_page_in_chromium(nostrum, tmp_path):
+    from tests.web_maps.browser import offline_page
+
+    html = render_terrain_map(nostrum, tmp_path / "mn.html", faction="Ptolemaics")
+    with offline_page(html) as run:
+        page = run.page
+        page.wait_for_selector(".tabula-panel", timeout=15000)
+        labels = set(page.locator(".tabula-label").all_text_contents())
+        assert {"Aegyptus", "Latium", "Alexandria"} <= labels
+        assert "Mare Syriacum" in set(page.locator(".tabula-zone-label").all_text_contents())
+        panel = page.locator(".tabula-panel").inner_text()
+        assert "view of Ptolemaics" in panel and "Order of play" in panel and "Hidden" in panel
+        legend = page.locator(".tabula-legend").inner_text()
+        assert "Provinces by owner" in legend and "Ptolemaics" in legend and "fortification (F)" in legend
+        assert run.errors == [] and run.blocked == []
