@@ -28,6 +28,7 @@ __all__ = [
     "Attack",
     "AttackPlan",
     "attack_modifier",
+    "best_provinces",
     "border_provinces",
     "candidate_targets",
     "choose_target",
@@ -217,13 +218,10 @@ def declare_player_attack(scenario: Scenario, state: TurnState, rules: Rules, pl
                                        f"{player} attack {target}")]
 
 
-def target_province(scenario: Scenario, state: TurnState, rules: Rules, roller: DiceRoller, attacker: str,
-                    options: tuple[str, ...], *, label: tuple = ()) -> tuple[str, str]:
-    """Of ``options``, the province that gives ``attacker`` the most revenue next turn once taken
-    (resources and a Subject created counted), then one with a resource, then a die roll.
-    Returns (province, the reason in words)."""
-    if len(options) == 1:
-        return options[0], "the only one"
+def best_provinces(scenario: Scenario, state: TurnState, rules: Rules, attacker: str,
+                   options: tuple[str, ...]) -> tuple[list[str], str]:
+    """The seed's province rule without its die: of ``options``, those giving ``attacker`` the most
+    revenue next turn, then those with a resource; (the provinces still equal, the reason in words)."""
     value = {}
     for p in options:
         after, _ = transfer(scenario, state, p, attacker)
@@ -236,6 +234,17 @@ def target_province(scenario: Scenario, state: TurnState, rules: Rules, roller: 
         if with_res:
             tied = with_res
             why += ", with a resource"
+    return tied, why
+
+
+def target_province(scenario: Scenario, state: TurnState, rules: Rules, roller: DiceRoller, attacker: str,
+                    options: tuple[str, ...], *, label: tuple = ()) -> tuple[str, str]:
+    """Of ``options``, the province that gives ``attacker`` the most revenue next turn once taken
+    (resources and a Subject created counted), then one with a resource, then a die roll.
+    Returns (province, the reason in words)."""
+    if len(options) == 1:
+        return options[0], "the only one"
+    tied, why = best_provinces(scenario, state, rules, attacker, options)
     if len(tied) > 1:
         p, _ = roll_off(roller, tied, "province", state.turn, attacker, *label)
         return p, why + ", by a die"

@@ -23,10 +23,10 @@ that wins moves into the province (it never controls one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Protocol
 
-from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, border_provinces, target_province
+from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, best_provinces, border_provinces, target_province
 from tabula.engine.rise_of_rome.control import transfer
 from tabula.engine.rise_of_rome.dice import DiceRoller, pick
 from tabula.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
@@ -40,7 +40,9 @@ __all__ = [
     "Battle",
     "BattleResult",
     "PlayerChoices",
+    "ProvinceQuestion",
     "command_cards",
+    "defending_army",
     "fight_battles",
     "generate",
     "max_generals",
@@ -91,11 +93,40 @@ class Battle:
 
 
 class PlayerChoices(Protocol):
-    """What the player decides during the battles phase (any method may return None: the rule decides)."""
+    """What the player decides during the battles phase (any method may return None: the rule decides).
+
+    A chooser may also have ``province_question(state, question: ProvinceQuestion) -> str | None``,
+    which is then asked instead of ``province`` (it says which battle and which province it is)."""
 
     def province(self, state: TurnState, options: tuple[str, ...], why: str) -> str | None: ...
 
     def result(self, battle: Battle) -> BattleResult | None: ...
+
+
+#: The three moments the player takes a province: his attack's province, the second province of
+#: his Major Victory, the province his defender's Major Victory takes from the attacker.
+PROVINCE_KINDS = ("target", "extra", "counter")
+
+
+@dataclass(frozen=True)
+class ProvinceQuestion:
+    """A province the player (Rome) takes control of and may choose (the seed lets him)."""
+
+    turn: int
+    battle: int
+    kind: str  # one of PROVINCE_KINDS
+    power: str  # the enemy the province is taken from
+    options: tuple[str, ...]
+    why: str
+
+    def text(self) -> str:
+        return f"battle {self.battle}, {self.why}: choose one of {', '.join(self.options)}"
+
+
+def defending_army(scenario: Scenario, state: TurnState, province: str, target: str) -> str:
+    """Whose army defends ``province`` of ``target``: the Subject whose home it is, else ``target``'s."""
+    home = scenario.provinces[province].home_of
+    return home if home and home != target and suzerain(scenario, state, home) == target else target
 
 
 def command_cards(scenario: Scenario, state: TurnState, rules: Rules, power: str) -> int:
@@ -118,16 +149,18 @@ def score_bonus(rules: Rules, points: int) -> int:
     return points // rules.battles.generator.points_per_bonus
 
 
-def generate(rules: Rules, roller: DiceRoller, attack_points: int, defence_points: int, *label: object) -> BattleResult:
-    """The Battle Result Generator: 2D6 keep the higher, + points bonus; equal: again; margin 3+: Major."""
+def generate(rules: Rules, roller: DiceRoller, attack_points: int, defence_points: int, *label: object,
+             bonuses: tuple[int, int] = (0, 0)) -> BattleResult:
+    """The Battle Result Generator: 2D6 keep the higher, + points bonus; equal: again; margin 3+: Major.
+    ``bonuses``: added to the (attacker's, defender's) score (option ``player_battle_bonus``; not in the seed)."""
     g = rules.battles.generator
     rolls = []
     for attempt in range(1, g.max_rerolls + 1):
         ra = roller.roll(g.dice, g.die, *label, "attacker", attempt)
         rd = roller.roll(g.dice, g.die, *label, "defender", attempt)
         rolls += [ra.dice, rd.dice]
-        sa = max(ra.dice) + score_bonus(rules, attack_points)
-        sd = max(rd.dice) + score_bonus(rules, defence_points)
+        sa = max(ra.dice) + score_bonus(rules, attack_points) + bonuses[0]
+        sd = max(rd.dice) + score_bonus(rules, defence_points) + bonuses[1]
         if sa != sd:
             winner = "attacker" if sa > sd else "defender"
             return BattleResult(winner, abs(sa - sd) >= g.major_margin, (sa, sd), tuple(rolls))
@@ -139,11 +172,18 @@ class _Pools:
     attack: dict[str, int]
     defence: dict[str, int]
     attacks_left: dict[str, int]
+    named: dict[tuple[str, str], int] = field(default_factory=dict)  # (defender, attacker) -> Defense named for it
+    armies: dict[int, str] = field(default_factory=dict)  # battle index -> the army that defended
 
 
-def _choose(scenario, state, rules, roller, chooser: PlayerChoices | None, who: str, options, why, label):
+def _choose(scenario, state, rules, roller, chooser: PlayerChoices | None, who: str, options, why, label,
+            kind: str = "target", enemy: str = ""):
     if who == scenario.player and chooser is not None:
-        chosen = chooser.province(state, options, why)
+        ask = getattr(chooser, "province_question", None)
+        if ask is not None:
+            chosen = ask(state, ProvinceQuestion(state.turn, int(label[2]), kind, enemy, tuple(options), why))
+        else:
+            chosen = chooser.province(state, options, why)
         if chosen is not None:
             if chosen not in options:
                 raise InputError(f"{who} cannot take {chosen!r} ({why}): choose one of {', '.join(options)}")
@@ -152,14 +192,22 @@ def _choose(scenario, state, rules, roller, chooser: PlayerChoices | None, who: 
 
 
 def fight_battles(scenario: Scenario, state: TurnState, rules: Rules, roller: DiceRoller, plan: AttackPlan,
-                  spending: dict[str, Spending], chooser: PlayerChoices | None = None
+                  spending: dict[str, Spending], chooser: PlayerChoices | None = None,
+                  defence_split: Mapping[str, Mapping[str, int]] | None = None
                   ) -> tuple[TurnState, list[Battle], list[Event]]:
-    """Phase 5: every attack of ``plan`` in order; returns the new state, the battles fought, the events."""
+    """Phase 5: every attack of ``plan`` in order; returns the new state, the battles fought, the events.
+
+    ``defence_split``: ``{defender: {attacker: points}}``, Defense money a defender (the player) puts
+    against named attacks; the rest of its Defense is spread evenly over the attacks not named."""
     pools = _Pools(attack={p: s.attack for p, s in spending.items()},
                    defence={p: s.defence for p, s in spending.items()},
                    attacks_left={})
     for a in plan.attacks:
         pools.attacks_left[a.target] = pools.attacks_left.get(a.target, 0) + 1
+    for defender, split in (defence_split or {}).items():
+        pools.named.update({(defender, attacker): int(n) for attacker, n in split.items()})
+        pools.defence[defender] = pools.defence.get(defender, 0) - sum(int(n) for n in split.values())
+        check_defence_split(plan, defender, spending.get(defender, Spending()).defence, split)
     attackers = plan.attackers()
     events: list[Event] = []
     battles: list[Battle] = []
@@ -192,6 +240,8 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
     else:
         options = ()
     if not is_active(scenario, state, target) or not options:
+        if (target, attack.attacker) in pools.named:
+            pools.defence[target] = pools.defence.get(target, 0) + pools.named.pop((target, attack.attacker))
         if not attack.external:
             moved = pools.attack.get(attack.attacker, 0)
             pools.attack[attack.attacker] = 0
@@ -206,32 +256,39 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
         why = "at random"
     else:
         province, why = _choose(scenario, state, rules, roller, chooser, attack.attacker, options,
-                                f"the province {attack.attacker} attack", label)
-    home = scenario.provinces[province].home_of
-    defending_army = home if home and home != target and suzerain(scenario, state, home) == target else target
+                                f"the province {attack.attacker} attack", label, "target", target)
+    army_of = defending_army(scenario, state, province, target)
+    pools.armies[index] = army_of
     # Points.
     b = rules.battles
     if attack.external:
         attack_points = army.points
     else:
         attack_points = b.base_army + pools.attack.get(attack.attacker, 0)
-    left = pools.attacks_left[target]
-    share = pools.defence.get(target, 0) // (left + 1)
-    pools.defence[target] = pools.defence.get(target, 0) - share
+    if (target, attack.attacker) in pools.named:
+        share = pools.named.pop((target, attack.attacker))
+    else:
+        left = sum(1 for a in plan.attacks[index:] if a.target == target and (target, a.attacker) not in pools.named)
+        share = pools.defence.get(target, 0) // (left + 1)
+        pools.defence[target] = pools.defence.get(target, 0) - share
     defence_points = b.base_army + share
     if target not in attackers:
         defence_points += b.not_attacking_bonus
-    defence_points -= b.per_extra_attack * max(0, plan.attacks_on(target) - 1)
+    if rules.options.subject_attacks == "together":
+        attacks_on = plan.attacks_on(target)
+    else:
+        attacks_on = attacks_on_army(scenario, state, rules, plan, index, target, army_of, pools.armies)
+    defence_points -= b.per_extra_attack * max(0, attacks_on - 1)
     player = scenario.player
     tabletop = attack.attacker == player or target == player
-    battle = Battle(index, attack.attacker, target, province, defending_army, attack_points, defence_points,
+    battle = Battle(index, attack.attacker, target, province, army_of, attack_points, defence_points,
                     command_cards(scenario, state, rules, attack.attacker),
-                    command_cards(scenario, state, rules, defending_army),
+                    command_cards(scenario, state, rules, army_of),
                     max_generals(rules, attack.attacker, attack_points),
-                    max_generals(rules, defending_army, defence_points),
+                    max_generals(rules, army_of, defence_points),
                     tabletop, attack.external)
     events.append(Event(t, PHASE, "battle", {"index": index, "attacker": battle.attacker, "target": target,
-                                            "province": province, "army": defending_army,
+                                            "province": province, "army": army_of,
                                             "attack_points": attack_points, "defence_points": defence_points,
                                             "attacker_cards": battle.attacker_cards, "defender_cards": battle.defender_cards,
                                             "attacker_generals": battle.attacker_generals,
@@ -243,8 +300,12 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
         if tabletop and not rules.options.generate_player_battles:
             raise InputError(f"battle {index} ({battle.attacker} against {battle.army} in {province}) is played on the "
                              "table: enter its result, or set the rules option generate_player_battles = true")
-        result = generate(rules, roller, attack_points, defence_points, *label)
+        edge = rules.options.player_battle_bonus if tabletop else 0
+        bonuses = (edge, 0) if attack.attacker == player else (0, edge)
+        result = generate(rules, roller, attack_points, defence_points, *label, bonuses=bonuses)
         how = f"generated: {result.scores[0]} to {result.scores[1]}"
+        if edge:
+            how += f", Rome's side {edge:+d} (option player_battle_bonus, not in the seed)"
     else:
         how = "entered"
     events.append(Event(t, PHASE, "battle_result", {"index": index, "winner": result.winner, "major": result.major,
@@ -274,14 +335,82 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
             extra = border_provinces(scenario, state, provinces_of(scenario, state, attack.attacker), target)
             if extra:
                 p, why = _choose(scenario, state, rules, roller, chooser, attack.attacker, extra,
-                                 "the second province of a Major Victory", label + ("extra",))
+                                 "the second province of a Major Victory", label + ("extra",), "extra", target)
                 state, more = transfer(scenario, state, p, attack.attacker, phase=PHASE, why=f"Major Victory; {why}")
                 events += more
     elif result.major and is_active(scenario, state, target):
         options = border_provinces(scenario, state, provinces_of(scenario, state, target), attack.attacker)
         if options:
             p, why = _choose(scenario, state, rules, roller, chooser, target, options,
-                             "the province a defender's Major Victory takes", label + ("counter",))
+                             "the province a defender's Major Victory takes", label + ("counter",), "counter",
+                             attack.attacker)
             state, more = transfer(scenario, state, p, target, phase=PHASE, why=f"defender's Major Victory; {why}")
             events += more
     return state, battle, events
+
+
+def check_defence_split(plan: AttackPlan, defender: str, defence: int, split: Mapping[str, int]) -> None:
+    """A defender's named Defense must go to attacks on it, add up to no more than its Defense, and to
+    all of it when every attack is named (else some of it would defend nothing)."""
+    attackers = [a.attacker for a in plan.attacks if a.target == defender]
+    for attacker, n in split.items():
+        if attacker not in attackers:
+            raise InputError(f"--defence-split {attacker}: {attacker} do not attack {defender} this turn: name one of "
+                             f"{', '.join(attackers) or 'none (nobody attacks them)'}")
+        if int(n) < 0:
+            raise InputError(f"--defence-split {attacker}={n}: give 0 or more points")
+    named = sum(int(n) for n in split.values())
+    if named > defence:
+        raise InputError(f"--defence-split names {named} points but {defender}' Defense is {defence}: "
+                         "give amounts adding up to no more than it")
+    if split and set(attackers) <= set(split) and named != defence:
+        raise InputError(f"--defence-split names every attack on {defender} but only {named} of its {defence} Defense: "
+                         "make the amounts add up to the Defense, or leave an attack out to take the rest")
+
+
+def _options_of(scenario: Scenario, state: TurnState, attack: Attack, target: str) -> tuple[str, ...]:
+    """The provinces of ``target`` that ``attack`` could take now (none: it would be cancelled)."""
+    if not is_active(scenario, state, target):
+        return ()
+    if attack.external:
+        army = state.externals.get(attack.attacker)
+        if army is None or army.paymaster == target:
+            return ()
+        return tuple(p for p in provinces_of(scenario, state, target) if p in scenario.neighbours(army.province))
+    if not is_active(scenario, state, attack.attacker):
+        return ()
+    return border_provinces(scenario, state, provinces_of(scenario, state, attack.attacker), target)
+
+
+def forecast_army(scenario: Scenario, state: TurnState, rules: Rules, attack: Attack, target: str) -> str | None:
+    """Whose army an attack still to be fought would meet, on the map as it stands: the army of the
+    province the seed's rule would pick (without its die; an external army's province is random, so
+    only when all its options are one army's); ``target``'s own when a die would decide between
+    armies; None when the attack could reach nothing."""
+    options = _options_of(scenario, state, attack, target)
+    if not options:
+        return None
+    armies = {defending_army(scenario, state, p, target) for p in options}
+    if len(armies) > 1 and not attack.external:
+        tied, _why = best_provinces(scenario, state, rules, attack.attacker, options)
+        armies = {defending_army(scenario, state, p, target) for p in tied}
+    return armies.pop() if len(armies) == 1 else target
+
+
+def attacks_on_army(scenario: Scenario, state: TurnState, rules: Rules, plan: AttackPlan, index: int, target: str,
+                    army: str, fought: Mapping[int, str]) -> int:
+    """Option ``subject_attacks = "separate"``: how many of the turn's attacks on ``target`` are against
+    ``army`` (``target``'s own or one of its Subjects'): those fought (``fought``: battle -> army), this
+    one (battle ``index``), and those to come as :func:`forecast_army` sees them now."""
+    n = 0
+    for j, a in enumerate(plan.attacks, start=1):
+        if a.target != target:
+            continue
+        if j < index:
+            met = fought.get(j)
+        elif j == index:
+            met = army
+        else:
+            met = forecast_army(scenario, state, rules, a, target)
+        n += met == army
+    return n

@@ -14,6 +14,12 @@ departure from the seed, which has them played on the table, that needs the rule
     revenue this turn (then the fewest provinces, then scenario order); half the free
     revenue to Attack, a quarter to Defense when Rome is attacked too, the rest to Civic
     Improvement.  When no power borders Rome it builds.
+``prudent`` (the default of ``tabula simulate``)
+    Defends first, attacks when it can afford it: when Rome is attacked it does not attack and
+    puts on Defense just enough to lift each defending army to its next 20-point step (the
+    Battle Result Generator's unit); when it is not attacked and has at least 20 free revenue it
+    attacks the weakest neighbour with 20 on Attack (100 points).  Offered a lost Roman home as
+    the province it takes, it takes it.  The rest goes to Civic Improvement.
 ``random``
     A random legal player: each turn it attacks one of the powers it may attack, or none,
     with equal chances; splits its revenue at two uniformly random cut points; picks a
@@ -50,6 +56,8 @@ __all__ = [
     "Builder",
     "CampaignRunner",
     "Conqueror",
+    "DEFAULT_POLICY",
+    "Prudent",
     "RandomPlayer",
     "VERDICT_ORDER",
     "make_policy",
@@ -116,6 +124,44 @@ class Conqueror(_Generated):
 
 
 @dataclass
+class Prudent(_Generated):
+    """Defend to the next 20-point step when attacked; attack the weakest neighbour with ``attack_points``
+    only when not attacked and able to pay them; retake a lost home whenever offered; the rest to Civic."""
+
+    name: str = "prudent"
+    attack_points: int = 20
+    _homes: tuple[str, ...] = field(default=(), repr=False)
+
+    def attack(self, scenario: Scenario, state: TurnState, plan: AttackPlan) -> str | None:
+        self._homes = scenario.homes(scenario.player)
+        free = state.revenue.get(scenario.player, 0) - state.civic_only.get(scenario.player, 0)
+        if plan.attacks_on(scenario.player) or free < self.attack_points:
+            return None
+        return weakest_neighbour(scenario, state)
+
+    def spend(self, scenario: Scenario, state: TurnState, plan: AttackPlan, free: int) -> Spending:
+        attack = min(free, self.attack_points) if any(a.player for a in plan.attacks) else 0
+        defence = min(free - attack, self.defence_needed(plan, scenario.player, attacking=bool(attack)))
+        return Spending(attack, defence, free - attack - defence)
+
+    @staticmethod
+    def defence_needed(plan: AttackPlan, player: str, *, attacking: bool, rules: Rules | None = None) -> int:
+        """Defense lifting each of Rome's n defences from its base (80, +10 when Rome does not attack,
+        -10 per attack beyond the first) to the next multiple of the generator's 20 points above it."""
+        n = plan.attacks_on(player) if plan is not None else 0
+        if not n:
+            return 0
+        r = rules or default_rules()
+        b, step = r.battles, r.battles.generator.points_per_bonus
+        base = b.base_army + (0 if attacking else b.not_attacking_bonus) - b.per_extra_attack * (n - 1)
+        return n * ((base // step + 1) * step - base)
+
+    def province(self, state: TurnState, options: tuple[str, ...], why: str) -> str | None:
+        lost_homes = [p for p in options if p in self._homes]
+        return lost_homes[0] if lost_homes else None
+
+
+@dataclass
 class RandomPlayer:
     """A random legal player, from its own stream keyed by ``seed`` (module doc)."""
 
@@ -150,8 +196,12 @@ POLICIES: dict[str, Callable[[int], RomePolicy]] = {
     "builder": lambda seed: Builder(),
     "conqueror": lambda seed: Conqueror(),
     "weakest-neighbour": lambda seed: Conqueror(name="weakest-neighbour"),
+    "prudent": lambda seed: Prudent(),
     "random": lambda seed: RandomPlayer(seed),
 }
+
+#: The policy ``tabula simulate`` uses unless told otherwise.
+DEFAULT_POLICY = "prudent"
 
 
 def make_policy(name: str, seed: int) -> RomePolicy:
@@ -169,7 +219,7 @@ def simulation_rules(rules: Rules | None = None) -> Rules:
     return replace(rules, options=replace(rules.options, generate_player_battles=True))
 
 
-def play_one(seed: int, *, policy: str = "conqueror", rules: Rules | None = None,
+def play_one(seed: int, *, policy: str = DEFAULT_POLICY, rules: Rules | None = None,
              scenario: Scenario | None = None) -> dict:
     """One campaign of the seed under ``policy``, to its verdict, as plain data.
 
@@ -212,7 +262,7 @@ class CampaignRunner:
     """``play_one`` bound to a policy, rules and scenario: a picklable ``seed -> dict`` for
     :func:`tabula.engine.core.simulate.simulate` (a process pool or a Dask cluster ships it)."""
 
-    policy: str = "conqueror"
+    policy: str = DEFAULT_POLICY
     rules: Rules | None = None
     scenario: Scenario | None = None
 

@@ -160,6 +160,9 @@ class Options:
     occupied_home_is_lost: bool
     start_rulers: str
     defence_split: str
+    # Defaults for campaigns whose stored rules predate these options (they were played that way).
+    subject_attacks: str = "together"
+    player_battle_bonus: int = 0
 
 
 @dataclass(frozen=True)

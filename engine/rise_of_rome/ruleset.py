@@ -13,8 +13,10 @@ attacks    attacks      engine      phase 3, the external armies' and the powers
 attack     attacks      rome        Rome's decision: its target (or none)
 spend      spending                 phase 4, Rome's split (Attack, Defense, Civic); the others'
 battles    battles      fight       phase 5, every battle; stops at a table-played battle
-                                    whose result is not yet entered (stage ``result``)
+                                    whose result is not yet entered (stage ``result``), or
+                                    at a province Rome takes and may choose (``province``)
 result     battles      result      Rome's input: the result of that battle
+province   battles      province    Rome's input: the province it takes (or the seed's rule)
 end        end                      phase 6 (externals) and Rome's civic accounting; after
                                     the last turn, or Rome's instant loss: the verdict
 =========  ===========  ==========  =======================================================
@@ -47,7 +49,8 @@ from tabula.engine.core.ruleset import Ruleset, register
 from tabula.engine.core.rules import stored_rules
 from tabula.engine.core.tables import Snapshot
 from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, candidate_targets, declare_player_attack, roll_attacks
-from tabula.engine.rise_of_rome.battles import Battle, BattleResult, fight_battles
+from tabula.engine.rise_of_rome.battles import (Battle, BattleResult, ProvinceQuestion, check_defence_split,
+                                               fight_battles)
 from tabula.engine.rise_of_rome.civic import VERDICTS, civic_end_of_turn, verdict
 from tabula.engine.rise_of_rome.dice import Roller
 from tabula.engine.rise_of_rome.externals import end_of_turn, external_attacks
@@ -56,7 +59,7 @@ from tabula.engine.rise_of_rome.model import (ExternalArmy, Power, Province, Rul
 from tabula.engine.rise_of_rome.revenue import collect_revenue
 from tabula.engine.rise_of_rome.rulers import change_rulers
 from tabula.engine.rise_of_rome.rules import RULESET, Rules, default_rules
-from tabula.engine.rise_of_rome.spending import Spending, spend
+from tabula.engine.rise_of_rome.spending import Spending, divert, spend
 from tabula.engine.rise_of_rome.turn import begin_turn, start
 from tabula.geo.errors import InputError, TabulaError
 
@@ -66,6 +69,7 @@ __all__ = [
     "STATE_SQL",
     "SCENARIO_SQL",
     "TurnView",
+    "choose_province",
     "enter_result",
     "give_attack",
     "give_spending",
@@ -110,6 +114,9 @@ CREATE TABLE ror_treasury (turn INTEGER PRIMARY KEY, revenue INTEGER, civic_only
                            civic_total INTEGER);
 -- Results of the battles played on the table, as entered (winner: attacker or defender).
 CREATE TABLE ror_battle_results (turn INTEGER, battle INTEGER, winner VARCHAR, major BOOLEAN, PRIMARY KEY (turn, battle));
+-- The provinces Rome chose to take, as entered (kind: target, extra or counter), province NULL: by the seed's rule.
+CREATE TABLE ror_province_choices (turn INTEGER, battle INTEGER, kind VARCHAR, province VARCHAR,
+                                   PRIMARY KEY (turn, battle, kind));
 -- The rest of the turn state: turn, civic_spent, civic_penalty, defeated, subjects_created (JSON), verdict.
 CREATE TABLE ror_game (key VARCHAR PRIMARY KEY, value VARCHAR);
 """
@@ -124,7 +131,8 @@ CREATE TABLE IF NOT EXISTS ror_borders (a VARCHAR, b VARCHAR, PRIMARY KEY (a, b)
 """
 
 #: Where Rome decides: (phase, stage) -> the step it gives.
-DECISIONS = {("attacks", "rome"): "attack", ("spending", None): "spend", ("battles", "result"): "result"}
+DECISIONS = {("attacks", "rome"): "attack", ("spending", None): "spend", ("battles", "result"): "result",
+             ("battles", "province"): "province"}
 #: Where the engine runs: (phase, stage) -> its step.
 ENGINE_STEPS = {("revenue", None): "revenue", ("rulers", None): "rulers", ("attacks", "engine"): "attacks",
                 ("battles", "fight"): "battles", ("end", None): "end"}
@@ -275,6 +283,8 @@ class RiseOfRome(Ruleset):
         Step("spend", "give Rome's spending", "spending"),
         Step("battles", "fight the battles", "battles", ("fight",), "{next}"),
         Step("result", "enter a battle's result", "battles", ("result",), "no battle awaits its result; {next}"),
+        Step("province", "choose Rome's province", "battles", ("province",),
+             "no province awaits Rome's choice; {next}"),
         Step("end", "end the turn", "end"),
     )
 
@@ -360,9 +370,13 @@ class RiseOfRome(Ruleset):
         if name == "attack":
             return give_attack(campaign, arg)
         if name == "spend":
-            return give_spending(campaign, Spending(**arg))
+            arg = dict(arg)
+            split = arg.pop("defence_split", None)
+            return give_spending(campaign, Spending(**arg), split)
         if name == "result":
             return enter_result(campaign, arg["battle"], arg["winner"], arg["major"])
+        if name == "province":
+            return choose_province(campaign, arg["province"], battle=arg["battle"], kind=arg["kind"])
         raise TabulaError(f"ruleset {self.name} has no step {name!r}")
 
 
@@ -392,6 +406,10 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
         "attack": "give Rome's attack: `tabula turn attack CAMPAIGN --target POWER` (or --none)",
         "spend": "give Rome's spending: `tabula turn spend CAMPAIGN --attack N --defence N --civic N`",
     }
+    if step == "province":
+        q = snap.note(int(snap.campaign("round")), "pending_province") or {}
+        return step, (f"choose the province Rome takes (battle {q.get('battle')}, {q.get('why')}): `tabula turn province "
+                      f"CAMPAIGN --choose PROVINCE` (one of {', '.join(q.get('options') or ())}) or --by-rule")
     if step == "result":
         pending = snap.note(int(snap.campaign("round")), "pending_battle") or {}
         return step, (f"enter the result of battle {pending.get('index')}: `tabula turn result CAMPAIGN "
@@ -528,15 +546,38 @@ def rome_free_revenue(scenario: Scenario, state: TurnState) -> int:
     return state.revenue.get(scenario.player, 0) - state.civic_only.get(scenario.player, 0)
 
 
-def give_spending(c, given: Spending) -> list[Event]:
-    """Rome's split of its revenue (it must add up to the revenue it may spend freely)."""
+def give_spending(c, given: Spending, defence_split: Mapping[str, int] | None = None) -> list[Event]:
+    """Rome's split of its revenue (it must add up to the revenue it may spend freely).
+    ``defence_split``: {attacking power: Defense points} for some or all of the attacks on Rome
+    (the rest of the Defense is spread evenly over the attacks not named)."""
     with c.transaction():
         snap, scenario, rules, state, rnd = _begin(c, "spend")
         plan = _plan_of(snap.note(rnd, "plan"))
-        events = [_marker(rnd, "spending", "spend", asdict(given),
-                          f"Turn {rnd}: Rome's decision, {given.attack} Attack, {given.defence} Defense, {given.civic} Civic")]
+        player = scenario.player
+        split: dict[str, int] = {}
+        if defence_split:
+            on_rome = [a.attacker for a in plan.attacks if a.target == player]
+            for name_, n in defence_split.items():
+                by_lower = {p.lower(): p for p in scenario.powers}
+                who = by_lower.get(str(name_).strip().lower())
+                if who is None:
+                    raise InputError(f"--defence-split {name_!r} is no power of this campaign: name one of "
+                                     f"{', '.join(on_rome) or 'none (nobody attacks Rome this turn)'}")
+                split[who] = int(n)
+            free = rome_free_revenue(scenario, state)
+            if min(given.attack, given.defence, given.civic) >= 0 and given.total == free:
+                attacking = any(a.attacker == player for a in plan.attacks)
+                check_defence_split(plan, player, divert(given, attacking, bool(on_rome)).defence, split)
+        arg = asdict(given) | ({"defence_split": split} if split else {})
+        words = "; Defense " + ", ".join(f"{n} against {w}" for w, n in split.items()) if split else ""
+        events = [_marker(rnd, "spending", "spend", arg,
+                          f"Turn {rnd}: Rome's decision, {given.attack} Attack, {given.defence} Defense, {given.civic} Civic"
+                          + words)]
         state, spending, ev = spend(scenario, state, rules, plan, given)
         events += ev + _diff(c, snap, _state_rows(scenario, state), rnd, "spending")
+        if split:
+            events.append(Event(rnd, "spending", "put_note", {"round": rnd, "key": "defence_split", "value": {player: split}},
+                                f"Rome's Defense named for the attacks: {', '.join(f'{w} {n}' for w, n in split.items())}"))
         events += _treasury(c, snap, scenario, state, rnd, "spending", spending.get(scenario.player, Spending()))
         events.append(Event(rnd, "spending", "put_note",
                             {"round": rnd, "key": "spending", "value": {p: asdict(s) for p, s in spending.items()}},
@@ -551,13 +592,27 @@ class _NeedResult(Exception):
         self.battle = battle
 
 
+class _NeedProvince(Exception):
+    def __init__(self, question: ProvinceQuestion):
+        self.question = question
+
+
 @dataclass
 class _Chooser:
     entered: Mapping[int, BattleResult]
     generate: bool
+    chosen: Mapping[tuple[int, str], str | None] = None
 
     def province(self, state, options, why):
         return None  # the rule decides (the most revenue, a resource, a die)
+
+    def province_question(self, state, q: ProvinceQuestion):
+        """The seed lets Rome choose the provinces it takes: a stored choice, or the campaign stops for one."""
+        if len(q.options) < 2:
+            return None
+        if (q.battle, q.kind) in (self.chosen or {}):
+            return self.chosen[(q.battle, q.kind)]  # None: the seed's rule, as Rome asked
+        raise _NeedProvince(q)
 
     def result(self, battle: Battle):
         if battle.index in self.entered:
@@ -571,10 +626,21 @@ def _battles(c, snap, scenario, rules, state, rnd, roller) -> list[Event]:
     plan = _plan_of(snap.note(rnd, "plan"))
     spending = {p: Spending(**s) for p, s in (snap.note(rnd, "spending") or {}).items()}
     entered = {b: BattleResult(w, bool(m)) for (t, b), (_t, _b, w, m) in snap.tables["ror_battle_results"].items() if t == rnd}
+    chosen = {(b, k): p for (t, b, k), (_t, _b, _k, p) in snap.tables["ror_province_choices"].items() if t == rnd}
+    split = snap.note(rnd, "defence_split") or None
     marker = _marker(rnd, "battles", "battles", None, f"Turn {rnd}, phase 5: battles")
     try:
         new, battles, ev = fight_battles(scenario, state, rules, roller, plan, spending,
-                                         _Chooser(entered, rules.options.generate_player_battles))
+                                         _Chooser(entered, rules.options.generate_player_battles, chosen), split)
+    except _NeedProvince as need:
+        q = need.question
+        return [marker,
+                Event(rnd, "battles", "province_awaited", {"battle": q.battle, "kind": q.kind, "options": list(q.options)},
+                      f"Battle {q.battle}: Rome takes a province of {q.power} ({q.why}); choose one of "
+                      f"{', '.join(q.options)}"),
+                Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_province", "value": asdict(q)},
+                      f"battle {q.battle} awaits Rome's choice of province"),
+                *_move(rnd, "battles", "battles", "province", snap)]
     except _NeedResult as need:
         b = need.battle
         data = asdict(b)
@@ -588,6 +654,9 @@ def _battles(c, snap, scenario, rules, state, rnd, roller) -> list[Event]:
     if snap.note(rnd, "pending_battle") is not None:
         events.append(Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_battle", "value": None},
                             "no battle awaits its result"))
+    if snap.note(rnd, "pending_province") is not None:
+        events.append(Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_province", "value": None},
+                            "no province awaits Rome's choice"))
     events += _move(rnd, "battles", "end", None, snap)
     return events
 
@@ -618,6 +687,36 @@ def enter_result(c, battle: int, winner: str, major: bool) -> list[Event]:
     return events
 
 
+def choose_province(c, province: str | None, *, battle: int | None = None, kind: str | None = None) -> list[Event]:
+    """The province Rome takes at the choice the battles stopped for (``province`` None: the seed's rule
+    picks it: the most revenue next turn, then a resource, then a die).  ``battle``/``kind``, when given,
+    must be the pending choice's (re-adjudication passes them)."""
+    with c.transaction():
+        snap, scenario, rules, state, rnd = _begin(c, "province")
+        q = snap.note(rnd, "pending_province") or {}
+        if (battle is not None and int(battle) != q.get("battle")) or (kind is not None and kind != q.get("kind")):
+            raise InputError(f"battle {battle} ({kind}) does not await Rome's choice: battle {q.get('battle')} "
+                             f"({q.get('why')}) does")
+        options = list(q.get("options") or ())
+        if province is not None:
+            by_lower = {p.lower(): p for p in options}
+            chosen = by_lower.get(province.strip().lower())
+            if chosen is None:
+                raise InputError(f"--choose {province!r}: Rome may take one of {', '.join(options)} "
+                                 f"(battle {q.get('battle')}, {q.get('why')}), or give --by-rule")
+            province = chosen
+        words = province if province is not None else "as the seed's rule picks it"
+        events = [_marker(rnd, "battles", "province", {"battle": q["battle"], "kind": q["kind"], "province": province},
+                          f"Turn {rnd}: Rome's decision, battle {q['battle']}: the province taken, {words}"),
+                  Event(rnd, "battles", "put_row", {"table": "ror_province_choices",
+                                                    "row": {"turn": rnd, "battle": q["battle"], "kind": q["kind"],
+                                                            "province": province}},
+                        f"battle {q['battle']}: Rome takes {words} (chosen)"),
+                  *_move(rnd, "battles", "battles", "fight", snap)]
+        c.append(events, before=snap)
+    return events
+
+
 # --- the player's view --------------------------------------------------------------------------
 
 
@@ -639,6 +738,7 @@ class TurnView:
     targets: tuple[str, ...]
     plan: tuple[Attack, ...]
     pending_battle: dict | None
+    pending_province: dict | None
     powers: tuple[dict, ...]
     externals: tuple[dict, ...]
     verdict: str | None
@@ -664,6 +764,10 @@ class TurnView:
             out.append(f"battle {b['index']} (on the table): {b['attacker']} ({b['attack_points']} pts, {b['attacker_cards']} cards, "
                        f"up to {b['attacker_generals']} Generals) attack {b['province']}, defended by {b['army']} "
                        f"({b['defence_points']} pts, {b['defender_cards']} cards, up to {b['defender_generals']} Generals)")
+        if self.pending_province:
+            q = self.pending_province
+            out.append(f"battle {q['battle']}: Rome takes a province of {q['power']} ({q['why']}): "
+                       f"choose one of {', '.join(q['options'])}")
         if self.verdict:
             out.append(f"verdict: {self.verdict}: {VERDICTS.get(self.verdict, '')}")
         out.append(f"next: {self.next_words}")
@@ -700,6 +804,7 @@ def turn_view(c) -> TurnView:
         rome_free=rome_free_revenue(scenario, state) if in_turn else None,
         targets=candidate_targets(scenario, state, player) if step == "attack" else (),
         plan=plan, pending_battle=snap.note(rnd, "pending_battle") if step == "result" else None,
+        pending_province=snap.note(rnd, "pending_province") if step == "province" else None,
         powers=tuple(powers),
         externals=tuple({"power": e.power, "province": e.province, "points": e.points, "paymaster": e.paymaster}
                         for e in state.externals.values()),

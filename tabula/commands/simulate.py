@@ -29,6 +29,17 @@ DEPARTURE = ("Rome's own battles (and its Subjects') are generated like every ot
              "the table as the seed has them: the rules option generate_player_battles is on")
 
 
+def departures(rules) -> list[str]:
+    """Every departure from the seed the simulated campaigns make (the generated battles; Rome's
+    edge in them when the rules option player_battle_bonus is not 0)."""
+    out = [DEPARTURE]
+    edge = rules.options.player_battle_bonus
+    if edge:
+        out.append(f"Rome's side adds {edge:+d} to its score in every generated battle of Rome's (or its Subjects'), "
+                   "standing for the player's skill at the table: the rules option player_battle_bonus is not 0")
+    return out
+
+
 def verdict_words(rules) -> dict[str, str]:
     """Each verdict with its Civic Development band, from the rules (option band_180 included)."""
     c = rules.civic
@@ -64,7 +75,7 @@ def _rise_of_rome(policy: str, rules_file: Path | None):
 def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]:
     lines = [f"Rise of Rome: {summary['runs']} campaigns, policy {meta['policy']}, seed {meta['seed']}, "
              f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.1f} runs/s)",
-             f"Departure from the seed: {DEPARTURE}."]
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
     verdicts = summary["counts"]["verdict"]
     lines.append("Verdicts: " + ", ".join(f"{words.get(k, k)} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)"
                                           for k, v in verdicts.items()))
@@ -85,8 +96,8 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 @click.command(name="simulate")
 @click.argument("ruleset", metavar="RULESET")
 @click.option("--runs", type=WHOLE, default=1000, show_default=True, help="How many campaigns to play.")
-@click.option("--policy", default="conqueror", show_default=True,
-              help="Who plays Rome: builder, conqueror (= weakest-neighbour) or random.")
+@click.option("--policy", default="prudent", show_default=True,
+              help="Who plays Rome: prudent, builder, conqueror (= weakest-neighbour) or random.")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="The master seed: each run's seed derives from it and the run's index.")
 @click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
@@ -101,13 +112,14 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, force, as_json):
     """Play RULESET's campaign RUNS times and report the distribution of outcomes.
 
-    The engine plays every power and a named policy plays Rome: builder (no attacks, all revenue
-    to Civic Improvement), conqueror (attack the weakest neighbour every turn) or random (a
-    random legal player).  Rome's battles are generated like the others' (a departure from the
+    The engine plays every power and a named policy plays Rome: prudent (the default: defend to
+    the next 20-point step when attacked, else attack the weakest neighbour with 20 when it can,
+    retake lost homes), builder (no attacks, all revenue to Civic Improvement), conqueror (attack
+    the weakest neighbour every turn) or random (a random legal player).  Rome's battles are generated like the others' (a departure from the
     seed, which plays them on the table; the report says so).  Same --seed, same outcomes,
     whatever --workers or --scheduler.
 
-    Example: tabula simulate rise-of-rome --runs 1000 --policy conqueror --seed 1 --out build/sim
+    Example: tabula simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
     """
     from tabula.engine.core.simulate import run_seeds, simulate, summarise
     from tabula.engine.rise_of_rome.policies import VERDICT_ORDER
@@ -137,7 +149,7 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
                         series=("provinces", "civic_by_turn"))
     meta = {"ruleset": ruleset, "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
             "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
-            "rules": str(rules_file) if rules_file else "shipped", "departures": [DEPARTURE],
+            "rules": str(rules_file) if rules_file else "shipped", "departures": departures(rules),
             "verdict_bounds": {"assured": rules.civic.assured, "italy": rules.civic.italy,
                                "provincial": rules.civic.provincial}}
     document = {**meta, **summary}
@@ -173,7 +185,9 @@ def plot_labels(document: dict, rules) -> dict:
     """The Rise of Rome words and bounds for :func:`tabula.web_maps.plots.outcome_plot`."""
     c = rules.civic
     return {"title": (f"Rise of Rome: {document['runs']} campaigns, Rome played by '{document['policy']}', "
-                      f"seed {document['seed']} (Rome's battles generated)"),
+                      f"seed {document['seed']} (Rome's battles generated"
+                      + (f", Rome {rules.options.player_battle_bonus:+d} in them" if rules.options.player_battle_bonus else "")
+                      + ")"),
             "bounds": {"provincial": c.provincial, "italy": c.italy, "assured": c.assured},
             "verdict_labels": verdict_words(rules), "score": "civic", "score_label": "final Civic Development",
             "series": "provinces", "series_label": "provinces Rome holds"}

@@ -2,8 +2,8 @@
 
 **Rise of Rome** (solo): the engine plays the eight other powers and the external armies;
 ``turn next`` runs its phases until Rome must decide (its attack, its spending, the result
-of a battle played on the table), and ``turn status`` says where the turn stands and what
-Rome may do.
+of a battle played on the table, a province Rome takes), and ``turn status`` says where the
+turn stands and what Rome may do.
 
 **Mare Nostrum** (six nations, the umpire at the keyboard): ``turn lottery`` enters a real
 draw (else the campaign seed draws it), ``turn begin`` opens a turn (order of play, events,
@@ -76,7 +76,7 @@ def _next_line(c) -> None:
 def group() -> None:
     """Play a province campaign: Rise of Rome (Rome, solo) or Mare Nostrum (six nations).
 
-    Rise of Rome: start, next, status, attack, spend, result.  Mare Nostrum: start, lottery,
+    Rise of Rome: start, next, status, attack, spend, result, province.  Mare Nostrum: start, lottery,
     begin, status, build, peace, ally, grain, attack, naval, destroy, artworks, done, result,
     end (and next: begin or end the turn when that is what comes next).
     """
@@ -200,13 +200,18 @@ def attack(campaign: Path, target: str | None, no_attack: bool, nation: str | No
 @click.option("--attack", "attack_", type=WHOLE, default=0, show_default=True, help="Revenue to Attack.")
 @click.option("--defence", "--defense", "defence", type=WHOLE, default=0, show_default=True, help="Revenue to Defense.")
 @click.option("--civic", type=WHOLE, default=None, help="Revenue to Civic Improvement (default: what is left).")
-def spend(campaign: Path, attack_: int, defence: int, civic: int | None) -> None:
+@click.option("--defence-split", "--defense-split", "defence_split", default=None, metavar="POWER=N,...",
+              help="How Rome's Defense meets the attacks on it: points against each attacking power named "
+                   "(the rest spread evenly over the attacks not named; default: all spread evenly).")
+def spend(campaign: Path, attack_: int, defence: int, civic: int | None, defence_split: str | None) -> None:
     """Rise of Rome: Rome's spending (phase 4), the revenue it may spend freely, split three ways.
 
     The three must add up to that revenue (`tabula turn status` shows it); a subject's
-    civic-only yield goes to Civic Improvement by itself.
+    civic-only yield goes to Civic Improvement by itself.  Attacked more than once, Rome may
+    say how its Defense meets each attack with --defence-split.
 
-    Example: tabula turn spend rome.duckdb --attack 20 --defence 10 --civic 15
+    Examples: tabula turn spend rome.duckdb --attack 20 --defence 10 --civic 15;
+    tabula turn spend rome.duckdb --defence 30 --defence-split "Samnites=20,Etruscans=10"
     """
     from tabula.engine.rise_of_rome.ruleset import give_spending, rome_free_revenue, state_of
     from tabula.engine.rise_of_rome.spending import Spending
@@ -220,7 +225,46 @@ def spend(campaign: Path, attack_: int, defence: int, civic: int | None) -> None
             if civic < 0:
                 raise InputError(f"--attack {attack_} + --defence {defence} is more than the {free} Rome may spend: "
                                  "give smaller amounts")
-        _echo(give_spending(c, Spending(attack_, defence, civic)))
+        _echo(give_spending(c, Spending(attack_, defence, civic), _split(defence_split)))
+        _next_line(c)
+
+
+def _split(text: str | None) -> dict[str, int] | None:
+    """``"Samnites=20, Etruscans=10"`` -> {"Samnites": 20, "Etruscans": 10} (a bad item: one line)."""
+    if text is None:
+        return None
+    out: dict[str, int] = {}
+    for item in (x.strip() for x in text.split(",")):
+        name, sep, number = item.rpartition("=")
+        try:
+            n = int(number.strip())
+        except ValueError:
+            n = -1
+        if not sep or not name.strip() or n < 0 or name.strip() in out:
+            raise click.BadParameter(f"{item!r}: give POWER=N (N points, 0 or more), each power once, "
+                                     "separated by commas", param_hint="--defence-split")
+        out[name.strip()] = n
+    return out
+
+
+@group.command("province")
+@CAMPAIGN
+@click.option("--choose", "province", default=None, metavar="PROVINCE", help="The province Rome takes (any case).")
+@click.option("--by-rule", is_flag=True, help="Let the seed's rule pick (most revenue next turn, a resource, a die).")
+def province(campaign: Path, province: str | None, by_rule: bool) -> None:
+    """Rise of Rome: the province Rome takes, where the seed lets the player choose: the province of
+    Rome's attack, the second province of Rome's Major Victory, the province a Roman defender's
+    Major Victory takes.  `tabula turn status` lists the options; then `tabula turn next`.
+
+    Example: tabula turn province rome.duckdb --choose Campania
+    """
+    from tabula.engine.rise_of_rome.ruleset import choose_province
+
+    if (province is None) == (not by_rule):
+        raise click.BadParameter("give --choose PROVINCE or --by-rule (one of them)", param_hint="--choose")
+    with _open(campaign, only=ROR) as c:
+        c.require_state()
+        _echo(choose_province(c, province))
         _next_line(c)
 
 

@@ -84,6 +84,8 @@ class Player:
             rome_attacks = b["attacker"] == "Romans"
             winner = "Romans" if (not rome_attacks or self.results % 2) else "defender"
             return ["turn", "result", path, b["index"], "--winner", winner, "--margin", "major" if self.results % 3 == 0 else "minor"]
+        if step == "province":
+            return ["turn", "province", path, "--by-rule"]
         raise AssertionError(f"unexpected step {step}")
 
 
@@ -136,6 +138,72 @@ def test_a_scripted_rome_plays_a_whole_campaign_to_its_verdict_and_it_readjudica
     con.close()
     code, _, err = tabula(capsys, "round", "verify", copy)
     assert code == 4 and "ror_control" in err
+
+
+def test_rome_spreads_its_defence_and_chooses_the_provinces_it_takes(campaign, capsys):
+    """Seed 17, turn 1: the Etruscans and the Campanians attack Rome, Rome attacks the Samnites.  Rome
+    names its Defense for each attack; its Major Victory lets it choose its second province."""
+    assert tabula(capsys, "turn", "start", campaign, "--seed", "17")[0] == 0
+    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    view = _status(capsys, campaign)
+    assert sorted(a["attacker"] for a in view["plan"] if a["target"] == "Romans") == ["Campanians", "Etruscans"]
+    assert tabula(capsys, "turn", "attack", campaign, "--target", "samnites")[0] == 0
+    free = _status(capsys, campaign)["rome_free"]
+    assert free == 20
+    # Bad splits are one line (nothing written).
+    for split, words in (("Samnites=5", "error: --defence-split Samnites: Samnites do not attack Romans this turn: "
+                                        "name one of Etruscans, Campanians"),
+                         ("Etruscans=11", "error: --defence-split names 11 points but Romans' Defense is 10"),
+                         ("Etruscans=7,Campanians=2", "error: --defence-split names every attack on Romans but only 9 of its 10"),
+                         ("Atlantis=3", "error: --defence-split 'Atlantis' is no power of this campaign")):
+        code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", split)
+        assert code == 1 and err.startswith(words) and len(err.strip().splitlines()) == 1, (split, err)
+    code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", "Etruscans")
+    assert code == 2 and "give POWER=N" in err
+    code, out, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10,
+                            "--defence-split", "etruscans=10")
+    assert code == 0, err
+    assert "Defense 10 against Etruscans" in out
+    # Battle 1: the Etruscans meet all 10 points; 80 + 10 - 10 (attacked twice; Rome attacks, so no +10).
+    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    view = _status(capsys, campaign)
+    b = view["pending_battle"]
+    assert (b["attacker"], b["defence_points"]) == ("Etruscans", 80)
+    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
+    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    b = _status(capsys, campaign)["pending_battle"]
+    assert (b["attacker"], b["defence_points"]) == ("Campanians", 70)  # nothing left of the Defense for them
+    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
+    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    b = _status(capsys, campaign)["pending_battle"]
+    assert (b["attacker"], b["province"]) == ("Romans", "Samnium Pentrum")
+    code, _, err = tabula(capsys, "turn", "province", campaign, "--choose", "Frentani")
+    assert code == 3 and "no province awaits Rome's choice" in err
+    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "Romans", "--margin", "major")[0] == 0
+    # The Major Victory's second province: Hirpini or Frentani, Rome's choice.
+    code, out, err = tabula(capsys, "turn", "next", campaign)
+    assert code == 0, err
+    assert "Rome takes a province of Samnites" in out and "turn province" in out
+    view = _status(capsys, campaign)
+    assert view["next_step"] == "province"
+    q = view["pending_province"]
+    assert (q["kind"], sorted(q["options"])) == ("extra", ["Frentani", "Hirpini"])
+    code, out, _ = tabula(capsys, "turn", "status", campaign)
+    assert "choose one of Hirpini, Frentani" in out or "choose one of Frentani, Hirpini" in out
+    code, _, err = tabula(capsys, "turn", "province", campaign, "--choose", "Campania")
+    assert code == 1 and err.startswith("error: --choose 'Campania': Rome may take one of ")
+    code, _, err = tabula(capsys, "turn", "province", campaign)
+    assert code == 2 and "give --choose PROVINCE or --by-rule" in err
+    assert tabula(capsys, "turn", "province", campaign, "--choose", "frentani")[0] == 0
+    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    code, out, err = tabula(capsys, "sql", campaign, "SELECT power FROM ror_control WHERE province IN "
+                            "('Samnium Pentrum', 'Frentani', 'Hirpini') ORDER BY province")
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()[2:5]] == ["Romans", "Samnites", "Romans"]
+    code, out, _ = tabula(capsys, "sql", campaign, "SELECT battle, kind, province FROM ror_province_choices")
+    assert "extra" in out and "Frentani" in out
+    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    assert code == 0, err
 
 
 def test_bad_inputs_are_one_line(campaign, capsys):
