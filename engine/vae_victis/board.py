@@ -21,6 +21,11 @@ Tables read (see docs/architecture.md):
 
 Campaign tables other than ``hexes``/``hex_neighbors`` are optional so that a
 bare map database also loads (with no structures and no factions).
+
+A compact JSON copy of the Board (the derived table ``board_cache``, :mod:`.board_cache`) is
+read instead of the tables when its digest says it was made from exactly these rows; the
+caller that may write (``write_cache=True``: the ruleset, for a campaign opened read-write)
+writes a missing or stale copy.  Either way the Board is the same, field for field.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Iterator
 
 import duckdb
 
+from tabula.engine.vae_victis import board_cache
 from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
 from tabula.engine.vae_victis.rules import read_rules
 from tabula.geo.errors import InputError
@@ -142,14 +148,35 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
-    """Read the static :class:`Board` from a map or campaign database (see the module doc)."""
+def board_from_duckdb(con: duckdb.DuckDBPyConnection, *, use_cache: bool = True, write_cache: bool = False) -> Board:
+    """Read the static :class:`Board` from a map or campaign database (see the module doc).
+
+    ``use_cache``: take the Board from a fresh ``board_cache`` copy where there is one (False: always
+    the tables).  ``write_cache``: where the copy is missing, stale or unreadable and the database
+    accepts writes, store the Board read from the tables (call it inside the step's transaction,
+    so a step that is rolled back leaves the file as it was)."""
     with _cyclic_gc_paused():
-        return _board_from_duckdb(con)
+        if not (use_cache or write_cache):
+            return _board_from_duckdb(con, existing_tables(con))
+        kinds = board_cache.object_kinds(con)
+        tables = set(kinds)
+        if not {"hexes", "hex_neighbors"} <= tables:
+            return _board_from_duckdb(con, tables)  # refused there, in one line
+        digest = board_cache.board_digest(con, kinds)
+        if use_cache:
+            payload = board_cache.read_cached(con, kinds, digest)
+            if payload is not None:
+                try:
+                    return board_cache.decode(payload, read_rules(con))
+                except board_cache.CorruptCache:
+                    pass  # read the tables below (and rewrite the copy where allowed)
+        board = _board_from_duckdb(con, tables)
+        if write_cache:
+            board_cache.write_cache(con, board, digest)
+        return board
 
 
-def _board_from_duckdb(con: duckdb.DuckDBPyConnection) -> Board:
-    tables = existing_tables(con)
+def _board_from_duckdb(con: duckdb.DuckDBPyConnection, tables: set[str]) -> Board:
     missing = {"hexes", "hex_neighbors"} - tables
     if missing:
         raise InputError(

@@ -58,7 +58,8 @@ class VaeVictisII(Ruleset):
         from tabula.engine.vae_victis.board import board_from_duckdb
         from tabula.engine.vae_victis.logistics import attach_campaign
 
-        board = board_from_duckdb(campaign.con)
+        # A read-write campaign keeps a fresh JSON copy of its Board (board_cache) for the next step.
+        board = board_from_duckdb(campaign.con, write_cache=not campaign.read_only)
         attach_campaign(board, campaign.con)  # logistics_for then reuses the campaign's static link tables
         return board
 
