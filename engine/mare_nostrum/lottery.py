@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from tabula.engine.core import rng
+from tabula.engine.core.labels import Labelled, label_key
 from tabula.geo.errors import InputError
 
 from .model import Event, Scenario, TurnState
@@ -32,22 +33,13 @@ __all__ = ["Draw", "Lottery", "WheelDraw", "label_key", "lottery_for", "order_of
 NAMESPACE = "mare-nostrum"
 
 
-def label_key(label: Sequence[object]) -> str:
-    """A label as one string (``siege/3/Apulia``): what logs and entered numbers are keyed by."""
-    return "/".join(str(x) for x in label)
-
-
 @dataclass(frozen=True)
-class Draw:
+class Draw(Labelled):
     """One number for ``label``; ``entered``: given by the umpire rather than drawn."""
 
     label: tuple
     value: int
     entered: bool = False
-
-    @property
-    def key(self) -> str:
-        return label_key(self.label)
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,11 @@ fails with one line naming the key and the fix.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping
 
-from tabula.datasets.rules import load_rules
 from tabula.engine.core.rules import RuleSet
+from tabula.engine.core.rules_loaders import rules_loaders
 from tabula.geo.errors import InputError
 
 __all__ = [
@@ -258,33 +255,6 @@ class Rules(RuleSet):
         raise InputError(f"no event {key!r}: use one of {', '.join(b.key for b in self.events)}")
 
 
-@lru_cache(maxsize=None)
-def default_rules() -> Rules:
-    """The ruleset file's values with no overrides (cached)."""
-    return Rules.from_mapping(_load(None))
-
-
-def rules_with(overrides: Mapping[str, Any], *, source: str = "rules") -> Rules:
-    """The ruleset's values with ``overrides`` (a scenario ``[rules]``-shaped mapping) merged in."""
-    return Rules.from_mapping(_load(overrides, source))
-
-
-def rules_from_file(path: str | Path) -> Rules:
-    """A whole rules file of the same shape (a designer's variant); bad TOML is one line naming it."""
-    path = Path(path)
-    try:
-        with path.open("rb") as f:
-            values = tomllib.load(f)
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror}): give an existing rules file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
-    values.pop("validation", None)
-    return Rules.from_mapping(values, RULESET)
-
-
-def _load(overrides: Mapping[str, Any] | None, source: str = "rules") -> dict:
-    try:
-        return load_rules(RULESET, overrides, source=source)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"datasets/rules/{RULESET}.toml: not valid TOML ({err}): fix the file") from None
+#: The ruleset file as it stands (cached), with a scenario's ``[rules]`` merged in, and a
+#: designer's whole variant file (engine/core/rules_loaders.py).
+default_rules, rules_with, rules_from_file = rules_loaders(RULESET, Rules.from_mapping)

@@ -52,11 +52,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from tabula.datasets.rules import rules_rows
-from tabula.engine.core.events import Event, StoredEvent
+from tabula.engine.core.events import Event
 from tabula.engine.core.machine import Step, StepRefused, position_of, require_step
-from tabula.engine.core.rules import stored_rules
-from tabula.engine.core.ruleset import Ruleset, register
+from tabula.engine.core.ruleset import register
+from tabula.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
+                                        scenario_tables, store_rules)
+from tabula.engine.core.stepped import set_campaign as _set
+from tabula.engine.core.stepped import step_event as _marker
 from tabula.engine.core.tables import Snapshot
 from tabula.geo.errors import InputError, TabulaError
 
@@ -65,7 +67,7 @@ from . import building, diplomacy
 from .lottery import Lottery, WheelDraw, label_key, lottery_for
 from .model import (PIRATES, Attack, Fleet, Invader, Nation, NationState, Province, Scenario, SeaQuadrant, TurnState,
                     Works, provinces_of)
-from .rules import RULESET, Rules, default_rules
+from .rules import RULESET, Rules, default_rules, rules_with
 from .turn import begin_turn, end_turn, finish_actions, new_game
 from .victory import standings
 
@@ -162,14 +164,7 @@ _DERIVED = ("mn_control", "mn_nations_state", "mn_works", "mn_fleets", "mn_attac
 
 def write_scenario(con, scenario: Scenario, rules: Rules) -> None:
     """Store ``scenario`` and the merged ``rules`` in a campaign file (``con``, outside a transaction)."""
-    from tabula.schema import CAMPAIGN, create_tables
-
-    for statement in SCENARIO_SQL.split(";"):
-        if statement.strip():
-            con.execute(statement)
-    # The frozen rules live in the schema's one `rules` table (schema/campaign.sql), as in every campaign.
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rules'").fetchone()[0]:
-        create_tables(con, CAMPAIGN, ["rules"])
+    create_scenario_tables(con, SCENARIO_SQL)
     con.executemany("INSERT INTO mn_provinces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(p.name, i, p.nation, p.role, p.city, p.lon, p.lat, json.dumps(list(p.seas)), p.revenue, p.army)
                      for i, p in enumerate(scenario.provinces.values())])
@@ -178,19 +173,18 @@ def write_scenario(con, scenario: Scenario, rules: Rules) -> None:
     con.executemany("INSERT INTO mn_seas VALUES (?, ?, ?, ?, ?)",
                     [(s.name, i, s.lon, s.lat, s.note) for i, s in enumerate(scenario.seas.values())])
     con.executemany("INSERT INTO mn_borders VALUES (?, ?)",
-                    sorted({tuple(sorted((a, b))) for a, ns in scenario.adjacency.items() for b in ns}))
+                    border_pairs(scenario.adjacency))
     con.executemany("INSERT INTO mn_passages VALUES (?, ?, ?)", [(i, a, b) for i, (a, b) in enumerate(scenario.passages)])
     con.executemany("INSERT INTO mn_invaders VALUES (?, ?, ?, ?, ?)",
                     [(v.province, i, v.nation, v.army, v.managed_by) for i, v in enumerate(scenario.invaders)])
     if scenario.independent_armies:
         con.executemany("INSERT INTO mn_independent_armies VALUES (?, ?)", list(scenario.independent_armies))
-    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(rules.values))
+    store_rules(con, rules)
 
 
 def read_scenario(con, name: str = "mare-nostrum") -> Scenario:
     """The :class:`Scenario` a campaign file stores."""
-    have = {r[0] for r in con.execute("SELECT lower(table_name) FROM information_schema.tables "
-                                      "WHERE table_schema = current_schema()").fetchall()}
+    have = scenario_tables(con)
     need = {"mn_provinces", "mn_nations", "mn_seas", "mn_borders", "mn_passages", "mn_invaders"}
     if not need <= have:
         raise InputError("this campaign file has no Mare Nostrum scenario tables (" + ", ".join(sorted(need - have))
@@ -203,10 +197,7 @@ def read_scenario(con, name: str = "mare-nostrum") -> Scenario:
                                 int(r[7]), r[8] or "")
                  for r in con.execute("SELECT name, nation, role, city, lon, lat, seas, revenue, army FROM mn_provinces "
                                       "ORDER BY ord").fetchall()}
-    adjacency: dict[str, set[str]] = {p: set() for p in provinces}
-    for a, b in con.execute("SELECT a, b FROM mn_borders ORDER BY a, b").fetchall():
-        adjacency[a].add(b)
-        adjacency[b].add(a)
+    adjacency = adjacency_of(provinces, con.execute("SELECT a, b FROM mn_borders ORDER BY a, b").fetchall())
     passages = tuple((a, b) for a, b in con.execute("SELECT from_province, to_province FROM mn_passages ORDER BY ord").fetchall())
     invaders = tuple(Invader(*r) for r in con.execute("SELECT province, nation, army, managed_by FROM mn_invaders "
                                                       "ORDER BY ord").fetchall())
@@ -215,7 +206,7 @@ def read_scenario(con, name: str = "mare-nostrum") -> Scenario:
         armies = tuple((int(t), a) for t, a in con.execute("SELECT from_turn, army FROM mn_independent_armies "
                                                            "ORDER BY from_turn").fetchall())
     return Scenario(name=name, provinces=provinces, nations=nations, seas=seas,
-                    adjacency={p: frozenset(s) for p, s in adjacency.items()}, passages=passages,
+                    adjacency=adjacency, passages=passages,
                     invaders=invaders, independent_armies=armies)
 
 
@@ -290,25 +281,13 @@ def _order(scenario: Scenario, province: str) -> int:
 
 def _diff(c, snap: Snapshot, rows: Mapping[str, Mapping[tuple, dict]], rnd: int, phase: str) -> list[Event]:
     """put_row/drop_row events turning ``snap``'s derived tables into ``rows`` (mn_game: its state keys only)."""
-    events: list[Event] = []
-    schema = c.ruleset.schema
-    for table, wanted in rows.items():
-        spec = schema.tables[table]
-        stored = snap.tables[table]
-        want = {spec.key_of(spec.row_from(r)): spec.row_from(r) for r in wanted.values()}
-        for key in sorted(stored, key=str):
-            if key not in want and not (table == "mn_game" and key[0] not in _GAME_KEYS):
-                events.append(Event(rnd, phase, "drop_row", {"table": table, "key": dict(zip(spec.key, key))}))
-        for key, row in sorted(want.items(), key=lambda kv: str(kv[0])):
-            if stored.get(key) != row:
-                events.append(Event(rnd, phase, "put_row", {"table": table, "row": dict(zip(spec.column_names, row))}))
-    return [Event(e.round, e.phase, e.kind, e.data, c.ruleset.describe(e, c)) for e in events]
+    return diff_events(c, snap, rows, rnd, phase, state_keys={"mn_game": _GAME_KEYS})
 
 
 # --- the ruleset ---------------------------------------------------------------------------
 
 
-class MareNostrum(Ruleset):
+class MareNostrum(SteppedRuleset):
     name = RULESET
     state_sql = STATE_SQL
     steps = (
@@ -328,49 +307,27 @@ class MareNostrum(Ruleset):
         Step("end", "end the turn", "battles"),
     )
 
-    def load_board(self, campaign) -> Scenario:
-        name = campaign.con.execute("SELECT value FROM scenario_meta WHERE key = 'name'").fetchone() \
-            if "scenario_meta" in campaign.tables() else None
-        return read_scenario(campaign.con, name[0] if name else "mare-nostrum")
+    scenario_name = "mare-nostrum"
+    start_phase = "begin"
+    rules_class = Rules
+    read_scenario = staticmethod(read_scenario)
+    write_scenario = staticmethod(write_scenario)
+    state_rows = staticmethod(_rows)
+    install_views = staticmethod(install_views)
+    default_rules = staticmethod(default_rules)
+    rules_with = staticmethod(rules_with)
 
-    def read_rules(self, campaign) -> Rules:
-        values = stored_rules(campaign.con)
-        return default_rules() if values is None else Rules.from_mapping(values)
-
-    def factions(self, campaign) -> list[str]:
-        return sorted(campaign.board.nations)
-
-    def write_scenario_folder(self, con, folder) -> str:
-        """Read and check a scenario folder with this ruleset's loader and, given a connection
-        (``None``: only check), store it and its rules (provinces.toml's optional ``[rules]``
-        over the ruleset's file) in the campaign file.  Returns a summary in words."""
-        from .rules import rules_with
+    def load_folder(self, folder: Path):
         from .scenario import _read, load_scenario
 
-        folder = Path(folder)
-        scenario = load_scenario(folder)
-        overrides = _read(folder / "provinces.toml").get("rules")
-        rules = rules_with(overrides, source=f"{folder.name}/provinces.toml [rules]") if overrides else default_rules()
-        if con is not None:
-            write_scenario(con, scenario, rules)
+        return load_scenario(folder), _read(folder / "provinces.toml").get("rules")
+
+    def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} nations, {len(scenario.seas)} sea quadrants, "
                 f"{sum(len(n) for n in scenario.adjacency.values()) // 2} borders, {len(scenario.invaders)} invaders")
 
-    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
-        scenario, rules = campaign.board, campaign.rules
-        state = new_game(scenario, rules)
-        snap = self.schema.empty()
-        for key, value in (("round", "1"), ("phase", "begin"), ("seed", str(seed))):
-            snap.tables["campaign"][(key,)] = (key, value)
-        for table, rows in _rows(scenario, state).items():
-            spec = self.schema.tables[table]
-            for r in rows.values():
-                row = spec.row_from(r)
-                snap.tables[table][spec.key_of(row)] = row
-        return snap
-
-    def after_start(self, campaign) -> None:
-        install_views(campaign.con)
+    def start_state(self, campaign, seed: int):
+        return new_game(campaign.board, campaign.rules), []
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         scenario, rules = campaign.board, campaign.rules
@@ -380,46 +337,39 @@ class MareNostrum(Ruleset):
                      f"{rules.game.turns} turns; every nation at stability {rules.stability.start}")
         return [told] + super().initial_events(campaign, seed=seed)
 
-    def describe(self, event: Event, campaign=None) -> str:
-        if event.text:
-            return event.text
-        d = event.data
-        if event.kind == "put_row":
-            t, r = d["table"], d["row"]
-            if t == "mn_control":
-                return f"{r['province']} is held by {r['nation'] or 'nobody (independent)'}"
-            if t == "mn_nations_state":
-                return (f"{r['nation']}: stability {r['stability']}, {r['provinces']} provinces, "
-                        f"{r['used']} of {r['actions']} actions used" + (f", out ({r['left_game']})" if r["left_game"] else ""))
-            if t == "mn_works":
-                return (f"{r['province']}: {r['fortifications']} fortification, {r['suburbs']} suburbs, "
-                        f"{r['temples']} temple")
-            if t == "mn_fleets":
-                return f"fleet {r['fleet']} ({r['owner']}) in {r['sea']}"
-            if t == "mn_attacks":
-                return f"battle {r['seq']}: {r['attacker'] or 'invaders'} against {r['target']} ({r['kind']})"
-            if t == "mn_order":
-                return f"order of play {r['position']}: {r['nation']}"
-            if t == "mn_builds":
-                return f"ordered: {r['work']} in {r['province']}"
-            if t == "mn_game":
-                return f"{r['key']} = {r['value']}"
-        if event.kind == "drop_row":
-            t, k = d["table"], d["key"]
-            if t == "mn_fleets":
-                return f"fleet {k['fleet']} is gone"
-            if t == "mn_works":
-                return f"{k['province']}: nothing stands"
-        return super().describe(event, campaign)
+    def describe_row(self, t: str, r: Mapping) -> str | None:
+        if t == "mn_control":
+            return f"{r['province']} is held by {r['nation'] or 'nobody (independent)'}"
+        if t == "mn_nations_state":
+            return (f"{r['nation']}: stability {r['stability']}, {r['provinces']} provinces, "
+                    f"{r['used']} of {r['actions']} actions used" + (f", out ({r['left_game']})" if r["left_game"] else ""))
+        if t == "mn_works":
+            return (f"{r['province']}: {r['fortifications']} fortification, {r['suburbs']} suburbs, "
+                    f"{r['temples']} temple")
+        if t == "mn_fleets":
+            return f"fleet {r['fleet']} ({r['owner']}) in {r['sea']}"
+        if t == "mn_attacks":
+            return f"battle {r['seq']}: {r['attacker'] or 'invaders'} against {r['target']} ({r['kind']})"
+        if t == "mn_order":
+            return f"order of play {r['position']}: {r['nation']}"
+        if t == "mn_builds":
+            return f"ordered: {r['work']} in {r['province']}"
+        if t == "mn_game":
+            return f"{r['key']} = {r['value']}"
+        return None
+
+    def describe_drop(self, t: str, k: Mapping) -> str | None:
+        if t == "mn_fleets":
+            return f"fleet {k['fleet']} is gone"
+        if t == "mn_works":
+            return f"{k['province']}: nothing stands"
+        return None
 
     def require(self, campaign, snap: Snapshot, name: str) -> None:
         _require(campaign, snap, name)
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
-
-    def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
-        return [(e.data["step"], e.data.get("input")) for e in events if e.kind == "step"]
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ("begin", "end"):
@@ -488,15 +438,6 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
 
 
 # --- the steps ---------------------------------------------------------------------------------
-
-
-def _marker(rnd: int, phase: str, step: str, arg: Any, text: str) -> Event:
-    return Event(rnd, phase, "step", {"step": step, "input": arg}, text)
-
-
-def _set(rnd: int, phase: str, key: str, value) -> Event:
-    return Event(rnd, phase, "set_campaign", {"key": key, "value": value},
-                 f"campaign {key} = {value}" if value is not None else f"campaign {key} cleared")
 
 
 def _position(rnd: int, phase: str, state: TurnState, snap: Snapshot, *, verdict_text: str | None = None) -> list[Event]:

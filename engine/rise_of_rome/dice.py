@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Protocol, Sequence
 
 from tabula.engine.core import rng
+from tabula.engine.core.labels import Labelled, label_key
 
 __all__ = ["DiceRoller", "Roll", "Roller", "ScriptedRoller", "label_key", "pick", "roll_off"]
 
@@ -22,13 +23,8 @@ __all__ = ["DiceRoller", "Roll", "Roller", "ScriptedRoller", "label_key", "pick"
 NAMESPACE = "rise-of-rome"
 
 
-def label_key(label: Sequence[object]) -> str:
-    """A label as one string (``attack/3/Samnites``): what logs and scripts are keyed by."""
-    return "/".join(str(x) for x in label)
-
-
 @dataclass(frozen=True)
-class Roll:
+class Roll(Labelled):
     """``count`` dice of ``sides`` sides rolled for ``label``: the numbers, as rolled."""
 
     label: tuple
@@ -38,10 +34,6 @@ class Roll:
     @property
     def total(self) -> int:
         return sum(self.dice)
-
-    @property
-    def key(self) -> str:
-        return label_key(self.label)
 
 
 class DiceRoller(Protocol):

@@ -42,11 +42,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from tabula.datasets.rules import rules_rows
-from tabula.engine.core.events import Event, StoredEvent
+from tabula.engine.core.events import Event
 from tabula.engine.core.machine import Step
-from tabula.engine.core.ruleset import Ruleset, register
-from tabula.engine.core.rules import stored_rules
+from tabula.engine.core.ruleset import register
+from tabula.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
+                                        scenario_tables, store_rules)
+from tabula.engine.core.stepped import set_campaign as _position
+from tabula.engine.core.stepped import step_event as _marker
 from tabula.engine.core.tables import Snapshot
 from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, candidate_targets, declare_player_attack, roll_attacks
 from tabula.engine.rise_of_rome.battles import (Battle, BattleResult, ProvinceQuestion, check_defence_split,
@@ -58,7 +60,7 @@ from tabula.engine.rise_of_rome.model import (ExternalArmy, Power, Province, Rul
                                               status, suzerain)
 from tabula.engine.rise_of_rome.revenue import collect_revenue
 from tabula.engine.rise_of_rome.rulers import change_rulers
-from tabula.engine.rise_of_rome.rules import RULESET, Rules, default_rules
+from tabula.engine.rise_of_rome.rules import RULESET, Rules, default_rules, rules_with
 from tabula.engine.rise_of_rome.spending import Spending, divert, spend
 from tabula.engine.rise_of_rome.turn import begin_turn, start
 from tabula.geo.errors import InputError, TabulaError
@@ -144,14 +146,7 @@ OVER = "over"
 
 def write_scenario(con, scenario: Scenario, rules: Rules) -> None:
     """Store ``scenario`` and the merged ``rules`` in a campaign file (``con``, outside a transaction)."""
-    from tabula.schema import CAMPAIGN, create_tables
-
-    for statement in SCENARIO_SQL.split(";"):
-        if statement.strip():
-            con.execute(statement)
-    # The frozen rules live in the schema's one `rules` table (schema/campaign.sql), as in every campaign.
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rules'").fetchone()[0]:
-        create_tables(con, CAMPAIGN, ["rules"])
+    create_scenario_tables(con, SCENARIO_SQL)
     con.executemany("INSERT INTO ror_provinces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(p.name, i, p.home_of, p.resource, p.coastal, p.revenue, p.capital, p.lon, p.lat)
                      for i, p in enumerate(scenario.provinces.values())])
@@ -159,14 +154,13 @@ def write_scenario(con, scenario: Scenario, rules: Rules) -> None:
                     [(w.name, i, w.external, w.player, *(scenario.given_rulers.get(w.name) or (None, None, None)))
                      for i, w in enumerate(scenario.powers.values())])
     con.executemany("INSERT INTO ror_borders VALUES (?, ?)",
-                    sorted({tuple(sorted((a, b))) for a, ns in scenario.adjacency.items() for b in ns}))
-    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(rules.values))
+                    border_pairs(scenario.adjacency))
+    store_rules(con, rules)
 
 
 def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
     """The :class:`Scenario` a campaign file stores."""
-    have = {r[0] for r in con.execute("SELECT lower(table_name) FROM information_schema.tables "
-                                      "WHERE table_schema = current_schema()").fetchall()}
+    have = scenario_tables(con)
     if not {"ror_provinces", "ror_powers", "ror_borders"} <= have:
         raise InputError("this campaign file has no Rise of Rome scenario tables (ror_provinces, ror_powers, ror_borders): "
                          "make it with `tabula campaign new --scenario rise-of-rome`")
@@ -181,12 +175,9 @@ def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
             player = name_
         if a is not None:
             given[name_] = (int(a), int(p), int(b))
-    adjacency: dict[str, set[str]] = {p: set() for p in provinces}
-    for a, b in con.execute("SELECT a, b FROM ror_borders").fetchall():
-        adjacency[a].add(b)
-        adjacency[b].add(a)
+    adjacency = adjacency_of(provinces, con.execute("SELECT a, b FROM ror_borders").fetchall())
     return Scenario(name=name, provinces=provinces, powers=powers,
-                    adjacency={p: frozenset(n) for p, n in adjacency.items()}, player=player, given_rulers=given)
+                    adjacency=adjacency, player=player, given_rulers=given)
 
 
 # --- the state as rows, and back ------------------------------------------------------------
@@ -216,19 +207,7 @@ def _state_rows(scenario: Scenario, state: TurnState) -> dict[str, dict[tuple, d
 
 def _diff(c, snap: Snapshot, rows: Mapping[str, Mapping[tuple, dict]], rnd: int, phase: str) -> list[Event]:
     """put_row/drop_row events turning ``snap``'s tables into ``rows`` (ror_game: its state keys only)."""
-    events: list[Event] = []
-    schema = c.ruleset.schema
-    for table, wanted in rows.items():
-        spec = schema.tables[table]
-        stored = snap.tables[table]
-        want = {spec.key_of(spec.row_from(r)): spec.row_from(r) for r in wanted.values()}
-        for key in sorted(stored, key=str):
-            if key not in want and not (table == "ror_game" and key[0] not in _GAME_STATE_KEYS):
-                events.append(Event(rnd, phase, "drop_row", {"table": table, "key": dict(zip(spec.key, key))}))
-        for key, row in sorted(want.items(), key=lambda kv: str(kv[0])):
-            if stored.get(key) != row:
-                events.append(Event(rnd, phase, "put_row", {"table": table, "row": dict(zip(spec.column_names, row))}))
-    return [Event(e.round, e.phase, e.kind, e.data, c.ruleset.describe(e, c)) for e in events]
+    return diff_events(c, snap, rows, rnd, phase, state_keys={"ror_game": _GAME_STATE_KEYS})
 
 
 _GAME_STATE_KEYS = {"turn", "civic_spent", "civic_penalty", "defeated", "subjects_created"}
@@ -272,7 +251,7 @@ def _plan_of(data) -> AttackPlan:
 # --- the ruleset ---------------------------------------------------------------------------
 
 
-class RiseOfRome(Ruleset):
+class RiseOfRome(SteppedRuleset):
     name = RULESET
     state_sql = STATE_SQL
     steps = (
@@ -288,81 +267,48 @@ class RiseOfRome(Ruleset):
         Step("end", "end the turn", "end"),
     )
 
-    def load_board(self, campaign) -> Scenario:
-        name = campaign.con.execute("SELECT value FROM scenario_meta WHERE key = 'name'").fetchone() \
-            if "scenario_meta" in campaign.tables() else None
-        return read_scenario(campaign.con, name[0] if name else "rise-of-rome")
+    scenario_name = "rise-of-rome"
+    start_phase = "revenue"
+    rules_class = Rules
+    read_scenario = staticmethod(read_scenario)
+    write_scenario = staticmethod(write_scenario)
+    state_rows = staticmethod(_state_rows)
+    install_views = staticmethod(install_views)
+    default_rules = staticmethod(default_rules)
+    rules_with = staticmethod(rules_with)
 
-    def read_rules(self, campaign) -> Rules:
-        values = stored_rules(campaign.con)
-        return default_rules() if values is None else Rules.from_mapping(values)
-
-    def factions(self, campaign) -> list[str]:
-        return sorted(campaign.board.nations)
-
-    def write_scenario_folder(self, con, folder) -> str:
-        """Read and check a scenario folder with this ruleset's loader and, given a connection
-        (``None``: only check), store it and its rules (provinces.toml's optional ``[rules]``
-        over the ruleset's file) in the campaign file.  Returns a summary in words."""
-        from tabula.engine.rise_of_rome.rules import rules_with
+    def load_folder(self, folder: Path):
         from tabula.engine.rise_of_rome.scenario import _read, load_scenario
 
-        folder = Path(folder)
-        scenario = load_scenario(folder)
-        overrides = _read(folder / "provinces.toml").get("rules")
-        rules = rules_with(overrides, source=f"{folder.name}/provinces.toml [rules]") if overrides else default_rules()
-        if con is not None:
-            write_scenario(con, scenario, rules)
+        return load_scenario(folder), _read(folder / "provinces.toml").get("rules")
+
+    def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} powers, {len(scenario.externals)} external powers, "
                 f"{sum(len(n) for n in scenario.adjacency.values()) // 2} borders")
 
-    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
-        return self._start(campaign, seed)[0]
-
-    def after_start(self, campaign) -> None:
-        install_views(campaign.con)
-
-    def _start(self, campaign, seed: int):
-        scenario, rules = campaign.board, campaign.rules
-        state, events = start(scenario, rules, Roller(seed))
-        snap = self.schema.empty()
-        for key, value in (("round", "1"), ("phase", "revenue"), ("seed", str(seed))):
-            snap.tables["campaign"][(key,)] = (key, value)
-        for table, rows in _state_rows(scenario, state).items():
-            spec = self.schema.tables[table]
-            for r in rows.values():
-                row = spec.row_from(r)
-                snap.tables[table][spec.key_of(row)] = row
-        return snap, events
+    def start_state(self, campaign, seed: int):
+        return start(campaign.board, campaign.rules, Roller(seed))
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
-        _snap, told = self._start(campaign, seed)
+        _state, told = self.start_state(campaign, seed)
         words = [Event(1, "setup", e.kind, e.data, e.text) for e in told]
         return words + super().initial_events(campaign, seed=seed)
 
-    def describe(self, event: Event, campaign=None) -> str:
-        if event.text:
-            return event.text
-        d = event.data
-        if event.kind == "put_row":
-            t, r = d["table"], d["row"]
-            if t == "ror_control":
-                return f"{r['province']} is held by {r['power']}"
-            if t == "ror_rulers":
-                return f"{r['power']}' ruler: Aggressor {r['aggressor']}, Protector {r['protector']}, Builder {r['builder']}"
-            if t == "ror_externals":
-                return f"the {r['power']} army: {r['points']} points in {r['province']}"
-            if t == "ror_powers_state":
-                return f"{r['power']}: {r['status']}, {r['provinces']} provinces"
-            if t == "ror_game":
-                return f"{r['key']} = {r['value']}"
-        return super().describe(event, campaign)
+    def describe_row(self, t: str, r: Mapping) -> str | None:
+        if t == "ror_control":
+            return f"{r['province']} is held by {r['power']}"
+        if t == "ror_rulers":
+            return f"{r['power']}' ruler: Aggressor {r['aggressor']}, Protector {r['protector']}, Builder {r['builder']}"
+        if t == "ror_externals":
+            return f"the {r['power']} army: {r['points']} points in {r['province']}"
+        if t == "ror_powers_state":
+            return f"{r['power']}: {r['status']}, {r['provinces']} provinces"
+        if t == "ror_game":
+            return f"{r['key']} = {r['value']}"
+        return None
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
-
-    def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
-        return [(e.data["step"], e.data.get("input")) for e in events if e.kind == "step"]
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ENGINE_STEPS.values():
@@ -420,15 +366,6 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
 
 
 # --- the steps ---------------------------------------------------------------------------------
-
-
-def _marker(rnd: int, phase: str, step: str, arg: Any, text: str) -> Event:
-    return Event(rnd, phase, "step", {"step": step, "input": arg}, text)
-
-
-def _position(rnd: int, phase: str, key: str, value) -> Event:
-    return Event(rnd, phase, "set_campaign", {"key": key, "value": value},
-                 f"campaign {key} = {value}" if value is not None else f"campaign {key} cleared")
 
 
 def _move(rnd: int, phase: str, to_phase: str, stage: str | None, snap: Snapshot, *, round_to: int | None = None) -> list[Event]:

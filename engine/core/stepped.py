@@ -1,0 +1,213 @@
+"""Rulesets whose steps log their input first and rewrite state tables from a pure state.
+
+A *stepped* ruleset keeps its pure rules (functions over an immutable turn state) apart
+from the campaign file: each step logs a ``step`` event first (``{"step", "input"}``, the
+input as resolved), runs the pure rules, and writes the state they leave as the core's
+``put_row``/``drop_row`` events, diffed from the state's rows against the snapshot.
+Re-adjudication reads the steps back from the ``step`` events and runs them again.
+
+:class:`SteppedRuleset` gives the plug-in hooks that are the same for every such ruleset
+(board and rules read from the campaign file, a scenario folder stored, the start
+snapshot, row words, recorded steps); the helpers below build the events.  Nothing here
+knows a ruleset: a subclass names its own functions as class attributes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from tabula.datasets.rules import rules_rows
+from tabula.engine.core.events import Event, StoredEvent
+from tabula.engine.core.rules import stored_rules
+from tabula.engine.core.ruleset import Ruleset
+from tabula.engine.core.tables import Snapshot, StateSchema
+
+__all__ = ["SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
+           "set_campaign", "snapshot_of", "step_event", "store_rules"]
+
+#: A state as rows: ``{table: {key: row dict}}``.
+Rows = Mapping[str, Mapping[tuple, dict]]
+
+
+def step_event(rnd: int, phase: str, step: str, arg: Any, text: str) -> Event:
+    """The ``step`` event a step logs first: its name and input (what re-adjudication runs again)."""
+    return Event(rnd, phase, "step", {"step": step, "input": arg}, text)
+
+
+def set_campaign(rnd: int, phase: str, key: str, value) -> Event:
+    """A ``set_campaign`` event moving the core position (``value`` None clears the key)."""
+    return Event(rnd, phase, "set_campaign", {"key": key, "value": value},
+                 f"campaign {key} = {value}" if value is not None else f"campaign {key} cleared")
+
+
+def diff_events(c, snap: Snapshot, rows: Rows, rnd: int, phase: str, *,
+                state_keys: Mapping[str, Iterable[str]] | None = None) -> list[Event]:
+    """put_row/drop_row events turning ``snap``'s tables named in ``rows`` into ``rows``, each
+    described by the campaign's ruleset.  ``state_keys``: for a key/value table, the keys the
+    state owns; its other rows (a verdict, say) are never dropped."""
+    owned = {t: set(keys) for t, keys in (state_keys or {}).items()}
+    events: list[Event] = []
+    schema = c.ruleset.schema
+    for table, wanted in rows.items():
+        spec = schema.tables[table]
+        stored = snap.tables[table]
+        want = {spec.key_of(spec.row_from(r)): spec.row_from(r) for r in wanted.values()}
+        for key in sorted(stored, key=str):
+            if key not in want and not (table in owned and key[0] not in owned[table]):
+                events.append(Event(rnd, phase, "drop_row", {"table": table, "key": dict(zip(spec.key, key))}))
+        for key, row in sorted(want.items(), key=lambda kv: str(kv[0])):
+            if stored.get(key) != row:
+                events.append(Event(rnd, phase, "put_row", {"table": table, "row": dict(zip(spec.column_names, row))}))
+    return [Event(e.round, e.phase, e.kind, e.data, c.ruleset.describe(e, c)) for e in events]
+
+
+def snapshot_of(schema: StateSchema, position: Iterable[tuple[str, str]], rows: Rows) -> Snapshot:
+    """An empty snapshot of ``schema`` holding the ``campaign`` keys of ``position`` and ``rows``."""
+    snap = schema.empty()
+    for key, value in position:
+        snap.tables["campaign"][(key,)] = (key, value)
+    for table, table_rows in rows.items():
+        spec = schema.tables[table]
+        for r in table_rows.values():
+            row = spec.row_from(r)
+            snap.tables[table][spec.key_of(row)] = row
+    return snap
+
+
+# --- the static scenario in the campaign file -------------------------------------------------------
+
+
+def create_scenario_tables(con, scenario_sql: str) -> None:
+    """Run a ruleset's scenario DDL (``;``-separated) and make sure the schema's one ``rules`` table exists."""
+    from tabula.schema import CAMPAIGN, create_tables
+
+    for statement in scenario_sql.split(";"):
+        if statement.strip():
+            con.execute(statement)
+    # The frozen rules live in the schema's one `rules` table (schema/campaign.sql), as in every campaign.
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rules'").fetchone()[0]:
+        create_tables(con, CAMPAIGN, ["rules"])
+
+
+def store_rules(con, rules) -> None:
+    """Freeze a typed rules object's merged values in the ``rules`` table."""
+    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(rules.values))
+
+
+def scenario_tables(con) -> set[str]:
+    """Names (lower case) of the tables of the campaign file's current schema."""
+    return {r[0] for r in con.execute("SELECT lower(table_name) FROM information_schema.tables "
+                                      "WHERE table_schema = current_schema()").fetchall()}
+
+
+def border_pairs(adjacency: Mapping[str, Iterable[str]]) -> list[tuple[str, str]]:
+    """Each border of a symmetric adjacency once, as a sorted pair, sorted."""
+    return sorted({tuple(sorted((a, b))) for a, ns in adjacency.items() for b in ns})
+
+
+def adjacency_of(names: Iterable[str], pairs: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """The symmetric adjacency of ``names`` from border ``pairs``."""
+    adjacency: dict[str, set[str]] = {p: set() for p in names}
+    for a, b in pairs:
+        adjacency[a].add(b)
+        adjacency[b].add(a)
+    return {p: frozenset(n) for p, n in adjacency.items()}
+
+
+class SteppedRuleset(Ruleset):
+    """The plug-in hooks every stepped ruleset shares.  A subclass sets:
+
+    ``scenario_name`` (the board's name when ``scenario_meta`` names none), ``start_phase``,
+    ``read_scenario(con, name)``, ``write_scenario(con, scenario, rules)``,
+    ``state_rows(scenario, state)``, ``install_views(con)``, ``rules_class`` (with
+    ``from_mapping``), ``default_rules()`` and ``rules_with(overrides, *, source)`` (as
+    staticmethods), and overrides :meth:`load_folder`, :meth:`folder_summary`,
+    :meth:`start_state` and, for its own tables' words, :meth:`describe_row` / :meth:`describe_drop`.
+    """
+
+    scenario_name: str = ""
+    start_phase: str = ""
+    #: The scenario folder's file whose optional ``[rules]`` table overrides the ruleset's file.
+    scenario_file: str = "provinces.toml"
+    rules_class: Any = None
+    read_scenario: Callable
+    write_scenario: Callable
+    state_rows: Callable
+    install_views: Callable
+    default_rules: Callable
+    rules_with: Callable
+
+    # --- board and rules ------------------------------------------------------------------------
+
+    def load_board(self, campaign):
+        name = campaign.con.execute("SELECT value FROM scenario_meta WHERE key = 'name'").fetchone() \
+            if "scenario_meta" in campaign.tables() else None
+        return self.read_scenario(campaign.con, name[0] if name else self.scenario_name)
+
+    def read_rules(self, campaign):
+        values = stored_rules(campaign.con)
+        return self.default_rules() if values is None else self.rules_class.from_mapping(values)
+
+    def factions(self, campaign) -> list[str]:
+        return sorted(campaign.board.nations)
+
+    # --- a scenario folder ----------------------------------------------------------------------
+
+    def load_folder(self, folder: Path) -> tuple[Any, Mapping | None]:
+        """The scenario a folder holds, checked, and its ``[rules]`` overrides (None: none)."""
+        raise NotImplementedError
+
+    def folder_summary(self, scenario) -> str:
+        """The stored scenario in words."""
+        raise NotImplementedError
+
+    def write_scenario_folder(self, con, folder) -> str:
+        """Read and check a scenario folder with this ruleset's loader and, given a connection
+        (``None``: only check), store it and its rules (the scenario file's optional ``[rules]``
+        over the ruleset's file) in the campaign file.  Returns a summary in words."""
+        folder = Path(folder)
+        scenario, overrides = self.load_folder(folder)
+        rules = (self.rules_with(overrides, source=f"{folder.name}/{self.scenario_file} [rules]") if overrides
+                 else self.default_rules())
+        if con is not None:
+            self.write_scenario(con, scenario, rules)
+        return self.folder_summary(scenario)
+
+    # --- the start ------------------------------------------------------------------------------
+
+    def start_state(self, campaign, seed: int) -> tuple[Any, list]:
+        """The pure state at the start and the rules' events telling it."""
+        raise NotImplementedError
+
+    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
+        state, _told = self.start_state(campaign, seed)
+        position = (("round", "1"), ("phase", self.start_phase), ("seed", str(seed)))
+        return snapshot_of(self.schema, position, self.state_rows(campaign.board, state))
+
+    def after_start(self, campaign) -> None:
+        self.install_views(campaign.con)
+
+    # --- words and re-adjudication -------------------------------------------------------------
+
+    def describe_row(self, table: str, row: Mapping) -> str | None:
+        """Words for a ``put_row`` on one of the ruleset's tables (None: the core's words)."""
+        return None
+
+    def describe_drop(self, table: str, key: Mapping) -> str | None:
+        """Words for a ``drop_row`` on one of the ruleset's tables (None: the core's words)."""
+        return None
+
+    def describe(self, event: Event, campaign=None) -> str:
+        if event.text:
+            return event.text
+        d = event.data
+        words = None
+        if event.kind == "put_row":
+            words = self.describe_row(d["table"], d["row"])
+        elif event.kind == "drop_row":
+            words = self.describe_drop(d["table"], d["key"])
+        return words if words is not None else super().describe(event, campaign)
+
+    def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
+        return [(e.data["step"], e.data.get("input")) for e in events if e.kind == "step"]
