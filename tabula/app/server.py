@@ -23,6 +23,9 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  faction's commit-reveal orders (:mod:`.adjudication`)
 =====================  ========  ============================================================
 
+A province campaign (Rise of Rome, Mare Nostrum) keeps ``/``, the sign-in and ``/map`` and gets
+the turn forms of :mod:`.provinces` instead of the order forms above.
+
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token
 reads only its faction's things: its orders before the reveal (everyone's after), the log as
 :func:`~tabula.engine.core.sealed.log_view` shows it to that faction, its faction map.  The umpire
@@ -462,6 +465,8 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
 
 def create_app(campaign: str | Path) -> Starlette:
     """The ASGI app serving ``campaign`` (a started campaign file with tokens issued)."""
+    from tabula.app import provinces
+
     access = _access_of(Path(campaign))
     both = ("player", "umpire")
 
@@ -487,6 +492,8 @@ def create_app(campaign: str | Path) -> Starlette:
             return await run_in_threadpool(_guarded, request, lambda: sign_in(token, "that sign-in link"))
 
         def show(c, ident):
+            if provinces.is_province(c.ruleset.name):  # Rise of Rome, Mare Nostrum: tabula.app.provinces' page
+                return HTMLResponse(provinces.home_page(c, ident))
             body = player_page(c, ident) if ident.role == "player" else umpire_page(c, ident)
             return HTMLResponse(body)
         return await run_in_threadpool(read, request, both, show)
@@ -646,6 +653,8 @@ def create_app(campaign: str | Path) -> Starlette:
         Route("/commit", action(("player",), adjudication.post_commit), methods=["POST"]),
         Route("/reveal-orders", action(("player",), adjudication.post_reveal), methods=["POST"]),
     ]
+    routes = provinces.by_ruleset(access, routes)  # a province campaign's forms instead of the order forms
+
     @asynccontextmanager
     async def lifespan(_app):
         yield

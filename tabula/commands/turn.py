@@ -213,20 +213,29 @@ def spend(campaign: Path, attack_: int, defence: int, civic: int | None, defence
     Examples: tabula turn spend rome.duckdb --attack 20 --defence 10 --civic 15;
     tabula turn spend rome.duckdb --defence 30 --defence-split "Samnites=20,Etruscans=10"
     """
-    from tabula.engine.rise_of_rome.ruleset import give_spending, rome_free_revenue, state_of
-    from tabula.engine.rise_of_rome.spending import Spending
-    from tabula.geo.errors import InputError
+    from tabula.engine.rise_of_rome.ruleset import give_spending
 
     with _open(campaign, only=ROR) as c:
         c.require_state()
-        if civic is None:
-            free = rome_free_revenue(c.board, state_of(c.board, c.snapshot()))
-            civic = free - attack_ - defence
-            if civic < 0:
-                raise InputError(f"--attack {attack_} + --defence {defence} is more than the {free} Rome may spend: "
-                                 "give smaller amounts")
-        _echo(give_spending(c, Spending(attack_, defence, civic), _split(defence_split)))
+        _echo(give_spending(c, rome_spending(c, attack_, defence, civic), _split(defence_split)))
         _next_line(c)
+
+
+def rome_spending(c, attack: int, defence: int, civic: int | None, *, names: tuple[str, str] = ("--attack", "--defence")):
+    """Rome's :class:`Spending` as given, Civic Improvement (``civic`` None) being what is left of the
+    revenue Rome may spend freely; ``names`` spell the two amounts in the refusal (the CLI's
+    options, the app's fields).  Shared by `tabula turn spend` and the app."""
+    from tabula.engine.rise_of_rome.ruleset import rome_free_revenue, state_of
+    from tabula.engine.rise_of_rome.spending import Spending
+    from tabula.geo.errors import InputError
+
+    if civic is None:
+        free = rome_free_revenue(c.board, state_of(c.board, c.snapshot()))
+        civic = free - attack - defence
+        if civic < 0:
+            raise InputError(f"{names[0]} {attack} + {names[1]} {defence} is more than the {free} Rome may spend: "
+                             "give smaller amounts")
+    return Spending(attack, defence, civic)
 
 
 def _split(text: str | None) -> dict[str, int] | None:

@@ -1,0 +1,360 @@
+"""`tabula serve` on province campaigns (tabula/app/provinces.py): a Rise of Rome turn played by
+Rome's player through the app, a Mare Nostrum turn with a nation's action and an out-of-turn
+refusal, the authorisation matrix of both, and Rome clicking through a turn in headless chromium.
+
+The maps are the real ones (the scenarios' bboxes at res 5 and 4, built once for the module);
+the campaigns are made with `tabula campaign new --scenario ...` as the CLI tests make them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette 1.x nudges towards httpx2; httpx is pinned
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from tabula.app.server import _access_of, create_app  # noqa: E402
+from tests.cli.test_mare_nostrum_cli import WHEELS  # noqa: E402
+from tests.cli.test_rise_of_rome_cli import tabula  # noqa: E402
+
+JSON = {"Accept": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def maps(tmp_path_factory):
+    from tabula.etl.build import build_map
+    from tabula.etl.scenario import load_province_scenario
+
+    folder = tmp_path_factory.mktemp("province-maps")
+    ror, mn = load_province_scenario("rise-of-rome"), load_province_scenario("mare-nostrum")
+    build_map(folder / "italy5.duckdb", bbox=ror.bbox, res=ror.resolution)
+    build_map(folder / "mn4.duckdb", bbox=mn.bbox, res=4)
+    return folder
+
+
+def _campaign(capsys, maps, tmp_path, scenario: str, seed: int) -> tuple:
+    """A started campaign of ``scenario`` with its app tokens: (path, {name: token})."""
+    from tabula.app.tokens import issue_tokens
+    from tabula.engine.core.campaign import Campaign
+
+    path = tmp_path / f"{scenario}.duckdb"
+    map_path = maps / ("italy5.duckdb" if scenario == "rise-of-rome" else "mn4.duckdb")
+    code, _out, err = tabula(capsys, "campaign", "new", "--scenario", scenario, "--map", map_path, "--out", path, "-q")
+    assert code == 0, err
+    code, _out, err = tabula(capsys, "turn", "start", path, "--seed", seed)
+    assert code == 0, err
+    with Campaign.open(path) as c:
+        return path, {i.name: i.token for i in issue_tokens(c)}
+
+
+@pytest.fixture
+def rome(capsys, maps, tmp_path):
+    return _campaign(capsys, maps, tmp_path, "rise-of-rome", 348)
+
+
+@pytest.fixture
+def mare(capsys, maps, tmp_path):
+    return _campaign(capsys, maps, tmp_path, "mare-nostrum", 290)
+
+
+def client(path, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return TestClient(create_app(path), headers=headers)
+
+
+def _cli(capsys, path, *args) -> str:
+    _access_of(path).release()  # the app holds the file between requests: let the in-process CLI open it
+    code, out, err = tabula(capsys, *args)
+    assert code == 0, (args, err)
+    return out
+
+
+def _ids_unique(html: str) -> str:
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)
+    return html
+
+
+def _message(r) -> str:
+    assert 'id="message"' in r.text, r.text[:2000]
+    return r.text.split('id="message">', 1)[1].split("</div>", 1)[0]
+
+
+# --- Rise of Rome ---------------------------------------------------------------------------------
+
+
+def _rome_decides(rome, view: dict):
+    """Rome's decision as the forms post it: attacks the poorest neighbour, half its free revenue to
+    Attack; defends with a fifth; wins its battles narrowly; takes provinces by the seed's rule."""
+    step = view["next_step"]
+    if step == "attack":
+        revenue = {p["power"]: p["revenue"] or 0 for p in view["powers"]}
+        target = min(view["targets"], key=lambda t: (revenue[t], t)) if view["targets"] else "none"
+        return rome.post("/turn/attack", data={"target": target})
+    if step == "spend":
+        free = view["rome_free"]
+        if any(a["player"] for a in view["plan"]):
+            return rome.post("/turn/spend", data={"attack": str(free // 2), "defence": "", "civic": ""})
+        return rome.post("/turn/spend", data={"defence": str(free // 5), "civic": str(free - free // 5)})
+    if step == "result":
+        b = view["pending_battle"]
+        winner = "attacker" if b["attacker"] == "Romans" else "defender"
+        return rome.post("/turn/result", data={"battle": str(b["index"]), "winner": winner, "margin": "minor"})
+    if step == "province":
+        return rome.post("/turn/province", data={"province": "by-rule"})
+    raise AssertionError(f"unexpected step {step}")
+
+
+def test_a_rise_of_rome_turn_played_through_the_app_to_the_next_turn(rome, capsys):
+    path, tokens = rome
+    romans = client(path, tokens["Romans"])
+    r = romans.get("/")
+    assert r.status_code == 200 and "tabula: Rise of Rome, Romans" in r.text
+    assert "turn 1 of 12, phase revenue" in r.text and 'id="next-button"' in r.text and 'src="/map"' in r.text
+    r = romans.post("/turn/next")
+    assert r.status_code == 200 and "== Turn 1 of 12: 348 to 341 BC" in _message(r) and 'id="attack"' in r.text
+    view = romans.get("/api/status").json()
+    assert view["next_step"] == "attack" and "Samnites" in view["targets"]
+    # The app's status is `tabula turn status --json`'s.
+    assert json.loads(_cli(capsys, path, "turn", "status", path, "--json")) == view
+    r = romans.post("/turn/attack", data={"target": "Samnites"})
+    assert r.status_code == 200 and "Rome&#x27;s decision" in _message(r) and "Samnites" in _message(r)
+    view = romans.get("/api/status").json()
+    assert view["next_step"] == "spend" and 'id="spend"' in romans.get("/").text
+    # A spending over the revenue is the engine's refusal, on the page (400), nothing stored.
+    r = romans.post("/turn/spend", data={"attack": str(view["rome_free"] + 1)})
+    assert r.status_code == 400 and "is more than the" in r.text and 'id="spend"' in r.text
+    seen, decisions = set(), 0
+    while view["turn"] == 1:
+        if view["next_step"] in ("revenue", "rulers", "attacks", "battles", "end"):
+            r = romans.post("/turn/next")
+        else:
+            seen.add(view["next_step"])
+            r = _rome_decides(romans, view)
+            decisions += 1
+        assert r.status_code == 200, r.text[:2000]
+        view = romans.get("/api/status").json()
+        _ids_unique(romans.get("/").text)
+        assert decisions < 20
+    assert {"spend", "result"} <= seen  # Rome's battle was played on the table and its result entered here
+    assert view["turn"] == 2 and view["next_step"] in ("attack", "spend")
+    page = romans.get("/").text
+    assert "turn 2 of 12" in page and "Turn 1, phase 6: end of the turn" in page
+    # The steps the app took are the CLI's own: the log re-adjudicates.
+    out = _cli(capsys, path, "round", "verify", path, "--readjudicate")
+    assert "re-adjudicated from the scenario give the same" in out
+
+
+# --- Mare Nostrum ---------------------------------------------------------------------------------
+
+
+def test_a_mare_nostrum_nation_acts_in_its_turn_and_is_refused_out_of_it(mare):
+    path, tokens = mare
+    umpire, romans, gauls = (client(path, tokens[n]) for n in ("umpire", "Romans", "Gauls"))
+    page = umpire.get("/").text
+    assert "tabula: Mare Nostrum, umpire" in page and 'id="begin-button"' in page and 'id="lottery-wheel"' in page
+    for wheel, numbers in WHEELS.items():
+        r = umpire.post("/umpire/lottery", data={"wheel": wheel, "numbers": " ".join(map(str, numbers))})
+        assert r.status_code == 200 and f"for turn 1: {' '.join(map(str, numbers))}" in _message(r)
+    r = umpire.post("/umpire/lottery", data={"label": "siege/1/Africa", "number": "70"})
+    assert r.status_code == 200 and "the number for siege/1/Africa: 70" in _message(r)
+    _ids_unique(r.text)
+    r = umpire.post("/umpire/turn", data={"step": "begin"})
+    assert r.status_code == 200 and "Turn 1 of 15" in _message(r)
+    assert "order of play: Romans (MI 88), Carthaginians (BA 75)" in r.text
+    page = _ids_unique(romans.get("/").text)
+    assert 'id="act-peace"' in page and 'id="act-build"' in page and 'id="act-done"' in page
+    assert 'id="act-build"' not in gauls.get("/").text and "Romans acts now" in gauls.get("/").text
+    # The acting nation's action.
+    r = romans.post("/turn/act", data={"action": "build", "work": "fortification", "province": "Latium", "sea": ""})
+    assert r.status_code == 200 and "Romans builds a fortification in Latium" in _message(r)
+    # Out of turn: the engine refuses (409) with its message, on the nation's page and as JSON.
+    r = gauls.post("/turn/act", data={"action": "build", "work": "suburbs", "province": "Celtica"})
+    assert r.status_code == 409 and "it is Romans&#x27; turn to act, not Gauls&#x27;" in r.text
+    r = gauls.post("/turn/act", data={"action": "grain"}, headers=JSON)
+    assert r.status_code == 409 and "turn to act" in r.json()["error"]
+    # Another nation's token never acts for the one whose turn it is; nor does the umpire.
+    r = gauls.post("/turn/act", data={"action": "grain", "nation": "Romans"})
+    assert r.status_code == 403 and "acts for the Gauls only" in r.text
+    assert umpire.post("/turn/act", data={"action": "grain"}).status_code == 403
+    # A bad input is 400 and stores nothing.
+    r = romans.post("/turn/act", data={"action": "build", "work": "castle", "province": "Latium"})
+    assert r.status_code == 400 and "build one of" in r.text
+    r = romans.post("/turn/act", data={"action": "done"}, headers=JSON)
+    assert r.status_code == 200 and any("has finished its actions" in t for t in r.json()["events"])
+    view = romans.get("/api/status").json()
+    assert view["acting"] == "Carthaginians"
+    assert romans.post("/turn/act", data={"action": "grain"}).status_code == 409  # the Romans' turn is over
+    # The others finish; the umpire enters the battles' results and ends the turn.
+    for nation in [o["nation"] for o in view["order"]][1:]:
+        r = client(path, tokens[nation]).post("/turn/act", data={"action": "done"})
+        assert r.status_code == 200, r.text[:2000]
+    page = _ids_unique(umpire.get("/").text)
+    assert 'id="turn-end"' in page and 'id="result-0"' in page
+    r = umpire.post("/umpire/turn", data={"step": "end"})
+    assert r.status_code == 409 and "awaits its result" in r.text
+    for a in umpire.get("/api/status").json()["attacks"]:
+        r = umpire.post("/turn/result", data={"province": a["target"], "winner": "defender"})
+        assert r.status_code == 200 and f"battle for {a['target']}" in _message(r)
+    r = umpire.post("/umpire/turn", data={"step": "end"})
+    assert r.status_code == 200 and "the battles and the end of the turn" in _message(r)
+    view = umpire.get("/api/status").json()
+    assert view["phase"] == "begin" and view["turn"] == 2
+
+
+# --- who may do what --------------------------------------------------------------------------------
+
+
+def _matrix(path, tokens, roles, endpoints) -> dict:
+    got: dict[str, dict[str, int]] = {}
+    for role, token in roles.items():
+        c = client(path, token)
+        got[role] = {}
+        for name, method, url, form in endpoints:
+            r = c.get(url) if method == "GET" else c.post(url, data=form)
+            got[role][name] = r.status_code
+    return got
+
+
+ROR_ENDPOINTS = [
+    ("home", "GET", "/", None),
+    ("map", "GET", "/map", None),
+    ("status", "GET", "/api/status", None),
+    ("next", "POST", "/turn/next", {}),  # at Rome's decision: nothing to run
+    ("attack", "POST", "/turn/attack", {"target": "Nobody"}),
+    ("spend", "POST", "/turn/spend", {"attack": "1"}),
+    ("province", "POST", "/turn/province", {"province": "Latium"}),
+    ("result", "POST", "/turn/result", {"battle": "1", "winner": "attacker", "margin": "minor"}),
+    ("sql", "POST", "/umpire/sql", {"query": "SELECT count(*) AS n FROM ror_control"}),
+    ("act", "POST", "/turn/act", {"action": "grain"}),  # Mare Nostrum's
+    ("orders", "POST", "/orders", {"moves-1": ""}),  # Vae Victis'
+]
+ROR_EXPECTED = {
+    "none": {**dict.fromkeys([n for n, *_ in ROR_ENDPOINTS], 401), "act": 404, "orders": 404},
+    "wrong": {**dict.fromkeys([n for n, *_ in ROR_ENDPOINTS], 401), "act": 404, "orders": 404},
+    "Romans": {"home": 200, "map": 200, "status": 200, "next": 200, "attack": 400, "spend": 409, "province": 409,
+               "result": 409, "sql": 403, "act": 404, "orders": 404},
+    "Samnites": {"home": 200, "map": 200, "status": 200, "next": 403, "attack": 403, "spend": 403, "province": 403,
+                 "result": 403, "sql": 403, "act": 404, "orders": 404},
+    "umpire": {"home": 200, "map": 200, "status": 200, "next": 200, "attack": 403, "spend": 403, "province": 403,
+               "result": 409, "sql": 200, "act": 404, "orders": 404},
+}
+
+
+def test_rise_of_rome_authorisation_matrix(rome):
+    path, tokens = rome
+    assert client(path, tokens["umpire"]).post("/turn/next").status_code == 200  # to Rome's attack
+    before = client(path, tokens["umpire"]).get("/api/status").json()
+    assert before["next_step"] == "attack"
+    roles = {"none": None, "wrong": "nope", "Romans": tokens["Romans"], "Samnites": tokens["Samnites"],
+             "umpire": tokens["umpire"]}
+    assert _matrix(path, tokens, roles, ROR_ENDPOINTS) == ROR_EXPECTED
+    assert client(path, tokens["umpire"]).get("/api/status").json() == before  # nothing was stored
+    page = client(path, tokens["Samnites"]).get("/").text
+    assert "The engine plays the Samnites" in page and "<form method=\"post\" action=\"/turn" not in page
+    r = client(path, tokens["Samnites"]).post("/turn/attack", data={"target": "none"})
+    assert "Rome&#x27;s decision, made by the Romans&#x27; token" in r.text
+
+
+MN_ENDPOINTS = [
+    ("home", "GET", "/", None),
+    ("map", "GET", "/map", None),
+    ("status", "GET", "/api/status", None),
+    ("act", "POST", "/turn/act", {"action": "build", "work": "castle", "province": "Latium"}),
+    ("act-for-romans", "POST", "/turn/act", {"action": "bogus", "nation": "Romans"}),
+    ("turn", "POST", "/umpire/turn", {"step": "end"}),
+    ("lottery", "POST", "/umpire/lottery", {"wheel": "XX", "numbers": "1"}),
+    ("result", "POST", "/turn/result", {"province": "Latium", "winner": "attacker"}),
+    ("sql", "POST", "/umpire/sql", {"query": "SELECT count(*) AS n FROM mn_control"}),
+    ("spend", "POST", "/turn/spend", {"attack": "1"}),  # Rise of Rome's
+    ("step", "POST", "/umpire/step", {"step": "move"}),  # Vae Victis'
+]
+MN_EXPECTED = {
+    "none": {**dict.fromkeys([n for n, *_ in MN_ENDPOINTS], 401), "spend": 404, "step": 404},
+    "wrong": {**dict.fromkeys([n for n, *_ in MN_ENDPOINTS], 401), "spend": 404, "step": 404},
+    "Romans": {"home": 200, "map": 200, "status": 200, "act": 400, "act-for-romans": 400, "turn": 403, "lottery": 403,
+               "result": 403, "sql": 403, "spend": 404, "step": 404},
+    "Gauls": {"home": 200, "map": 200, "status": 200, "act": 409, "act-for-romans": 403, "turn": 403, "lottery": 403,
+              "result": 403, "sql": 403, "spend": 404, "step": 404},
+    "umpire": {"home": 200, "map": 200, "status": 200, "act": 403, "act-for-romans": 403, "turn": 409, "lottery": 400,
+               "result": 409, "sql": 200, "spend": 404, "step": 404},
+}
+
+
+def test_mare_nostrum_authorisation_matrix(mare):
+    path, tokens = mare
+    umpire = client(path, tokens["umpire"])
+    assert umpire.post("/umpire/turn", data={"step": "next"}).status_code == 200  # turn 1 begins (seeded draw)
+    before = umpire.get("/api/status").json()
+    assert before["acting"] == before["order"][0]["nation"]
+    acting = before["acting"]
+    other = next(n for n in ("Gauls", "Seleucids") if n != acting)
+    roles = {"none": None, "wrong": "nope", acting: tokens[acting], other: tokens[other], "umpire": tokens["umpire"]}
+    endpoints = [(n, m, u, ({**f, "nation": acting} if n == "act-for-romans" else f)) for n, m, u, f in MN_ENDPOINTS]
+    expected = {({"Romans": acting, "Gauls": other}.get(k, k)): v for k, v in MN_EXPECTED.items()}
+    assert _matrix(path, tokens, roles, endpoints) == expected
+    assert umpire.get("/api/status").json() == before  # nothing was stored
+
+
+# --- in a browser ---------------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_rome_clicks_through_a_turn_in_the_browser(rome):
+    from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from tabula.app.background import running
+
+    path, tokens = rome
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+            outside: list[str] = []
+            errors: list[str] = []
+
+            def route(r):  # offline: anything not on our loopback server is refused
+                if r.request.url.startswith((url, "data:", "blob:", "about:")):
+                    r.continue_()
+                else:
+                    outside.append(r.request.url)
+                    r.abort()
+            page.route("**/*", route)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{url}/?token={tokens['Romans']}")
+            assert page.url == f"{url}/"
+            expect(page.locator("#turn")).to_contain_text("turn 1 of 12, phase revenue")
+            page.click("#next-button")
+            expect(page.locator("#message")).to_contain_text("Turn 1 of 12: 348 to 341 BC")
+            page.select_option("#target", "Samnites")
+            page.click("#attack-button")
+            expect(page.locator("#message")).to_contain_text("Rome's decision")
+            page.fill("#spend-attack", "10")
+            page.click("#spend-button")
+            expect(page.locator("#message")).to_contain_text("10 Attack")
+            for _ in range(20):  # the battles and the end of the turn: Rome wins what it plays on the table
+                if page.locator("#turn").inner_text().startswith("turn 2"):
+                    break
+                if page.locator("#next-button").count():
+                    page.click("#next-button")
+                elif page.locator("#result-button").count():
+                    page.select_option("#winner", "attacker")
+                    page.click("#result-button")
+                elif page.locator("#province-button").count():
+                    page.click("#province-button")
+                elif page.locator("#attack-button").count():
+                    break  # turn 2's attack is asked for: the turn is over
+                page.wait_for_load_state()
+            expect(page.locator("#turn")).to_contain_text("turn 2 of 12")
+            expect(page.frame_locator("#map").locator(".leaflet-container").first).to_be_visible(timeout=20000)
+            assert outside == [] and errors == []
+        finally:
+            browser.close()
