@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from tabula.geo.errors import InputError
 
-from .model import Event, Scenario, TurnState, provinces_of
+from .model import Event, Scenario, TurnState, possessive, provinces_of
 from .rules import Rules
 from .stability import action_penalty
 
@@ -70,7 +70,7 @@ def spend_action(state: TurnState, nation: str, what: str) -> TurnState:
     if nation not in state.nations or not state.nations[nation].playing:
         raise InputError(f"{what}: {nation!r} is not a nation in the game")
     if state.acting != nation:
-        raise InputError(f"{nation} {what}: the turn to act is {state.acting}'s, not {nation}'s; wait for it")
+        raise InputError(f"{nation} {what}: the turn to act is {possessive(state.acting or 'nobody')}, not {possessive(nation)}; wait for it")
     ns = state.nations[nation]
     if ns.actions_left <= 0:
         raise InputError(f"{nation} {what}: no action left this turn ({ns.actions} used); finish the turn")

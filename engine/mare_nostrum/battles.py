@@ -10,6 +10,11 @@ provinces are lost.  A lost battle against a fortified province (or one under De
 Artworks) is followed by a siege: a number in the resistance band (61-90) sends the
 attacker back, unless it has a Siege Train.
 
+An amphibious attack first fights the enemy fleets in the quadrant (:func:`landing_opponents`,
+option ``landing_opposed_by``); a naval attack needs a province facing the quadrant (option
+``naval_needs_base``).  Invaders whose managing nation has left the game are played by the
+umpire (:data:`UMPIRE`).
+
 Naval battles are decided at once by lottery numbers: each side's number plus its bonuses
 (+25 for two fleets against one, +25 with Naval Technology); a difference of 25 or less is
 a draw, a greater one destroys the loser's fleet (all its fleets when two fight two).
@@ -24,7 +29,7 @@ from tabula.geo.errors import InputError
 
 from .actions import spend_action
 from .lottery import Lottery
-from .model import Attack, Event, Fleet, Scenario, TurnState, home_provinces_lost
+from .model import PIRATES, Attack, Event, Fleet, Scenario, TurnState, home_provinces_lost, possessive
 from .rules import Rules
 from .stability import knock_out
 
@@ -32,6 +37,7 @@ __all__ = [
     "NavalResult",
     "amphibious_attack",
     "attack_fleets",
+    "UMPIRE",
     "attack_problems",
     "base_problems",
     "target_problems",
@@ -39,7 +45,10 @@ __all__ = [
     "capital_open",
     "conquer",
     "land_attack",
+    "invaders_player",
     "land_targets",
+    "landing_opponents",
+    "naval_bases",
     "naval_outcome",
     "reaches",
     "resolve_battles",
@@ -76,7 +85,7 @@ def target_problems(scenario: Scenario, state: TurnState, rules: Rules, nation: 
     out = []
     holder = state.control.get(target)
     if holder == nation:
-        out.append(f"{target} is already {nation}'s")
+        out.append(f"{target} is already {possessive(nation)}")
     if target in state.attacked():
         out.append(f"{target} has already been attacked this turn")
     if holder is not None and (holder, nation) in state.peace:
@@ -92,7 +101,7 @@ def base_problems(scenario: Scenario, state: TurnState, rules: Rules, nation: st
         return [f"{base!r} is not a province"]
     out = []
     if state.control.get(base) != nation:
-        out.append(f"{base} is not {nation}'s")
+        out.append(f"{base} is not {possessive(nation)}")
     if any(a.target == base and a.attacker != nation for a in state.attacks):
         out.append(f"{base} is under attack this turn and cannot be a base")
     if rules.options.one_attack_per_base and any(a.base == base and a.attacker == nation for a in state.attacks):
@@ -207,6 +216,15 @@ def sea_battle(state: TurnState, rules: Rules, lottery: Lottery, sea: str, a_own
         "a_score": res.a_score, "b_score": res.b_score, "winner": win, "lost": list(res.lost)}, text)]
 
 
+def naval_bases(scenario: Scenario, state: TurnState, nation: str, sea: str) -> list[str]:
+    """The provinces ``nation`` could fight a naval battle in ``sea`` from: held by it, facing
+    ``sea``, not under another side's attack this turn (the seed: every military action takes
+    place in a province, and one under attack cannot be used for any)."""
+    assailed = {a.target for a in state.attacks if a.attacker != nation}
+    return [p for p, prov in scenario.provinces.items()
+            if state.control.get(p) == nation and sea in prov.seas and p not in assailed]
+
+
 def attack_fleets(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery, nation: str, sea: str,
                   enemy: str) -> tuple[TurnState, list[Event]]:
     """``nation`` attacks ``enemy``'s fleets (or the pirates) in ``sea`` with all its fleets there (one action)."""
@@ -220,16 +238,44 @@ def attack_fleets(scenario: Scenario, state: TurnState, rules: Rules, lottery: L
         raise InputError(f"{nation} naval attack in {sea}: {enemy} has no fleet there that is not already attacked this turn")
     if (enemy, nation) in state.peace:
         raise InputError(f"{nation} naval attack in {sea}: {enemy} imposed a peace treaty on it this turn")
-    state = spend_action(state, nation, f"attack {enemy}'s fleets in {sea}")
+    if rules.options.naval_needs_base and not naval_bases(scenario, state, nation, sea):
+        raise InputError(f"{nation} naval attack in {sea}: it holds no province facing {sea} that is not under "
+                         "attack this turn, and every military action needs one")
+    state = spend_action(state, nation, f"attack {possessive(enemy)} fleets in {sea}")
     state = replace(state, fleets_attacked=state.fleets_attacked | {f.id for f in theirs})
     state, _res, events = sea_battle(state, rules, lottery, sea, nation, mine, enemy, theirs, "attack")
     return state, events
 
 
+def landing_opponents(scenario: Scenario, state: TurnState, rules: Rules, nation: str, sea: str,
+                      target: str) -> list[tuple[str, list[Fleet]]]:
+    """The fleets in ``sea`` that fight a landing of ``nation`` on ``target`` first, grouped by
+    owner in the order they fight: the target's holder, the pirates, then (option
+    ``landing_opposed_by`` "any_enemy") every other nation in the order of play, save one that
+    imposed peace on ``nation`` this turn.  "defender" keeps the holder's only."""
+    defender = state.control.get(target)
+    rule = rules.options.landing_opposed_by
+    owners: list[str] = [defender] if defender is not None else []
+    if rule in ("defender_and_pirates", "any_enemy"):
+        owners.append(PIRATES)
+    if rule == "any_enemy":
+        rank = {n: i for i, n in enumerate(state.order)}
+        others = {f.owner for f in state.fleets if f.sea == sea and f.owner not in (nation, defender, PIRATES)
+                  and (f.owner, nation) not in state.peace}
+        owners += sorted(others, key=lambda n: (rank.get(n, len(rank)), n))
+    out = []
+    for owner in owners:
+        fleets = [f for f in state.fleets if f.owner == owner and f.sea == sea]
+        if fleets and owner != nation:
+            out.append((owner, fleets))
+    return out
+
+
 def amphibious_attack(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery, nation: str, base: str,
                       sea: str, target: str) -> tuple[TurnState, list[Event]]:
     """``nation`` attacks ``target`` by sea from ``base``, both facing ``sea`` (one action).  The
-    defender's fleets there fight first; the landing goes on only if none of them is left."""
+    enemy fleets there (:func:`landing_opponents`) fight first, one owner's at a time, whether or
+    not already attacked this turn; the landing goes on only if none of them is left."""
     problems = base_problems(scenario, state, rules, nation, base) + target_problems(scenario, state, rules, nation, target)
     if sea not in scenario.seas:
         problems.append(f"{sea!r} is not a sea quadrant")
@@ -238,23 +284,33 @@ def amphibious_attack(scenario: Scenario, state: TurnState, rules: Rules, lotter
             if p in scenario.provinces and sea not in scenario.provinces[p].seas:
                 problems.append(f"{p} does not face {sea}")
     mine = [f for f in state.fleets if f.owner == nation and f.sea == sea]
-    if rules.options.amphibious_needs_fleet and not mine:
+    opponents = landing_opponents(scenario, state, rules, nation, sea, target) if sea in scenario.seas else []
+    if not mine and rules.options.amphibious_needs_fleet:
         problems.append(f"{nation} has no fleet in {sea}")
+    elif not mine and opponents:
+        problems.append(f"{possessive(opponents[0][0])} fleet holds {sea} and {nation} has no fleet there to fight it")
     if problems:
         raise InputError(f"{nation} amphibious attack {base} -> {target} by {sea}: {problems[0]}; choose another")
     state = spend_action(state, nation, f"amphibious attack on {target}")
     defender = state.control.get(target)
     events: list[Event] = []
-    theirs = [f for f in state.fleets if defender is not None and f.owner == defender and f.sea == sea]
-    if theirs:
-        if not mine:  # only without the amphibious_needs_fleet option: no fleet to fight with
-            return state, [Event(state.turn, "actions", "landing_aborted", {"attacker": nation, "target": target, "sea": sea},
-                                 f"{nation}'s landing on {target} is aborted: {defender}'s fleet holds {sea}")]
-        state, res, events = sea_battle(state, rules, lottery, sea, nation, mine, defender, theirs, f"landing {target}")
-        if any(f.owner == defender and f.sea == sea for f in state.fleets):
+    for owner, theirs in opponents:
+        mine = [f for f in state.fleets if f.owner == nation and f.sea == sea]
+        if not mine:
             return state, events + [Event(state.turn, "actions", "landing_aborted",
-                                          {"attacker": nation, "target": target, "sea": sea},
-                                          f"{nation}'s landing on {target} is aborted: {defender}'s fleet still holds {sea}")]
+                                          {"attacker": nation, "target": target, "sea": sea, "holder": owner},
+                                          f"{possessive(nation)} landing on {target} is aborted: its fleets are lost "
+                                          f"and {possessive(owner)} fleet still holds {sea}")]
+        state = replace(state, fleets_attacked=state.fleets_attacked | {f.id for f in theirs})
+        # one labelled number a side per battle: the holder's fleets keep the plain label
+        why = f"landing {target}" if owner == defender else f"landing {target} against {owner}"
+        state, _res, more = sea_battle(state, rules, lottery, sea, nation, mine, owner, theirs, why)
+        events += more
+        if any(f.owner == owner and f.sea == sea for f in state.fleets):
+            return state, events + [Event(state.turn, "actions", "landing_aborted",
+                                          {"attacker": nation, "target": target, "sea": sea, "holder": owner},
+                                          f"{possessive(nation)} landing on {target} is aborted: {possessive(owner)} fleet "
+                                          f"still holds {sea}")]
     state, a = _declare(state, kind="amphibious", attacker=nation, target=target, defender=defender, base=base, sea=sea)
     return state, events + [Event(state.turn, "actions", "attack", _attack_data(a),
                                   f"{nation} lands in {target} ({defender or 'independent'}) from {base} across {sea}")]
@@ -265,7 +321,8 @@ def amphibious_attack(scenario: Scenario, state: TurnState, rules: Rules, lotter
 
 def battle_terms(scenario: Scenario, state: TurnState, rules: Rules, attack: Attack) -> dict:
     """How the Field of Glory battle is set up: the points, each side's army and whether it has
-    only one Troop Commander (Internal Conspiracy on itself, Military Training on its enemy)."""
+    only one Troop Commander (Internal Conspiracy on itself, Military Training on its enemy),
+    and who plays each side (invaders whose managing nation has left the game: the umpire)."""
     def single(side: str | None, other: str | None) -> bool:
         me = state.nations.get(side) if side else None
         them = state.nations.get(other) if other else None
@@ -277,7 +334,18 @@ def battle_terms(scenario: Scenario, state: TurnState, rules: Rules, attack: Att
     return {"points": rules.battles.battle_points, "attacker_army": attacker_army, "defender_army": defender_army,
             "attacker_commanders": n if single(attack.attacker, attack.defender) else None,
             "defender_commanders": n if single(attack.defender, attack.attacker) else None,
-            "attacker_played_by": attack.managed_by or attack.attacker, "defender_played_by": attack.defender}
+            "attacker_played_by": invaders_player(state, attack.managed_by) if attack.managed_by else attack.attacker,
+            "defender_played_by": attack.defender}
+
+
+#: Who plays invaders whose managing nation has left the game (docs/rules/mare-nostrum.md).
+UMPIRE = "umpire"
+
+
+def invaders_player(state: TurnState, nation: str) -> str:
+    """``nation``, or the umpire once ``nation`` has left the game."""
+    ns = state.nations.get(nation)
+    return nation if ns is not None and ns.playing else UMPIRE
 
 
 def resolve_battles(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery,
@@ -304,7 +372,7 @@ def resolve_battles(scenario: Scenario, state: TurnState, rules: Rules, lottery:
                                 f"{a.target} already passed to {holder}: no battle"))
             continue
         data = {**_attack_data(a), "terms": terms, "result": results[a.target], "holder": holder}
-        who = a.attacker or f"invaders ({a.army}, played by {a.managed_by})"
+        who = a.attacker or f"invaders ({a.army}, played by {terms['attacker_played_by']})"
         if results[a.target] == "defender":
             events.append(Event(state.turn, "battles", "battle", data, f"{a.target}: {who} beaten off"))
             continue

@@ -15,7 +15,7 @@ from dataclasses import replace
 from tabula.geo.errors import InputError
 
 from .actions import spend_action
-from .model import Event, Fleet, Scenario, TurnState
+from .model import Event, Fleet, Scenario, TurnState, possessive
 from .rules import Rules
 
 __all__ = ["WORKS", "build", "complete_builds", "destroy_enemy_work", "place_artworks"]
@@ -40,7 +40,7 @@ def build(scenario: Scenario, state: TurnState, rules: Rules, nation: str, work:
     if province not in scenario.provinces:
         raise InputError(f"{where}: {province!r} is not a province")
     if state.control.get(province) != nation:
-        raise InputError(f"{where}: {province} is not {nation}'s")
+        raise InputError(f"{where}: {province} is not {possessive(nation)}")
     if any(a.target == province and a.attacker != nation for a in state.attacks):
         raise InputError(f"{where}: {province} is under attack this turn; build elsewhere")
     pending = [b for b in state.builds if b[0] == work and b[1] == province]
@@ -81,12 +81,12 @@ def complete_builds(state: TurnState, nation: str) -> tuple[TurnState, list[Even
             state = replace(state, fleets=state.fleets + (fleet,), next_fleet=state.next_fleet + 1)
             events.append(Event(state.turn, "actions", "built", {"nation": nation, "work": work, "province": province,
                                                                  "sea": sea, "fleet": fleet.id},
-                                f"{nation}'s fleet {fleet.id} is at sea in {sea}"))
+                                f"{possessive(nation)} fleet {fleet.id} is at sea in {sea}"))
         else:
             attr = WORKS[work]
             state = state.with_works(province, **{attr: getattr(state.works_of(province), attr) + 1})
             events.append(Event(state.turn, "actions", "built", {"nation": nation, "work": work, "province": province},
-                                f"{nation}'s {work} in {province} stands"))
+                                f"{possessive(nation)} {work} in {province} stands"))
     return replace(state, builds=()), events
 
 
@@ -117,10 +117,14 @@ def destroy_enemy_work(scenario: Scenario, state: TurnState, rules: Rules, natio
 def place_artworks(scenario: Scenario, state: TurnState, rules: Rules, nation: str,
                    province: str) -> tuple[TurnState, list[Event]]:
     """Defensive Artworks: ``province`` (``nation``'s) counts as fortified until the turn ends
-    (no action; any time before the battles)."""
+    (no action; any time before the battles, or only in the nation's own actions: option
+    ``artworks_until`` "own_turn")."""
     ns = state.nations[nation]
     if "defensive_artworks" not in ns.pending:
         raise InputError(f"{nation} defensive artworks: it has no such event to place this turn")
+    if rules.options.artworks_until == "own_turn" and (state.phase != "actions" or state.acting != nation):
+        raise InputError(f"{nation} defensive artworks: under option artworks_until \"own_turn\" they are placed "
+                         "in the nation's own turn to act; wait for it")
     if state.control.get(province) != nation:
         raise InputError(f"{nation} defensive artworks in {province}: choose a province it holds")
     pending = list(ns.pending)

@@ -12,17 +12,19 @@ names for the nation, 46-90 the second) and declares a land battle of the invade
 by the player the seed names; a province already lost to an enemy or independent is spared.
 
 Pirates attack one of the nation's fleets at once (a naval battle, one fleet each) and stay
-in that quadrant; from the next turn on they attack every other fleet there once a turn
-(:func:`pirate_raids`), until beaten.
+in that quadrant; they attack every other fleet there once a turn (:func:`pirate_raids`, run
+after the turn's events so that Naval Technology counts), from the next turn on (option
+``pirates_raid_others``: or already this turn), until beaten.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Collection
 
-from .battles import sea_battle
+from .battles import invaders_player, sea_battle
 from .lottery import Lottery, pick
-from .model import PIRATES, Attack, Event, Fleet, Scenario, TurnState
+from .model import PIRATES, Attack, Event, Fleet, Scenario, TurnState, possessive
 from .rules import EventBand, Rules
 from .stability import change_stability
 
@@ -106,8 +108,9 @@ def apply_event(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lot
             fleet = next(f for f in own if f.id == int(fid))
             pirates = Fleet(state.next_fleet, PIRATES, fleet.sea)
             state = replace(state, fleets=state.fleets + (pirates,), next_fleet=state.next_fleet + 1)
-            events.append(Event(turn, "events", "pirates", {"nation": nation, "sea": fleet.sea, "fleet": pirates.id},
-                                f"pirates appear in {fleet.sea} and attack {nation}'s fleet {fleet.id}"))
+            events.append(Event(turn, "events", "pirates", {"nation": nation, "sea": fleet.sea, "fleet": pirates.id,
+                                                            "victim": fleet.id},
+                                f"pirates appear in {fleet.sea} and attack {possessive(nation)} fleet {fleet.id}"))
             state, _res, more = sea_battle(state, rules, lottery, fleet.sea, PIRATES, [pirates], nation, [fleet],
                                            f"pirates {pirates.id}", phase="events")
             events += more
@@ -126,26 +129,33 @@ def _invasion(scenario: Scenario, state: TurnState, rules: Rules, nation: str,
     if state.control.get(target) != nation or target in state.attacked():
         return state, [Event(state.turn, "events", "invasion", {"nation": nation, "number": number, "province": target,
                                                                 "spared": True},
-                             f"{nation}: invaders ({inv.army}) find {target} no longer {nation}'s: no effect")]
+                             f"{nation}: invaders ({inv.army}) find {target} no longer {possessive(nation)}: no effect")]
     a = Attack(seq=len(state.attacks) + 1, kind="invasion", attacker=None, target=target, defender=nation,
                army=inv.army, managed_by=inv.managed_by)
     state = replace(state, attacks=state.attacks + (a,))
     events = [Event(state.turn, "events", "invasion", {"nation": nation, "number": number, "province": target,
                                                        "army": inv.army, "managed_by": inv.managed_by, "seq": a.seq},
-                    f"{nation}: {inv.army} invade {target} (played by {inv.managed_by})")]
+                    f"{nation}: {inv.army} invade {target} (played by {invaders_player(state, inv.managed_by)})")]
     if rules.options.temple_loss == "invasion_event" and state.works_of(target).temples:
         state = state.with_works(target, temples=0)
         events.append(Event(state.turn, "events", "work_destroyed", {"nation": nation, "province": target, "work": "temples"},
-                            f"the invasion destroys {target}'s temple"))
+                            f"the invasion destroys {possessive(target)} temple"))
     return state, events
 
 
-def pirate_raids(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery) -> tuple[TurnState, list[Event]]:
-    """Pirates already at sea attack every fleet in their quadrant once, in the order of play."""
+def pirate_raids(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery, *,
+                 only: Collection[int] | None = None, spare: Collection[tuple[int, int]] = ()
+                 ) -> tuple[TurnState, list[Event]]:
+    """Pirates at sea attack every fleet in their quadrant once, in the order of play.
+
+    ``only``: the pirate fleets (ids) that raid (None: all); ``spare``: (pirates, fleet) pairs
+    that have already fought this turn and do not fight again."""
     events: list[Event] = []
     rank = {n: i for i, n in enumerate(state.order)}
-    for pirates in [f for f in state.fleets if f.owner == PIRATES]:
-        victims = sorted((f for f in state.fleets if f.sea == pirates.sea and f.owner != PIRATES),
+    spared = set(spare)
+    for pirates in [f for f in state.fleets if f.owner == PIRATES and (only is None or f.id in only)]:
+        victims = sorted((f for f in state.fleets if f.sea == pirates.sea and f.owner != PIRATES
+                          and (pirates.id, f.id) not in spared),
                          key=lambda f: (rank.get(f.owner, len(rank)), f.id))
         for victim in victims:
             if pirates not in state.fleets:

@@ -34,6 +34,7 @@ __all__ = [
     "Works",
     "fleets_of",
     "home_provinces_lost",
+    "possessive",
     "provinces_of",
 ]
 
@@ -291,3 +292,8 @@ def home_provinces_lost(scenario: Scenario, state: TurnState, nation: str, *, en
         if holder != nation and (holder is not None or not enemy_only):
             lost += 1
     return lost
+
+
+def possessive(name: str) -> str:
+    """``Romans'``, ``Epirus'``, ``Roma's``: the possessive of a nation's or a province's name."""
+    return name + ("'" if name.endswith("s") else "'s")

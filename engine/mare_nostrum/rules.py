@@ -156,6 +156,13 @@ class Options:
     one_attack_per_base: bool
     pair_beaten_by_one: str
     capital_rule_counts: str
+    # Keys added after campaigns were first frozen: a campaign whose stored rules lack one
+    # plays by the value below, the behaviour it was started with (the file's own default
+    # may differ; docs/rules/mare-nostrum.md says which).
+    landing_opposed_by: str = "defender"
+    artworks_until: str = "battles"
+    naval_needs_base: bool = False
+    pirates_raid_others: str = "next_turn"
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ attack      actions        ... declares a land attack
 amphibious  actions        ... declares an amphibious attack (the defender's fleets fight first)
 naval       actions        ... attacks an enemy's (or the pirates') fleets
 destroy     actions        ... uses its Earthquake / Great Blaze on a work it does not hold
-artworks    actions        any nation with Defensive Artworks names its province (no action;
-                           the seed allows it "at any time before the battles")
+artworks    actions        a nation with Defensive Artworks names its province (no action;
+                           until the battles, or only in its own turn: option artworks_until)
 done        actions        the acting nation finishes: its works stand, the next one acts
 result      battles        a declared battle's Field of Glory result (attacker / defender)
 end         battles        every battle is applied (sieges drawn), the verdict; next turn
@@ -402,10 +402,11 @@ def _require(c, snap: Snapshot, name: str, nation: str | None = None) -> None:
         if pos.winner is not None or pos.phase == OVER:
             raise StepRefused(f"cannot {step.action}: the campaign is over")
         return
-    if name == "artworks" and pos.phase == "battles" and pos.winner is None:
+    own_turn = name == "artworks" and c.rules.options.artworks_until == "own_turn"
+    if name == "artworks" and not own_turn and pos.phase == "battles" and pos.winner is None:
         return
     require_step(step, pos, words)
-    if nation is not None and name in ACTION_STEPS and pos.stage != nation:
+    if nation is not None and (name in ACTION_STEPS or own_turn) and pos.stage != nation:
         raise StepRefused(f"cannot {step.action}: it is {_poss(pos.stage)} turn to act, not {_poss(nation)}; {words()}")
 
 
@@ -811,7 +812,7 @@ class TurnView:
         for f in self.fleets:
             out.append(f"  fleet {f['fleet']} ({f['owner']}) in {f['sea']}")
         for a in self.attacks:
-            by = a["attacker"] or f"invaders ({a['army']}, played by {a['managed_by']})"
+            by = a["attacker"] or f"invaders ({a['army']}, played by {a['terms']['attacker_played_by']})"
             how = f" from {a['base']}" if a["base"] else ""
             how += f" across {a['sea']}" if a["sea"] else ""
             res = f": {a['result']} won" if a["result"] else ""

@@ -1,7 +1,7 @@
 """A turn of Mare Nostrum, step by step, as pure functions.
 
-1. :func:`begin_turn`: the wheels are drawn (or read), the order of play is set, pirates at
-   sea raid, every nation's random event is applied, treasury and actions are counted.
+1. :func:`begin_turn`: the wheels are drawn (or read), the order of play is set, every
+   nation's random event is applied, pirates at sea raid, treasury and actions are counted.
 2. Each nation in the order takes its actions (``building``, ``diplomacy``, ``battles``
    functions) and calls :func:`finish_actions`, which completes its works and passes the
    turn to the next nation still in the game.
@@ -21,7 +21,7 @@ from .battles import resolve_battles
 from .building import complete_builds
 from .events import draw_events, pirate_raids
 from .lottery import Lottery, order_of_play
-from .model import Event, NationState, Scenario, TurnState
+from .model import PIRATES, Event, NationState, Scenario, TurnState
 from .rules import Rules
 from .victory import Verdict, verdict
 
@@ -36,7 +36,7 @@ def new_game(scenario: Scenario, rules: Rules) -> TurnState:
 
 
 def begin_turn(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lottery) -> tuple[TurnState, list[Event]]:
-    """Open the next turn: order of play, pirate raids, random events, actions."""
+    """Open the next turn: order of play, random events, pirate raids, actions."""
     if state.phase != "done":
         raise InputError(f"turn {state.turn} is still in its {state.phase!r} phase: finish it before the next")
     if state.winner is not None:
@@ -51,9 +51,15 @@ def begin_turn(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lott
                     f"turn {turn}: {-y0} to {-y1} BC")]
     state, more = order_of_play(scenario, state, rules, lottery)
     events += more
-    state, more = pirate_raids(scenario, state, rules, lottery)
-    events += more
+    # Pirates raid after the events (a Naval Technology drawn this turn counts against them);
+    # those an event brings out this turn have fought their one fleet and raid from the next
+    # turn, unless option pirates_raid_others is "same_turn".
+    standing = frozenset(f.id for f in state.fleets if f.owner == PIRATES)
     state, more = draw_events(scenario, state, rules, lottery)
+    events += more
+    spare = {(e.data["fleet"], e.data["victim"]) for e in more if e.kind == "pirates"}
+    raiders = None if rules.options.pirates_raid_others == "same_turn" else standing
+    state, more = pirate_raids(scenario, state, rules, lottery, only=raiders, spare=spare)
     events += more
     state, more = allot_actions(scenario, state, rules)
     events += more

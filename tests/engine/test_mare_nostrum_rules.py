@@ -240,3 +240,31 @@ def test_diagonal_passages_both_ways_or_as_written():
 
 def test_works_default():
     assert Works() == Works(0, 0, 0)
+
+
+# --- options chosen after the audit, and campaigns frozen before them ---------------------------
+
+
+def test_audit_options_defaults_follow_the_seed():
+    o = R.options
+    # "If there is an enemy fleet in that sea quadrant a naval battle will take place": no fleet is
+    # needed on an empty sea; the holder's fleets and the pirates (everyone's enemy) oppose a landing
+    assert o.amphibious_needs_fleet is False and o.landing_opposed_by == "defender_and_pirates"
+    # "Every building and military action must take place in a determined province"
+    assert o.naval_needs_base is True
+    assert (o.artworks_until, o.pirates_raid_others) == ("battles", "next_turn")
+    for key, bad in (("landing_opposed_by", "nobody"), ("artworks_until", "never"), ("pirates_raid_others", "now")):
+        with pytest.raises(InputError, match=key):
+            rules_with({"options": {key: bad}})
+
+
+def test_a_campaign_frozen_before_the_new_options_keeps_its_old_rules():
+    from tabula.engine.mare_nostrum.rules import Rules
+
+    values = {k: (dict(v) if isinstance(v, dict) else v) for k, v in R.values.items()}
+    values["options"] = {k: v for k, v in values["options"].items()
+                         if k not in ("landing_opposed_by", "artworks_until", "naval_needs_base", "pirates_raid_others")}
+    values["options"]["amphibious_needs_fleet"] = True
+    old = Rules.from_mapping(values).options
+    assert (old.landing_opposed_by, old.artworks_until, old.naval_needs_base, old.pirates_raid_others,
+            old.amphibious_needs_fleet) == ("defender", "battles", False, "next_turn", True)

@@ -8,7 +8,7 @@ import pytest
 
 from tabula.engine.core.events import to_json
 from tabula.engine.mare_nostrum import battles, building, diplomacy, events, lottery
-from tabula.engine.mare_nostrum.model import PIRATES, Fleet
+from tabula.engine.mare_nostrum.model import PIRATES, Attack, Fleet
 from tabula.engine.mare_nostrum.rules import default_rules, rules_with
 from tabula.engine.mare_nostrum.scenario import default_scenario
 from tabula.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
@@ -403,3 +403,202 @@ def test_turns_are_deterministic():
         return [to_json(dict(e.data)) for e in ev], [d for d in lt.log]
     assert seeded(3) == seeded(3)
     assert seeded(3)[0] != seeded(4)[0]
+
+
+# --- after the audit: pirates, landings, naval bases, artworks, orphaned invaders ---------------
+#
+# The seed, "Naval Technology": "+25 in naval battles fought during the turn"; "Pirates": "1
+# player's fleet will be attacked by pirates who will remain in that sea quadrant and attack every
+# other fleet once per turn"; "Amphibious Attack": "If there is an enemy fleet in that sea quadrant
+# a naval battle will take place"; "Naval Battle": "an enemy fleet ... that hasn't still be attacked
+# by a preceding player"; "Actions": "Every building and military action must take place in a
+# determined province".
+
+#: Event numbers (the wheels' second) that touch no fleet: Good Harvest, Administrative Reforms...
+QUIET = {"BA": [90, 80, 1, 2, 3], "CA": [89, 79, 4, 5, 6], "FI": [88, 78, 7, 8, 9], "GE": [87, 77, 10, 11, 12],
+         "NA": [85, 76, 16, 17, 18]}
+
+
+def _begin(fleets, romans_event, entered=None, rules=R):
+    st = replace(new_game(S, rules), fleets=fleets, next_fleet=max(f.id for f in fleets) + 1)
+    wheels = {1: {**QUIET, "MI": [86, romans_event, 13, 14, 15]}}
+    return begin_turn(S, st, rules, lottery.lottery_for(rules, 7, wheels=wheels, entered=entered))
+
+
+def test_naval_technology_counts_against_pirates_raiding_at_the_start_of_the_turn():
+    raid = "naval/1/Mare Tyrrhenum/pirates 2 raid 1/"
+    fleets = (Fleet(1, "Romans", "Mare Tyrrhenum"), Fleet(2, PIRATES, "Mare Tyrrhenum"))
+    # Romans 30 + 25 (Naval Technology, number 57) = 55 against the pirates' 60: a draw, the fleet
+    # stays (without the +25 it would lose by 30 and sink)
+    st, ev = _begin(fleets, 57, {raid + "Romans": 30, raid + "Pirates": 60})
+    (battle,) = [e for e in ev if e.kind == "naval_battle"]
+    assert (battle.data["a_score"], battle.data["b_score"], battle.data["winner"]) == (60, 55, None)
+    assert [f.id for f in st.fleets] == [1, 2]
+    # the raid follows the events
+    kinds = [e.kind for e in ev]
+    assert kinds.index("naval_battle") > max(i for i, k in enumerate(kinds) if k == "random_event")
+    # 30 v 50 is a draw too (55 v 50), and any other event leaves the plain numbers: 30 v 60 sinks it
+    st, ev = _begin(fleets, 57, {raid + "Romans": 30, raid + "Pirates": 50})
+    assert [e.data["winner"] for e in ev if e.kind == "naval_battle"] == [None]
+    st, ev = _begin(fleets, 80, {raid + "Romans": 30, raid + "Pirates": 60})
+    assert [e.data["winner"] for e in ev if e.kind == "naval_battle"] == [PIRATES] and [f.id for f in st.fleets] == [2]
+
+
+def test_pirates_appearing_this_turn_fight_once_and_raid_the_others_from_the_next_turn():
+    fleets = (Fleet(1, "Romans", "Mare Tyrrhenum"), Fleet(2, "Carthaginians", "Mare Tyrrhenum"))
+    first = "naval/1/Mare Tyrrhenum/pirates 3/"
+    drawn = {first + "Pirates": 40, first + "Romans": 40}            # the Pirates event (43): a draw
+    st, ev = _begin(fleets, 43, drawn)
+    battles_ = [e.data["why"] for e in ev if e.kind == "naval_battle"]
+    assert battles_ == ["pirates 3"]                                   # no raid on fleet 1 again, none on 2 yet
+    assert [(f.id, f.owner) for f in st.fleets] == [(1, "Romans"), (2, "Carthaginians"), (3, PIRATES)]
+    # option pirates_raid_others "same_turn": they also raid the Carthaginian fleet now, not the Roman again
+    same = rules_with({"options": {"pirates_raid_others": "same_turn"}})
+    st, ev = _begin(fleets, 43, drawn, rules=same)
+    assert [e.data["why"] for e in ev if e.kind == "naval_battle"] == ["pirates 3", "pirates 3 raid 2"]
+
+
+def test_a_landing_marks_the_fleets_it_fought_as_attacked():
+    fleets = (Fleet(1, "Carthaginians", "Mare Tyrrhenum"), Fleet(2, "Romans", "Mare Tyrrhenum"),
+              Fleet(3, "Macedonians", "Mare Tyrrhenum"))
+    st = acting(order=("Carthaginians", "Macedonians") + tuple(n for n in ORDER if n not in ("Carthaginians", "Macedonians")),
+                fleets=fleets, next_fleet=4)
+    key = "naval/1/Mare Tyrrhenum/landing Campania/"
+    st, ev = battles.amphibious_attack(S, st, R, lot(entered={key + "Carthaginians": 40, key + "Romans": 30}),
+                                       "Carthaginians", "Sicilia", "Mare Tyrrhenum", "Campania")
+    assert ev[-1].kind == "landing_aborted" and st.fleets_attacked == {2}
+    st, _ = finish_actions(S, st, R, "Carthaginians")
+    with pytest.raises(InputError, match="already attacked"):     # "hasn't still be attacked by a preceding player"
+        battles.attack_fleets(S, st, R, lot(), "Macedonians", "Mare Tyrrhenum", "Romans")
+
+
+def _ionium(extra=(), **changes):
+    fleets = (Fleet(1, "Carthaginians", "Mare Ionium"), Fleet(2, PIRATES, "Mare Ionium")) + tuple(extra)
+    return acting(order=("Carthaginians",) + tuple(n for n in ORDER if n != "Carthaginians"), fleets=fleets,
+                  next_fleet=10, **changes)
+
+
+def test_pirates_in_the_quadrant_fight_a_landing_on_an_independent_province():
+    key = "naval/1/Mare Ionium/landing Epirus against Pirates/"
+    # drawn (83 v 63): the pirates still hold the sea, the landing is aborted
+    st, ev = battles.amphibious_attack(S, _ionium(), R, lot(entered={key + "Carthaginians": 83, key + "Pirates": 63}),
+                                       "Carthaginians", "Sicilia", "Mare Ionium", "Epirus")
+    assert [e.kind for e in ev] == ["naval_battle", "landing_aborted"] and st.attacks == ()
+    # the pirates sunk (90 v 20): the landing goes on
+    st, ev = battles.amphibious_attack(S, _ionium(), R, lot(entered={key + "Carthaginians": 90, key + "Pirates": 20}),
+                                       "Carthaginians", "Sicilia", "Mare Ionium", "Epirus")
+    assert [e.kind for e in ev] == ["naval_battle", "attack"] and st.attacks[0].target == "Epirus"
+    # option landing_opposed_by "defender": only the holder's fleets fight (here none)
+    only = rules_with({"options": {"landing_opposed_by": "defender"}})
+    st, ev = battles.amphibious_attack(S, _ionium(), only, lot(), "Carthaginians", "Sicilia", "Mare Ionium", "Epirus")
+    assert [e.kind for e in ev] == ["attack"]
+
+
+def test_any_enemy_option_lets_a_third_nations_fleet_oppose_a_landing():
+    third = (Fleet(3, "Ptolemaics", "Mare Ionium"),)
+    base = {"naval/1/Mare Ionium/landing Epirus against Pirates/Carthaginians": 90,
+            "naval/1/Mare Ionium/landing Epirus against Pirates/Pirates": 20}
+    st, ev = battles.amphibious_attack(S, _ionium(third), R, lot(entered=base), "Carthaginians", "Sicilia",
+                                       "Mare Ionium", "Epirus")
+    assert [e.kind for e in ev] == ["naval_battle", "attack"]      # default: the Ptolemaic fleet looks on
+    anyone = rules_with({"options": {"landing_opposed_by": "any_enemy"}})
+    key = "naval/1/Mare Ionium/landing Epirus against Ptolemaics/"
+    st, ev = battles.amphibious_attack(S, _ionium(third), anyone, lot(entered={**base, key + "Carthaginians": 50,
+                                                                              key + "Ptolemaics": 50}),
+                                       "Carthaginians", "Sicilia", "Mare Ionium", "Epirus")
+    assert [e.data.get("b") for e in ev if e.kind == "naval_battle"] == [PIRATES, "Ptolemaics"]
+    assert ev[-1].kind == "landing_aborted" and st.fleets_attacked == {2, 3}
+    # a nation that imposed peace on the attacker this turn stays out of it
+    st, ev = battles.amphibious_attack(S, _ionium(third, peace=frozenset({("Ptolemaics", "Carthaginians")})), anyone,
+                                       lot(entered=base), "Carthaginians", "Sicilia", "Mare Ionium", "Epirus")
+    assert ev[-1].kind == "attack"
+
+
+def test_a_landing_needs_a_fleet_only_where_an_enemy_fleet_holds_the_sea():
+    no_fleets = acting(order=("Carthaginians",) + tuple(n for n in ORDER if n != "Carthaginians"))
+    # default (amphibious_needs_fleet false): no enemy fleet, no naval battle, the landing goes on
+    st, ev = battles.amphibious_attack(S, no_fleets, R, lot(), "Carthaginians", "Sicilia", "Mare Tyrrhenum", "Campania")
+    assert [e.kind for e in ev] == ["attack"] and st.attacks[0].kind == "amphibious"
+    # an enemy fleet there and none to fight it with: refused, no action spent
+    held = replace(no_fleets, fleets=(Fleet(2, "Romans", "Mare Tyrrhenum"),), next_fleet=3)
+    with pytest.raises(InputError, match="Romans' fleet holds Mare Tyrrhenum"):
+        battles.amphibious_attack(S, held, R, lot(), "Carthaginians", "Sicilia", "Mare Tyrrhenum", "Campania")
+    # option amphibious_needs_fleet true: a fleet of its own is needed even on an empty sea
+    needs = rules_with({"options": {"amphibious_needs_fleet": True}})
+    with pytest.raises(InputError, match="has no fleet in Mare Tyrrhenum"):
+        battles.amphibious_attack(S, no_fleets, needs, lot(), "Carthaginians", "Sicilia", "Mare Tyrrhenum", "Campania")
+
+
+def test_a_naval_attack_needs_a_province_facing_the_quadrant_not_under_attack():
+    order = ("Gauls", "Romans") + tuple(n for n in ORDER if n not in ("Gauls", "Romans"))
+    numbers = {"naval/1/Mare Gallicum/attack/Gauls": 50, "naval/1/Mare Gallicum/attack/Romans": 50}
+    st = acting(order=order, fleets=(Fleet(1, "Gauls", "Mare Gallicum"), Fleet(2, "Romans", "Mare Gallicum"),
+                                     Fleet(3, "Gauls", "Mare Tyrrhenum"), Fleet(4, "Romans", "Mare Tyrrhenum")),
+                next_fleet=5)
+    bases = battles.naval_bases(S, st, "Gauls", "Mare Gallicum")
+    assert bases and all("Mare Gallicum" in S.provinces[p].seas for p in bases)
+    ok, _ = battles.attack_fleets(S, st, R, lot(entered=numbers), "Gauls", "Mare Gallicum", "Romans")
+    assert ok.nations["Gauls"].used == 1
+    # every such province assailed by another this turn: no base to act from
+    assailed = replace(st, attacks=tuple(Attack(i + 1, "land", "Romans", p, "Gauls", base="Etruria")
+                                         for i, p in enumerate(bases)))
+    with pytest.raises(InputError, match="holds no province facing Mare Gallicum"):
+        battles.attack_fleets(S, assailed, R, lot(), "Gauls", "Mare Gallicum", "Romans")
+    # no Gallic province faces Mare Tyrrhenum: a fleet left there cannot attack ...
+    with pytest.raises(InputError, match="holds no province facing Mare Tyrrhenum"):
+        battles.attack_fleets(S, st, R, lot(), "Gauls", "Mare Tyrrhenum", "Romans")
+    # ... unless option naval_needs_base is false
+    free = rules_with({"options": {"naval_needs_base": False}})
+    battles.attack_fleets(S, st, free, lot(), "Gauls", "Mare Tyrrhenum", "Romans")
+
+
+def test_defensive_artworks_until_the_battles_or_in_the_own_turn():
+    st = acting(order=("Romans", "Carthaginians") + tuple(n for n in ORDER if n not in ("Romans", "Carthaginians")))
+    st, _ = _event("defensive_artworks", st, "Carthaginians")
+    # default "battles": in another nation's turn, or once the battles are due
+    assert building.place_artworks(S, st, R, "Carthaginians", "Sicilia")[0].nations["Carthaginians"].artworks == "Sicilia"
+    assert building.place_artworks(S, replace(st, phase="battles", current=6), R, "Carthaginians", "Sicilia")[0]
+    own = rules_with({"options": {"artworks_until": "own_turn"}})
+    with pytest.raises(InputError, match="own turn"):
+        building.place_artworks(S, st, own, "Carthaginians", "Sicilia")
+    with pytest.raises(InputError, match="own turn"):
+        building.place_artworks(S, replace(st, phase="battles", current=6), own, "Carthaginians", "Sicilia")
+    st, _ = finish_actions(S, st, own, "Romans")
+    assert building.place_artworks(S, st, own, "Carthaginians", "Sicilia")[0].nations["Carthaginians"].artworks == "Sicilia"
+
+
+def test_the_artworks_step_is_refused_outside_the_own_turn_under_own_turn():
+    from types import SimpleNamespace
+
+    from tabula.engine.core.machine import StepRefused
+    from tabula.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _require
+
+    class Snap:
+        tables = {"mn_nations_state": {}, "mn_results": {}, "mn_attacks": {}, "mn_game": {}}
+
+        def __init__(self, phase, stage):
+            self.values = {"round": 1, "phase": phase, "stage": stage, "winner": None}
+
+        def campaign(self, key):
+            return self.values[key]
+
+    own = SimpleNamespace(ruleset=MARE_NOSTRUM, rules=rules_with({"options": {"artworks_until": "own_turn"}}))
+    anytime = SimpleNamespace(ruleset=MARE_NOSTRUM, rules=R)
+    for c in (own, anytime):
+        _require(c, Snap("actions", "Romans"), "artworks", "Romans")
+    _require(anytime, Snap("actions", "Romans"), "artworks", "Carthaginians")
+    _require(anytime, Snap("battles", ""), "artworks")
+    with pytest.raises(StepRefused, match="turn to act"):
+        _require(own, Snap("actions", "Romans"), "artworks", "Carthaginians")
+    with pytest.raises(StepRefused, match="battles phase"):
+        _require(own, Snap("battles", ""), "artworks")
+
+
+def test_invaders_of_a_nation_whose_manager_left_are_played_by_the_umpire():
+    st = acting()
+    st, _ = _event("invasion", st, "Romans", (1, 37, 46))             # Apulia's Samnites, played by the Gauls
+    assert battles.battle_terms(S, st, R, st.attacks[0])["attacker_played_by"] == "Gauls"
+    gone = st.with_nation("Gauls", out="collapse", out_turn=1)
+    assert battles.battle_terms(S, gone, R, gone.attacks[0])["attacker_played_by"] == battles.UMPIRE == "umpire"
+    st2, ev = _event("invasion", acting().with_nation("Gauls", out="collapse", out_turn=1), "Romans", (1, 37, 46))
+    assert "played by umpire" in ev[-1].text
