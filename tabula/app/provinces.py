@@ -67,7 +67,7 @@ from starlette.routing import Route
 
 from tabula.app import pages
 from tabula.app.pages import e
-from tabula.app.server import HttpError, _error_response, _form, _guarded, _identify, _wants_json
+from tabula.app.server import HttpError, console_endpoint, _error_response, _form, _guarded, _identify, _wants_json
 from tabula.app.tokens import Identity
 
 __all__ = ["ROR", "MN", "RULESETS", "SHARED", "is_province", "home_page", "by_ruleset", "routes", "ruleset_of",
@@ -609,28 +609,7 @@ def routes(access, ruleset: str) -> list[Route]:
                 return JSONResponse(status_json(c))
         return await run_in_threadpool(_guarded, request, go)
 
-    async def umpire_sql(request: Request) -> Response:
-        form = await _form(request)
-        query = form.get("query", "")
-
-        def go():
-            from tabula.app.console import run_console
-
-            with access.lock:
-                with access.open() as c:
-                    _identify(c, request, ("umpire",))
-                access.release()  # the console opens its own locked-down connection
-                results = run_console(access.path, query)
-                if _wants_json(request):
-                    from tabula.commands.jsonout import rows_json
-
-                    return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
-                html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
-                               + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
-                with access.open() as c:
-                    ident = _identify(c, request, ("umpire",))
-                    return HTMLResponse(home_page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
-        return await run_in_threadpool(_guarded, request, go)
+    umpire_sql = console_endpoint(access, home_page)
 
     out = [Route("/api/status", api_status, methods=["GET"]),
            Route("/umpire/sql", umpire_sql, methods=["POST"])]

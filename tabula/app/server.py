@@ -460,6 +460,36 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     return pages.page("tabula: umpire", "".join(parts), who=ident.name)
 
 
+def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
+    """``POST /umpire/sql``: the read-only SQL console (:mod:`.console`) for the umpire; ``page(c,
+    ident, sql=, sql_html=)`` draws the umpire's page of the campaign's ruleset around the result."""
+
+    async def umpire_sql(request: Request) -> Response:
+        form = await _form(request)
+        query = form.get("query", "")
+
+        def go():
+            from tabula.app.console import run_console
+
+            with access.lock:
+                with access.open() as c:
+                    _identify(c, request, ("umpire",))
+                # The console opens its own locked-down connection: the campaign is closed first.
+                access.release()
+                results = run_console(access.path, query)
+                if _wants_json(request):
+                    from tabula.commands.jsonout import rows_json
+
+                    return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
+                html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
+                               + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
+                with access.open() as c:
+                    ident = _identify(c, request, ("umpire",))
+                    return HTMLResponse(page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
+        return await run_in_threadpool(_guarded, request, go)
+    return umpire_sql
+
+
 # --- the application ------------------------------------------------------------------------------
 
 
@@ -613,29 +643,7 @@ def create_app(campaign: str | Path) -> Starlette:
             return HTMLResponse(umpire_page(c, ident, message=e(events[0].text)))
         return await run_in_threadpool(read, request, ("umpire",), go, write=True)
 
-    async def umpire_sql(request: Request) -> Response:
-        form = await _form(request)
-        query = form.get("query", "")
-
-        def go():
-            from tabula.app.console import run_console
-
-            with access.lock:
-                with access.open() as c:
-                    _identify(c, request, ("umpire",))
-                # The console opens its own locked-down connection: the campaign is closed first.
-                access.release()
-                results = run_console(access.path, query)
-                if _wants_json(request):
-                    from tabula.commands.jsonout import rows_json
-
-                    return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
-                html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
-                               + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
-                with access.open() as c:
-                    ident = _identify(c, request, ("umpire",))
-                    return HTMLResponse(umpire_page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
-        return await run_in_threadpool(_guarded, request, go)
+    umpire_sql = console_endpoint(access, umpire_page)
 
     routes = [
         Route("/", home, methods=["GET"]),
