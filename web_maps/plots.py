@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from tabula.geo.errors import InputError
 
-__all__ = ["FORMATS", "outcome_plot"]
+__all__ = ["FORMATS", "nations_plot", "outcome_plot"]
 
 FORMATS = (".png", ".svg", ".pdf")
 
@@ -104,5 +104,59 @@ def outcome_plot(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], 
     from matplotlib import rc_context
 
     with rc_context({"svg.hashsalt": "tabula"}):  # fixed SVG ids: the same chart, the same bytes
+        fig.savefig(path, dpi=dpi, metadata=metadata)
+    return path
+
+
+def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, nations: Sequence[str],
+                 winner: str = "winner", series_prefix: str = "provinces_", series_label: str = "provinces held",
+                 index_label: str = "turn (0: the start)", dpi: int = 120) -> Path:
+    """Write the two-panel chart of a study where several players compete (Mare Nostrum) to
+    ``path``: the share of runs each player won (``summary["counts"][winner]``), and each
+    player's ``series_prefix + nation`` series per turn (median line, 25-75% band).  Plain data
+    from :func:`tabula.engine.core.simulate.summarise`; same runs, same bytes."""
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise InputError(f"{path}: a plot is written as {', '.join(FORMATS)}: give one of those suffixes")
+    runs = summary.get("runs", 0)
+    colours = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(nations)}
+    fig = Figure(figsize=(12, 4.6), layout="constrained")
+    fig.suptitle(title, fontsize=11)
+    ax1, ax2 = fig.subplots(1, 2, width_ratios=(0.8, 1.4))
+
+    counts = summary.get("counts", {}).get(winner, {})
+    names = list(counts)
+    shares = [(counts[n]["share"] or 0) * 100 for n in names]
+    bars = ax1.bar(range(len(names)), shares, color=[colours.get(n, "#999999") for n in names])
+    for bar, n in zip(bars, names):
+        ax1.annotate(str(counts[n]["runs"]), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                     xytext=(0, 2), textcoords="offset points", ha="center", fontsize=7)
+    ax1.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax1.set_ylabel("% of runs")
+    ax1.set_ylim(0, max(shares + [1]) * 1.15)
+    ax1.set_title(f"wins ({runs} runs)", fontsize=9)
+
+    for n in nations:
+        points = summary.get("series", {}).get(series_prefix + n, [])
+        if not points:
+            continue
+        xs = [p["index"] for p in points]
+        ax2.fill_between(xs, [p["p25"] for p in points], [p["p75"] for p in points], color=colours[n], alpha=0.15,
+                         linewidth=0)
+        ax2.plot(xs, [p["median"] for p in points], color=colours[n], linewidth=1.6, label=n)
+        ax2.set_xticks(xs)
+    ax2.legend(fontsize=7, loc="upper left", frameon=False, ncols=2)
+    ax2.set_xlabel(index_label)
+    ax2.set_ylabel(series_label)
+    ax2.set_ylim(bottom=0)
+    ax2.set_title(f"{series_label} per turn (median, 25-75%)", fontsize=9)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    metadata = {"Date": None} if path.suffix.lower() == ".svg" else (
+        {"CreationDate": None} if path.suffix.lower() == ".pdf" else None)
+    with rc_context({"svg.hashsalt": "tabula"}):
         fig.savefig(path, dpi=dpi, metadata=metadata)
     return path

@@ -20,7 +20,7 @@ import click
 from tabula.commands.options import WHOLE
 
 #: Rulesets that can be simulated, with what the report says of them.
-RULESETS = ("rise-of-rome",)
+RULESETS = ("rise-of-rome", "mare-nostrum")
 #: The files written into --out.
 OUTPUTS = ("summary.json", "runs.csv", "outcomes.png")
 
@@ -96,8 +96,9 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 @click.command(name="simulate")
 @click.argument("ruleset", metavar="RULESET")
 @click.option("--runs", type=WHOLE, default=1000, show_default=True, help="How many campaigns to play.")
-@click.option("--policy", default="prudent", show_default=True,
-              help="Who plays Rome: prudent, builder, conqueror (= weakest-neighbour) or random.")
+@click.option("--policy", default=None,
+              help="Who plays: Rise of Rome's Rome: prudent (default), builder, conqueror (= weakest-neighbour) or "
+                   "random; Mare Nostrum's six nations: builder (default), aggressor or random.")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="The master seed: each run's seed derives from it and the run's index.")
 @click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
@@ -119,9 +120,12 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
     seed, which plays them on the table; the report says so).  Same --seed, same outcomes,
     whatever --workers or --scheduler.
 
+    Mare Nostrum (mare-nostrum): the policy plays all six nations, each battle decided by a
+    seeded die (a departure from the seed, which fights them in Field of Glory).
+
     Example: tabula simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
     """
-    from tabula.engine.core.simulate import run_seeds, simulate, summarise
+    from tabula.engine.core.simulate import summarise
     from tabula.engine.rise_of_rome.policies import VERDICT_ORDER
     from tabula.geo.errors import InputError
 
@@ -134,17 +138,12 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
     if workers is not None and scheduler not in (None, "processes", "sync"):
         raise InputError("--workers is for the local cores; a Dask scheduler has its own workers: give one or the other")
     _check_out(out, force)
+    if ruleset == "mare-nostrum":
+        return _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, out, as_json)
+    policy = policy or "prudent"
     runner, rules = _rise_of_rome(policy, rules_file)
 
-    seeds = run_seeds(seed, runs)
-    t0 = time.perf_counter()
-    rows = simulate(runner, seeds, scheduler=scheduler, workers=workers)
-    seconds = time.perf_counter() - t0
-    if scheduler and scheduler not in ("processes", "sync"):
-        where = f"Dask scheduler {scheduler}"
-    else:
-        n = 1 if scheduler == "sync" else (workers or os.cpu_count() or 1)
-        where = "this process" if n == 1 else f"{min(n, runs)} local processes"
+    rows, seconds, where = _run(runner, seed, runs, scheduler, workers)
     summary = summarise(rows, counts={"verdict": VERDICT_ORDER}, numbers=("civic", "turns", "final_provinces"),
                         series=("provinces", "civic_by_turn"))
     meta = {"ruleset": ruleset, "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
@@ -167,6 +166,85 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
         click.echo(line)
     if written:
         click.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+def _run(runner, seed: int, runs: int, scheduler, workers) -> tuple[list[dict], float, str]:
+    """(the rows, seconds taken, where they ran in words)"""
+    from tabula.engine.core.simulate import run_seeds, simulate
+
+    seeds = run_seeds(seed, runs)
+    t0 = time.perf_counter()
+    rows = simulate(runner, seeds, scheduler=scheduler, workers=workers)
+    seconds = time.perf_counter() - t0
+    if scheduler and scheduler not in ("processes", "sync"):
+        where = f"Dask scheduler {scheduler}"
+    else:
+        n = 1 if scheduler == "sync" else (workers or os.cpu_count() or 1)
+        where = "this process" if n == 1 else f"{min(n, runs)} local processes"
+    return rows, seconds, where
+
+
+# --- Mare Nostrum ----------------------------------------------------------------------------
+
+
+def _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, out, as_json) -> None:
+    from tabula.engine.core.simulate import summarise
+    from tabula.engine.mare_nostrum.policies import DEFAULT_POLICY, DEPARTURE, GameRunner, make_policy
+    from tabula.engine.mare_nostrum.rules import default_rules, rules_from_file
+    from tabula.engine.mare_nostrum.scenario import default_scenario
+
+    policy = policy or DEFAULT_POLICY
+    make_policy(policy, 0)  # an unknown name: one line naming the choices
+    rules = rules_from_file(rules_file) if rules_file else default_rules()
+    nations = list(default_scenario().nations)
+    rows, seconds, where = _run(GameRunner(policy, rules if rules_file else None), seed, runs, scheduler, workers)
+    summary = summarise(rows, counts={"winner": nations + ["none"]}, numbers=("turns", *(f"final_{n}" for n in nations)),
+                        series=tuple(f"provinces_{n}" for n in nations))
+    meta = {"ruleset": "mare-nostrum", "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
+            "nations": nations, "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
+            "rules": str(rules_file) if rules_file else "shipped", "departures": [DEPARTURE]}
+    document = {**meta, **summary}
+    timing = {"where": where, "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 2) if seconds else None}
+    written = []
+    if out is not None:
+        from tabula.web_maps.plots import nations_plot
+
+        out.mkdir(parents=True, exist_ok=True)
+        summary_path = out / "summary.json"
+        summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        runs_path = out / "runs.csv"
+        write_runs_csv(rows, runs_path)
+        title = (f"Mare Nostrum: {runs} games, every nation played by '{policy}', seed {seed} "
+                 "(battles decided by a seeded die)")
+        plot_path = nations_plot(document, out / "outcomes.png", title=title, nations=nations)
+        written = [summary_path, runs_path, plot_path]
+    if as_json:
+        from tabula.commands.jsonout import echo_json
+
+        echo_json({**document, **timing, "written": [str(p) for p in written]})
+        return
+    for line in _mare_nostrum_lines({**meta, **timing}, summary, nations):
+        click.echo(line)
+    if written:
+        click.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+def _mare_nostrum_lines(meta: dict, summary: dict, nations: list[str]) -> list[str]:
+    lines = [f"Mare Nostrum: {summary['runs']} games, policy {meta['policy']} for every nation, seed {meta['seed']}, "
+             f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.1f} runs/s)",
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
+    wins = summary["counts"]["winner"]
+    lines.append("Wins: " + ", ".join(f"{k} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)" for k, v in wins.items()))
+    t = summary["numbers"]["turns"]
+    if t["n"]:
+        lines.append(f"Turns played: median {t['median']:g}, mean {t['mean']:g}, range {t['min']:g} to {t['max']:g} "
+                     f"(past {meta['turns']}: tied leaders play on)")
+    lines.append("Provinces held per turn, median [10-90%]:")
+    for n in nations:
+        per_turn = summary["series"][f"provinces_{n}"]
+        lines.append(f"  {n}: " + ", ".join(f"{p['index']}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]"
+                                             for p in per_turn))
+    return lines
 
 
 def _write(out: Path, document: dict, rows: list[dict], rules) -> list[Path]:

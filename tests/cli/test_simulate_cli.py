@@ -84,3 +84,22 @@ def test_a_dask_cluster_gives_the_same_runs(tmp_path, capsys):
     assert f"Dask scheduler {cluster.scheduler_address}" in stdout
     assert (tmp_path / "dask" / "runs.csv").read_bytes() == (tmp_path / "one" / "runs.csv").read_bytes()
     assert (tmp_path / "dask" / "summary.json").read_bytes() == (tmp_path / "one" / "summary.json").read_bytes()
+
+
+def test_simulate_mare_nostrum(tmp_path, capsys):
+    out = tmp_path / "mn"
+    code, stdout, err = tabula(capsys, "simulate", "mare-nostrum", "--runs", 3, "--policy", "aggressor", "--seed", 2,
+                               "--workers", 1, "--out", out)
+    assert code == 0, err
+    assert "Mare Nostrum: 3 games, policy aggressor for every nation, seed 2, this process" in stdout
+    assert "Departure from the seed" in stdout and "seeded die" in stdout and "Wins: Carthaginians" in stdout
+    assert "  Romans: 0: 6" in stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["ruleset"] == "mare-nostrum" and summary["policy"] == "aggressor"
+    assert sum(v["runs"] for v in summary["counts"]["winner"].values()) == 3
+    assert len(summary["series"]["provinces_Romans"]) == 16
+    rows = list(csv.DictReader((out / "runs.csv").open()))
+    assert len(rows) == 3 and "provinces_Seleucids_t15" in rows[0] and "final_Gauls" in rows[0]
+    assert (out / "outcomes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = tabula(capsys, "simulate", "mare-nostrum", "--runs", 1, "--policy", "prudent", "--workers", 1)
+    assert code == 1 and "no Mare Nostrum policy called 'prudent'" in err
