@@ -126,7 +126,7 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
     Example: tabula simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
     """
     from tabula.engine.core.simulate import summarise
-    from tabula.engine.rise_of_rome.policies import VERDICT_ORDER
+    from tabula.engine.rise_of_rome.policies import DEFAULT_POLICY, VERDICT_ORDER
     from tabula.geo.errors import InputError
 
     if ruleset not in RULESETS:
@@ -140,7 +140,7 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
     _check_out(out, force)
     if ruleset == "mare-nostrum":
         return _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, out, as_json)
-    policy = policy or "prudent"
+    policy = policy or DEFAULT_POLICY  # each ruleset names its own default (Rise of Rome: prudent)
     runner, rules = _rise_of_rome(policy, rules_file)
 
     rows, seconds, where = _run(runner, seed, runs, scheduler, workers)
