@@ -25,6 +25,7 @@ import logging
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -365,6 +366,41 @@ def open_campaign(campaign: str | Path, *, needs: tuple[str, ...] = ("factions",
     return con
 
 
+@contextmanager
+def _new_campaign_file(out: Path, scenario, map_path, *, force: bool):
+    """The campaign being written, as ``(con, map_path, built)``: ``map_path`` checked (or, None,
+    a map built for the scenario's bbox and resolution: ``built``), a fresh database in a
+    temporary folder beside ``out`` that replaces ``out`` only when the block ends without an
+    error (checkpointed, and ``out`` checked once more in case it appeared meanwhile); the
+    folder is removed whatever happens, so a failed run leaves nothing half-written."""
+    if map_path is not None:
+        map_path = Path(map_path)
+        _check_map_file(map_path)
+    check_out_dir(out)
+    clear_leftovers(out, command="tabula campaign new")
+    workdir = temp_path(out, "tmpdir")
+    workdir.mkdir()
+    tmp = workdir / out.name
+    try:
+        built = map_path is None
+        if built:
+            from tabula.etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
+
+            map_path = workdir / "map.duckdb"
+            log.info("building the %s map for %s", scenario.resolution, scenario.name)
+            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
+        con = create_database(tmp)
+        try:
+            yield con, map_path, built
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)  # appeared meanwhile?
+        os.replace(tmp, out)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def create_campaign(
     scenario_ref: str | Path,
     out: str | Path,
@@ -382,72 +418,47 @@ def create_campaign(
     if isinstance(scenario, ProvinceScenario):
         raise InputError(f"scenario {scenario.name!r} is a province scenario (ruleset {scenario.ruleset}): "
                          "make its campaign with `tabula campaign new` (create_province_campaign)")
-    if map_path is not None:
-        map_path = Path(map_path)
-        _check_map_file(map_path)
-    check_out_dir(out)
-    clear_leftovers(out, command="tabula campaign new")
-    workdir = temp_path(out, "tmpdir")
-    workdir.mkdir()
-    tmp = workdir / out.name
-    built = False
-    try:
-        if map_path is None:
-            from tabula.etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
-
-            map_path = workdir / "map.duckdb"
-            log.info("building the %s map for %s", scenario.resolution, scenario.name)
-            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
-            built = True
-        con = create_database(tmp)
-        try:
-            _copy_map(con, map_path, scenario)
-            create_campaign_tables(con)
-            cells = MapCells.from_db(con)
-            resolved = resolve_on_map(scenario, cells)
-            notes = list(resolved.notes)
-            n_over = _apply_overrides(con, scenario, resolved, cells)
-            _write_scenario_tables(con, scenario, resolved)
-            n_road, n_river = _route_all(con, scenario, resolved, notes)
-            n_place = write_placements(con, scenario.placements)
-            _write_rules(con, scenario)
-            install_structure_views(con)
-            if notes:
-                _bulk_insert(con, "scenario_notes", ["topic", "subject", "message"], [(n.topic, n.subject, n.message) for n in notes])
-            seconds = time.perf_counter() - t0
-            counts = {
-                "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
-                "structures": len(scenario.structures),
-                "roads": len(scenario.roads),
-                "road_cells": n_road,
-                "rivers": len(scenario.rivers),
-                "river_cells": n_river,
-                "sea_zones": len([z for z in scenario.sea_zones if not z.ocean]),
-                "hex_sea_zones": con.execute("SELECT count(*) FROM hex_sea_zones").fetchone()[0],
-                "overrides": n_over - len(resolved.ocean_cells),
-                "ocean_hexes": len(resolved.ocean_cells),
-                "placements": n_place,
-            }
-            _bulk_insert(
-                con,
-                "scenario_meta",
-                ["key", "value"],
-                _meta_rows(
-                    scenario,
-                    {
-                        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                        "created_seconds": f"{seconds:.2f}",
-                        "map": "built for the scenario" if built else str(map_path),
-                    },
-                ),
-            )
-            con.execute("CHECKPOINT")
-        finally:
-            con.close()
-        refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)  # appeared meanwhile?
-        os.replace(tmp, out)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    with _new_campaign_file(out, scenario, map_path, force=force) as (con, map_path, built):
+        _copy_map(con, map_path, scenario)
+        create_campaign_tables(con)
+        cells = MapCells.from_db(con)
+        resolved = resolve_on_map(scenario, cells)
+        notes = list(resolved.notes)
+        n_over = _apply_overrides(con, scenario, resolved, cells)
+        _write_scenario_tables(con, scenario, resolved)
+        n_road, n_river = _route_all(con, scenario, resolved, notes)
+        n_place = write_placements(con, scenario.placements)
+        _write_rules(con, scenario)
+        install_structure_views(con)
+        if notes:
+            _bulk_insert(con, "scenario_notes", ["topic", "subject", "message"], [(n.topic, n.subject, n.message) for n in notes])
+        seconds = time.perf_counter() - t0
+        counts = {
+            "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
+            "structures": len(scenario.structures),
+            "roads": len(scenario.roads),
+            "road_cells": n_road,
+            "rivers": len(scenario.rivers),
+            "river_cells": n_river,
+            "sea_zones": len([z for z in scenario.sea_zones if not z.ocean]),
+            "hex_sea_zones": con.execute("SELECT count(*) FROM hex_sea_zones").fetchone()[0],
+            "overrides": n_over - len(resolved.ocean_cells),
+            "ocean_hexes": len(resolved.ocean_cells),
+            "placements": n_place,
+        }
+        _bulk_insert(
+            con,
+            "scenario_meta",
+            ["key", "value"],
+            _meta_rows(
+                scenario,
+                {
+                    "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    "created_seconds": f"{seconds:.2f}",
+                    "map": "built for the scenario" if built else str(map_path),
+                },
+            ),
+        )
     return CampaignResult(out, scenario.name, time.perf_counter() - t0, counts, notes, built)
 
 
@@ -604,50 +615,25 @@ def create_province_campaign(scenario: ProvinceScenario, out: str | Path, *, fil
     t0 = time.perf_counter()
     out = Path(out)
     refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
-    if map_path is not None:
-        map_path = Path(map_path)
-        _check_map_file(map_path)
-    check_out_dir(out)
-    clear_leftovers(out, command="tabula campaign new")
-    workdir = temp_path(out, "tmpdir")
-    workdir.mkdir()
-    tmp = workdir / out.name
-    built = False
     notes: list[str] = []
-    try:
-        if map_path is None:
-            from tabula.etl.build import build_map
-
-            map_path = workdir / "map.duckdb"
-            log.info("building the %s map for %s", scenario.resolution, scenario.name)
-            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
-            built = True
-        con = create_database(tmp)
-        try:
-            _copy_map(con, map_path, scenario)
-            source = _provinces(con, map_path, scenario, notes)
-            fill(con)
-            create_tables(con, CAMPAIGN, ["scenario_meta"])
-            seconds = time.perf_counter() - t0
-            meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
-            meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.directory),
-                         "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
-                         "ruleset": scenario.ruleset, "provinces": source,
-                         "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                         "created_seconds": f"{seconds:.2f}",
-                         "map": "built for the scenario" if built else str(map_path)})
-            _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
-            counts = {
-                "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
-                "provinces": con.execute("SELECT count(*) FROM provinces").fetchone()[0],
-                "province_hexes": con.execute("SELECT count(*) FROM province_cells").fetchone()[0],
-            }
-            con.execute("CHECKPOINT")
-        finally:
-            con.close()
-        refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
-        os.replace(tmp, out)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    with _new_campaign_file(out, scenario, map_path, force=force) as (con, map_path, built):
+        _copy_map(con, map_path, scenario)
+        source = _provinces(con, map_path, scenario, notes)
+        fill(con)
+        create_tables(con, CAMPAIGN, ["scenario_meta"])
+        seconds = time.perf_counter() - t0
+        meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
+        meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.directory),
+                     "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
+                     "ruleset": scenario.ruleset, "provinces": source,
+                     "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                     "created_seconds": f"{seconds:.2f}",
+                     "map": "built for the scenario" if built else str(map_path)})
+        _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
+        counts = {
+            "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
+            "provinces": con.execute("SELECT count(*) FROM provinces").fetchone()[0],
+            "province_hexes": con.execute("SELECT count(*) FROM province_cells").fetchone()[0],
+        }
     return ProvinceCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts, notes,
                                   built, source)
