@@ -125,12 +125,18 @@ class Conqueror(_Generated):
 
 @dataclass
 class Prudent(_Generated):
-    """Defend to the next 20-point step when attacked; attack the weakest neighbour with ``attack_points``
-    only when not attacked and able to pay them; retake a lost home whenever offered; the rest to Civic."""
+    """Defend to the next step of the battle generator's points when attacked; attack the weakest
+    neighbour with one such step only when not attacked and able to pay it; retake a lost home
+    whenever offered; the rest to Civic.  Every number is the campaign's ``rules``' (default: the
+    ruleset file's): the step is ``battles.generator.points_per_bonus`` (20 in the seed)."""
 
     name: str = "prudent"
-    attack_points: int = 20
+    rules: Rules | None = field(default=None, repr=False)
     _homes: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def attack_points(self) -> int:
+        return (self.rules or default_rules()).battles.generator.points_per_bonus
 
     def attack(self, scenario: Scenario, state: TurnState, plan: AttackPlan) -> str | None:
         self._homes = scenario.homes(scenario.player)
@@ -141,7 +147,7 @@ class Prudent(_Generated):
 
     def spend(self, scenario: Scenario, state: TurnState, plan: AttackPlan, free: int) -> Spending:
         attack = min(free, self.attack_points) if any(a.player for a in plan.attacks) else 0
-        defence = min(free - attack, self.defence_needed(plan, scenario.player, attacking=bool(attack)))
+        defence = min(free - attack, self.defence_needed(plan, scenario.player, attacking=bool(attack), rules=self.rules))
         return Spending(attack, defence, free - attack - defence)
 
     @staticmethod
@@ -191,23 +197,24 @@ class RandomPlayer:
         return None
 
 
-#: Policy name -> a maker taking the campaign seed.
-POLICIES: dict[str, Callable[[int], RomePolicy]] = {
-    "builder": lambda seed: Builder(),
-    "conqueror": lambda seed: Conqueror(),
-    "weakest-neighbour": lambda seed: Conqueror(name="weakest-neighbour"),
-    "prudent": lambda seed: Prudent(),
-    "random": lambda seed: RandomPlayer(seed),
+#: Policy name -> a maker taking the campaign seed and the campaign's rules (None: the ruleset file's).
+POLICIES: dict[str, Callable[[int, Rules | None], RomePolicy]] = {
+    "builder": lambda seed, rules: Builder(),
+    "conqueror": lambda seed, rules: Conqueror(),
+    "weakest-neighbour": lambda seed, rules: Conqueror(name="weakest-neighbour"),
+    "prudent": lambda seed, rules: Prudent(rules=rules),
+    "random": lambda seed, rules: RandomPlayer(seed),
 }
 
 #: The policy ``tabula simulate`` uses unless told otherwise.
 DEFAULT_POLICY = "prudent"
 
 
-def make_policy(name: str, seed: int) -> RomePolicy:
-    """The policy called ``name`` for the campaign of ``seed``; an unknown name is one line naming the choices."""
+def make_policy(name: str, seed: int, rules: Rules | None = None) -> RomePolicy:
+    """The policy called ``name`` for the campaign of ``seed`` played under ``rules`` (None: the
+    ruleset file's); an unknown name is one line naming the choices."""
     try:
-        return POLICIES[name](seed)
+        return POLICIES[name](seed, rules)
     except KeyError:
         raise InputError(f"no Rome policy called {name!r}: choose one of {', '.join(POLICIES)}") from None
 
@@ -231,7 +238,7 @@ def play_one(seed: int, *, policy: str = DEFAULT_POLICY, rules: Rules | None = N
 
     rules = rules if rules is not None else simulation_rules()
     scenario = scenario if scenario is not None else load_scenario()
-    player = make_policy(policy, seed)
+    player = make_policy(policy, seed, rules)
     roller = Roller(seed)
     state, _ = start(scenario, rules, roller)
     provinces = [len(provinces_of(scenario, state, scenario.player))]

@@ -199,3 +199,15 @@ def test_simulate_plays_prudent_by_default_and_names_the_edge_as_a_departure():
     assert len(departures(edged)) == 2 and "+1" in departures(edged)[1] and "player_battle_bonus" in departures(edged)[1]
     doc = {"runs": 5, "policy": "prudent", "seed": 1}
     assert "Rome +1 in them" in plot_labels(doc, edged)["title"] and "Rome +1" not in plot_labels(doc, plain)["title"]
+
+
+def test_prudent_plays_by_the_campaigns_own_rules():
+    # A campaign whose generator steps by 25 points: Prudent attacks with 25 and lifts a lone
+    # defence of 90 to 100 (the next multiple of 25), not by the ruleset file's 20.
+    rules = rules_with({"battles": {"generator": {"points_per_bonus": 25}}})
+    p = make_policy("prudent", 1, rules)
+    one = AttackPlan((Attack("Etruscans", "Romans", 9),))
+    assert p.attack_points == 25 and make_policy("prudent", 1).attack_points == 20
+    assert p.spend(S, None, one, 40) == Spending(0, 10, 30)
+    mine = AttackPlan((Attack("Romans", "Etruscans", player=True),))
+    assert p.spend(S, None, mine, 40) == Spending(25, 0, 15)
