@@ -532,7 +532,9 @@ def mare_nostrum(con, faction: str | None) -> ProvinceMap:
         if viewer is None:
             raise InputError(f"--faction {faction!r} is no nation of this campaign: use one of {', '.join(names)}")
     colours = {n: (c or PALETTE[i % len(PALETTE)]) for i, (n, c, _cap) in enumerate(nations)}
-    colours["Pirates"] = PIRATE_COLOUR
+    rules = dict(con.execute("SELECT key, value FROM rules").fetchall()) if "rules" in tables else {}
+    pirates = _rule(rules, "events.pirates.title")  # the pirate fleets' owner, as the rules name it
+    colours[pirates] = PIRATE_COLOUR
     capitals = {cap: n for n, _c, cap in nations}
 
     def rows_of(table: str, sql: str) -> list:  # a campaign not yet started has no state tables
@@ -550,7 +552,6 @@ def mare_nostrum(con, faction: str | None) -> ProvinceMap:
                                     "FROM mn_attacks ORDER BY seq")
     order = [r[0] for r in rows_of("mn_order", "SELECT nation FROM mn_order ORDER BY position")]
     game = dict(rows_of("mn_game", "SELECT key, value FROM mn_game"))
-    rules = dict(con.execute("SELECT key, value FROM rules").fetchall()) if "rules" in tables else {}
     campaign = dict(con.execute("SELECT key, value FROM campaign").fetchall()) if "campaign" in tables else {}
     titles = {k.split(".")[1]: json.loads(v) for k, v in rules.items() if k.startswith("events.") and k.endswith(".title")}
     sea_notes = dict(con.execute("SELECT name, note FROM mn_seas").fetchall()) if "mn_seas" in tables else {}
@@ -656,7 +657,7 @@ def mare_nostrum(con, faction: str | None) -> ProvinceMap:
         notes[n] = "out" if out else f"stability {stab}, treasury {treas}"
 
     title = _one(con, "SELECT value FROM scenario_meta WHERE key = 'title'", default="Mare Nostrum")
-    legend = [LegendItem("pirates' fleet", PIRATE_COLOUR, shape="hull")] if any(o == "Pirates" for _f, o, _s in fleets) else []
+    legend = [LegendItem("pirates' fleet", PIRATE_COLOUR, shape="hull")] if any(o == pirates for _f, o, _s in fleets) else []
     return ProvinceMap(title=title, viewer=viewer, colours=colours, provinces=facts, markers=markers, seas=seas,
                        outlines=outlines, panel=panel, hidden=HIDDEN_IN_MARE_NOSTRUM if viewer else "",
                        legend=legend, owner_notes=notes)

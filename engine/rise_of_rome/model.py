@@ -89,7 +89,7 @@ class Scenario:
     provinces: Mapping[str, Province]
     powers: Mapping[str, Power]
     adjacency: Mapping[str, frozenset[str]]
-    player: str = "Romans"
+    player: str  # the power the person plays (the scenario's player = true)
     given_rulers: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     """3D10 as given by the scenario (used when the rules' ``start_rulers`` is "given")."""
 

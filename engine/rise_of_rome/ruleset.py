@@ -166,7 +166,7 @@ def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
                          "make it with `tabula campaign new --scenario rise-of-rome`")
     rows = con.execute("SELECT name, home, resource, coastal, revenue, capital, lon, lat FROM ror_provinces ORDER BY ord").fetchall()
     provinces = {r[0]: Province(r[0], r[1], r[2], bool(r[3]), int(r[4]), r[5] or "", float(r[6]), float(r[7])) for r in rows}
-    powers, given, player = {}, {}, "Romans"
+    powers, given, player = {}, {}, None
     for name_, external, is_player, a, p, b in con.execute(
             "SELECT name, external, player, ruler_aggressor, ruler_protector, ruler_builder FROM ror_powers ORDER BY ord").fetchall():
         homes = tuple(n for n, pr in provinces.items() if pr.home_of == name_)
@@ -175,6 +175,8 @@ def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
             player = name_
         if a is not None:
             given[name_] = (int(a), int(p), int(b))
+    if player is None:  # the scenario loader refuses this; a hand-edited file must not fall back to a name
+        raise InputError("ror_powers marks no power as the player's (player = true): fix the campaign's scenario tables")
     adjacency = adjacency_of(provinces, con.execute("SELECT a, b FROM ror_borders").fetchall())
     return Scenario(name=name, provinces=provinces, powers=powers,
                     adjacency=adjacency, player=player, given_rulers=given)

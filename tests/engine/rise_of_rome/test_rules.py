@@ -37,7 +37,7 @@ def scenario(homes: dict[str, list[str]], borders: list[tuple[str, str]], resour
     powers = {n: Power(n, tuple(ps), player=(n == "Romans")) for n, ps in homes.items()}
     powers["Carthage"] = Power("Carthage", external=True)
     powers["Epirus/Macedonia"] = Power("Epirus/Macedonia", external=True)
-    return Scenario("test", provinces, powers, {p: frozenset(n) for p, n in adj.items()})
+    return Scenario("test", provinces, powers, {p: frozenset(n) for p, n in adj.items()}, player="Romans")
 
 
 # --- revenue ------------------------------------------------------------------------------
