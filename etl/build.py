@@ -19,7 +19,6 @@ and, once the shorelines are read, a DEM with no valid pixel over a region that 
 from __future__ import annotations
 
 import json
-import logging
 import math
 import os
 import time
@@ -38,10 +37,11 @@ from tabula.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, t
 from tabula.etl.shorelines import check_bbox
 from tabula.geo import hexgrid
 from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.logs import logger
 from tabula.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
 from tabula.schema import create_database, create_map_tables
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 DEFAULT_DEM = DATASETS_DIR / "mediterranean_dem.tif"
 DEFAULT_SHORELINES = DATASETS_DIR / "mediterranean_shorelines.parquet"

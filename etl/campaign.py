@@ -21,7 +21,6 @@ end (an error or a kill leaves no half-written campaign; the work folder,
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import time
@@ -54,6 +53,7 @@ from tabula.etl.scenario import (
 )
 from tabula.geo.errors import InputError
 from tabula.geo.hexgrid import cell_at, cells_in_bbox
+from tabula.geo.logs import logger
 from tabula.geo.spatialdb import connect
 from tabula.schema import (
     CAMPAIGN,
@@ -67,7 +67,7 @@ from tabula.schema import (
     table_columns,
 )
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["CampaignResult", "ProvinceCampaignResult", "create_campaign", "create_province_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
 

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import shutil
@@ -26,8 +25,9 @@ from pathlib import Path
 import duckdb
 
 from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 CAMPAIGN_MARKERS = ("scenario_meta", "events")
 """Tables that make a database a campaign (schema/campaign.sql's metadata, the core's event log)."""

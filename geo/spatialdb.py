@@ -30,7 +30,6 @@ This is the one audited place that turns a Python value into SQL.  Decisions:
 
 from __future__ import annotations
 
-import logging
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,8 +40,6 @@ from pathlib import Path
 import duckdb
 
 from tabula.geo.errors import InputError, SqlError, TabulaError
-
-log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1)
@@ -198,6 +195,49 @@ def insert_rows(con: duckdb.DuckDBPyConnection, head: str, rows: Iterable[Sequen
         run_sql(con, f"{head} VALUES {values_rows(rows[i:i + chunk])}", name=name)
 
 
+# --- the catalog, read once while nothing changes it ----------------------------------------
+
+#: Connections whose catalog is remembered (a Campaign's, for its life): id -> (connection, kinds or None).
+#: A ``tabula round`` step asks "which tables exist?" half a dozen times (opening, the ruleset, the
+#: log, the rules, the Board): each answer from DuckDB costs 1-2 ms cold; remembered, one query.
+_CATALOG: dict[int, tuple[duckdb.DuckDBPyConnection, dict[str, str] | None]] = {}
+#: Statements that cannot change the catalog (anything else forgets it: CREATE, DROP, ALTER, ATTACH,
+#: and a statement led by a comment, which may hide any of them).
+_DATA_ONLY = ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "FROM")
+
+
+def remember_catalog(con: duckdb.DuckDBPyConnection, on: bool = True) -> None:
+    """Start (``on``) or stop remembering ``con``'s catalog.  Only for a connection whose owner sends
+    every catalog change through :func:`run_sql` or calls :func:`forget_catalog` (the Campaign does;
+    a transaction's end forgets it too: a rollback may undo a CREATE)."""
+    if on:
+        _CATALOG[id(con)] = (con, None)
+    else:
+        _CATALOG.pop(id(con), None)
+
+
+def forget_catalog(con: duckdb.DuckDBPyConnection) -> None:
+    """The catalog may have changed: the next :func:`catalog_kinds` asks DuckDB again."""
+    entry = _CATALOG.get(id(con))
+    if entry is not None and entry[0] is con:
+        _CATALOG[id(con)] = (con, None)
+
+
+def catalog_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """``{lower-case name: 'table' | 'view'}`` of the current schema (remembered where asked)."""
+    entry = _CATALOG.get(id(con))
+    if entry is not None and entry[0] is con and entry[1] is not None:
+        return entry[1]
+    rows = con.execute(
+        "SELECT lower(table_name), table_type FROM information_schema.tables "
+        "WHERE table_catalog = current_database() AND table_schema = current_schema()"
+    ).fetchall()
+    kinds = {name: "view" if kind == "VIEW" else "table" for name, kind in rows}
+    if entry is not None and entry[0] is con:
+        _CATALOG[id(con)] = (con, kinds)
+    return kinds
+
+
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str = "<inline>"):
     """Execute one SQL text, its ``?`` parameters written in as literals (:func:`inline`); on failure
     log the query and raise :class:`SqlError` naming it."""
@@ -206,10 +246,14 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str 
             sql = inline(sql, params)
         except InputError as e:
             raise InputError(f"query {name}: {e}") from None
+    if _CATALOG and not sql.lstrip()[:6].upper().startswith(_DATA_ONLY):
+        forget_catalog(con)
     try:
         return con.execute(sql)
     except duckdb.Error as e:
-        log.error("query %s failed:\n%s", name, sql)
+        from tabula.geo.logs import logger  # only on failure: logging stays off the round path
+
+        logger(__name__).error("query %s failed:\n%s", name, sql)
         raise SqlError(f"query {name} failed: {e}") from e
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from tabula.geo.errors import InputError, SqlError
-from tabula.geo.spatialdb import connect, run_sql, spatial_extension_path
+from tabula.geo.spatialdb import catalog_kinds, connect, run_sql, spatial_extension_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -236,13 +236,9 @@ def create_database(path: str | Path) -> duckdb.DuckDBPyConnection:
 def existing_tables(con: duckdb.DuckDBPyConnection, *, catalog: str | None = None) -> set[str]:
     """Names (lower case) of the tables and views of the current schema, or of the attached ``catalog``'s main schema."""
     if catalog is None:
-        sql = ("SELECT lower(table_name) FROM information_schema.tables "
-               "WHERE table_catalog = current_database() AND table_schema = current_schema()")
-        params = None
-    else:
-        sql = "SELECT lower(table_name) FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main'"
-        params = [catalog]
-    return {r[0] for r in run_sql(con, sql, params, name="schema.existing_tables").fetchall()}
+        return set(catalog_kinds(con))
+    sql = "SELECT lower(table_name) FROM information_schema.tables WHERE table_catalog = ? AND table_schema = 'main'"
+    return {r[0] for r in run_sql(con, sql, [catalog], name="schema.existing_tables").fetchall()}
 
 
 def existing_columns(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:

@@ -21,36 +21,56 @@ is click's own (``_TABULA_COMPLETE=bash_source tabula``, README.md).
 
 from __future__ import annotations
 
-import logging
+import importlib
 import sys
 import traceback
 
 import click
 
 from tabula.geo.errors import TabulaError
-from tabula.commands import campaign, export, log, map as map_commands, render, round as round_commands, serve, simulate, sql
-from tabula.commands import turn as turn_commands
+
+#: Each top-level command and where it is defined ("module:attribute" under tabula.commands).
+#: A command's module is imported only when that command runs (or help lists it): a
+#: ``tabula round`` step does not pay for the map, simulation or server commands' imports.
+COMMANDS = {
+    "map": "map:group",
+    "campaign": "campaign:group",
+    "round": "round:group",
+    "sql": "sql:command",
+    "log": "log:command",
+    "render": "render:group",
+    "export": "export:command",
+    "serve": "serve:group",
+    "turn": "turn:group",
+    "simulate": "simulate:command",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose subcommands (:data:`COMMANDS`) are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            module, attribute = COMMANDS[name].split(":")
+            command = getattr(importlib.import_module(f"tabula.commands.{module}"), attribute)
+            if command.name != name:
+                raise RuntimeError(f"tabula.commands.{module}.{attribute} is named {command.name!r}, not {name!r}")
+            self.add_command(command)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tabula", prog_name="tabula", message="%(prog)s %(version)s")
 @click.option("-v", "--verbose", is_flag=True, help="Log progress details.")
 def cli(verbose: bool) -> None:
     """Tabula: hex-map campaigns on real geography."""
     _run["verbose"] = verbose
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from tabula.geo.logs import want
 
-
-cli.add_command(map_commands.group)
-cli.add_command(campaign.group)
-cli.add_command(round_commands.group)
-cli.add_command(sql.command)
-cli.add_command(log.command)
-cli.add_command(render.group)
-cli.add_command(export.command)
-cli.add_command(serve.group)
-cli.add_command(turn_commands.group)
-cli.add_command(simulate.command)
+    want(verbose)  # logging itself is loaded by the first module that logs (geo/logs.py)
 
 
 #: What :func:`main` needs to know about the running command (set by the group callback).

@@ -48,7 +48,6 @@ its view is absent (the engine's views are not always stored in the file).
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -57,11 +56,12 @@ import duckdb
 import shapely
 
 from tabula.geo.hexgrid import ring
+from tabula.geo.logs import logger
 from tabula.schema import Structure, existing_columns, existing_tables
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexZoneLayer, LegendItem, LineLayer, PointLayer
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 NAVY_KINDS = ("coast", "sea")  # the hex kinds on which an army is a navy
 STRUCTURE_KINDS = ("town", "city")  # what a navy can blockade

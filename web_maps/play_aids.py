@@ -50,7 +50,6 @@ silent, stated here and in docs of the maps:
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
@@ -58,9 +57,10 @@ from dataclasses import dataclass, field, replace
 import duckdb
 
 from tabula.geo.errors import InputError
+from tabula.geo.logs import logger
 from tabula.schema import existing_columns, existing_tables
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 def _rows(con, sql: str, params=None) -> list[tuple]:

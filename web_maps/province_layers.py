@@ -31,7 +31,6 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -41,11 +40,12 @@ from folium.map import Layer
 from folium.template import Template
 
 from tabula.geo.errors import InputError
+from tabula.geo.logs import logger
 from tabula.schema import existing_columns, existing_tables
 from tabula.web_maps.encode import to_json
 from tabula.web_maps.layers import LegendItem, LegendSection, PointLayer, StatusPanel
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = [
     "MARKER_STYLES",

@@ -16,7 +16,6 @@ are another faction's chosen sea links.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -28,6 +27,7 @@ import shapely
 
 from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError
+from tabula.geo.logs import logger
 from tabula.web_maps.encode import encode_lines
 from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
 from tabula.web_maps.play_aids import Situation
@@ -37,7 +37,7 @@ from tabula.web_maps.naval_layers import (NAVY_KINDS, Naval, add_naval_layers, b
 from tabula.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
 from tabula.web_maps.terrain_map import HexTable, wkb_geometries
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 NEUTRAL = "#9e9e9e"  # structures nobody controls
 ROAD_COLOUR = "#7a4a22"

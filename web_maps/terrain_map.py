@@ -8,7 +8,6 @@ top (structures, roads, named rivers, sea zones, armies).
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from folium import LayerControl
 from tabula.datasets.rules import canonical_faction
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.geo.hexgrid import cell_polygon
+from tabula.geo.logs import logger
 from tabula.geo.spatialdb import connect
 from tabula.schema import existing_columns, existing_tables
 from tabula.web_maps.assets import OfflineMap, check_output, write_html
@@ -31,7 +31,7 @@ from tabula.web_maps.layers import (Column, FitView, HexLayer, HexOutlineLayer, 
 from tabula.web_maps.play_aids import HexFacts, load_hex_facts, load_situation
 from tabula.web_maps.play_layers import panel_rows
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 # Land hexes by terrain, light (easy going) to dark/brown (hard going); peaks
 # near white like snow.  Water by kind, pale (coast) to dark (ocean), with

@@ -98,6 +98,9 @@ class Campaign:
             self.ruleset.close_board(board)
         self.cache.clear()
         if self._owns_connection:
+            from tabula.geo.spatialdb import remember_catalog
+
+            remember_catalog(self.con, False)
             self.con.close()
 
     def __enter__(self) -> "Campaign":

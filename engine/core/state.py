@@ -56,7 +56,7 @@ import duckdb
 from tabula.engine.core.events import Event, StoredEvent, to_json
 from tabula.engine.core.tables import Snapshot, StateSchema, events_ddl, sort_key
 from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.spatialdb import run_sql
+from tabula.geo.spatialdb import forget_catalog, run_sql
 from tabula.schema import existing_tables
 
 __all__ = [
@@ -125,6 +125,7 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     writes a transaction to its WAL only at COMMIT.
     """
     con.execute("BEGIN TRANSACTION")
+    forget_catalog(con)  # another connection may have changed it; a rollback may undo a CREATE
     try:
         yield con
         _pause_inside_transaction()
@@ -132,6 +133,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    finally:
+        forget_catalog(con)
 
 
 def _pause_inside_transaction() -> None:
@@ -176,13 +179,15 @@ def require_state(con: duckdb.DuckDBPyConnection) -> None:
         raise InputError("the campaign has not been started: run `tabula round start CAMPAIGN.duckdb` first")
 
 
-def read_snapshot(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
-    """Read every state table into a :class:`Snapshot`."""
+def read_snapshot(con: duckdb.DuckDBPyConnection, schema: StateSchema, *, quiet: bool = False) -> Snapshot:
+    """Read every state table into a :class:`Snapshot` (``quiet``: a failing read raises DuckDB's
+    own error and logs nothing, for a caller that explains it itself)."""
     snap = schema.empty()
     for table in schema.tables.values():
         cols = ", ".join(table.column_names)
         rows = snap.tables[table.name]
-        for row in run_sql(con, f"SELECT {cols} FROM {table.name}", name=f"state.read.{table.name}").fetchall():
+        sql = f"SELECT {cols} FROM {table.name}"
+        for row in (con.execute(sql) if quiet else run_sql(con, sql, name=f"state.read.{table.name}")).fetchall():
             row = tuple(row)
             rows[table.key_of(row)] = row
     return snap
@@ -500,11 +505,16 @@ def check_log(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
     only when that differs, or the log has no chain yet, is the log replayed to name the
     row (or to find that only the digest's form differs).
     """
-    require_shapes(con, schema)
-    stored = read_snapshot(con, schema)
+    # The shapes are checked only when a read fails (it names the table or column an edit took
+    # away): a catalog scan on every step costs more than all the reads it guards (issue 11).
+    try:
+        stored = read_snapshot(con, schema, quiet=True)
+        rows = _chain_rows(con) if has_chain(con) else None
+    except duckdb.Error:
+        require_shapes(con, schema)
+        raise
     recorded = None
-    if has_chain(con):
-        rows = _chain_rows(con)
+    if rows is not None:
         problem = chain_problem(rows)
         if problem:
             raise LogTampered(f"the event log has been edited: {problem}")

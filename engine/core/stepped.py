@@ -80,11 +80,13 @@ def snapshot_of(schema: StateSchema, position: Iterable[tuple[str, str]], rows: 
 
 def create_scenario_tables(con, scenario_sql: str) -> None:
     """Run a ruleset's scenario DDL (``;``-separated) and make sure the schema's one ``rules`` table exists."""
+    from tabula.geo.spatialdb import forget_catalog
     from tabula.schema import CAMPAIGN, create_tables
 
     for statement in scenario_sql.split(";"):
         if statement.strip():
             con.execute(statement)
+    forget_catalog(con)
     # The frozen rules live in the schema's one `rules` table (schema/campaign.sql), as in every campaign.
     if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'rules'").fetchone()[0]:
         create_tables(con, CAMPAIGN, ["rules"])

@@ -50,7 +50,7 @@ from typing import Any, Mapping
 import duckdb
 
 from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
-from tabula.geo.spatialdb import run_sql
+from tabula.geo.spatialdb import catalog_kinds, run_sql
 
 __all__ = ["CACHE_TABLE", "FORMAT", "SOURCES", "CorruptCache", "board_digest", "decode", "encode", "object_kinds",
            "read_cached", "writable", "write_cache"]
@@ -90,13 +90,7 @@ def board_digest(con: duckdb.DuckDBPyConnection, kinds: Mapping[str, str]) -> st
 
 def object_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """``{lower-case name: 'table' | 'view'}`` of the current schema (one query: the Board needs the names too)."""
-    rows = run_sql(
-        con,
-        "SELECT lower(table_name), table_type FROM information_schema.tables "
-        "WHERE table_catalog = current_database() AND table_schema = current_schema()",
-        name="board_cache.tables",
-    ).fetchall()
-    return {name: "view" if kind == "VIEW" else "table" for name, kind in rows}
+    return catalog_kinds(con)
 
 
 # --- the payload ----------------------------------------------------------------------

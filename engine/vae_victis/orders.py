@@ -66,7 +66,6 @@ CLI: ``ARMY=MOVES`` items (``9=3 3 5 0 5``) for moves alone, or
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,6 +113,13 @@ MAX_MOVES_TEXT = 1000
 
 #: Bad tokens listed one by one; the rest are counted (a garbage string is one problem, not thousands).
 _MAX_TOKEN_PROBLEMS = 5
+
+
+def _close_matches(word: str, candidates: list[str], n: int = 1) -> list[str]:
+    """difflib's suggestion, imported only when an order is wrong (it costs every step 1 ms)."""
+    import difflib
+
+    return difflib.get_close_matches(word, candidates, n=n)
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,7 @@ def _field_problems(army: int, fields: Mapping[str, Any]) -> list[OrderProblem]:
     problems = []
     unknown = set(fields) - _ARMY_FIELDS
     for key in sorted(unknown):
-        hint = difflib.get_close_matches(key, sorted(_ARMY_FIELDS), n=1)
+        hint = _close_matches(key, sorted(_ARMY_FIELDS), n=1)
         problems.append(
             OrderProblem(army, key, f"unknown field {key!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                          + f"; fields are {', '.join(sorted(_ARMY_FIELDS))}")
@@ -635,7 +641,7 @@ def check_orders(
 
         if o.initiative != "strength":
             if o.initiative not in zones:
-                hint = difflib.get_close_matches(o.initiative, sorted(zones), n=1)
+                hint = _close_matches(o.initiative, sorted(zones), n=1)
                 problems.append(OrderProblem(army_id, "initiative", f"{o.initiative!r} is neither \"strength\" nor a "
                                              "sea zone" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                                              + f"; sea zones: {', '.join(sorted(zones)) or 'none'}"))
@@ -654,7 +660,7 @@ def check_orders(
             problems.append(OrderProblem(army_id, "lift_siege", "the army besieges nothing, there is no siege to lift"))
         if o.assault and not o.lift_siege:
             if o.assault not in board.structures:
-                hint = difflib.get_close_matches(o.assault, sorted(board.structures), n=1)
+                hint = _close_matches(o.assault, sorted(board.structures), n=1)
                 problems.append(OrderProblem(army_id, "assault", f"no structure named {o.assault!r}"
                                              + (f" (did you mean {hint[0]!r}?)" if hint else "")))
             else:
@@ -768,13 +774,13 @@ def _sea_link_problems(
 ) -> list[OrderProblem]:
     """One (zone, structure) sea-link target of army ``a``'s orders; legal targets are added to ``named``."""
     if zone not in zones:
-        hint = difflib.get_close_matches(zone, sorted(zones), n=1)
+        hint = _close_matches(zone, sorted(zones), n=1)
         return [OrderProblem(a.id, "sea_links", f"{zone!r} is not a sea zone"
                              + (f" (did you mean {hint[0]!r}?)" if hint else "")
                              + f"; sea zones: {', '.join(sorted(zones)) or 'none'}")]
     s = board.structures.get(target)
     if s is None:
-        hint = difflib.get_close_matches(target, sorted(board.structures), n=1)
+        hint = _close_matches(target, sorted(board.structures), n=1)
         return [OrderProblem(a.id, "sea_links", f"{zone}: no structure named {target!r}"
                              + (f" (did you mean {hint[0]!r}?)" if hint else ""))]
     why = _coastal_in_zone(board, state, s, a.faction, zone, blockaded)

@@ -274,7 +274,9 @@ def test_round_status_json_says_who_submitted_never_what(started, capsys):
 # --- --force and -q/--quiet across commands ---------------------------------------------------------
 
 def _commands(group: click.Group, prefix=()):
-    for name, cmd in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # not group.commands: the top level loads its commands lazily
+        cmd = group.get_command(ctx, name)
         if isinstance(cmd, click.Group):
             yield from _commands(cmd, (*prefix, name))
         else:

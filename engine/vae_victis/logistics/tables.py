@@ -16,7 +16,7 @@ import duckdb
 
 from tabula.datasets.rules import rules_rows
 from tabula.engine.vae_victis.model import Board, CampaignState
-from tabula.geo.spatialdb import insert_rows, run_sql
+from tabula.geo.spatialdb import forget_catalog, insert_rows, run_sql
 
 #: The state tables the logistics SQL reads (written by :func:`state_to_duckdb`).
 STATE_TABLES = ("armies", "control", "sieges", "naval_superiority", "sea_links")
@@ -31,6 +31,7 @@ def _load(con, name: str, columns: Mapping[str, tuple[str, list]]) -> None:
     try:
         casts = ", ".join(f"CAST({c} AS {typ}) AS {c}" for c, (typ, _) in columns.items())
         con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {casts} FROM _tabula_load")
+        forget_catalog(con)
     finally:
         con.unregister("_tabula_load")
 
