@@ -1,4 +1,5 @@
-"""Balance testing at scale (issue 12, part 6): ``tabula simulate`` of 1,000 Rise of Rome campaigns.
+"""Balance testing at scale (issue 12, part 6): ``tabula simulate`` of 1,000 Rise of Rome campaigns
+and 200 Mare Nostrum games.
 
 Rows:
 
@@ -6,14 +7,19 @@ Rows:
     on every local core (the command run in-process through :func:`tabula.cli.main`, so the
     figure includes the summary, the CSV and the chart), beside one process playing a sample of
     the same campaigns (the first 200, scaled to 1,000): the ratio is how much the pool saves;
-(b) campaigns per second on all cores and in one process.
+(b) campaigns per second on all cores and in one process;
+(c), (d) the same for ``tabula simulate mare-nostrum --runs 200 --policy aggressor --seed 1``
+    (every nation attacking the weakest province it may: the study with the most battles, about
+    a minute on 2 cores at most), beside one process playing its first 40 games (scaled).
 
 The benchmark checks that the pool's first runs equal the one-process runs (same seeds, same
-outcomes).  The full run copies its chart to ``benchmarks/simulate-rise-of-rome.png`` (committed
-beside ``results.md``); ``--quick`` (100 campaigns, a sample of 20) leaves it alone.
+outcomes).  The full run copies its charts to ``benchmarks/simulate-rise-of-rome.png`` and
+``benchmarks/simulate-mare-nostrum.png`` (committed beside ``results.md``); ``--quick`` (100
+campaigns, a sample of 20; 20 games, a sample of 5) leaves them alone.
 
 ``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
-``python -m benchmarks.bench_simulate [--quick] [--scheduler ADDR]``.
+``python -m benchmarks.bench_simulate [--quick] [--mare-nostrum] [--scheduler ADDR]`` (``--mare-nostrum``:
+only rows (c) and (d)).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from pathlib import Path
 PLOT = Path(__file__).parent / "simulate-rise-of-rome.png"
 POLICY = "prudent"  # tabula simulate's default
 SEED = 1
+MN_PLOT = Path(__file__).parent / "simulate-mare-nostrum.png"
+MN_POLICY = "aggressor"  # the most battles (and the slowest policy but random)
 
 
 def _row(name, value, unit, baseline="", ratio="", note=""):
@@ -89,6 +97,46 @@ def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) ->
         _row("Rise of Rome campaigns per second", round(runs / pool_s, 1), "runs/s",
              f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
              f"{where}; {os.cpu_count()} cores; summary, CSV and chart included"),
+        *mare_nostrum_rows(work_dir, quick=quick, scheduler=scheduler),
+    ]
+
+
+def mare_nostrum_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    """Rows (c) and (d): ``tabula simulate mare-nostrum`` of 200 games (20 with ``quick``)."""
+    from tabula.engine.core.simulate import run_seeds, simulate
+    from tabula.engine.mare_nostrum.policies import GameRunner
+
+    runs, sample = (20, 5) if quick else (200, 40)
+    out = Path(work_dir) / "bench-simulate-mn"
+    args = ["simulate", "mare-nostrum", "--runs", runs, "--policy", MN_POLICY, "--seed", SEED, "--out", out, "--force",
+            "--json"]
+    if scheduler:
+        args += ["--scheduler", scheduler]
+    t = time.perf_counter()
+    doc = _cli(*args)
+    pool_s = time.perf_counter() - t
+
+    t = time.perf_counter()
+    serial = simulate(GameRunner(MN_POLICY), run_seeds(SEED, sample), workers=1)
+    serial_s = (time.perf_counter() - t) * runs / sample
+    with (out / "runs.csv").open(newline="") as f:
+        first = list(csv.DictReader(f))[:sample]
+    assert [(int(r["seed"]), r["winner"], int(r["turns"])) for r in first] == \
+        [(r["seed"], r["winner"], r["turns"]) for r in serial], "the pool and one process disagree"
+
+    if not quick:
+        shutil.copyfile(out / "outcomes.png", MN_PLOT)
+    wins = ", ".join(f"{k} {v['runs']}" for k, v in doc["counts"]["winner"].items())
+    where = doc["where"]
+    chart = "benchmarks/" + MN_PLOT.name if not quick else "not kept (--quick)"
+    note = (f"policy {MN_POLICY} for every nation, seed {SEED}, {where}; wins: {wins}; median turns "
+            f"{doc['numbers']['turns']['median']:g}; chart {chart}")
+    return [
+        _row(f"tabula simulate: {runs} Mare Nostrum games", round(pool_s, 2), "s",
+             f"1 process: {serial_s:.2f} s (first {sample} runs, scaled)", round(pool_s / serial_s, 2), note),
+        _row("Mare Nostrum games per second", round(runs / pool_s, 1), "runs/s",
+             f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
+             f"{where}; {os.cpu_count()} cores; summary, CSV and chart included"),
     ]
 
 
@@ -97,10 +145,12 @@ if __name__ == "__main__":
     import tempfile
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="100 campaigns, the chart not kept")
+    parser.add_argument("--quick", action="store_true", help="100 campaigns and 20 games, the charts not kept")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of the local cores")
+    parser.add_argument("--mare-nostrum", action="store_true", help="only the Mare Nostrum rows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tabula-bench-simulate-") as tmp:
-        for r in run(Path(tmp), quick=args.quick, scheduler=args.scheduler):
+        rows = (mare_nostrum_rows if args.mare_nostrum else run)(Path(tmp), quick=args.quick, scheduler=args.scheduler)
+        for r in rows:
             print(r)
     sys.exit(0)

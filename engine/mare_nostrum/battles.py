@@ -29,7 +29,7 @@ from tabula.geo.errors import InputError
 
 from .actions import spend_action
 from .lottery import Lottery
-from .model import PIRATES, Attack, Event, Fleet, Scenario, TurnState, home_provinces_lost, possessive
+from .model import Attack, Event, Fleet, Scenario, TurnState, home_provinces_lost, pirates_name, possessive
 from .rules import Rules
 from .stability import knock_out
 
@@ -256,11 +256,12 @@ def landing_opponents(scenario: Scenario, state: TurnState, rules: Rules, nation
     defender = state.control.get(target)
     rule = rules.options.landing_opposed_by
     owners: list[str] = [defender] if defender is not None else []
+    pirates = pirates_name(rules)
     if rule in ("defender_and_pirates", "any_enemy"):
-        owners.append(PIRATES)
+        owners.append(pirates)
     if rule == "any_enemy":
         rank = {n: i for i, n in enumerate(state.order)}
-        others = {f.owner for f in state.fleets if f.sea == sea and f.owner not in (nation, defender, PIRATES)
+        others = {f.owner for f in state.fleets if f.sea == sea and f.owner not in (nation, defender, pirates)
                   and (f.owner, nation) not in state.peace}
         owners += sorted(others, key=lambda n: (rank.get(n, len(rank)), n))
     out = []

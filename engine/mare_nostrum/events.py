@@ -24,7 +24,7 @@ from typing import Collection
 
 from .battles import invaders_player, sea_battle
 from .lottery import Lottery, pick
-from .model import PIRATES, Attack, Event, Fleet, Scenario, TurnState, possessive
+from .model import Attack, Event, Fleet, Scenario, TurnState, pirates_name, possessive
 from .rules import EventBand, Rules
 from .stability import change_stability
 
@@ -106,12 +106,12 @@ def apply_event(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lot
         if own:
             fid, _d = pick(lottery, [f"{f.id:06d}" for f in own], band.key, turn, nation)
             fleet = next(f for f in own if f.id == int(fid))
-            pirates = Fleet(state.next_fleet, PIRATES, fleet.sea)
+            pirates = Fleet(state.next_fleet, pirates_name(rules), fleet.sea)
             state = replace(state, fleets=state.fleets + (pirates,), next_fleet=state.next_fleet + 1)
             events.append(Event(turn, "events", "pirates", {"nation": nation, "sea": fleet.sea, "fleet": pirates.id,
                                                             "victim": fleet.id},
                                 f"pirates appear in {fleet.sea} and attack {possessive(nation)} fleet {fleet.id}"))
-            state, _res, more = sea_battle(state, rules, lottery, fleet.sea, PIRATES, [pirates], nation, [fleet],
+            state, _res, more = sea_battle(state, rules, lottery, fleet.sea, pirates.owner, [pirates], nation, [fleet],
                                            f"pirates {pirates.id}", phase="events")
             events += more
     return state, events
@@ -153,8 +153,9 @@ def pirate_raids(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lo
     events: list[Event] = []
     rank = {n: i for i, n in enumerate(state.order)}
     spared = set(spare)
-    for pirates in [f for f in state.fleets if f.owner == PIRATES and (only is None or f.id in only)]:
-        victims = sorted((f for f in state.fleets if f.sea == pirates.sea and f.owner != PIRATES
+    owner = pirates_name(rules)
+    for pirates in [f for f in state.fleets if f.owner == owner and (only is None or f.id in only)]:
+        victims = sorted((f for f in state.fleets if f.sea == pirates.sea and f.owner != owner
                           and (pirates.id, f.id) not in spared),
                          key=lambda f: (rank.get(f.owner, len(rank)), f.id))
         for victim in victims:
@@ -162,7 +163,7 @@ def pirate_raids(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lo
                 break
             if victim not in state.fleets:
                 continue
-            state, _res, more = sea_battle(state, rules, lottery, pirates.sea, PIRATES, [pirates], victim.owner, [victim],
+            state, _res, more = sea_battle(state, rules, lottery, pirates.sea, owner, [pirates], victim.owner, [victim],
                                            f"pirates {pirates.id} raid {victim.id}", phase="events")
             events += more
     return state, events

@@ -20,7 +20,6 @@ from typing import Mapping
 from tabula.engine.core.events import Event
 
 __all__ = [
-    "PIRATES",
     "Attack",
     "Event",
     "Fleet",
@@ -34,12 +33,20 @@ __all__ = [
     "Works",
     "fleets_of",
     "home_provinces_lost",
+    "pirates_name",
     "possessive",
     "provinces_of",
 ]
 
-#: The owner of a pirate fleet (event "Pirates").
-PIRATES = "Pirates"
+def pirates_name(rules) -> str:
+    """The owner of a pirate fleet: the title the rules give the event that brings pirates out
+    (``events.pirates.title`` in datasets/rules/mare-nostrum.toml; a scenario's or a variant
+    file's ``[rules]`` may rename them).  Rules without such an event bring no pirates out; their
+    fleets, if a scenario sets any at sea, belong to "pirates" (the effect's own name)."""
+    for band in rules.events:
+        if band.effect == "pirates":
+            return band.title
+    return "pirates"
 
 
 @dataclass(frozen=True)

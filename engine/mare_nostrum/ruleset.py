@@ -65,8 +65,8 @@ from tabula.geo.errors import InputError, TabulaError
 from . import battles as battles_mod
 from . import building, diplomacy
 from .lottery import Lottery, WheelDraw, label_key, lottery_for
-from .model import (PIRATES, Attack, Fleet, Invader, Nation, NationState, Province, Scenario, SeaQuadrant, TurnState,
-                    Works, provinces_of)
+from .model import (Attack, Fleet, Invader, Nation, NationState, Province, Scenario, SeaQuadrant, TurnState,
+                    Works, pirates_name, provinces_of)
 from .rules import RULESET, Rules, default_rules, rules_with
 from .turn import begin_turn, end_turn, finish_actions, new_game
 from .victory import standings
@@ -104,7 +104,7 @@ CREATE TABLE mn_nations_state (nation VARCHAR PRIMARY KEY, stability INTEGER, tr
                                provinces INTEGER);
 -- What stands in each province (only provinces with a work).
 CREATE TABLE mn_works (province VARCHAR PRIMARY KEY, fortifications INTEGER, suburbs INTEGER, temples INTEGER);
--- Fleets at sea (owner "Pirates" for a pirate fleet).
+-- Fleets at sea (owner: the rules' events.pirates.title, "Pirates", for a pirate fleet).
 CREATE TABLE mn_fleets (fleet INTEGER PRIMARY KEY, owner VARCHAR, sea VARCHAR);
 -- This turn's declared land battles (invasions included; attacker NULL for invaders).
 CREATE TABLE mn_attacks (seq INTEGER PRIMARY KEY, kind VARCHAR, attacker VARCHAR, target VARCHAR, defender VARCHAR,
@@ -748,7 +748,8 @@ def _resolve(c, scenario: Scenario, step: str, arg: Mapping) -> dict:
         elif k == "sea":
             out[k] = sea_named(scenario, v)
         elif k == "enemy":
-            out[k] = PIRATES if str(v).strip().casefold() == PIRATES.casefold() else nation_named(c, v, "--enemy")
+            pirates = pirates_name(c.rules)
+            out[k] = pirates if str(v).strip().casefold() == pirates.casefold() else nation_named(c, v, "--enemy")
         elif k == "work":
             works = tuple(building.WORKS)
             found = _match(v, works) or ([w for w in works if w + "s" == str(v).strip().casefold()])

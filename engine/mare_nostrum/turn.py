@@ -21,7 +21,7 @@ from .battles import resolve_battles
 from .building import complete_builds
 from .events import draw_events, pirate_raids
 from .lottery import Lottery, order_of_play
-from .model import PIRATES, Event, NationState, Scenario, TurnState
+from .model import Event, NationState, Scenario, TurnState, pirates_name
 from .rules import Rules
 from .victory import Verdict, verdict
 
@@ -54,7 +54,7 @@ def begin_turn(scenario: Scenario, state: TurnState, rules: Rules, lottery: Lott
     # Pirates raid after the events (a Naval Technology drawn this turn counts against them);
     # those an event brings out this turn have fought their one fleet and raid from the next
     # turn, unless option pirates_raid_others is "same_turn".
-    standing = frozenset(f.id for f in state.fleets if f.owner == PIRATES)
+    standing = frozenset(f.id for f in state.fleets if f.owner == pirates_name(rules))
     state, more = draw_events(scenario, state, rules, lottery)
     events += more
     spare = {(e.data["fleet"], e.data["victim"]) for e in more if e.kind == "pirates"}

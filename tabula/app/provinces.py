@@ -41,6 +41,13 @@ prints; ``GET /api/status`` gives its ``--json`` object).
 
 Both: ``GET /api/status`` (anyone signed in) and ``POST /umpire/sql`` (the read-only console).
 
+A form that succeeds answers Post/Redirect/Get: a 303 to ``GET /turn?said=KEY``, the viewer's
+page with what the action said (kept in this process, the newest :data:`SAID_KEPT`, shown only
+to the token that acted), so a browser's reload or back button shows the page again rather than
+sending the action a second time (a Mare Nostrum action would be taken twice, spending another
+action).  A refused form (400, 403, 409) answers with the page and its error at once; a JSON
+request (``Accept: application/json``) gets ``{"events"}`` or ``{"error"}`` as before.
+
 Decisions where the issue is silent:
 
 * Rise of Rome is solo: the other powers' tokens (``tabula serve tokens`` issues one per
@@ -57,12 +64,14 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
+import secrets
 import threading
+from collections import OrderedDict
 from typing import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from tabula.app import pages
@@ -358,7 +367,7 @@ def _act_form(action: str, title: str, body: str, button: str) -> str:
 
 def _mn_nation_forms(c, nation: str, view) -> str:
     from tabula.engine.mare_nostrum.building import WORKS
-    from tabula.engine.mare_nostrum.model import PIRATES, provinces_of
+    from tabula.engine.mare_nostrum.model import pirates_name, provinces_of
     from tabula.engine.mare_nostrum.ruleset import state_of
 
     board = c.board
@@ -379,6 +388,9 @@ def _mn_nation_forms(c, nation: str, view) -> str:
         return "<h2>Your actions</h2>" + "".join(parts) if parts else ""
     o = view.options or {}
     others = [n for n in board.nations if n != nation]
+    # an alliance is sought against a province the scenario's invaders threaten, held by another nation
+    threatened = [p for p in dict.fromkeys(i.province for i in board.invaders)
+                  if state.control.get(p) not in (None, nation)]
     land = "; ".join(f"{t} (from {', '.join(b)})" for t, b in (o.get("land") or {}).items()) or "none"
     parts[:0] = [
         f'<p id="actions-left">{e(o.get("actions_left"))} action(s) left. Land attacks open to you: {e(land)}.</p>',
@@ -389,9 +401,9 @@ def _mn_nation_forms(c, nation: str, view) -> str:
                   + _select("target", [p for p in provinces if p not in mine], ident="attack-target")
                   + " across " + _select("sea", seas, ident="attack-sea", blank="(by land)"), "attack"),
         _act_form("naval", "Attack fleets", "in " + _select("sea", seas, ident="naval-sea") + " of "
-                  + _select("enemy", [*others, PIRATES], ident="naval-enemy"), "attack the fleets"),
-        _act_form("ally", "Ally with the invaders", "of " + _select("province", [p for p in provinces if p not in mine],
-                                                                     ident="ally-province"), "seek the alliance"),
+                  + _select("enemy", [*others, pirates_name(c.rules)], ident="naval-enemy"), "attack the fleets"),
+        *([_act_form("ally", "Ally with the invaders", "against " + _select("province", threatened, ident="ally-province"),
+                     "seek the alliance")] if threatened else []),
         _act_form("grain", "Distribute grain", "(+stability)", "distribute grain"),
     ]
     if o.get("peace"):
@@ -517,6 +529,32 @@ def mn_result(c, ident, form):
     return enter_result(c, province, str(form.get("winner", "")))
 
 
+# --- what an action said, for the page it redirects to ----------------------------------------------
+
+#: Messages kept for ``GET /turn?said=KEY``: key -> (the token's name, the HTML), the newest last.
+_SAID: "OrderedDict[str, tuple[str, str]]" = OrderedDict()
+_SAID_LOCK = threading.Lock()
+#: How many are kept (per process); an older key shows the page without its message.
+SAID_KEPT = 512
+
+
+def keep_said(name: str, html: str) -> str:
+    """Keep ``html`` (what an action by the token ``name`` said) and return its key."""
+    key = secrets.token_urlsafe(12)
+    with _SAID_LOCK:
+        _SAID[key] = (name, html)
+        while len(_SAID) > SAID_KEPT:
+            _SAID.popitem(last=False)
+    return key
+
+
+def said_for(name: str, key: str | None) -> str | None:
+    """The message kept under ``key`` if the token ``name`` caused it (another viewer's key: none)."""
+    with _SAID_LOCK:
+        kept = _SAID.get(key or "")
+    return kept[1] if kept and kept[0] == name else None
+
+
 # --- the routes ---------------------------------------------------------------------------------------
 
 
@@ -598,9 +636,20 @@ def routes(access, ruleset: str) -> list[Route]:
                         return JSONResponse({"events": said})
                     if not said:
                         said = ["nothing to run: " + _view(c).next_words.replace("CAMPAIGN", c.path.name)]
-                    return HTMLResponse(home_page(c, ident, message="<br>".join(e(t) for t in said)))
+                    # Post/Redirect/Get: the browser lands on GET /turn, so reloading the page (or going
+                    # back to it) shows what happened again instead of sending the form a second time.
+                    key = keep_said(ident.name, "<br>".join(e(t) for t in said))
+                    return RedirectResponse(f"/turn?said={key}", status_code=303)
             return await run_in_threadpool(_guarded, request, go)
         return endpoint
+
+    async def turn_page(request: Request) -> Response:
+        """The page a form's post redirects to: the viewer's page with what its action said."""
+        def go():
+            with access.open() as c:
+                ident = _identify(c, request, BOTH)
+                return HTMLResponse(home_page(c, ident, message=said_for(ident.name, request.query_params.get("said"))))
+        return await run_in_threadpool(_guarded, request, go)
 
     async def api_status(request: Request) -> Response:
         def go():
@@ -612,6 +661,7 @@ def routes(access, ruleset: str) -> list[Route]:
     umpire_sql = console_endpoint(access, home_page)
 
     out = [Route("/api/status", api_status, methods=["GET"]),
+           Route("/turn", turn_page, methods=["GET"]),
            Route("/umpire/sql", umpire_sql, methods=["POST"])]
     if ruleset == ROR:
         out += [Route("/turn/next", action(BOTH, ror_next), methods=["POST"]),

@@ -98,7 +98,10 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 @click.option("--runs", type=WHOLE, default=1000, show_default=True, help="How many campaigns to play.")
 @click.option("--policy", default=None,
               help="Who plays: Rise of Rome's Rome: prudent (default), builder, conqueror (= weakest-neighbour) or "
-                   "random; Mare Nostrum's six nations: builder (default), aggressor or random.")
+                   "random; Mare Nostrum's six nations: builder (default), aggressor, diplomat or random.")
+@click.option("--nation-policy", "nation_policies", multiple=True, metavar="NATION=POLICY",
+              help="Mare Nostrum: the policy of one nation (repeatable); the others play --policy. "
+                   "Example: --nation-policy Romans=aggressor --nation-policy Gauls=random.")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="The master seed: each run's seed derives from it and the run's index.")
 @click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
@@ -110,7 +113,7 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
               help="Folder for summary.json, runs.csv and outcomes.png.")
 @click.option("--force", is_flag=True, help="Replace those files in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document instead of the report.")
-def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, force, as_json):
+def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, force, as_json):
     """Play RULESET's campaign RUNS times and report the distribution of outcomes.
 
     The engine plays every power and a named policy plays Rome: prudent (the default: defend to
@@ -120,7 +123,8 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
     seed, which plays them on the table; the report says so).  Same --seed, same outcomes,
     whatever --workers or --scheduler.
 
-    Mare Nostrum (mare-nostrum): the policy plays all six nations, each battle decided by a
+    Mare Nostrum (mare-nostrum): the policy plays all six nations (builder, aggressor, diplomat
+    or random), or each --nation-policy NATION=POLICY its nation, each battle decided by a
     seeded die (a departure from the seed, which fights them in Field of Glory).
 
     Example: tabula simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
@@ -139,7 +143,10 @@ def command(ruleset, runs, policy, seed, workers, scheduler, rules_file, out, fo
         raise InputError("--workers is for the local cores; a Dask scheduler has its own workers: give one or the other")
     _check_out(out, force)
     if ruleset == "mare-nostrum":
-        return _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, out, as_json)
+        return _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json)
+    if nation_policies:
+        raise InputError(f"--nation-policy {nation_policies[0]}: Rise of Rome has one player, Rome: give its policy "
+                         "with --policy (--nation-policy is for Mare Nostrum's nations)")
     policy = policy or DEFAULT_POLICY  # each ruleset names its own default (Rise of Rome: prudent)
     runner, rules = _rise_of_rome(policy, rules_file)
 
@@ -187,20 +194,39 @@ def _run(runner, seed: int, runs: int, scheduler, workers) -> tuple[list[dict], 
 # --- Mare Nostrum ----------------------------------------------------------------------------
 
 
-def _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, out, as_json) -> None:
+def nation_policy_pairs(given, nations, default: str) -> dict[str, str]:
+    """``--nation-policy NATION=POLICY`` values -> nation -> policy for every nation (the others
+    ``default``); a value without '=', an unknown nation or policy: one line naming the choices."""
+    from tabula.engine.mare_nostrum.policies import resolve_policies
+    from tabula.geo.errors import InputError
+
+    pairs = {}
+    for text in given:
+        nation, sep, name = str(text).partition("=")
+        if not sep or not nation.strip() or not name.strip():
+            raise InputError(f"--nation-policy {text!r}: give NATION=POLICY, e.g. --nation-policy Romans=aggressor")
+        pairs[nation.strip()] = name.strip()
+    return resolve_policies(pairs, nations, default)
+
+
+def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json) -> None:
     from tabula.engine.core.simulate import summarise
-    from tabula.engine.mare_nostrum.policies import DEFAULT_POLICY, DEPARTURE, GameRunner, make_policy
+    from tabula.engine.mare_nostrum.policies import DEFAULT_POLICY, DEPARTURE, GameRunner, make_policy, policy_label
     from tabula.engine.mare_nostrum.rules import default_rules, rules_from_file
     from tabula.engine.mare_nostrum.scenario import default_scenario
 
     policy = policy or DEFAULT_POLICY
     make_policy(policy, 0)  # an unknown name: one line naming the choices
-    rules = rules_from_file(rules_file) if rules_file else default_rules()
     nations = list(default_scenario().nations)
-    rows, seconds, where = _run(GameRunner(policy, rules if rules_file else None), seed, runs, scheduler, workers)
+    names = nation_policy_pairs(nation_policies, nations, policy)
+    label = policy_label(names)
+    rules = rules_from_file(rules_file) if rules_file else default_rules()
+    played = label if len(set(names.values())) == 1 else tuple(names.items())
+    rows, seconds, where = _run(GameRunner(played, rules if rules_file else None), seed, runs, scheduler, workers)
     summary = summarise(rows, counts={"winner": nations + ["none"]}, numbers=("turns", *(f"final_{n}" for n in nations)),
                         series=tuple(f"provinces_{n}" for n in nations))
-    meta = {"ruleset": "mare-nostrum", "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
+    meta = {"ruleset": "mare-nostrum", "policy": label, "policies": names, "seed": seed, "runs": runs,
+            "turns": rules.game.turns,
             "nations": nations, "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
             "rules": str(rules_file) if rules_file else "shipped", "departures": [DEPARTURE]}
     document = {**meta, **summary}
@@ -214,7 +240,7 @@ def _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, ou
         summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
         runs_path = out / "runs.csv"
         write_runs_csv(rows, runs_path)
-        title = (f"Mare Nostrum: {runs} games, every nation played by '{policy}', seed {seed} "
+        title = (f"Mare Nostrum: {runs} games, {_played_by(names)}, seed {seed} "
                  "(battles decided by a seeded die)")
         plot_path = nations_plot(document, out / "outcomes.png", title=title, nations=nations)
         written = [summary_path, runs_path, plot_path]
@@ -229,8 +255,22 @@ def _mare_nostrum_command(runs, policy, seed, workers, scheduler, rules_file, ou
         click.echo("Wrote " + ", ".join(str(p) for p in written))
 
 
+def _played_by(names: dict[str, str]) -> str:
+    """Who plays, in words: "policy builder for every nation", or "policies Gauls random, Romans
+    diplomat, the others builder" (the others: the policy most nations play)."""
+    counts: dict[str, int] = {}
+    for p in names.values():
+        counts[p] = counts.get(p, 0) + 1
+    if len(counts) == 1:
+        return f"policy {next(iter(counts))} for every nation"
+    common = max(counts, key=lambda p: counts[p])
+    if counts[common] == 1:
+        return "policies " + ", ".join(f"{n} {p}" for n, p in names.items())
+    return "policies " + ", ".join(f"{n} {p}" for n, p in names.items() if p != common) + f", the others {common}"
+
+
 def _mare_nostrum_lines(meta: dict, summary: dict, nations: list[str]) -> list[str]:
-    lines = [f"Mare Nostrum: {summary['runs']} games, policy {meta['policy']} for every nation, seed {meta['seed']}, "
+    lines = [f"Mare Nostrum: {summary['runs']} games, {_played_by(meta['policies'])}, seed {meta['seed']}, "
              f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.1f} runs/s)",
              *(f"Departure from the seed: {d}." for d in meta["departures"])]
     wins = summary["counts"]["winner"]

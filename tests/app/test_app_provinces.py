@@ -207,6 +207,31 @@ def test_a_mare_nostrum_nation_acts_in_its_turn_and_is_refused_out_of_it(mare):
     assert view["phase"] == "begin" and view["turn"] == 2
 
 
+def test_a_form_that_succeeds_redirects_so_a_reload_sends_nothing_again(mare):
+    path, tokens = mare
+    umpire, romans = client(path, tokens["umpire"]), client(path, tokens["Romans"])
+    r = umpire.post("/umpire/turn", data={"step": "next"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/turn?said=")
+    view = umpire.get("/api/status").json()
+    acting = client(path, tokens[view["acting"]])
+    r = acting.post("/turn/act", data={"action": "grain"}, follow_redirects=False)
+    assert r.status_code == 303
+    where = r.headers["location"]
+    for _ in range(2):  # the page it lands on, shown twice (a reload): one grain distribution
+        page = acting.get(where)
+        assert page.status_code == 200 and "Grain Distribution" in _message(page)
+    used = {n["nation"]: n["used"] for n in umpire.get("/api/status").json()["nations"]}
+    assert used[view["acting"]] == 1
+    # another token's page shows no message for that key; a key unknown shows the page without one
+    other = romans if view["acting"] != "Romans" else client(path, tokens["Gauls"])
+    assert 'id="message"' not in other.get(where).text
+    assert 'id="message"' not in acting.get("/turn?said=nope").text
+    # refusals answer at once with the page and the error (no redirect), JSON as before
+    r = other.post("/turn/act", data={"action": "grain"}, follow_redirects=False)
+    assert r.status_code == 409 and 'id="error"' in r.text
+    assert other.get("/turn", headers={"Authorization": ""}).status_code == 401
+
+
 # --- who may do what --------------------------------------------------------------------------------
 
 

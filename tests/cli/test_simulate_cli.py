@@ -103,3 +103,41 @@ def test_simulate_mare_nostrum(tmp_path, capsys):
     assert (out / "outcomes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     code, _, err = tabula(capsys, "simulate", "mare-nostrum", "--runs", 1, "--policy", "prudent", "--workers", 1)
     assert code == 1 and "no Mare Nostrum policy called 'prudent'" in err
+
+
+def test_simulate_mare_nostrum_with_one_policy_per_nation(tmp_path, capsys):
+    args = ("simulate", "mare-nostrum", "--runs", 4, "--policy", "builder", "--nation-policy", "romans=aggressor",
+            "--nation-policy", "Gauls=diplomat", "--seed", 5)
+    code, stdout, err = tabula(capsys, *args, "--workers", 1, "--out", tmp_path / "one")
+    assert code == 0, err
+    assert "Mare Nostrum: 4 games, policies Gauls diplomat, Romans aggressor, the others builder, seed 5" in stdout
+    summary = json.loads((tmp_path / "one" / "summary.json").read_text())
+    assert summary["policies"] == {"Carthaginians": "builder", "Gauls": "diplomat", "Macedonians": "builder",
+                                   "Ptolemaics": "builder", "Romans": "aggressor", "Seleucids": "builder"}
+    assert summary["policy"] == ("Carthaginians=builder,Gauls=diplomat,Macedonians=builder,Ptolemaics=builder,"
+                                 "Romans=aggressor,Seleucids=builder")
+    rows = list(csv.DictReader((tmp_path / "one" / "runs.csv").open()))
+    assert {r["policy"] for r in rows} == {summary["policy"]}
+    # the same runs on two local processes
+    code, _, err = tabula(capsys, *args, "--workers", 2, "--out", tmp_path / "two")
+    assert code == 0, err
+    assert (tmp_path / "two" / "runs.csv").read_bytes() == (tmp_path / "one" / "runs.csv").read_bytes()
+    # every nation naming the same policy is that policy for every nation
+    code, stdout, err = tabula(capsys, "simulate", "mare-nostrum", "--runs", 1, "--workers", 1, "--policy", "random",
+                               *(a for n in ("Romans", "Gauls") for a in ("--nation-policy", f"{n}=random")), "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["policy"] == "random"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["mare-nostrum", "--nation-policy", "Atlantis=builder"],
+     "no nation called 'Atlantis' in Mare Nostrum: choose one of Carthaginians"),
+    (["mare-nostrum", "--nation-policy", "Romans=timid"], "no Mare Nostrum policy called 'timid': choose one of builder"),
+    (["mare-nostrum", "--nation-policy", "Romans"], "give NATION=POLICY"),
+    (["mare-nostrum", "--policy", "timid", "--nation-policy", "Romans=builder"], "no Mare Nostrum policy called 'timid'"),
+    (["rise-of-rome", "--nation-policy", "Romans=builder"], "Rise of Rome has one player"),
+])
+def test_bad_nation_policies_are_one_line(args, words, capsys):
+    code, stdout, err = tabula(capsys, "simulate", *args, "--runs", 1, "--workers", 1)
+    assert code == 1 and stdout == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ") and words in err

@@ -8,7 +8,7 @@ import pytest
 
 from tabula.engine.core.events import to_json
 from tabula.engine.mare_nostrum import battles, building, diplomacy, events, lottery
-from tabula.engine.mare_nostrum.model import PIRATES, Attack, Fleet
+from tabula.engine.mare_nostrum.model import Attack, Fleet, pirates_name
 from tabula.engine.mare_nostrum.rules import default_rules, rules_with
 from tabula.engine.mare_nostrum.scenario import default_scenario
 from tabula.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
@@ -16,6 +16,8 @@ from tabula.geo.errors import InputError
 
 R = default_rules()
 S = default_scenario()
+#: The pirate fleets' owner, as the shipped rules name it (events.pirates.title).
+PIRATES = pirates_name(R)
 ORDER = ("Macedonians", "Carthaginians", "Ptolemaics", "Gauls", "Romans", "Seleucids")
 
 
@@ -602,3 +604,33 @@ def test_invaders_of_a_nation_whose_manager_left_are_played_by_the_umpire():
     assert battles.battle_terms(S, gone, R, gone.attacks[0])["attacker_played_by"] == battles.UMPIRE == "umpire"
     st2, ev = _event("invasion", acting().with_nation("Gauls", out="collapse", out_turn=1), "Romans", (1, 37, 46))
     assert "played by umpire" in ev[-1].text
+
+
+def test_rules_that_rename_the_pirates_play_a_raid_under_the_new_name():
+    # a scenario's [rules] (or a variant file) renames the event: its fleets, battles and lottery
+    # labels carry the new name, and the shipped name means nothing any more
+    assert PIRATES == "Pirates"
+    corsairs = rules_with({"events": {"pirates": {"title": "Cilician Corsairs"}}})
+    assert pirates_name(corsairs) == "Cilician Corsairs" and corsairs.event_by_key("pirates").low == R.event_by_key("pirates").low
+    fleets = (Fleet(1, "Romans", "Mare Tyrrhenum"), Fleet(2, "Carthaginians", "Mare Tyrrhenum"))
+    first = "naval/1/Mare Tyrrhenum/pirates 3/"
+    st, ev = _begin(fleets, 43, {first + "Cilician Corsairs": 40, first + "Romans": 40}, rules=corsairs)
+    assert [(f.id, f.owner) for f in st.fleets] == [(1, "Romans"), (2, "Carthaginians"), (3, "Cilician Corsairs")]
+    assert [e.data["a"] for e in ev if e.kind == "naval_battle"] == ["Cilician Corsairs"]
+    # the next turn they raid both fleets; 80 against 10 and 20: both sink
+    st = replace(st, turn=2)
+    raid = "naval/2/Mare Tyrrhenum/pirates 3 raid "
+    numbers = {raid + "1/Cilician Corsairs": 80, raid + "1/Romans": 10,
+               raid + "2/Cilician Corsairs": 80, raid + "2/Carthaginians": 20}
+    st2, ev = events.pirate_raids(S, st, corsairs, lot(entered=numbers))
+    assert sorted((e.data["why"], e.data["winner"]) for e in ev if e.kind == "naval_battle") == [
+        ("pirates 3 raid 1", "Cilician Corsairs"), ("pirates 3 raid 2", "Cilician Corsairs")]
+    assert [(f.id, f.owner) for f in st2.fleets] == [(3, "Cilician Corsairs")]
+    # under the shipped rules that fleet is some stranger's, not the pirates': it raids nobody
+    assert events.pirate_raids(S, st, R, lot(entered=numbers))[1] == []
+    # and a landing meets them as pirates (option landing_opposed_by "defender_and_pirates")
+    landing = rules_with({"events": {"pirates": {"title": "Cilician Corsairs"}},
+                          "options": {"landing_opposed_by": "defender_and_pirates"}})
+    ionium = replace(st, fleets=(Fleet(3, "Cilician Corsairs", "Mare Ionium"),))
+    assert [o for o, _f in battles.landing_opponents(S, ionium, landing, "Carthaginians", "Mare Ionium", "Epirus")] == [
+        "Cilician Corsairs"]
