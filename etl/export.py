@@ -52,12 +52,13 @@ QUERY_LAYERS = {
 
 def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
     """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign; provinces,
-    sea areas and the province adjacency lines if `tabula map provinces` wrote them) as GeoDataFrames."""
+    sea areas and the province adjacency lines if `tabula map provinces` wrote them; nodes and
+    node_paths if `tabula map nodes` did) as GeoDataFrames."""
     con, tables = open_map_database(db_path, required="hexes")
     try:
         layers = {}
         sources = {t: f"SELECT * FROM {t}" for t in ("hexes", "map_rivers", "structures", "roads", "rivers", "sea_zones",
-                                                      "provinces", "sea_areas") if t in tables}
+                                                      "provinces", "sea_areas", "nodes", "node_paths") if t in tables}
         sources.update({name: sql for name, (needs, sql) in QUERY_LAYERS.items() if needs in tables and name in tables})
         for table, sql in sources.items():
             try:

@@ -356,7 +356,8 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         ]))
 
     meta = map_meta(con)
-    name = meta.get("name") or meta.get("region") or Path(str(db_path)).stem
+    # A map built from a bbox records its region as JSON null: name it by its file then.
+    name = next((v for v in (meta.get("name"), meta.get("region")) if v and v != "null"), Path(str(db_path)).stem)
     if campaign:
         # Imported here: scenario_layers builds on this module's readers.
         from tabula.web_maps.scenario_layers import add_scenario_layers
@@ -372,6 +373,12 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
 
         more, name, province_panel = add_province_layers(m, con, faction=faction, precision=precision)
         sections += more
+    if scenario and not campaign and not province:
+        # A map with a node map on it (`tabula map nodes`): its places and paths over the terrain.
+        from tabula.web_maps.node_layers import add_node_layers, has_nodes
+
+        if has_nodes(con):
+            sections += add_node_layers(m, con, precision=precision, db_path=db_path)
 
     label = title
     if label is None:

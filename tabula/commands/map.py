@@ -139,3 +139,8 @@ def info(map_db, as_json):
 from tabula.commands.provinces import provinces as _provinces  # noqa: E402  (after the group it joins)
 
 group.add_command(_provinces)
+
+# `tabula map nodes` likewise (the node-map builder, docs/nodes.md).
+from tabula.commands.nodes import nodes as _nodes  # noqa: E402
+
+group.add_command(_nodes)
