@@ -1,0 +1,210 @@
+"""Land battles: when they are due, the table's set-up, the result, the second day.
+
+A battle is due wherever, at the end of a side's movement, its land counters share a node
+with enemy land counters, or with the commands of a city allied to an enemy (counters shut
+in a city the side is besieging excepted).  The attacker (the phasing side) has its base
+edge on the path it entered by; the defender chooses a forward, central or rear defence.
+The result is entered from the table: the winner (or none: undecided), the elements each
+command lost (``{command id: {element: n}}``, ``"general"`` for its commander), and the
+paths the loser may still retreat by.  Recovery rolls follow at once; losers must retreat
+(:mod:`.retreats`).  An undecided battle asks both sides, sealed, to stay or retire
+(:func:`second_day`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Mapping, Sequence
+
+from tabula.geo.errors import InputError
+
+from .dice import Dice
+from .forces import apply_losses
+from .model import Battle, Command, Event, GameState, NodeMap, Retreat
+from .recovery import recover_elements
+from .rules import Rules
+
+__all__ = ["DEFENCES", "CHOICES", "camps", "choose_defence", "due_battles", "enter_result", "second_day"]
+
+PHASE = "battle"
+DEFENCES = ("forward", "central", "rear")
+CHOICES = ("stay", "retire")
+
+
+def camps(state: GameState, b: Battle) -> tuple[tuple[Command, ...], tuple[Command, ...]]:
+    """(attacker's commands, defenders' commands) at the battle's node."""
+    att, dfn = [], []
+    for c in state.at(b.node):
+        owner = state.owner(c)
+        if owner and state.friends(owner, b.attacker):
+            att.append(c)
+        elif (owner and any(d in state.sides and state.friends(owner, d) for d in b.defenders)) or \
+                (not owner and f"city:{c.city}" in b.defenders):
+            dfn.append(c)
+    return tuple(att), tuple(dfn)
+
+
+def due_battles(state: GameState) -> tuple[GameState, list[Event]]:
+    """The phasing side's battles after its movement (added to ``state.battles``)."""
+    side = state.phasing
+    events: list[Event] = []
+    battles = list(state.battles)
+    # counters shut inside a besieged city fight only if they sally (sieges.sally)
+    nodes = sorted({c.node for c in state.commands if c.side == side and not c.aboard and not c.in_city})
+    for node in nodes:
+        enemies = state.enemy_land(node, side)
+        if not enemies:
+            continue
+        siege = state.siege_at(node)
+        if siege is not None and siege.besieger == side and all(c.in_city for c in enemies):
+            continue
+        if any(b.node == node and b.kind == "land" for b in battles):
+            continue
+        own = [c for c in state.at(node) if c.side == side]
+        movers = [c for c in own if c.moved and c.entered_from]
+        base = movers[0].entered_from if movers else node
+        defenders = tuple(sorted({state.owner(c) for c in enemies}))
+        b = Battle(node, side, defenders, base_edge=base)
+        battles.append(b)
+        events.append(Event(state.turn, PHASE, "battle_due",
+                            {"node": node, "attacker": side, "defenders": list(defenders), "base_edge": base},
+                            f"battle at {node}: {side} attacks {', '.join(defenders)}" + (f" from {base}" if base else "")))
+    for node in sorted({f.node for f in state.fleets if f.side == side}):
+        rivals = [f for f in state.fleets_at(node) if state.enemies(side, f.side) and not f.sheltered]
+        if rivals and not any(b.node == node and b.kind == "naval" for b in battles):
+            defenders = tuple(sorted(f.side for f in rivals))
+            battles.append(Battle(node, side, defenders, kind="naval"))
+            events.append(Event(state.turn, PHASE, "fleet_battle_due", {"node": node, "attacker": side, "defenders": list(defenders)},
+                                f"fleets meet at {node}: {side} and {', '.join(defenders)}"))
+    return replace(state, battles=tuple(battles)), events
+
+
+def _battle(state: GameState, node: str) -> Battle:
+    b = state.battle_at(node)
+    if b is None:
+        raise InputError(f"no land battle is due at {node}: name one of {', '.join(x.node for x in state.battles) or 'none'}")
+    return b
+
+
+def choose_defence(state: GameState, node: str, defence: str) -> tuple[GameState, list[Event]]:
+    """The defender's choice of the table's section (on the second day: only further back)."""
+    b = _battle(state, node)
+    if defence not in DEFENCES:
+        raise InputError(f"defence {defence!r}: give one of {', '.join(DEFENCES)}")
+    if b.day > 1 and b.defence and DEFENCES.index(defence) < DEFENCES.index(b.defence):
+        raise InputError(f"on the second day the defender may only shift the battle to his rear (from {b.defence})")
+    nb = replace(b, defence=defence)
+    state = replace(state, battles=tuple(nb if x is b else x for x in state.battles))
+    return state, [Event(state.turn, PHASE, "defence_chosen", {"node": node, "defence": defence, "day": b.day,
+                                                              "base_edge": b.base_edge},
+                         f"the defenders at {node} choose a {defence} defence")]
+
+
+def enter_result(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node: str, winner: str | None,
+                 losses: Mapping[int, Mapping[str, int]] | None = None, *,
+                 open_paths: Sequence[str] | None = None) -> tuple[GameState, list[Event]]:
+    """The table's result at ``node``: ``winner`` a side of the battle (None: undecided),
+    ``losses`` what each command lost on the table, ``open_paths`` the nodes the loser may
+    still retreat towards (None: every path but the winner's base edge)."""
+    b = _battle(state, node)
+    att, dfn = camps(state, b)
+    sides_in = {state.owner(c) for c in att + dfn if state.owner(c)}
+    if winner is not None and winner not in sides_in and winner != b.attacker:
+        raise InputError(f"winner {winner!r} did not fight at {node}: give one of {', '.join(sorted(sides_in))} or none")
+    in_battle = {c.id for c in att + dfn}
+    losses = {int(k): dict(v) for k, v in (losses or {}).items()}
+    for cid in losses:
+        if cid not in in_battle:
+            raise InputError(f"losses name command {cid}, which did not fight at {node}: name one of {sorted(in_battle)}")
+    events = [Event(state.turn, PHASE, "battle_result",
+                    {"node": node, "attacker": b.attacker, "defenders": list(b.defenders), "winner": winner,
+                     "day": b.day, "defence": b.defence, "base_edge": b.base_edge,
+                     "losses": {str(k): v for k, v in losses.items()}},
+                    f"battle at {node}: " + (f"{winner} wins" if winner else "undecided"))]
+    still, evs = recover_elements(state, rules, dice, node, losses, held_by=winner, phase=PHASE)
+    events += evs
+    if winner is None:
+        win_camp = None
+    else:
+        win_camp = "attacker" if any(state.owner(c) == winner for c in att) or winner == b.attacker else "defender"
+    # who destroyed whom (the victory points for commanders)
+    for cid, lost in sorted(still.items()):
+        c = state.command(cid)
+        mine_att = c.id in {x.id for x in att}
+        by = (b.defenders[0] if b.defenders[0] in state.sides else None) if mine_att else b.attacker
+        if winner is not None and state.owner(c) != winner:
+            by = winner
+        state, evs = apply_losses(state, {cid: lost}, by=by, turn_phase=PHASE, why=f"battle at {node}")
+        events += evs
+    others = tuple(x for x in state.battles if not (x.node == node and x.kind == "land"))
+    if winner is None:
+        state = replace(state, battles=others + (replace(b, undecided=True),))
+        events.append(Event(state.turn, PHASE, "second_day_choice_due", {"node": node},
+                            f"the battle at {node} is undecided: each side writes stay or retire"))
+        return state, events
+    state = replace(state, battles=others)
+    losers = [c for c in (dfn if win_camp == "attacker" else att) if any(x.id == c.id for x in state.commands)]
+    allowed = tuple(open_paths) if open_paths is not None else tuple(
+        n for n in nmap.neighbours(node, "land") if not (win_camp == "attacker" and n == b.base_edge))
+    return _after_defeat(state, nmap, rules, node, winner, losers, allowed, events, sally=b.sally and win_camp == "defender")
+
+
+def _after_defeat(state: GameState, nmap: NodeMap, rules: Rules, node: str, winner: str, losers: Sequence[Command],
+                  allowed: tuple[str, ...], events: list[Event], *, sally: bool = False) -> tuple[GameState, list[Event]]:
+    retreats = list(state.retreats)
+    cities_won: set[str] = set()
+    shut: list[Command] = []
+    for c in losers:
+        c = state.command(c.id)
+        if c.city and not c.side and not sally:
+            cities_won.add(c.city)
+        elif c.inherent or sally:
+            shut.append(c)
+        else:
+            retreats.append(Retreat(command=c.id, open_paths=allowed, by=winner))
+    state = replace(state, retreats=tuple(retreats))
+    for city in sorted(cities_won):
+        holder = state.cities[city].holder
+        if holder is None:
+            state = state.with_city(city, ally=winner, hostile_to=None)
+            events.append(Event(state.turn, PHASE, "city_joins", {"city": city, "side": winner, "why": "defeated"},
+                                f"{city}'s beaten forces join {winner}"))
+        else:   # a capital's own garrison withdraws inside the walls
+            for c in state.commands:
+                if c.city == city and not c.side:
+                    shut.append(c)
+    if shut:
+        state = state.with_commands([replace(c, in_city=True) for c in shut])
+        events.append(Event(state.turn, PHASE, "garrison_withdraws", {"node": node, "commands": [c.id for c in shut]},
+                            f"the garrison of {node} withdraws inside the walls"))
+    return state, events
+
+
+def second_day(state: GameState, nmap: NodeMap, rules: Rules, node: str, choices: Mapping[str, str]) -> tuple[GameState, list[Event]]:
+    """Both sides' sealed stay-or-retire orders after an undecided day, revealed together.
+    Retiring sides retreat (the non-phasing side first); if all stay, a second day is fought
+    with the non-phasing side defending."""
+    b = _battle(state, node)
+    if not b.undecided:
+        raise InputError(f"the battle at {node} has not ended undecided: enter its result first")
+    att, dfn = camps(state, b)
+    need = sorted({b.attacker} | {state.owner(c) for c in dfn if c.side})
+    for s in need:
+        if choices.get(s) not in CHOICES:
+            raise InputError(f"second day at {node}: {s}'s order is {choices.get(s)!r}: give stay or retire for each of {', '.join(need)}")
+    events = [Event(state.turn, PHASE, "second_day_orders", {"node": node, "orders": {s: choices[s] for s in need}},
+                    f"second day at {node}: " + ", ".join(f"{s} {choices[s]}s" for s in need))]
+    others = tuple(x for x in state.battles if x is not b)
+    if all(choices[s] == "stay" for s in need):
+        nb = replace(b, day=b.day + 1, undecided=False)
+        return replace(state, battles=others + (nb,)), events
+    retreats = list(state.retreats)
+    order = sorted(need, key=lambda s: s == state.phasing)   # the non-phasing side moves first
+    for s in order:
+        if choices[s] != "retire":
+            continue
+        for c in att + dfn:
+            if c.side == s and not c.inherent and any(x.id == c.id for x in state.commands):
+                retreats.append(Retreat(command=c.id, open_paths=tuple(nmap.neighbours(node, "land"))))
+    state = replace(state, battles=others, retreats=tuple(retreats))
+    return state, events

@@ -1,0 +1,55 @@
+"""Dice: every roll of the campaign, from the one seeded source or as entered.
+
+A :class:`Dice` rolls one die for a label naming its use (``("alliance", 3, "Gela",
+"Syracuse")``), from :func:`tabula.engine.core.rng.stream` keyed by the campaign seed and the
+label, so a roll never depends on how many came before it; a roll made at the table can be
+entered under the label's key (``alliance/3/Gela/Syracuse``).  Every roll is kept in
+:attr:`Dice.log`, and each event that uses one records it, so a replay feeds them back as
+entered rolls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from tabula.engine.core import rng
+from tabula.engine.core.labels import Labelled, label_key
+from tabula.geo.errors import InputError
+
+__all__ = ["Dice", "Roll", "label_key"]
+
+#: Prefixed to every label, so the campaign's other users of the seed never share a stream.
+NAMESPACE = "magna-graecia"
+
+
+@dataclass(frozen=True)
+class Roll(Labelled):
+    label: tuple
+    value: int
+    entered: bool = False
+
+    def as_data(self) -> dict:
+        return {"label": self.key, "value": self.value, "entered": self.entered}
+
+
+@dataclass
+class Dice:
+    """Dice of ``sides`` faces from the campaign ``seed``; ``entered``: label key -> roll."""
+
+    seed: int
+    entered: Mapping[str, int] = field(default_factory=dict)
+    sides: int = 6
+    log: list = field(default_factory=list)
+
+    def roll(self, *label: object) -> Roll:
+        key = label_key(label)
+        if key in self.entered:
+            v = self.entered[key]
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= self.sides:
+                raise InputError(f"entered roll {key} = {v!r}: give a whole number from 1 to {self.sides}")
+            r = Roll(tuple(label), v, entered=True)
+        else:
+            r = Roll(tuple(label), rng.stream(self.seed, NAMESPACE, *label).randint(1, self.sides))
+        self.log.append(r)
+        return r

@@ -1,0 +1,225 @@
+"""Read a Magna Graecia scenario file (``datasets/scenarios/magna-graecia/<name>.toml``).
+
+A scenario is one season of campaigning in Sicily: ``[scenario]`` (name, title, year as a
+negative number BC, capital rule, note), ``[[side]]`` in move order (capital and its
+strength, starting node, fleet naval points and port, cities allied at the start, a
+sample army of ``[[side.command]]``), ``[[alliance]]`` (pairs of friendly sides) and
+``[[city]]`` (a city's neutral commands for this scenario, overriding the node map's).
+Every choice carries a ``note`` from history.  Every check fails with one line naming the
+file, the entry and the fix.
+
+:data:`PLACES` are the node map's place names with the years their cities stood (negative
+BC; None: the whole period; the same years as ``sicily-nodes.toml``: Gela moved to Phintias
+in 282, Kamarina destroyed in 258, Selinus in 250, Drepana founded in 260, Halaesa in 403);
+a scenario may name only places standing in its year.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from tabula.datasets import SCENARIOS_DIR
+from tabula.geo.errors import InputError
+
+from .model import element_type
+
+__all__ = ["PLACES", "SCENARIOS", "CommandSpec", "Scenario", "SideSpec", "load_scenario", "place_stands", "scenario_path"]
+
+SCENARIO_DIR = SCENARIOS_DIR / "magna-graecia"
+#: The four scenarios of the seed, in historical order.
+SCENARIOS = ("dionysian", "pyrrhic", "first-punic", "second-punic")
+
+#: The node map's places: name -> (first year, last year) the city stood (None: open).
+PLACES: Mapping[str, tuple[int | None, int | None]] = {
+    "Syracuse": (None, None), "Akragas": (None, None), "Gela": (None, -282), "Kamarina": (None, -258),
+    "Selinus": (None, -250), "Heraclea Minoa": (None, None), "Motya": (None, -397),
+    "Lilybaeum": (-396, None), "Drepana": (-260, None), "Eryx": (None, None), "Segesta": (None, None),
+    "Entella": (None, None), "Panormus": (None, None), "Solus": (None, None), "Himera": (None, -409),
+    "Thermae": (-408, None), "Cephaloedium": (None, None), "Halaesa": (-403, None), "Tyndaris": (-396, None),
+    "Mylae": (None, None), "Messana": (None, None), "Tauromenium": (-392, None), "Naxos": (None, -403),
+    "Catana": (None, None), "Leontini": (None, None), "Henna": (None, None), "Agyrion": (None, None),
+    "Morgantina": (None, None), "Acrae": (None, None), "Helorus": (None, None),
+}
+
+
+def place_stands(name: str, year: int) -> bool:
+    first, last = PLACES[name]
+    return (first is None or year >= first) and (last is None or year <= last)
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command of a side's starting army: its general's element and the other elements."""
+
+    general: str
+    elements: Mapping[str, int]
+    node: str = ""
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    name: str
+    capital: str
+    capital_strength: int
+    start: str
+    fleet_np: int = 0
+    fleet_at: str = ""
+    allied_cities: tuple[str, ...] = ()
+    army: tuple[CommandSpec, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    title: str
+    year: int
+    sides: tuple[SideSpec, ...]
+    alliances: tuple[tuple[str, str], ...] = ()
+    city_commands: Mapping[str, int] = field(default_factory=dict)
+    capital_rule: str = "eliminated"
+    note: str = ""
+    notes: Mapping[str, str] = field(default_factory=dict)
+    """The history behind each choice: ``side:<name>``, ``alliance:<a>+<b>``, ``city:<name>``."""
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.sides)
+
+    def side(self, name: str) -> SideSpec:
+        return next(s for s in self.sides if s.name == name)
+
+    def places(self) -> set[str]:
+        """Every place the scenario names."""
+        out: set[str] = set(self.city_commands)
+        for s in self.sides:
+            out |= {s.capital, s.start, *s.allied_cities, *(c.node for c in s.army if c.node)}
+            if s.fleet_at:
+                out.add(s.fleet_at)
+        out.discard("")
+        return out
+
+
+def scenario_path(name: str) -> Path:
+    return SCENARIO_DIR / f"{name}.toml"
+
+
+def _place(path: Path, where: str, name: object, year: int) -> str:
+    if not isinstance(name, str) or name not in PLACES:
+        raise InputError(f"{path} {where}: {name!r} is not a place of the node map: use one of {', '.join(sorted(PLACES))}")
+    if not place_stands(name, year):
+        first, last = PLACES[name]
+        span = f"{-first if first else '?'}-{-last if last else '?'} BC"
+        raise InputError(f"{path} {where}: {name} does not stand in {-year} BC (it stands {span}): name another place")
+    return name
+
+
+def _elements(path: Path, where: str, table: object) -> dict[str, int]:
+    if not isinstance(table, Mapping) or not table:
+        raise InputError(f"{path} {where}: give elements as a table of DBM element -> count, e.g. {{\"Sp(I)\" = 6}}")
+    out = {}
+    for k, v in table.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InputError(f"{path} {where}: {k} = {v!r}: give a whole number of elements >= 1")
+        out[str(k)] = v
+    return out
+
+
+def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = None) -> Scenario:
+    """A scenario file, checked; ``known_types``: the element types the rules know (checked when given)."""
+    path = Path(path)
+    if not path.suffix and not path.exists():
+        path = scenario_path(str(path))
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Magna Graecia scenario file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+
+    head = data.get("scenario")
+    if not isinstance(head, Mapping):
+        raise InputError(f"{path}: no [scenario] table: give name, title and year")
+    try:
+        name, title, year = str(head["name"]), str(head["title"]), head["year"]
+    except KeyError as err:
+        raise InputError(f"{path} [scenario] lacks {err}: give name, title and year") from None
+    if isinstance(year, bool) or not isinstance(year, int) or not -500 <= year <= -100:
+        raise InputError(f"{path} [scenario] year = {year!r}: give the year as a negative number BC, e.g. -397")
+    capital_rule = str(head.get("capital_rule", "eliminated"))
+    if capital_rule not in ("eliminated", "continues"):
+        raise InputError(f"{path} [scenario] capital_rule = {capital_rule!r}: give \"eliminated\" or \"continues\"")
+
+    sides: list[SideSpec] = []
+    for i, s in enumerate(data.get("side", []), 1):
+        where = f"side #{i} ({s.get('name', '?')})"
+        try:
+            sname, capital, start = str(s["name"]), s["capital"], s["start"]
+            strength = s["capital_strength"]
+        except KeyError as err:
+            raise InputError(f"{path} {where}: lacks {err}: give name, capital, capital_strength and start") from None
+        if any(x.name == sname for x in sides):
+            raise InputError(f"{path} {where}: the side is given twice: keep one")
+        if isinstance(strength, bool) or not isinstance(strength, int) or not 0 <= strength <= 3:
+            raise InputError(f"{path} {where}: capital_strength = {strength!r}: give 0 to 3 commands")
+        _place(path, f"{where} capital", capital, year)
+        _place(path, f"{where} start", start, year)
+        np_, at = s.get("fleet_np", 0), s.get("fleet_at", "")
+        if isinstance(np_, bool) or not isinstance(np_, int) or np_ < 0:
+            raise InputError(f"{path} {where}: fleet_np = {np_!r}: give a whole number of naval points >= 0")
+        if np_ and not at:
+            raise InputError(f"{path} {where}: a fleet of {np_} NP needs fleet_at (its port): name a coastal place")
+        if at:
+            _place(path, f"{where} fleet_at", at, year)
+        allied = tuple(_place(path, f"{where} allied_cities", c, year) for c in s.get("allied_cities", []))
+        army = []
+        for j, c in enumerate(s.get("command", []), 1):
+            cw = f"{where} command #{j}"
+            general = c.get("general")
+            if not isinstance(general, str) or not general:
+                raise InputError(f"{path} {cw}: give general, the commander's element (e.g. \"Cv(O)\")")
+            els = _elements(path, cw, c.get("elements"))
+            node = _place(path, f"{cw} node", c["node"], year) if c.get("node") else ""
+            if known_types is not None:
+                for k in [general, *els]:
+                    if element_type(k) not in known_types:
+                        raise InputError(f"{path} {cw}: element {k!r} is not a DBM type the rules know: use one of {', '.join(known_types)}")
+            army.append(CommandSpec(general, els, node))
+        sides.append(SideSpec(sname, capital, strength, start, np_, at, allied, tuple(army), str(s.get("note", ""))))
+    if len(sides) < 2:
+        raise InputError(f"{path}: {len(sides)} [[side]] given: give at least two sides, in move order")
+    names = [s.name for s in sides]
+    capitals = [s.capital for s in sides]
+    if len(set(capitals)) != len(capitals):
+        raise InputError(f"{path}: two sides share a capital: give each its own")
+
+    notes = {f"side:{s.name}": s.note for s in sides}
+    alliances = []
+    for i, a in enumerate(data.get("alliance", []), 1):
+        pair = a.get("sides", [])
+        if len(pair) != 2 or pair[0] == pair[1] or any(p not in names for p in pair):
+            raise InputError(f"{path} alliance #{i} {pair}: give two different sides of the scenario ({', '.join(names)})")
+        alliances.append((str(pair[0]), str(pair[1])))
+        notes[f"alliance:{pair[0]}+{pair[1]}"] = str(a.get("note", ""))
+
+    city_commands: dict[str, int] = {}
+    for i, c in enumerate(data.get("city", []), 1):
+        cname = _place(path, f"city #{i}", c.get("name"), year)
+        n = c.get("commands")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 3:
+            raise InputError(f"{path} city #{i} ({cname}): commands = {n!r}: give 0 to 3")
+        city_commands[cname] = n
+        notes[f"city:{cname}"] = str(c.get("note", ""))
+
+    claimed: dict[str, str] = {}
+    for s in sides:
+        for c in (s.capital, *s.allied_cities):
+            if c in claimed and claimed[c] != s.name:
+                raise InputError(f"{path} side {s.name}: {c} is already {claimed[c]}'s: give each city one side")
+            claimed[c] = s.name
+    return Scenario(name, title, year, tuple(sides), tuple(alliances), city_commands, capital_rule,
+                    str(head.get("note", "")), notes)

@@ -1,0 +1,1 @@
+"""The Trossian Napoleonic campaign: provinces, towns and ports, couriers, navies, chance cards."""

@@ -1,0 +1,62 @@
+"""Every die of the Trossian rules, from the campaign's one seeded source.
+
+A roll is asked for with its number of faces and a label naming its use
+(``("courier", 1806, 2, 14, "Budjak")``).  It is taken from ``entered`` (the umpire's
+real dice, keyed by :func:`~tabula.engine.core.labels.label_key`) or drawn from
+:func:`tabula.engine.core.rng.stream` keyed by the seed and the label, so a roll never
+depends on how many came before it.  Every roll is kept in :attr:`Dice.log`; an event that
+used one records it, and a replay can feed the log back as ``entered``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from tabula.engine.core import rng
+from tabula.engine.core.labels import Labelled, label_key
+from tabula.geo.errors import InputError
+
+__all__ = ["NAMESPACE", "Dice", "Roll"]
+
+#: Prefixed to every label, so other users of the campaign seed never share a stream.
+NAMESPACE = "trossian"
+
+
+@dataclass(frozen=True)
+class Roll(Labelled):
+    label: tuple
+    sides: int
+    value: int
+    entered: bool = False
+
+
+@dataclass
+class Dice:
+    """Rolls from ``seed``, or as ``entered`` (label key -> face)."""
+
+    seed: int = rng.DEFAULT_SEED
+    entered: Mapping[str, int] = field(default_factory=dict)
+    log: list = field(default_factory=list)
+
+    def roll(self, sides: int, *label: object) -> int:
+        key = label_key(label)
+        if key in self.entered:
+            value = self.entered[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+                raise InputError(f"die {key} = {value!r}: give a whole number from 1 to {sides}")
+            self.log.append(Roll(tuple(label), sides, value, True))
+            return value
+        value = rng.stream(self.seed, NAMESPACE, *label).randint(1, sides)
+        self.log.append(Roll(tuple(label), sides, value))
+        return value
+
+    def pick(self, options: tuple | list, *label: object):
+        """One of ``options`` (in their given order) by a roll of a die with as many faces."""
+        if not options:
+            raise InputError(f"nothing to pick for {label_key(label)}")
+        return options[self.roll(len(options), *label) - 1]
+
+    def rolls(self) -> dict[str, int]:
+        """The log as entered numbers (label key -> face), for a replay."""
+        return {r.key: r.value for r in self.log}

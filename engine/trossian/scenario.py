@@ -1,0 +1,195 @@
+"""Read a Trossian scenario folder into a :class:`~tabula.engine.trossian.model.Scenario`.
+
+The folder (``datasets/scenarios/trossian`` by default) holds ``map.toml`` (the province
+builder's file: provinces' seats and sea lanes' boxes), ``world.toml`` (``[scenario]``,
+``[[nation]]``, ``[[province]]`` with towns and ports, ``[links]`` borders, roads and lane
+links, ``[[lane]]`` with the ice), ``forces.toml`` (the starting census) and ``cards.toml``
+(the chance-card deck).  Every check fails with one line naming the file, the entry and
+the fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tabula.datasets import SCENARIOS_DIR
+from tabula.geo.errors import InputError
+
+from .cards import check_cards
+from .model import Lane, Nation, Province, Scenario, Town
+from .rules import Rules, default_rules
+
+__all__ = ["DEFAULT_SCENARIO", "default_scenario", "load_scenario", "parse_unit"]
+
+DEFAULT_SCENARIO = SCENARIOS_DIR / "trossian"
+QUALITIES = ("line", "guard", "militia")
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Trossian scenario folder") from None
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+
+
+@lru_cache(maxsize=None)
+def default_scenario() -> Scenario:
+    return load_scenario(DEFAULT_SCENARIO)
+
+
+def parse_unit(text: str, rules: Rules, where: str) -> tuple[str, str]:
+    """"heavy_infantry:guard" -> ("heavy_infantry", "guard")."""
+    kind, _, quality = str(text).partition(":")
+    quality = quality or ("militia" if kind.startswith("militia") else "line")
+    if kind not in rules.units.kinds():
+        raise InputError(f"{where}: unit {kind!r}: use one of {', '.join(rules.units.kinds())}")
+    if quality not in QUALITIES:
+        raise InputError(f"{where}: unit {text!r}: quality {quality!r}: use {', '.join(QUALITIES)}")
+    return kind, quality
+
+
+def _pairs(items: Any, known, what: str, where: str) -> frozenset[frozenset[str]]:
+    out = set()
+    for i, pair in enumerate(items or (), 1):
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise InputError(f"{where} {what} #{i} = {pair!r}: give a pair [\"A\", \"B\"]")
+        a, b = pair
+        for x in (a, b):
+            if x not in known:
+                raise InputError(f"{where} {what} {a!r}-{b!r}: {x!r} is not one of them ({', '.join(known)})")
+        if a == b:
+            raise InputError(f"{where} {what} {a!r}-{b!r}: give two different names")
+        out.add(frozenset((a, b)))
+    return frozenset(out)
+
+
+def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = None) -> Scenario:
+    folder = Path(folder)
+    rules = rules or default_rules()
+    wf, mf, ff, cf = (folder / n for n in ("world.toml", "map.toml", "forces.toml", "cards.toml"))
+    world, mapd, forces, cards = _read(wf), _read(mf), _read(ff), _read(cf)
+    meta = dict(world.get("scenario", {}))
+    map_provinces = {p.get("name"): p for p in mapd.get("province", [])}
+    map_seas = [s.get("name") for s in mapd.get("sea", [])]
+
+    lanes: dict[str, Lane] = {}
+    for i, entry in enumerate(world.get("lane", []), 1):
+        name = entry.get("name")
+        if name not in map_seas:
+            raise InputError(f"{wf} lane #{i} {name!r}: not a [[sea]] of {mf.name}: use one of {', '.join(map_seas)}")
+        if name in lanes:
+            raise InputError(f"{wf} lane {name!r} is given twice: keep one")
+        lanes[name] = Lane(name, bool(entry.get("freezes", False)), str(entry.get("note", "")))
+    missing = [s for s in map_seas if s not in lanes]
+    if missing:
+        raise InputError(f"{wf}: no [[lane]] for {', '.join(missing)} of {mf.name}: add one each")
+
+    nations: dict[str, Nation] = {}
+    for i, entry in enumerate(world.get("nation", []), 1):
+        try:
+            n = Nation(str(entry["name"]), str(entry["capital"]), str(entry.get("colour", "#808080")),
+                       str(entry.get("note", "")))
+        except KeyError as err:
+            raise InputError(f"{wf} nation #{i}: give {err}") from None
+        if n.name in nations:
+            raise InputError(f"{wf} nation {n.name!r} is given twice: keep one")
+        nations[n.name] = n
+    if not nations:
+        raise InputError(f"{wf}: no [[nation]] entries: give the player nations")
+
+    provinces: dict[str, Province] = {}
+    towns: dict[str, Town] = {}
+    holders: dict[str, str | None] = {}
+    for i, entry in enumerate(world.get("province", []), 1):
+        name = entry.get("name")
+        where = f"{wf} province {name!r}"
+        if name not in map_provinces:
+            raise InputError(f"{wf} province #{i} {name!r}: not a [[province]] of {mf.name}: add it there or fix the name")
+        if name in provinces:
+            raise InputError(f"{where} is given twice: keep one")
+        for key in ("holder", "home"):
+            if entry.get(key) is not None and entry[key] not in nations:
+                raise InputError(f"{where} {key} {entry[key]!r}: use one of {', '.join(nations)}")
+        names, ports = [], []
+        for t in entry.get("towns", []):
+            tname = t.get("name")
+            if not tname or tname in towns:
+                raise InputError(f"{where}: town {tname!r} is unnamed or given twice: name each town once")
+            lane = str(t.get("lane", ""))
+            if lane and lane not in lanes:
+                raise InputError(f"{where} town {tname!r} lane {lane!r}: use one of {', '.join(lanes)}")
+            if t.get("port") and not lane:
+                raise InputError(f"{where} town {tname!r} is a port without a lane: give its lane")
+            try:
+                town = Town(tname, name, float(t["lon"]), float(t["lat"]), bool(t.get("port", False)), lane)
+            except (KeyError, TypeError, ValueError):
+                raise InputError(f"{where} town {tname!r}: give lon and lat in degrees") from None
+            towns[tname] = town
+            names.append(tname)
+            if town.port:
+                ports.append(tname)
+        coast = tuple(entry.get("coast", ()))
+        for lane in coast:
+            if lane not in lanes:
+                raise InputError(f"{where} coast {lane!r}: use one of {', '.join(lanes)}")
+        lon, lat = map_provinces[name]["capital"]
+        provinces[name] = Province(name, str(entry.get("seat", name)), float(lon), float(lat), entry.get("home"),
+                                   tuple(names), tuple(ports), coast, str(entry.get("note", "")))
+        holders[name] = entry.get("holder")
+    missing = [p for p in map_provinces if p not in provinces]
+    if missing:
+        raise InputError(f"{wf}: no [[province]] for {', '.join(missing)} of {mf.name}: add one each")
+    for n in nations.values():
+        if n.capital not in provinces or holders.get(n.capital) != n.name:
+            raise InputError(f"{wf} nation {n.name!r} capital {n.capital!r}: give a province it holds")
+
+    links = world.get("links", {})
+    borders = _pairs(links.get("borders"), provinces, "border", str(wf))
+    roads = _pairs(links.get("roads"), provinces, "road", str(wf))
+    for r in roads:
+        if r not in borders:
+            a, b = sorted(r)
+            raise InputError(f"{wf} road {a!r}-{b!r}: the provinces do not border: add the border or drop the road")
+    lane_links = _pairs(links.get("lane_links"), lanes, "lane link", str(wf))
+
+    check_cards(cards.get("card", []), rules, str(cf))
+    _check_forces(forces, rules, ff, nations, provinces, towns, holders)
+    return Scenario(name=str(meta.get("name", folder.name)), title=str(meta.get("title", folder.name)),
+                    year=int(meta.get("year", rules.calendar.first_year)), provinces=provinces, towns=towns,
+                    lanes=lanes, nations=nations, borders=borders, roads=roads, lane_links=lane_links,
+                    holders=holders, forces=forces, cards=tuple(cards.get("card", [])), meta=meta)
+
+
+def _check_forces(forces: dict, rules: Rules, ff: Path, nations, provinces, towns, holders) -> None:
+    for i, army in enumerate(forces.get("army", []), 1):
+        where = f"{ff} army #{i} {army.get('name', '')!r}"
+        if army.get("nation") not in nations:
+            raise InputError(f"{where}: nation {army.get('nation')!r}: use one of {', '.join(nations)}")
+        p = army.get("province")
+        if p not in provinces or not provinces[p].city:
+            raise InputError(f"{where}: province {p!r}: armies begin in a town province")
+        if not army.get("units"):
+            raise InputError(f"{where}: give its units")
+        for u in army["units"]:
+            parse_unit(u, rules, where)
+    for i, navy in enumerate(forces.get("navy", []), 1):
+        where = f"{ff} navy #{i}"
+        t = towns.get(navy.get("port"))
+        if navy.get("nation") not in nations:
+            raise InputError(f"{where}: nation {navy.get('nation')!r}: use one of {', '.join(nations)}")
+        if t is None or not t.port or holders.get(t.province) != navy["nation"]:
+            raise InputError(f"{where}: port {navy.get('port')!r}: give a port town its nation holds")
+    for i, c in enumerate(forces.get("couriers", []), 1):
+        if c.get("nation") not in nations or not isinstance(c.get("count"), int) or c["count"] < 0:
+            raise InputError(f"{ff} couriers #{i}: give a nation and a count (0 or more)")
+    for i, b in enumerate(forces.get("bank", []), 1):
+        p = b.get("province")
+        if b.get("nation") not in nations or p not in provinces or not provinces[p].city \
+                or holders.get(p) != b.get("nation") or not isinstance(b.get("ap"), int):
+            raise InputError(f"{ff} bank #{i}: give a nation, a city province it holds and whole AP")

@@ -1,0 +1,144 @@
+"""Pacification and sieges: taking a province by holding it with 20 AP for a full phase.
+
+At the end of each phase, a nation with at least 20 AP of troops (HQs not counted unless
+options.pacify_counts_hq) that stayed all phase in a province held by an enemy or by no one
+pacifies it for that phase.  A battle there, or a hostile army entering, spoils the phase
+(options.pacification_interrupt: "restart" from nothing, or "pause").  When the phases done
+reach the phases needed (pacification.phases; +1 for a port siege that lasted through a
+winter) the province changes hands: AP banked in it are captured, navies in its ports are
+captured.  A port does not count as besieged without a navy of the besieger's side in the
+lane of one of its ports (options.unblockaded_port "no_progress": no phase counts without
+one).  Troops aboard navies in a port that is besieged land to defend it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from .model import WINTER, Army, Event, GameState, Scenario, Siege
+from .rules import Rules
+
+__all__ = ["blockaded", "capture", "pacification", "troop_ap", "winter_sieges"]
+
+
+def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
+    return Event(state.year, str(state.phase), kind, data, text)
+
+
+def troop_ap(rules: Rules, armies: Sequence[Army]) -> int:
+    """The AP worth of ``armies``' units (their recruiting costs; HQs per the option)."""
+    return sum(rules.costs[u.kind] for a in armies for u in a.units
+               if u.kind != "hq" or rules.options.pacify_counts_hq)
+
+
+def blockaded(scenario: Scenario, state: GameState, province: str, nation: str) -> bool:
+    """A navy of ``nation`` or an ally, out of port, in the lane of one of ``province``'s ports."""
+    lanes = {scenario.towns[t].lane for t in scenario.provinces[province].ports}
+    return any(n.lane in lanes and not n.port and not state.hostile(n.nation, nation) for n in state.navies)
+
+
+def capture(scenario: Scenario, state: GameState, province: str, nation: str) -> tuple[GameState, list[Event]]:
+    """``nation`` takes ``province``: its control, the AP banked there, the navies in its ports."""
+    old = state.control.get(province)
+    control = dict(state.control)
+    control[province] = nation
+    state = replace(state, control=control)
+    events = [_event(state, "province_taken", {"province": province, "nation": nation, "from": old},
+                     f"{nation} takes {province}" + (f" from {old}" if old else ""))]
+    if old is not None and old in state.nations:
+        bank = dict(state.nations[old].bank)
+        ap = bank.pop(province, 0)
+        state = state.with_nation(old, bank=bank)
+        if ap:
+            mine = dict(state.nations[nation].bank)
+            mine[province] = mine.get(province, 0) + ap
+            state = state.with_nation(nation, bank=mine)
+            events.append(_event(state, "bank_captured", {"province": province, "nation": nation, "from": old, "ap": ap},
+                                 f"{nation} captures {ap} AP banked in {province}"))
+    ports = {f"port:{t}" for t in scenario.provinces[province].ports}
+    for navy in state.navies:
+        if navy.berth in ports and state.hostile(navy.nation, nation):
+            state = state.with_navies(replace(navy, nation=nation))
+            events.append(_event(state, "navy_captured", {"navy": navy.id, "nation": nation, "from": navy.nation},
+                                 f"{nation} captures {navy.nation}'s navy {navy.id} in {navy.port}"))
+    return state, events
+
+
+def _land_cargo(scenario: Scenario, state: GameState, province: str) -> GameState:
+    ports = {f"port:{t}" for t in scenario.provinces[province].ports}
+    aboard = {n.id for n in state.navies if n.berth in ports}
+    landed = [replace(a, aboard=0, province=province) for a in state.armies if a.aboard in aboard]
+    return state.with_armies(*landed) if landed else state
+
+
+def pacification(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
+    """The end-of-phase pacification of every province (scenario order)."""
+    events: list[Event] = []
+    sieges = {s.province: s for s in state.sieges}
+    for province, prov in scenario.provinces.items():
+        holder = state.control.get(province)
+        here = [a for a in state.armies_in(province) if a.nation != holder and (holder is None or state.hostile(a.nation, holder))]
+        nations = list(dict.fromkeys(a.nation for a in here))
+        siege = sieges.get(province)
+        if len(nations) != 1:
+            if siege and not nations:
+                del sieges[province]
+                events.append(_event(state, "siege_lifted", {"province": province, "nation": siege.nation},
+                                     f"{siege.nation}'s pacification of {province} ends: no troops remain"))
+            continue
+        nation = nations[0]
+        if siege and siege.nation != nation:
+            siege = None
+        stayed = [a for a in here if not a.moved]
+        ap = troop_ap(rules, stayed)
+        if ap < rules.pacification.ap:
+            if siege:
+                del sieges[province]
+                events.append(_event(state, "siege_lifted", {"province": province, "nation": nation, "ap": ap},
+                                     f"{nation} has {ap} AP in {province}, below {rules.pacification.ap}: no pacification"))
+            continue
+        if siege is None:
+            siege = Siege(province, nation, 0, rules.pacification.phases)
+            if prov.ports:
+                state = _land_cargo(scenario, state, province)
+        spoiled = province in state.contested or any(p == province and state.hostile(n, nation) for p, n in state.entries)
+        if spoiled:
+            events.append(_event(state, "pacification_spoiled", {"province": province, "nation": nation},
+                                 f"movement or battle in {province} spoils {nation}'s pacification this phase"))
+            if rules.options.pacification_interrupt == "restart":
+                sieges.pop(province, None)
+            else:
+                sieges[province] = siege
+            continue
+        if prov.ports and holder is not None and rules.options.unblockaded_port == "no_progress" \
+                and not blockaded(scenario, state, province, nation):
+            sieges[province] = siege
+            events.append(_event(state, "siege_unblockaded", {"province": province, "nation": nation},
+                                 f"{province} is supplied by sea: no {nation} navy blockades its port, the siege makes no progress"))
+            continue
+        siege = replace(siege, done=siege.done + 1)
+        events.append(_event(state, "pacification", {"province": province, "nation": nation, "done": siege.done,
+                                                     "needed": siege.needed, "ap": ap},
+                             f"{nation} pacifies {province}: {siege.done} of {siege.needed} phases"))
+        if siege.done >= siege.needed:
+            sieges.pop(province, None)
+            state = replace(state, sieges=tuple(sieges.values()))
+            state, evs = capture(scenario, state, province, nation)
+            events += evs
+            continue
+        sieges[province] = siege
+    return replace(state, sieges=tuple(sieges.values())), events
+
+
+def winter_sieges(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
+    """Sieges last through winter; a port siege that does costs one more phase (once a winter)."""
+    events: list[Event] = []
+    out = []
+    for s in state.sieges:
+        if scenario.provinces[s.province].ports and state.phase == WINTER and not s.wintered:
+            s = replace(s, needed=s.needed + rules.pacification.winter_port_extra, wintered=True)
+            events.append(_event(state, "siege_winter", {"province": s.province, "nation": s.nation, "needed": s.needed},
+                                 f"the blockade of {s.province} lifts for the winter: the siege needs {s.needed} phases"))
+        out.append(s)
+    return replace(state, sieges=tuple(out)), events

@@ -1,0 +1,84 @@
+"""Neutral cities: the alliance roll on a 6, attacking a city, a beaten city's forces joining the victor."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tabula.engine.magna_graecia import battles, cities, movement, turn
+from tabula.engine.magna_graecia.dice import Dice
+from tabula.engine.magna_graecia.rules import rules_with
+from tabula.geo.errors import InputError
+
+from .tiny import MAP, R, game
+
+
+def at_oppidum(s):
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    return s
+
+
+@pytest.mark.parametrize("roll, joins", [(6, True), (5, False), (1, False)])
+def test_alliance_roll_joins_on_a_six(roll, joins):
+    s = at_oppidum(game())
+    s, ev = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": roll}))
+    assert (s.cities["Oppidum"].ally == "Red") is joins
+    e = next(e for e in ev if e.kind == "alliance_roll")
+    assert e.data["roll"]["value"] == roll and e.data["needed"] == 6 and e.data["joined"] is joins
+
+
+def test_a_six_takes_a_city_allied_to_the_other_side():
+    s = at_oppidum(game())
+    s = s.with_city("Oppidum", ally="Blue", start_ally="Blue")
+    s, _ = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": 6}))
+    assert s.cities["Oppidum"].ally == "Red"
+
+
+def test_no_roll_where_the_opposition_has_a_command_present():
+    s = at_oppidum(game())
+    blue = next(c for c in s.commands if c.side == "Blue" and not c.city)
+    s = s.with_command(replace(blue, node="Oppidum")).with_city("Oppidum", ally="Blue")
+    d = Dice(1, {"alliance/1/Oppidum/Red": 6})
+    s, ev = turn.end_movement(s, MAP, R, d)
+    assert s.cities["Oppidum"].ally == "Blue" and not any(r.label[0] == "alliance" for r in d.log)
+    assert any(e.kind == "alliance_not_rolled" for e in ev)
+
+
+def test_fleets_alone_do_not_roll():
+    s = game()
+    s, _ = movement.move_fleet(s, MAP, R, ["Oppidum"])
+    d = Dice(1)
+    turn.end_movement(s, MAP, R, d)
+    assert not any(r.label[0] == "alliance" for r in d.log)
+
+
+def test_attacking_a_neutral_city_makes_it_the_opponents_ally_and_its_beaten_forces_join_the_victor():
+    s = at_oppidum(game())
+    s, ev = cities.attack_city(s, R, "Oppidum")
+    assert s.cities["Oppidum"].ally == "Blue"
+    b = s.battle_at("Oppidum")
+    assert b.attacker == "Red" and b.defenders == ("Blue",) and b.base_edge == "Vicus"
+    att, dfn = battles.camps(s, b)
+    assert [c.id for c in att] == [4] and [c.city for c in dfn] == ["Oppidum"]
+    s, ev = battles.enter_result(s, MAP, R, Dice(1), "Oppidum", "Red", {2: {"Sp(I)": 2}})
+    assert s.cities["Oppidum"].ally == "Red"
+    assert not s.retreats                  # a city's forces never leave their node
+
+
+def test_three_sided_attack_joins_the_next_enemy_or_no_one():
+    s = at_oppidum(game(three=True))
+    s2, _ = cities.attack_city(s, R, "Oppidum")
+    assert s2.cities["Oppidum"].ally == "Blue"
+    alone = rules_with({"options": {"attacked_city_joins": "defender_only"}})
+    s3, _ = cities.attack_city(s, alone, "Oppidum")
+    assert s3.cities["Oppidum"].ally is None and s3.battle_at("Oppidum").defenders == ("city:Oppidum",)
+    assert [c.city for c in battles.camps(s3, s3.battle_at("Oppidum"))[1]] == ["Oppidum"]
+
+
+def test_attack_needs_a_neutral_city_and_a_counter_there():
+    s = game()
+    with pytest.raises(InputError, match="Red has no land counter at Oppidum"):
+        cities.attack_city(s, R, "Oppidum")
+    with pytest.raises(InputError, match="Vicus has no city forces"):
+        cities.attack_city(s, R, "Vicus")

@@ -1,0 +1,116 @@
+"""Fleets: d6 + NP, the loser loses the difference (spare NPs first, then an element per NP), ties, shelter."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tabula.engine.magna_graecia import fleets, movement, retreats, turn
+from tabula.engine.magna_graecia.dice import Dice
+from tabula.engine.magna_graecia.rules import rules_with
+from tabula.geo.errors import InputError
+
+from .tiny import MAP, R, game
+
+
+def meet(s=None):
+    """Red's fleet sails into Arx, where Blue's fleet lies at sea."""
+    s = s or game()
+    s, _ = movement.move_fleet(s, MAP, R, ["Oppidum"])
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum"))
+    s, ev = turn.end_movement(s, MAP, R, Dice(1))
+    return s
+
+
+def test_fleet_fight_due_and_d6_plus_np():
+    s = meet()                                        # Red 6 NP, Blue 4 NP
+    b = s.battle_at("Oppidum", "naval")
+    assert b.attacker == "Red" and b.defenders == ("Blue",)
+    d = Dice(1, {"fleet/1/Oppidum/Red/1": 2, "fleet/1/Oppidum/Blue/1": 6, "recovery-np/1/Oppidum/Red/1": 1,
+                 "recovery-np/1/Oppidum/Red/2": 5})
+    s, ev = fleets.fleet_battle(s, MAP, R, d, "Oppidum")
+    fight = next(e for e in ev if e.kind == "fleet_battle")
+    assert fight.data["winner"] == "Blue" and fight.data["loss"] == 2        # 2+6=8 against 6+4=10
+    assert s.fleet("Red").np == 5                                            # 2 lost, 1 recovered on a 5
+    assert s.sides["Blue"].np_destroyed == 1
+    assert [r.fleet_side for r in s.retreats] == ["Red"]
+
+
+def test_spare_nps_are_lost_before_carried_elements():
+    s = game()
+    s, _ = movement.embark(s, R, [4])             # 6 elements on 6 NP: nothing spare
+    s = s.with_fleet(replace(s.fleet("Red"), np=8))   # 8 NP: 2 spare
+    s = meet(s)
+    rolls = {"fleet/1/Oppidum/Red/1": 1, "fleet/1/Oppidum/Blue/1": 6}
+    rolls.update({f"recovery-np/1/Oppidum/Red/{i}": 1 for i in range(1, 6)})
+    s2, ev = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum")     # 1+8=9 v 6+4=10: lose 1 NP
+    assert s2.fleet("Red").np == 7 and s2.command(4).element_count() == 6  # a spare NP, no element
+    s = s.with_fleet(replace(s.fleet("Blue"), np=7))
+    s3, ev = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum")     # 9 v 13: lose 4 NP
+    lost = next(e for e in ev if e.kind == "np_lost").data
+    assert (lost["np"], lost["spare"], lost["elements_drowned"]) == (4, 2, 2)
+    assert s3.fleet("Red").np == 4 and s3.command(4).element_count() == 4
+
+
+def test_the_owner_chooses_the_drowned_elements():
+    s = game()
+    s, _ = movement.embark(s, R, [4])
+    s = meet(s).with_fleet(replace(game().fleet("Blue"), node="Oppidum", np=7))
+    rolls = {"fleet/1/Oppidum/Red/1": 1, "fleet/1/Oppidum/Blue/1": 1}
+    rolls.update({f"recovery-np/1/Oppidum/Red/{i}": 1 for i in range(1, 6)})
+    s2, _ = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 1}})
+    assert s2.command(4).elements == {"Cv(O)": 3, "LH(O)": 1}
+    with pytest.raises(InputError, match="must choose 1 elements"):
+        fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 2}})
+
+
+def test_a_fleet_may_retreat_instead_of_fighting():
+    s = meet()
+    s, ev = fleets.fleet_battle(s, MAP, R, Dice(1), "Oppidum", retreat="Blue")
+    assert [r.fleet_side for r in s.retreats] == ["Blue"] and s.fleet("Blue").np == 4
+    s, _ = retreats.retreat_fleet(s, MAP, R, "Blue", ["Arx", "Insula"])
+    assert s.fleet("Blue").node == "Insula"
+
+
+@pytest.mark.parametrize("tie, outcome", [("reroll", "Red"), ("defender_holds", "Blue"), ("both_stay", None)])
+def test_tied_fleet_fight(tie, outcome):
+    rules = rules_with({"options": {"fleet_tie": tie}})
+    s = meet()
+    rolls = {"fleet/1/Oppidum/Red/1": 2, "fleet/1/Oppidum/Blue/1": 4,       # 8 = 8
+             "fleet/1/Oppidum/Red/2": 5, "fleet/1/Oppidum/Blue/2": 1}      # reroll: 11 v 5
+    s, ev = fleets.fleet_battle(s, MAP, rules, Dice(1, rolls), "Oppidum")
+    assert next(e for e in ev if e.kind == "fleet_battle").data["winner"] == outcome
+    if tie == "defender_holds":
+        assert [r.fleet_side for r in s.retreats] == ["Red"] and s.fleet("Red").np == 6
+    if tie == "both_stay":
+        assert not s.retreats and not s.battles
+
+
+def test_fleet_with_no_np_left_is_destroyed_with_all_aboard():
+    s = game()
+    s, _ = movement.embark(s, R, [4])
+    s = meet(s).with_fleet(replace(game().fleet("Blue"), node="Oppidum", np=20))
+    rolls = {"fleet/1/Oppidum/Red/1": 1, "fleet/1/Oppidum/Blue/1": 6}
+    rolls.update({f"recovery-np/1/Oppidum/Red/{i}": 1 for i in range(1, 7)})
+    s, ev = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum")
+    assert s.fleet("Red") is None and all(c.id != 4 for c in s.commands)
+    assert s.sides["Blue"].np_destroyed == 6 and s.sides["Blue"].commanders_destroyed == 1
+
+
+def test_shelter_in_a_friendly_garrisoned_fortified_coastal_city():
+    s = game()
+    s, _ = movement.embark(s, R, [4])
+    s, ev = movement.shelter(s, MAP, R)              # Portus: Red's capital, its sub-general inside
+    f = s.fleet("Red")
+    assert f.sheltered and not f.carrying and not s.command(4).aboard    # troops must land
+    with pytest.raises(InputError, match="cannot shelter at Oppidum"):
+        s2, _ = movement.move_fleet(game(), MAP, R, ["Oppidum"])
+        movement.shelter(s2, MAP, R)
+
+
+def test_one_fleet_counter_per_side_at_most():
+    s = game()
+    assert len([f for f in s.fleets if f.side == "Red"]) == 1
+    assert s.with_fleet(replace(s.fleet("Red"), np=9)).fleets.count(s.fleet("Red")) == 0
+    assert len(s.with_fleet(replace(s.fleet("Red"), np=9)).fleets) == 2
