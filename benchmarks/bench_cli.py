@@ -13,7 +13,12 @@ Rows, all on one started First Punic War campaign at res 5 (the demo's: ``tabula
     cumulative time of ``tabula.cli`` and of the modules a ``round status`` imports);
 (d) old vs new: where ``--against``'s wheel can be built (as :func:`benchmarks.run._wheel_site` builds it),
     the same commands run on that commit's code, in turn with this tree's (A B A B), each side's
-    figure the median of its runs.
+    figure the median of its runs;
+(e) the same steps, the whole round and ``round status`` through the warm command server
+    (``tabula warm start``, :mod:`tabula.commands.warm`): each command a fresh process running the
+    console entry (``python -c "from tabula.launch import main; main()" ...``) with a server started
+    (in a temporary TABULA_WARM_DIR) before the clock and stopped after, beside the same bare
+    one-liner and in-process round.  The warm round must leave the same events and armies.
 
 Decisions where the issue is silent:
 
@@ -53,6 +58,8 @@ ROUND_TARGET = 3.0  # a CLI round within 3x of the in-process round
 BARE = ("import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
         "print(con.sql(\"SELECT value FROM campaign WHERE key = 'phase'\").fetchall())")
 CLI = "import sys; from tabula.cli import main; sys.argv[0] = 'tabula'; main()"
+#: The console entry (pyproject's ``[project.scripts]``): through the warm server when one runs.
+LAUNCH = "import sys; from tabula.launch import main; sys.argv[0] = 'tabula'; main()"
 
 
 def _row(name, value, unit, baseline="", ratio="", note=""):
@@ -171,6 +178,49 @@ def run_cli(args: list[str], campaign: Path, *, pythonpath=None, cwd: Path | Non
     return seconds
 
 
+def run_launch(args: list[str], campaign: Path, env: dict) -> float:
+    """Seconds one ``tabula ARGS`` takes through the console entry (:data:`LAUNCH`) with ``env``; raises if it fails."""
+    argv = [sys.executable, "-c", LAUNCH, *(a.replace("{f}", str(campaign)) for a in args)]
+    t = time.perf_counter()
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise RuntimeError(f"`tabula {' '.join(args)}` (warm) failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    return seconds
+
+
+def warm_times(steps, fresh: Path, work: Path, rounds_n: int, reps: int) -> dict:
+    """(e): the round's steps, the round and ``round status`` through a warm server started for them:
+    {steps: {name: [s]}, rounds: [s], status: [s], state: the last round's :func:`_final_state`}."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="tabula-warm-bench-"))  # short: a socket path has at most 107 bytes
+    env = dict(_env(None), TABULA_WARM_DIR=str(folder))
+    env.pop("TABULA_WARM", None)
+    out = {"steps": {}, "rounds": [], "status": [], "state": None}
+    try:
+        subprocess.run([sys.executable, "-c", LAUNCH, "warm", "start", "--idle-minutes", "30"], env=env, check=True,
+                       capture_output=True, text=True)
+        for i in range(rounds_n + 1):  # the first round fills the server's caches (and the bytecode's): not timed
+            copy = work / f"warm-round-{i}.duckdb"
+            shutil.copy(fresh, copy)
+            times = {name: run_launch(args, copy, env) for name, args in steps}
+            status = [run_launch(["round", "status", "{f}"], copy, env) for _ in range(max(1, reps // rounds_n))]
+            if i:
+                for name, seconds in times.items():
+                    out["steps"].setdefault(name, []).append(seconds)
+                out["rounds"].append(sum(times.values()))
+                out["status"] += status
+                out["state"] = _final_state(copy)
+            copy.unlink()
+        served = subprocess.run([sys.executable, "-c", LAUNCH, "warm", "status"], env=env, capture_output=True, text=True).stdout
+        out["served"] = served.strip()
+    finally:
+        subprocess.run([sys.executable, "-c", LAUNCH, "warm", "stop"], env=env, capture_output=True, text=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
 def run_bare(campaign: Path) -> float:
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", BARE, str(campaign)], check=True, capture_output=True, env=_env(None))
@@ -281,6 +331,7 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
             bare += [run_bare(played_copy) for _ in range(max(1, reps // rounds_n))]
             played_copy.unlink()
 
+    warm = warm_times(steps, fresh, work, rounds_n, reps)
     in_process_copy = work / "in-process-0.duckdb"
     same = played == _final_state(in_process_copy)
     med = statistics.median
@@ -318,6 +369,23 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
             base, ratio = f"commit {baseline[2]}: {old * 1000:.0f} ms", round(value / old, 2)
         rows.append(_row(f"cli: import time, {key} (python -X importtime, cumulative)", round(value * 1000), "ms", base, ratio,
                          f"median of {rounds_n}{old_note}"))
+    served = warm.get("served", "")
+    for name, _args in steps:
+        value = med(warm["steps"][name])
+        rows.append(_row(f"cli warm: `tabula round {name}` through the warm server", round(value, 3), "s",
+                         f"bare one-liner {bare_s:.3f} s", round(value / bare_s, 2),
+                         f"median of {rounds_n}; the console entry with `tabula warm start` running; "
+                         f"plain process {med(step_times['new'][name]):.3f} s"))
+    value = med(warm["status"])
+    rows.append(_row("cli warm: `tabula round status` through the warm server", round(value, 3), "s",
+                     f"bare one-liner {bare_s:.3f} s", round(value / bare_s, 2),
+                     f"median of {len(warm['status'])}; plain process {med(status['new']):.3f} s"))
+    warm_round = med(warm["rounds"])
+    warm_same = warm["state"] == _final_state(in_process_copy)
+    rows.append(_row(f"cli warm: whole round through the warm server ({len(steps)} commands)", round(warm_round, 2), "s",
+                     f"same round in one process {in_process_s:.2f} s", round(warm_round / in_process_s, 2),
+                     f"median of {rounds_n}; plain processes {cli_round_s:.2f} s; same events and armies as in-process: "
+                     f"{warm_same}; server: {served[:120]}"))
     return rows
 
 

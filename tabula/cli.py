@@ -43,6 +43,7 @@ COMMANDS = {
     "serve": "serve:group",
     "turn": "turn:group",
     "simulate": "simulate:command",
+    "warm": "warm:group",
 }
 
 
@@ -120,6 +121,14 @@ def _environment_error(e: BaseException) -> str | None:
     return None
 
 
+def _interrupted(e: BaseException) -> bool:
+    """Whether ``e`` is DuckDB's answer to Ctrl-C during a query: it catches the signal itself and
+    raises ``RuntimeError("Query interrupted")`` (or its InterruptException) instead of KeyboardInterrupt."""
+    import duckdb
+
+    return isinstance(e, duckdb.InterruptException) or (isinstance(e, RuntimeError) and str(e) == "Query interrupted")
+
+
 def main(argv: list[str] | None = None) -> None:
     _run["verbose"] = False
     try:
@@ -134,6 +143,9 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {e}", err=True)
         sys.exit(exit_code(e))
     except Exception as e:  # noqa: BLE001 - sorted below: the environment's errors, or a bug re-raised
+        if _interrupted(e):  # Ctrl-C while DuckDB ran a query: as click's own Abort (its transaction rolled back)
+            click.echo("aborted", err=True)
+            sys.exit(1)
         line = _environment_error(e)
         if line is None:
             raise  # a bug: the traceback is the report

@@ -45,7 +45,7 @@ def test_missing_database_is_one_line_error_through_main(tmp_path, capsys):
 def test_command_line_reports_a_map_that_is_not_a_database(tmp_path):
     bogus = tmp_path / "notes.duckdb"
     bogus.write_text("just text")
-    # The installed `tabula` script calls tabula.cli:main, as `python -m tabula.cli` does.
+    # The installed `tabula` script (tabula.launch:main) runs tabula.cli:main, as `python -m tabula.cli` does.
     command = [str(TABULA)] if TABULA.exists() else [sys.executable, "-m", "tabula.cli"]
     proc = subprocess.run([*command, "render", "map", str(bogus), "--out", str(tmp_path / "m.html")],
                           capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])

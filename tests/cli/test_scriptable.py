@@ -330,3 +330,15 @@ def test_quiet_keeps_the_summary_and_drops_the_notes(tmp_path, capsys):
     code, out_check, _ = tabula(capsys, "campaign", "check", "--scenario", "first-punic-war")
     code_q, out_q, _ = tabula(capsys, "campaign", "check", "--scenario", "first-punic-war", "-q")
     assert code == code_q == 0 and out_q.splitlines() == out_check.splitlines()[:1] and out_q.endswith(": OK\n")
+
+
+def test_ctrl_c_during_a_query_is_one_line_not_a_traceback(started, capsys, monkeypatch):
+    # DuckDB catches SIGINT itself and raises RuntimeError("Query interrupted") from the running query.
+    import tabula.commands.sql as sql_command
+
+    def interrupted(*_args, **_kwargs):
+        raise RuntimeError("Query interrupted")
+
+    monkeypatch.setattr(sql_command, "run_checked", interrupted)
+    code, out, err = tabula(capsys, "sql", started, "SELECT count(*) FROM armies")
+    assert code == 1 and err == "aborted\n" and out == ""
