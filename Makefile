@@ -30,6 +30,12 @@ demo: venv
 	$(PY) -m tabula.demo_mare_nostrum $(BUILD)/mare-nostrum.duckdb
 	$(TABULA) render map $(BUILD)/mare-nostrum.duckdb --out $(BUILD)/mare-nostrum.html --force
 	@echo "Mare Nostrum map (one turn played): $(abspath $(BUILD)/mare-nostrum.html)"
+	$(PY) -m tabula.demo_magna_graecia $(BUILD)/magna-graecia.duckdb
+	$(TABULA) render map $(BUILD)/magna-graecia.duckdb --out $(BUILD)/magna-graecia.html --force
+	@echo "Magna Graecia map (Sicily, 397 BC, five turns played): $(abspath $(BUILD)/magna-graecia.html)"
+	$(PY) -m tabula.demo_trossian $(BUILD)/trossian.duckdb
+	$(TABULA) render map $(BUILD)/trossian.duckdb --out $(BUILD)/trossian.html --force
+	@echo "Trossian map (the Black Sea, 1806, one phase played): $(abspath $(BUILD)/trossian.html)"
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
 	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb

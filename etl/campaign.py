@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -69,7 +70,7 @@ from tabula.schema import (
 
 log = logger(__name__)
 
-__all__ = ["CampaignResult", "ProvinceCampaignResult", "create_campaign", "create_province_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
+__all__ = ["CampaignResult", "NodeCampaignResult", "ProvinceCampaignResult", "create_campaign", "create_node_campaign", "create_province_campaign", "open_campaign", "place_armies", "structure_summary", "write_placements"]
 
 
 
@@ -388,7 +389,8 @@ def _new_campaign_file(out: Path, scenario, map_path, *, force: bool):
 
             map_path = workdir / "map.duckdb"
             log.info("building the %s map for %s", scenario.resolution, scenario.name)
-            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
+            # Its progress bars only on a terminal: in a script or a log they are noise (and `-q` asks for one line).
+            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution, progress=sys.stderr.isatty())
         con = create_database(tmp)
         try:
             yield con, map_path, built
@@ -637,3 +639,61 @@ def create_province_campaign(scenario: ProvinceScenario, out: str | Path, *, fil
         }
     return ProvinceCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts, notes,
                                   built, source)
+
+
+# --------------------------------------------------------------------------- node campaigns
+
+
+@dataclass
+class NodeCampaignResult:
+    path: Path
+    scenario: str
+    ruleset: str
+    seconds: float
+    counts: dict[str, int]
+    notes: list[str] = field(default_factory=list)
+    map_built: bool = False
+
+
+def create_node_campaign(scenario, out: str | Path, *, fill, map_path: str | Path | None = None,
+                         force: bool = False) -> NodeCampaignResult:
+    """Write a new campaign database for a node scenario (Magna Graecia: :class:`~etl.scenario.NodeScenario`).
+
+    Like :func:`create_province_campaign` (one temporary file replacing ``out`` at the end): the map
+    (``map_path``, or one built for the scenario's bbox and resolution) is copied for the bbox, the
+    node tables are built from the scenario's node file for its year on that copy (places placed,
+    paths routed: :mod:`etl.nodes`, with their views and macros), then ``fill(con)`` (the ruleset's
+    writer of its scenario tables and rules, given by the caller: the ETL imports no ruleset) and
+    ``scenario_meta``.
+    """
+    from tabula.etl.nodes import _map_res, compute_nodes, load_node_file, write_nodes
+    from tabula.etl.roads import HexGraph
+
+    t0 = time.perf_counter()
+    out = Path(out)
+    refuse_overwrite(out, force=force, what="campaign", protect_campaign=False)
+    spec = load_node_file(scenario.nodes)  # checked before any map is built
+    with _new_campaign_file(out, scenario, map_path, force=force) as (con, map_path, built):
+        _copy_map(con, map_path, scenario)
+        g = HexGraph.from_db(con)
+        result = compute_nodes(g, _map_res(con, g.kind), spec, year=scenario.year)
+        write_nodes(con, result)
+        fill(con)
+        create_tables(con, CAMPAIGN, ["scenario_meta"])
+        seconds = time.perf_counter() - t0
+        meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
+        meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.path),
+                     "nodes": str(scenario.nodes), "year": str(scenario.year),
+                     "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
+                     "ruleset": scenario.ruleset,
+                     "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                     "created_seconds": f"{seconds:.2f}",
+                     "map": "built for the scenario" if built else str(map_path)})
+        _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
+        counts = {
+            "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
+            "nodes": con.execute("SELECT count(*) FROM nodes").fetchone()[0],
+            "paths": con.execute("SELECT count(*) FROM node_paths").fetchone()[0],
+        }
+    return NodeCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts,
+                              list(result.notes), built)

@@ -217,12 +217,14 @@ class Note:
 
 
 def list_scenarios() -> list[str]:
-    """Names of the scenarios shipped in ``datasets/scenarios``: hex scenarios (``scenario.toml``)
-    and province scenarios (``provinces.toml`` naming its ruleset in ``[scenario]``)."""
+    """Names of the scenarios shipped in ``datasets/scenarios``: hex scenarios (``scenario.toml``),
+    province scenarios (``provinces.toml`` naming its ruleset in ``[scenario]``) and node scenarios
+    (``<folder>/<file>``: a TOML file whose ``[scenario]`` names its ruleset and node file)."""
     if not SCENARIOS_DIR.is_dir():
         return []
-    return sorted(p.name for p in SCENARIOS_DIR.iterdir()
-                  if (p / "scenario.toml").is_file() or (p / PROVINCE_SCENARIO_FILE).is_file())
+    return sorted([p.name for p in SCENARIOS_DIR.iterdir()
+                   if (p / "scenario.toml").is_file() or (p / PROVINCE_SCENARIO_FILE).is_file()]
+                  + list_node_scenarios())
 
 
 #: The file that makes a folder a province scenario (Rise of Rome): its ``[scenario]`` names the ruleset.
@@ -262,8 +264,10 @@ def is_province_scenario(name_or_path: str | Path) -> bool:
 
 
 def scenario_ruleset(name_or_path: str | Path) -> str:
-    """The ruleset a scenario is played with, read without loading it: a province scenario's
+    """The ruleset a scenario is played with, read without loading it: a province or node scenario's
     ``[scenario] ruleset``, else the hex scenario's (scenario.toml, default Vae Victis II)."""
+    if _node_file(name_or_path) is not None:
+        return load_node_scenario(name_or_path).ruleset
     directory = _province_dir(name_or_path)
     if directory is not None:
         return load_province_scenario(directory).ruleset
@@ -272,6 +276,8 @@ def scenario_ruleset(name_or_path: str | Path) -> str:
 
 def scenario_title(name_or_path: str | Path) -> str:
     """A scenario's title, whatever its kind (for `tabula campaign scenarios`)."""
+    if _node_file(name_or_path) is not None:
+        return load_node_scenario(name_or_path).title
     directory = _province_dir(name_or_path)
     if directory is not None:
         return load_province_scenario(directory).title
@@ -310,6 +316,101 @@ def load_province_scenario(name_or_path: str | Path) -> ProvinceScenario:
     return ProvinceScenario(name=str(meta.get("name", directory.name)), title=str(meta.get("title", directory.name)),
                             directory=directory, bbox=bbox_t, resolution=resolution, ruleset=str(meta["ruleset"]),
                             capitals=tuple(capitals), meta=dict(meta))
+
+
+# --------------------------------------------------------------------------- node scenarios
+
+
+@dataclass(frozen=True)
+class NodeScenario:
+    """A node scenario as the map side needs it (Magna Graecia): one TOML file in a scenario folder
+    whose ``[scenario]`` names its ``ruleset``, its node file (``nodes``, a file beside it: the places
+    and paths, docs/nodes.md), ``year`` (negative BC: the places and paths standing then),
+    ``bbox`` and ``resolution`` of its hex map.  The ruleset's own loader reads the rest."""
+
+    name: str  # "<folder>/<file stem>", e.g. "magna-graecia/dionysian"
+    title: str
+    path: Path
+    nodes: Path
+    year: int
+    bbox: tuple[float, float, float, float]
+    resolution: int
+    ruleset: str
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def directory(self) -> Path:
+        return self.path.parent
+
+
+def _node_head(path: Path) -> dict | None:
+    """The ``[scenario]`` table of a TOML file when it names a ruleset and a node file (else None)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    head = data.get("scenario")
+    if isinstance(head, dict) and head.get("ruleset") and head.get("nodes"):
+        return head
+    return None
+
+
+def _node_file(name_or_path: str | Path) -> Path | None:
+    """The file of a node scenario given by path or by shipped name ``<folder>/<stem>`` (None: not one)."""
+    text = str(name_or_path)
+    candidates = [Path(text)] if text.endswith(".toml") else []
+    if "/" in text.strip("/"):
+        candidates.append(SCENARIOS_DIR / (text if text.endswith(".toml") else f"{text}.toml"))
+    for path in candidates:
+        if path.is_file() and _node_head(path) is not None:
+            return path
+    return None
+
+
+def list_node_scenarios() -> list[str]:
+    """The shipped node scenarios, as ``<folder>/<stem>`` (a folder that is a hex or province scenario has none)."""
+    out = []
+    for folder in sorted(p for p in SCENARIOS_DIR.iterdir() if p.is_dir()):
+        if (folder / "scenario.toml").is_file() or (folder / PROVINCE_SCENARIO_FILE).is_file():
+            continue
+        out += [f"{folder.name}/{f.stem}" for f in sorted(folder.glob("*.toml")) if _node_head(f) is not None]
+    return out
+
+
+def is_node_scenario(name_or_path: str | Path) -> bool:
+    """Is this a node scenario (a TOML file whose ``[scenario]`` names a ruleset and a node file)?"""
+    return _node_file(name_or_path) is not None
+
+
+def load_node_scenario(name_or_path: str | Path) -> NodeScenario:
+    """Read a node scenario's ``[scenario]`` table: its ruleset, node file, year, bbox and resolution."""
+    path = _node_file(name_or_path)
+    if path is None:
+        raise MissingInputError(f"scenario {str(name_or_path)!r}: no node scenario there; give a TOML file whose "
+                                "[scenario] names ruleset and nodes, or a shipped name "
+                                f"({', '.join(list_node_scenarios()) or 'none'})")
+    head = _node_head(path)
+    where = f"{path.parent.name}/{path.name}"
+    nodes = path.parent / str(head["nodes"])
+    if not nodes.is_file():
+        raise MissingInputError(f"{where} [scenario] nodes = {head['nodes']!r}: no such file beside it; "
+                                "name the node file (docs/nodes.md) in the scenario's folder")
+    year = head.get("year")
+    if isinstance(year, bool) or not isinstance(year, int) or year == 0:
+        raise InputError(f"{where} [scenario] year = {year!r}: give a whole year, negative BC (e.g. -397)")
+    bbox = head.get("bbox")
+    if not (isinstance(bbox, list) and len(bbox) == 4):
+        raise InputError(f"{where} [scenario] bbox = {bbox!r}: give [west, south, east, north] in degrees")
+    bbox_t = tuple(_float(v, where, "bbox", -180, 180) for v in bbox)
+    if not (bbox_t[0] < bbox_t[2] and bbox_t[1] < bbox_t[3]):
+        raise InputError(f"{where} [scenario] bbox = {bbox!r}: give [west, south, east, north] with west < east and south < north")
+    resolution = _int(head.get("resolution", 6), where, "resolution")
+    check_resolution(resolution)
+    name = f"{path.parent.name}/{path.stem}"
+    return NodeScenario(name=name, title=str(head.get("title", name)), path=path, nodes=nodes, year=year,
+                        bbox=bbox_t, resolution=resolution, ruleset=str(head["ruleset"]), meta=dict(head))
 
 
 def scenario_dir(name_or_path: str | Path) -> Path:
@@ -1046,6 +1147,10 @@ __all__ = [
     "Waypoint",
     "PROVINCE_SCENARIO_FILE",
     "ProvinceScenario",
+    "NodeScenario",
+    "is_node_scenario",
+    "list_node_scenarios",
+    "load_node_scenario",
     "is_province_scenario",
     "list_scenarios",
     "load_placements",

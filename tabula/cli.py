@@ -43,6 +43,8 @@ COMMANDS = {
     "serve": "serve:group",
     "turn": "turn:group",
     "simulate": "simulate:command",
+    "magna-graecia": "magna_graecia:group",
+    "trossian": "trossian:group",
     "warm": "warm:group",
 }
 

@@ -61,6 +61,7 @@ __all__ = [
     "province_reader",
     "province_ruleset",
     "rise_of_rome",
+    "trossian",
 ]
 
 #: Owner colours in order of the ruleset's powers (the player's first): a qualitative palette.
@@ -79,6 +80,12 @@ MARKER_STYLES = {
     "temple": ("army", "#6a1b9a", 8, "temple (T)"),
     "fleet": ("navy", None, 9, "fleet, in its sea quadrant"),
     "army": ("army", None, 11, "army (points)"),
+    # Trossian (trossian below):
+    "town": ("circle", "#424242", 3, "town"),
+    "port": ("circle", "#0d47a1", 5, "port (navies berth there)"),
+    "navy": ("navy", None, 9, "navy, in its sea lane"),
+    "ice": ("army", "#81d4fa", 9, "frozen sea lane (ice)"),
+    "courier": ("army", "#fdd835", 8, "your courier in transit (C)"),
 }
 
 
@@ -661,3 +668,142 @@ def mare_nostrum(con, faction: str | None) -> ProvinceMap:
     return ProvinceMap(title=title, viewer=viewer, colours=colours, provinces=facts, markers=markers, seas=seas,
                        outlines=outlines, panel=panel, hidden=HIDDEN_IN_MARE_NOSTRUM if viewer else "",
                        legend=legend, owner_notes=notes)
+
+
+# --- Trossian --------------------------------------------------------------------------------------
+
+#: What a nation's view leaves out (Trossian).
+HIDDEN_IN_TROSSIAN = ("other nations' army strengths, treasuries, couriers and orders (an army is seen where it "
+                      "stands; its units when it fights)")
+
+
+@province_reader("trossian")
+def trossian(con, faction: str | None) -> ProvinceMap:
+    """Trossian: the provinces by holder (``tr_nations.colour``), each nation's capital (a star),
+    every town and port, the sea lanes with their ice this phase (``tr_lanes_now``), the navies in
+    their lanes, the armies (a nation's own with their number of units, others' as a counter with
+    no strength), the battles and sieges under way (outlined), and in a nation's view its own
+    couriers in transit with their messages and the provinces its armies may reach (``tr_march``);
+    the panel gives the date, the step, who has given the phase's orders and, for a nation, its
+    treasury.  Another nation's couriers and orders are never read into a nation's view, and the
+    umpire's map shows no courier at all (the umpire reads ``tr_couriers_in_transit``)."""
+    import json
+
+    tables = existing_tables(con)
+    nations = con.execute("SELECT name, colour, capital FROM tr_nations ORDER BY ord").fetchall()
+    names = [n for n, _c, _cap in nations]
+    viewer = None
+    if faction is not None:
+        by_lower = {n.lower(): n for n in names}
+        viewer = by_lower.get(faction.strip().lower())
+        if viewer is None:
+            raise InputError(f"--faction {faction!r} is no nation of this campaign: use one of {', '.join(names)}")
+    colours = {n: (c or PALETTE[i % len(PALETTE)]) for i, (n, c, _cap) in enumerate(nations)}
+    capitals = {cap: n for n, _c, cap in nations}
+    started = "tr_control" in tables
+
+    def rows_of(table: str, sql: str, params=None) -> list:
+        return con.execute(sql, params).fetchall() if table in tables else []
+
+    control = (dict(rows_of("tr_control", "SELECT province, nation FROM tr_control")) if started else
+               dict(con.execute("SELECT name, holder FROM tr_provinces").fetchall()))
+    provinces = con.execute("SELECT name, seat, home, kind, note FROM tr_provinces ORDER BY ord").fetchall()
+    towns = con.execute("SELECT name, province, lon, lat, port, lane FROM tr_towns ORDER BY ord").fetchall()
+    armies = rows_of("tr_armies", "SELECT army, nation, province, aboard, strength, name, rest, standing FROM tr_armies "
+                                  "ORDER BY army")
+    fleets = rows_of("tr_navies", "SELECT navy, nation, lane, berth FROM tr_navies ORDER BY navy")
+    sieges = rows_of("tr_sieges", "SELECT province, nation, done, needed FROM tr_sieges ORDER BY province")
+    battles = rows_of("tr_battles", "SELECT battle, province, nations FROM tr_battles ORDER BY battle")
+    lanes = rows_of("tr_lanes_now", "SELECT lane, freezes, frozen, note FROM tr_lanes_now") if started else [
+        (n, f, False, note) for n, f, note in con.execute("SELECT name, freezes, note FROM tr_lanes ORDER BY ord").fetchall()]
+    now = rows_of("tr_now", "SELECT year, phase_name, round, stage FROM tr_now") if started else []
+    towns_of: dict[str, list[str]] = {}
+    for tname, prov, _lon, _lat, port, _lane in towns:
+        towns_of.setdefault(prov, []).append(tname + (" (port)" if port else ""))
+    siege_at = {p: (n, d, k) for p, n, d, k in sieges}
+
+    facts, markers = [], []
+    for name, seat, home, kind, note in provinces:
+        s = siege_at.get(name)
+        facts.append(ProvinceFacts(name, control.get(name), (
+            ("homeland of", home), ("kind", kind), ("towns", ", ".join(towns_of.get(name, [])) or None),
+            ("under siege by", f"{s[0]} ({s[1]} of {s[2]} phases)" if s else None), ("note", note or None))))
+        if capitals.get(name) and control.get(name) == capitals[name]:
+            markers.append(Marker("seat", capitals[name], province=name, owner=capitals[name],
+                                  rows=(("capital of", capitals[name]), ("seat", seat))))
+    for tname, prov, lon, lat, port, lane in towns:
+        markers.append(Marker("port" if port else "town", "", province=prov, lon=float(lon), lat=float(lat),
+                              rows=(("port" if port else "town", tname), ("in", prov),
+                                    ("on the lane", lane or None), ("held by", control.get(prov) or "nobody"))))
+    for navy, nation, lane, berth in fleets:
+        where = berth[5:] if berth.startswith("port:") else (f"off {berth[6:]}" if berth.startswith("coast:") else "at sea")
+        markers.append(Marker("navy", str(navy), sea=lane, owner=nation,
+                              rows=(("navy", navy), ("of", nation), ("in", lane), ("berth", where))))
+    for army, nation, province, aboard, strength, aname, rest, standing in armies:
+        own = viewer is not None and nation == viewer
+        rows = [("army", f"{army}" + (f" ({aname})" if aname else "")), ("of", nation),
+                ("where", f"aboard navy {aboard}" if aboard else province)]
+        if own or viewer is None:
+            rows += [("units", strength), ("rests", rest or None), ("without HQ", standing or None)]
+        text = str(strength) if (own or viewer is None) else "?"
+        if aboard:
+            lane = next((ln for n, _na, ln, _b in fleets if n == aboard), None)
+            markers.append(Marker("army", text, sea=lane, owner=nation, rows=tuple(rows)))
+        else:
+            markers.append(Marker("army", text, province=province, owner=nation, rows=tuple(rows)))
+    seas = []
+    for lane, freezes, frozen, note in lanes:
+        here = [f"{n} ({na})" for n, na, ln, _b in fleets if ln == lane]
+        seas.append(SeaFacts(lane, (("ice", "frozen this phase" if frozen else ("freezes in winter" if freezes else "never freezes")),
+                                    ("navies", ", ".join(here) or "none"), ("note", note or None))))
+        if frozen:
+            markers.append(Marker("ice", "ice", sea=lane, rows=(("lane", lane), ("frozen", "this phase"))))
+
+    outlines = []
+    if battles:
+        outlines.append(Outline("battles to fight on the table", "#ff6f00", tuple(b[1] for b in battles)))
+    if sieges:
+        outlines.append(Outline("pacification and sieges", "#6a1b9a", tuple(s[0] for s in sieges)))
+    panel: list[tuple[str, str]] = []
+    if now:
+        year, phase_name, rnd, stage = now[0]
+        panel.append(("Date", f"{phase_name} {year}"))
+        panel.append(("Step", f"{stage} (round {rnd})"))
+        if stage == "orders" and "tr_ready" in tables:
+            ready = [r[0] for r in con.execute("SELECT nation FROM tr_ready WHERE round = ? ORDER BY nation", [rnd]).fetchall()]
+            panel.append(("Orders in from", ", ".join(ready) or "nobody yet"))
+    else:
+        panel.append(("Date", "not started"))
+    frozen = [ln for ln, _f, fr, _n in lanes if fr]
+    panel.append(("Frozen lanes", ", ".join(frozen) or "none"))
+    for b, prov, sides in battles:
+        ns = json.loads(sides)
+        panel.append((f"Battle {b}", f"{prov}: {' & '.join(ns[0])} against {' & '.join(ns[1])}"))
+
+    if viewer is not None and started:
+        bank = con.execute("SELECT treasury, bank FROM tr_treasury WHERE nation = ?", [viewer]).fetchone()
+        if bank:
+            panel.append(("Your treasury", f"{bank[0]} AP (" + ", ".join(f"{k} {v}" for k, v in json.loads(bank[1]).items()) + ")"))
+        for courier, place, mode, to, message, _moved in con.execute(
+                "SELECT courier, place, mode, addressee, message, moved FROM tr_couriers_of(?) ORDER BY courier",
+                [viewer]).fetchall():
+            is_lane = any(place == ln for ln, *_r in lanes)
+            markers.append(Marker("courier", "C", sea=place if is_lane else None, province=None if is_lane else place,
+                                  rows=(("courier", courier), ("in", place), ("by", mode), ("to", to),
+                                        ("message", message))))
+        reach = tuple(r[0] for r in con.execute(
+            "SELECT DISTINCT \"to\" FROM tr_march WHERE nation = ? ORDER BY 1", [viewer]).fetchall())
+        if reach:
+            outlines.append(Outline(f"{viewer}'s armies may reach", "#1b5e20", reach, show=False))
+        orders = con.execute("SELECT count(*) FROM tr_orders o, tr_now n WHERE o.round = n.round AND o.nation = ?",
+                             [viewer]).fetchone()[0]
+        panel.append(("Your orders this phase", str(orders)))
+
+    held: dict[str, int] = {}
+    for n in control.values():
+        if n:
+            held[n] = held.get(n, 0) + 1
+    notes = {n: f"{held.get(n, 0)} provinces" for n in names}
+    title = _one(con, "SELECT value FROM scenario_meta WHERE key = 'title'", default="Trossian campaign")
+    return ProvinceMap(title=title, viewer=viewer, colours=colours, provinces=facts, markers=markers, seas=seas,
+                       outlines=outlines, panel=panel, hidden=HIDDEN_IN_TROSSIAN if viewer else "", owner_notes=notes)

@@ -298,7 +298,11 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     campaign = scenario and is_campaign(con)
     # A province campaign (Rise of Rome, Mare Nostrum): its provinces are drawn over the terrain.
     province = scenario and not campaign and _province_ruleset(con) is not None
-    if faction is not None and not campaign and not province:
+    # A Magna Graecia campaign: its node map, owners and counters over the terrain.
+    from tabula.web_maps.magna_graecia_layers import is_magna_graecia
+
+    node_campaign = scenario and not campaign and not province and is_magna_graecia(con)
+    if faction is not None and not campaign and not province and not node_campaign:
         raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
                          "is a map: pass a file written by `tabula campaign new`")
     hexes = load_hexes(con, db_path=db_path)
@@ -373,7 +377,12 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
 
         more, name, province_panel = add_province_layers(m, con, faction=faction, precision=precision)
         sections += more
-    if scenario and not campaign and not province:
+    if node_campaign:
+        from tabula.web_maps.magna_graecia_layers import add_magna_graecia_layers
+
+        more, name = add_magna_graecia_layers(m, con, faction=faction, precision=precision)
+        sections += more
+    if scenario and not campaign and not province and not node_campaign:
         # A map with a node map on it (`tabula map nodes`): its places and paths over the terrain.
         from tabula.web_maps.node_layers import add_node_layers, has_nodes
 
@@ -384,7 +393,8 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     if label is None:
         res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
         label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
-        label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign or province else "")
+        if not node_campaign:
+            label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign or province else "")
     m.add_child(Title(label))
     if province_panel is not None:
         m.add_child(province_panel)

@@ -68,6 +68,9 @@ class Ruleset:
 
     #: The registered name, recorded in ``scenario_meta.ruleset`` (e.g. ``"vae-victis-ii"``).
     name: str = ""
+    #: The command a person plays this ruleset's campaigns with, named when another game's
+    #: command is given one of its files (``tabula round`` refuses a Trossian campaign in one line).
+    play_command: str = "tabula round"
     #: The ruleset's own state tables, defined once as SQL (a file :class:`~pathlib.Path` or text):
     #: ``CREATE TABLE`` statements whose ``PRIMARY KEY`` names the columns keying each table's
     #: rows.  The core adds its ``campaign`` and ``round_notes`` (``engine/core/sql/state.sql``).

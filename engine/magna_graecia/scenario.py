@@ -8,10 +8,13 @@ sample army of ``[[side.command]]``), ``[[alliance]]`` (pairs of friendly sides)
 Every choice carries a ``note`` from history.  Every check fails with one line naming the
 file, the entry and the fix.
 
-:data:`PLACES` are the node map's place names with the years their cities stood (negative
-BC; None: the whole period; the same years as ``sicily-nodes.toml``: Gela moved to Phintias
-in 282, Kamarina destroyed in 258, Selinus in 250, Drepana founded in 260, Halaesa in 403);
-a scenario may name only places standing in its year.
+The places, their years, coasts, walls and neutral commands are the node map's alone
+(``sicily-nodes.toml``, through the node tables a campaign holds): give ``places`` (a
+:class:`~tabula.engine.magna_graecia.model.NodeMap`'s places) and every place the scenario
+names is checked to be on it and standing in the scenario's year; without it the names are
+checked when the game is set up on a node map (:func:`~tabula.engine.magna_graecia.turn.new_game`).
+For a campaign, ``[scenario]`` also names ``ruleset = "magna-graecia"``, its node file
+(``nodes``, beside it), ``bbox`` and ``resolution`` (docs/scenario_format.md); the rules ignore them.
 """
 
 from __future__ import annotations
@@ -26,29 +29,11 @@ from tabula.geo.errors import InputError
 
 from .model import element_type
 
-__all__ = ["PLACES", "SCENARIOS", "CommandSpec", "Scenario", "SideSpec", "load_scenario", "place_stands", "scenario_path"]
+__all__ = ["SCENARIOS", "CommandSpec", "Scenario", "SideSpec", "load_scenario", "scenario_from_toml", "scenario_path"]
 
 SCENARIO_DIR = SCENARIOS_DIR / "magna-graecia"
 #: The four scenarios of the seed, in historical order.
 SCENARIOS = ("dionysian", "pyrrhic", "first-punic", "second-punic")
-
-#: The node map's places: name -> (first year, last year) the city stood (None: open).
-PLACES: Mapping[str, tuple[int | None, int | None]] = {
-    "Syracuse": (None, None), "Akragas": (None, None), "Gela": (None, -282), "Kamarina": (None, -258),
-    "Selinus": (None, -250), "Heraclea Minoa": (None, None), "Motya": (None, -397),
-    "Lilybaeum": (-396, None), "Drepana": (-260, None), "Eryx": (None, None), "Segesta": (None, None),
-    "Entella": (None, None), "Panormus": (None, None), "Solus": (None, None), "Himera": (None, -409),
-    "Thermae": (-408, None), "Cephaloedium": (None, None), "Halaesa": (-403, None), "Tyndaris": (-396, None),
-    "Mylae": (None, None), "Messana": (None, None), "Tauromenium": (-392, None), "Naxos": (None, -403),
-    "Catana": (None, None), "Leontini": (None, None), "Henna": (None, None), "Agyrion": (None, None),
-    "Morgantina": (None, None), "Acrae": (None, None), "Helorus": (None, None),
-}
-
-
-def place_stands(name: str, year: int) -> bool:
-    first, last = PLACES[name]
-    return (first is None or year >= first) and (last is None or year <= last)
-
 
 @dataclass(frozen=True)
 class CommandSpec:
@@ -107,12 +92,16 @@ def scenario_path(name: str) -> Path:
     return SCENARIO_DIR / f"{name}.toml"
 
 
-def _place(path: Path, where: str, name: object, year: int) -> str:
-    if not isinstance(name, str) or name not in PLACES:
-        raise InputError(f"{path} {where}: {name!r} is not a place of the node map: use one of {', '.join(sorted(PLACES))}")
-    if not place_stands(name, year):
-        first, last = PLACES[name]
-        span = f"{-first if first else '?'}-{-last if last else '?'} BC"
+def _place(path: Path | str, where: str, name: object, year: int, places: Mapping | None) -> str:
+    if not isinstance(name, str) or not name:
+        raise InputError(f"{path} {where}: {name!r}: give a place's name")
+    if places is None:
+        return name
+    if name not in places:
+        raise InputError(f"{path} {where}: {name!r} is not a place of the node map: use one of {', '.join(sorted(places))}")
+    p = places[name]
+    if not p.stands(year):
+        span = f"{-p.first_year if p.first_year else '?'}-{-p.last_year if p.last_year else '?'} BC"
         raise InputError(f"{path} {where}: {name} does not stand in {-year} BC (it stands {span}): name another place")
     return name
 
@@ -128,16 +117,28 @@ def _elements(path: Path, where: str, table: object) -> dict[str, int]:
     return out
 
 
-def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = None) -> Scenario:
-    """A scenario file, checked; ``known_types``: the element types the rules know (checked when given)."""
+def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = None,
+                  places: Mapping | None = None) -> Scenario:
+    """A scenario file, checked; ``known_types``: the element types the rules know, ``places``:
+    the node map's places (name -> :class:`~tabula.engine.magna_graecia.model.Place`), each
+    checked when given."""
     path = Path(path)
     if not path.suffix and not path.exists():
         path = scenario_path(str(path))
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Magna Graecia scenario file") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"{path}: cannot be read ({getattr(err, 'strerror', None) or err}): "
+                         "give a Magna Graecia scenario file") from None
+    return scenario_from_toml(text, source=str(path), known_types=known_types, places=places)
+
+
+def scenario_from_toml(text: str, *, source: str = "<scenario>", known_types: tuple[str, ...] | None = None,
+                       places: Mapping | None = None) -> Scenario:
+    """A scenario from its TOML text (what a campaign file stores), checked as :func:`load_scenario`."""
+    path = source
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
 
@@ -166,16 +167,16 @@ def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = Non
             raise InputError(f"{path} {where}: the side is given twice: keep one")
         if isinstance(strength, bool) or not isinstance(strength, int) or not 0 <= strength <= 3:
             raise InputError(f"{path} {where}: capital_strength = {strength!r}: give 0 to 3 commands")
-        _place(path, f"{where} capital", capital, year)
-        _place(path, f"{where} start", start, year)
+        _place(path, f"{where} capital", capital, year, places)
+        _place(path, f"{where} start", start, year, places)
         np_, at = s.get("fleet_np", 0), s.get("fleet_at", "")
         if isinstance(np_, bool) or not isinstance(np_, int) or np_ < 0:
             raise InputError(f"{path} {where}: fleet_np = {np_!r}: give a whole number of naval points >= 0")
         if np_ and not at:
             raise InputError(f"{path} {where}: a fleet of {np_} NP needs fleet_at (its port): name a coastal place")
         if at:
-            _place(path, f"{where} fleet_at", at, year)
-        allied = tuple(_place(path, f"{where} allied_cities", c, year) for c in s.get("allied_cities", []))
+            _place(path, f"{where} fleet_at", at, year, places)
+        allied = tuple(_place(path, f"{where} allied_cities", c, year, places) for c in s.get("allied_cities", []))
         army = []
         for j, c in enumerate(s.get("command", []), 1):
             cw = f"{where} command #{j}"
@@ -183,7 +184,7 @@ def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = Non
             if not isinstance(general, str) or not general:
                 raise InputError(f"{path} {cw}: give general, the commander's element (e.g. \"Cv(O)\")")
             els = _elements(path, cw, c.get("elements"))
-            node = _place(path, f"{cw} node", c["node"], year) if c.get("node") else ""
+            node = _place(path, f"{cw} node", c["node"], year, places) if c.get("node") else ""
             if known_types is not None:
                 for k in [general, *els]:
                     if element_type(k) not in known_types:
@@ -208,7 +209,7 @@ def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = Non
 
     city_commands: dict[str, int] = {}
     for i, c in enumerate(data.get("city", []), 1):
-        cname = _place(path, f"city #{i}", c.get("name"), year)
+        cname = _place(path, f"city #{i}", c.get("name"), year, places)
         n = c.get("commands")
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 3:
             raise InputError(f"{path} city #{i} ({cname}): commands = {n!r}: give 0 to 3")

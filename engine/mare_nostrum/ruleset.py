@@ -289,6 +289,7 @@ def _diff(c, snap: Snapshot, rows: Mapping[str, Mapping[tuple, dict]], rnd: int,
 
 class MareNostrum(SteppedRuleset):
     name = RULESET
+    play_command = "tabula turn"
     state_sql = STATE_SQL
     steps = (
         Step("lottery", "enter lottery numbers", "begin"),

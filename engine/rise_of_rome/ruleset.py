@@ -255,6 +255,7 @@ def _plan_of(data) -> AttackPlan:
 
 class RiseOfRome(SteppedRuleset):
     name = RULESET
+    play_command = "tabula turn"
     state_sql = STATE_SQL
     steps = (
         Step("revenue", "open the turn (revenue)", "revenue"),

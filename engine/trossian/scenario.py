@@ -1,11 +1,13 @@
 """Read a Trossian scenario folder into a :class:`~tabula.engine.trossian.model.Scenario`.
 
-The folder (``datasets/scenarios/trossian`` by default) holds ``map.toml`` (the province
-builder's file: provinces' seats and sea lanes' boxes), ``world.toml`` (``[scenario]``,
-``[[nation]]``, ``[[province]]`` with towns and ports, ``[links]`` borders, roads and lane
-links, ``[[lane]]`` with the ice), ``forces.toml`` (the starting census) and ``cards.toml``
-(the chance-card deck).  Every check fails with one line naming the file, the entry and
-the fix.
+The folder (``datasets/scenarios/trossian`` by default) holds ``provinces.toml`` (the
+campaign's map file: ``[scenario]`` with bbox and resolution, each province's seat as
+``lon``/``lat``, the province builder's ``[[exception]]`` crossings), ``seas.toml`` (the sea
+lanes' boxes), ``world.toml`` (``[[nation]]``, ``[[province]]`` with towns and ports,
+``[links]`` borders, roads and lane links, ``[[lane]]`` with the ice), ``forces.toml`` (the
+starting census) and ``cards.toml`` (the chance-card deck).  Every check fails with one line
+naming the file, the entry and the fix.  :func:`builder_file` writes the map file in the
+province builder's own format (``tabula map provinces``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .cards import check_cards
 from .model import Lane, Nation, Province, Scenario, Town
 from .rules import Rules, default_rules
 
-__all__ = ["DEFAULT_SCENARIO", "default_scenario", "load_scenario", "parse_unit"]
+__all__ = ["DEFAULT_SCENARIO", "builder_file", "default_scenario", "load_scenario", "parse_unit"]
 
 DEFAULT_SCENARIO = SCENARIOS_DIR / "trossian"
 QUALITIES = ("line", "guard", "militia")
@@ -72,23 +74,23 @@ def _pairs(items: Any, known, what: str, where: str) -> frozenset[frozenset[str]
 def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = None) -> Scenario:
     folder = Path(folder)
     rules = rules or default_rules()
-    wf, mf, ff, cf = (folder / n for n in ("world.toml", "map.toml", "forces.toml", "cards.toml"))
-    world, mapd, forces, cards = _read(wf), _read(mf), _read(ff), _read(cf)
-    meta = dict(world.get("scenario", {}))
+    wf, mf, sf, ff, cf = (folder / n for n in ("world.toml", "provinces.toml", "seas.toml", "forces.toml", "cards.toml"))
+    world, mapd, seas, forces, cards = _read(wf), _read(mf), _read(sf), _read(ff), _read(cf)
+    meta = dict(mapd.get("scenario", {}))
     map_provinces = {p.get("name"): p for p in mapd.get("province", [])}
-    map_seas = [s.get("name") for s in mapd.get("sea", [])]
+    map_seas = [s.get("name") for s in seas.get("sea", [])]
 
     lanes: dict[str, Lane] = {}
     for i, entry in enumerate(world.get("lane", []), 1):
         name = entry.get("name")
         if name not in map_seas:
-            raise InputError(f"{wf} lane #{i} {name!r}: not a [[sea]] of {mf.name}: use one of {', '.join(map_seas)}")
+            raise InputError(f"{wf} lane #{i} {name!r}: not a [[sea]] of {sf.name}: use one of {', '.join(map_seas)}")
         if name in lanes:
             raise InputError(f"{wf} lane {name!r} is given twice: keep one")
         lanes[name] = Lane(name, bool(entry.get("freezes", False)), str(entry.get("note", "")))
     missing = [s for s in map_seas if s not in lanes]
     if missing:
-        raise InputError(f"{wf}: no [[lane]] for {', '.join(missing)} of {mf.name}: add one each")
+        raise InputError(f"{wf}: no [[lane]] for {', '.join(missing)} of {sf.name}: add one each")
 
     nations: dict[str, Nation] = {}
     for i, entry in enumerate(world.get("nation", []), 1):
@@ -138,7 +140,10 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
         for lane in coast:
             if lane not in lanes:
                 raise InputError(f"{where} coast {lane!r}: use one of {', '.join(lanes)}")
-        lon, lat = map_provinces[name]["capital"]
+        try:
+            lon, lat = float(map_provinces[name]["lon"]), float(map_provinces[name]["lat"])
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{mf} province {name!r}: give lon and lat in degrees") from None
         provinces[name] = Province(name, str(entry.get("seat", name)), float(lon), float(lat), entry.get("home"),
                                    tuple(names), tuple(ports), coast, str(entry.get("note", "")))
         holders[name] = entry.get("holder")
@@ -193,3 +198,24 @@ def _check_forces(forces: dict, rules: Rules, ff: Path, nations, provinces, town
         if b.get("nation") not in nations or p not in provinces or not provinces[p].city \
                 or holders.get(p) != b.get("nation") or not isinstance(b.get("ap"), int):
             raise InputError(f"{ff} bank #{i}: give a nation, a city province it holds and whole AP")
+
+
+def builder_file(folder: str | Path = DEFAULT_SCENARIO) -> str:
+    """The scenario's map in the province builder's format (``capital = [lon, lat]``, the
+    ``[[exception]]`` crossings, each lane's ``bbox``): what ``tabula map provinces MAP FILE``
+    reads to grow the same provinces and sea areas outside a campaign."""
+    folder = Path(folder)
+    mapd, seas = _read(folder / "provinces.toml"), _read(folder / "seas.toml")
+
+    def q(s) -> str:
+        return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    out = [f"# {mapd.get('scenario', {}).get('title', folder.name)}: the province builder's file, written from "
+           f"{folder.name}/provinces.toml and seas.toml\n"]
+    for p in mapd.get("province", []):
+        out.append(f"[[province]]\nname = {q(p['name'])}\ncapital = [{float(p['lon'])}, {float(p['lat'])}]\n")
+    for e in mapd.get("exception", []):
+        out.append(f"[[exception]]\nfrom = {q(e['from'])}\nto = {q(e['to'])}\n")
+    for s in seas.get("sea", []):
+        out.append(f"[[sea]]\nname = {q(s['name'])}\nbbox = {[float(v) for v in s['bounds']]}\n")
+    return "\n".join(out)

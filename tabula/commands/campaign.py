@@ -31,11 +31,18 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
 
     A province scenario (Rise of Rome) gets the map's hexes for its bbox and its provinces, built
     from its capitals on that map (or copied from the map's province tables when they are its
-    provinces); then `tabula turn start` begins it.
+    provinces); then `tabula turn start` begins it.  A node scenario (magna-graecia/dionysian)
+    gets the map's hexes and the node map of its year built from its node file; then
+    `tabula magna-graecia start` begins it.
     """
     from tabula.etl.campaign import create_campaign
-    from tabula.etl.scenario import is_province_scenario, load_province_scenario
+    from tabula.etl.scenario import is_node_scenario, is_province_scenario, load_node_scenario, load_province_scenario
 
+    if is_node_scenario(scenario):
+        if placements is not None:
+            raise click.BadParameter("a node scenario takes no placements: omit --placements", param_hint="--placements")
+        _new_node_campaign(load_node_scenario(scenario), out, map_path, force, quiet)
+        return
     if is_province_scenario(scenario):
         if placements is not None:
             raise click.BadParameter("a province scenario takes no placements: omit --placements", param_hint="--placements")
@@ -77,6 +84,29 @@ def _new_province_campaign(scenario, out: Path, map_path: Path | None, force: bo
                f"in {result.seconds:.1f} s" + (" (map built)" if result.map_built else ""))
 
 
+def _new_node_campaign(scenario, out: Path, map_path: Path | None, force: bool, quiet: bool) -> None:
+    """`campaign new` for a node scenario (Magna Graecia): the ETL writes the map and the node tables
+    of the scenario's year, the ruleset its scenario file and frozen rules."""
+    from tabula.engine.core.ruleset import get_ruleset
+    from tabula.etl.campaign import create_node_campaign
+    from tabula.geo.errors import InputError
+
+    ruleset = get_ruleset(scenario.ruleset)
+    writer = getattr(ruleset, "write_scenario_file", None)
+    if writer is None:
+        raise InputError(f"ruleset {ruleset.name} cannot make a campaign from a node scenario")
+    writer(None, scenario.path)  # reads and checks the scenario file before any work is done
+    result = create_node_campaign(scenario, out, fill=lambda con: writer(con, scenario.path), map_path=map_path,
+                                  force=force)
+    if not quiet:
+        for note in result.notes:
+            click.echo(f"  note: {note}")
+    c = result.counts
+    click.echo(f"campaign {result.path}: scenario {result.scenario} (ruleset {result.ruleset}), {c['hexes']} hexes, "
+               f"{c['nodes']} places, {c['paths']} paths in {result.seconds:.1f} s"
+               + (" (map built)" if result.map_built else ""))
+
+
 @group.command(name="place")
 @click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("placements", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -94,8 +124,16 @@ def place(campaign: Path, placements: Path) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (not the terrain overrides).")
 def check(scenario: str, placements: Path | None, quiet: bool) -> None:
     """Check a scenario's files (without a map) and print what it holds."""
-    from tabula.etl.scenario import is_province_scenario, load_province_scenario, load_scenario
+    from tabula.etl.scenario import (is_node_scenario, is_province_scenario, load_node_scenario,
+                                     load_province_scenario, load_scenario)
 
+    if is_node_scenario(scenario):
+        from tabula.engine.core.ruleset import get_ruleset
+
+        n = load_node_scenario(scenario)
+        summary = get_ruleset(n.ruleset).write_scenario_file(None, n.path)
+        click.echo(f"scenario {n.name} ({n.path}): ruleset {n.ruleset}, node file {n.nodes.name}, {summary}: OK")
+        return
     if is_province_scenario(scenario):
         from tabula.engine.core.ruleset import get_ruleset
 

@@ -24,6 +24,19 @@ def open_campaign(campaign: Path, *, read_only: bool = False):
     return Campaign.open(campaign, read_only=read_only)
 
 
+def open_round_campaign(campaign: Path, *, read_only: bool = False):
+    """:func:`open_campaign` for a ``tabula round`` step: a campaign of another game (Rise of Rome,
+    Magna Graecia, ...) is refused in one line naming the command that plays it."""
+    from tabula.geo.errors import InputError
+
+    c = open_campaign(campaign, read_only=read_only)
+    if c.ruleset.play_command != "tabula round":
+        c.close()
+        raise InputError(f"{campaign} is a {c.ruleset.name} campaign: play it with `{c.ruleset.play_command}` "
+                         "(`tabula round` plays Vae Victis II campaigns)")
+    return c
+
+
 def resolve_faction(c, name: str | None, *, param_hint: str = "--faction") -> str | None:
     """The campaign's faction a typed name means (any case: "roma" is Roma); a bad option value
     (exit 2) naming the valid ones otherwise."""
@@ -91,7 +104,7 @@ def start(campaign: Path, seed: int | None, orders_mode: str | None) -> None:
 
     Example: tabula round start punic.duckdb --seed 264
     """
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         s = c.start(seed=seed)
         if orders_mode is not None:
             from tabula.engine.vae_victis import rounds
@@ -113,7 +126,7 @@ def status(campaign: Path, as_json: bool) -> None:
     from tabula.commands.jsonout import echo_json, status_json
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as c:
+    with open_round_campaign(campaign, read_only=True) as c:
         s = rounds.round_status(c)
         data = status_json(s, campaign=c) if as_json else None
     if as_json:
@@ -136,7 +149,7 @@ def initiative(campaign: Path, uses: tuple[str, ...], faction: str | None, umpir
     from tabula.engine.vae_victis import rounds
 
     given = _army_items(uses, "USES")
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         faction, by = submitter(c, resolve_faction(c, faction), umpire)
         events = rounds.submit_initiative(c, given, faction=faction, submitted_by=by)
     click.echo(f"initiative stored (sealed) for arm{'y' if len(events) == 1 else 'ies'} {', '.join(str(e.data['army']) for e in events)}")
@@ -151,7 +164,7 @@ def publish(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.publish_initiative(c))
 
 
@@ -203,7 +216,7 @@ def orders(campaign, items, orders_file, faction, umpire, army, moves, initiativ
         given = {army: orders_mod.army_orders_from_cli(
             army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers,
             sea_links=sea_links)}
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         faction = resolve_faction(c, faction)
         if orders_file is not None and file_faction is not None:
             file_faction = resolve_faction(c, file_faction, param_hint=f"{orders_file} faction")
@@ -233,7 +246,7 @@ def show(campaign: Path, faction: str | None) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as c:
+    with open_round_campaign(campaign, read_only=True) as c:
         faction = c.viewer = resolve_faction(c, faction)
         view = rounds.orders_view(c, faction=faction)
         submitters = rounds.order_submitters(c)
@@ -272,7 +285,7 @@ def deadline(campaign: Path, when: str) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.set_deadline(c, when)[:1])
 
 
@@ -286,7 +299,7 @@ def mode(campaign: Path, mode: str) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.set_orders_mode(c, mode))
 
 
@@ -299,7 +312,7 @@ def reveal(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.reveal_round(c))
 
 
@@ -341,7 +354,7 @@ def commit(campaign: Path, faction: str, digest: str | None, orders_file: Path |
         raise click.BadParameter("give --digest D, or --file FILE with --secret S", param_hint="--digest")
     if digest is None:
         digest = rounds.orders_commitment(dict(_faction_orders_file(orders_file).orders), secret)
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         f = resolve_faction(c, faction)
         _echo_events(rounds.commit_orders(c, f, digest, submitted_by=f))
 
@@ -360,7 +373,7 @@ def reveal_orders(campaign: Path, faction: str, orders_file: Path, secret: str) 
     from tabula.engine.vae_victis import rounds
 
     parsed = _faction_orders_file(orders_file)
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         f = resolve_faction(c, faction)
         if parsed.faction is not None and resolve_faction(c, parsed.faction, param_hint=f"{orders_file} faction") != f:
             raise click.BadParameter(f"{orders_file} is for faction {parsed.faction!r}, not {f!r}", param_hint="--faction")
@@ -378,7 +391,7 @@ def move(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.run_movement(c))
 
 
@@ -391,7 +404,7 @@ def battles(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign, read_only=True) as c:
+    with open_round_campaign(campaign, read_only=True) as c:
         for line in rounds.battle_sheet(c):
             click.echo(line)
 
@@ -406,7 +419,7 @@ def retreat(campaign: Path, army: int) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.declare_retreat(c, army))
 
 
@@ -447,7 +460,7 @@ def result(campaign: Path, engagement: int, winner: str | None, draw: bool, casu
         raise click.BadParameter(f"{shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`",
                                  param_hint="--winner")
     outcomes = rounds.result_outcomes(won, pct)
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.record_result(c, engagement, outcomes, correction=replace))
 
 
@@ -510,7 +523,7 @@ def administer(campaign: Path, choices_file: Path | None, advances, sieges, take
             surrenders=frozenset(surrenders),
             debarks=_army_items(debarks, "--debark", "6=3"),
         )
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.run_administration(c, named_hexes(c, choices)))
 
 
@@ -523,7 +536,7 @@ def victory(campaign: Path) -> None:
     """
     from tabula.engine.vae_victis import rounds
 
-    with open_campaign(campaign) as c:
+    with open_round_campaign(campaign) as c:
         _echo_events(rounds.run_victory(c))
 
 

@@ -46,7 +46,7 @@ def _open(campaign: Path, *, read_only: bool = False, only: str | None = None):
     name = c.ruleset.name
     if name not in (ROR, MN):
         c.close()
-        raise InputError(f"{campaign} is a {name} campaign, not a Rise of Rome one: play it with `tabula round`")
+        raise InputError(f"{campaign} is a {name} campaign, not a province one: play it with `{c.ruleset.play_command}`")
     if only is not None and name != only:
         c.close()
         game = {ROR: "Rise of Rome", MN: "Mare Nostrum"}

@@ -246,7 +246,15 @@ def test_a_vae_victis_campaign_is_not_played_with_turn(tmp_path, capsys):
     con, _m = make_campaign(path)
     con.close()
     code, _, err = tabula(capsys, "turn", "status", path)
-    assert code == 1 and err.strip() == f"error: {path} is a vae-victis-ii campaign, not a Rise of Rome one: play it with `tabula round`"
+    assert code == 1 and err.strip() == f"error: {path} is a vae-victis-ii campaign, not a province one: play it with `tabula round`"
+
+
+@pytest.mark.parametrize("command", [("round", "status"), ("round", "move"), ("round", "victory")])
+def test_a_province_campaign_is_not_played_with_round(campaign, capsys, command):
+    code, out, err = tabula(capsys, *command, campaign)
+    assert code == 1 and out == ""
+    assert err.strip() == (f"error: {campaign} is a rise-of-rome campaign: play it with `tabula turn` "
+                           "(`tabula round` plays Vae Victis II campaigns)")
 
 
 def test_scenarios_list_and_check_the_province_scenario(capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from tabula.engine.magna_graecia.model import Link, NodeMap, Place
 from tabula.engine.magna_graecia.rules import default_rules
-from tabula.engine.magna_graecia.scenario import PLACES, SCENARIOS, load_scenario, place_stands, scenario_path
+from tabula.engine.magna_graecia.scenario import SCENARIOS, load_scenario, scenario_path
 from tabula.engine.magna_graecia.turn import new_game
 from tabula.geo.errors import InputError
 
@@ -20,19 +20,36 @@ NAMED = {"Syracuse", "Akragas", "Gela", "Kamarina", "Selinus", "Heraclea Minoa",
          "Helorus"}
 
 
-def test_place_list_is_the_node_maps():
-    assert set(PLACES) == NAMED
+def node_places() -> dict[str, Place]:
+    """The places of the one node map (sicily-nodes.toml), with their years: the scenarios keep no list of their own."""
+    from tabula.etl.nodes import load_node_file
+
+    spec = load_node_file(scenario_path("sicily-nodes"))
+    return {p.name: Place(p.name, bool(p.coastal), p.fortified, p.commands, p.from_year, p.until_year)
+            for p in spec.places}
+
+
+PLACES = node_places()
+
+
+def place_stands(name: str, year: int) -> bool:
+    return PLACES[name].stands(year)
+
+
+def test_place_years_come_from_the_node_map():
+    assert NAMED <= set(PLACES)
     assert place_stands("Motya", -397) and not place_stands("Motya", -396)
     assert place_stands("Lilybaeum", -396) and not place_stands("Lilybaeum", -397)
-    assert not place_stands("Himera", -408) and place_stands("Thermae", -408)
-    assert not place_stands("Naxos", -402) and place_stands("Tauromenium", -392) and place_stands("Tyndaris", -396)
+    assert not place_stands("Himera", -408) and place_stands("Thermae", -407) and not place_stands("Thermae", -408)
+    assert not place_stands("Naxos", -402) and place_stands("Tauromenium", -396) and not place_stands("Tauromenium", -397)
+    assert place_stands("Tyndaris", -396)
     assert not place_stands("Drepana", -264) and place_stands("Drepana", -260) and not place_stands("Selinus", -249)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_shipped_scenarios_load_with_notes(name):
-    s = load_scenario(scenario_path(name), known_types=R.elements.types)
-    assert s.places() <= NAMED and all(place_stands(p, s.year) for p in s.places())
+    s = load_scenario(scenario_path(name), known_types=R.elements.types, places=PLACES)
+    assert s.places() <= set(PLACES) and all(place_stands(p, s.year) for p in s.places())
     assert s.note and all(s.notes.values()) and len(s.notes) >= len(s.sides)
     assert all(side.army for side in s.sides)
 
@@ -106,7 +123,7 @@ elements = { "Sp(O)" = 4 }
 ])
 def test_bad_scenarios_are_one_line(tmp_path, head, extra, message):
     with pytest.raises(InputError, match=message):
-        load_scenario(write(tmp_path, f"[scenario]\n{head}\n{GOOD_SIDES}\n{extra}\n"))
+        load_scenario(write(tmp_path, f"[scenario]\n{head}\n{GOOD_SIDES}\n{extra}\n"), places=PLACES)
 
 
 def test_unknown_element_and_missing_file(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 from tabula.engine.trossian.model import state_from_dict, state_to_dict
 from tabula.engine.trossian.rules import default_rules
-from tabula.engine.trossian.scenario import DEFAULT_SCENARIO, default_scenario, load_scenario
+from tabula.engine.trossian.scenario import DEFAULT_SCENARIO, builder_file, default_scenario, load_scenario
 from tabula.engine.trossian.turn import new_game
 from tabula.geo.errors import InputError
 
@@ -112,7 +112,9 @@ def test_province_file_builds_at_resolution_4(tmp_path):
     r = subprocess.run([*run, "map", "build", "--bbox", bbox, "--res", str(S.meta["resolution"]), "--out", str(db),
                         "-q"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([*run, "map", "provinces", str(db), str(DEFAULT_SCENARIO / "map.toml")],
+    spec = tmp_path / "map.toml"
+    spec.write_text(builder_file(DEFAULT_SCENARIO))
+    r = subprocess.run([*run, "map", "provinces", str(db), str(spec)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     con = duckdb.connect(str(db), read_only=True)

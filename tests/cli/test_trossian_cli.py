@@ -1,0 +1,105 @@
+"""`tabula trossian ...` end to end: a phase played from the command line, its refusals (exit 3)
+and bad input (exit 1, one line), the sealed log and status, verify --readjudicate."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import tabula.cli as cli
+from tests.engine.trossian.campaign_file import fresh_campaign
+
+
+@pytest.fixture(scope="module")
+def base_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("trossian-cli-base")
+
+
+@pytest.fixture
+def tabula(monkeypatch, capsys):
+    """Run `tabula ARGS...` in this process: (exit status, stdout, stderr)."""
+    monkeypatch.setitem(cli.COMMANDS, "trossian", "trossian:group")  # until tabula/cli.py lists it
+
+    def run(*args):
+        code = 0
+        try:
+            cli.main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code or 0
+        out = capsys.readouterr()
+        return code, out.out, out.err
+    return run
+
+
+@pytest.fixture
+def campaign(base_dir, tmp_path):
+    return fresh_campaign(base_dir, tmp_path / "c.duckdb")
+
+
+def test_a_phase_from_the_command_line(tabula, campaign):
+    code, out, _ = tabula("trossian", "start", campaign, "--seed", 148)
+    assert code == 0 and "campaign started" in out and "next: begin Early Spring 1806" in out
+    code, out, _ = tabula("trossian", "next", campaign)
+    assert code == 0 and "Early Spring 1806 begins" in out
+    assert tabula("trossian", "march", campaign, "--nation", "russia", "--army", 1, "--to", "Bessarabia",
+                  "--to", "Moldavia")[0] == 0
+    code, out, _ = tabula("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74,
+                          "--message", "Hold the Don", "--to", "Kuban Corps")
+    assert code == 0
+    assert tabula("trossian", "courier", campaign, "move", "--nation", "Russia", "--courier", 74,
+                  "--via", "Bessarabia", "--via", "Budjak")[0] == 0
+    assert tabula("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "put_out",
+                  "--do", "sail:Western Black Sea")[0] == 0
+    assert tabula("trossian", "army", campaign, "detach", "--nation", "Russia", "--army", 13, "--unit", 17,
+                  "--unit", 18, "--name", "Cossacks")[0] == 0
+    # Another nation's status shows nothing of Russia's orders or couriers.
+    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Ottoman Porte", "--json")
+    view = json.loads(out)
+    assert code == 0 and "Hold the Don" not in out and view["orders"][0]["kind"] == "sail"
+    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Russia")
+    assert "order 2: courier" in out and "Hold the Don" in out and "order 4: army" in out
+    code, out, _ = tabula("log", campaign, "--faction", "Ottoman Porte")
+    assert code == 0 and "Hold the Don" not in out and "Russia: a march order (sealed)" in out
+    for n in ("Russia", "Ottoman Porte", "Danubian", "Crimean"):
+        assert tabula("trossian", "done", campaign, "--nation", n)[0] == 0
+    code, out, _ = tabula("trossian", "next", campaign)
+    assert code == 0 and "marched Yedisan -> Bessarabia -> Moldavia" in out and "Hold the Don" not in out
+    assert "detached from army 13" in out
+    battle = json.loads(tabula("trossian", "status", campaign, "--json")[1])["battles"][0]["battle"]
+    code, out, _ = tabula("trossian", "result", campaign, battle, "--winner", "Russia", "--fate", "3=destroyed",
+                          "--fate", "49=routed", "--die", f"attrition/1806/0/{battle}/2=6")
+    assert code == 0 and "d6" in out and "retreats" in out
+    assert f"attrition/1806/0/{battle}/2 d6 6 (entered)" in out
+    code, out, _ = tabula("trossian", "next", campaign)
+    assert code == 0 and "next: begin Mid Spring 1806" in out
+    code, out, err = tabula("round", "verify", campaign, "--readjudicate")
+    assert code == 0, err
+    assert "re-adjudicated" in out
+
+
+def test_refusals_exit_3_and_bad_input_exit_1(tabula, campaign):
+    tabula("trossian", "start", campaign, "--seed", 148)
+
+    def one_line(code, out, err, want):
+        assert code == want, (out, err)
+        assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+
+    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia"), 3)
+    tabula("trossian", "next", campaign)
+    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia",
+                     "--to", "Moldavia", "--to", "Wallachia"), 3)           # too far
+    one_line(*tabula("trossian", "sail", campaign, "--nation", "Russia", "--navy", 68, "--do", "put_out"), 3)  # ice
+    one_line(*tabula("trossian", "next", campaign), 3)                        # orders still due
+    one_line(*tabula("trossian", "recruit", campaign, "--nation", "Russia", "--at", "Yedisan",
+                     "--unit", "line_infantry"), 3)                           # not winter
+    one_line(*tabula("trossian", "march", campaign, "--nation", "Prussia", "--army", 1, "--to", "Bessarabia"), 1)
+    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 999, "--to", "Bessarabia"), 1)
+    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Atlantis"), 1)
+    one_line(*tabula("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "fly:away"), 1)
+    one_line(*tabula("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74), 1)
+    one_line(*tabula("trossian", "army", campaign, "hold", "--nation", "Russia", "--army", 1), 3)  # it has an HQ
+    one_line(*tabula("trossian", "result", campaign, 1, "--winner", "a", "--fate", "3=vanished"), 1)
+    one_line(*tabula("trossian", "status", campaign.with_name("missing.duckdb")), 1)
+    tabula("trossian", "done", campaign, "--nation", "Russia")
+    one_line(*tabula("trossian", "done", campaign, "--nation", "Russia"), 3)  # already done
