@@ -15,6 +15,11 @@ undecided, and both sides' sealed second-day orders written); the beaten retreat
 open path; the fleets fight where they meet.  It plays until all sides have moved, a battle's
 result, a siege's fall roll and an alliance roll are in the log (``DEMO_TURNS`` turns at most),
 then verifies the log against the tables and re-adjudicates every step from the scenario.
+
+:func:`play_first_turn` then plays one whole campaign turn of each other scenario (Pyrrhic, First and
+Second Punic: every side's player-turn in the scenario's order, the three-sided ones included) by the
+same policy with that scenario's targets (:data:`SCENARIO_TARGETS`), each on its own campaign file
+beside the Dionysian one (``magna-graecia-pyrrhic.duckdb``, ...), each verified and re-adjudicated.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from tabula.engine.magna_graecia.movement import reachable, reachable_by_sea
 from tabula.engine.magna_graecia.ruleset import next_decision, play, state_of
 from tabula.geo.errors import InputError
 
-__all__ = ["DEMO_SEED", "TARGETS", "build_demo_campaign", "march", "play_turn", "resolve_battles", "run_demo"]
+__all__ = ["DEMO_SEED", "SCENARIOS", "SCENARIO_TARGETS", "TARGETS", "build_demo_campaign", "march", "play_first_turn",
+           "play_turn", "resolve_battles", "run_demo"]
 
 DEMO_SEED = 397
 SCENARIO = "magna-graecia/dionysian"
@@ -41,6 +47,18 @@ SCENARIO = "magna-graecia/dionysian"
 TARGETS = {"Syracuse": "Motya", "Carthage": "Syracuse", "Pyrrhus": "Lilybaeum", "Mamertines": "Syracuse",
            "Rome": "Syracuse"}
 DEMO_TURNS = 6
+#: The four scenarios, in the seed's order.
+SCENARIOS = ("dionysian", "pyrrhic", "first-punic", "second-punic")
+#: Where each side marches, by scenario (the season's historical objectives).
+SCENARIO_TARGETS = {
+    "dionysian": {"Syracuse": "Motya", "Carthage": "Syracuse"},
+    # Pyrrhus against Lilybaeum; Carthage back on Syracuse; the Mamertines on Pyrrhus' Tauromenium
+    "pyrrhic": {"Pyrrhus": "Lilybaeum", "Carthage": "Syracuse", "Mamertines": "Tauromenium"},
+    # Appius Claudius on Syracuse; Hanno and Hiero both on Messana
+    "first-punic": {"Rome": "Syracuse", "Carthage": "Messana", "Syracuse": "Messana"},
+    # Marcellus on Syracuse; Himilco on Akragas; Hippocrates on Marcellus' Leontini
+    "second-punic": {"Rome": "Syracuse", "Carthage": "Akragas", "Syracuse": "Leontini"},
+}
 
 
 def build_demo_campaign(out: str | Path, *, scenario: str = SCENARIO, map_path: str | Path | None = None,
@@ -224,6 +242,40 @@ def run_demo(campaign_path: str | Path, *, seed: int = DEMO_SEED, turns: int = D
     return lines + [f"next: {words.replace('CAMPAIGN', str(campaign))}"]
 
 
+def play_first_turn(campaign_path: str | Path, scenario: str, *, seed: int = DEMO_SEED) -> list[str]:
+    """Start the fresh campaign at ``campaign_path`` (of ``magna-graecia/<scenario>``) and play its whole
+    first campaign turn by the scripted policy: every side's player-turn in the scenario's order.  Then
+    verify the log and re-adjudicate every step.  Returns the log in words and what comes next; raises
+    :class:`InputError` if a side did not play its turn."""
+    campaign = Path(campaign_path)
+    targets = SCENARIO_TARGETS.get(scenario, TARGETS)
+    with Campaign.open(campaign) as c:
+        if c.has_state():
+            raise InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
+        c.start(seed=seed)
+        order = state_of(c.snapshot()).order
+        while True:
+            state = state_of(c.snapshot())
+            if state.phase == "over" or state.turn > 1:
+                break
+            play_turn(c, targets)
+        played = [e.data["side"] for e in c.events() if e.kind == "player_turn_ended"]
+        skipped = [s for s in order if s not in played and state.sides[s].playing]  # only the eliminated may miss it
+        if played != [s for s in order if s in played] or skipped:
+            raise InputError(f"{scenario}: turn 1 was played by {played}, not by {list(order)} in order")
+        words = next_decision(c, c.snapshot())
+        c.verify()
+        lines = [e.text for e in c.events() if e.kind not in ("put_row", "drop_row", "set_campaign", "put_note")]
+    readjudicate(campaign)
+    return lines + [f"next: {words.replace('CAMPAIGN', str(campaign))}"]
+
+
+def scenario_path(target: str | Path, scenario: str) -> Path:
+    """The campaign file of ``scenario`` beside the Dionysian demo's ``target``: ``<stem>-<scenario><suffix>``."""
+    target = Path(target)
+    return target.with_name(f"{target.stem}-{scenario}{target.suffix}")
+
+
 if __name__ == "__main__":  # python -m tabula.demo_magna_graecia build/magna-graecia.duckdb [MAP]
     t0 = time.perf_counter()
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "build/magna-graecia.duckdb")
@@ -232,3 +284,14 @@ if __name__ == "__main__":  # python -m tabula.demo_magna_graecia build/magna-gr
         print(line)
     print(f"{target}: the Dionysian scenario played by both sides, verified and re-adjudicated in "
           f"{time.perf_counter() - t0:.1f} s")
+    for name in SCENARIOS[1:]:
+        t1 = time.perf_counter()
+        other = scenario_path(target, name)
+        build_demo_campaign(other, scenario=f"magna-graecia/{name}",
+                            map_path=sys.argv[2] if len(sys.argv) > 2 else None)
+        lines = play_first_turn(other, name)
+        for line in lines:
+            print(line)
+        print(f"{other}: turn 1 of the {name} scenario played by every side, verified and re-adjudicated in "
+              f"{time.perf_counter() - t1:.1f} s")
+    print(f"the four Magna Graecia scenarios in {time.perf_counter() - t0:.1f} s")

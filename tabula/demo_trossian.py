@@ -8,6 +8,8 @@ then plays Early Spring 1806 through the functions the ``tabula trossian`` comma
 
 * **begin**: the year's chance-card schedule is rolled (with the demo's seed, 148, Russia and
   the Danubian Principalities draw a card at once) and the cards are drawn and applied;
+* **diplomacy**, in the open: the Porte offers the Khan an alliance and the Khan accepts
+  (``tabula trossian ally``: both words make it), so their armies would march together;
 * **orders**, sealed until all four nations are done: Russia marches the Army of the Dniester
   by road through Bessarabia into Danubian Moldavia (2 provinces for infantry: 1 + the road
   bonus) and sends a courier from Yedisan with the Tsar's order to the Kuban Corps, riding
@@ -30,10 +32,10 @@ from pathlib import Path
 
 from tabula.engine.core.campaign import Campaign
 from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.trossian.ruleset import act, engine_step, enter_result, next_decision, state_of
+from tabula.engine.trossian.ruleset import act, ally, engine_step, enter_result, next_decision, state_of
 from tabula.geo.errors import InputError
 
-__all__ = ["DEMO_SEED", "ORDERS", "build_demo_campaign", "run_demo_phase"]
+__all__ = ["ALLIANCES", "DEMO_SEED", "ORDERS", "build_demo_campaign", "run_demo_phase"]
 
 DEMO_SEED = 148
 
@@ -45,6 +47,9 @@ ORDERS = {
                ("courier", {"courier": 74, "action": "move", "path": ["Bessarabia", "Budjak"]})],
     "Ottoman Porte": [("sail", {"navy": 70, "actions": [["put_out"], ["sail", "Western Black Sea"]]})],
 }
+
+#: Early Spring 1806's diplomacy, in order: (nation, partner): an offer, then its acceptance.
+ALLIANCES = [("Ottoman Porte", "Crimean Khanate"), ("Crimean Khanate", "Ottoman Porte")]
 
 
 def build_demo_campaign(out: str | Path, *, map_path: str | Path | None = None, force: bool = True) -> Path:
@@ -76,6 +81,8 @@ def run_demo_phase(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
             raise InputError(f"{campaign} has already started: run the demo on a fresh `tabula campaign new` database")
         c.start(seed=seed)
         engine_step(c, "begin")
+        for nation, partner in ALLIANCES:
+            ally(c, nation, partner)
         for nation in c.board.nations:
             for step, arg in ORDERS.get(nation, ()):
                 act(c, step, nation, **arg)

@@ -776,6 +776,13 @@ def trossian(con, faction: str | None) -> ProvinceMap:
         panel.append(("Date", "not started"))
     frozen = [ln for ln, _f, fr, _n in lanes if fr]
     panel.append(("Frozen lanes", ", ".join(frozen) or "none"))
+    if started:  # diplomacy is public: every nation's page lists the alliances and open offers
+        game = dict(rows_of("tr_game", "SELECT key, value FROM tr_game WHERE key IN ('alliances', 'offers')"))
+        pairs = json.loads(game.get("alliances") or "[]")
+        panel.append(("Alliances", "; ".join(" & ".join(p) for p in pairs) or "none: every nation at war"))
+        offers = json.loads(game.get("offers") or "[]")
+        if offers:
+            panel.append(("Offers of alliance", "; ".join(f"{a} to {b}" for a, b in offers)))
     for b, prov, sides in battles:
         ns = json.loads(sides)
         panel.append((f"Battle {b}", f"{prov}: {' & '.join(ns[0])} against {' & '.join(ns[1])}"))

@@ -57,8 +57,9 @@ def alliance_rolls(state: GameState, rules: Rules, dice: Dice) -> tuple[GameStat
                                 f"{name} joins {side} on a {r.value}"))
             events += evs
         else:
+            stays = "neutral" if city.ally is None else f"{city.ally}'s ally"
             events.append(Event(state.turn, PHASE, "alliance_roll", {**data, "joined": False},
-                                f"{name} stays {'neutral' if city.ally is None else city.ally + 's ally'} ({r.value})"))
+                                f"{name} stays {stays} ({r.value})"))
     return state, events
 
 

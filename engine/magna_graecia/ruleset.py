@@ -749,6 +749,7 @@ def view(c, *, side: str | None = None) -> dict:
         "sides": [{"side": s.name, "capital": s.capital, "playing": s.playing, "out": s.out,
                    "victory_points": vp.get(s.name, {}).get("total") if isinstance(vp.get(s.name), Mapping) else vp.get(s.name)}
                   for s in state.sides.values()],
+        "alliances": sorted(sorted(p) for p in state.alliances),
         "cities": [{"city": x.name, "ally": x.ally, "holder": x.holder} for x in state.cities.values()],
         "counters": counters, "fleets": fleets,
         "sieges": [asdict(s) for s in state.sieges],

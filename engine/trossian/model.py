@@ -269,6 +269,8 @@ class GameState:
     scheduled: int = 0
     """The year whose chance-card schedule has been rolled."""
     next_id: int = 1
+    offers: frozenset[tuple[str, str]] = frozenset()
+    """(nation, partner): alliances offered and not yet accepted (:func:`turn.diplomacy`)."""
 
     # -- lookups
     def army(self, army_id: int) -> Army:
@@ -340,6 +342,7 @@ def state_to_dict(state: GameState) -> dict:
     data["alliances"] = sorted(sorted(p) for p in state.alliances)
     data["contested"] = sorted(state.contested)
     data["entries"] = sorted(list(e) for e in state.entries)
+    data["offers"] = sorted(list(o) for o in state.offers)
     return _lists(data)
 
 
@@ -388,4 +391,5 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         entries=frozenset(tuple(e) for e in data.get("entries", ())),
         scheduled=int(data.get("scheduled", 0)),
         next_id=int(data.get("next_id", 1)),
+        offers=frozenset(tuple(o) for o in data.get("offers", ())),
     )

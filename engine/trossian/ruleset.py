@@ -26,6 +26,8 @@ end         battles    every battle entered: pacification and sieges, the next p
 bank        winter     a nation moves banked AP between two of its cities
 recruit     winter     ... buys units, couriers or a navy at one of its cities
 spring      winter     leave winter quarters: Early Spring of the next year
+ally        orders or  a nation offers an alliance, accepts one offered to it, or breaks
+            winter     one (``--break``: at once, on its own word); public, logged
 ==========  =========  ================================================================
 
 **Sealed orders.** A nation's orders are stored when given (``tr_orders``) and checked then
@@ -72,9 +74,10 @@ from .dice import Dice
 from .model import (WINTER, Army, Battle, Courier, GameState, Lane, Nation, NationState, Navy, Province, Scenario,
                     Siege, Town, Unit)
 from .rules import RULESET, Rules, default_rules, rules_with
-from .turn import begin_phase, contact, end_phase, end_winter, new_game
+from .turn import begin_phase, contact, diplomacy, end_phase, end_winter, new_game
 
-__all__ = ["NATION_STEPS", "ORDER_KINDS", "TROSSIAN", "TROSSIAN_SEAL", "Trossian", "act", "engine_step",
+__all__ = ["ALLY_PHASES", "NATION_STEPS", "ORDER_KINDS", "TROSSIAN", "TROSSIAN_SEAL", "Trossian", "act", "ally",
+           "engine_step",
            "enter_result", "install_views", "next_decision", "read_scenario", "state_of", "status_view",
            "write_scenario"]
 
@@ -87,7 +90,9 @@ VIEWS_SQL = SQL / "views.sql"
 ORDER_KINDS = ("march", "sail", "courier", "army")
 #: Every step a nation takes (the others are the umpire's).
 NATION_STEPS = ORDER_KINDS + ("done", "bank", "recruit")
-_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries")
+_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries", "offers")
+#: The phases a nation may offer, accept or break an alliance in (the ``ally`` step).
+ALLY_PHASES = ("orders", "winter")
 #: Tables whose rows are a nation's own in the log (others see only that a row changed).
 _SECRET_TABLES = {"tr_treasury": "nation", "tr_couriers": "nation", "tr_orders": "nation", "tr_armies": "nation"}
 #: Rule events a nation keeps to itself (and, for a courier's interception, the captor).
@@ -170,6 +175,8 @@ def _rows(scenario: Scenario, state: GameState, rules: Rules | None = None) -> d
     game = {"year": state.year, "phase": state.phase, "scheduled": state.scheduled, "next_id": state.next_id,
             "alliances": _j(sorted(sorted(p) for p in state.alliances)), "contested": _j(sorted(state.contested)),
             "entries": _j(sorted(list(e) for e in state.entries))}
+    if state.offers:  # written only while an offer is open (older campaigns have no row)
+        game["offers"] = _j(sorted(list(o) for o in state.offers))
     out["tr_game"] = {(k,): {"key": k, "value": str(v)} for k, v in game.items()}
     out["tr_control"] = {(p,): {"province": p, "nation": state.control.get(p)} for p in scenario.provinces}
     out["tr_treasury"] = {(n,): {"nation": n, "bank": _j(dict(s.bank)), "treasury": s.treasury,
@@ -214,7 +221,8 @@ def state_of(snap: Snapshot) -> GameState:
         alliances=frozenset(frozenset(p) for p in json.loads(game["alliances"])),
         contested=frozenset(json.loads(game["contested"])),
         entries=frozenset(tuple(e) for e in json.loads(game["entries"])),
-        scheduled=int(game["scheduled"]), next_id=int(game["next_id"]))
+        scheduled=int(game["scheduled"]), next_id=int(game["next_id"]),
+        offers=frozenset(tuple(o) for o in json.loads(game.get("offers", "[]"))))
 
 
 # --- the seal ----------------------------------------------------------------------------------
@@ -250,7 +258,7 @@ def _readers(kind: str, data: Mapping) -> tuple[frozenset[str], bool]:
 
 def _is_secret(kind: str, data: Mapping) -> bool:
     if kind == "step":
-        return bool((data.get("input") or {}).get("nation")) and data.get("step") != "done"
+        return bool((data.get("input") or {}).get("nation")) and data.get("step") not in ("done", "ally")
     if kind in ("put_row", "drop_row"):
         if kind == "drop_row" and data.get("table") == "tr_armies":
             return False  # an army gone is seen by all
@@ -361,6 +369,13 @@ def _require(c, snap: Snapshot, name: str, nation: str | None = None) -> None:
     step = c.ruleset.step(name)
     pos = position_of(snap)
     words = lambda: next_decision(c, snap)[1]  # noqa: E731
+    if name == "ally":  # diplomacy: while orders are given, or in winter quarters
+        if pos.winner is not None:
+            raise StepRefused(f"cannot {step.action}: the campaign is over, {pos.winner} won in round {pos.round}")
+        if pos.phase not in ALLY_PHASES:
+            raise StepRefused(f"cannot {step.action}: alliances are made and broken while orders are given or in "
+                              f"winter quarters, not in the {pos.phase} phase; {words()}")
+        return
     require_step(step, pos, words)
     if name in ORDER_KINDS + ("done",) and nation is not None:
         if (pos.round, nation) in snap.tables["tr_ready"]:
@@ -677,6 +692,25 @@ def act(c, step: str, nation: str, **arg) -> list[Event]:
     return _run(c, step, body, nation=nation)
 
 
+def ally(c, nation: str, partner: str, *, brk: bool = False) -> list[Event]:
+    """``nation`` offers ``partner`` an alliance, or accepts the one ``partner`` offered it (the
+    alliance is made); ``brk``: breaks their alliance at once, or takes back its open offer.
+    Public and logged; allowed in the orders phase (before or after the nation is done: it
+    counts from the next ``resolve``) and in winter quarters."""
+    def body(snap, scenario, rules, state, rnd, dice, who):
+        other = nation_named(c, partner, "--with")
+        a = {"nation": who, "with": other, "break": bool(brk)}
+        try:
+            new, told = diplomacy(state, who, other, brk=bool(brk))
+        except InputError as err:
+            raise _refuse(err, f"{who}'s word to {other}") from None
+        verb = "breaks with" if brk else "treats with"
+        return (_marker(rnd, snap.campaign("phase"), "ally", a, f"{label(rules, state)}: {who} {verb} {other}"),
+                new, told, [], None)
+
+    return _run(c, "ally", body, nation=nation)
+
+
 def engine_step(c, name: str) -> list[Event]:
     """The umpire's step: ``begin``, ``resolve``, ``end`` or ``spring``."""
     def body(snap, scenario, rules, state, rnd, dice, _n):
@@ -794,6 +828,7 @@ class Trossian(SteppedRuleset):
         Step("bank", "move banked AP", "winter"),
         Step("recruit", "recruit", "winter"),
         Step("spring", "leave winter quarters", "winter"),
+        Step("ally", "make or break an alliance", "orders"),  # also in winter: ALLY_PHASES
     )
 
     scenario_name = "trossian"
@@ -872,6 +907,8 @@ class Trossian(SteppedRuleset):
         if name == "result":
             return enter_result(campaign, arg["battle"], arg["winner"], {int(k): v for k, v in arg["fates"].items()},
                                 {int(k): v for k, v in arg["retreats"].items()}, arg.get("dice") or {})
+        if name == "ally":
+            return ally(campaign, arg["nation"], arg["with"], brk=bool(arg.get("break")))
         if name in NATION_STEPS:
             a = dict(arg)
             nation = a.pop("nation")
@@ -915,6 +952,8 @@ def status_view(c, nation: str | None = None) -> dict:
         "battles": [{"battle": b.id, "province": b.province, "sides": [list(s) for s in b.sides],
                      "nations": [list(s) for s in b.nations]} for b in state.battles],
         "sieges": [asdict(s) for s in state.sieges],
+        "alliances": sorted(sorted(p) for p in state.alliances),
+        "offers": [{"nation": a, "to": b} for a, b in sorted(state.offers)],
     }
     if viewer is not None:
         ns = state.nations[viewer]
@@ -940,6 +979,10 @@ def status_lines(view: Mapping) -> list[str]:
                    + (f", rests {a['rest']}" if a["rest"] else ""))
     for n in view["navies"]:
         out.append(f"  navy {n['navy']} ({n['nation']}) in {n['lane']}" + (f" at {n['berth']}" if n["berth"] else " at sea"))
+    for pair in view.get("alliances", ()):
+        out.append(f"  alliance: {' & '.join(pair)}")
+    for o in view.get("offers", ()):
+        out.append(f"  {o['nation']} offers {o['to']} an alliance")
     frozen = [x["lane"] for x in view["lanes"] if not x["open"]]
     out.append(f"  frozen lanes: {', '.join(frozen) or 'none'}")
     for s in view["sieges"]:

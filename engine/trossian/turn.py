@@ -28,7 +28,7 @@ from .scenario import parse_unit
 from .sieges import pacification, winter_sieges
 from .treasury import collect_income
 
-__all__ = ["begin_phase", "contact", "end_phase", "end_winter", "new_game", "set_alliance"]
+__all__ = ["begin_phase", "contact", "diplomacy", "end_phase", "end_winter", "new_game", "set_alliance"]
 
 
 def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
@@ -145,3 +145,41 @@ def set_alliance(state: GameState, a: str, b: str, allied: bool = True) -> tuple
     state = replace(state, alliances=alliances)
     return state, [_event(state, "alliance", {"nations": sorted(pair), "allied": allied},
                           f"{a} and {b} " + ("ally" if allied else "break their alliance"))]
+
+
+def diplomacy(state: GameState, nation: str, partner: str, *, brk: bool = False) -> tuple[GameState, list[Event]]:
+    """``nation``'s word to ``partner`` (docs/rules/trossian.md, "Alliances").
+
+    An alliance needs both: the first nation's word is an offer (public, and open until taken
+    back or accepted); the partner's word to it makes the alliance.  ``brk``: ``nation`` breaks
+    its alliance with ``partner`` on its own, at once (treachery needs no consent), or takes
+    back its open offer.  Allies' armies march through and stand in each other's provinces,
+    never battle each other and fight on one side; armies of nations that break an alliance
+    while sharing a province meet in battle when the orders are next carried out."""
+    if nation not in state.nations or partner not in state.nations or nation == partner:
+        raise InputError(f"alliance {nation!r}-{partner!r}: give two different nations of {', '.join(state.nations)}")
+    pair = frozenset((nation, partner))
+    if brk:
+        if pair in state.alliances:
+            state, events = set_alliance(state, nation, partner, False)
+            state = replace(state, offers=frozenset(o for o in state.offers if frozenset(o) != pair))
+            events = [replace(events[0], data={**events[0].data, "by": nation},
+                              text=f"{nation} breaks its alliance with {partner}")]
+            return state, events
+        if (nation, partner) in state.offers:
+            state = replace(state, offers=state.offers - {(nation, partner)})
+            return state, [_event(state, "alliance_withdrawn", {"nation": nation, "partner": partner},
+                                  f"{nation} takes back its offer of alliance to {partner}")]
+        raise InputError(f"{nation} and {partner} are not allied and {nation} has offered nothing: nothing to break")
+    if pair in state.alliances:
+        raise InputError(f"{nation} and {partner} are allied already")
+    if (partner, nation) in state.offers:
+        state = replace(state, offers=frozenset(o for o in state.offers if frozenset(o) != pair))
+        state, events = set_alliance(state, nation, partner, True)
+        return state, [replace(events[0], data={**events[0].data, "by": nation},
+                               text=f"{nation} accepts {partner}'s offer: {partner} and {nation} are allies")]
+    if (nation, partner) in state.offers:
+        raise InputError(f"{nation} has offered {partner} an alliance already: {partner} must answer")
+    state = replace(state, offers=state.offers | {(nation, partner)})
+    return state, [_event(state, "alliance_offered", {"nation": nation, "partner": partner},
+                          f"{nation} offers {partner} an alliance")]

@@ -24,7 +24,8 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 =====================  ========  ============================================================
 
 A province campaign (Rise of Rome, Mare Nostrum) keeps ``/``, the sign-in and ``/map`` and gets
-the turn forms of :mod:`.provinces` instead of the order forms above.
+the turn forms of :mod:`.provinces` instead of the order forms above.  A Magna Graecia or Trossian campaign likewise
+gets the forms of :mod:`.nodes`.
 
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token
 reads only its faction's things: its orders before the reveal (everyone's after), the log as
@@ -495,7 +496,7 @@ def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
 
 def create_app(campaign: str | Path) -> Starlette:
     """The ASGI app serving ``campaign`` (a started campaign file with tokens issued)."""
-    from tabula.app import provinces
+    from tabula.app import nodes, provinces
 
     access = _access_of(Path(campaign))
     both = ("player", "umpire")
@@ -524,6 +525,8 @@ def create_app(campaign: str | Path) -> Starlette:
         def show(c, ident):
             if provinces.is_province(c.ruleset.name):  # Rise of Rome, Mare Nostrum: tabula.app.provinces' page
                 return HTMLResponse(provinces.home_page(c, ident))
+            if nodes.is_node(c.ruleset.name):  # Magna Graecia, Trossian: tabula.app.nodes' page
+                return HTMLResponse(nodes.home_page(c, ident))
             body = player_page(c, ident) if ident.role == "player" else umpire_page(c, ident)
             return HTMLResponse(body)
         return await run_in_threadpool(read, request, both, show)
@@ -662,6 +665,7 @@ def create_app(campaign: str | Path) -> Starlette:
         Route("/reveal-orders", action(("player",), adjudication.post_reveal), methods=["POST"]),
     ]
     routes = provinces.by_ruleset(access, routes)  # a province campaign's forms instead of the order forms
+    routes = nodes.by_ruleset(access, routes)  # Magna Graecia's and the Trossian campaign's forms
 
     @asynccontextmanager
     async def lifespan(_app):

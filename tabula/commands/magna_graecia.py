@@ -97,8 +97,9 @@ def start(campaign: Path, seed: int | None) -> None:
 @group.command("status")
 @CAMPAIGN
 @SIDE
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: turn, phase, sides, counters, fleets, sieges, "
-                                                      "battles, retreats, reach, next.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: turn, phase, sides, alliances, cities, counters, "
+                                                      "fleets, sieges, battles, second_day, retreats, reach, next "
+                                                      "(docs/rules/magna-graecia.md, \"Scripting\").")
 def status(campaign: Path, side: str | None, as_json: bool) -> None:
     """Where the season stands, as SIDE sees it (default: the umpire): its own commands with their
     elements and movement points, the others' counters only, fleets' NPs for their owner.
@@ -113,7 +114,7 @@ def status(campaign: Path, side: str | None, as_json: bool) -> None:
         if as_json:
             from tabula.commands.jsonout import echo_json
 
-            echo_json(v)
+            echo_json({**v, "next": v["next"].replace("CAMPAIGN", str(campaign))})
             return
         for line in view_lines(v):
             click.echo(line.replace("CAMPAIGN", str(campaign)))

@@ -7,7 +7,8 @@ In a phase's orders each nation gives its kings' orders (``march``, ``sail``, ``
 sealed from the others until every nation is ``done``; ``result`` enters a table battle's
 result and each unit's fate (the attrition dice follow, from the seed or as entered with
 ``--die``); in winter quarters a nation moves banked AP (``bank``) and recruits
-(``recruit``).  Pacification and sieges need no command: an army of 20 AP or more that stays
+(``recruit``).  While orders are given and in winter quarters nations treat (``ally``: an offer,
+accepted by the partner's own ``ally``; ``--break`` ends an alliance at once, on one word).  Pacification and sieges need no command: an army of 20 AP or more that stays
 a whole phase in a province it does not hold pacifies it (``status`` lists the sieges).
 
 Each command is one step of the campaign core (one transaction); a step out of order or an
@@ -83,7 +84,7 @@ def _act(campaign: Path, step: str, nation: str, **arg) -> None:
 @click.group(name="trossian")
 def group() -> None:
     """Play a Trossian Napoleonic campaign: start, status, march, sail, courier, army, done, next,
-    result, bank, recruit."""
+    result, bank, recruit, ally."""
 
 
 @group.command("start")
@@ -106,7 +107,9 @@ def start(campaign: Path, seed: int | None) -> None:
 @group.command("status")
 @CAMPAIGN
 @click.option("--nation", "nation", default=None, help="See as this nation: its treasury, couriers, orders and armies' strength.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: date, round, phase, provinces, armies, navies, lanes, battles, sieges.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: date, round, phase, control, armies, navies, lanes, "
+                                                      "battles, sieges, alliances, offers, next; with --nation its treasury, "
+                                                      "couriers and orders (docs/rules/trossian.md, \"Scripting\").")
 def status(campaign: Path, nation: str | None, as_json: bool) -> None:
     """Where the campaign stands (as a nation sees it with --nation: other nations' strengths,
     treasuries, couriers and orders are theirs).
@@ -121,7 +124,7 @@ def status(campaign: Path, nation: str | None, as_json: bool) -> None:
     if as_json:
         from tabula.commands.jsonout import echo_json
 
-        echo_json(view)
+        echo_json({**view, "next": view["next"].replace("CAMPAIGN", str(campaign))})
         return
     for line in status_lines(view):
         click.echo(line.replace("CAMPAIGN", str(campaign)))
@@ -277,3 +280,27 @@ def recruit(campaign: Path, nation: str, at: str, kinds: tuple[str, ...], qualit
     Example: tabula trossian recruit blacksea.duckdb --nation Russia --at Yedisan --unit line_infantry --unit courier
     """
     _act(campaign, "recruit", nation, at=at, kinds=list(kinds), quality=quality)
+
+
+@group.command("ally")
+@CAMPAIGN
+@NATION
+@click.option("--with", "partner", required=True, help="The other nation.")
+@click.option("--break", "brk", is_flag=True, help="Break the alliance at once (or take back an open offer).")
+def ally(campaign: Path, nation: str, partner: str, brk: bool) -> None:
+    """Offer an alliance, accept the one offered to the nation (both words make it), or break one
+    with --break (one word is enough: treachery).  Allies march through and stand in each other's
+    provinces, never battle each other and fight on one side; an alliance broken where both stand
+    is a battle when the orders are next carried out.  Public and logged; in the orders phase or
+    winter quarters.
+
+    Example: tabula trossian ally blacksea.duckdb --nation Russia --with Persia
+    """
+    from tabula.engine.trossian.ruleset import ally as ally_step
+    from tabula.engine.trossian.ruleset import nation_named
+
+    with _open(campaign) as c:
+        _started(c)
+        events = ally_step(c, nation, partner, brk=brk)
+        _echo(c, events, nation_named(c, nation))
+        _next_line(c)

@@ -103,3 +103,32 @@ def test_refusals_exit_3_and_bad_input_exit_1(tabula, campaign):
     one_line(*tabula("trossian", "status", campaign.with_name("missing.duckdb")), 1)
     tabula("trossian", "done", campaign, "--nation", "Russia")
     one_line(*tabula("trossian", "done", campaign, "--nation", "Russia"), 3)  # already done
+
+
+def test_ally_offer_accept_and_break(tabula, campaign):
+    tabula("trossian", "start", campaign, "--seed", 148)
+
+    def one_line(code, out, err, want):
+        assert code == want, (out, err)
+        assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+
+    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # begin phase
+    tabula("trossian", "next", campaign)
+    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian")
+    assert code == 0 and "Russia offers Danubian Principalities an alliance" in out
+    code, out, _ = tabula("trossian", "status", campaign, "--json")
+    assert json.loads(out)["offers"] == [{"nation": "Russia", "to": "Danubian Principalities"}]
+    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # offered already
+    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "danub", "--with", "russia")
+    assert code == 0 and "Russia and Danubian Principalities are allies" in out
+    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Crimean")
+    assert "alliance: Danubian Principalities & Russia" in out
+    code, out, _ = tabula("log", campaign, "--faction", "Ottoman Porte")
+    assert "are allies" in out  # diplomacy is public
+    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break")
+    assert code == 0 and "Russia breaks its alliance with Danubian Principalities" in out
+    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break"), 3)
+    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Prussia"), 1)
+    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Russia"), 3)
+    code, out, err = tabula("round", "verify", campaign, "--readjudicate")
+    assert code == 0, err

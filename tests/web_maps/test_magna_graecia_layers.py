@@ -65,3 +65,99 @@ def test_the_umpire_sees_everything_and_places_take_their_owners_colour(campaign
 def test_an_unknown_side_is_one_line(campaign, tmp_path):
     with pytest.raises(InputError, match="--faction 'Athens' is no side of this campaign"):
         _page(campaign, tmp_path, "Athens")
+
+
+@pytest.fixture(scope="module")
+def battle(tmp_path_factory):
+    """First Punic War, turn 1: Rome marches from Messana on Tauromenium, where Hiero's army stands;
+    its movement ended, the battle there is due (base edge Messana), its defence not chosen yet."""
+    from tabula.demo_magna_graecia import SCENARIO_TARGETS, build_demo_campaign, march
+    from tabula.engine.magna_graecia.ruleset import play
+
+    path = build_demo_campaign(tmp_path_factory.mktemp("mg-battle") / "fp.duckdb", scenario="magna-graecia/first-punic")
+    with Campaign.open(path) as c:
+        c.start(seed=264)
+        side = march(c, SCENARIO_TARGETS["first-punic"])
+        play(c, "end_movement", {"side": side})
+    return path
+
+
+def _battle_points(page):
+    return [p for payload in layer_payloads(page, "point_layer") for p in payload if p.get("shape") == "battle"]
+
+
+def test_a_battle_due_is_drawn_alike_for_every_viewer(battle, tmp_path):
+    from tabula.web_maps.magna_graecia_layers import battles_due
+
+    with Campaign.open(battle, read_only=True) as c:
+        due = battles_due(c.con)
+    assert [(b["node"], b["attacker"], b["defenders"], b["base_edge"], b["defence"]) for b in due] == [
+        ("Tauromenium", "Rome", ["Syracuse"], "Messana", "")]
+    tips = {}
+    for viewer in (None, "Rome", "Carthage", "Syracuse"):
+        page = _page(battle, tmp_path, viewer)
+        points = _battle_points(page)
+        assert len(points) == 1 and points[0]["ll"]
+        tip = dict(map(tuple, points[0]["tip"]))
+        assert tip["battle at"] == "Tauromenium" and tip["attacker"] == "Rome" and tip["defender"] == "Syracuse"
+        assert tip["attacker's base edge"] == "towards Messana" and tip["defence"] == "not chosen yet"
+        tips[viewer] = points[0]["tip"]
+        # the attacker's path of entry: one dotted line from Messana to Tauromenium
+        entries = [d for d in layer_payloads(page, "line_layer") if d["tips"] and d["tips"][0][0][0] == "attacker"]
+        assert len(entries) == 1 and len(entries[0]["v"]) == 1
+        assert dict(map(tuple, entries[0]["tips"][0]))["enters"] == "Tauromenium from Messana"
+        assert "battle due" in page  # in the legend
+    assert all(t == tips[None] for t in tips.values())  # public: the same for everyone
+
+
+def test_the_defenders_choice_is_drawn_once_made(battle, tmp_path):
+    import shutil
+
+    from tabula.engine.magna_graecia.ruleset import play
+
+    path = tmp_path / "chosen.duckdb"
+    shutil.copy(battle, path)
+    with Campaign.open(path) as c:
+        play(c, "defence", {"node": "Tauromenium", "defence": "rear"})
+    for viewer in (None, "Rome"):
+        (point,) = _battle_points(_page(path, tmp_path, viewer))
+        assert dict(map(tuple, point["tip"]))["defence"] == "rear" and point["label"] == "rear defence"
+
+
+def test_no_battle_no_marker(campaign, tmp_path):
+    with Campaign.open(campaign, read_only=True) as c:
+        pending = c.con.execute("SELECT count(*) FROM mg_battles").fetchone()[0]
+    if not pending:
+        page = _page(campaign, tmp_path)
+        assert not _battle_points(page) and "attackers' entry" not in page
+
+
+def test_battles_due_reads_every_kind_of_battle():
+    import duckdb
+
+    from tabula.web_maps.magna_graecia_layers import _battle_tip, battles_due
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE mg_battles (ord INTEGER PRIMARY KEY, node VARCHAR, attacker VARCHAR, defenders VARCHAR, "
+                "base_edge VARCHAR, defence VARCHAR, day INTEGER, undecided BOOLEAN, kind VARCHAR, sally BOOLEAN)")
+    con.execute("""INSERT INTO mg_battles VALUES
+        (0, 'Gela', 'Carthage', '["city:Gela"]', 'Gela', '', 1, false, 'land', false),
+        (1, 'Catana', 'Rome', '["Syracuse"]', '', '', 1, false, 'naval', false),
+        (2, 'Messana', 'Rome', '["Carthage", "Syracuse"]', 'Tauromenium', 'forward', 2, true, 'land', false)""")
+    gela, catana, messana = battles_due(con)
+    assert gela["defenders"] == ["Gela's own forces"] and gela["base_edge"] == ""  # nobody entered: set up as agreed
+    assert dict(map(tuple, _battle_tip(gela)))["attacker's base edge"].startswith("none")
+    assert catana["kind"] == "naval" and "defence" not in dict(map(tuple, _battle_tip(catana)))
+    tip = dict(map(tuple, _battle_tip(messana)))
+    assert tip["defender"] == "Carthage, Syracuse" and tip["defence"] == "forward" and tip["day"] == "2"
+    assert "sealed" in tip["undecided"]
+
+
+def test_opposing_stacks_in_a_battle_stand_side_by_side_with_a_size(battle, tmp_path):
+    page = _page(battle, tmp_path)
+    points = [p for payload in layer_payloads(page, "point_layer") for p in payload]
+    here = [p for p in points if p.get("shape") == "army" and ["node", "Tauromenium"] in p["tip"]]
+    assert len(here) == 2 and len({p["dx"] for p in here}) == 2  # not drawn one over the other
+    assert all(p["r"] > 0 for p in points if p.get("shape") in ("army", "navy"))
+    rings = [p for p in points if p.get("shape") == "ring" and (p.get("tip") or [[]])[0] == ["battle at", "Tauromenium"]]
+    assert len(rings) == 1

@@ -96,3 +96,23 @@ def test_rendered_pages(campaign, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         cli.main(["render", "map", str(campaign), "--out", str(tmp_path / "x.html"), "--faction", "Prussia"])
     assert e.value.code == 1
+
+
+def test_alliances_and_offers_are_public_on_every_page(tmp_path):
+    from tabula.engine.trossian.ruleset import ally
+
+    path = fresh_campaign(tmp_path, tmp_path / "ally.duckdb")
+    with Campaign.open(path) as c:
+        c.start(seed=148)
+        engine_step(c, "begin")
+    assert dict(_read(path, None).panel)["Alliances"] == "none: every nation at war"
+    with Campaign.open(path) as c:
+        ally(c, "Russia", "Danubian")
+    for viewer in (None, "Ottoman Porte", "Russia"):
+        panel = dict(_read(path, viewer).panel)
+        assert panel["Offers of alliance"] == "Russia to Danubian Principalities"
+    with Campaign.open(path) as c:
+        ally(c, "Danubian", "Russia")
+    for viewer in (None, "Crimean Khanate"):
+        panel = dict(_read(path, viewer).panel)
+        assert panel["Alliances"] == "Danubian Principalities & Russia" and "Offers of alliance" not in panel

@@ -26,15 +26,17 @@ FROM tr_lanes l, tr_now n;
 -- no province twice, a province with another nation's army ends the path there), the fewest
 -- provinces to it, and whether the whole move can follow roads (the road bonus: one more
 -- province; `needs_road_bonus`: reached only thanks to it).  Armies aboard, resting, without an HQ's orders or already moved have no rows.
--- Alliances are not read: another nation's army counts as an enemy here.
+-- Alliances are read (tr_game 'alliances', sorted pairs): an ally's army never stops a march.
 CREATE OR REPLACE VIEW tr_march AS
 WITH RECURSIVE
   adj AS (SELECT a, b, road FROM tr_borders UNION ALL SELECT b, a, road FROM tr_borders),
   bonus AS (SELECT CAST(value AS INTEGER) AS n FROM rules WHERE key = 'movement.road_bonus'),
+  allied AS (SELECT coalesce(json_transform(value, '[["VARCHAR"]]'), []) AS pairs FROM tr_game WHERE key = 'alliances'),
   movers AS (SELECT army, nation, province, speed FROM tr_armies
              WHERE aboard = 0 AND rest = 0 AND NOT moved AND standing = '' AND speed > 0),
   enemy AS (SELECT DISTINCT a.province, m.army FROM tr_armies a JOIN movers m ON a.nation <> m.nation
-            WHERE a.aboard = 0),
+            WHERE a.aboard = 0
+              AND NOT list_contains(coalesce((SELECT pairs FROM allied), []), list_sort([a.nation, m.nation]))),
   reach(army, province, steps, by_road, path, stopped) AS (
     SELECT army, province, 0, true, [province], false FROM movers
     UNION ALL
