@@ -39,10 +39,12 @@ import duckdb
 import h3
 import shapely
 
+from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number
 from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
 from tabula.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from tabula.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from tabula.geo.errors import InputError, MissingInputError
+from tabula.geo.files import read_user_text
 from tabula.schema import SCHEMA_DIR, run_schema, schema_tables
 
 __all__ = [
@@ -147,24 +149,6 @@ def _in_years(year: int | None, first: int | None, last: int | None) -> bool:
     return year is None or ((first is None or first <= year) and (last is None or year <= last))
 
 
-def _check_keys(entry: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(entry) - allowed)
-    if unknown:
-        raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}: use only {', '.join(sorted(allowed))}")
-
-
-def _number(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{where}: {value!r} is not a number: write it in digits")
-    return float(value)
-
-
-def _text(value, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{where}: {value!r} is not a name: write it as a non-empty quoted string")
-    return value.strip()
-
-
 def _flag(value, where: str) -> bool:
     if not isinstance(value, bool):
         raise InputError(f"{where}: {value!r} is not true or false: write true or false")
@@ -182,7 +166,7 @@ def _year(value, where: str) -> int | None:
 def _point(value, where: str, example: str) -> tuple[float, float]:
     if not isinstance(value, list) or len(value) != 2:
         raise InputError(f"{where}: must be [lon, lat] in degrees, e.g. {example}")
-    lon, lat = (_number(v, where) for v in value)
+    lon, lat = (number(v, where) for v in value)
     if not (-180 <= lon <= 180 and -90 <= lat <= 90):
         raise InputError(f"{where}: [{lon}, {lat}] is not a lon/lat: write [lon, lat] in degrees, e.g. {example}")
     return lon, lat
@@ -190,13 +174,6 @@ def _point(value, where: str, example: str) -> tuple[float, float]:
 
 def _note(entry: dict) -> str | None:
     return None if entry.get("note") is None else str(entry["note"])
-
-
-def _list_of_tables(data: dict, key: str, source: str) -> list[dict]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise InputError(f"{source}: {key} must be a list of tables: write each as [[{key}]]")
-    return value
 
 
 def _years(entry: dict, where: str) -> tuple[int | None, int | None]:
@@ -210,26 +187,32 @@ def _years(entry: dict, where: str) -> tuple[int | None, int | None]:
 def load_node_file(path: str | Path) -> NodeFile:
     """Read and check a node file (TOML, docs/nodes.md)."""
     path = Path(path)
-    if not path.is_file():
+    if path.is_dir():
+        raise InputError(f"node file {path} is a directory: pass the TOML file of [[place]] and [[path]] entries ({FILE_HELP})")
+    if not path.is_file():  # missing (a FIFO or a device is no file either: reading one could block)
         raise MissingInputError(f"node file {path} does not exist: pass a TOML file of [[place]] and [[path]] entries ({FILE_HELP})")
+    text = read_user_text(path, "node file")  # over-large, non-UTF-8, a directory: one line naming it
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
         raise InputError(f"node file {path} is not TOML ({str(e).splitlines()[0]}): fix its syntax ({FILE_HELP})") from None
+    except RecursionError:  # tomllib recurses per "[": thousands of them exhaust the stack
+        raise InputError(f"node file {path} is not TOML (arrays or tables nested thousands of levels deep): "
+                         f"write [[place]] and [[path]] entries ({FILE_HELP})") from None
     return node_file_from_dict(data, source=str(path))
 
 
 def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
     """A :class:`NodeFile` from the parsed TOML (tests and callers with their own data)."""
-    _check_keys(data, _TOP_KEYS, source)
+    check_keys(data, _TOP_KEYS, source)
     places: list[Place] = []
     seen: dict[str, str] = {}
-    for i, entry in enumerate(_list_of_tables(data, "place", source)):
+    for i, entry in enumerate(list_of_tables(data, "place", source)):
         where = f"{source} [[place]] #{i + 1}"
-        _check_keys(entry, _PLACE_KEYS, where)
+        check_keys(entry, _PLACE_KEYS, where)
         if "name" not in entry:
             raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = _text(entry["name"], f"{where} name")
+        name = name_text(entry["name"], f"{where} name")
         where = f"{source} place {name!r}"
         if name.lower() in seen:
             raise InputError(f"{where}: the name is used twice: give each place its own name")
@@ -237,7 +220,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
         if "at" not in entry:
             raise InputError(f"{where}: no at: give its site as at = [lon, lat], e.g. at = [15.29, 37.07]")
         lon, lat = _point(entry["at"], f"{where} at", "at = [15.29, 37.07]")
-        terrain = None if entry.get("terrain") is None else _text(entry["terrain"], f"{where} terrain").lower()
+        terrain = None if entry.get("terrain") is None else name_text(entry["terrain"], f"{where} terrain").lower()
         if terrain is not None and terrain not in LAND_TERRAINS:
             raise InputError(f"{where}: terrain = {terrain!r} is no terrain class: use one of {', '.join(LAND_TERRAINS)}")
         coastal = None if entry.get("coastal") is None else _flag(entry["coastal"], f"{where} coastal")
@@ -252,14 +235,14 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
 
     paths: list[NodePath] = []
     pairs: dict[tuple[str, str, str], int] = {}
-    for i, entry in enumerate(_list_of_tables(data, "path", source)):
+    for i, entry in enumerate(list_of_tables(data, "path", source)):
         where = f"{source} [[path]] #{i + 1}"
-        _check_keys(entry, _PATH_KEYS, where)
+        check_keys(entry, _PATH_KEYS, where)
         ends = []
         for key in ("from", "to"):
             if key not in entry:
                 raise InputError(f"{where}: no {key}: give from = \"place\" and to = \"place\"")
-            value = _text(entry[key], f"{where} {key}")
+            value = name_text(entry[key], f"{where} {key}")
             if value.lower() not in seen:
                 near = sorted(seen.values(), key=lambda n: (n[0].lower() != value[0].lower(), n))[:6]
                 raise InputError(f"{where}: {key} = {value!r} is no place of the file: add a [[place]] of that name "
@@ -288,7 +271,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
     routing_in = data.get("routing", {})
     if not isinstance(routing_in, dict):
         raise InputError(f"{source}: routing must be a table: write [routing]")
-    _check_keys(routing_in, _ROUTING_KEYS, f"{source} [routing]")
+    check_keys(routing_in, _ROUTING_KEYS, f"{source} [routing]")
     routing = dict(DEFAULT_ROUTING)
     sea = dict(DEFAULT_SEA_COST)
     for key, value in routing_in.items():
@@ -296,7 +279,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
         if key in ("road_terrain_cost", "sea_cost"):
             if not isinstance(value, dict):
                 raise InputError(f"{where}: must be a table of name = cost, e.g. {key} = {{ hills = 3 }}")
-            costs = {str(k): _number(v, f"{where}.{k}") for k, v in value.items()}
+            costs = {str(k): number(v, f"{where}.{k}") for k, v in value.items()}
             if any(v <= 0 for v in costs.values()):
                 raise InputError(f"{where}: every cost must be positive: a step always costs something")
             if key == "sea_cost":
@@ -307,7 +290,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
             else:
                 routing[key] = {**routing[key], **costs}
         else:
-            routing[key] = _number(value, where)
+            routing[key] = number(value, where)
     return NodeFile(tuple(places), tuple(paths), routing, sea, source)
 
 
@@ -517,21 +500,6 @@ def compute_nodes(g: HexGraph, res: int, spec: NodeFile, *, year: int | None = N
 # --------------------------------------------------------------------------- writing
 
 
-def _insert(con, table: str, columns: list[str], rows: list[tuple], *, geom: str | None = None) -> None:
-    """Insert rows through an Arrow table; ``geom`` names a WKB column turned into GEOMETRY."""
-    if not rows:
-        return
-    import pyarrow as pa
-
-    data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
-    select = ", ".join(f"ST_GeomFromWKB({c})" if c == geom else c for c in columns)
-    con.register("_tabula_node_rows", data)
-    try:
-        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_node_rows")
-    finally:
-        con.unregister("_tabula_node_rows")
-
-
 def _present(con) -> list[str]:
     names = {r[0] for r in con.execute(
         "SELECT lower(table_name) FROM information_schema.tables WHERE table_catalog = current_database() "
@@ -582,15 +550,15 @@ def write_nodes(con: duckdb.DuckDBPyConnection, result: NodeResult, *, replace: 
         drop_node_objects(con)
         run_schema(con, NODES_SQL)
         cols = ["name", "lon", "lat", "cell", "terrain", "coastal", "fortified", "commands", "from_year", "until_year", "note"]
-        _insert(con, "nodes", [*cols, "geom"],
+        insert_geometry_rows(con, "nodes", [*cols, "geom"],
                 [tuple(n[c] for c in cols) + (shapely.to_wkb(shapely.Point(n["lon"], n["lat"])),) for n in result.nodes],
                 geom="geom")
         pcols = ["a", "b", "kind", "length_km", "hexes", "bearing_a", "bearing_b", "from_year", "until_year", "note"]
-        _insert(con, "node_paths", [*pcols, "geom"],
+        insert_geometry_rows(con, "node_paths", [*pcols, "geom"],
                 [tuple(p[c] for c in pcols) + (shapely.to_wkb(p["line"]),) for p in result.paths], geom="geom")
-        _insert(con, "node_path_terrain", ["a", "b", "kind", "terrain", "hexes"],
+        insert_geometry_rows(con, "node_path_terrain", ["a", "b", "kind", "terrain", "hexes"],
                 [(p["a"], p["b"], p["kind"], t, n) for p in result.paths for t, n in p["terrain"].items()])
-        _insert(con, "node_path_cells", ["a", "b", "kind", "seq", "cell"],
+        insert_geometry_rows(con, "node_path_cells", ["a", "b", "kind", "seq", "cell"],
                 [(p["a"], p["b"], p["kind"], k, c) for p in result.paths for k, c in enumerate(p["cells"])])
         run_schema(con, NODE_VIEWS_SQL)
         con.execute("COMMIT")

@@ -25,7 +25,6 @@ on bad input.
 from __future__ import annotations
 
 import json
-import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from tabula.datasets.rules import DEFAULT_RULESET, RULES_DIR
+from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number
 from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
@@ -136,24 +136,6 @@ def _where(source: str, what: str) -> str:
     return f"{source}: {what}"
 
 
-def _check_keys(entry: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(entry) - allowed)
-    if unknown:
-        raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}: use only {', '.join(sorted(allowed))}")
-
-
-def _number(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{where}: {value!r} is not a number: write it in digits")
-    return float(value)
-
-
-def _text(value, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{where}: {value!r} is not a name: write it as a non-empty quoted string")
-    return value.strip()
-
-
 def read_geojson_polygon(path: Path, *, name: str | None, where: str):
     """The (multi)polygon of a GeoJSON file, in lon/lat.
 
@@ -219,24 +201,17 @@ def load_province_file(path: str | Path) -> ProvinceSpec:
     return spec_from_dict(data, base=path.parent, source=str(path))
 
 
-def _list_of_tables(data: dict, key: str, source: str) -> list[dict]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise InputError(f"{source}: {key} must be a list of tables: write each as [[{key}]]")
-    return value
-
-
 def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provinces>") -> ProvinceSpec:
     """A :class:`ProvinceSpec` from the parsed TOML (tests and callers with their own data)."""
-    _check_keys(data, _TOP_KEYS, source)
+    check_keys(data, _TOP_KEYS, source)
     seeds: list[ProvinceSeed] = []
     seen: dict[str, str] = {}
-    for i, entry in enumerate(_list_of_tables(data, "province", source)):
+    for i, entry in enumerate(list_of_tables(data, "province", source)):
         where = f"{source} [[province]] #{i + 1}"
-        _check_keys(entry, _PROVINCE_KEYS, where)
+        check_keys(entry, _PROVINCE_KEYS, where)
         if "name" not in entry:
             raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = _text(entry["name"], f"{where} name")
+        name = name_text(entry["name"], f"{where} name")
         where = f"{source} province {name!r}"
         if name.lower() in seen:
             raise InputError(f"{where}: the name is used twice: give each province its own name")
@@ -244,12 +219,12 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
         capital = entry.get("capital")
         if not isinstance(capital, list) or len(capital) != 2:
             raise InputError(f"{where}: capital must be [lon, lat] in degrees, e.g. capital = [12.48, 41.89]")
-        lon, lat = (_number(v, f"{where} capital") for v in capital)
+        lon, lat = (number(v, f"{where} capital") for v in capital)
         if not (-180 <= lon <= 180 and -90 <= lat <= 90):
             raise InputError(f"{where}: capital [{lon}, {lat}] is not a lon/lat: write capital = [lon, lat] in degrees")
         region = region_file = None
         if "region" in entry:
-            region_file = _text(entry["region"], f"{where} region")
+            region_file = name_text(entry["region"], f"{where} region")
             region = read_geojson_polygon(base / region_file, name=name, where=where)
         cells = entry.get("cells_add", [])
         if not isinstance(cells, list):
@@ -265,14 +240,14 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
         raise InputError(f"{source}: no [[province]] entries: give each province a name and a capital = [lon, lat]")
 
     exceptions = []
-    for i, entry in enumerate(_list_of_tables(data, "exception", source)):
+    for i, entry in enumerate(list_of_tables(data, "exception", source)):
         where = f"{source} [[exception]] #{i + 1}"
-        _check_keys(entry, _EXCEPTION_KEYS, where)
+        check_keys(entry, _EXCEPTION_KEYS, where)
         ends = []
         for key in ("from", "to"):
             if key not in entry:
                 raise InputError(f"{where}: no {key}: give from = \"province\" and to = \"province\"")
-            value = _text(entry[key], f"{where} {key}")
+            value = name_text(entry[key], f"{where} {key}")
             if value.lower() not in seen:
                 raise InputError(f"{where}: {key} = {value!r} is no province of the file: use one of {', '.join(sorted(seen.values()))}")
             ends.append(seen[value.lower()])
@@ -285,12 +260,12 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
 
     seas = []
     sea_names: set[str] = set()
-    for i, entry in enumerate(_list_of_tables(data, "sea", source)):
+    for i, entry in enumerate(list_of_tables(data, "sea", source)):
         where = f"{source} [[sea]] #{i + 1}"
-        _check_keys(entry, _SEA_KEYS, where)
+        check_keys(entry, _SEA_KEYS, where)
         if "name" not in entry:
             raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = _text(entry["name"], f"{where} name")
+        name = name_text(entry["name"], f"{where} name")
         where = f"{source} sea {name!r}"
         if name.lower() in sea_names:
             raise InputError(f"{where}: the name is used twice: give each sea area its own name")
@@ -301,30 +276,30 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
             bbox = entry["bbox"]
             if not isinstance(bbox, list) or len(bbox) != 4:
                 raise InputError(f"{where}: bbox must be [west, south, east, north] in degrees")
-            w, s, e, n = (_number(v, f"{where} bbox") for v in bbox)
+            w, s, e, n = (number(v, f"{where} bbox") for v in bbox)
             if not (w < e and s < n):
                 raise InputError(f"{where}: bbox {bbox} is empty: give west < east and south < north")
             geom = shapely.box(w, s, e, n)
         else:
-            geom = read_geojson_polygon(base / _text(entry["region"], f"{where} region"), name=name, where=where)
+            geom = read_geojson_polygon(base / name_text(entry["region"], f"{where} region"), name=name, where=where)
         seas.append(SeaArea(name, geom))
 
     allocation = data.get("allocation", {})
     if not isinstance(allocation, dict):
         raise InputError(f"{source}: allocation must be a table: write [allocation]")
-    _check_keys(allocation, _ALLOCATION_KEYS, f"{source} [allocation]")
+    check_keys(allocation, _ALLOCATION_KEYS, f"{source} [allocation]")
     costs = default_costs()
     extra = allocation.get("costs", {})
     if not isinstance(extra, dict):
         raise InputError(f"{source} [allocation]: costs must be a table of terrain = cost, e.g. costs = {{ hills = 4 }}")
     for terrain, value in extra.items():
-        costs[terrain] = _number(value, f"{source} [allocation] costs.{terrain}")
+        costs[terrain] = number(value, f"{source} [allocation] costs.{terrain}")
     barriers = allocation.get("barriers", list(DEFAULT_BARRIERS))
     if not isinstance(barriers, list) or not all(isinstance(b, str) for b in barriers):
         raise InputError(f"{source} [allocation]: barriers must be a list of terrain names, e.g. barriers = [\"peaks\"]")
     barrier_cost = allocation.get("barrier_cost")
     if barrier_cost is not None:
-        barrier_cost = _number(barrier_cost, f"{source} [allocation] barrier_cost")
+        barrier_cost = number(barrier_cost, f"{source} [allocation] barrier_cost")
     for terrain, value in [*costs.items(), *([("barrier_cost", barrier_cost)] if barrier_cost is not None else [])]:
         if value <= 0:
             raise InputError(f"{source} [allocation]: cost {terrain} = {value} is not positive: every hex costs something to enter")
@@ -590,21 +565,6 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
 # --------------------------------------------------------------------------- writing
 
 
-def _insert(con, table: str, columns: list[str], rows: list[tuple], *, geom: str | None = None) -> None:
-    """Insert rows through an Arrow table; ``geom`` names a WKB column turned into GEOMETRY."""
-    if not rows:
-        return
-    import pyarrow as pa
-
-    data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
-    select = ", ".join(f"ST_GeomFromWKB({c})" if c == geom else c for c in columns)
-    con.register("_tabula_province_rows", data)
-    try:
-        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_province_rows")
-    finally:
-        con.unregister("_tabula_province_rows")
-
-
 def write_provinces(con: duckdb.DuckDBPyConnection, result: ProvinceResult, *, replace: bool = False) -> None:
     """Write the province tables and views into ``con`` in one transaction (the map tables must be there).
 
@@ -623,13 +583,13 @@ def write_provinces(con: duckdb.DuckDBPyConnection, result: ProvinceResult, *, r
             con.execute(f"DROP TABLE IF EXISTS {table}")
         run_schema(con, PROVINCES)
         cols = ["name", "capital_cell", "capital_lon", "capital_lat", "hex_count", "area_km2", "parts", "geom"]
-        _insert(con, "provinces", cols, [tuple(p[c] if c != "geom" else shapely.to_wkb(p["geom"]) for c in cols)
+        insert_geometry_rows(con, "provinces", cols, [tuple(p[c] if c != "geom" else shapely.to_wkb(p["geom"]) for c in cols)
                                           for p in result.provinces], geom="geom")
-        _insert(con, "province_cells", ["province", "cell", "source", "barrier"], result.cells)
-        _insert(con, "province_exceptions", ["from_province", "to_province", "one_way", "note"], result.exceptions)
-        _insert(con, "sea_areas", ["name", "hex_count", "geom"],
+        insert_geometry_rows(con, "province_cells", ["province", "cell", "source", "barrier"], result.cells)
+        insert_geometry_rows(con, "province_exceptions", ["from_province", "to_province", "one_way", "note"], result.exceptions)
+        insert_geometry_rows(con, "sea_areas", ["name", "hex_count", "geom"],
                 [(s["name"], s["hex_count"], shapely.to_wkb(s["geom"])) for s in result.seas], geom="geom")
-        _insert(con, "sea_area_cells", ["sea", "cell"], result.sea_cells)
+        insert_geometry_rows(con, "sea_area_cells", ["sea", "cell"], result.sea_cells)
         run_schema(con, PROVINCE_VIEWS)
         con.execute("COMMIT")
     except BaseException:

@@ -349,7 +349,7 @@ def _node_head(path: Path) -> dict | None:
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return None
     head = data.get("scenario")
     if isinstance(head, dict) and head.get("ruleset") and head.get("nodes"):
@@ -393,7 +393,12 @@ def load_node_scenario(name_or_path: str | Path) -> NodeScenario:
                                 f"({', '.join(list_node_scenarios()) or 'none'})")
     head = _node_head(path)
     where = f"{path.parent.name}/{path.name}"
-    nodes = path.parent / str(head["nodes"])
+    raw = head["nodes"]
+    # The node file lies in the scenario's folder: an absolute path or a ".." would read any file on the disk.
+    if not isinstance(raw, str) or not raw.strip() or Path(raw).is_absolute() or ".." in Path(raw).parts:
+        raise InputError(f"{where} [scenario] nodes = {raw!r}: name the node file (docs/nodes.md) in the scenario's "
+                         "folder, e.g. nodes = \"sicily-nodes.toml\"")
+    nodes = path.parent / raw
     if not nodes.is_file():
         raise MissingInputError(f"{where} [scenario] nodes = {head['nodes']!r}: no such file beside it; "
                                 "name the node file (docs/nodes.md) in the scenario's folder")
@@ -407,7 +412,10 @@ def load_node_scenario(name_or_path: str | Path) -> NodeScenario:
     if not (bbox_t[0] < bbox_t[2] and bbox_t[1] < bbox_t[3]):
         raise InputError(f"{where} [scenario] bbox = {bbox!r}: give [west, south, east, north] with west < east and south < north")
     resolution = _int(head.get("resolution", 6), where, "resolution")
-    check_resolution(resolution)
+    try:
+        check_resolution(resolution)
+    except InputError as e:
+        raise InputError(f"{where} [scenario] {e}") from None
     name = f"{path.parent.name}/{path.stem}"
     return NodeScenario(name=name, title=str(head.get("title", name)), path=path, nodes=nodes, year=year,
                         bbox=bbox_t, resolution=resolution, ruleset=str(head["ruleset"]), meta=dict(head))

@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 
-__all__ = ["DEFAULT_SEED", "seed_from_text", "stream", "campaign_seed"]
+__all__ = ["DEFAULT_SEED", "seed_from_text", "stream", "campaign_seed", "die_face"]
 
 #: Seed of a campaign started without one: fixed, so two fresh campaigns agree.
 DEFAULT_SEED = 1
@@ -39,6 +39,24 @@ def stream(seed: int, *labels: object) -> random.Random:
     """
     key = json.dumps([int(seed), *labels], sort_keys=True, separators=(",", ":"))
     return random.Random(int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:16], "big"))
+
+
+def die_face(seed: int, namespace: str, entered, sides: int, label: tuple) -> tuple[int, bool]:
+    """``(face, entered?)`` of one die of ``sides`` faces for ``label``: the face the umpire entered
+    under the label's key (a die rolled at the table), else drawn from :func:`stream` keyed by
+    ``seed``, the ruleset's ``namespace`` and the label.  A ruleset's dice (Magna Graecia's,
+    Trossian's) are this plus their own record of the rolls."""
+    from tabula.engine.core.labels import label_key
+
+    key = label_key(label)
+    if key in entered:
+        v = entered[key]
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            from tabula.geo.errors import InputError
+
+            raise InputError(f"entered roll {key} = {v!r}: give a whole number from 1 to {sides}")
+        return v, True
+    return stream(seed, namespace, *label).randint(1, sides), False
 
 
 def campaign_seed(con) -> int:

@@ -69,7 +69,8 @@ def due_battles(state: GameState) -> tuple[GameState, list[Event]]:
         events.append(Event(state.turn, PHASE, "battle_due",
                             {"node": node, "attacker": side, "defenders": list(defenders), "base_edge": base},
                             f"battle at {node}: {side} attacks {', '.join(defenders)}" + (f" from {base}" if base else "")))
-    for node in sorted({f.node for f in state.fleets if f.side == side}):
+    # a fleet sheltered in harbour cannot be made to fight (not even its own side's turn)
+    for node in sorted({f.node for f in state.fleets if f.side == side and not f.sheltered}):
         rivals = [f for f in state.fleets_at(node) if state.enemies(side, f.side) and not f.sheltered]
         if rivals and not any(b.node == node and b.kind == "naval" for b in battles):
             defenders = tuple(sorted(f.side for f in rivals))
@@ -162,7 +163,7 @@ def _after_defeat(state: GameState, nmap: NodeMap, rules: Rules, node: str, winn
             shut.append(c)
         else:
             retreats.append(Retreat(command=c.id, open_paths=allowed, by=winner))
-    state = replace(state, retreats=tuple(retreats))
+    state = state.with_retreats(retreats)
     for city in sorted(cities_won):
         holder = state.cities[city].holder
         if holder is None:
@@ -206,5 +207,5 @@ def second_day(state: GameState, nmap: NodeMap, rules: Rules, node: str, choices
         for c in att + dfn:
             if c.side == s and not c.inherent and any(x.id == c.id for x in state.commands):
                 retreats.append(Retreat(command=c.id, open_paths=tuple(nmap.neighbours(node, "land"))))
-    state = replace(state, battles=others, retreats=tuple(retreats))
+    state = replace(state, battles=others).with_retreats(retreats)
     return state, events

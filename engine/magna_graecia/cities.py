@@ -76,9 +76,15 @@ def _opponent(state: GameState, rules: Rules, attacker: str) -> str | None:
     return None
 
 
-def attack_city(state: GameState, rules: Rules, node: str) -> tuple[GameState, list[Event]]:
+def attack_city(state: GameState, rules: Rules, node: str, *, by: str | None = None) -> tuple[GameState, list[Event]]:
     """The phasing side attacks the neutral city of ``node``, where it has a land counter:
-    the city allies with its opponent, and a battle with the city's forces is due."""
+    the city allies with its opponent, and a battle with the city's forces is due.
+
+    ``by``: a side defending in the battle due at ``node`` that attacks the city during that
+    battle; the city's army at once joins the side it was not attacked by (the battle's
+    attacker) as a committed ally, in the same battle."""
+    if by is not None and by != state.phasing:
+        return _attacked_by_defender(state, node, by)
     side = state.phasing
     city = state.cities.get(node)
     if city is None or not city_commands(state, node):
@@ -104,4 +110,22 @@ def attack_city(state: GameState, rules: Rules, node: str) -> tuple[GameState, l
     state = replace(state, battles=state.battles + (Battle(node, side, defenders, base_edge=base),))
     events.insert(0, Event(state.turn, state.phase, "city_attacked", {"city": node, "by": side, "joins": to},
                            f"{side} attacks {node}" + (f", which joins {to}" if to else "")))
+    return state, events
+
+
+def _attacked_by_defender(state: GameState, node: str, by: str) -> tuple[GameState, list[Event]]:
+    city = state.cities.get(node)
+    if city is None or not city_commands(state, node):
+        raise InputError(f"{node} has no city forces to attack")
+    if city.ally is not None:
+        raise InputError(f"{node} is {city.ally}'s ally, not neutral: its forces fight as {city.ally}'s")
+    b = state.battle_at(node)
+    if state.phase != "battles" or b is None:
+        raise InputError(f"{by} may attack {node} only during a battle there in which it defends")
+    if not any(d == by or (d in state.sides and state.friends(by, d)) for d in b.defenders):
+        raise InputError(f"{by} does not fight in the battle at {node}")
+    state = state.with_city(node, hostile_to=by)
+    state, events = join(state, node, b.attacker, state.phase, f"attacked by {by} during the battle")
+    events.insert(0, Event(state.turn, state.phase, "city_attacked", {"city": node, "by": by, "joins": b.attacker},
+                           f"{by} attacks {node} during the battle; it joins {b.attacker}"))
     return state, events

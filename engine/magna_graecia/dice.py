@@ -15,7 +15,6 @@ from typing import Mapping
 
 from tabula.engine.core import rng
 from tabula.engine.core.labels import Labelled, label_key
-from tabula.geo.errors import InputError
 
 __all__ = ["Dice", "Roll", "label_key"]
 
@@ -43,13 +42,7 @@ class Dice:
     log: list = field(default_factory=list)
 
     def roll(self, *label: object) -> Roll:
-        key = label_key(label)
-        if key in self.entered:
-            v = self.entered[key]
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= self.sides:
-                raise InputError(f"entered roll {key} = {v!r}: give a whole number from 1 to {self.sides}")
-            r = Roll(tuple(label), v, entered=True)
-        else:
-            r = Roll(tuple(label), rng.stream(self.seed, NAMESPACE, *label).randint(1, self.sides))
+        value, entered = rng.die_face(self.seed, NAMESPACE, self.entered, self.sides, tuple(label))
+        r = Roll(tuple(label), value, entered=entered)
         self.log.append(r)
         return r

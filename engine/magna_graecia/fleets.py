@@ -75,7 +75,7 @@ def lose_np(state: GameState, rules: Rules, dice: Dice, side: str, n: int, by: s
         state = state.with_side(by, np_destroyed=state.sides[by].np_destroyed + gone)
     if f.np - gone <= 0:
         state = state.with_fleet(replace(f, np=0))
-        return destroy_fleet(state, side, None, "no naval points left", phase, events)
+        return destroy_fleet(state, side, by, "no naval points left", phase, events)
     return state.with_fleet(replace(f, np=f.np - gone)), events
 
 
@@ -92,7 +92,7 @@ def fleet_battle(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node
         if retreat not in (a_side, d_side):
             raise InputError(f"{retreat!r} has no fleet in the fight at {node}: give {a_side} or {d_side}")
         by = d_side if retreat == a_side else a_side
-        state = replace(state, retreats=state.retreats + (Retreat(fleet_side=retreat, by=by),))
+        state = state.with_retreats(state.retreats + (Retreat(fleet_side=retreat, by=by),))
         return state, [Event(state.turn, PHASE, "fleet_declines", {"node": node, "side": retreat},
                              f"{retreat}'s fleet declines battle at {node} and retreats")]
     fa, fd = state.fleet(a_side), state.fleet(d_side)
@@ -109,7 +109,7 @@ def fleet_battle(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node
     data = {"node": node, "rolls": rows, "tie_rule": rules.options.fleet_tie}
     if ta == td:
         if rules.options.fleet_tie == "defender_holds":
-            state = replace(state, retreats=state.retreats + (Retreat(fleet_side=a_side, by=d_side),))
+            state = state.with_retreats(state.retreats + (Retreat(fleet_side=a_side, by=d_side),))
             return state, [Event(state.turn, PHASE, "fleet_battle", {**data, "winner": d_side, "loss": 0},
                                  f"fleets tie at {node} ({ta}); {d_side} holds and {a_side} withdraws")]
         return state, [Event(state.turn, PHASE, "fleet_battle", {**data, "winner": None, "loss": 0},
@@ -121,5 +121,5 @@ def fleet_battle(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node
     state, evs = lose_np(state, rules, dice, loser, diff, winner, element_losses=element_losses)
     events += evs
     if state.fleet(loser) is not None:
-        state = replace(state, retreats=state.retreats + (Retreat(fleet_side=loser, by=winner),))
+        state = state.with_retreats(state.retreats + (Retreat(fleet_side=loser, by=winner),))
     return state, events

@@ -334,6 +334,18 @@ class GameState:
         fleets = tuple(replace(f, carrying=tuple(i for i in f.carrying if i not in gone)) for f in self.fleets)
         return replace(self, commands=tuple(c for c in self.commands if c.id not in gone), fleets=fleets)
 
+    def retreat_side(self, r: Retreat) -> str:
+        """The side a retreat owed belongs to ("" if its command is gone)."""
+        if r.fleet_side:
+            return r.fleet_side
+        c = next((x for x in self.commands if x.id == r.command), None)
+        return self.owner(c) if c is not None else ""
+
+    def with_retreats(self, retreats: Iterable[Retreat]) -> "GameState":
+        """``retreats`` owed, the non-phasing sides' first (the order they must be made in)."""
+        rs = tuple(retreats)
+        return replace(self, retreats=tuple(sorted(rs, key=lambda r: self.retreat_side(r) == self.phasing)))
+
     def with_fleet(self, f: Fleet) -> "GameState":
         others = tuple(x for x in self.fleets if x.side != f.side)
         return replace(self, fleets=others + (f,))

@@ -2,8 +2,9 @@
 
 A node entered costs one movement point; a land counter entering a node with enemy land
 counters halts there, unless every enemy there is shut inside a besieged city (a neutral
-city's node never stops it).  A land counter passing through, or entering, a node whose
-siege has disease rolls for it (fleets never do).  Fleets sail along sea paths between
+city's node never stops it).  A land counter passing through a node whose siege has disease
+rolls for it (fleets never do); one that stops there rolls with its side's force in the
+node at the end of the movement (:func:`~.sieges.siege_turn`), so never twice a turn.  Fleets sail along sea paths between
 coastal nodes, pass but never stop where enemy land counters stand, and halt on entering
 a node with an enemy fleet unless that fleet is sheltered.  Stacking is checked when the
 side ends its movement (:func:`check_stacking`).
@@ -97,8 +98,17 @@ def move(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, cid: int, pa
     cost = len(path) * rules.movement.node_cost
     if cost > c.mp_left:
         raise InputError(f"command {cid}: {len(path)} nodes cost {cost} movement points but it has {c.mp_left} left: move fewer")
+    if c.moved and halts_at(state, c.node, c.side):
+        raise InputError(f"command {cid} halted at {c.node} on entering it (enemy land counters there): "
+                         "it moves no further this turn")
     here = start = c.node
     events: list[Event] = []
+    if c.moved:
+        # it stopped in this node earlier in the phase and now goes on: it passed through
+        state, evs = _disease_on_passing(state, rules, dice, c, start)
+        events += evs
+        if all(x.id != cid for x in state.commands):
+            return state, events
     for i, node in enumerate(path):
         if node not in nmap.places:
             raise InputError(f"command {cid}: {node!r} is not a node of the map")
@@ -107,10 +117,12 @@ def move(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, cid: int, pa
         if i < len(path) - 1 and halts_at(state, node, c.side):
             raise InputError(f"command {cid} must halt at {node} (enemy land counters there): end its move there")
         state = state.with_command(replace(state.command(cid), node=node, entered_from=here))
-        state, evs = _disease_on_passing(state, rules, dice, state.command(cid), node)
-        events += evs
-        if all(x.id != cid for x in state.commands):
-            return state, events
+        if i < len(path) - 1:
+            # passing through; a counter that stops rolls with its side's force there (sieges.siege_turn)
+            state, evs = _disease_on_passing(state, rules, dice, state.command(cid), node)
+            events += evs
+            if all(x.id != cid for x in state.commands):
+                return state, events
         here = node
     c = state.command(cid)
     state = state.with_command(replace(c, mp_left=c.mp_left - cost, moved=True, in_city=False))
@@ -123,7 +135,7 @@ def move(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, cid: int, pa
 def reachable(state: GameState, nmap: NodeMap, rules: Rules, cid: int) -> dict[str, list[str]]:
     """Every node command ``cid`` can end its move in now, with a shortest path to it (halts respected)."""
     c = state.command(cid)
-    if c.aboard or c.inherent or c.leaderless:
+    if c.aboard or c.inherent or c.leaderless or (c.moved and halts_at(state, c.node, c.side)):
         return {}
     steps = c.mp_left // max(1, rules.movement.node_cost)
     out: dict[str, list[str]] = {}
@@ -144,7 +156,8 @@ def reachable(state: GameState, nmap: NodeMap, rules: Rules, cid: int) -> dict[s
 def reachable_by_sea(state: GameState, nmap: NodeMap, rules: Rules, side: str) -> dict[str, list[str]]:
     """Every coastal node ``side``'s fleet can end its move in now, with a shortest path."""
     f = state.fleet(side)
-    if f is None:
+    if f is None or (f.moved and any(g.side != side and state.enemies(side, g.side) and not g.sheltered
+                                     for g in state.fleets_at(f.node))):
         return {}
     out: dict[str, list[str]] = {}
     frontier = [(f.node, [])]
@@ -265,6 +278,10 @@ def move_fleet(state: GameState, nmap: NodeMap, rules: Rules, path: Sequence[str
     cost = len(path) * rules.movement.node_cost
     if cost > f.mp_left:
         raise InputError(f"{side}'s fleet: {len(path)} nodes cost {cost} but it has {f.mp_left} left: sail fewer")
+    rivals_here = [g for g in state.fleets_at(f.node) if g.side != side and state.enemies(side, g.side) and not g.sheltered]
+    if f.moved and rivals_here:
+        raise InputError(f"{side}'s fleet halted at {f.node} to meet {rivals_here[0].side}'s fleet: it sails no further "
+                         "this turn")
     here = f.node
     for i, node in enumerate(path):
         p = nmap.places.get(node)

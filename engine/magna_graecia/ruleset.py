@@ -20,10 +20,13 @@ embark          movement   ... puts commands aboard its fleet
 disembark       movement   ... lands them
 sail            movement   ... sails its fleet along sea paths
 shelter         movement   ... shelters its fleet in a friendly fortified port
-attack_city     mov./bat.  ... attacks the neutral city where it stands
+attack_city     mov./bat.  ... attacks the neutral city where it stands (or, in the battles,
+                           a defending side attacks it during the battle there)
 end_movement    movement   ... ends its movement: alliance rolls, sieges, battles due
 defence         battles    a defending side chooses forward / central / rear
-siege           battles    the phasing side besieges instead of fighting
+siege           battles    the defenders go inside the walls: a siege instead of a battle
+                           (the phasing side or a defending side gives it; refused once
+                           the defenders chose a field defence)
 sally           battles    the phasing side's besieged forces sally
 result          battles    the umpire enters a table battle's result and losses
 second_day      battles    one side's sealed stay/retire order (revealed once all are in)
@@ -60,6 +63,7 @@ from tabula.engine.core.stepped import set_campaign as _set
 from tabula.engine.core.stepped import step_event as _marker
 from tabula.engine.core.tables import Snapshot
 from tabula.geo.errors import InputError, TabulaError
+from tabula.geo.files import whole_number
 
 from . import actions as actions_mod
 from .battles import CHOICES, DEFENCES, camps
@@ -80,12 +84,14 @@ SCENARIO_SQL = SQL / "scenario.sql"
 VIEWS_SQL = SQL / "views.sql"
 
 OVER = "over"
-#: step -> (phases it runs in, who gives it: "phasing", "defender", "owner", "any side", "umpire")
+#: step -> (phases it runs in, who gives it: "phasing", "defender", "phasing or defender", "owner", "any side",
+#: "umpire")
 STEPS: Mapping[str, tuple[tuple[str, ...], str]] = {
     "move": (("movement",), "phasing"), "exchange": (("movement",), "phasing"), "embark": (("movement",), "phasing"),
     "disembark": (("movement",), "phasing"), "sail": (("movement",), "phasing"), "shelter": (("movement",), "phasing"),
-    "attack_city": (("movement", "battles"), "phasing"), "end_movement": (("movement",), "phasing"),
-    "defence": (("battles",), "defender"), "siege": (("battles",), "phasing"), "sally": (("battles",), "phasing"),
+    "attack_city": (("movement", "battles"), "phasing or defender"), "end_movement": (("movement",), "phasing"),
+    "defence": (("battles",), "defender"), "siege": (("battles",), "phasing or defender"),
+    "sally": (("battles",), "phasing"),
     "result": (("battles",), "umpire"), "second_day": (("battles",), "any side"),
     "fleet_battle": (("battles",), "umpire"), "retreat": (("battles",), "owner"),
     "retreat_fleet": (("battles",), "owner"), "end_turn": (("battles",), "phasing"),
@@ -404,7 +410,7 @@ def next_decision(c, snap: Snapshot) -> str:
                     + ", ".join(waiting))
         if not b.defence:
             return (f"battle at {b.node}: the defenders choose their defence (`tabula magna-graecia defence CAMPAIGN "
-                    f"{b.node} forward|central|rear --side S`)" + (", or the attacker besieges it (`siege`)"
+                    f"{b.node} forward|central|rear --side S`)" + (", or they go inside the walls for a siege (`siege`)"
                                                                   if _fortified(c, b.node) else ""))
         return (f"battle at {b.node}: enter the table's result: `tabula magna-graecia result CAMPAIGN {b.node} "
                 f"--winner SIDE|none [--loss COMMAND:ELEMENT=N ...]`")
@@ -510,8 +516,8 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
             a.pop("retreat", None)
     if step == "roll":
         label, value = a.get("label"), a.get("value")
-        if isinstance(value, str) and value.strip().isdigit():
-            value = a["value"] = int(value)
+        if isinstance(value, str) and whole_number(value) is not None:  # ASCII digits only: "²" is no face
+            value = a["value"] = whole_number(value)
         if not isinstance(label, str) or label.count("/") < 2:
             raise InputError(f"roll label {label!r}: give KIND/TURN/... as the dice are labelled "
                              "(alliance/3/Gela/Syracuse, siege/4/Motya/Syracuse; engine/magna_graecia/README.md)")
@@ -530,11 +536,14 @@ def _check_turn(state: GameState, step: str, a: Mapping) -> None:
             raise InputError(f"{step}: give --side (the phasing side, {state.phasing})")
         if side != state.phasing:
             raise StepRefused(f"cannot {WORDS[step]}: it is {_poss(state.phasing)} turn, not {_poss(side)}")
-    elif who == "defender":
+    elif who == "defender" or (who == "phasing or defender" and side != state.phasing):
+        if who != "defender" and not side:
+            raise InputError(f"{step}: give --side (the phasing side, {state.phasing}, or a defending side)")
         b = state.battle_at(a["node"])
         if side and b is not None and side not in b.defenders and not any(state.friends(side, d) for d in b.defenders
                                                                  if d in state.sides):
-            raise StepRefused(f"cannot choose the defence at {a['node']}: {side} is not defending there")
+            raise StepRefused(f"cannot {WORDS[step] if who != 'defender' else 'choose the defence'} at {a['node']}: "
+                              f"{side} is not defending there")
     elif who == "owner" and side and step == "retreat":  # retreat_fleet: --side names the fleet
         owner = state.owner(state.command(a["command"]))
         if owner != side:
@@ -633,9 +642,11 @@ def play(c, step: str, arg: Mapping | None = None) -> list[Event]:
 def _action(step: str, a: Mapping, state: GameState) -> dict:
     do = _ENGINE.get(step, step)
     drop = {"side"}
+    if step == "attack_city" and a.get("side") and a.get("side") != state.phasing:
+        a = {**a, "by": a["side"]}          # a defender attacking the city during the battle
     if step == "retreat_fleet":
         drop = set()
-        a = {**a, "side": a.get("side") or (state.retreats[0].fleet_side if state.retreats else "")}
+        a = {**a, "side": a.get("side") or next((r.fleet_side for r in state.retreats if r.fleet_side), "")}
     return {"do": do, **{k: v for k, v in a.items() if k not in drop}}
 
 

@@ -19,6 +19,8 @@ For a campaign, ``[scenario]`` also names ``ruleset = "magna-graecia"``, its nod
 
 from __future__ import annotations
 
+from collections import Counter
+
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,13 +108,18 @@ def _place(path: Path | str, where: str, name: object, year: int, places: Mappin
     return name
 
 
+#: The most elements of one type a command may hold: a sanity bound on the file, not a rule (a whole
+#: DBM army is a few hundred elements at most).
+MAX_ELEMENTS = 1000
+
+
 def _elements(path: Path, where: str, table: object) -> dict[str, int]:
     if not isinstance(table, Mapping) or not table:
         raise InputError(f"{path} {where}: give elements as a table of DBM element -> count, e.g. {{\"Sp(I)\" = 6}}")
     out = {}
     for k, v in table.items():
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise InputError(f"{path} {where}: {k} = {v!r}: give a whole number of elements >= 1")
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_ELEMENTS:
+            raise InputError(f"{path} {where}: {k} = {v!r}: give a whole number of elements from 1 to {MAX_ELEMENTS}")
         out[str(k)] = v
     return out
 
@@ -159,10 +166,13 @@ def scenario_from_toml(text: str, *, source: str = "<scenario>", known_types: tu
     for i, s in enumerate(data.get("side", []), 1):
         where = f"side #{i} ({s.get('name', '?')})"
         try:
-            sname, capital, start = str(s["name"]), s["capital"], s["start"]
+            sname, capital, start = s["name"], s["capital"], s["start"]
             strength = s["capital_strength"]
         except KeyError as err:
             raise InputError(f"{path} {where}: lacks {err}: give name, capital, capital_strength and start") from None
+        if not isinstance(sname, str) or not sname.strip():
+            raise InputError(f"{path} {where}: name = {sname!r}: give the side's name as a non-empty quoted string")
+        sname = sname.strip()
         if any(x.name == sname for x in sides):
             raise InputError(f"{path} {where}: the side is given twice: keep one")
         if isinstance(strength, bool) or not isinstance(strength, int) or not 0 <= strength <= 3:
@@ -177,6 +187,9 @@ def scenario_from_toml(text: str, *, source: str = "<scenario>", known_types: tu
         if at:
             _place(path, f"{where} fleet_at", at, year, places)
         allied = tuple(_place(path, f"{where} allied_cities", c, year, places) for c in s.get("allied_cities", []))
+        twice = sorted(c for c, n in Counter(allied).items() if n > 1)
+        if twice:
+            raise InputError(f"{path} {where}: allied_cities names {', '.join(twice)} more than once: name each city once")
         army = []
         for j, c in enumerate(s.get("command", []), 1):
             cw = f"{where} command #{j}"

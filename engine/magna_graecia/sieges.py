@@ -5,9 +5,9 @@ walls and the besieger has at least as many effective elements (naval points of 
 unsheltered fleet in a coastal node counting as elements; sheltered NPs never help the
 defence).  In each of its own turns after a full turn of siege in which no besieging
 counter moved, the besieger rolls one die: 8 or more, modified, and the city falls; an
-unmodified 1 brings disease.  Once disease has come, every side in the siege rolls in each
-of its later turns, losing a tenth of its effective elements on a 1; passers-by roll as
-they go (:mod:`.movement`).
+unmodified 1 brings disease.  Once disease has come, every side with land forces in the
+node rolls for them in each of its later turns, losing a tenth of their effective elements
+on a 1; passers-by roll as they go (:mod:`.movement`).
 """
 
 from __future__ import annotations
@@ -83,11 +83,14 @@ def declare_siege(state: GameState, nmap: NodeMap, rules: Rules, node: str) -> t
         raise InputError(f"no battle is due at {node}: a siege begins when the defenders of a due battle go inside")
     if not nmap.places[node].fortified:
         raise InputError(f"{node} is not a fortified city: the battle must be fought")
+    if b.defence:
+        raise InputError(f"the defenders at {node} chose a {b.defence} defence in the field: with elements outside "
+                         "the walls there is no siege; the battle must be fought")
     att, dfn = camps(state, b)
     for city in sorted({c.city for c in dfn if c.city and not c.side}):
         cs = state.cities[city]
         n = sum(1 for c in dfn if c.city == city and not c.side)
-        if cs.holder is None and (cs.ally is None or cs.hostile_to == b.attacker) and n > 1:
+        if cs.holder is None and n > 1:          # neutral, attacked, or allied to a defender alike
             raise InputError(f"{city}'s {n} commands cannot all shut themselves in: a city of two or three commands "
                              "holds the walls with one and meets the attacker in the field; the battle must be fought")
     inside = tuple(replace(c, in_city=True) for c in dfn)
@@ -104,14 +107,31 @@ def declare_siege(state: GameState, nmap: NodeMap, rules: Rules, node: str) -> t
                          f"{b.attacker} lays siege to {node} ({have:g} against {need:g} inside)")]
 
 
-def sally(state: GameState, node: str) -> tuple[GameState, list[Event]]:
+def sally(state: GameState, node: str, *, naval: bool = False) -> tuple[GameState, list[Event]]:
     """The phasing side's forces besieged at ``node`` sally against the besiegers (after its
     movement): a land battle with the phasing side attacking from the city.  Beaten, they go
-    back inside and the siege goes on; the besieger beaten retreats and the siege is lifted."""
+    back inside and the siege goes on; the besieger beaten retreats and the siege is lifted.
+    ``naval``: its fleet sheltered in the harbour puts out instead and fights the besieging
+    fleet there (a fleet fight, :func:`~.fleets.fleet_battle`)."""
     side = state.phasing
     siege = state.siege_at(node)
     if siege is None or siege.besieger == side or state.phase != "battles":
         raise InputError(f"{side} can sally only from a city it holds under siege, after its movement")
+    if naval:
+        f = state.fleet(side)
+        if f is None or f.node != node or not f.sheltered:
+            raise InputError(f"{side} has no fleet sheltered in {node}'s harbour to sally with")
+        rivals = [g for g in state.fleets_at(node) if state.enemies(side, g.side) and not g.sheltered]
+        if not rivals:
+            raise InputError(f"no besieging fleet lies off {node}: a naval sally needs one to fight")
+        if state.battle_at(node, "naval") is not None:
+            raise InputError(f"a fleet fight is already due at {node}")
+        state = state.with_fleet(replace(f, sheltered=False))
+        b = Battle(node, side, tuple(sorted(g.side for g in rivals)), kind="naval", sally=True)
+        state = replace(state, battles=state.battles + (b,))
+        return state, [Event(state.turn, PHASE, "sally", {"node": node, "side": side, "naval": True,
+                                                          "defenders": list(b.defenders)},
+                             f"{side}'s fleet puts out of {node} against {', '.join(b.defenders)}'s fleet")]
     out = [c for c in defenders_inside(state, siege) if c.side == side and not c.inherent]
     if not out:
         raise InputError(f"{side} has no command inside {node} free to sally")
@@ -140,6 +160,11 @@ def _disease_roll(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, sie
     state, evs = apply_losses(state, losses, by=None, turn_phase=PHASE, why=f"disease at {siege.node}")
     return state, [Event(state.turn, PHASE, "disease_roll", {**data, "struck": True, "lost": n},
                          f"disease at {siege.node}: {side} loses {n} elements ({total})")] + evs
+
+
+def _force(state: GameState, siege: Siege, side: str) -> tuple[Command, ...]:
+    """``side``'s own land forces in the siege's node (a city's commands allied to it included)."""
+    return tuple(c for c in state.at(siege.node) if state.owner(c) == side)
 
 
 def _arrived_before(state: GameState, siege: Siege) -> bool:
@@ -171,7 +196,7 @@ def siege_turn(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice) -> tup
                                     f"the siege of {siege.node} is lifted: {have:g} besiegers against {need:g} inside"))
                 continue
             if _arrived_before(state, siege):
-                state, evs = _disease_roll(state, nmap, rules, dice, siege, side, _besiegers(state, siege))
+                state, evs = _disease_roll(state, nmap, rules, dice, siege, side, _force(state, siege, side))
                 events += evs
             f = state.fleet(side)
             moved = any(c.moved for c in _besiegers(state, siege)) or (f is not None and f.node == siege.node and f.moved)
@@ -185,9 +210,9 @@ def siege_turn(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice) -> tup
                 continue
             state, evs = _fall_roll(state, nmap, rules, dice, siege)
             events += evs
-        elif inside and any(state.owner(c) and state.friends(state.owner(c), side) for c in inside) and _arrived_before(state, siege):
-            force = tuple(c for c in inside if state.owner(c) and state.friends(state.owner(c), side))
-            state, evs = _disease_roll(state, nmap, rules, dice, siege, side, force)
+        elif _arrived_before(state, siege) and _force(state, siege, side):
+            # every army in the node rolls in its own turn: the besieged, a relief force, a third side
+            state, evs = _disease_roll(state, nmap, rules, dice, siege, side, _force(state, siege, side))
             events += evs
     return state, events
 

@@ -19,7 +19,7 @@ from .dice import Dice
 from .model import WINTER, Event, GameState, Scenario
 from .navies import sink
 from .rules import Rules
-from .treasury import recruit
+from .treasury import census_left, recruit
 
 __all__ = ["EFFECTS", "apply_card", "card_schedule", "check_cards", "draw_cards", "schedule_year"]
 
@@ -65,7 +65,8 @@ def check_cards(cards, rules: Rules, where: str) -> None:
 
 def card_schedule(rules: Rules, dice: Dice, year: int, nation: str) -> tuple[int, ...]:
     """The phases (0-based) of ``nation``'s chance cards in ``year``: one d10 (1-9: that
-    phase); a 10 gives two cards, each placed by its own roll, 10s rolled again."""
+    phase); a 10 gives two rolls, each placing a card; a further 10 is rolled again
+    (options.card_tens "reroll") or places no card ("no_card")."""
     die, double = rules.cards.die, rules.cards.double_on
     first = dice.roll(die, "cards", year, nation, 0)
     if first != double:
@@ -79,6 +80,8 @@ def card_schedule(rules: Rules, dice: Dice, year: int, nation: str) -> tuple[int
             if r != double:
                 phases.append(r - 1)
                 break
+            if rules.options.card_tens == "no_card":
+                break           # the further 10 is ignored: that roll places no card
     return tuple(sorted(phases))
 
 
@@ -144,6 +147,10 @@ def apply_card(scenario: Scenario, state: GameState, rules: Rules, nation: str, 
         capital = scenario.nations[nation].capital
         if state.control.get(capital) != nation:
             return nothing("its capital is lost")
+        full = [k for k in dict.fromkeys(card["units"])
+                if (left := census_left(scenario, state, nation, k)) is not None and list(card["units"]).count(k) > left]
+        if full:
+            return nothing(f"its census has no more {', '.join(full)}")
         state, evs = recruit(scenario, state, rules, nation, capital, list(card["units"]),
                              quality=str(card.get("quality", "line")), free=True, why=f"card {card['key']}")
         return state, events + evs

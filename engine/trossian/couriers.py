@@ -3,7 +3,7 @@
 A courier moves up to four places a phase (provinces by horse, sea lanes by boat; +1 when
 the whole move follows roads), changing mount for boat and back at any coastal town of a
 province (a town on a lane).  Each enemy province it enters, and each enemy-held lane (one
-with an enemy navy and none of its own side), risks it: a d6, failing on a 1.  A failing
+with an enemy navy out of port and none of its own side), risks it: a d6, failing on a 1.  A failing
 courier rolls on the table: 1 captured with its message, 2-5 killed with it, 6 captured
 with a false message (the captor's intelligence records which).
 """
@@ -42,9 +42,10 @@ def send_courier(scenario: Scenario, state: GameState, nation: str, courier_id: 
 
 
 def lane_holder(state: GameState, lane: str, nation: str) -> str | None:
-    """The enemy holding ``lane`` against ``nation``: a hostile navy there and none of ``nation``
-    or its allies (None: open)."""
-    navies = state.navies_in(lane)
+    """The enemy holding ``lane`` against ``nation``: a hostile navy out of port there and none of
+    ``nation`` or its allies (None: open).  A navy in port lies in the port's own space, not
+    the lane, so it neither holds the lane nor keeps it open."""
+    navies = [n for n in state.navies_in(lane) if not n.port]
     if any(not state.hostile(n.nation, nation) for n in navies):
         return None
     return next((n.nation for n in navies if state.hostile(n.nation, nation)), None)

@@ -40,15 +40,8 @@ class Dice:
     log: list = field(default_factory=list)
 
     def roll(self, sides: int, *label: object) -> int:
-        key = label_key(label)
-        if key in self.entered:
-            value = self.entered[key]
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-                raise InputError(f"die {key} = {value!r}: give a whole number from 1 to {sides}")
-            self.log.append(Roll(tuple(label), sides, value, True))
-            return value
-        value = rng.stream(self.seed, NAMESPACE, *label).randint(1, sides)
-        self.log.append(Roll(tuple(label), sides, value))
+        value, entered = rng.die_face(self.seed, NAMESPACE, self.entered, sides, tuple(label))
+        self.log.append(Roll(tuple(label), sides, value, entered))
         return value
 
     def pick(self, options: tuple | list, *label: object):

@@ -156,8 +156,8 @@ class Unit:
 class Army:
     """A detachment.  ``rest``: phases it must stay still (victor's rest, draw's freeze);
     ``moved``: it moved (or fought) this phase; ``standing``: the order of an army that has
-    lost its last HQ ("hold" or "home"; "" while it has one); ``ready_year``: recruits wait
-    for Early Spring of that year."""
+    lost its last HQ ("hold" or "home"; "" while it has one).  Recruits are raised in winter
+    quarters, when no army moves, so they first act in Early Spring."""
 
     id: int
     nation: str
@@ -271,6 +271,9 @@ class GameState:
     next_id: int = 1
     offers: frozenset[tuple[str, str]] = frozenset()
     """(nation, partner): alliances offered and not yet accepted (:func:`turn.diplomacy`)."""
+    sailed: frozenset[int] = frozenset()
+    """Navies that sailed into a lane, put into a port or put out of one this phase: they were
+    not in their lane's waters the whole phase, so they blockade no port this phase."""
 
     # -- lookups
     def army(self, army_id: int) -> Army:
@@ -343,6 +346,7 @@ def state_to_dict(state: GameState) -> dict:
     data["contested"] = sorted(state.contested)
     data["entries"] = sorted(list(e) for e in state.entries)
     data["offers"] = sorted(list(o) for o in state.offers)
+    data["sailed"] = sorted(state.sailed)
     return _lists(data)
 
 
@@ -392,4 +396,5 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         scheduled=int(data.get("scheduled", 0)),
         next_id=int(data.get("next_id", 1)),
         offers=frozenset(tuple(o) for o in data.get("offers", ())),
+        sailed=frozenset(int(n) for n in data.get("sailed", ())),
     )

@@ -2,7 +2,8 @@
 
 A navy lies in a sea lane, out at sea or at a berth (a port, or off a province's coast:
 the seed's separate coastal space, entered only from the lane).  Its actions, four a
-phase: sail to a neighbouring lane; put into a friendly port on the lane (two navies a
+phase: sail to a neighbouring lane; put into a friendly port (its province held by the
+navy's nation or an ally) on the lane (two navies a
 port at most) or lie off a province's coast; put out to sea; embark or disembark one army
 (at a friendly port up to 20 AP an action, off a coast up to 10; couriers and HQs weigh
 nothing; a navy carries 20 AP in all).  Hostile navies in one sea space fight
@@ -48,6 +49,12 @@ def cargo(state: GameState, navy_id: int) -> tuple[Army, ...]:
     return tuple(a for a in state.armies if a.aboard == navy_id)
 
 
+def _friendly(state: GameState, province: str, nation: str) -> bool:
+    """A friendly port: its province held by ``nation`` or an ally (not by nobody)."""
+    holder = state.control.get(province)
+    return holder is not None and not state.hostile(holder, nation)
+
+
 def port_berths(state: GameState, town: str) -> int:
     return sum(1 for n in state.navies if n.berth == f"port:{town}")
 
@@ -76,6 +83,7 @@ def navy_actions(scenario: Scenario, state: GameState, rules: Rules, navy_id: in
             if not lane_open(scenario, rules, lane, state.phase):
                 raise InputError(f"{who}: {lane} is frozen in {rules.calendar.phases[state.phase]}")
             navy = replace(navy, lane=lane)
+            state = replace(state, sailed=state.sailed | {navy_id})
             text = f"{who} sails into {lane}"
         elif verb == "put_in":
             (town,) = args
@@ -85,11 +93,13 @@ def navy_actions(scenario: Scenario, state: GameState, rules: Rules, navy_id: in
                 raise InputError(f"{who}: {town!r} is not a port on {navy.lane}: use one of {', '.join(ports) or 'none'}")
             if not navy.at_sea:
                 raise InputError(f"{who} is at {navy.berth}: put out to sea first")
-            if state.hostile(state.control.get(t.province), navy.nation):
-                raise InputError(f"{who}: {town} is an enemy port")
+            if not _friendly(state, t.province, navy.nation):
+                raise InputError(f"{who}: {town} is " + ("an enemy port" if state.control.get(t.province)
+                                                          else "nobody's: not a friendly port"))
             if port_berths(state, town) >= rules.navies.port_capacity:
                 raise InputError(f"{who}: {town} already holds {rules.navies.port_capacity} navies")
             navy = replace(navy, berth=f"port:{town}")
+            state = replace(state, sailed=state.sailed | {navy_id})
             text = f"{who} puts into {town}"
         elif verb == "lie_off":
             (province,) = args
@@ -105,6 +115,8 @@ def navy_actions(scenario: Scenario, state: GameState, rules: Rules, navy_id: in
             if navy.port and not lane_open(scenario, rules, navy.lane, state.phase):
                 raise InputError(f"{who}: {navy.lane} is frozen in {rules.calendar.phases[state.phase]}: "
                                  "it stays in port")
+            if navy.port:
+                state = replace(state, sailed=state.sailed | {navy_id})
             navy = replace(navy, berth="")
             text = f"{who} puts out into {navy.lane}"
         elif verb in ("embark", "disembark"):
@@ -125,7 +137,7 @@ def _load(scenario: Scenario, state: GameState, rules: Rules, navy: Navy, army_i
     army = state.army(army_id)
     if navy.port:
         province, limit = scenario.towns[navy.port].province, rules.navies.port_load_ap
-        if state.hostile(state.control.get(province), navy.nation):
+        if not _friendly(state, province, navy.nation):
             raise InputError(f"{who}: {navy.port} is not a friendly port")
     elif navy.berth.startswith("coast:"):
         province, limit = navy.berth[6:], rules.navies.beach_load_ap
@@ -138,6 +150,11 @@ def _load(scenario: Scenario, state: GameState, rules: Rules, navy: Navy, army_i
     if verb == "embark":
         if army.aboard or army.province != province or army.nation != navy.nation:
             raise InputError(f"{who}: army {army_id} is not a {navy.nation} army ashore in {province}")
+        if army.rest:
+            raise InputError(f"{who}: army {army_id} must stay where it is this phase (rest after a victory or a draw)")
+        if army.standing:
+            raise InputError(f"{who}: army {army_id} has no HQ and "
+                             f"{'holds' if army.standing == 'hold' else 'marches home'}: join an HQ to it first")
         loaded = sum(army_load(rules, a) for a in cargo(state, navy.id))
         if loaded + weight > rules.navies.transport_ap:
             raise InputError(f"{who} carries {loaded} AP: army {army_id} ({weight} AP) would pass "
@@ -145,6 +162,8 @@ def _load(scenario: Scenario, state: GameState, rules: Rules, navy: Navy, army_i
         return state.with_armies(replace(army, aboard=navy.id, moved=True)), f"{who} embarks army {army_id} at {province}"
     if army.aboard != navy.id:
         raise InputError(f"{who}: army {army_id} is not aboard")
+    if not army.has_hq and state.enemies_in(province, army.nation):
+        raise InputError(f"{who}: army {army_id} has no HQ: it will not land to contact the enemy in {province}")
     state = state.with_armies(replace(army, aboard=0, province=province, moved=True))
     state = replace(state, entries=state.entries | {(province, army.nation)})
     return state, f"{who} lands army {army_id} in {province}"
@@ -227,6 +246,8 @@ def sea_battle(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, s
                    and not any(m.nation in hostile_here for m in state.navies_in(x) if not m.port)]
         moved = replace(navy, lane=options[0], berth="") if options else navy
         state = state.with_navies(moved)
+        if options:
+            state = replace(state, sailed=state.sailed | {navy.id})
         events.append(_event(state, "sea_battle_lost", {"navy": navy.id, "nation": navy.nation, "from": navy.lane,
                                                         "to": moved.lane},
                              f"navy {navy.id} ({navy.nation}) loses the fight"
@@ -242,7 +263,15 @@ def sea_battle(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, s
                                      + (" - lost" if lost else "")))
                 if not lost:
                     kept.append(unit)
-            state = state.with_armies(replace(army, units=tuple(kept))) if kept else state.with_armies(drop=(army.id,))
+            if not kept:
+                state = state.with_armies(drop=(army.id,))
+                continue
+            new = replace(army, units=tuple(kept))
+            if army.has_hq and not new.has_hq:
+                new = replace(new, standing="hold")
+                events.append(_event(state, "hq_lost", {"army": army.id},
+                                     f"army {army.id} ({army.nation}) has lost its last HQ: it holds until ordered home"))
+            state = state.with_armies(new)
         if rules.options.navy_rolls_itself:
             roll = dice.roll(6, "sea-loss", state.year, state.phase, navy.id, "navy")
             if roll <= rules.navies.loss_on:

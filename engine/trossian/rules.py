@@ -154,6 +154,7 @@ class Options:
     couriers_through_ice: bool
     pacify_counts_hq: bool
     retreat_into: str
+    card_tens: str = "reroll"
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,9 @@ class Rules(RuleSet):
         mode = self.options.attrition_modifiers
         row = self.attrition["winner" if mode == "draw_as_others" and result == "draw" else result]
         printed = row.guard_hq if guard else row.militia
+        if mode == "on_threshold":
+            # the printed number moves the threshold, not the roll: the sign reversed on the roll
+            return -printed
         if mode == "guard_tougher":
             # the seed's magnitude, with the sign that makes the Guard harder to lose
             return abs(printed) if guard else -abs(printed)

@@ -65,6 +65,7 @@ from tabula.engine.core.stepped import (SteppedRuleset, create_scenario_tables, 
 from tabula.engine.core.stepped import set_campaign as _set
 from tabula.engine.core.tables import Snapshot
 from tabula.geo.errors import InputError, TabulaError
+from tabula.geo.files import whole_number
 
 from . import battles as battles_mod
 from . import couriers as couriers_mod
@@ -90,7 +91,7 @@ VIEWS_SQL = SQL / "views.sql"
 ORDER_KINDS = ("march", "sail", "courier", "army")
 #: Every step a nation takes (the others are the umpire's).
 NATION_STEPS = ORDER_KINDS + ("done", "bank", "recruit")
-_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries", "offers")
+_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries", "offers", "sailed")
 #: The phases a nation may offer, accept or break an alliance in (the ``ally`` step).
 ALLY_PHASES = ("orders", "winter")
 #: Tables whose rows are a nation's own in the log (others see only that a row changed).
@@ -177,6 +178,8 @@ def _rows(scenario: Scenario, state: GameState, rules: Rules | None = None) -> d
             "entries": _j(sorted(list(e) for e in state.entries))}
     if state.offers:  # written only while an offer is open (older campaigns have no row)
         game["offers"] = _j(sorted(list(o) for o in state.offers))
+    if state.sailed:  # written only while a navy has sailed this phase (older campaigns have no row)
+        game["sailed"] = _j(sorted(state.sailed))
     out["tr_game"] = {(k,): {"key": k, "value": str(v)} for k, v in game.items()}
     out["tr_control"] = {(p,): {"province": p, "nation": state.control.get(p)} for p in scenario.provinces}
     out["tr_treasury"] = {(n,): {"nation": n, "bank": _j(dict(s.bank)), "treasury": s.treasury,
@@ -222,7 +225,8 @@ def state_of(snap: Snapshot) -> GameState:
         contested=frozenset(json.loads(game["contested"])),
         entries=frozenset(tuple(e) for e in json.loads(game["entries"])),
         scheduled=int(game["scheduled"]), next_id=int(game["next_id"]),
-        offers=frozenset(tuple(o) for o in json.loads(game.get("offers", "[]"))))
+        offers=frozenset(tuple(o) for o in json.loads(game.get("offers", "[]"))),
+        sailed=frozenset(int(n) for n in json.loads(game.get("sailed", "[]"))))
 
 
 # --- the seal ----------------------------------------------------------------------------------
@@ -549,9 +553,9 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
             elif verb == "lie_off":
                 obj = place_named(scenario, obj, "--do lie_off:")
             else:
-                if not obj.isdigit():
+                if whole_number(obj) is None:  # ASCII digits only: "²".isdigit() is True, int("²") fails
                     raise InputError(f"--do {verb}:{obj}: give an army's number")
-                obj = int(obj)
+                obj = whole_number(obj)
             actions.append([verb, obj])
         if not actions:
             raise InputError("sail: give the navy's actions in order: --do sail:LANE --do put_in:TOWN ...")
@@ -759,9 +763,9 @@ def parse_fates(items: Sequence[str]) -> dict[int, str]:
     out = {}
     for item in items or ():
         unit, sep, fate = str(item).partition("=")
-        if not sep or not unit.strip().isdigit() or fate.strip() not in battles_mod.FATES:
+        if not sep or whole_number(unit) is None or fate.strip() not in battles_mod.FATES:
             raise InputError(f"--fate {item!r}: give UNIT=FATE, FATE one of {', '.join(battles_mod.FATES)}")
-        out[int(unit)] = fate.strip()
+        out[whole_number(unit)] = fate.strip()
     return out
 
 
@@ -769,9 +773,9 @@ def parse_dice(items: Sequence[str]) -> dict[str, int]:
     out = {}
     for item in items or ():
         key, sep, value = str(item).rpartition("=")
-        if not sep or not key or not value.strip().isdigit():
+        if not sep or not key or whole_number(value) is None:
             raise InputError(f"--die {item!r}: give LABEL=FACE, e.g. attrition/1806/0/7/12=4")
-        out[key.strip()] = int(value)
+        out[key.strip()] = whole_number(value)
     return out
 
 

@@ -198,6 +198,38 @@ def _check_forces(forces: dict, rules: Rules, ff: Path, nations, provinces, town
         if b.get("nation") not in nations or p not in provinces or not provinces[p].city \
                 or holders.get(p) != b.get("nation") or not isinstance(b.get("ap"), int):
             raise InputError(f"{ff} bank #{i}: give a nation, a city province it holds and whole AP")
+    _check_census(forces, rules, ff, nations)
+
+
+def _check_census(forces: dict, rules: Rules, ff: Path, nations) -> None:
+    """``[census.<nation>]``: kind -> the most units of it the nation may field (the stands it
+    owns); the starting forces must fit."""
+    census = forces.get("census", {})
+    if not isinstance(census, dict):
+        raise InputError(f"{ff} census: give a table [census.<nation>] of kind = count")
+    known = (*rules.units.kinds(), "navy", "courier")
+    for nation, limits in census.items():
+        where = f"{ff} census {nation!r}"
+        if nation not in nations:
+            raise InputError(f"{where}: use one of {', '.join(nations)}")
+        if not isinstance(limits, dict):
+            raise InputError(f"{where}: give kind = count pairs")
+        have: dict[str, int] = {}
+        for army in forces.get("army", []):
+            if army.get("nation") == nation:
+                for u in army["units"]:
+                    kind = parse_unit(u, rules, where)[0]
+                    have[kind] = have.get(kind, 0) + 1
+        have["navy"] = sum(1 for n in forces.get("navy", []) if n.get("nation") == nation)
+        have["courier"] = sum(int(c.get("count", 0)) for c in forces.get("couriers", []) if c.get("nation") == nation)
+        for kind, count in limits.items():
+            if kind not in known:
+                raise InputError(f"{where} {kind!r}: use one of {', '.join(known)}")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise InputError(f"{where} {kind} = {count!r}: give a whole number, 0 or more")
+            if have.get(kind, 0) > count:
+                raise InputError(f"{where}: the starting forces hold {have[kind]} {kind}, above its {count}: "
+                                 "raise the census or trim the forces")
 
 
 def builder_file(folder: str | Path = DEFAULT_SCENARIO) -> str:

@@ -3,12 +3,13 @@
 At the end of each phase, a nation with at least 20 AP of troops (HQs not counted unless
 options.pacify_counts_hq) that stayed all phase in a province held by an enemy or by no one
 pacifies it for that phase.  A battle there, or a hostile army entering, spoils the phase
-(options.pacification_interrupt: "restart" from nothing, or "pause").  When the phases done
-reach the phases needed (pacification.phases; +1 for a port siege that lasted through a
-winter) the province changes hands: AP banked in it are captured, navies in its ports are
+(options.pacification_interrupt: "pause", that month lost, or "restart" from nothing).
+When the phases done reach the phases needed (pacification.phases; +1 for a port siege
+that lasted through a winter) the province changes hands: AP banked in it are captured, navies in its ports are
 captured.  A port does not count as besieged without a navy of the besieger's side in the
-lane of one of its ports (options.unblockaded_port "no_progress": no phase counts without
-one).  Troops aboard navies in a port that is besieged land to defend it.
+lane of one of its ports at the end of every phase of the siege (options.unblockaded_port
+"restart": a phase without one undoes the phases done; "no_progress": it only counts for
+nothing; "ignore").  Troops aboard navies in a port that is besieged land to defend it.
 """
 
 from __future__ import annotations
@@ -33,9 +34,12 @@ def troop_ap(rules: Rules, armies: Sequence[Army]) -> int:
 
 
 def blockaded(scenario: Scenario, state: GameState, province: str, nation: str) -> bool:
-    """A navy of ``nation`` or an ally, out of port, in the lane of one of ``province``'s ports."""
+    """A navy of ``nation`` or an ally, out of port, in the lane of one of ``province``'s ports,
+    and there the whole phase (it has not sailed in, put into a port or out of one:
+    ``state.sailed``)."""
     lanes = {scenario.towns[t].lane for t in scenario.provinces[province].ports}
-    return any(n.lane in lanes and not n.port and not state.hostile(n.nation, nation) for n in state.navies)
+    return any(n.lane in lanes and not n.port and n.id not in state.sailed and not state.hostile(n.nation, nation)
+               for n in state.navies)
 
 
 def capture(scenario: Scenario, state: GameState, province: str, nation: str) -> tuple[GameState, list[Event]]:
@@ -100,8 +104,10 @@ def pacification(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Ga
             continue
         if siege is None:
             siege = Siege(province, nation, 0, rules.pacification.phases)
-            if prov.ports:
-                state = _land_cargo(scenario, state, province)
+        if prov.ports:
+            # troops aboard in a besieged port land for the siege (each phase, so none is
+            # still aboard a navy captured with the port)
+            state = _land_cargo(scenario, state, province)
         spoiled = province in state.contested or any(p == province and state.hostile(n, nation) for p, n in state.entries)
         if spoiled:
             events.append(_event(state, "pacification_spoiled", {"province": province, "nation": nation},
@@ -111,8 +117,10 @@ def pacification(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Ga
             else:
                 sieges[province] = siege
             continue
-        if prov.ports and holder is not None and rules.options.unblockaded_port == "no_progress" \
+        if prov.ports and holder is not None and rules.options.unblockaded_port != "ignore" \
                 and not blockaded(scenario, state, province, nation):
+            if rules.options.unblockaded_port == "restart":
+                siege = replace(siege, done=0)
             sieges[province] = siege
             events.append(_event(state, "siege_unblockaded", {"province": province, "nation": nation},
                                  f"{province} is supplied by sea: no {nation} navy blockades its port, the siege makes no progress"))

@@ -8,7 +8,8 @@ the first city the nation holds).  AP are banked in cities (:func:`transfer` mov
 winter between cities not under siege); a city lost to a siege loses its AP to the captor
 (sieges.capture).  Recruits are bought in winter quarters at the seed's costs and placed in
 a controlled city (options.recruit_at: "any_city" or "capital"); AP banked in a besieged
-city buy recruits only in that city.
+city buy recruits only in that city.  No nation fields more units of a kind than its census
+(``forces.toml`` ``[census.<nation>]``: the stands its tabletop army owns) allows.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .model import WINTER, Army, Courier, Event, GameState, Navy, Scenario, Unit
 from .navies import port_berths
 from .rules import Rules
 
-__all__ = ["collect_income", "income", "province_ap", "recruit", "transfer"]
+__all__ = ["census_left", "collect_income", "income", "province_ap", "recruit", "transfer"]
 
 
 def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
@@ -120,6 +121,21 @@ def _pay(scenario: Scenario, state: GameState, nation: str, at: str, cost: int) 
     return {k: v for k, v in bank.items() if v}
 
 
+def census_left(scenario: Scenario, state: GameState, nation: str, kind: str) -> int | None:
+    """How many more ``kind`` (a unit kind, "navy" or "courier") ``nation`` may field under its
+    census (``forces.toml`` ``[census.<nation>]``); None: the census does not limit that kind."""
+    limit = (scenario.forces.get("census", {}).get(nation) or {}).get(kind)
+    if limit is None:
+        return None
+    if kind == "navy":
+        have = sum(1 for n in state.navies if n.nation == nation)
+    elif kind == "courier":
+        have = sum(1 for c in state.couriers if c.nation == nation)
+    else:
+        have = sum(1 for a in state.armies if a.nation == nation for u in a.units if u.kind == kind)
+    return max(0, int(limit) - have)
+
+
 def recruit(scenario: Scenario, state: GameState, rules: Rules, nation: str, at: str, kinds: list[str], *,
             quality: str = "line", free: bool = False, why: str = "winter") -> tuple[GameState, list[Event]]:
     """Buy ``kinds`` (unit kinds, "courier", "navy") at city ``at``.  ``free``: a card's gift
@@ -135,6 +151,10 @@ def recruit(scenario: Scenario, state: GameState, rules: Rules, nation: str, at:
     for k in kinds:
         if k not in rules.costs:
             raise InputError(f"{nation}: cannot recruit {k!r}: use one of {', '.join(rules.costs)}")
+    for k in dict.fromkeys(kinds):
+        left = census_left(scenario, state, nation, k)
+        if left is not None and kinds.count(k) > left:
+            raise InputError(f"{nation}: its census allows {left} more {k}: recruit no more than that")
     cost = 0 if free else sum(rules.costs[k] for k in kinds)
     bank = state.nations[nation].bank if free else _pay(scenario, state, nation, at, cost)
     state = state.with_nation(nation, bank=bank)

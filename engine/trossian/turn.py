@@ -116,7 +116,7 @@ def end_phase(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameS
     last = is_last_phase(rules, state.phase)
     year, phase = next_phase(rules, state.year, state.phase)
     state = replace(state, armies=armies, navies=navies, couriers=couriers, contested=frozenset(),
-                    entries=frozenset(), year=year, phase=phase)
+                    entries=frozenset(), sailed=frozenset(), year=year, phase=phase)
     if last:
         events.append(_event(state, "winter_quarters", {"year": state.year}, f"winter quarters {state.year}"))
         state, evs = collect_income(scenario, state, rules)

@@ -60,7 +60,7 @@ _QUIET = {"put_row", "drop_row", "set_campaign", "put_note", "dice"}
 MG_SIDE_STEPS = ("move", "sail", "embark", "disembark", "exchange", "shelter", "attack_city", "end_movement",
                  "defence", "siege", "sally", "second_day", "retreat", "retreat_fleet", "end_turn")
 MG_UMPIRE_STEPS = ("result", "fleet_battle", "roll", "retreat", "agree_end")
-TR_NATION_STEPS = ("march", "sail", "courier", "army", "done", "bank", "recruit")
+TR_NATION_STEPS = ("march", "sail", "courier", "army", "done", "bank", "recruit", "ally")
 TR_UMPIRE_STEPS = ("next", "result")
 
 
@@ -92,13 +92,15 @@ def _need(form: Mapping[str, str], key: str, what: str) -> str:
 
 def _pairs(text: str, what: str, example: str) -> dict[str, int]:
     from tabula.geo.errors import InputError
+    from tabula.geo.files import whole_number
 
     out: dict[str, int] = {}
     for v in _words(text):
         key, _, n = v.rpartition("=")
-        if not key or not n.strip().isdigit() or int(n) < 1:
+        count = whole_number(n)  # ASCII digits only: str.isdigit() takes "²", which int() refuses
+        if not key.strip() or count is None or count < 1:
             raise InputError(f"{what} {v!r}: give ELEMENT=N with N >= 1 (e.g. {example})")
-        out[key.strip()] = out.get(key.strip(), 0) + int(n)
+        out[key.strip()] = out.get(key.strip(), 0) + count
     return out
 
 
@@ -254,7 +256,12 @@ def _tr_nation_forms(c, nation: str, v: Mapping, f: _Form) -> str:
     couriers = [str(x["courier"]) for x in v.get("couriers") or ()]
     navies = [str(n["navy"]) for n in v["navies"] if n["nation"] == nation]
     provinces = list(c.board.provinces)
+    others = [n for n in c.board.nations if n != nation]
     parts = []
+    if v["phase"] in ("orders", "winter") and others:
+        # Alliances are public words, given in the orders phase (done or not) and in winter quarters.
+        parts.append(f.form("ally", "Alliance", "with " + f.select("ally", "with", others) + " "
+                            + f.select("ally", "word", ["offer or accept", "break"]), "give your word"))
     if v["phase"] == "orders" and nation not in v["ready"]:
         parts += [
             f.form("march", "March", "army " + f.select("march", "army", armies) + " through "
@@ -431,20 +438,24 @@ def mg_umpire_act(c, ident: Identity, form: Mapping[str, str]):
 
 
 def tr_nation_act(c, ident: Identity, form: Mapping[str, str]):
-    from tabula.engine.trossian.ruleset import act
+    from tabula.engine.trossian.ruleset import act, ally
     from tabula.geo.errors import InputError
+
+    from tabula.geo.files import whole_number
 
     nation = _own_side(ident, form)
     c.require_state()
     step = str(form.get("step", "")).strip().lower()
     if step not in TR_NATION_STEPS:
         raise InputError(f"step {form.get('step', '')!r}: give one of {', '.join(TR_NATION_STEPS)}")
+    if step == "ally":
+        return ally(c, nation, _need(form, "with", "the nation"), brk=str(form.get("word", "")).strip() == "break")
 
     def whole(key: str, what: str) -> int:
         v = _need(form, key, what)
-        if not v.isdigit():
+        if whole_number(v) is None:
             raise InputError(f"{key} {v!r}: give a whole number ({what})")
-        return int(v)
+        return whole_number(v)
 
     if step == "march":
         arg = {"army": whole("army", "the army's number"), "path": _path(form.get("path", ""))}
@@ -456,10 +467,10 @@ def tr_nation_act(c, ident: Identity, form: Mapping[str, str]):
                "path": _path(form.get("path", ""))}
     elif step == "army":
         units = _words(form.get("units", ""))
-        if any(not u.isdigit() for u in units):
+        if any(whole_number(u) is None for u in units):
             raise InputError(f"units {form.get('units')!r}: give unit numbers")
         arg = {"army": whole("army", "the army's number"), "action": str(form.get("action", "")).strip(),
-               "with": _words(form.get("with", "")), "units": [int(u) for u in units],
+               "with": _words(form.get("with", "")), "units": [whole_number(u) for u in units],
                "name": str(form.get("name", "")).strip()}
     elif step == "bank":
         arg = {"source": _need(form, "source", "the city the AP leave"), "target": _need(form, "target", "the city"),
@@ -475,6 +486,7 @@ def tr_nation_act(c, ident: Identity, form: Mapping[str, str]):
 def tr_umpire_act(c, ident: Identity, form: Mapping[str, str]):
     from tabula.engine.trossian.ruleset import enter_result, next_step, parse_dice, parse_fates
     from tabula.geo.errors import InputError
+    from tabula.geo.files import whole_number
 
     c.require_state()
     step = str(form.get("step", "")).strip().lower()
@@ -483,15 +495,15 @@ def tr_umpire_act(c, ident: Identity, form: Mapping[str, str]):
     if step != "result":
         raise InputError(f"step {form.get('step', '')!r}: the umpire gives next or result")
     battle = _need(form, "battle", "the battle's number")
-    if not battle.isdigit():
+    if whole_number(battle) is None:
         raise InputError(f"battle {battle!r}: give the battle's number")
     retreats = {}
     for item in _words(form.get("retreats", "")):
         army, sep, prov = item.partition("=")
-        if not sep or not army.strip().isdigit() or not prov.strip():
+        if not sep or whole_number(army) is None or not prov.strip():
             raise InputError(f"retreats {item!r}: give ARMY=PROVINCE")
-        retreats[int(army)] = prov.strip()
-    return enter_result(c, int(battle), _need(form, "winner", "a, b or draw"), parse_fates(_words(form.get("fates", ""))),
+        retreats[whole_number(army)] = prov.strip()
+    return enter_result(c, whole_number(battle), _need(form, "winner", "a, b or draw"), parse_fates(_words(form.get("fates", ""))),
                         retreats, parse_dice(_words(form.get("dice", ""))))
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import click
 
+from tabula.commands.options import WHOLE
+
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 SIDE = click.option("--side", "side", default=None, help="The side giving the order (its name, any case, or its beginning).")
 _QUIET = {"put_row", "drop_row", "set_campaign", "put_note"}
@@ -58,13 +60,15 @@ def _step(campaign: Path, step: str, arg: dict) -> None:
 
 def _pairs(values, what: str, example: str) -> dict[str, int]:
     from tabula.geo.errors import InputError
+    from tabula.geo.files import whole_number
 
     out: dict[str, int] = {}
     for v in values:
         key, _, n = str(v).rpartition("=")
-        if not key or not n.strip().isdigit() or int(n) < 1:
+        count = whole_number(n)  # ASCII digits only: str.isdigit() takes "²", which int() refuses
+        if not key.strip() or count is None or count < 1:
             raise InputError(f"{what} {v!r}: give ELEMENT=N with N >= 1 (e.g. {example})")
-        out[key.strip()] = out.get(key.strip(), 0) + int(n)
+        out[key.strip()] = out.get(key.strip(), 0) + count
     return out
 
 
@@ -77,7 +81,7 @@ def group() -> None:
 
 @group.command("start")
 @CAMPAIGN
-@click.option("--seed", type=int, default=None, help="The campaign's random seed (default 1): every die comes from it.")
+@click.option("--seed", type=WHOLE, default=None, help="The campaign's random seed (default 1): every die comes from it.")
 def start(campaign: Path, seed: int | None) -> None:
     """Start the season: every side at its start, the neutral cities' commands raised, turn 1.
 
@@ -191,7 +195,8 @@ def shelter(campaign: Path, side: str | None) -> None:
 @click.argument("node")
 @SIDE
 def attack_city(campaign: Path, node: str, side: str | None) -> None:
-    """SIDE attacks the neutral city of NODE, where it stands (the city joins SIDE's opponent)."""
+    """SIDE attacks the neutral city of NODE, where it stands (the city joins SIDE's opponent); a
+    defending side may do so during a battle there, and the city then joins the attacker."""
     _step(campaign, "attack_city", {"side": side, "node": node})
 
 
@@ -218,7 +223,8 @@ def defence(campaign: Path, node: str, defence: str, side: str | None) -> None:
 @click.argument("node")
 @SIDE
 def siege(campaign: Path, node: str, side: str | None) -> None:
-    """The phasing SIDE lays siege to the fortified city of NODE instead of fighting there."""
+    """SIDE lays siege to the fortified city of NODE instead of fighting there: the phasing side, or
+    a defending side declaring all its forces there inside the walls."""
     _step(campaign, "siege", {"side": side, "node": node})
 
 
@@ -226,9 +232,11 @@ def siege(campaign: Path, node: str, side: str | None) -> None:
 @CAMPAIGN
 @click.argument("node")
 @SIDE
-def sally(campaign: Path, node: str, side: str | None) -> None:
-    """The phasing SIDE's forces besieged in NODE sally against the besiegers."""
-    _step(campaign, "sally", {"side": side, "node": node})
+@click.option("--naval", is_flag=True, help="Its fleet sheltered in the harbour puts out and fights the besieging fleet.")
+def sally(campaign: Path, node: str, side: str | None, naval: bool) -> None:
+    """The phasing SIDE's forces besieged in NODE sally against the besiegers (a land battle, or with
+    --naval a fleet fight against the besieging fleet)."""
+    _step(campaign, "sally", {"side": side, "node": node, **({"naval": True} if naval else {})})
 
 
 @group.command("result")

@@ -239,13 +239,14 @@ def result(campaign: Path, battle: int, winner: str, fates: tuple[str, ...], ret
     """
     from tabula.engine.trossian.ruleset import enter_result, parse_dice, parse_fates
     from tabula.geo.errors import InputError
+    from tabula.geo.files import whole_number
 
     back = {}
     for item in retreats:
         army, sep, where = item.partition("=")
-        if not sep or not army.strip().isdigit() or not where.strip():
+        if not sep or whole_number(army) is None or not where.strip():  # ASCII digits: "²".isdigit() is True
             raise InputError(f"--retreat {item!r}: give ARMY=PROVINCE, e.g. 30=Varna")
-        back[int(army)] = where.strip()
+        back[whole_number(army)] = where.strip()
     f, d = parse_fates(fates), parse_dice(dice)
     with _open(campaign) as c:
         _started(c)

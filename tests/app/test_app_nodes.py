@@ -415,3 +415,21 @@ def test_tr_phase_with_a_courier_sealed_orders_and_refusals(tr):
     _access_of(path).release()
     code, _o, err = tabula_verify(path)
     assert code == 0, err
+
+
+def test_tr_alliance_given_and_accepted_in_the_browser(tr):
+    path, tokens = tr
+    ott, crim, ump = (client(path, tokens["Ottoman Porte"]), client(path, tokens["Crimean Khanate"]),
+                      client(path, tokens["umpire"]))
+    r = ott.post("/turn/act", data={"step": "ally", "with": "Crimean Khanate", "word": "offer or accept"})
+    assert r.status_code == 409 and "refused, nothing stored" in T(r)  # not before the orders phase
+    _post(ump, "/umpire/act", {"step": "next"})
+    assert 'id="form-ally"' in T(ott.get("/"))
+    r = ott.post("/turn/act", data={"step": "ally", "with": "Atlantis", "word": "offer or accept"})
+    assert r.status_code == 400 and "Atlantis" in T(r)
+    _post(ott, "/turn/act", {"step": "ally", "with": "Crimean Khanate", "word": "offer or accept"})
+    _post(crim, "/turn/act", {"step": "ally", "with": "Ottoman Porte", "word": "offer or accept"})
+    status = ump.get("/api/status").json()
+    assert any({"Crimean Khanate", "Ottoman Porte"} == set(pair) for pair in status["alliances"]), status["alliances"]
+    _post(crim, "/turn/act", {"step": "ally", "with": "Ottoman Porte", "word": "break"})
+    assert not ump.get("/api/status").json()["alliances"]

@@ -125,3 +125,15 @@ def test_second_day_sealed_until_both_sides_chose(campaign, capsys):
     assert '"choice": "stay"' in out  # opened
     code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
+
+
+def test_a_naval_sally_reaches_the_engine_as_such(monkeypatch, tmp_path, capsys):
+    # A besieged harbour's fleet putting out (the seed's "land or naval battle"): the flag is the step's input.
+    import tabula.commands.magna_graecia as mg_commands
+
+    given = []
+    monkeypatch.setattr(mg_commands, "_step", lambda campaign, step, arg: given.append((step, arg)))
+    assert tabula(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--naval", "--side", "Syracuse")[0] == 0
+    assert tabula(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--side", "Syracuse")[0] == 0
+    assert given == [("sally", {"side": "Syracuse", "node": "Gela", "naval": True}),
+                     ("sally", {"side": "Syracuse", "node": "Gela"})]

@@ -1,7 +1,8 @@
 -- The Trossian campaign state (engine/trossian/ruleset.py writes every row from the pure
 -- GameState; the core adds `campaign`, `round_notes` and the `events` log).
 -- The rest of the game state: year, phase (0-8, -1 winter quarters), scheduled (the year whose
--- card schedule is rolled), next_id, alliances, contested, entries (JSON).
+-- card schedule is rolled), next_id, alliances, contested, entries, offers, sailed (JSON; offers and
+-- sailed only while not empty).
 CREATE TABLE tr_game (key VARCHAR PRIMARY KEY, value VARCHAR);
 -- Who holds each province (NULL: neutral).
 CREATE TABLE tr_control (province VARCHAR PRIMARY KEY, nation VARCHAR);

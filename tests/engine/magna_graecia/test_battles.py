@@ -79,9 +79,13 @@ def test_retreat_rules_destroy():
     s, _ = clash()
     s, _ = battles.enter_result(s, MAP, R, Dice(1, {"recovery/1/Campus/6/Sp(O)/1": 1}), "Campus", "Red",
                                 {6: {"Sp(O)": 1}}, open_paths=["Vicus", "Arx"])
-    # forced into a node with enemy land counters (Red's foot at Vicus): destroyed, and Red scores its commander
+    # Red's foot at Vicus: while the way to Arx (Blue's own capital) is open, Vicus is refused
     s = s.with_command(replace(s.command(3), node="Vicus"))
-    s2, ev = retreats.retreat(s, MAP, R, 6, ["Vicus"])
+    with pytest.raises(InputError, match="may not retreat into enemy-held Vicus while a way is open towards Arx"):
+        retreats.retreat(s, MAP, R, 6, ["Vicus"])
+    # forced into a node with enemy land counters (only Vicus is open): destroyed, and Red scores its commander
+    forced = replace(s, retreats=(replace(s.retreats[0], open_paths=("Vicus",)),))
+    s2, ev = retreats.retreat(forced, MAP, R, 6, ["Vicus"])
     assert all(c.id != 6 for c in s2.commands) and s2.sides["Red"].commanders_destroyed == 1
     # a retreat is at least one node, at most its movement points
     with pytest.raises(InputError, match="at most 1 nodes"):
@@ -125,6 +129,11 @@ def test_undecided_second_day_sealed_choices():
     # one retires: its counters retreat, the non-phasing side first
     part, _ = battles.second_day(s, MAP, R, "Campus", {"Red": "retire", "Blue": "retire"})
     assert [r.command for r in part.retreats] == [6, 4] and not part.battles
+    with pytest.raises(InputError, match="the non-phasing side retreats first: move command 6 before Red's"):
+        retreats.retreat(part, MAP, R, 4, ["Portus"])
+    part, _ = retreats.retreat(part, MAP, R, 6, ["Arx"])
+    part, _ = retreats.retreat(part, MAP, R, 4, ["Portus"])
+    assert part.command(6).node == "Arx" and part.command(4).node == "Portus" and not part.retreats
 
 
 def test_commander_lost_elements_join_another_command_or_stay_leaderless():
@@ -137,3 +146,10 @@ def test_commander_lost_elements_join_another_command_or_stay_leaderless():
     s, _ = clash()
     s3, _ = battles.enter_result(s, MAP, R, Dice(1, rolls), "Campus", "Red", {6: {"general": 1}})
     assert s3.command(6).leaderless
+
+
+def test_retreats_owed_are_listed_non_phasing_first():
+    from tabula.engine.magna_graecia.model import Retreat
+    s, _ = clash()
+    s = s.with_retreats([Retreat(command=4), Retreat(command=6)])     # Red (phasing) first as given
+    assert [r.command for r in s.retreats] == [6, 4]

@@ -82,3 +82,29 @@ def test_attack_needs_a_neutral_city_and_a_counter_there():
         cities.attack_city(s, R, "Oppidum")
     with pytest.raises(InputError, match="Vicus has no city forces"):
         cities.attack_city(s, R, "Vicus")
+
+
+def test_a_city_attacked_during_a_battle_joins_the_side_that_did_not_attack_it():
+    s = game()
+    s = s.with_command(replace(s.command(6), node="Oppidum"))           # Blue's foot at neutral Oppidum
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])    # Red attacks it there
+    s, _ = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": 2}))
+    b = s.battle_at("Oppidum")
+    att, dfn = battles.camps(s, b)
+    assert not any(c.city for c in att + dfn)                          # a neutral city stays out of the players' battle
+    s2, ev = cities.attack_city(s, R, "Oppidum", by="Blue")              # Blue, defending, attacks the city
+    assert s2.cities["Oppidum"].ally == "Red" and s2.cities["Oppidum"].hostile_to == "Blue"
+    att, dfn = battles.camps(s2, s2.battle_at("Oppidum"))
+    assert any(c.city == "Oppidum" for c in att)                       # a committed ally of Red, in the same battle
+    with pytest.raises(InputError, match="does not fight in the battle at Oppidum"):
+        cities.attack_city(replace(s, order=("Red", "Blue", "Green"),
+                                   sides={**s.sides, "Green": replace(s.sides["Blue"], name="Green")}),
+                           R, "Oppidum", by="Green")
+
+
+def test_the_plugin_passes_a_defenders_attack_on_the_city_to_the_rules():
+    from tabula.engine.magna_graecia.ruleset import _action
+    s = game()
+    assert _action("attack_city", {"side": "Blue", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum",
+                                                                              "by": "Blue"}
+    assert _action("attack_city", {"side": "Red", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum"}

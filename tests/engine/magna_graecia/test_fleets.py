@@ -114,3 +114,64 @@ def test_one_fleet_counter_per_side_at_most():
     assert len([f for f in s.fleets if f.side == "Red"]) == 1
     assert s.with_fleet(replace(s.fleet("Red"), np=9)).fleets.count(s.fleet("Red")) == 0
     assert len(s.with_fleet(replace(s.fleet("Red"), np=9)).fleets) == 2
+
+
+def test_a_fleet_retreats_onto_the_enemy_fleet_only_when_forced():
+    from tabula.engine.magna_graecia.model import Retreat
+    s = game()                                      # Red's fleet at Portus; sea paths to Oppidum and Arx
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum"))
+    s = replace(s, phase="retreats", retreats=(Retreat(fleet_side="Red", by="Blue"),))
+    with pytest.raises(InputError, match="may not retreat onto the enemy fleet at Oppidum while the sea is open towards Arx"):
+        retreats.retreat_fleet(s, MAP, R, "Red", ["Oppidum"])
+    # Arx taken by a second Blue fleet counter too (synthetic): every way leads onto an enemy fleet -> destroyed
+    from tabula.engine.magna_graecia.model import Fleet
+    boxed = replace(s, fleets=s.fleets + (Fleet("Green", "Arx", 2),), order=("Red", "Blue", "Green"),
+                    sides={**s.sides, "Green": replace(s.sides["Blue"], name="Green")})
+    s2, ev = retreats.retreat_fleet(boxed, MAP, R, "Red", ["Oppidum"])
+    assert s2.fleet("Red") is None and any(e.kind == "fleet_destroyed" for e in ev)
+    assert s2.sides["Blue"].np_destroyed == 6                     # the fleet it was forced onto scores its 6 NP
+    # no way out at all: destroyed, the side it retreated from scoring the NPs
+    s3, _ = retreats.retreat_fleet(s, MAP, R, "Red", [])
+    assert s3.fleet("Red") is None and s3.sides["Blue"].np_destroyed == 6
+
+
+def test_commanders_aboard_a_fleet_sunk_in_a_fight_score_for_the_winner():
+    s = game()
+    s, _ = movement.embark(s, R, [4])                             # Red's horse (6 elements) aboard 6 NP: no spare
+    s = s.with_fleet(replace(s.fleet("Red"), np=6))
+    s, _ = movement.move_fleet(s, MAP, R, ["Oppidum"])
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum", np=9))
+    s, _ = turn.end_movement(s, MAP, R, Dice(1))
+    d = Dice(1, {"fleet/1/Oppidum/Red/1": 1, "fleet/1/Oppidum/Blue/1": 6,          # 7 against 15: Red loses 8 > 6
+                 **{f"recovery-np/1/Oppidum/Red/{i}": 1 for i in range(1, 7)}})
+    s, ev = fleets.fleet_battle(s, MAP, R, d, "Oppidum")
+    assert s.fleet("Red") is None and all(c.id != 4 for c in s.commands)
+    assert s.sides["Blue"].commanders_destroyed == 1 and s.sides["Blue"].np_destroyed == 6
+
+
+def test_a_sheltered_fleet_is_never_made_to_fight_in_its_own_turn():
+    from tabula.engine.magna_graecia.model import Command, Siege
+    # Blue besieges Portus (Red's capital; its sub-general inside) with its army and its fleet off the harbour;
+    # Red's fleet lies sheltered there; Red ends its movement: no fleet fight is due
+    s = game()
+    s = s.with_command(replace(s.command(6), node="Portus", moved=False))
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Portus")).with_fleet(replace(s.fleet("Red"), sheltered=True))
+    s = s.with_commands([replace(c, node="Arx") for c in s.commands if c.side == "Red" and not c.inherent])
+    s = replace(s, sieges=(Siege("Portus", "Blue", "Red", started=1),))
+    s, ev = turn.end_movement(s, MAP, R, Dice(1))
+    assert s.battle_at("Portus", "naval") is None
+
+
+def test_a_fleet_ends_its_retreat_among_enemy_land_counters_only_when_forced():
+    from tabula.engine.magna_graecia.model import Retreat
+    s = game()                                      # Red's fleet at Portus; Oppidum holds its neutral city
+    s = s.with_city("Oppidum", ally="Blue").without_fleet("Blue")   # Oppidum now Blue's ally: enemy land for Red
+    s = replace(s, phase="retreats", retreats=(Retreat(fleet_side="Red", by="Blue"),))
+    with pytest.raises(InputError, match=r"may not end its retreat where enemy land counters stand \(Oppidum\)"):
+        retreats.retreat_fleet(s, MAP, R, "Red", ["Oppidum"])
+    s2, _ = retreats.retreat_fleet(s, MAP, R, "Red", ["Oppidum", "Arx", "Insula"])     # passing is no bar
+    assert s2.fleet("Red").node == "Insula"
+    # with Insula closed by a Blue fleet every end is enemy-held: forced, the fleet is lost
+    boxed = s.with_fleet(replace(game().fleet("Blue"), node="Insula"))
+    s3, ev = retreats.retreat_fleet(boxed, MAP, R, "Red", ["Oppidum"])
+    assert s3.fleet("Red") is None and s3.sides["Blue"].np_destroyed == 6

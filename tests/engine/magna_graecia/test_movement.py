@@ -152,3 +152,31 @@ def test_reachable_nodes_respect_points_and_halts():
     assert horse["Campus"] == ["Campus"] and "Arx" not in horse      # halted at Campus; round by Oppidum is 3 nodes
     sea = movement.reachable_by_sea(s, MAP, R, "Red")
     assert set(sea) == {"Oppidum"}      # Arx: enemy land counters (and its fleet halts the Red fleet there)
+
+
+def test_a_halt_ends_the_counters_movement_for_the_turn():
+    s = game()
+    s = s.with_command(replace(s.command(6), node="Campus"))           # Blue's foot at Campus
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Campus"])             # Red's horse (2 MP) halts there
+    assert s.command(4).mp_left == 1 and movement.reachable(s, MAP, R, 4) == {}
+    with pytest.raises(InputError, match="halted at Campus on entering it"):
+        movement.move(s, MAP, R, Dice(1), 4, ["Arx"])
+
+
+def test_a_fleet_halted_by_the_enemy_fleet_sails_no_further():
+    s = game()
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum"))
+    s, _ = movement.move_fleet(s, MAP, R, ["Oppidum"])                  # Red's fleet (3 MP) halts to meet it
+    assert movement.reachable_by_sea(s, MAP, R, "Red") == {}
+    with pytest.raises(InputError, match="halted at Oppidum to meet Blue's fleet"):
+        movement.move_fleet(s, MAP, R, ["Arx"])
+
+
+def test_a_land_counter_marches_through_a_node_held_only_by_an_enemy_fleet():
+    s = game()
+    s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum"))           # Blue's fleet alone off Oppidum (neutral)
+    assert not movement.halts_at(s, "Oppidum", "Red")
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    assert s.command(4).node == "Oppidum"
+    s, ev = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": 2}))
+    assert s.battle_at("Oppidum") is None                                # no land battle against a fleet

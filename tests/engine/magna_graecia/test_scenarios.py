@@ -126,6 +126,21 @@ def test_bad_scenarios_are_one_line(tmp_path, head, extra, message):
         load_scenario(write(tmp_path, f"[scenario]\n{head}\n{GOOD_SIDES}\n{extra}\n"), places=PLACES)
 
 
+HEAD = 'name = "x"\ntitle = "x"\nyear = -397'
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('name = "A"', 'name = ""', r"side #1 \(\): name = '': give the side's name as a non-empty quoted string"),
+    ('name = "A"', 'name = 7', r"name = 7: give the side's name as a non-empty quoted string"),
+    ('"Sp(O)" = 4', '"Sp(O)" = 99999999999999999999', r"Sp\(O\) = 99999999999999999999: give a whole number of elements from 1 to 1000"),
+    ('start = "Syracuse"', 'start = "Syracuse"\nallied_cities = ' + '["Gela", "Akragas", "Gela"]',
+     r"allied_cities names Gela more than once: name each city once"),
+])
+def test_hostile_sides_are_refused_in_one_line(tmp_path, old, new, message):
+    with pytest.raises(InputError, match=message):
+        load_scenario(write(tmp_path, f"[scenario]\n{HEAD}\n{GOOD_SIDES.replace(old, new, 1)}\n"), places=PLACES)
+
+
 def test_unknown_element_and_missing_file(tmp_path):
     bad = GOOD_SIDES.replace('"Sp(O)" = 4 }\n[[side]]', '"Zz(O)" = 4 }\n[[side]]', 1)
     with pytest.raises(InputError, match="element 'Zz\\(O\\)' is not a DBM type"):

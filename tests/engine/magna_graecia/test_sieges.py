@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import battles, movement, retreats, sieges, turn
+from tabula.engine.magna_graecia import battles, cities, fleets, movement, retreats, sieges, turn
 from tabula.engine.magna_graecia.dice import Dice
 from tabula.engine.magna_graecia.model import Command, Fleet, NodeMap, Place, Retreat, Siege
 from tabula.engine.magna_graecia.rules import rules_with
@@ -188,3 +188,93 @@ def test_a_city_of_two_commands_must_meet_its_attacker():
     s, _ = cities.attack_city(s, R, "Oppidum")
     with pytest.raises(InputError, match="2 commands cannot all shut themselves in"):
         sieges.declare_siege(s, MAP, R, "Oppidum")
+
+
+def test_a_naval_sally_puts_the_sheltered_fleet_out_against_the_besieging_fleet():
+    s = besieged(10, 10, np=3)                                    # Red's fleet of 3 NP off Oppidum
+    s = s.with_fleet(Fleet("Blue", "Oppidum", 5, sheltered=True))
+    s = replace(s, current=1, phase="battles")                    # Blue's turn, after its movement
+    with pytest.raises(InputError, match="no fleet sheltered"):
+        sieges.sally(s.without_fleet("Blue"), "Oppidum", naval=True)
+    s, ev = sieges.sally(s, "Oppidum", naval=True)
+    b = s.battle_at("Oppidum", "naval")
+    assert b.attacker == "Blue" and b.defenders == ("Red",) and not s.fleet("Blue").sheltered
+    assert s.command(60).in_city                                  # the garrison stays inside
+    # the besieging fleet beaten retreats: the siege is lifted (the seed: army and/or fleet forced to retreat)
+    d = Dice(1, {"fleet/2/Oppidum/Blue/1": 6, "fleet/2/Oppidum/Red/1": 1,     # 6+5=11 against 1+3=4: Red loses 7
+                 **{f"recovery-np/2/Oppidum/Red/{i}": 1 for i in (1, 2, 3)}})   # its 3 NP, none recovered
+    s, ev = fleets.fleet_battle(s, MAP, R, d, "Oppidum")
+    assert s.fleet("Red") is None and s.sides["Blue"].np_destroyed == 3
+    s, _ = sieges.sally(replace(besieged(10, 10, np=3).with_fleet(Fleet("Blue", "Oppidum", 5, sheltered=True)),
+                                current=1, phase="battles"), "Oppidum", naval=True)
+    d = Dice(1, {"fleet/2/Oppidum/Blue/1": 6, "fleet/2/Oppidum/Red/1": 6,     # 12 against 9: Red loses 3
+                 **{f"recovery-np/2/Oppidum/Red/{i}": 6 for i in (1, 2, 3)}})   # all recovered
+    s, _ = fleets.fleet_battle(s, MAP, R, d, "Oppidum")
+    s, ev = retreats.retreat_fleet(s, MAP, R, "Red", ["Portus"])
+    assert s.siege_at("Oppidum") is None and any(e.kind == "siege_lifted" for e in ev)
+
+
+def test_a_counter_joining_a_sick_siege_rolls_once_with_the_force_not_also_as_a_passer_by():
+    s = besieged(30, 10, disease=1)                               # disease came in turn 1; Red's turn 2
+    horse = Command(70, "Red", "Portus", {"Cv(O)": 3, "LH(O)": 2}, general="Cv(O)", mp_left=2)
+    s = replace(s, commands=s.commands + (horse,))
+    d = Dice(1, {"disease-passing/2/Red/70/Oppidum": 1, "disease/2/Oppidum/Red": 1})
+    s, ev = movement.move(s, MAP, R, d, 70, ["Vicus", "Oppidum"])
+    assert not [e for e in ev if e.kind.startswith("disease")] and s.command(70).element_count() == 6
+    s, ev = sieges.siege_turn(s, MAP, R, d)
+    struck = [e for e in ev if e.kind == "disease_roll"]
+    assert len(struck) == 1 and struck[0].data["lost"] == 4         # 10% of 30 + 6, rounded up
+    assert s.command(50).element_count() + s.command(70).element_count() == 32
+    # stopping and then going on in the same phase is passing through: it rolls on leaving
+    s2 = besieged(30, 10, disease=1)
+    s2 = replace(s2, commands=s2.commands + (replace(horse, node="Vicus", mp_left=1, moved=True),))
+    s2 = replace(s2, sieges=s2.sieges + (Siege("Vicus", "Blue", "Red", started=1, disease=1),))
+    s2, ev = movement.move(s2, MAP, R, Dice(1, {"disease-passing/2/Red/70/Vicus": 1}), 70, ["Campus"])
+    assert any(e.kind == "disease_struck" for e in ev) and s2.command(70).element_count() == 5
+
+
+def test_every_army_in_a_sick_siege_node_rolls_in_its_own_turn():
+    s = besieged(30, 10, disease=1)
+    relief = Command(71, "Blue", "Oppidum", {"Sp(O)": 9}, general="Cv(O)")    # Blue's relief force outside the walls
+    s = replace(s, commands=s.commands + (relief,), current=1)
+    s, ev = sieges.siege_turn(s, MAP, R, Dice(1, {"disease/2/Oppidum/Blue": 1}))
+    e = next(e for e in ev if e.kind == "disease_roll")
+    assert e.data["lost"] == 2                                    # 10% of 10 inside + 10 outside
+
+
+def test_a_city_of_two_commands_allied_to_the_defender_must_also_meet_the_attacker():
+    s = game()
+    extra = Command(70, "", "Oppidum", dict(R.neutral.elements), general=R.neutral.general, city="Oppidum")
+    s = replace(s, commands=s.commands + (extra,)).with_city("Oppidum", ally="Blue", start_ally="Blue")
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    s = s.with_fleet(replace(s.fleet("Red"), node="Oppidum", np=40))
+    s, _ = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": 1}))
+    assert s.battle_at("Oppidum").defenders == ("Blue",)
+    with pytest.raises(InputError, match="2 commands cannot all shut themselves in"):
+        sieges.declare_siege(s, MAP, R, "Oppidum")
+
+
+def test_no_siege_once_the_defenders_chose_a_field_defence():
+    s = game()
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    s = s.with_fleet(replace(s.fleet("Red"), node="Oppidum", np=40))
+    s, _ = cities.attack_city(s, R, "Oppidum")
+    chosen, _ = battles.choose_defence(s, "Oppidum", "forward")
+    with pytest.raises(InputError, match="chose a forward defence in the field: .* no siege"):
+        sieges.declare_siege(chosen, MAP, R, "Oppidum")
+    s, _ = sieges.declare_siege(s, MAP, R, "Oppidum")               # before choosing, they may go inside
+    assert s.siege_at("Oppidum") is not None
+
+
+def test_the_defending_side_declares_going_inside_the_phasing_side_may_enter_it():
+    from tabula.engine.core.machine import StepRefused
+    from tabula.engine.magna_graecia.ruleset import _check_turn
+    s = game()
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    s, _ = cities.attack_city(s, R, "Oppidum")                      # Oppidum's forces now fight for Blue
+    _check_turn(s, "siege", {"side": "Blue", "node": "Oppidum"})      # the defender
+    _check_turn(s, "siege", {"side": "Red", "node": "Oppidum"})       # the phasing side (entering the table's word)
+    with pytest.raises(StepRefused, match="Green is not defending"):
+        _check_turn(s, "siege", {"side": "Green", "node": "Oppidum"})
+    with pytest.raises(InputError, match="give --side"):
+        _check_turn(s, "siege", {"node": "Oppidum"})

@@ -55,10 +55,17 @@ def test_a_year_on_the_tiny_world():
     st, ev = navies.navy_actions(s, st, R, 70, [("put_out",), ("sail", "South")])
     st, ev = turn.contact(s, st, R, Scripted())
     st, ev = turn.end_phase(s, st, R)
-    assert st.control["C"] == "Red"                                    # a full phase, blockaded: Cport falls
+    assert st.control["C"] == "Blue"                                   # the navy came this phase: no blockade yet
+    assert any(e.kind == "siege_unblockaded" for e in ev)
     assert st.army(1).rest == 0
 
-    # Late Spring to Late Autumn: nothing moves; Blue's second card in Early Summer (die 2: gold)
+    # Late Spring: a full phase, blockaded the whole of it: Cport falls
+    st, ev = turn.begin_phase(s, st, R, Scripted())
+    st, ev = turn.contact(s, st, R, Scripted())
+    st, ev = turn.end_phase(s, st, R)
+    assert st.control["C"] == "Red"
+
+    # Early Summer to Late Autumn: nothing moves; Blue's second card in Early Summer (die 2: gold)
     while st.phase != WINTER:
         st, ev = turn.begin_phase(s, st, R, Scripted(faces=[2]) if st.phase in (3, 8) else Scripted())
         log += ev

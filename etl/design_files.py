@@ -1,0 +1,59 @@
+"""What the province builder and the node builder share about a designer's files.
+
+Both read a TOML file the designer wrote (``[[province]]`` / ``[[place]]`` tables and their
+keys) and write rows with a geometry into a map database.  The checks here make every bad
+value one line naming the file, the entry and the fix (``where`` is that prefix).
+"""
+
+from __future__ import annotations
+
+import math
+
+from tabula.geo.errors import InputError
+
+__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "number"]
+
+
+def check_keys(entry: dict, allowed: set[str], where: str) -> None:
+    """Refuse a key the entry may not have (a typo would otherwise be silently ignored)."""
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}: use only {', '.join(sorted(allowed))}")
+
+
+def number(value, where: str) -> float:
+    """A finite number (not a bool, NaN or infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{where}: {value!r} is not a number: write it in digits")
+    return float(value)
+
+
+def name_text(value, where: str) -> str:
+    """A non-empty name, stripped."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: {value!r} is not a name: write it as a non-empty quoted string")
+    return value.strip()
+
+
+def list_of_tables(data: dict, key: str, source: str) -> list[dict]:
+    """``data[key]`` as a list of TOML tables (``[[key]]``); absent: empty."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise InputError(f"{source}: {key} must be a list of tables: write each as [[{key}]]")
+    return value
+
+
+def insert_geometry_rows(con, table: str, columns: list[str], rows: list[tuple], *, geom: str | None = None) -> None:
+    """Insert rows through an Arrow table; ``geom`` names a WKB column turned into GEOMETRY
+    (the map build imports pyarrow anyway; a row-by-row insert of geometries is far slower)."""
+    if not rows:
+        return
+    import pyarrow as pa
+
+    data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
+    select = ", ".join(f"ST_GeomFromWKB({c})" if c == geom else c for c in columns)
+    con.register("_tabula_design_rows", data)
+    try:
+        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_design_rows")
+    finally:
+        con.unregister("_tabula_design_rows")
