@@ -11,7 +11,7 @@ import math
 
 from tabula.geo.errors import InputError
 
-__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "number"]
+__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "number", "open_map_for"]
 
 
 def check_keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -57,3 +57,32 @@ def insert_geometry_rows(con, table: str, columns: list[str], rows: list[tuple],
         con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_design_rows")
     finally:
         con.unregister("_tabula_design_rows")
+
+
+def open_map_for(map_db, what: str, own_tables, *, force: bool):
+    """``(connection, table names)`` of the map ``map_db`` a builder writes ``what`` ("provinces",
+    "nodes") into, its ``own_tables``; refused in one line when it is no map, when it is a campaign
+    (build on its map, then make the campaign), or when it has those tables already and not
+    ``force``.  The caller closes the connection."""
+    from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
+
+    fix = f"pass a file written by `tabula map build` (e.g. `tabula map build --out {map_db}`)"
+    con = open_duckdb(map_db, what="map database", fix=fix)
+    try:
+        tables = table_names(con, "map database", map_db)
+        missing = [t for t in ("hexes", "hex_neighbors") if t not in tables]
+        if missing:
+            raise InputError(f"map database {map_db} has no {' or '.join(missing)} table: {fix}")
+        campaign = sorted(set(CAMPAIGN_MARKERS) & tables)
+        if campaign:
+            raise InputError(f"{map_db} is a campaign (it has {', '.join(campaign)}): build the {what} on its map, "
+                             "then make the campaign from that map")
+        present = sorted(set(own_tables) & tables)
+        if present and not force:
+            singular = what[:-1] if what.endswith("s") else what
+            raise InputError(f"map database {map_db} already has {singular} tables ({', '.join(present)}): "
+                             "pass --force to replace them")
+    except BaseException:
+        con.close()
+        raise
+    return con, tables

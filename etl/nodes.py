@@ -39,8 +39,7 @@ import duckdb
 import h3
 import shapely
 
-from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number
-from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
+from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
 from tabula.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from tabula.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from tabula.geo.errors import InputError, MissingInputError
@@ -587,26 +586,13 @@ def build_nodes(map_db: str | Path, node_file: str | Path, *, force: bool = Fals
     spec = load_node_file(node_file)
     if year is not None and (isinstance(year, bool) or not isinstance(year, int) or year == 0):
         raise InputError(f"--year {year!r}: give a whole year, negative BC (e.g. --year -397)")
-    fix = f"pass a file written by `tabula map build` (e.g. `tabula map build --out {map_db}`)"
-    con = open_duckdb(map_db, what="map database", fix=fix)
+    con, _tables = open_map_for(map_db, "nodes", NODE_TABLES, force=force)
     try:
-        tables = table_names(con, "map database", map_db)
-        missing = [t for t in ("hexes", "hex_neighbors") if t not in tables]
-        if missing:
-            raise InputError(f"map database {map_db} has no {' or '.join(missing)} table: {fix}")
-        campaign = sorted(set(CAMPAIGN_MARKERS) & tables)
-        if campaign:
-            raise InputError(f"{map_db} is a campaign (it has {', '.join(campaign)}): build the nodes on its map, "
-                             "then make the campaign from that map")
-        present = sorted(set(NODE_TABLES) & tables)
-        if present and not force:
-            raise InputError(f"map database {map_db} already has node tables ({', '.join(present)}): pass --force to replace them")
-        try:
-            g = HexGraph.from_db(con)
-            res = _map_res(con, g.kind)
-        except duckdb.Error as e:
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `tabula map build`") from None
+        g = HexGraph.from_db(con)
+        res = _map_res(con, g.kind)
+    except duckdb.Error as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `tabula map build`") from None
     finally:
         con.close()
     result = compute_nodes(g, res, spec, year=year)

@@ -39,8 +39,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from tabula.datasets.rules import DEFAULT_RULESET, RULES_DIR
-from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number
-from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
+from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
 from tabula.geo.errors import InputError, MissingInputError
 from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
 
@@ -604,20 +603,8 @@ def build_provinces(map_db: str | Path, province_file: str | Path, *, force: boo
     A campaign is refused (build the provinces on its map, then make the campaign)."""
     map_db = Path(map_db)
     spec = load_province_file(province_file)
-    fix = f"pass a file written by `tabula map build` (e.g. `tabula map build --out {map_db}`)"
-    con = open_duckdb(map_db, what="map database", fix=fix)
+    con, _tables = open_map_for(map_db, "provinces", PROVINCE_TABLES, force=force)
     try:
-        tables = table_names(con, "map database", map_db)
-        missing = [t for t in ("hexes", "hex_neighbors") if t not in tables]
-        if missing:
-            raise InputError(f"map database {map_db} has no {' or '.join(missing)} table: {fix}")
-        campaign = sorted(set(CAMPAIGN_MARKERS) & tables)
-        if campaign:
-            raise InputError(f"{map_db} is a campaign (it has {', '.join(campaign)}): build the provinces on its map, "
-                             "then make the campaign from that map")
-        present = sorted(set(PROVINCE_TABLES) & tables)
-        if present and not force:
-            raise InputError(f"map database {map_db} already has province tables ({', '.join(present)}): pass --force to replace them")
         hexes = MapHexes.read(con, what=f"map database {map_db}")
     finally:
         con.close()
