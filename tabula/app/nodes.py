@@ -40,12 +40,12 @@ from typing import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tabula.app import pages
 from tabula.app.pages import e
-from tabula.app.server import HttpError, console_endpoint, _error_response, _form, _guarded, _identify, _wants_json
+from tabula.app.server import HttpError, console_endpoint, _error_response, _guarded, _identify
 from tabula.app.tokens import Identity
 
 __all__ = ["MG", "TR", "RULESETS", "is_node", "home_page", "by_ruleset", "routes", "status_json"]
@@ -516,43 +516,12 @@ def _said(events) -> list[str]:
 
 def routes(access, ruleset: str) -> list[Route]:
     """The routes of a ``ruleset`` (Magna Graecia or Trossian) campaign served through ``access``."""
-    from tabula.app.provinces import keep_said, said_for
+    from tabula.app.provinces import form_action, turn_page_endpoint
 
     def action(roles: tuple[str, ...], run: Callable):
-        async def endpoint(request: Request) -> Response:
-            form = await _form(request)
+        return form_action(access, roles, run, home_page, nothing=lambda c: "done", keep_typed=True, said_of=_said)
 
-            def go():
-                from tabula.engine.core.machine import StepRefused
-                from tabula.geo.errors import TabulaError
-
-                with access.open(write=True) as c:
-                    ident = _identify(c, request, roles)
-                    try:
-                        events = run(c, ident, form)
-                    except TabulaError as err:
-                        if _wants_json(request):
-                            raise
-                        code = 409 if isinstance(err, StepRefused) else 400
-                        return HTMLResponse(home_page(c, ident, error=str(err), typed=form), status_code=code)
-                    except HttpError as err:
-                        if _wants_json(request):
-                            raise
-                        return HTMLResponse(home_page(c, ident, error=err.message, typed=form), status_code=err.status)
-                    said = _said(events)
-                    if _wants_json(request):
-                        return JSONResponse({"events": said})
-                    key = keep_said(ident.name, "<br>".join(e(t) for t in said) or "done")
-                    return RedirectResponse(f"/turn?said={key}", status_code=303)
-            return await run_in_threadpool(_guarded, request, go)
-        return endpoint
-
-    async def turn_page(request: Request) -> Response:
-        def go():
-            with access.open() as c:
-                ident = _identify(c, request, BOTH)
-                return HTMLResponse(home_page(c, ident, message=said_for(ident.name, request.query_params.get("said"))))
-        return await run_in_threadpool(_guarded, request, go)
+    turn_page = turn_page_endpoint(access, home_page)
 
     async def api_status(request: Request) -> Response:
         def go():

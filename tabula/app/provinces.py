@@ -609,47 +609,65 @@ def by_ruleset(access, others: list[Route]) -> list[Route]:
             + [Route(path, dispatch(path, rs), methods=methods(rs)) for path, rs in table.items()])
 
 
+def form_action(access, roles: tuple[str, ...], run: Callable, page: Callable, *, nothing: Callable,
+                keep_typed: bool = False, said_of: Callable | None = None):
+    """``run(c, ident, form) -> events`` as a POST endpoint of a game's pages (the province games'
+    and the node games'): JSON ``{"events"}``, or a redirect (303) to ``GET /turn`` with what
+    happened; a refusal shown on ``page(c, ident, error=...)`` (400, 409 for a step out of order,
+    an HTTP error its own status), with what was typed kept when ``keep_typed``.  ``nothing(c)``:
+    the words when the step said nothing; ``said_of(events)``: the lines the actor is shown
+    (default: every explanation, not the bookkeeping kinds)."""
+    async def endpoint(request: Request) -> Response:
+        form = await _form(request)
+
+        def go():
+            from tabula.engine.core.machine import StepRefused
+            from tabula.geo.errors import TabulaError
+
+            typed = {"typed": form} if keep_typed else {}
+            with access.open(write=True) as c:
+                ident = _identify(c, request, roles)
+                try:
+                    events = run(c, ident, form)
+                except TabulaError as err:
+                    if _wants_json(request):
+                        raise
+                    code = 409 if isinstance(err, StepRefused) else 400
+                    return HTMLResponse(page(c, ident, error=str(err), **typed), status_code=code)
+                except HttpError as err:
+                    if _wants_json(request):
+                        raise
+                    return HTMLResponse(page(c, ident, error=err.message, **typed), status_code=err.status)
+                said = (said_of or _said)(events)
+                if _wants_json(request):
+                    return JSONResponse({"events": said})
+                # Post/Redirect/Get: the browser lands on GET /turn, so reloading the page (or going
+                # back to it) shows what happened again instead of sending the form a second time.
+                key = keep_said(ident.name, "<br>".join(e(t) for t in said) or nothing(c))
+                return RedirectResponse(f"/turn?said={key}", status_code=303)
+        return await run_in_threadpool(_guarded, request, go)
+    return endpoint
+
+
+def turn_page_endpoint(access, page: Callable):
+    """``GET /turn``, where a form's post redirects: the viewer's ``page`` with what its action said."""
+    async def turn_page(request: Request) -> Response:
+        def go():
+            with access.open() as c:
+                ident = _identify(c, request, BOTH)
+                return HTMLResponse(page(c, ident, message=said_for(ident.name, request.query_params.get("said"))))
+        return await run_in_threadpool(_guarded, request, go)
+    return turn_page
+
+
 def routes(access, ruleset: str) -> list[Route]:
     """The province routes of a ``ruleset`` campaign served through ``access`` (server.CampaignAccess)."""
 
     def action(roles: tuple[str, ...], run: Callable):
-        """``run(c, ident, form) -> events`` as an endpoint: JSON ``{"events"}`` or the page with what
-        happened; the engine's refusal on the page (400, 409 for a step out of order)."""
-        async def endpoint(request: Request) -> Response:
-            form = await _form(request)
+        return form_action(access, roles, run, home_page,
+                           nothing=lambda c: "nothing to run: " + _view(c).next_words.replace("CAMPAIGN", c.path.name))
 
-            def go():
-                from tabula.engine.core.machine import StepRefused
-                from tabula.geo.errors import TabulaError
-
-                with access.open(write=True) as c:
-                    ident = _identify(c, request, roles)
-                    try:
-                        events = run(c, ident, form)
-                    except TabulaError as err:
-                        if _wants_json(request):
-                            raise
-                        code = 409 if isinstance(err, StepRefused) else 400
-                        return HTMLResponse(home_page(c, ident, error=str(err)), status_code=code)
-                    said = _said(events)
-                    if _wants_json(request):
-                        return JSONResponse({"events": said})
-                    if not said:
-                        said = ["nothing to run: " + _view(c).next_words.replace("CAMPAIGN", c.path.name)]
-                    # Post/Redirect/Get: the browser lands on GET /turn, so reloading the page (or going
-                    # back to it) shows what happened again instead of sending the form a second time.
-                    key = keep_said(ident.name, "<br>".join(e(t) for t in said))
-                    return RedirectResponse(f"/turn?said={key}", status_code=303)
-            return await run_in_threadpool(_guarded, request, go)
-        return endpoint
-
-    async def turn_page(request: Request) -> Response:
-        """The page a form's post redirects to: the viewer's page with what its action said."""
-        def go():
-            with access.open() as c:
-                ident = _identify(c, request, BOTH)
-                return HTMLResponse(home_page(c, ident, message=said_for(ident.name, request.query_params.get("said"))))
-        return await run_in_threadpool(_guarded, request, go)
+    turn_page = turn_page_endpoint(access, home_page)
 
     async def api_status(request: Request) -> Response:
         def go():
