@@ -313,17 +313,10 @@ def _log(c, ident: Identity) -> str:
 
     viewer = _viewer(ident)
     lines = []
-    for ln in log_view(c, viewer=viewer):
+    for ln in log_view(c, viewer=viewer):  # the ruleset's seal decides what this viewer reads
         ev = ln.event
-        if c.ruleset.name == MG and viewer is not None:
-            if ev.kind != "step":
-                continue
-            inp = ev.data.get("input") or {}
-            if ev.data.get("step") in ("exchange", "embark", "disembark") and inp.get("side") not in (None, viewer):
-                lines.append((ev.round, f"Turn {ev.round}: {inp.get('side')} {ev.data.get('step')}s"))
-                continue
-        elif ev.kind in _QUIET:
-            continue
+        if ev.kind in _QUIET or (c.ruleset.name == MG and ln.sealed and ev.kind != "step"):
+            continue  # bookkeeping, and Magna Graecia's outcomes a side may not read: left out, not listed
         lines.append((ev.round, ln.text))
     lines = lines[-200:]
     return ('<h2>Log</h2><ul class="log" id="log">'

@@ -137,3 +137,18 @@ def test_a_naval_sally_reaches_the_engine_as_such(monkeypatch, tmp_path, capsys)
     assert tabula(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--side", "Syracuse")[0] == 0
     assert given == [("sally", {"side": "Syracuse", "node": "Gela", "naval": True}),
                      ("sally", {"side": "Syracuse", "node": "Gela"})]
+
+
+def test_a_sides_log_names_no_other_sides_forces(campaign, capsys):
+    # The map shows another side's counters as counters; its log must not give away what the map hides.
+    assert tabula(capsys, "magna-graecia", "move", campaign, "--side", "Syracuse", "38", "Leontini", "Catana")[0] == 0
+    code, umpire, err = tabula(capsys, "log", campaign, "--json")
+    assert code == 0, err
+    assert "Syracuse's fleet at Syracuse, 20 NP" in umpire and "Sp(O)" in umpire  # the umpire reads everything
+    code, carthage, err = tabula(capsys, "log", campaign, "--faction", "Carthage", "--json")
+    assert code == 0, err
+    assert "20 NP" not in carthage and "Sp(O)" not in carthage and "Sp(I)" not in carthage
+    assert "Syracuse moves command 38" in carthage  # the steps taken are open: counters move on the table's map
+    code, syracuse, err = tabula(capsys, "log", campaign, "--faction", "Syracuse")
+    assert code == 0, err
+    assert "Syracuse moves command 38" in syracuse
