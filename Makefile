@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-TABULA := $(VENV)/bin/tabula
+BELLICA := $(VENV)/bin/bellica
 BUILD := build
 
 .PHONY: demo test bench venv chromium clean
@@ -22,24 +22,24 @@ chromium:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 demo: venv
-	$(TABULA) map build --out $(BUILD)/mediterranean.duckdb --quiet --force
-	$(TABULA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html --force
-	$(TABULA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
-	$(PY) -m tabula.demo $(BUILD)/first-punic-war.duckdb
-	$(TABULA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html --force
-	$(PY) -m tabula.demo_mare_nostrum $(BUILD)/mare-nostrum.duckdb
-	$(TABULA) render map $(BUILD)/mare-nostrum.duckdb --out $(BUILD)/mare-nostrum.html --force
+	$(BELLICA) map build --out $(BUILD)/mediterranean.duckdb --quiet --force
+	$(BELLICA) render map $(BUILD)/mediterranean.duckdb --out $(BUILD)/mediterranean.html --force
+	$(BELLICA) campaign new --scenario first-punic-war --map $(BUILD)/mediterranean.duckdb --out $(BUILD)/first-punic-war.duckdb --force
+	$(PY) -m bellica.demo $(BUILD)/first-punic-war.duckdb
+	$(BELLICA) render map $(BUILD)/first-punic-war.duckdb --out $(BUILD)/first-punic-war.html --force
+	$(PY) -m bellica.demo_mare_nostrum $(BUILD)/mare-nostrum.duckdb
+	$(BELLICA) render map $(BUILD)/mare-nostrum.duckdb --out $(BUILD)/mare-nostrum.html --force
 	@echo "Mare Nostrum map (one turn played): $(abspath $(BUILD)/mare-nostrum.html)"
-	$(PY) -m tabula.demo_magna_graecia $(BUILD)/magna-graecia.duckdb
-	$(TABULA) render map $(BUILD)/magna-graecia.duckdb --out $(BUILD)/magna-graecia.html --force
+	$(PY) -m bellica.demo_magna_graecia $(BUILD)/magna-graecia.duckdb
+	$(BELLICA) render map $(BUILD)/magna-graecia.duckdb --out $(BUILD)/magna-graecia.html --force
 	@echo "Magna Graecia map (Sicily, 397 BC, five turns played): $(abspath $(BUILD)/magna-graecia.html)"
-	$(PY) -m tabula.demo_trossian $(BUILD)/trossian.duckdb
-	$(TABULA) render map $(BUILD)/trossian.duckdb --out $(BUILD)/trossian.html --force
+	$(PY) -m bellica.demo_trossian $(BUILD)/trossian.duckdb
+	$(BELLICA) render map $(BUILD)/trossian.duckdb --out $(BUILD)/trossian.html --force
 	@echo "Trossian map (the Black Sea, 1806, one phase played): $(abspath $(BUILD)/trossian.html)"
 	@echo "terrain map:  $(abspath $(BUILD)/mediterranean.html)"
 	@echo "campaign map: $(abspath $(BUILD)/first-punic-war.html)"
-	$(TABULA) serve tokens $(BUILD)/first-punic-war.duckdb
-	@echo "play through the browser: $(TABULA) serve $(BUILD)/first-punic-war.duckdb  (then open a link above)"
+	$(BELLICA) serve tokens $(BUILD)/first-punic-war.duckdb
+	@echo "play through the browser: $(BELLICA) serve $(BUILD)/first-punic-war.duckdb  (then open a link above)"
 
 test: venv chromium
 	$(PY) -m pytest -q

@@ -1,4 +1,4 @@
-"""`tabula serve` on loopback: request throughput and p95 latency of ``POST /api/check`` and ``POST /orders``.
+"""`bellica serve` on loopback: request throughput and p95 latency of ``POST /api/check`` and ``POST /orders``.
 
 The demo campaign (``make demo``; else one built like it, as benchmarks/bench_maps.py does) is
 copied, its initiative published and its tokens issued; then :data:`CLIENTS` concurrent clients
@@ -68,12 +68,12 @@ def _load(url: str, token: str, armies: list[int], endpoint: str, per_client: in
 
 
 def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
-    from tabula.app.background import running
-    from tabula.app.server import create_app
-    from tabula.app.tokens import issue_tokens
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
+    from bellica.app.background import running
+    from bellica.app.server import create_app
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
 
     work = Path(work_dir)
     work.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Map build scaling (issue 11, item 5): per-stage seconds of a build of Italy at res 4, 5, 6 and 7.
 
 Each resolution builds the named region ``italy`` (the Vae Victis map; res 7 is about 240k
-hexes and 15-60 s) through :func:`tabula.etl.build.build_map`, and takes each stage's time
+hexes and 15-60 s) through :func:`bellica.etl.build.build_map`, and takes each stage's time
 from its report (cells, neighbours, water fractions, elevation, rivers, classification,
 write; total is their sum).  A stage is linear when its seconds per 1000 hexes stay flat, so
 each row's value is that cost and its ratio is the cost over the same stage's cost at res 5
@@ -11,7 +11,7 @@ and the classification.
 
 Old code in the same run: the neighbour table and the classification of
 :data:`BASELINE_REV` (``geo/hexgrid.py`` and ``etl/terrain.py`` from ``git show``, loaded as
-stand-alone modules; they import only ``tabula.geo.errors`` and ``tabula.datasets``) are timed
+stand-alone modules; they import only ``bellica.geo.errors`` and ``bellica.datasets``) are timed
 on the very inputs this tree's build used (the cells; the classification's input frames,
 captured while the build runs), alternating with this tree's functions, median of the
 repeats, and their output is compared row for row.  Without git (an exported tree) those rows
@@ -60,7 +60,7 @@ def _old_module(path: str, name: str) -> types.ModuleType | None:
 @contextlib.contextmanager
 def _capturing_classification(store: dict):
     """Record the input frames of classify_kinds and classify_terrain while a build runs."""
-    from tabula.etl import terrain
+    from bellica.etl import terrain
 
     kinds, terr = terrain.classify_kinds, terrain.classify_terrain
 
@@ -89,8 +89,8 @@ def old_vs_new(captured: dict, old_hexgrid, old_terrain, repeat: int) -> dict[st
     """{stage: (new seconds, old seconds, identical output)} on one build's inputs, runs alternating."""
     import pandas as pd
 
-    from tabula.etl import terrain
-    from tabula.geo import hexgrid
+    from bellica.etl import terrain
+    from bellica.geo import hexgrid
 
     cells, neighbors, rules, ocean = captured["kinds"]
     terrain_in = captured["terrain"]
@@ -123,7 +123,7 @@ def old_vs_new(captured: dict, old_hexgrid, old_terrain, repeat: int) -> dict[st
 
 
 def run(work_dir: Path, *, quick: bool) -> list[dict]:
-    from tabula.etl.build import build_map
+    from bellica.etl.build import build_map
 
     work_dir = Path(work_dir)
     old_hexgrid = _old_module("geo/hexgrid.py", "_bench_old_hexgrid")
@@ -193,5 +193,5 @@ def run(work_dir: Path, *, quick: bool) -> list[dict]:
 
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
-        for row in run(Path(os.environ.get("TABULA_BENCH_WORK", tmp)), quick="--quick" in sys.argv):
+        for row in run(Path(os.environ.get("BELLICA_BENCH_WORK", tmp)), quick="--quick" in sys.argv):
             print(json.dumps(row))

@@ -1,28 +1,28 @@
-"""How long an umpire waits for each ``tabula round`` command (issue 11, part 1: "each CLI step starts fast").
+"""How long an umpire waits for each ``bellica round`` command (issue 11, part 1: "each CLI step starts fast").
 
-Rows, all on one started First Punic War campaign at res 5 (the demo's: ``tabula.demo``'s placements, seed 264):
+Rows, all on one started First Punic War campaign at res 5 (the demo's: ``bellica.demo``'s placements, seed 264):
 
-(a) each step of a round typed as separate commands (``tabula round initiative`` ... ``victory``), a fresh
+(a) each step of a round typed as separate commands (``bellica round initiative`` ... ``victory``), a fresh
     process each, beside the bare one-liner ``python -c "import duckdb; duckdb.connect(f).sql(...)..."`` on
     the same file: the floor any command pays (interpreter, duckdb, opening the file).  Target: each step
     within 2x of it;
 (b) the whole round through the CLI (every command of (a), one after the other) beside the same round
     played in one process through :mod:`engine.vae_victis.rounds` (imports done before the clock starts,
     as in :mod:`benchmarks.bench_engine`).  Target: within 3x;
-(c) the read-only ``tabula round status``, and the CLI's import time (``python -X importtime``: the
-    cumulative time of ``tabula.cli`` and of the modules a ``round status`` imports);
+(c) the read-only ``bellica round status``, and the CLI's import time (``python -X importtime``: the
+    cumulative time of ``bellica.cli`` and of the modules a ``round status`` imports);
 (d) old vs new: where ``--against``'s wheel can be built (as :func:`benchmarks.run._wheel_site` builds it),
     the same commands run on that commit's code, in turn with this tree's (A B A B), each side's
     figure the median of its runs;
 (e) the same steps, the whole round and ``round status`` through the warm command server
-    (``tabula warm start``, :mod:`tabula.commands.warm`): each command a fresh process running the
-    console entry (``python -c "from tabula.launch import main; main()" ...``) with a server started
-    (in a temporary TABULA_WARM_DIR) before the clock and stopped after, beside the same bare
+    (``bellica warm start``, :mod:`bellica.commands.warm`): each command a fresh process running the
+    console entry (``python -c "from bellica.launch import main; main()" ...``) with a server started
+    (in a temporary BELLICA_WARM_DIR) before the clock and stopped after, beside the same bare
     one-liner and in-process round.  The warm round must leave the same events and armies.
 
 Decisions where the issue is silent:
 
-- The round is the demo's script (``tabula.demo``: a movement collision at Mylae, a naval battle, a siege
+- The round is the demo's script (``bellica.demo``: a movement collision at Mylae, a naval battle, a siege
   of Gela, a strait crossing), not the README's lines verbatim: the README shows orders for two armies
   only, so its ``round move`` is refused (orders missing).  The in-process round of (b) and the CLI round
   are the same steps with the same arguments, and the benchmark checks that they log the same events.
@@ -30,11 +30,11 @@ Decisions where the issue is silent:
   extra ``round status`` call to learn the engagement numbers.
 - The bare one-liner reads the round's phase (``SELECT value FROM campaign WHERE key = 'phase'``), the least a step
   does; it opens the file read-write like every step but ``status``.
-- Every command runs as the installed ``tabula`` console script would: ``python -c "from tabula.cli import
+- Every command runs as the installed ``bellica`` console script would: ``python -c "from bellica.cli import
   main; main()"`` with the command's arguments, so this tree and the earlier wheel run the same way.
-- Every process (steps and bare one-liner alike) may cache bytecode, as an installed ``tabula`` does: the
+- Every process (steps and bare one-liner alike) may cache bytecode, as an installed ``bellica`` does: the
   benchmark drops ``PYTHONDONTWRITEBYTECODE`` (set in some shells and CI images, where each command would
-  otherwise compile some fifty tabula modules again, ~80 ms) and points ``PYTHONPYCACHEPREFIX`` at its work
+  otherwise compile some fifty bellica modules again, ~80 ms) and points ``PYTHONPYCACHEPREFIX`` at its work
   folder, so nothing is written into the tree; one unmeasured round per side fills the cache first.
 
 ``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
@@ -57,9 +57,9 @@ STEP_TARGET = 2.0  # a step within 2x of the bare duckdb one-liner
 ROUND_TARGET = 3.0  # a CLI round within 3x of the in-process round
 BARE = ("import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
         "print(con.sql(\"SELECT value FROM campaign WHERE key = 'phase'\").fetchall())")
-CLI = "import sys; from tabula.cli import main; sys.argv[0] = 'tabula'; main()"
+CLI = "import sys; from bellica.cli import main; sys.argv[0] = 'bellica'; main()"
 #: The console entry (pyproject's ``[project.scripts]``): through the warm server when one runs.
-LAUNCH = "import sys; from tabula.launch import main; sys.argv[0] = 'tabula'; main()"
+LAUNCH = "import sys; from bellica.launch import main; sys.argv[0] = 'bellica'; main()"
 
 
 def _row(name, value, unit, baseline="", ratio="", note=""):
@@ -71,10 +71,10 @@ def _row(name, value, unit, baseline="", ratio="", note=""):
 
 def fresh_campaign(work: Path) -> Path:
     """A First Punic War campaign on the res-5 map with the demo's placements, not yet started."""
-    from tabula.demo import _place
-    from tabula.etl.build import build_map
-    from tabula.etl.campaign import create_campaign
-    from tabula.datasets import SCENARIOS_DIR
+    from bellica.demo import _place
+    from bellica.etl.build import build_map
+    from bellica.etl.campaign import create_campaign
+    from bellica.datasets import SCENARIOS_DIR
 
     map5 = work.parent / "med5.duckdb"  # benchmarks/run.py's default res-5 map, when it built one
     if not map5.exists():
@@ -91,11 +91,11 @@ def play_in_process(campaign: Path) -> dict:
     """The demo's round (``round start`` to ``round victory``) in this process on ``campaign``:
     {seconds, steps: {step name as in :func:`cli_round`: its seconds}, events: their (kind, text),
     factions: {army: faction}, results: the results recorded as (engagement, winner, won %, loser, lost %)}."""
-    from tabula import demo
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.model import ArmyOrders
-    from tabula.engine.vae_victis.state import load_state
+    from bellica import demo
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.state import load_state
 
     results = []
     steps: dict[str, float] = {}
@@ -136,8 +136,8 @@ def play_in_process(campaign: Path) -> dict:
 
 
 def cli_round(factions: dict[int, str], results) -> list[tuple[str, list[str]]]:
-    """(step name, ``tabula`` arguments after the campaign path is put in for ``{f}``) of the same round."""
-    from tabula import demo
+    """(step name, ``bellica`` arguments after the campaign path is put in for ``{f}``) of the same round."""
+    from bellica import demo
 
     steps = [("start", ["round", "start", "{f}", "--seed", str(demo.DEMO_SEED)])]
     for faction, uses in demo.INITIATIVE.items():
@@ -176,24 +176,24 @@ def _env(pythonpath: list[Path] | None) -> dict:
 
 
 def run_cli(args: list[str], campaign: Path, *, pythonpath=None, cwd: Path | None = None) -> float:
-    """Seconds one ``tabula ARGS`` command takes, start of the process to its end; raises if it fails."""
+    """Seconds one ``bellica ARGS`` command takes, start of the process to its end; raises if it fails."""
     argv = [sys.executable, "-c", CLI, *(a.replace("{f}", str(campaign)) for a in args)]
     t = time.perf_counter()
     proc = subprocess.run(argv, env=_env(pythonpath), cwd=cwd, capture_output=True, text=True)
     seconds = time.perf_counter() - t
     if proc.returncode != 0:
-        raise RuntimeError(f"`tabula {' '.join(args)}` failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+        raise RuntimeError(f"`bellica {' '.join(args)}` failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     return seconds
 
 
 def run_launch(args: list[str], campaign: Path, env: dict) -> float:
-    """Seconds one ``tabula ARGS`` takes through the console entry (:data:`LAUNCH`) with ``env``; raises if it fails."""
+    """Seconds one ``bellica ARGS`` takes through the console entry (:data:`LAUNCH`) with ``env``; raises if it fails."""
     argv = [sys.executable, "-c", LAUNCH, *(a.replace("{f}", str(campaign)) for a in args)]
     t = time.perf_counter()
     proc = subprocess.run(argv, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - t
     if proc.returncode != 0:
-        raise RuntimeError(f"`tabula {' '.join(args)}` (warm) failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+        raise RuntimeError(f"`bellica {' '.join(args)}` (warm) failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     return seconds
 
 
@@ -202,9 +202,9 @@ def warm_times(steps, fresh: Path, work: Path, rounds_n: int, reps: int) -> dict
     {steps: {name: [s]}, rounds: [s], status: [s], state: the last round's :func:`_final_state`}."""
     import tempfile
 
-    folder = Path(tempfile.mkdtemp(prefix="tabula-warm-bench-"))  # short: a socket path has at most 107 bytes
-    env = dict(_env(None), TABULA_WARM_DIR=str(folder))
-    env.pop("TABULA_WARM", None)
+    folder = Path(tempfile.mkdtemp(prefix="bellica-warm-bench-"))  # short: a socket path has at most 107 bytes
+    env = dict(_env(None), BELLICA_WARM_DIR=str(folder))
+    env.pop("BELLICA_WARM", None)
     out = {"steps": {}, "rounds": [], "status": [], "state": None}
     try:
         subprocess.run([sys.executable, "-c", LAUNCH, "warm", "start", "--idle-minutes", "30"], env=env, check=True,
@@ -243,7 +243,7 @@ def cli_round_times(steps, fresh: Path, work: Path, *, pythonpath=None, cwd=None
 
 
 def import_times(campaign: Path, *, pythonpath=None, cwd=None) -> dict[str, float]:
-    """Cumulative import seconds (``-X importtime``) of ``tabula.cli`` and of everything ``round status``
+    """Cumulative import seconds (``-X importtime``) of ``bellica.cli`` and of everything ``round status``
     imports (the sum of the top-level entries after the interpreter's own ``site``)."""
     argv = [sys.executable, "-X", "importtime", "-c", CLI, "round", "status", str(campaign)]
     proc = subprocess.run(argv, env=_env(pythonpath), cwd=cwd, capture_output=True, text=True, check=True)
@@ -257,7 +257,7 @@ def import_times(campaign: Path, *, pythonpath=None, cwd=None) -> dict[str, floa
         if not name.startswith(" " * 2):  # top level: no indentation beyond the one space
             top[name.strip()] = top.get(name.strip(), 0) + int(cumulative)
     total = sum(us for name, us in top.items() if name not in ("site", "encodings", "_frozen_importlib_external"))
-    return {"tabula.cli": top.get("tabula.cli", 0) / 1e6, "round status (all imports)": total / 1e6}
+    return {"bellica.cli": top.get("bellica.cli", 0) / 1e6, "round status (all imports)": total / 1e6}
 
 
 def _final_state(campaign: Path) -> tuple:
@@ -356,13 +356,13 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
                 f"in process {med(in_process_steps[name]):.3f} s")
         if "old" in step_times:
             note += f"; commit {baseline[2]}: {med(step_times['old'][name]):.3f} s"
-        rows.append(_row(f"cli: `tabula round {name}`", round(value, 3), "s", f"bare one-liner {bare_s:.3f} s",
+        rows.append(_row(f"cli: `bellica round {name}`", round(value, 3), "s", f"bare one-liner {bare_s:.3f} s",
                          round(value / bare_s, 2), note))
     value = med(status["new"])
     note = f"median of {len(status['new'])}; read-only"
     if "old" in status:
         note += f"; commit {baseline[2]}: {med(status['old']):.3f} s ({med(status['old']) / value:.1f}x this tree)"
-    rows.append(_row("cli: `tabula round status` (read-only)", round(value, 3), "s", f"bare one-liner {bare_s:.3f} s",
+    rows.append(_row("cli: `bellica round status` (read-only)", round(value, 3), "s", f"bare one-liner {bare_s:.3f} s",
                      round(value / bare_s, 2), note))
     cli_round_s, in_process_s = med(round_totals["new"]), med(in_process)
     rows.append(_row(f"cli: whole round through the CLI ({len(steps)} commands)", round(cli_round_s, 2), "s",
@@ -373,7 +373,7 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
         rows.append(_row(f"cli: whole round through the CLI, this tree vs commit {baseline[2]}", round(cli_round_s, 2), "s",
                          f"commit {baseline[2]}: {old:.2f} s", round(cli_round_s / old, 2),
                          f"medians of {rounds_n} rounds each, the two trees in turn"))
-    for key in ("tabula.cli", "round status (all imports)"):
+    for key in ("bellica.cli", "round status (all imports)"):
         value = med(i[key] for i in imports["new"])
         old_note, ratio, base = "", "", ""
         if "old" in imports:
@@ -385,14 +385,14 @@ def run(work_dir: Path, *, quick: bool = False, against: str | None = BASELINE_R
     for name, _args in steps:
         value = med(warm["steps"][name])
         own = med(in_process_steps[name])
-        rows.append(_row(f"cli warm: `tabula round {name}` through the warm server", round(value, 3), "s",
+        rows.append(_row(f"cli warm: `bellica round {name}` through the warm server", round(value, 3), "s",
                          f"bare one-liner {bare_s:.3f} s", round(value / bare_s, 2),
-                         f"median of {rounds_n}; the console entry with `tabula warm start` running; "
+                         f"median of {rounds_n}; the console entry with `bellica warm start` running; "
                          f"plain process {med(step_times['new'][name]):.3f} s; the step's own work in process "
                          f"{own:.3f} s, so its floor is the one-liner plus that, {bare_s + own:.3f} s "
                          f"({value / (bare_s + own):.2f}x of it)"))
     value = med(warm["status"])
-    rows.append(_row("cli warm: `tabula round status` through the warm server", round(value, 3), "s",
+    rows.append(_row("cli warm: `bellica round status` through the warm server", round(value, 3), "s",
                      f"bare one-liner {bare_s:.3f} s", round(value / bare_s, 2),
                      f"median of {len(warm['status'])}; plain process {med(status['new']):.3f} s"))
     warm_round = med(warm["rounds"])
@@ -412,6 +412,6 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--against", default=BASELINE_REV, help="commit for the old figures ('none' to skip)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="tabula-bench-cli-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bellica-bench-cli-") as tmp:
         for r in run(Path(tmp), quick=args.quick, against=args.against):
             print(r)

@@ -3,14 +3,14 @@
 (a) A full round of the 16 armies, from orders to administered state: initiative uses,
     publication, orders for every army, movement, the engagements' results,
     administration and the victory check, each step one transaction through
-    :mod:`engine.vae_victis.rounds` exactly as ``tabula round ...`` runs them (the script of
-    :mod:`tabula.demo`: a movement collision at Mylae, a battle, a siege of Gela, and at res 5
+    :mod:`engine.vae_victis.rounds` exactly as ``bellica round ...`` runs them (the script of
+    :mod:`bellica.demo`: a movement collision at Mylae, a battle, a siege of Gela, and at res 5
     the navies: two embarkations, a naval battle, a landing and a strait crossing).
     Every repeat plays on a fresh copy of the started campaign (copy and ``round
     start`` not timed) through a new Campaign, whose Board and logistics caches start
     empty, so the figure includes reading the Board once and building the in-memory
     logistics database once.
-(b) The logistics query alone: :func:`tabula.engine.vae_victis.logistics.compute_logistics` on the
+(b) The logistics query alone: :func:`bellica.engine.vae_victis.logistics.compute_logistics` on the
     campaign database (static link tables already built, as after ``round start``).
 
 Both on the default res-5 map and on a res-6 map of the scenario's bbox (the scenario
@@ -30,7 +30,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from tabula.datasets import SCENARIOS_DIR
+from bellica.datasets import SCENARIOS_DIR
 
 ROUND_TARGET_S = 1.0
 QUERY_TARGET_S = 0.100
@@ -59,9 +59,9 @@ def _res6_scenario(work: Path) -> Path:
 
 def build_campaigns(work: Path) -> dict[int, Path]:
     """{res: started campaign file}: res 5 on the default map, res 6 on a map of the scenario bbox."""
-    from tabula.etl.build import build_map
-    from tabula.etl.campaign import create_campaign
-    from tabula.etl.scenario import load_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.campaign import create_campaign
+    from bellica.etl.scenario import load_scenario
 
     out = {}
     map5 = work.parent / "med5.duckdb"  # benchmarks/run.py's default res-5 map, when it built one
@@ -82,9 +82,9 @@ def build_campaigns(work: Path) -> dict[int, Path]:
 
 
 def _start(campaign: Path) -> None:
-    """Placement of tabula.demo (army 7 in Tyndaris) and ``round start``."""
-    from tabula.demo import DEMO_SEED, _place
-    from tabula.engine.core.campaign import Campaign
+    """Placement of bellica.demo (army 7 in Tyndaris) and ``round start``."""
+    from bellica.demo import DEMO_SEED, _place
+    from bellica.engine.core.campaign import Campaign
 
     _place(campaign)
     with Campaign.open(campaign) as c:
@@ -96,7 +96,7 @@ def _start(campaign: Path) -> None:
 
 def _path_moves(board, start: str, goal: str) -> str:
     """Clock positions of a shortest path of passable land hexes from ``start`` to ``goal``."""
-    from tabula.engine.vae_victis.orders import impassable_reason
+    from bellica.engine.vae_victis.orders import impassable_reason
 
     prev = {start: None}
     queue = deque([start])
@@ -119,11 +119,11 @@ def _path_moves(board, start: str, goal: str) -> str:
 
 
 def round_script(campaign: Path) -> dict:
-    """Initiative uses and moves for the round: tabula.demo's at res 5 (its clock positions are
+    """Initiative uses and moves for the round: bellica.demo's at res 5 (its clock positions are
     res-5 ones); at res 6 the same marches as shortest paths (7 and 14 on Mylae, 4 on Gela)."""
-    from tabula import demo
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis.state import load_state
+    from bellica import demo
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis.state import load_state
 
     with Campaign.open(campaign, read_only=True) as c:
         board = c.board
@@ -145,11 +145,11 @@ def round_script(campaign: Path) -> dict:
 
 def play_round(c, script: dict) -> int:
     """One round through engine.vae_victis.rounds on the Campaign ``c``; returns the number of events it logged."""
-    from tabula.demo import DEMO_SEED, SIEGES, _demo_casualties
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.model import ArmyOrders
-    from tabula.engine.vae_victis.sieges import siege_refusal
-    from tabula.engine.vae_victis.state import load_state
+    from bellica.demo import DEMO_SEED, SIEGES, _demo_casualties
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.sieges import siege_refusal
+    from bellica.engine.vae_victis.state import load_state
 
     events = 0
     for faction, uses in script["initiative"].items():
@@ -181,7 +181,7 @@ def play_round(c, script: dict) -> int:
 
 
 def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[float], int]:
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     script = round_script(campaign)
     times, n_events = [], 0
@@ -197,8 +197,8 @@ def time_round(campaign: Path, work: Path, repeats: int) -> tuple[float, list[fl
 
 
 def time_query(campaign: Path, repeats: int) -> tuple[float, int]:
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis.logistics import compute_logistics
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis.logistics import compute_logistics
 
     with Campaign.open(campaign) as c:
         board = c.board
@@ -216,7 +216,7 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
     work.mkdir(parents=True, exist_ok=True)
     repeats = 2 if quick else 5
     campaigns = build_campaigns(work)
-    from tabula.geo.spatialdb import connect
+    from bellica.geo.spatialdb import connect
 
     rows = []
     found = {}
@@ -247,6 +247,6 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
 if __name__ == "__main__":
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="tabula-bench-engine-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bellica-bench-engine-") as tmp:
         for r in run(Path(tmp), quick="--quick" in sys.argv[1:]):
             print(r)

@@ -64,9 +64,9 @@ def _campaign6(work: Path) -> Path:
     if out.exists():
         return out
     from benchmarks.bench_engine import _res6_scenario, _start
-    from tabula.etl.build import build_map
-    from tabula.etl.campaign import create_campaign
-    from tabula.etl.scenario import load_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.campaign import create_campaign
+    from bellica.etl.scenario import load_scenario
 
     scen6 = _res6_scenario(work)
     map6 = work / "bench-fpw-bbox6.duckdb"
@@ -115,7 +115,7 @@ def paint_times(html: Path, *, repeats: int = 3) -> tuple[float, float, int]:
 
 
 def bench_pages(work: Path, *, quick: bool = False) -> list[dict]:
-    from tabula.web_maps.terrain_map import render_terrain_map
+    from bellica.web_maps.terrain_map import render_terrain_map
 
     pages = [("campaign res 5, umpire", _campaign5(work), None), ("campaign res 5, Roma", _campaign5(work), "Roma")]
     res6 = work / "bench-fpw6.duckdb"
@@ -141,7 +141,7 @@ def bench_pages(work: Path, *, quick: bool = False) -> list[dict]:
 def _mediterranean5(work: Path) -> Path:
     if MED5.exists():
         return MED5
-    from tabula.etl.build import build_map
+    from bellica.etl.build import build_map
 
     out = work / "bench-med5.duckdb"
     if not out.exists():
@@ -150,7 +150,7 @@ def _mediterranean5(work: Path) -> Path:
 
 
 def _italy7(work: Path) -> Path:
-    from tabula.etl.build import build_map
+    from bellica.etl.build import build_map
 
     out = work / "bench-italy7.duckdb"
     if not out.exists():
@@ -172,16 +172,16 @@ def _old_web_maps(work: Path, rev: str) -> Path:
 
 
 def render_old(db: Path, out: Path, *, work: Path, rev: str = BASELINE_REV) -> float:
-    """Render ``db`` with ``rev``'s ``web_maps`` (in a fresh process, imported as ``tabula.web_maps``); seconds."""
+    """Render ``db`` with ``rev``'s ``web_maps`` (in a fresh process, imported as ``bellica.web_maps``); seconds."""
     old = _old_web_maps(work, rev)
     code = (
         "import importlib.util, sys, time\n"
-        "import tabula\n"
-        f"spec = importlib.util.spec_from_file_location('tabula.web_maps', {str(old / '__init__.py')!r}, "
+        "import bellica\n"
+        f"spec = importlib.util.spec_from_file_location('bellica.web_maps', {str(old / '__init__.py')!r}, "
         f"submodule_search_locations=[{str(old)!r}])\n"
-        "mod = importlib.util.module_from_spec(spec); sys.modules['tabula.web_maps'] = mod; spec.loader.exec_module(mod)\n"
-        "from tabula.web_maps.terrain_map import render_terrain_map\n"
-        "assert 'web_maps-' in sys.modules['tabula.web_maps.layers'].__file__\n"
+        "mod = importlib.util.module_from_spec(spec); sys.modules['bellica.web_maps'] = mod; spec.loader.exec_module(mod)\n"
+        "from bellica.web_maps.terrain_map import render_terrain_map\n"
+        "assert 'web_maps-' in sys.modules['bellica.web_maps.layers'].__file__\n"
         f"t = time.perf_counter(); render_terrain_map({str(db)!r}, {str(out)!r}); print('SECONDS', time.perf_counter() - t)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
@@ -260,7 +260,7 @@ def _hex_count(db: Path) -> int:
 
 
 def bench_large_maps(work: Path, *, quick: bool = False) -> list[dict]:
-    from tabula.web_maps.terrain_map import render_terrain_map
+    from bellica.web_maps.terrain_map import render_terrain_map
 
     maps = [("Mediterranean res 5", _mediterranean5(work))]
     if not quick:
@@ -313,7 +313,7 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
 
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory(prefix="bench-maps-") as tmp:
-        work = Path(os.environ.get("TABULA_BENCH_WORK", tmp))
+        work = Path(os.environ.get("BELLICA_BENCH_WORK", tmp))
         rows = bench_large_maps(work, quick="--quick" in sys.argv) if "--large" in sys.argv else \
             run(work, quick="--quick" in sys.argv)
         for r in rows:

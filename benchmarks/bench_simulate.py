@@ -1,14 +1,14 @@
-"""Balance testing at scale (issue 12, part 6): ``tabula simulate`` of 1,000 Rise of Rome campaigns
+"""Balance testing at scale (issue 12, part 6): ``bellica simulate`` of 1,000 Rise of Rome campaigns
 and 200 Mare Nostrum games.
 
 Rows:
 
-(a) the wall time of ``tabula simulate rise-of-rome --runs 1000 --policy prudent --seed 1``
-    on every local core (the command run in-process through :func:`tabula.cli.main`, so the
+(a) the wall time of ``bellica simulate rise-of-rome --runs 1000 --policy prudent --seed 1``
+    on every local core (the command run in-process through :func:`bellica.cli.main`, so the
     figure includes the summary, the CSV and the chart), beside one process playing a sample of
     the same campaigns (the first 200, scaled to 1,000): the ratio is how much the pool saves;
 (b) campaigns per second on all cores and in one process;
-(c), (d) the same for ``tabula simulate mare-nostrum --runs 200 --policy aggressor --seed 1``
+(c), (d) the same for ``bellica simulate mare-nostrum --runs 200 --policy aggressor --seed 1``
     (every nation attacking the weakest province it may: the study with the most battles, about
     a minute on 2 cores at most), beside one process playing its first 40 games (scaled).
 
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 PLOT = Path(__file__).parent / "simulate-rise-of-rome.png"
-POLICY = "prudent"  # tabula simulate's default
+POLICY = "prudent"  # bellica simulate's default
 SEED = 1
 MN_PLOT = Path(__file__).parent / "simulate-mare-nostrum.png"
 MN_POLICY = "aggressor"  # the most battles (and the slowest policy but random)
@@ -46,8 +46,8 @@ def _row(name, value, unit, baseline="", ratio="", note=""):
 
 
 def _cli(*args) -> dict:
-    """``tabula ARGS --json`` in this process: the JSON document (an error raises)."""
-    from tabula.cli import main
+    """``bellica ARGS --json`` in this process: the JSON document (an error raises)."""
+    from bellica.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     code = 0
@@ -57,13 +57,13 @@ def _cli(*args) -> dict:
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
     if code:
-        raise RuntimeError(f"tabula {' '.join(map(str, args))} exited {code}: {err.getvalue().strip()}")
+        raise RuntimeError(f"bellica {' '.join(map(str, args))} exited {code}: {err.getvalue().strip()}")
     return json.loads(out.getvalue())
 
 
 def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
-    from tabula.engine.core.simulate import run_seeds, simulate
-    from tabula.engine.rise_of_rome.policies import CampaignRunner
+    from bellica.engine.core.simulate import run_seeds, simulate
+    from bellica.engine.rise_of_rome.policies import CampaignRunner
 
     runs, sample = (100, 20) if quick else (1000, 200)
     out = Path(work_dir) / "bench-simulate"
@@ -92,7 +92,7 @@ def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) ->
     note = (f"policy {POLICY}, seed {SEED}, {where}; verdicts: {verdicts}; median Civic Development "
             f"{doc['numbers']['civic']['median']:g}; chart {'benchmarks/' + PLOT.name if not quick else 'not kept (--quick)'}")
     return [
-        _row(f"tabula simulate: {runs} Rise of Rome campaigns", round(pool_s, 2), "s",
+        _row(f"bellica simulate: {runs} Rise of Rome campaigns", round(pool_s, 2), "s",
              f"1 process: {serial_s:.2f} s (first {sample} runs, scaled)", round(pool_s / serial_s, 2), note),
         _row("Rise of Rome campaigns per second", round(runs / pool_s, 1), "runs/s",
              f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
@@ -102,9 +102,9 @@ def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) ->
 
 
 def mare_nostrum_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
-    """Rows (c) and (d): ``tabula simulate mare-nostrum`` of 200 games (20 with ``quick``)."""
-    from tabula.engine.core.simulate import run_seeds, simulate
-    from tabula.engine.mare_nostrum.policies import GameRunner
+    """Rows (c) and (d): ``bellica simulate mare-nostrum`` of 200 games (20 with ``quick``)."""
+    from bellica.engine.core.simulate import run_seeds, simulate
+    from bellica.engine.mare_nostrum.policies import GameRunner
 
     runs, sample = (20, 5) if quick else (200, 40)
     out = Path(work_dir) / "bench-simulate-mn"
@@ -132,7 +132,7 @@ def mare_nostrum_rows(work_dir: Path, *, quick: bool = False, scheduler: str | N
     note = (f"policy {MN_POLICY} for every nation, seed {SEED}, {where}; wins: {wins}; median turns "
             f"{doc['numbers']['turns']['median']:g}; chart {chart}")
     return [
-        _row(f"tabula simulate: {runs} Mare Nostrum games", round(pool_s, 2), "s",
+        _row(f"bellica simulate: {runs} Mare Nostrum games", round(pool_s, 2), "s",
              f"1 process: {serial_s:.2f} s (first {sample} runs, scaled)", round(pool_s / serial_s, 2), note),
         _row("Mare Nostrum games per second", round(runs / pool_s, 1), "runs/s",
              f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
@@ -149,7 +149,7 @@ if __name__ == "__main__":
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of the local cores")
     parser.add_argument("--mare-nostrum", action="store_true", help="only the Mare Nostrum rows")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="tabula-bench-simulate-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bellica-bench-simulate-") as tmp:
         rows = (mare_nostrum_rows if args.mare_nostrum else run)(Path(tmp), quick=args.quick, scheduler=args.scheduler)
         for r in rows:
             print(r)

@@ -2,11 +2,11 @@
 
 Issue 11, part 2: each view the docs name answers in under 100 ms at res 5 and res 6.
 
-What is measured: ``SELECT * FROM view`` fetched whole (what ``tabula sql`` prints), on a
+What is measured: ``SELECT * FROM view`` fetched whole (what ``bellica sql`` prints), on a
 read-only connection to a played campaign, the first run discarded (it pays the catalogue
 load), then the median of the repeats.  The campaigns are those of bench_engine (the First
 Punic War on the default res-5 map and on a res-6 map of the scenario's bbox, placements of
-tabula.demo) after one round of its script (a movement collision, a battle, a siege of Gela):
+bellica.demo) after one round of its script (a movement collision, a battle, a siege of Gela):
 the state an umpire queries.  Not timed: building them.
 
 Baselines: for the views issue 11 rewrote (:data:`OLD_SQL`), the old definition, kept here as a
@@ -65,7 +65,7 @@ def _row(name, value, unit, baseline="", ratio="", note=""):
 def played_campaigns(work: Path) -> dict[int, Path]:
     """{res: campaign after one round}: bench_engine's campaigns and round script."""
     from benchmarks.bench_engine import build_campaigns, play_round, round_script
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     out = {}
     for res, started in build_campaigns(work).items():
@@ -86,9 +86,9 @@ def ror_campaign(work: Path, *, turns: int = 2) -> Path:
     import io
     import json
 
-    from tabula.cli import main
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    from bellica.cli import main
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     def cli(*args) -> str:
         out = io.StringIO()
@@ -97,7 +97,7 @@ def ror_campaign(work: Path, *, turns: int = 2) -> Path:
                 main([str(a) for a in args])
             except SystemExit as e:
                 if e.code:
-                    raise RuntimeError(f"tabula {' '.join(map(str, args))} failed ({e.code})") from None
+                    raise RuntimeError(f"bellica {' '.join(map(str, args))} failed ({e.code})") from None
         return out.getvalue()
 
     meta = load_province_scenario("rise-of-rome")
@@ -124,8 +124,8 @@ def ror_campaign(work: Path, *, turns: int = 2) -> Path:
 
 
 def mn_campaign(work: Path) -> Path:
-    """The Mare Nostrum demo campaign (tabula.demo_mare_nostrum): turn 1 played by the six nations."""
-    from tabula.demo_mare_nostrum import build_demo_campaign, run_demo_turn
+    """The Mare Nostrum demo campaign (bellica.demo_mare_nostrum): turn 1 played by the six nations."""
+    from bellica.demo_mare_nostrum import build_demo_campaign, run_demo_turn
 
     path = build_demo_campaign(work / "mn-played.duckdb")
     run_demo_turn(path)
@@ -205,6 +205,6 @@ if __name__ == "__main__":  # .venv/bin/python -m benchmarks.bench_views [--quic
     import sys
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="tabula-bench-views-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bellica-bench-views-") as tmp:
         for r in run(Path(tmp), quick="--quick" in sys.argv):
             print(f"| {r['name']} | {r['value']} | {r['unit']} | {r['baseline']} | {r['ratio']} | {r['note']} |")

@@ -26,9 +26,9 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from tabula.etl.dem import LOCAL_THREADS, dem_stats_by_cell
-from tabula.geo.hexgrid import cell_polygons, cells_in_bbox
-from tabula.geo.zonal import partials_from_window
+from bellica.etl.dem import LOCAL_THREADS, dem_stats_by_cell
+from bellica.geo.hexgrid import cell_polygons, cells_in_bbox
+from bellica.geo.zonal import partials_from_window
 
 def from_origin(west, north, dx, dy) -> Affine:
     """rasterio.transform.from_origin without its Affine '*' deprecation warning."""
@@ -102,7 +102,7 @@ def _row(name, value, unit, baseline="", ratio="", note=""):
 
 
 def bench_throughput(work_dir: Path, *, quick: bool = False) -> list[dict]:
-    """(a): tabula vs rasterstats vs exactextract on an n x n DEM over 3 x 3 degrees at res 6."""
+    """(a): bellica vs rasterstats vs exactextract on an n x n DEM over 3 x 3 degrees at res 6."""
     import geopandas as gpd
     from exactextract import exact_extract
     from rasterstats import zonal_stats
@@ -147,7 +147,7 @@ def bench_throughput(work_dir: Path, *, quick: bool = False) -> list[dict]:
     setup = (f"{n}x{n} int16 DEM, 3x3 deg, res {RES}, {len(cells)} hexes, {pixels / 1e6:.1f} M pixels, median of {repeats}, "
              f"1-min load {load:.1f} on {os.cpu_count()} CPUs")
     return [
-        _row("zonal: tabula dem_stats_by_cell throughput", round(ours_rate, 2), "Mpx/s", note=f"{setup}; {t_ours:.3f} s incl. file reads; windows on {LOCAL_THREADS} threads"),
+        _row("zonal: bellica dem_stats_by_cell throughput", round(ours_rate, 2), "Mpx/s", note=f"{setup}; {t_ours:.3f} s incl. file reads; windows on {LOCAL_THREADS} threads"),
         _row("zonal: kernel alone (in-memory window)", round(n * n / t_kernel / 1e6, 2), "Mpx/s", note=f"{t_kernel:.3f} s for {n}x{n}, block {block}"),
         _row("zonal: speed vs rasterstats.zonal_stats", round(ours_rate, 2), "Mpx/s", f"rasterstats {rs_rate:.2f} Mpx/s ({t_rs:.2f} s)",
              round(t_rs / t_ours, 2), "target >= 10x; rasterstats runs on one thread"),
@@ -200,7 +200,7 @@ def italy_dem(path: Path, step: float = ITALY_STEP) -> Path:
     west, south, east, north = ITALY_BBOX
     width, height = round((east - west) / step), round((north - south) / step)
     dst_t = from_origin(west, north, step, step)
-    src_path = files("tabula.datasets") / "mediterranean_dem.tif"
+    src_path = files("bellica.datasets") / "mediterranean_dem.tif"
     with rasterio.open(src_path) as src:
         band = src.read(1)
         src_t, crs, nodata = src.transform, src.crs, src.nodata
@@ -222,7 +222,7 @@ def _per_pixel_partials(values, valid, lats, lons, res, rows_per_call: int = 256
     """The per-pixel baseline: every valid pixel centre looked up with h3ronpy, then reduced by cell."""
     from h3ronpy.vector import coordinates_to_cells
 
-    from tabula.geo.zonal import combine_partials, partials_from_entries
+    from bellica.geo.zonal import combine_partials, partials_from_entries
 
     parts = []
     for r0 in range(0, values.shape[0], rows_per_call):
@@ -238,13 +238,13 @@ def _per_pixel_partials(values, valid, lats, lons, res, rows_per_call: int = 256
 
 def bench_realistic(work_dir: Path, *, quick: bool = False) -> list[dict]:
     """Issue 11 part 4: Mpx/s per thread on a 21.8 Mpx DEM of Italy (nodata at sea) at res 6 and 7,
-    tabula's kernel beside a per-pixel h3ronpy look-up, exactextract and rasterstats, one run."""
+    bellica's kernel beside a per-pixel h3ronpy look-up, exactextract and rasterstats, one run."""
     import geopandas as gpd
     from exactextract import exact_extract
     from rasterstats import zonal_stats
 
-    from tabula.etl.dem import _auto_block
-    from tabula.geo.zonal import combine_partials
+    from bellica.etl.dem import _auto_block
+    from bellica.geo.zonal import combine_partials
 
     path = italy_dem(Path(work_dir) / "italy_9s.tif", ITALY_STEP * (4 if quick else 1))
     with rasterio.open(path) as ds:
@@ -293,7 +293,7 @@ def bench_realistic(work_dir: Path, *, quick: bool = False) -> list[dict]:
                  f"one thread, in-memory {win}x{win} windows (geographic: column sweep, block unused); median of {repeats}; "
                  f"1-min load {load:.1f} on {os.cpu_count()} CPUs")
         rows += [
-            _row(f"zonal italy res {res}: tabula kernel per thread", round(r_ours, 2), "Mpx/s",
+            _row(f"zonal italy res {res}: bellica kernel per thread", round(r_ours, 2), "Mpx/s",
                  f"h3ronpy per-pixel {r_pp:.2f} Mpx/s", round(r_ours / r_pp, 2),
                  f"{setup}; target {'>= 20 Mpx/s' if res == 6 else '>= 2x per-pixel'}; sums bit-identical to per-pixel: {identical}"),
             _row(f"zonal italy res {res}: vs exactextract", round(r_ours, 2), "Mpx/s", f"exactextract {r_ee:.2f} Mpx/s",

@@ -43,7 +43,7 @@ def median_seconds(fn, repeat: int) -> float:
 
 
 def bench_map_build(work: Path, *, quick: bool) -> list[dict]:
-    from tabula.etl.build import build_map
+    from bellica.etl.build import build_map
 
     repeat = 1 if quick else 3
     res5 = median_seconds(lambda: build_map(work / "med5.duckdb", res=5, progress=False, force=True), repeat)
@@ -189,7 +189,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     rows: list[dict] = []
     load = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="tabula-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bellica-bench-") as tmp:
         work = Path(tmp)
         rows += bench_map_build(work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_build", work, quick=args.quick)

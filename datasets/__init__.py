@@ -1,6 +1,6 @@
 """The embedded default data: small derivatives of registry packages, scenarios, terrain rules.
 
-Everything here can be regenerated with ``tabula map sources`` (see SOURCES.md).
+Everything here can be regenerated with ``bellica map sources`` (see SOURCES.md).
 """
 
 from pathlib import Path

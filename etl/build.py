@@ -32,14 +32,14 @@ import pandas as pd
 import shapely
 from tqdm.auto import tqdm
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, temp_path
-from tabula.etl.shorelines import check_bbox
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.logs import logger
-from tabula.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
-from tabula.schema import create_database, create_map_tables
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, temp_path
+from bellica.etl.shorelines import check_bbox
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.logs import logger
+from bellica.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
+from bellica.schema import create_database, create_map_tables
 
 log = logger(__name__)
 
@@ -159,7 +159,7 @@ def dem_has_data(dem: Path, bbox) -> bool:
     whose pixels cannot be read (a truncated file), is an InputError naming it."""
     from rasterio.errors import RasterioError
 
-    from tabula.etl.dem import _open_dem, _region_window, _windows
+    from bellica.etl.dem import _open_dem, _region_window, _windows
 
     with _open_dem(Path(dem)) as ds:
         dtype = np.dtype(ds.dtypes[0])
@@ -190,11 +190,11 @@ def _check_file(path: Path, what: str, option: str) -> Path:
 
 def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
     """Compute every per-hex attribute and the neighbour table (no database involved)."""
-    from tabula.etl.dem import dem_stats_by_cell, fill_unsampled_land
-    from tabula.etl.rivers import read_rivers, select_major_rivers
-    from tabula.etl.shorelines import read_shorelines
-    from tabula.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
-    from tabula.etl.water import river_cells, water_fractions_by_cell
+    from bellica.etl.dem import dem_stats_by_cell, fill_unsampled_land
+    from bellica.etl.rivers import read_rivers, select_major_rivers
+    from bellica.etl.shorelines import read_shorelines
+    from bellica.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+    from bellica.etl.water import river_cells, water_fractions_by_cell
 
     hexgrid.check_resolution(options.res)
     rules = load_terrain_rules(options.terrain_rules)
@@ -319,17 +319,17 @@ def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int
 
     Example::
 
-        tabula map build --region italy --res 5 --out italy.duckdb
+        bellica map build --region italy --res 5 --out italy.duckdb
     """
     options = BuildOptions(bbox=region_bbox(region, bbox), res=hexgrid.check_resolution(res), **{k: v for k, v in kwargs.items() if v is not None})
     check_cell_count(options.bbox, options.res)
     check_embedded_extent(options)
     out = check_out_dir(out)
     refuse_overwrite(out, force=force, what="map")
-    clear_leftovers(out, command="tabula map build")
+    clear_leftovers(out, command="bellica map build")
     started = time.perf_counter()
     cells, neighbors, rivers, seconds = hex_attributes(options)
-    from tabula.etl.dem import elevation_notes
+    from bellica.etl.dem import elevation_notes
 
     t = time.perf_counter()
     meta = {

@@ -1,4 +1,4 @@
-"""Create a campaign database from a scenario and a map (``tabula campaign new``).
+"""Create a campaign database from a scenario and a map (``bellica campaign new``).
 
 Steps, all inside one temporary DuckDB file that replaces ``out`` only at the
 end (an error or a kill leaves no half-written campaign; the work folder,
@@ -32,11 +32,11 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.datasets.rules import rules_rows
-from tabula.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
-from tabula.etl.structure_views import install_structure_views
-from tabula.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
-from tabula.etl.scenario import (
+from bellica.datasets.rules import rules_rows
+from bellica.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
+from bellica.etl.structure_views import install_structure_views
+from bellica.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain
+from bellica.etl.scenario import (
     MapCells,
     Note,
     Placement,
@@ -52,11 +52,11 @@ from tabula.etl.scenario import (
     nearest_land,
     resolve_on_map,
 )
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import cell_at, cells_in_bbox
-from tabula.geo.logs import logger
-from tabula.geo.spatialdb import connect
-from tabula.schema import (
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import cell_at, cells_in_bbox
+from bellica.geo.logs import logger
+from bellica.geo.spatialdb import connect
+from bellica.schema import (
     CAMPAIGN,
     create_campaign_tables,
     create_database,
@@ -95,11 +95,11 @@ def _bulk_insert(con, table: str, columns: list[str], rows: list[tuple], *, expr
     exprs = exprs or {}
     # A column mapped to None only feeds another column's expression.
     select = ", ".join(e for c in columns if (e := exprs.get(c, f'"{c}"')) is not None)
-    con.register("_tabula_rows", data)
+    con.register("_bellica_rows", data)
     try:
-        con.execute(f"INSERT INTO {table} SELECT {select} FROM _tabula_rows")
+        con.execute(f"INSERT INTO {table} SELECT {select} FROM _bellica_rows")
     finally:
-        con.unregister("_tabula_rows")
+        con.unregister("_bellica_rows")
 
 
 # --------------------------------------------------------------------------- map copy
@@ -121,7 +121,7 @@ def _from_map(con, map_path: Path, sql: str, params=None, *, name: str = "<inlin
     except duckdb.Error as e:
         log.debug("reading the map failed in %s: %s", name, e)
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map {map_path} cannot be read ({first}): rebuild it with `tabula map build` or omit --map") from None
+        raise InputError(f"map {map_path} cannot be read ({first}): rebuild it with `bellica map build` or omit --map") from None
 
 
 def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario) -> None:
@@ -132,12 +132,12 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
         con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
     except duckdb.Error as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map {map_path} cannot be opened ({first}): pass a map written by `tabula map build` or omit --map") from None
+        raise InputError(f"map {map_path} cannot be opened ({first}): pass a map written by `bellica map build` or omit --map") from None
     try:
         tables = existing_tables(con, catalog="m")
         missing = {"hexes", "hex_neighbors"} - tables
         if missing:
-            raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: pass a map written by `tabula map build`")
+            raise InputError(f"map {map_path}: lacks table(s) {sorted(missing)}: pass a map written by `bellica map build`")
         resolutions = [r[0] for r in _from_map(con, map_path, "SELECT DISTINCT res FROM m.hexes").fetchall()]
         if resolutions != [scenario.resolution]:
             raise InputError(
@@ -329,7 +329,7 @@ def _write_rules(con, scenario: Scenario) -> None:
 
 def _check_map_file(map_path: Path) -> None:
     """One-line errors for a --map that is missing, not a DuckDB file, in use, or not a map."""
-    fix = "pass a map written by `tabula map build` or omit --map"
+    fix = "pass a map written by `bellica map build` or omit --map"
     con = open_duckdb(map_path, what="map", fix=fix)
     try:
         missing = {"hexes", "hex_neighbors"} - table_names(con, "map", map_path)
@@ -344,7 +344,7 @@ def open_campaign(campaign: str | Path, *, needs: tuple[str, ...] = ("factions",
     missing, not a DuckDB database, in use, or without the ``needs`` tables (a map file)."""
 
     campaign = Path(campaign)
-    fix = "pass a campaign made by `tabula campaign new`"
+    fix = "pass a campaign made by `bellica campaign new`"
     con = open_duckdb(campaign, what="campaign", fix=fix)
     if not read_only:
         con.close()
@@ -378,14 +378,14 @@ def _new_campaign_file(out: Path, scenario, map_path, *, force: bool):
         map_path = Path(map_path)
         _check_map_file(map_path)
     check_out_dir(out)
-    clear_leftovers(out, command="tabula campaign new")
+    clear_leftovers(out, command="bellica campaign new")
     workdir = temp_path(out, "tmpdir")
     workdir.mkdir()
     tmp = workdir / out.name
     try:
         built = map_path is None
         if built:
-            from tabula.etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
+            from bellica.etl.build import build_map  # the map ETL; imported late so a --map run needs none of it
 
             map_path = workdir / "map.duckdb"
             log.info("building the %s map for %s", scenario.resolution, scenario.name)
@@ -419,7 +419,7 @@ def create_campaign(
     scenario = load_scenario(scenario_ref, placements=placements)
     if isinstance(scenario, ProvinceScenario):
         raise InputError(f"scenario {scenario.name!r} is a province scenario (ruleset {scenario.ruleset}): "
-                         "make its campaign with `tabula campaign new` (create_province_campaign)")
+                         "make its campaign with `bellica campaign new` (create_province_campaign)")
     with _new_campaign_file(out, scenario, map_path, force=force) as (con, map_path, built):
         _copy_map(con, map_path, scenario)
         create_campaign_tables(con)
@@ -496,7 +496,7 @@ def place_armies(campaign: str | Path, placements: str | Path) -> int:
         if "events" in tables and con.execute("SELECT count(*) FROM events").fetchone()[0] > 0:
             raise InputError(
                 f"campaign {campaign}: has already started (its event log is not empty): "
-                "placements can only change before `tabula round start`"
+                "placements can only change before `bellica round start`"
             )
         roster = _Roster(con)
         rows = load_placements(placements, roster)
@@ -534,7 +534,7 @@ class ProvinceCampaignResult:
 
 
 def _province_spec(scenario: ProvinceScenario):
-    from tabula.etl.provinces import ProvinceSeed, ProvinceSpec
+    from bellica.etl.provinces import ProvinceSeed, ProvinceSpec
 
     return ProvinceSpec(tuple(ProvinceSeed(name, lon, lat) for name, lon, lat in scenario.capitals),
                         source=f"{scenario.directory.name}/provinces.toml")
@@ -549,7 +549,7 @@ def _scenario_seas(m, scenario: ProvinceScenario) -> tuple[list[dict], list[tupl
 
     import numpy as np
 
-    from tabula.etl.provinces import _dissolve
+    from bellica.etl.provinces import _dissolve
 
     path = scenario.directory / "seas.toml"
     if not path.is_file():
@@ -577,8 +577,8 @@ def _scenario_seas(m, scenario: ProvinceScenario) -> tuple[list[dict], list[tupl
 def _provinces(con, map_path: Path, scenario: ProvinceScenario, notes: list[str]) -> str:
     """The campaign's province tables: the map's own when it has them for exactly the scenario's
     provinces, else built here from the scenario's capitals (least-cost allocation on the copied hexes)."""
-    from tabula.etl.provinces import PROVINCE_TABLES, MapHexes, compute_provinces, write_provinces
-    from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema
+    from bellica.etl.provinces import PROVINCE_TABLES, MapHexes, compute_provinces, write_provinces
+    from bellica.schema import PROVINCE_VIEWS, PROVINCES, run_schema
 
     wanted = sorted(name for name, _lon, _lat in scenario.capitals)
     con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
@@ -666,8 +666,8 @@ def create_node_campaign(scenario, out: str | Path, *, fill, map_path: str | Pat
     writer of its scenario tables and rules, given by the caller: the ETL imports no ruleset) and
     ``scenario_meta``.
     """
-    from tabula.etl.nodes import _map_res, compute_nodes, load_node_file, write_nodes
-    from tabula.etl.roads import HexGraph
+    from bellica.etl.nodes import _map_res, compute_nodes, load_node_file, write_nodes
+    from bellica.etl.roads import HexGraph
 
     t0 = time.perf_counter()
     out = Path(out)

@@ -49,10 +49,10 @@ from rasterio.enums import MaskFlags
 from rasterio.errors import RasterioError, RasterioIOError
 from tqdm.auto import tqdm
 
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.hexgrid import check_resolution
-from tabula.geo.settings import WGS84
-from tabula.geo.zonal import (
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.hexgrid import check_resolution
+from bellica.geo.settings import WGS84
+from bellica.geo.zonal import (
     DEFAULT_MIN_SAMPLES,
     STATS_COLUMNS,
     Partials,

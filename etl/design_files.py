@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "number", "open_map_for"]
 
@@ -52,11 +52,11 @@ def insert_geometry_rows(con, table: str, columns: list[str], rows: list[tuple],
 
     data = pa.table({c: [r[i] for r in rows] for i, c in enumerate(columns)})
     select = ", ".join(f"ST_GeomFromWKB({c})" if c == geom else c for c in columns)
-    con.register("_tabula_design_rows", data)
+    con.register("_bellica_design_rows", data)
     try:
-        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _tabula_design_rows")
+        con.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} FROM _bellica_design_rows")
     finally:
-        con.unregister("_tabula_design_rows")
+        con.unregister("_bellica_design_rows")
 
 
 def open_map_for(map_db, what: str, own_tables, *, force: bool):
@@ -64,9 +64,9 @@ def open_map_for(map_db, what: str, own_tables, *, force: bool):
     "nodes") into, its ``own_tables``; refused in one line when it is no map, when it is a campaign
     (build on its map, then make the campaign), or when it has those tables already and not
     ``force``.  The caller closes the connection."""
-    from tabula.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
+    from bellica.etl.files import CAMPAIGN_MARKERS, open_duckdb, table_names
 
-    fix = f"pass a file written by `tabula map build` (e.g. `tabula map build --out {map_db}`)"
+    fix = f"pass a file written by `bellica map build` (e.g. `bellica map build --out {map_db}`)"
     con = open_duckdb(map_db, what="map database", fix=fix)
     try:
         tables = table_names(con, "map database", map_db)

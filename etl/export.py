@@ -14,8 +14,8 @@ import duckdb
 import geopandas as gpd
 import shapely
 
-from tabula.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
-from tabula.geo.errors import InputError
+from bellica.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
+from bellica.geo.errors import InputError
 
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 
@@ -27,7 +27,7 @@ def open_map_database(db_path: str | Path, *, required: str):
     truncated) or lacks the ``required`` table.
     """
     db_path = Path(db_path)
-    con = open_duckdb(db_path, what="map database", fix=f"pass a file written by `tabula map build` (e.g. `tabula map build --out {db_path}`)")
+    con = open_duckdb(db_path, what="map database", fix=f"pass a file written by `bellica map build` (e.g. `bellica map build --out {db_path}`)")
     try:
         tables = table_names(con, "map database", db_path)
     except BaseException:
@@ -35,7 +35,7 @@ def open_map_database(db_path: str | Path, *, required: str):
         raise
     if required not in tables:
         con.close()
-        raise InputError(f"{db_path} has no {required} table: pass a database made by `tabula map build`")
+        raise InputError(f"{db_path} has no {required} table: pass a database made by `bellica map build`")
     return con, tables
 
 
@@ -52,8 +52,8 @@ QUERY_LAYERS = {
 
 def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
     """The map's spatial tables (hexes, map_rivers, and structures/roads if a campaign; provinces,
-    sea areas and the province adjacency lines if `tabula map provinces` wrote them; nodes and
-    node_paths if `tabula map nodes` did) as GeoDataFrames."""
+    sea areas and the province adjacency lines if `bellica map provinces` wrote them; nodes and
+    node_paths if `bellica map nodes` did) as GeoDataFrames."""
     con, tables = open_map_database(db_path, required="hexes")
     try:
         layers = {}
@@ -66,7 +66,7 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
             except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 raise InputError(f"map database {db_path}: table {table} cannot be read ({first}): "
-                                 "rebuild it with `tabula map build`") from None
+                                 "rebuild it with `bellica map build`") from None
             # A row without a geometry (a sea zone drawn by no polygon) stays a row with an empty geometry.
             geometry = shapely.from_wkb(df.pop("wkb").map(lambda b: bytes(b) if isinstance(b, (bytes, bytearray, memoryview)) else None).to_numpy())
             # The columns are OGC:CRS84 (schema/*.sql): WGS84 lon/lat, which GeoPandas, GeoParquet
@@ -99,7 +99,7 @@ def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> 
         check_out_dir(target)
         refuse_overwrite(target, force=force, what="map export")
     for target in dict.fromkeys(targets.values()):
-        clear_leftovers(target, command="tabula map export")
+        clear_leftovers(target, command="bellica map export")
     if fmt == "GeoPackage":
         tmp = temp_path(out, "tmp.gpkg")  # GDAL picks the driver by the suffix
         tmp.unlink(missing_ok=True)
@@ -130,7 +130,7 @@ def map_summary(db_path: str | Path) -> list[str]:
     con, tables = open_map_database(db_path, required="map_meta")
     try:
         if "hexes" not in tables:
-            raise InputError(f"{db_path} has no hexes table: pass a database made by `tabula map build`")
+            raise InputError(f"{db_path} has no hexes table: pass a database made by `bellica map build`")
         lines = [f"{k}: {v}" for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()]
         for column in ("kind", "terrain"):
             rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()  # ties by name: the same every run
@@ -138,6 +138,6 @@ def map_summary(db_path: str | Path) -> list[str]:
         return lines
     except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map database {db_path} cannot be read ({first}): rebuild it with `tabula map build`") from None
+        raise InputError(f"map database {db_path} cannot be read ({first}): rebuild it with `bellica map build`") from None
     finally:
         con.close()

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.logs import logger
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.logs import logger
 
 log = logger(__name__)
 
@@ -48,7 +48,7 @@ def _locked(exc: BaseException) -> bool:
 def open_duckdb(path: str | Path, *, what: str, fix: str) -> duckdb.DuckDBPyConnection:
     """Open the DuckDB file ``path`` read-only with spatial loaded (``what`` names it in errors,
     ``fix`` says what to pass instead); one-line errors for a missing, foreign or locked file."""
-    from tabula.geo.spatialdb import connect
+    from bellica.geo.spatialdb import connect
 
     path = Path(path)
     if not path.is_file():
@@ -191,7 +191,7 @@ def clear_leftovers(out: str | Path, *, command: str) -> list[Path]:
     for pid, entry in sorted(found, key=lambda x: x[1].name):
         if pid != me and pid_alive(pid):
             raise InputError(f"another `{command}` (process {pid}) is writing {out} ({entry.name} exists): "
-                             f"wait for it to finish, or delete {entry} if process {pid} is not a tabula run")
+                             f"wait for it to finish, or delete {entry} if process {pid} is not a bellica run")
     removed = []
     for pid, entry in found:
         try:

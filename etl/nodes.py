@@ -1,4 +1,4 @@
-"""Node maps from real geography: `tabula map nodes` (docs/nodes.md).
+"""Node maps from real geography: `bellica map nodes` (docs/nodes.md).
 
 A node file (TOML) lists places (``[[place]]``: name, ``at = [lon, lat]``, optional terrain and
 coastal overrides, fortified, neutral commands, the years it exists, a note) and the paths that
@@ -11,8 +11,8 @@ join them (``[[path]]``: from, to, ``by = "land"|"sea"``, optional ``via`` waypo
 2. a place's terrain is the designer's, else the terrain class of its hex; it is coastal by the
    designer's word, else when its hex or a neighbour is a coast or sea hex (ocean and lakes are
    no way for a fleet);
-3. a land path is routed over land hexes the way roads are (:func:`tabula.etl.roads.road_cost`
-   with the scenario defaults, :data:`tabula.etl.scenario.DEFAULT_ROUTING`): never peaks or water;
+3. a land path is routed over land hexes the way roads are (:func:`bellica.etl.roads.road_cost`
+   with the scenario defaults, :data:`bellica.etl.scenario.DEFAULT_ROUTING`): never peaks or water;
 4. a sea path joins two coastal places over coast and sea hexes (:func:`sea_cost`: a coast hex
    costs 1, an open sea hex a little more, so ships keep near the shore as ancient ones did); a
    place declared coastal whose own hex touches no water sails from the nearest coast hex within
@@ -39,12 +39,12 @@ import duckdb
 import h3
 import shapely
 
-from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
-from tabula.etl.roads import CostFn, HexGraph, road_cost, shortest_path
-from tabula.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.files import read_user_text
-from tabula.schema import SCHEMA_DIR, run_schema, schema_tables
+from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
+from bellica.etl.roads import CostFn, HexGraph, road_cost, shortest_path
+from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.files import read_user_text
+from bellica.schema import SCHEMA_DIR, run_schema, schema_tables
 
 __all__ = [
     "NODE_TABLES",
@@ -415,7 +415,7 @@ def compute_nodes(g: HexGraph, res: int, spec: NodeFile, *, year: int | None = N
     """Place the nodes of ``spec`` on the map ``g`` and route its paths (module docstring); one-line errors on bad input."""
     source = spec.source
     if not g.kind:
-        raise InputError(f"{source}: the map has no hexes: rebuild it with `tabula map build`")
+        raise InputError(f"{source}: the map has no hexes: rebuild it with `bellica map build`")
     lats = [ll[0] for ll in g.latlng.values()]
     lngs = [ll[1] for ll in g.latlng.values()]
     bbox = (min(lngs), min(lats), max(lngs), max(lats))
@@ -524,7 +524,7 @@ def create_node_views(con) -> None:
 def copy_node_tables(con, catalog: str) -> bool:
     """Copy the node tables of the attached database ``catalog`` (a map) into ``con``'s own, with
     the views and macros (a campaign made from a map with a node map). False when it has none."""
-    from tabula.schema import existing_tables
+    from bellica.schema import existing_tables
 
     if not set(NODE_TABLES) <= existing_tables(con, catalog=catalog):
         return False
@@ -571,7 +571,7 @@ def _map_res(con, cells) -> int:
     if len(rows) != 1 or rows[0][0] is None:
         res = {h3.get_resolution(c) for c in list(cells)[:1000]}
         if len(res) != 1:
-            raise InputError("the map mixes H3 resolutions: rebuild it with `tabula map build`")
+            raise InputError("the map mixes H3 resolutions: rebuild it with `bellica map build`")
         return res.pop()
     return int(rows[0][0])
 
@@ -592,7 +592,7 @@ def build_nodes(map_db: str | Path, node_file: str | Path, *, force: bool = Fals
         res = _map_res(con, g.kind)
     except duckdb.Error as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `tabula map build`") from None
+        raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `bellica map build`") from None
     finally:
         con.close()
     result = compute_nodes(g, res, spec, year=year)
@@ -603,7 +603,7 @@ def build_nodes(map_db: str | Path, node_file: str | Path, *, force: bool = Fals
         raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "
                          "try again once the command using it has finished") from None
     try:
-        from tabula.geo.spatialdb import spatial_extension_path
+        from bellica.geo.spatialdb import spatial_extension_path
 
         con.execute(f"LOAD '{spatial_extension_path()}'")
         write_nodes(con, result, replace=force)

@@ -1,4 +1,4 @@
-"""Provinces from real geography: `tabula map provinces` (docs/provinces.md).
+"""Provinces from real geography: `bellica map provinces` (docs/provinces.md).
 
 A province file (TOML) names the provinces, each with its capital (lon, lat), and optionally a
 region polygon (GeoJSON) and cells the designer moved into it; declared adjacency exceptions;
@@ -38,10 +38,10 @@ import shapely.geometry
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
-from tabula.datasets.rules import DEFAULT_RULESET, RULES_DIR
-from tabula.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
+from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
+from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
 
 __all__ = [
     "DEFAULT_BARRIERS",
@@ -330,13 +330,13 @@ class MapHexes:
             pairs = con.execute("SELECT cell, neighbor FROM hex_neighbors").fetchnumpy()
         except duckdb.Error as e:
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise InputError(f"{what} cannot be read ({first}): rebuild it with `tabula map build`") from None
+            raise InputError(f"{what} cannot be read ({first}): rebuild it with `bellica map build`") from None
         cells = np.asarray(hexes["cell"], dtype=object)
         if len(cells) == 0:
-            raise InputError(f"{what} has no hexes: rebuild it with `tabula map build`")
+            raise InputError(f"{what} has no hexes: rebuild it with `bellica map build`")
         resolutions = set(np.asarray(hexes["res"]).tolist())
         if len(resolutions) != 1:
-            raise InputError(f"{what} mixes H3 resolutions {sorted(resolutions)}: rebuild it with `tabula map build`")
+            raise InputError(f"{what} mixes H3 resolutions {sorted(resolutions)}: rebuild it with `bellica map build`")
         index = {c: i for i, c in enumerate(cells.tolist())}
         frm = np.fromiter((index.get(c, -1) for c in pairs["cell"]), dtype=np.int64, count=len(pairs["cell"]))
         to = np.fromiter((index.get(c, -1) for c in pairs["neighbor"]), dtype=np.int64, count=len(pairs["neighbor"]))
@@ -616,7 +616,7 @@ def build_provinces(map_db: str | Path, province_file: str | Path, *, force: boo
         raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "
                          "try again once the command using it has finished") from None
     try:
-        from tabula.geo.spatialdb import spatial_extension_path
+        from bellica.geo.spatialdb import spatial_extension_path
 
         con.execute(f"LOAD '{spatial_extension_path()}'")
         write_provinces(con, result, replace=force)

@@ -17,9 +17,9 @@ import pandas as pd
 import shapely
 from pyproj import Geod
 
-from tabula.etl.shorelines import check_bbox, read_vector_file, records_from_basemap
-from tabula.geo.errors import InputError
-from tabula.geo.settings import WGS84
+from bellica.etl.shorelines import check_bbox, read_vector_file, records_from_basemap
+from bellica.geo.errors import InputError
+from bellica.geo.settings import WGS84
 
 DEFAULT_MIN_RIVER_KM = 80.0
 """Default cut for :func:`select_major_rivers`: a system this long spans about five

@@ -32,7 +32,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = ["HexGraph", "road_cost", "river_cost", "route_chain", "shortest_path", "chain_wkt"]
 

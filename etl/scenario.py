@@ -11,7 +11,7 @@ hand-edited, diff-friendly files; docs/scenario_format.md describes each one.
     rivers.toml        [[river]]: name, ordered waypoints from the mouth upstream, note
     sea_zones.geojson  one polygon feature per sea zone (``name``); ``"ocean": true`` marks impassable sea
     overrides.toml     [[override]]: terrain for cells/points/polygons/structures, each with a reason
-    placements.csv     army, faction, structure: the starting positions (optional; ``tabula campaign place``)
+    placements.csv     army, faction, structure: the starting positions (optional; ``bellica campaign place``)
 
 Loading happens in two steps.  :func:`load_scenario` reads and checks the files
 on their own (names, references, numbers, geometry syntax); every error is an
@@ -36,11 +36,11 @@ import h3
 import shapely
 from shapely.geometry import shape
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.files import parse_user_toml, read_user_text, whole_number
-from tabula.geo.hexgrid import cell_at, check_resolution
+from bellica.datasets import SCENARIOS_DIR
+from bellica.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.files import parse_user_toml, read_user_text, whole_number
+from bellica.geo.hexgrid import cell_at, check_resolution
 
 STRUCTURE_KINDS = ("town", "city")
 LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
@@ -275,7 +275,7 @@ def scenario_ruleset(name_or_path: str | Path) -> str:
 
 
 def scenario_title(name_or_path: str | Path) -> str:
-    """A scenario's title, whatever its kind (for `tabula campaign scenarios`)."""
+    """A scenario's title, whatever its kind (for `bellica campaign scenarios`)."""
     if _node_file(name_or_path) is not None:
         return load_node_scenario(name_or_path).title
     directory = _province_dir(name_or_path)
@@ -432,7 +432,7 @@ def scenario_dir(name_or_path: str | Path) -> Path:
     if _province_dir(name_or_path) is not None:
         raise InputError(f"scenario {str(name_or_path)!r} is a province scenario ({PROVINCE_SCENARIO_FILE}, ruleset "
                          f"{load_province_scenario(name_or_path).ruleset}): it has no hex scenario files; "
-                         "`tabula campaign new` makes its campaign")
+                         "`bellica campaign new` makes its campaign")
     known = ", ".join(list_scenarios()) or "none"
     raise MissingInputError(
         f"scenario {str(name_or_path)!r}: no scenario.toml there; give a folder holding one or a shipped name ({known})"
@@ -1101,7 +1101,7 @@ def _assign_sea_zones(scenario: Scenario, cells: MapCells) -> tuple[dict[str, li
     belong to both zones, as the rules' striped border hexes do, even when the
     designer draws the polygons edge to edge.
     """
-    from tabula.geo.hexgrid import cell_polygon
+    from bellica.geo.hexgrid import cell_polygon
 
     water = sorted(c for c, k in cells.kind.items() if k in ("coast", "sea"))
     zone_cells: dict[str, list[str]] = {z.name: [] for z in scenario.sea_zones if not z.ocean}

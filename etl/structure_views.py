@@ -10,8 +10,8 @@ The views live in ``etl/sql/structures/*.sql`` and are run in file-name order:
 * ``structure_sea_zones(structure, zone)`` — only where ``hex_sea_zones`` exists.
 
 The Resilience modifiers are read from the campaign's ``rules`` table (keys
-``sieges.resilience.<factor>``), which ``tabula campaign new`` writes from the ruleset
-file and the scenario's ``[rules]`` (tabula.datasets.rules); a database without it
+``sieges.resilience.<factor>``), which ``bellica campaign new`` writes from the ruleset
+file and the scenario's ``[rules]`` (bellica.datasets.rules); a database without it
 gets the ruleset's defaults written first, so the views work on any campaign database.
 """
 
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import run_sql, run_sql_file
-from tabula.schema import existing_tables
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import run_sql, run_sql_file
+from bellica.schema import existing_tables
 
 SQL_DIR = Path(__file__).resolve().parent / "sql" / "structures"
 
@@ -39,7 +39,7 @@ def install_structure_views(con: duckdb.DuckDBPyConnection) -> list[str]:
     if missing:
         raise InputError(
             f"cannot install the structure views: the database lacks {sorted(missing)}; "
-            "run them on a campaign database written by `tabula campaign new`"
+            "run them on a campaign database written by `bellica campaign new`"
         )
     created = []
     for path in sorted(SQL_DIR.glob("*.sql")):

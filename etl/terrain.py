@@ -28,8 +28,8 @@ import shapely
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from tabula.datasets import DATASETS_DIR
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.datasets import DATASETS_DIR
+from bellica.geo.errors import InputError, MissingInputError
 
 DEFAULT_TERRAIN_RULES = DATASETS_DIR / "terrain_rules.toml"
 DEFAULT_OCEAN = DATASETS_DIR / "ocean_default.geojson"

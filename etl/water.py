@@ -26,9 +26,9 @@ import pandas as pd
 import shapely
 from pyproj import Transformer
 
-from tabula.etl.shorelines import polygonal_part
-from tabula.geo.errors import InputError
-from tabula.geo.settings import WGS84
+from bellica.etl.shorelines import polygonal_part
+from bellica.geo.errors import InputError
+from bellica.geo.settings import WGS84
 
 DEFAULT_MIN_ISLAND_KM2 = 5.0
 """A land polygon (level 1 or 3) this large gets a hex even when no hex is mostly land.

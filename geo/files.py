@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.geo.errors import InputError, MissingInputError
 
 __all__ = ["MAX_USER_FILE_BYTES", "read_user_text", "parse_user_toml", "whole_number", "is_whole_number"]
 

@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 import pyproj
 import shapely
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 ODD_CLOCK = (1, 3, 5, 7, 9, 11)
 EVEN_CLOCK = (2, 4, 6, 8, 10, 12)

@@ -1,7 +1,7 @@
 """Loggers configured for the command line only when something logs.
 
-The ``tabula`` command wants warnings printed as ``WARNING module: message`` (and, with
-``--verbose``, progress at INFO).  Importing :mod:`logging` costs a ``tabula round`` step some
+The ``bellica`` command wants warnings printed as ``WARNING module: message`` (and, with
+``--verbose``, progress at INFO).  Importing :mod:`logging` costs a ``bellica round`` step some
 4 ms, and no module on a round step logs unless something fails, so the CLI does not configure
 logging up front: it records the level it wants (:func:`want`), and the first module that asks
 for a logger (:func:`logger`) configures the root logger then.  Used as a library (tests, the

@@ -7,13 +7,13 @@ the same version as ``duckdb``; ``INSTALL spatial`` would need the network, so w
 Query parameters are written into the SQL text as literals (:func:`literal`, :func:`inline`,
 :func:`values_rows`), not bound through the driver: duckdb's Python client (1.5) imports pandas,
 numpy and pyarrow (~0.2 s) the first time any parameter is bound, to compare each value with
-``pandas.NA``, and a ``tabula round`` step would pay that on every run (issue 11, part 1).
+``pandas.NA``, and a ``bellica round`` step would pay that on every run (issue 11, part 1).
 This is the one audited place that turns a Python value into SQL.  Decisions:
 
-- only the types tabula binds are written: None, bool, int (within HUGEINT), finite float, str,
+- only the types bellica binds are written: None, bool, int (within HUGEINT), finite float, str,
   date, datetime, and lists/tuples of these (a DuckDB list); anything else, a NaN or infinity, a
   string holding NUL or a lone surrogate (neither survives a round trip through DuckDB's UTF-8
-  text) is refused with a :class:`~tabula.geo.errors.InputError` naming the value's type and why;
+  text) is refused with a :class:`~bellica.geo.errors.InputError` naming the value's type and why;
 - a string is ``'...'`` with each ``'`` doubled and nothing else changed: DuckDB's standard
   strings give backslashes no meaning, so every other character (backslash, newline, ``?``,
   ``$``, any Unicode) stands for itself;
@@ -23,7 +23,7 @@ This is the one audited place that turns a Python value into SQL.  Decisions:
   BIGINT: comparisons and inserts cast the same way); a naive datetime is a ``TIMESTAMP``, an
   aware one a ``TIMESTAMPTZ`` of the same instant (the driver's types); a date a ``DATE``;
 - :func:`inline` replaces positional ``?`` placeholders only (named ``$name`` parameters are not
-  used by tabula and are refused), skipping ``?`` inside '...' and E'...' strings, "..."
+  used by bellica and are refused), skipping ``?`` inside '...' and E'...' strings, "..."
   identifiers, $tag$...$tag$ strings and -- / /* */ comments; the count of placeholders must
   equal the count of values.
 """
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import InputError, SqlError, TabulaError
+from bellica.geo.errors import InputError, SqlError, BellicaError
 
 
 @lru_cache(maxsize=1)
@@ -49,7 +49,7 @@ def spatial_extension_path() -> Path:
     root = Path(duckdb_extension_spatial.__file__).parent / "extensions"
     found = sorted(root.glob(f"v{duckdb.__version__}/**/spatial.duckdb_extension"))
     if not found:
-        raise TabulaError(
+        raise BellicaError(
             f"duckdb-extension-spatial has no build for duckdb {duckdb.__version__} under {root}; "
             "reinstall with `pip install -e .` so both are pinned to the same version"
         )
@@ -175,7 +175,7 @@ def inline(sql: str, params: Sequence | None) -> str:
             out.append(text)
             pos, used = m.end(), used + 1
         elif token[0] == "$" and not token.endswith("$"):
-            raise InputError(f"the query names parameter {token}: tabula binds positional ? parameters only")
+            raise InputError(f"the query names parameter {token}: bellica binds positional ? parameters only")
     if used != len(params):
         raise InputError(f"the query has {used} ? placeholders but {len(params)} parameters were given")
     out.append(sql[pos:])
@@ -198,7 +198,7 @@ def insert_rows(con: duckdb.DuckDBPyConnection, head: str, rows: Iterable[Sequen
 # --- the catalog, read once while nothing changes it ----------------------------------------
 
 #: Connections whose catalog is remembered (a Campaign's, for its life): id -> (connection, kinds or None).
-#: A ``tabula round`` step asks "which tables exist?" half a dozen times (opening, the ruleset, the
+#: A ``bellica round`` step asks "which tables exist?" half a dozen times (opening, the ruleset, the
 #: log, the rules, the Board): each answer from DuckDB costs 1-2 ms cold; remembered, one query.
 _CATALOG: dict[int, tuple[duckdb.DuckDBPyConnection, dict[str, str] | None]] = {}
 #: Statements that cannot change the catalog (anything else forgets it: CREATE, DROP, ALTER, ATTACH,
@@ -251,7 +251,7 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str 
     try:
         return con.execute(sql)
     except duckdb.Error as e:
-        from tabula.geo.logs import logger  # only on failure: logging stays off the round path
+        from bellica.geo.logs import logger  # only on failure: logging stays off the round path
 
         logger(__name__).error("query %s failed:\n%s", name, sql)
         raise SqlError(f"query {name} failed: {e}") from e

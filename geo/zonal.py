@@ -77,8 +77,8 @@ from h3.api import basic_int as h3i
 from h3ronpy import cells_to_string
 from h3ronpy.vector import coordinates_to_cells
 
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import check_resolution
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import check_resolution
 
 DEFAULT_BLOCK = 16
 """Rows between indexed grid rows; :mod:`etl.dem` picks one from the cell size (about a third of a cell)."""

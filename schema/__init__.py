@@ -1,14 +1,14 @@
 """The one schema: the map and campaign tables, defined once as SQL files in this folder.
 
 * ``map.sql``: ``hexes``, ``hex_neighbors``, ``map_rivers``, ``map_meta``
-  (written by ``tabula map build``, copied by ``tabula campaign new``);
+  (written by ``bellica map build``, copied by ``bellica campaign new``);
 * ``map_views.sql``: ``coast_adjacency``, ``sea_land_borders``, ``straits``;
 * ``campaign.sql``: ``factions``, ``structures``, ``roads``, ``road_cells``,
   ``rivers``, ``river_cells``, ``sea_zones``, ``hex_sea_zones``, ``placements``,
   ``terrain_overrides``, ``scenario_notes``, ``scenario_meta``;
 * ``campaign_views.sql``: ``road_edges``;
 * ``provinces.sql``: ``provinces``, ``province_cells``, ``province_exceptions``, ``sea_areas``,
-  ``sea_area_cells`` (written by ``tabula map provinces``, docs/provinces.md);
+  ``sea_area_cells`` (written by ``bellica map provinces``, docs/provinces.md);
 * ``province_views.sql``: ``province_adjacency``, ``province_seas``, ``sea_area_adjacency``.
 
 A ruleset may keep its own tables in a file of the same form (one ``CREATE
@@ -20,8 +20,8 @@ CRS of every shape.  DuckDB keeps a column's CRS on disk only in files of
 storage version 1.5 or later: open new database files with
 :func:`create_database`.
 
-This package sits at the bottom of the layering with ``tabula.geo``: it imports
-only duckdb, the standard library and ``tabula.geo``.
+This package sits at the bottom of the layering with ``bellica.geo``: it imports
+only duckdb, the standard library and ``bellica.geo``.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from pathlib import Path
 
 import duckdb
 
-from tabula.geo.errors import InputError, SqlError
-from tabula.geo.spatialdb import catalog_kinds, connect, run_sql, spatial_extension_path
+from bellica.geo.errors import InputError, SqlError
+from bellica.geo.spatialdb import catalog_kinds, connect, run_sql, spatial_extension_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -300,7 +300,7 @@ def _select(con, table: str, required: tuple[str, ...]) -> tuple[str, list[str]]
     have = set(existing_columns(con, table))
     missing = [c for c in required if c not in have]
     if missing:
-        raise InputError(f"table {table} lacks column(s) {', '.join(missing)}: rebuild it with `tabula campaign new`")
+        raise InputError(f"table {table} lacks column(s) {', '.join(missing)}: rebuild it with `bellica campaign new`")
     return have, [c if c in have else f"NULL AS {c}" for c in _RECORD_COLUMNS[table]]
 
 

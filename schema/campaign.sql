@@ -1,4 +1,4 @@
--- The campaign tables `tabula campaign new` adds to the map tables (docs/architecture.md).
+-- The campaign tables `bellica campaign new` adds to the map tables (docs/architecture.md).
 -- Geometries are lon/lat WGS84 with (longitude, latitude) axis order: OGC:CRS84.
 
 -- A side of the war: its colour on maps, army list, whether a player runs it, its capitals,

@@ -1,4 +1,4 @@
--- The map tables `tabula map build` writes and `tabula campaign new` copies (docs/architecture.md).
+-- The map tables `bellica map build` writes and `bellica campaign new` copies (docs/architecture.md).
 -- Geometries are lon/lat WGS84 with (longitude, latitude) axis order: OGC:CRS84.
 
 -- One H3 cell (cell: the H3 string). kind: land, coast (water next to land: the rules' Coast hex),

@@ -1,4 +1,4 @@
--- The node-map tables `tabula map nodes` writes into a map (docs/nodes.md).
+-- The node-map tables `bellica map nodes` writes into a map (docs/nodes.md).
 -- Geometries are lon/lat WGS84 with (longitude, latitude) axis order: OGC:CRS84.
 
 -- One place of a node map at its real site (lon, lat), in its map hex (cell: the hex the point

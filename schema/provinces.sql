@@ -1,4 +1,4 @@
--- The province tables `tabula map provinces` writes into a map (docs/provinces.md).
+-- The province tables `bellica map provinces` writes into a map (docs/provinces.md).
 -- Geometries are lon/lat WGS84 with (longitude, latitude) axis order: OGC:CRS84.
 
 -- One province: its capital hex (the seed of the allocation) and that hex's centre, how many

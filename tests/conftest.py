@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def mediterranean_map(tmp_path_factory) -> Path:
-    from tabula.etl.build import build_map
+    from bellica.etl.build import build_map
 
     path = tmp_path_factory.mktemp("maps") / "mediterranean.duckdb"
     build_map(path, progress=False)

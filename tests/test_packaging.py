@@ -1,4 +1,4 @@
-"""The distribution as users install it: one ``tabula`` namespace, every source file inside, layers kept.
+"""The distribution as users install it: one ``bellica`` namespace, every source file inside, layers kept.
 
 The wheel is built once per session from the working tree (offline: setuptools from the
 test extra, no build isolation), unpacked, and checked the way a user's environment
@@ -20,13 +20,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: Source folder -> import name, as setup.py maps them.
 FOLDERS = {
-    "tabula": "tabula",
-    "geo": "tabula/geo",
-    "schema": "tabula/schema",
-    "etl": "tabula/etl",
-    "engine": "tabula/engine",
-    "web_maps": "tabula/web_maps",
-    "datasets": "tabula/datasets",
+    "bellica": "bellica",
+    "geo": "bellica/geo",
+    "schema": "bellica/schema",
+    "etl": "bellica/etl",
+    "engine": "bellica/engine",
+    "web_maps": "bellica/web_maps",
+    "datasets": "bellica/datasets",
 }
 SHIPPED_SUFFIXES = {".py", ".sql", ".toml", ".csv", ".geojson", ".tif", ".parquet", ".md"}
 
@@ -47,7 +47,7 @@ def wheel(tmp_path_factory) -> Path:
         capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    (found,) = out.glob("tabula-*.whl")
+    (found,) = out.glob("bellica-*.whl")
     return found
 
 
@@ -62,7 +62,7 @@ def unpacked(wheel, tmp_path_factory) -> Path:
 def test_wheel_installs_one_top_level_name(wheel):
     with zipfile.ZipFile(wheel) as z:
         tops = {name.split("/")[0] for name in z.namelist()}
-    assert {t for t in tops if not t.endswith(".dist-info")} == {"tabula"}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"bellica"}
 
 
 def test_wheel_holds_every_source_file(wheel):
@@ -95,8 +95,8 @@ def test_wheel_does_not_shadow_same_named_distributions(unpacked, tmp_path):
         (tmp_path / name / "__init__.py").write_text(f"WHO = 'theirs-{name}'\n")
     code = (
         f"sys.path.insert(0, {str(tmp_path)!r}); "
-        "import datasets, geo, tabula.datasets, tabula.geo.hexgrid, tabula.engine.core.state; "
-        "print(datasets.WHO, geo.WHO, tabula.datasets.__file__.startswith(sys.path[1]))"
+        "import datasets, geo, bellica.datasets, bellica.geo.hexgrid, bellica.engine.core.state; "
+        "print(datasets.WHO, geo.WHO, bellica.datasets.__file__.startswith(sys.path[1]))"
     )
     proc = _python(unpacked, code)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -119,11 +119,11 @@ def test_layers_hold(unpacked):
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("tabula/etl/build.py", "import tabula.engine.core.state", "layers"),
-        ("tabula/web_maps/encode.py", "from tabula.engine.vae_victis import model", "layers"),
-        ("tabula/geo/hexgrid.py", "import tabula.etl.build", "layers"),
-        ("tabula/engine/core/rng.py", "import tabula.engine.vae_victis.model", "core"),
-        ("tabula/engine/vae_victis/zoc.py", "import geo.hexgrid", "namespace"),
+        ("bellica/etl/build.py", "import bellica.engine.core.state", "layers"),
+        ("bellica/web_maps/encode.py", "from bellica.engine.vae_victis import model", "layers"),
+        ("bellica/geo/hexgrid.py", "import bellica.etl.build", "layers"),
+        ("bellica/engine/core/rng.py", "import bellica.engine.vae_victis.model", "core"),
+        ("bellica/engine/vae_victis/zoc.py", "import geo.hexgrid", "namespace"),
     ],
 )
 def test_layer_check_catches_an_upward_import(unpacked, tmp_path, module, line, contract):
@@ -136,3 +136,34 @@ def test_layer_check_catches_an_upward_import(unpacked, tmp_path, module, line, 
     proc = _lint(site, contract)
     assert proc.returncode != 0
     assert line.split()[-1].replace("from ", "") in proc.stdout or module.replace("/", ".")[:-3] in proc.stdout
+
+
+def test_wheel_installs_beside_tabula_py(wheel, unpacked):
+    """tabula-py (a PDF-table library) installs a top-level ``tabula``: no file of ours may be one of
+    its files, and with both on the path each import answers from its own distribution."""
+    from importlib.metadata import distribution
+
+    theirs = {str(f) for f in distribution("tabula-py").files}
+    with zipfile.ZipFile(wheel) as z:
+        ours = set(z.namelist())
+    assert any(f.startswith("tabula/") for f in theirs), "tabula-py no longer installs tabula/: rewrite this test"
+    assert ours & theirs == set()
+    site_packages = str(Path(distribution("tabula-py").locate_file("")))
+    proc = _python(unpacked, f"sys.path.append({site_packages!r}); import tabula, bellica.cli; "
+                             "print(callable(tabula.read_pdf), bellica.cli.__file__.startswith(sys.path[0]))")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["True", "True"]
+
+
+def test_wheel_carries_licence_and_project_urls(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = z.read(meta).decode()
+        licences = [n for n in names if n.endswith("/LICENSE") and ".dist-info/" in n]
+        assert licences, names[-10:]
+        assert "MIT License" in z.read(licences[0]).decode()
+    assert "Name: bellica" in metadata
+    assert "License-Expression: MIT" in metadata
+    urls = [line for line in metadata.splitlines() if line.startswith("Project-URL:")]
+    assert {u.split(":", 1)[1].split(",")[0].strip() for u in urls} >= {"Homepage", "Source", "Issues"}

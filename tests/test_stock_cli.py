@@ -16,8 +16,8 @@ import duckdb
 import h3
 import pytest
 
-from tabula.geo.spatialdb import connect, spatial_extension_path
-from tabula.schema import existing_tables
+from bellica.geo.spatialdb import connect, spatial_extension_path
+from bellica.schema import existing_tables
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
 
 # The CRS-aware area: the column's own CRS (OGC:CRS84) to an equal-area projection (EPSG:6933,
@@ -52,7 +52,7 @@ def test_stock_cli_is_the_pinned_duckdb():
 
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory) -> Path:
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     root = tmp_path_factory.mktemp("stock")
     out = root / "campaign.duckdb"
@@ -102,10 +102,10 @@ def test_area_spheroid_is_right_once_the_axes_are_said(campaign):
 
 
 def test_a_started_campaign_reads_without_a_warning(campaign, tmp_path):
-    """After `tabula round start` (state tables, event log, the logistics views)."""
+    """After `bellica round start` (state tables, event log, the logistics views)."""
     started = tmp_path / "started.duckdb"
     started.write_bytes(campaign.read_bytes())
-    done = subprocess.run([str(Path(sys.executable).with_name("tabula")), "round", "start", str(started)],
+    done = subprocess.run([str(Path(sys.executable).with_name("bellica")), "round", "start", str(started)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert {"events", "logistics_lines"} <= set(_tables(started))

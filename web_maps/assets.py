@@ -24,58 +24,58 @@ from pathlib import Path
 import folium
 from branca.element import Element
 
-from tabula.geo.errors import InputError, TabulaError
-from tabula.web_maps.encode import TABULA_JS
+from bellica.geo.errors import InputError, BellicaError
+from bellica.web_maps.encode import BELLICA_JS
 
 LEAFLET_PACKAGE = "js_lib_leaflet"
 
 # Page furniture drawn by our own layers (legend, labels, counters).  Kept
 # here so every map gets the same look and nothing is fetched for it.
-TABULA_CSS = """
+BELLICA_CSS = """
 .leaflet-container { background: #d9dde3; font-family: "Helvetica Neue", Arial, sans-serif; }
-.tabula-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
+.bellica-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 360px); overflow-y: auto; }
-.tabula-legend h4 { margin: 0 0 4px; font-size: 13px; }
-.tabula-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
+.bellica-legend h4 { margin: 0 0 4px; font-size: 13px; }
+.bellica-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
   vertical-align: -2px; border: 1px solid rgba(0,0,0,0.35); }
-.tabula-legend .ln { display: inline-block; width: 16px; height: 0; margin-right: 6px;
+.bellica-legend .ln { display: inline-block; width: 16px; height: 0; margin-right: 6px;
   vertical-align: 3px; border-top: 3px solid; }
-.tabula-legend .n { color: #666; margin-left: 4px; }
-.tabula-title { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
+.bellica-legend .n { color: #666; margin-left: 4px; }
+.bellica-title { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 15px; font-weight: bold; }
-.tabula-tip table { border-collapse: collapse; }
-.tabula-tip td { padding: 0 4px; font-size: 12px; }
-.tabula-tip td:first-child { color: #555; }
-.tabula-label { background: transparent; border: none; box-shadow: none; padding: 0;
+.bellica-tip table { border-collapse: collapse; }
+.bellica-tip td { padding: 0 4px; font-size: 12px; }
+.bellica-tip td:first-child { color: #555; }
+.bellica-label { background: transparent; border: none; box-shadow: none; padding: 0;
   font-size: 11px; font-weight: bold; color: #1b1b1b;
   text-shadow: -1px -1px 0 #fff, 1px -1px 0 #fff, -1px 1px 0 #fff, 1px 1px 0 #fff; }
-.tabula-label:before { display: none; }
-.tabula-label.capital { font-size: 13px; }
-.tabula-zone-label { background: transparent; border: none; box-shadow: none; padding: 0;
+.bellica-label:before { display: none; }
+.bellica-label.capital { font-size: 13px; }
+.bellica-zone-label { background: transparent; border: none; box-shadow: none; padding: 0;
   font-size: 12px; font-style: italic; color: #0b3a66; letter-spacing: 1px;
   text-shadow: -1px -1px 0 #e8f1fa, 1px -1px 0 #e8f1fa, -1px 1px 0 #e8f1fa, 1px 1px 0 #e8f1fa; }
-.tabula-zone-label:before { display: none; }
-.tabula-star { text-align: center; text-shadow: 0 0 2px #000, 0 0 1px #000; }
-.tabula-tip table.tabula-sides { margin-top: 4px; border-top: 1px solid #ccc; }
-.tabula-tip .tabula-sides th { font-size: 11px; color: #555; text-align: left; padding: 0 4px; font-weight: normal; }
-.tabula-tip .tabula-note { max-width: 300px; white-space: normal; font-size: 11px; color: #555; margin-top: 3px; }
-.tabula-pinned .leaflet-popup-content { margin: 8px 10px; }
-.tabula-pinning .tabula-hex-tip { display: none; }
-.tabula-rose { width: 18px; height: 18px; line-height: 18px; border-radius: 50%; background: #111; color: #fff;
+.bellica-zone-label:before { display: none; }
+.bellica-star { text-align: center; text-shadow: 0 0 2px #000, 0 0 1px #000; }
+.bellica-tip table.bellica-sides { margin-top: 4px; border-top: 1px solid #ccc; }
+.bellica-tip .bellica-sides th { font-size: 11px; color: #555; text-align: left; padding: 0 4px; font-weight: normal; }
+.bellica-tip .bellica-note { max-width: 300px; white-space: normal; font-size: 11px; color: #555; margin-top: 3px; }
+.bellica-pinned .leaflet-popup-content { margin: 8px 10px; }
+.bellica-pinning .bellica-hex-tip { display: none; }
+.bellica-rose { width: 18px; height: 18px; line-height: 18px; border-radius: 50%; background: #111; color: #fff;
   font: bold 11px Arial, sans-serif; text-align: center; box-shadow: 0 0 0 2px #fff; }
-.tabula-battle { font-size: 18px; line-height: 22px; width: 22px; height: 22px; text-align: center; color: #b00020;
+.bellica-battle { font-size: 18px; line-height: 22px; width: 22px; height: 22px; text-align: center; color: #b00020;
   background: rgba(255,255,255,0.85); border-radius: 50%; box-shadow: 0 0 2px #000; }
-.tabula-army .fp { font-size: 11px; }
-.tabula-panel { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
+.bellica-army .fp { font-size: 11px; }
+.bellica-panel { background: rgba(255,255,255,0.92); padding: 4px 10px; border-radius: 4px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; }
-.tabula-panel td { padding: 0 4px; }
-.tabula-panel .head { font-weight: bold; }
-.tabula-toggle { background: #fff; border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,0.35); padding: 4px 10px;
+.bellica-panel td { padding: 0 4px; }
+.bellica-panel .head { font-weight: bold; }
+.bellica-toggle { background: #fff; border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,0.35); padding: 4px 10px;
   font: bold 13px Arial, sans-serif; cursor: pointer; border: none; }
-.tabula-collapsed .tabula-legend, .tabula-collapsed .leaflet-control-layers, .tabula-collapsed .tabula-panel table
+.bellica-collapsed .bellica-legend, .bellica-collapsed .leaflet-control-layers, .bellica-collapsed .bellica-panel table
   { display: none; }
-@media (max-width: 640px) { .tabula-legend { max-height: 45vh; } .tabula-title { font-size: 12px; } }
-.tabula-army { display: flex; align-items: center; justify-content: center; box-sizing: border-box;
+@media (max-width: 640px) { .bellica-legend { max-height: 45vh; } .bellica-title { font-size: 12px; } }
+.bellica-army { display: flex; align-items: center; justify-content: center; box-sizing: border-box;
   border: 2px solid #111; font: bold 11px Arial, sans-serif; color: #fff;
   text-shadow: 0 0 2px #000; box-shadow: 1px 1px 2px rgba(0,0,0,0.5); }
 """
@@ -85,12 +85,12 @@ def _static_dir() -> Path:
     try:
         root = resources.files(LEAFLET_PACKAGE)
     except ModuleNotFoundError as e:
-        raise TabulaError(
+        raise BellicaError(
             "package django-js-lib-leaflet is not installed: run `pip install -e .` to get the Leaflet assets"
         ) from e
     path = Path(str(root)) / "static" / LEAFLET_PACKAGE
     if not (path / "leaflet.js").is_file() or not (path / "leaflet.css").is_file():
-        raise TabulaError(f"{path} lacks leaflet.js/leaflet.css: reinstall django-js-lib-leaflet")
+        raise BellicaError(f"{path} lacks leaflet.js/leaflet.css: reinstall django-js-lib-leaflet")
     return path
 
 
@@ -111,7 +111,7 @@ def leaflet_css() -> str:
     def inline(match: re.Match) -> str:
         image = static / "images" / match.group(1)
         if not image.is_file():
-            raise TabulaError(f"leaflet.css names {image}, which the package lacks: reinstall django-js-lib-leaflet")
+            raise BellicaError(f"leaflet.css names {image}, which the package lacks: reinstall django-js-lib-leaflet")
         data = base64.b64encode(image.read_bytes()).decode("ascii")
         return f"url(data:image/png;base64,{data})"
 
@@ -142,8 +142,8 @@ class OfflineMap(folium.Map):
         # Added before folium's own header macro so Leaflet exists before any map script runs.
         header.add_child(Element(f"<style>{leaflet_css()}</style>"), name="leaflet_css_inline")
         header.add_child(Element(f"<script>{leaflet_js()}</script>"), name="leaflet_js_inline")
-        header.add_child(Element(f"<style>{TABULA_CSS}</style>"), name="tabula_css")
-        header.add_child(Element(f"<script>{TABULA_JS}</script>"), name="tabula_js")
+        header.add_child(Element(f"<style>{BELLICA_CSS}</style>"), name="bellica_css")
+        header.add_child(Element(f"<script>{BELLICA_JS}</script>"), name="bellica_js")
         super().render(**kwargs)
 
 
@@ -212,7 +212,7 @@ def write_html(page: str, out_html: str | Path) -> Path:
     out = check_output(out_html)
     remote = remote_urls(page)
     if remote:
-        raise TabulaError(f"the rendered page would fetch {remote[0]} (and {len(remote) - 1} more): it must work offline")
+        raise BellicaError(f"the rendered page would fetch {remote[0]} (and {len(remote) - 1} more): it must work offline")
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
@@ -227,4 +227,4 @@ def write_html(page: str, out_html: str | Path) -> Path:
     return out
 
 
-__all__ = ["OfflineMap", "check_output", "TABULA_CSS", "leaflet_css", "leaflet_js", "remote_urls", "write_html"]
+__all__ = ["OfflineMap", "check_output", "BELLICA_CSS", "leaflet_css", "leaflet_js", "remote_urls", "write_html"]

@@ -7,7 +7,7 @@ HTML.  Here each ring or line is one flat integer array
 5 decimals = 1.1 m), the first vertex absolute and the rest as differences
 from the previous one, so a hexagon costs ~75 characters instead of ~120 and
 properties travel as columns instead of repeated keys: about a third of the
-size (measured in the report of ``render_terrain_map``).  ``TABULA_JS``
+size (measured in the report of ``render_terrain_map``).  ``BELLICA_JS``
 decodes it.  The hex layer's rings, the bulk of a large page, go further:
 :func:`pack_rings` writes them as zigzag varints in one base64 string
 (half the characters again, decoded straight into typed arrays), and
@@ -22,26 +22,26 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 # Decoder shared by every layer: one function, defined once in the page header.
-TABULA_JS = """
-function tabulaDecode(v, q) {
+BELLICA_JS = """
+function bellicaDecode(v, q) {
   /* [x0, y0, dx1, dy1, ...] in 1/q degree units -> [[lat, lng], ...] for Leaflet */
   var x = v[0], y = v[1], out = [[y / q, x / q]];
   for (var j = 2; j < v.length; j += 2) { x += v[j]; y += v[j + 1]; out.push([y / q, x / q]); }
   return out;
 }
-function tabulaEsc(s) {
+function bellicaEsc(s) {
   return String(s).replace(/[&<>"']/g, function (c) {
     return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
   });
 }
-function tabulaDeclutter(map) {
+function bellicaDeclutter(map) {
   /* Hide permanent labels that would overlap a label of higher priority (capital > city > town),
      so a zoomed-out map stays legible; zooming in brings them back. */
   var shown = [], all = [];
-  (map._tabulaLabels || []).forEach(function (set) {
+  (map._bellicaLabels || []).forEach(function (set) {
     if (map.hasLayer(set.group)) set.labels.forEach(function (l) { all.push(l); });
   });
   all.sort(function (a, b) { return b.prio - a.prio; });
@@ -56,22 +56,22 @@ function tabulaDeclutter(map) {
     if (clash) { el.style.visibility = 'hidden'; } else { shown.push(r); }
   });
 }
-function tabulaRegisterLabels(map, group, labels) {
-  if (!map._tabulaLabels) {
-    map._tabulaLabels = [];
-    var later = function () { L.Util.requestAnimFrame(function () { tabulaDeclutter(map); }); };
+function bellicaRegisterLabels(map, group, labels) {
+  if (!map._bellicaLabels) {
+    map._bellicaLabels = [];
+    var later = function () { L.Util.requestAnimFrame(function () { bellicaDeclutter(map); }); };
     map.on('zoomend overlayadd overlayremove', later);
     map.whenReady(later);
   }
-  map._tabulaLabels.push({group: group, labels: labels});
+  map._bellicaLabels.push({group: group, labels: labels});
 }
-function tabulaCentre(ring) {
+function bellicaCentre(ring) {
   /* mean of a hexagon's vertices: its centre, closely enough for a label */
   var la = 0, ln = 0;
   for (var i = 0; i < ring.length; i++) { la += ring[i][0]; ln += ring[i][1]; }
   return [la / ring.length, ln / ring.length];
 }
-function tabulaColumn(D, label, i) {
+function bellicaColumn(D, label, i) {
   for (var j = 0; j < D.cols.length; j++) {
     var col = D.cols[j];
     if (col.l !== label) continue;
@@ -81,22 +81,22 @@ function tabulaColumn(D, label, i) {
   }
   return null;
 }
-function tabulaSides(D, i) {
+function bellicaSides(D, i) {
   /* the table of a hex's sides: clock, neighbour's name, its terrain (or kind), MP to enter it */
   var s = D.sides[i];
   if (!s || !s.length) return '';
-  var h = '<table class="tabula-sides"><tr><th>side</th><th>neighbour</th><th>terrain</th><th>MP</th></tr>';
+  var h = '<table class="bellica-sides"><tr><th>side</th><th>neighbour</th><th>terrain</th><th>MP</th></tr>';
   for (var k = 0; k < s.length; k += 3) {
-    var j = s[k + 1], name = tabulaColumn(D, 'name', j) || tabulaColumn(D, 'cell', j);
-    var what = tabulaColumn(D, 'terrain', j) || tabulaColumn(D, 'kind', j) || '';
-    h += '<tr><td><b>' + s[k] + '</b></td><td>' + tabulaEsc(name) + '</td><td>' + tabulaEsc(what) +
+    var j = s[k + 1], name = bellicaColumn(D, 'name', j) || bellicaColumn(D, 'cell', j);
+    var what = bellicaColumn(D, 'terrain', j) || bellicaColumn(D, 'kind', j) || '';
+    h += '<tr><td><b>' + s[k] + '</b></td><td>' + bellicaEsc(name) + '</td><td>' + bellicaEsc(what) +
          '</td><td><b>' + (s[k + 2] < 0 ? '\u2013' : s[k + 2]) + '</b></td></tr>';
   }
   h += '</table>';
-  if (D.sideNote) h += '<div class="tabula-note">MP: ' + tabulaEsc(D.sideNote) + '</div>';
+  if (D.sideNote) h += '<div class="bellica-note">MP: ' + bellicaEsc(D.sideNote) + '</div>';
   return h;
 }
-function tabulaCounter(box, p) {
+function bellicaCounter(box, p) {
   /* an army counter: its number, and under it its strength where the viewer may see it */
   var n = document.createElement('span'); n.className = 'id'; n.textContent = p.text; box.appendChild(n);
   if (p.sub) {
@@ -104,12 +104,12 @@ function tabulaCounter(box, p) {
     var s = document.createElement('span'); s.className = 'fp'; s.textContent = p.sub; box.appendChild(s);
   }
 }
-function tabulaTable(rows) {
+function bellicaTable(rows) {
   /* rows: [[label, value], ...]; values are escaped, null rows skipped */
   var h = '<table>';
   for (var i = 0; i < rows.length; i++) {
     if (rows[i][1] === null || rows[i][1] === undefined) continue;
-    h += '<tr><td>' + tabulaEsc(rows[i][0]) + '</td><td><b>' + tabulaEsc(rows[i][1]) + '</b></td></tr>';
+    h += '<tr><td>' + bellicaEsc(rows[i][0]) + '</td><td><b>' + bellicaEsc(rows[i][1]) + '</b></td></tr>';
   }
   return h + '</table>';
 }
@@ -121,20 +121,20 @@ function tabulaTable(rows) {
    of its hexes, and a redraw fills one canvas path per colour with only the hexes inside the
    part of the canvas being redrawn (two multiply-adds per vertex).  The hex under the pointer is
    found through the grid and a point-in-polygon test, so tooltips need no per-hex handler. */
-function tabulaBytes(b64) {
+function bellicaBytes(b64) {
   /* base64 -> Uint8Array: the browser's own decoder where it has one (Chromium 140+) */
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
   var s = atob(b64), out = new Uint8Array(s.length);
   for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
-function tabulaHexGeometry(D) {
+function bellicaHexGeometry(D) {
   /* Decode D.vb (encode.pack_rings: per hex a vertex count, then zigzag varint differences;
      D.n hexes, D.nv vertices, 1/q degree units) into
        G.qv  Int32Array  quantised [lng, lat] per vertex: exact lat/lng for rings, popups, the rose
        G.w   Float64Array the same vertices in zoom-0 Web-Mercator pixels (Leaflet's EPSG:3857)
        G.off Int32Array  hex i owns vertices off[i] .. off[i + 1] - 1 */
-  var B = tabulaBytes(D.vb), n = D.n, p = 0, i, j, k = 0, fx = 0, fy = 0;
+  var B = bellicaBytes(D.vb), n = D.n, p = 0, i, j, k = 0, fx = 0, fy = 0;
   var off = new Int32Array(n + 1), qv = new Int32Array(2 * D.nv), w = new Float64Array(2 * D.nv);
   var q = D.q, rad = Math.PI / 180, maxLat = 85.0511287798;
   function next() {  // one LEB128 varint (up to 35 bits: float arithmetic, not 32-bit shifts)
@@ -159,7 +159,7 @@ function tabulaHexGeometry(D) {
   off[n] = k;
   return {n: n, q: q, qv: qv, w: w, off: off, crs: 'EPSG3857'};
 }
-function tabulaHexProject(G, crs) {
+function bellicaHexProject(G, crs) {
   /* On a map in another CRS, project the vertices with that CRS instead (slower, exact). */
   if (G.crs === crs.code) return;
   if (crs === L.CRS.EPSG3857) { G.crs = crs.code; return; }
@@ -169,13 +169,13 @@ function tabulaHexProject(G, crs) {
   }
   G.crs = crs.code;
 }
-function tabulaRing(G, i) {
+function bellicaRing(G, i) {
   /* hex i as Leaflet [[lat, lng], ...], exactly the decoded values */
   var out = [];
   for (var k = G.off[i]; k < G.off[i + 1]; k++) out.push([G.qv[2 * k + 1] / G.q, G.qv[2 * k] / G.q]);
   return out;
 }
-function tabulaHexGrid(G, which) {
+function bellicaHexGrid(G, which) {
   /* A bucket grid over the hexes `which` (indices into G; null = all), keyed by each hex's centre
      in zoom-0 pixels.  r is the largest centre-to-vertex distance, so a hex touching a point or a
      rectangle has its centre within r of it.  Buckets are about two hexes wide, stored as CSR
@@ -210,7 +210,7 @@ function tabulaHexGrid(G, which) {
   return {which: which, m: m, cx: cx, cy: cy, r: r, side: side, gw: gw, gh: gh, minx: minx, miny: miny,
           start: start, item: item, box: [minx - r, miny - r, maxx + r, maxy + r]};
 }
-function tabulaGridEach(X, x0, y0, x1, y1, fn) {
+function bellicaGridEach(X, x0, y0, x1, y1, fn) {
   /* fn(k) for every hex k of grid X whose centre lies within X.r of the rectangle (zoom-0 px) */
   var r = X.r, gx0 = Math.max(0, Math.floor((x0 - r - X.minx) / X.side)),
       gx1 = Math.min(X.gw - 1, Math.floor((x1 + r - X.minx) / X.side)),
@@ -225,7 +225,7 @@ function tabulaGridEach(X, x0, y0, x1, y1, fn) {
     }
   }
 }
-function tabulaHexContains(G, h, x, y) {
+function bellicaHexContains(G, h, x, y) {
   /* even-odd point-in-polygon on hex h's zoom-0 ring */
   var w = G.w, a = G.off[h], b = G.off[h + 1], inside = false;
   for (var i = a, j = b - 1; i < b; j = i++) {
@@ -243,7 +243,7 @@ function tabulaHexContains(G, h, x, y) {
    thinEdgePx (below this hex edge in screen px: fills opaque, stroked in their own colour, 1 px),
    rasterEdgePx (below this edge, with a fill: hexes are scan-converted into an image, see _raster),
    hover (outline of the hex under the pointer: {color, weight, opacity}), interactive. */
-L.TabulaHexes = L.Path.extend({
+L.BellicaHexes = L.Path.extend({
   options: {fillOpacity: 0.92, stroke: null, weight: 1, opacity: 1, dash: null, strokeAll: false,
             thinEdgePx: 0, rasterEdgePx: 0, hover: null, interactive: false},
   initialize: function (G, options) {
@@ -256,12 +256,12 @@ L.TabulaHexes = L.Path.extend({
     // Batched drawing needs a canvas: the map's when it prefers canvas, else one of our own.
     var ren = map.getRenderer(this);
     if (!(ren instanceof L.Canvas)) {
-      map._tabulaCanvas = map._tabulaCanvas || L.canvas();
-      this.options.renderer = map._tabulaCanvas;
+      map._bellicaCanvas = map._bellicaCanvas || L.canvas();
+      this.options.renderer = map._bellicaCanvas;
     }
     L.Path.prototype.beforeAdd.call(this, map);
-    tabulaHexProject(this._G, map.options.crs);
-    if (!this._grid) this._grid = tabulaHexGrid(this._G, this.options.which);
+    bellicaHexProject(this._G, map.options.crs);
+    if (!this._grid) this._grid = bellicaHexGrid(this._G, this.options.which);
   },
   getBounds: function () {
     var b = this._grid ? this._grid.box : null, crs = L.CRS.EPSG3857;
@@ -297,10 +297,10 @@ L.TabulaHexes = L.Path.extend({
     // Only the part of the canvas being redrawn: all of it after a pan or zoom, a hex's box on hover.
     var b = ren._redrawBounds || ren._bounds, self = this;
     var lists = o.colours.map(function () { return []; }), all = [];
-    tabulaGridEach(X, (b.min.x + ox) / s, (b.min.y + oy) / s, (b.max.x + ox) / s, (b.max.y + oy) / s,
+    bellicaGridEach(X, (b.min.x + ox) / s, (b.min.y + oy) / s, (b.max.x + ox) / s, (b.max.y + oy) / s,
                    function (k) { lists[o.cls[k]].push(k); });
     if (this._rasterMode) { this._raster(ctx, b, lists); this._drawHover(ctx); return; }
-    var thin = this._thin, n = L.TabulaHexes.CHUNK, t, e, c;
+    var thin = this._thin, n = L.BellicaHexes.CHUNK, t, e, c;
     ctx.lineJoin = thin ? 'miter' : 'round'; ctx.lineCap = 'round';
     ctx.setLineDash(!thin && o.dash ? o.dash : []);
     for (c = 0; c < lists.length; c++) {
@@ -359,7 +359,7 @@ L.TabulaHexes = L.Path.extend({
     var x0 = Math.floor(b.min.x), y0 = Math.floor(b.min.y);
     var W = Math.max(1, Math.ceil((Math.ceil(b.max.x) - x0) * m)), H = Math.max(1, Math.ceil((Math.ceil(b.max.y) - y0) * m));
     var s = this._s * m, ox = (this._o.x + x0) * m, oy = (this._o.y + y0) * m;
-    if (!this._rgba) this._rgba = L.TabulaHexes.rgba(o.colours);
+    if (!this._rgba) this._rgba = L.BellicaHexes.rgba(o.colours);
     var img = new ImageData(W, H), px = new Uint32Array(img.data.buffer), xs = [], ys = [];
     for (var c = 0; c < lists.length; c++) {
       var list = lists[c], col = this._rgba[c];
@@ -410,9 +410,9 @@ L.TabulaHexes = L.Path.extend({
     /* the index (into G) of the hex of this layer under layer point p, or -1 */
     if (!this._map || !this._grid) return -1;
     var x = (p.x + this._o.x) / this._s, y = (p.y + this._o.y) / this._s, G = this._G, self = this, hit = -1;
-    tabulaGridEach(this._grid, x, y, x, y, function (k) {
+    bellicaGridEach(this._grid, x, y, x, y, function (k) {
       var h = self.hexIndex(k);
-      if (hit < 0 && tabulaHexContains(G, h, x, y)) hit = h;
+      if (hit < 0 && bellicaHexContains(G, h, x, y)) hit = h;
     });
     return hit;
   },
@@ -511,7 +511,7 @@ def _varints(values: np.ndarray) -> bytes:
 
 
 def pack_rings(rings: Sequence[Sequence[int]]) -> tuple[str, int]:
-    """Delta rings (:func:`encode_rings`) as one base64 blob of varints for ``tabulaHexGeometry``.
+    """Delta rings (:func:`encode_rings`) as one base64 blob of varints for ``bellicaHexGeometry``.
 
     Per ring: its vertex count, then its first vertex as a difference from the
     previous ring's first vertex, then its own vertex differences, each
@@ -579,5 +579,5 @@ def to_json_string(value) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-__all__ = ["TABULA_JS", "check_precision", "encode_lines", "encode_rings", "pack_rings", "to_json", "to_json_string",
+__all__ = ["BELLICA_JS", "check_precision", "encode_lines", "encode_rings", "pack_rings", "to_json", "to_json_string",
            "unpack_rings"]

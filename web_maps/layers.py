@@ -5,7 +5,7 @@ adds it to the map when ``show`` is true.  Lines and markers are Leaflet
 objects on the map's renderer (a canvas: ``prefer_canvas=True``).  Hexes are
 not: one Leaflet polygon per hex made a 238k-hex page take seconds and most
 of a GiB of heap, so every hex layer (:class:`HexLayer`, :class:`HexOutlineLayer`,
-:class:`HexZoneLayer`) is one ``L.TabulaHexes`` (``encode.TABULA_JS``) that
+:class:`HexZoneLayer`) is one ``L.BellicaHexes`` (``encode.BELLICA_JS``) that
 draws its hexes in view batched, one canvas path per colour, and finds the
 hex under the pointer through a bucket grid (issue 11, item 3).
 
@@ -41,7 +41,7 @@ from branca.element import MacroElement
 from folium.map import Layer
 from folium.template import Template
 
-from tabula.web_maps.encode import pack_rings, to_json, to_json_string
+from bellica.web_maps.encode import pack_rings, to_json, to_json_string
 
 
 @dataclass
@@ -79,7 +79,7 @@ class HexLayer(Layer):
     ``raster_edge_px``: below this hex edge on screen the hexes are drawn as an
     image, one pixel per pixel-centre (see the module's decisions).
 
-    All hexes are one ``L.TabulaHexes`` (``encode.TABULA_JS``) drawn in
+    All hexes are one ``L.BellicaHexes`` (``encode.BELLICA_JS``) drawn in
     batches on the map's canvas; the tooltip and the pin find the hex under
     the pointer through its grid.  The decoded geometry stays on
     ``<name>_data.g`` (rings: ``<name>_data.ring(i)``) for layers that draw
@@ -93,11 +93,11 @@ class HexLayer(Layer):
         var {{ this.get_name() }} = (function (D) {
             // Decode once into typed arrays shared with the outline and zone layers over these hexes
             // (D.g, D.ring(i)); the packed rings then go.
-            D.g = tabulaHexGeometry(D);
+            D.g = bellicaHexGeometry(D);
             D.vb = null;
-            D.ring = function (i) { return tabulaRing(D.g, i); };
+            D.ring = function (i) { return bellicaRing(D.g, i); };
             var o = {{ this.style_json }};
-            var layer = new L.TabulaHexes(D.g, L.extend({cls: D.c, colours: D.colours, interactive: true,
+            var layer = new L.BellicaHexes(D.g, L.extend({cls: D.c, colours: D.colours, interactive: true,
                                                           strokeAll: true, hover: {{ this.hover_json }}}, o));
             function tipOf(i) {
                 var rows = [];
@@ -107,7 +107,7 @@ class HexLayer(Layer):
                     if (col.k) x = col.k[x];
                     rows.push([col.l, x + (col.s || '')]);
                 }
-                return tabulaTable(rows) + (D.sides ? tabulaSides(D, i) : '');
+                return bellicaTable(rows) + (D.sides ? bellicaSides(D, i) : '');
             }
             // One sticky tooltip for the whole layer: its content follows the hex under the pointer,
             // found through the layer's grid.  These handlers are bound before the tooltip's own, so the
@@ -123,7 +123,7 @@ class HexLayer(Layer):
             });
             layer.on('mouseout', function () { shown = -1; layer.setHovered(-1); });
             layer.bindTooltip(function () { return tipOf(shown); },
-                              {sticky: true, className: 'tabula-tip tabula-hex-tip', direction: 'top', offset: [0, -8]});
+                              {sticky: true, className: 'bellica-tip bellica-hex-tip', direction: 'top', offset: [0, -8]});
             // Click: pin the tooltip (a popup with a close button) and, where the sides are known,
             // draw the clock rose of the hex; a second click on it, the close button or a click on
             // the map unpins.
@@ -131,7 +131,7 @@ class HexLayer(Layer):
             function unpin() {
                 var map = layer._map;
                 rose.clearLayers();
-                if (map) { map.removeLayer(rose); L.DomUtil.removeClass(map.getContainer(), 'tabula-pinning'); }
+                if (map) { map.removeLayer(rose); L.DomUtil.removeClass(map.getContainer(), 'bellica-pinning'); }
                 pinned = null;
             }
             layer.on('click', function (e) {
@@ -145,20 +145,20 @@ class HexLayer(Layer):
                 var ring = D.ring(i);
                 rose.addLayer(L.polygon(ring, {fill: false, color: '#000', weight: 3, interactive: false}));
                 if (D.sides) {
-                    var s = D.sides[i], c = tabulaCentre(ring);
+                    var s = D.sides[i], c = bellicaCentre(ring);
                     for (var k = 0; k < s.length; k += 3) {
-                        var n = tabulaCentre(D.ring(s[k + 1]));
+                        var n = bellicaCentre(D.ring(s[k + 1]));
                         var at = [c[0] + 0.42 * (n[0] - c[0]), c[1] + 0.42 * (n[1] - c[1])];
                         var el = document.createElement('div');
-                        el.className = 'tabula-rose'; el.textContent = s[k];
+                        el.className = 'bellica-rose'; el.textContent = s[k];
                         rose.addLayer(L.marker(at, {icon: L.divIcon({html: el, className: '', iconSize: [18, 18],
                                                                      iconAnchor: [9, 9]}),
                                                     interactive: false, keyboard: false}));
                     }
                 }
                 rose.addTo(map);
-                L.DomUtil.addClass(map.getContainer(), 'tabula-pinning');
-                pin = L.popup({className: 'tabula-tip tabula-pinned', maxWidth: 420, autoPanPadding: [10, 10]})
+                L.DomUtil.addClass(map.getContainer(), 'bellica-pinning');
+                pin = L.popup({className: 'bellica-tip bellica-pinned', maxWidth: 420, autoPanPadding: [10, 10]})
                     // Anchored at the hex's top so the popup stands above the rose, not over it.
                     .setLatLng(ring.reduce(function (a, b) { return b[0] > a[0] ? b : a; })).setContent(tipOf(i));
                 pin.on('remove', function () { if (pinned === i) unpin(); });
@@ -225,7 +225,7 @@ class HexOutlineLayer(Layer):
         {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function (D, which) {
             // Drawn batched from the hex layer's geometry (one stroke path), not one polygon per hex.
-            return new L.TabulaHexes(D.g, L.extend({which: which, cls: which.map(function () { return 0; })},
+            return new L.BellicaHexes(D.g, L.extend({which: which, cls: which.map(function () { return 0; })},
                                                    {{ this.style_json }}));
         })({{ this.hexes.get_name() }}_data, {{ this.indices_json }});
         {% endmacro %}
@@ -268,14 +268,14 @@ class PointLayer(Layer):
                                                  fillOpacity: 1});
                 } else if (p.shape === 'star') {
                     var star = document.createElement('div');
-                    star.className = 'tabula-star'; star.textContent = '\u2605';
+                    star.className = 'bellica-star'; star.textContent = '\u2605';
                     star.style.color = p.colour; star.style.fontSize = (2 * p.r) + 'px';
                     star.style.lineHeight = star.style.width = star.style.height = (2 * p.r) + 'px';
                     mark = L.marker(p.ll, {icon: L.divIcon({html: star, className: '', iconSize: [2 * p.r, 2 * p.r],
                                                             iconAnchor: [p.r, p.r]}), keyboard: false});
                 } else if (p.shape === 'army') {
                     var box = document.createElement('div');
-                    box.className = 'tabula-army'; tabulaCounter(box, p);
+                    box.className = 'bellica-army'; bellicaCounter(box, p);
                     var aw = p.sub ? Math.max(2 * p.r, 34) : 2 * p.r, ah = p.sub ? 2 * p.r + 8 : 2 * p.r;
                     box.style.background = p.colour; box.style.width = aw + 'px'; box.style.height = ah + 'px';
                     mark = L.marker(p.ll, {icon: L.divIcon({html: box, className: '', iconSize: [aw, ah],
@@ -287,7 +287,7 @@ class PointLayer(Layer):
                     var hull = document.createElement('div'), w = 2 * p.r + 8;
                     var hh = p.sub ? 2 * p.r + 8 : 2 * p.r;
                     if (p.sub) w = Math.max(w, 38);
-                    hull.className = 'tabula-army tabula-navy'; tabulaCounter(hull, p);
+                    hull.className = 'bellica-army bellica-navy'; bellicaCounter(hull, p);
                     hull.style.background = p.colour; hull.style.width = w + 'px'; hull.style.height = hh + 'px';
                     hull.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%';
                     mark = L.marker(p.ll, {icon: L.divIcon({html: hull, className: '', iconSize: [w, hh],
@@ -295,7 +295,7 @@ class PointLayer(Layer):
                                            keyboard: false, zIndexOffset: 1000});
                 } else if (p.shape === 'battle') {
                     var x = document.createElement('div');
-                    x.className = 'tabula-battle'; x.textContent = '\u2694';
+                    x.className = 'bellica-battle'; x.textContent = '\u2694';
                     mark = L.marker(p.ll, {icon: L.divIcon({html: x, className: '', iconSize: [22, 22], iconAnchor: [11, 11]}),
                                            keyboard: false, zIndexOffset: 900});
                 } else if (p.shape === 'ring') {
@@ -306,22 +306,22 @@ class PointLayer(Layer):
                 }
                 if (mark) {
                     if (p.tip) {
-                        mark.bindTooltip(tabulaTable(p.tip), {className: 'tabula-tip', direction: 'top'});
+                        mark.bindTooltip(bellicaTable(p.tip), {className: 'bellica-tip', direction: 'top'});
                         // A click pins the same rows (close button or a second click unpins).
-                        mark.bindPopup(tabulaTable(p.tip), {className: 'tabula-tip tabula-pinned', autoPan: false});
+                        mark.bindPopup(bellicaTable(p.tip), {className: 'bellica-tip bellica-pinned', autoPan: false});
                     }
                     group.addLayer(mark);
                 }
                 if (p.label) {
                     var tip = L.tooltip({permanent: true, interactive: false, direction: p.ldir || 'right',
                                          offset: [p.shape === 'none' ? 0 : p.r + 2, 0],
-                                         className: p.lc || 'tabula-label'})
-                        .setLatLng(p.ll).setContent(tabulaEsc(p.label));
+                                         className: p.lc || 'bellica-label'})
+                        .setLatLng(p.ll).setContent(bellicaEsc(p.label));
                     group.addLayer(tip);
                     labels.push({tip: tip, prio: p.prio || 0});
                 }
             });
-            if (labels.length) tabulaRegisterLabels({{ this._parent.get_name() }}, group, labels);
+            if (labels.length) bellicaRegisterLabels({{ this._parent.get_name() }}, group, labels);
             return group;
         })({{ this.data_json }});
         {% endmacro %}
@@ -343,12 +343,12 @@ class LineLayer(Layer):
         var {{ this.get_name() }} = (function (D) {
             var group = L.featureGroup();
             for (var i = 0; i < D.v.length; i++) {
-                var line = L.polyline(tabulaDecode(D.v[i], D.q), L.extend({owner: D.o[i]}, D.style));
+                var line = L.polyline(bellicaDecode(D.v[i], D.q), L.extend({owner: D.o[i]}, D.style));
                 group.addLayer(line);
             }
             if (D.tips.length) {
-                group.bindTooltip(function (layer) { return tabulaTable(D.tips[layer.options.owner]); },
-                                  {sticky: true, className: 'tabula-tip'});
+                group.bindTooltip(function (layer) { return bellicaTable(D.tips[layer.options.owner]); },
+                                  {sticky: true, className: 'bellica-tip'});
             }
             return group;
         })({{ this.data_json }});
@@ -399,7 +399,7 @@ class HexZoneLayer(Layer):
                 return k;
             });
             var st = Z.style, dash = st.dashArray ? st.dashArray.split(/[ ,]+/).map(Number) : null;
-            return new L.TabulaHexes(D.g, {which: Z.i, cls: cls, colours: colours, fillOpacity: st.fillOpacity,
+            return new L.BellicaHexes(D.g, {which: Z.i, cls: cls, colours: colours, fillOpacity: st.fillOpacity,
                                            stroke: null, weight: st.weight, opacity: st.opacity, dash: dash,
                                            interactive: false});
         })({{ this.hexes.get_name() }}_data, {{ this.data_json }});
@@ -443,12 +443,12 @@ class Legend(MacroElement):
         (function (sections) {
             var legend = L.control({position: {{ this.position|tojson }}});
             legend.onAdd = function () {
-                var div = L.DomUtil.create('div', 'tabula-legend');
+                var div = L.DomUtil.create('div', 'bellica-legend');
                 L.DomEvent.disableScrollPropagation(div);
                 sections.forEach(function (s) {
                     var h = L.DomUtil.create('h4', '', div); h.textContent = s.title;
                     s.items.forEach(function (it) {
-                        var row = L.DomUtil.create('div', 'tabula-legend-item', div);
+                        var row = L.DomUtil.create('div', 'bellica-legend-item', div);
                         var sw = L.DomUtil.create('span', it.shape === 'line' ? 'ln' : 'sw', row);
                         if (it.shape === 'line') { sw.style.borderTopColor = it.colour; }
                         else { sw.style.background = it.colour; }
@@ -499,7 +499,7 @@ class Title(MacroElement):
         (function (text) {
             var title = L.control({position: {{ this.position|tojson }}});
             title.onAdd = function () {
-                var div = L.DomUtil.create('div', 'tabula-title');
+                var div = L.DomUtil.create('div', 'bellica-title');
                 div.textContent = text;
                 return div;
             };
@@ -525,7 +525,7 @@ class StatusPanel(MacroElement):
         (function (P) {
             var panel = L.control({position: {{ this.position|tojson }}});
             panel.onAdd = function () {
-                var div = L.DomUtil.create('div', 'tabula-panel');
+                var div = L.DomUtil.create('div', 'bellica-panel');
                 var h = L.DomUtil.create('div', 'head', div); h.textContent = P.head;
                 var t = L.DomUtil.create('table', '', div);
                 P.rows.forEach(function (r) {
@@ -561,20 +561,20 @@ class PanelToggle(MacroElement):
         (function (map, narrow) {
             var ctl = L.control({position: 'topright'});
             ctl.onAdd = function () {
-                var b = L.DomUtil.create('button', 'tabula-toggle');
+                var b = L.DomUtil.create('button', 'bellica-toggle');
                 b.type = 'button';
                 var box = map.getContainer();
                 function label() {
-                    var c = L.DomUtil.hasClass(box, 'tabula-collapsed');
+                    var c = L.DomUtil.hasClass(box, 'bellica-collapsed');
                     b.textContent = c ? '\u2630 Legend & layers' : '\u2715 Hide';
                     b.setAttribute('aria-expanded', c ? 'false' : 'true');
                 }
-                if (box.clientWidth < narrow) L.DomUtil.addClass(box, 'tabula-collapsed');
+                if (box.clientWidth < narrow) L.DomUtil.addClass(box, 'bellica-collapsed');
                 label();
                 L.DomEvent.disableClickPropagation(b);
                 L.DomEvent.on(b, 'click', function () {
-                    if (L.DomUtil.hasClass(box, 'tabula-collapsed')) L.DomUtil.removeClass(box, 'tabula-collapsed');
-                    else L.DomUtil.addClass(box, 'tabula-collapsed');
+                    if (L.DomUtil.hasClass(box, 'bellica-collapsed')) L.DomUtil.removeClass(box, 'bellica-collapsed');
+                    else L.DomUtil.addClass(box, 'bellica-collapsed');
                     label();
                 });
                 return b;

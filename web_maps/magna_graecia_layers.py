@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 
-from tabula.geo.errors import InputError
-from tabula.schema import existing_tables
-from tabula.web_maps.layers import LegendItem, LegendSection, PointLayer
-from tabula.web_maps.node_layers import add_node_layers
+from bellica.geo.errors import InputError
+from bellica.schema import existing_tables
+from bellica.web_maps.layers import LegendItem, LegendSection, PointLayer
+from bellica.web_maps.node_layers import add_node_layers
 
 __all__ = ["BATTLE_COLOUR", "BATTLE_OFFSET_DEG", "SIDE_COLOURS", "add_magna_graecia_layers", "battles_due", "is_magna_graecia"]
 
@@ -73,8 +73,8 @@ def _add_battles(m, con, pos: dict, colour: dict, precision: int) -> tuple[list[
     """The battle markers (points) and the base-edge lines (a layer added to ``m``); (points, how many)."""
     import shapely
 
-    from tabula.web_maps.encode import encode_lines
-    from tabula.web_maps.layers import LineLayer
+    from bellica.web_maps.encode import encode_lines
+    from bellica.web_maps.layers import LineLayer
 
     points, lines, tips = [], [], []
     battles = [b for b in battles_due(con) if b["node"] in pos]
@@ -95,7 +95,7 @@ def _add_battles(m, con, pos: dict, colour: dict, precision: int) -> tuple[list[
         # a solid ring round the place (seen under any counters) and the swords on the attacker's side
         points.append({"ll": [lat, lon], "shape": "ring", "colour": BATTLE_COLOUR, "r": 18, "w": 3, "tip": tip})
         points.append({"ll": mark, "shape": "battle", "colour": BATTLE_COLOUR, "r": 11, "label": label,
-                       "lc": "tabula-label", "ldir": "right", "prio": 20, "tip": tip})
+                       "lc": "bellica-label", "ldir": "right", "prio": 20, "tip": tip})
         if b["base_edge"] in pos:
             # from the node of entry to the battle: the attacker's table edge faces that way
             lines.append(shapely.LineString([(blon, blat), (lon, lat)]))
@@ -132,7 +132,7 @@ def add_magna_graecia_layers(m, con, *, faction: str | None = None, precision: i
     if "mg_sides" not in existing_tables(con) or not con.execute("SELECT count(*) FROM mg_sides").fetchone()[0]:
         sections = add_node_layers(m, con, precision=precision, year=year)
         if faction is not None:
-            raise InputError(f"--faction {faction}: the campaign has not started: `tabula magna-graecia start`")
+            raise InputError(f"--faction {faction}: the campaign has not started: `bellica magna-graecia start`")
         return sections, title
     sides = [r[0] for r in con.execute("SELECT name FROM mg_sides ORDER BY ord").fetchall()]
     viewer = None if faction is None else _side_named(sides, faction)

@@ -55,11 +55,11 @@ from dataclasses import dataclass, field, replace
 import duckdb
 import shapely
 
-from tabula.geo.hexgrid import ring
-from tabula.geo.logs import logger
-from tabula.schema import Structure, existing_columns, existing_tables
-from tabula.web_maps.encode import encode_lines
-from tabula.web_maps.layers import HexLayer, HexZoneLayer, LegendItem, LineLayer, PointLayer
+from bellica.geo.hexgrid import ring
+from bellica.geo.logs import logger
+from bellica.schema import Structure, existing_columns, existing_tables
+from bellica.web_maps.encode import encode_lines
+from bellica.web_maps.layers import HexLayer, HexZoneLayer, LegendItem, LineLayer, PointLayer
 
 log = logger(__name__)
 

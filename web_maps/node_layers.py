@@ -1,6 +1,6 @@
 """Node maps on the web map: places and their land and sea paths (docs/nodes.md).
 
-A node map lives in the tables ``tabula map nodes`` writes (``nodes``, ``node_paths``,
+A node map lives in the tables ``bellica map nodes`` writes (``nodes``, ``node_paths``,
 ``node_path_terrain``; schema/nodes.sql).  This module draws them and nothing else: it knows no
 ruleset.  A ruleset that wants its owners on the map passes ``owners`` (place name -> colour) to
 :func:`add_node_layers`; its counters and fleets it draws itself, as further layers over these.
@@ -14,7 +14,7 @@ ruleset.  A ruleset that wants its owners on the map passes ``owners`` (place na
   hexes, terrain crossed, years).
 
 :func:`render_node_map` renders a map file's terrain with its node map over it, the way
-``tabula render map`` renders a map.
+``bellica render map`` renders a map.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from pathlib import Path
 import shapely
 from folium import LayerControl
 
-from tabula.geo.errors import InputError
-from tabula.schema import existing_tables
-from tabula.web_maps.encode import check_precision, encode_lines
-from tabula.web_maps.layers import Legend, LegendItem, LegendSection, LineLayer, PointLayer
+from bellica.geo.errors import InputError
+from bellica.schema import existing_tables
+from bellica.web_maps.encode import check_precision, encode_lines
+from bellica.web_maps.layers import Legend, LegendItem, LegendSection, LineLayer, PointLayer
 
 __all__ = [
     "COASTAL_FILL",
@@ -64,7 +64,7 @@ class NodeMap:
 
 
 def has_nodes(con) -> bool:
-    """True when the database holds the node tables of `tabula map nodes`."""
+    """True when the database holds the node tables of `bellica map nodes`."""
     return {"nodes", "node_paths"} <= existing_tables(con)
 
 
@@ -75,7 +75,7 @@ def _exists(year: int | None, first, last) -> bool:
 def read_node_map(con, *, year: int | None = None, db_path="database") -> NodeMap:
     """The places and paths of the map file (those of ``year`` only, when given)."""
     if not has_nodes(con):
-        raise InputError(f"{db_path} has no node tables: write them with `tabula map nodes {db_path} NODE_FILE`")
+        raise InputError(f"{db_path} has no node tables: write them with `bellica map nodes {db_path} NODE_FILE`")
     cols = ["name", "lon", "lat", "terrain", "coastal", "fortified", "commands", "from_year", "until_year", "note"]
     nodes = [dict(zip(cols, r)) for r in con.execute(f"SELECT {', '.join(cols)} FROM nodes ORDER BY name").fetchall()]
     nodes = [n for n in nodes if _exists(year, n["from_year"], n["until_year"])]
@@ -195,14 +195,14 @@ def render_node_map(db_path: str | Path, out_html: str | Path, *, owners: Mappin
                     owner_labels: Mapping[str, str] | None = None, year: int | None = None, precision: int = 5,
                     title: str | None = None) -> Path:
     """Render the map file's terrain with its node map over it to ``out_html`` (no network needed; atomic)."""
-    from tabula.web_maps.assets import check_output, write_html
-    from tabula.web_maps.terrain_map import build_map, open_map_db
+    from bellica.web_maps.assets import check_output, write_html
+    from bellica.web_maps.terrain_map import build_map, open_map_db
 
     check_output(out_html)
     con = open_map_db(db_path)
     try:
         if not has_nodes(con):
-            raise InputError(f"{db_path} has no node tables: write them with `tabula map nodes {db_path} NODE_FILE`")
+            raise InputError(f"{db_path} has no node tables: write them with `bellica map nodes {db_path} NODE_FILE`")
         label = title or f"{Path(str(db_path)).stem} \u2014 node map" + (
             "" if year is None else f", {-year} BC" if year < 0 else f", AD {year}")
         m = build_map(con, db_path=db_path, precision=precision, scenario=False, title=label)

@@ -17,7 +17,7 @@ silent, stated here and in docs of the maps:
   no Town/City) is named by its H3 id.  :func:`resolve_hex` reads any such
   name back, any other clock walk from a structure (``"Roma 9 3"`` is Roma),
   or an H3 id; the CLI should call it where it takes a cell (``round
-  advance``/``debark``: ``tabula.web_maps.play_aids.resolve_hex(con, text)``).
+  advance``/``debark``: ``bellica.web_maps.play_aids.resolve_hex(con, text)``).
 * **MP to enter across a side** is the plain cost of the rules table
   (``rules``, keys ``movement.terrain_mp.*``, ``movement.road_divisor``,
   ``movement.river_mp``, ``movement.min_move_mp``/``max_move_mp``,
@@ -56,9 +56,9 @@ from dataclasses import dataclass, field, replace
 
 import duckdb
 
-from tabula.geo.errors import InputError
-from tabula.geo.logs import logger
-from tabula.schema import existing_columns, existing_tables
+from bellica.geo.errors import InputError
+from bellica.geo.logs import logger
+from bellica.schema import existing_columns, existing_tables
 
 log = logger(__name__)
 

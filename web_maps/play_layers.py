@@ -28,9 +28,9 @@ from collections import defaultdict
 import numpy as np
 import shapely
 
-from tabula.web_maps.encode import encode_lines
-from tabula.web_maps.layers import HexLayer, HexZoneLayer, LegendItem, LegendSection, LineLayer, PointLayer
-from tabula.web_maps.play_aids import Situation
+from bellica.web_maps.encode import encode_lines
+from bellica.web_maps.layers import HexLayer, HexZoneLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from bellica.web_maps.play_aids import Situation
 
 CUT_COLOUR = "#d32f2f"
 SIEGE_COLOUR = "#b00020"
@@ -127,7 +127,7 @@ def add_play_layers(m, situation: Situation, *, colour, factions: list[str], str
                    ["besieging armies", ", ".join(str(a) for a in sg.armies) or None]]
             badges.append({"ll": _ll(centres[where[sg.structure]]), "shape": "ring", "colour": SIEGE_COLOUR,
                            "r": ring_radius(sg.structure) + 8, "w": 3, "label": f"R {now}/{full if full is not None else '?'}",
-                           "lc": "tabula-label tabula-siege", "ldir": "left", "prio": 5,
+                           "lc": "bellica-label bellica-siege", "ldir": "left", "prio": 5,
                            "tip": [r for r in tip if r[1] is not None]})
         if badges:
             m.add_child(PointLayer(badges, name="Sieges"))
@@ -157,7 +157,7 @@ def add_play_layers(m, situation: Situation, *, colour, factions: list[str], str
             lat, lng = float(np.mean([p[0] for p in pts])), float(np.mean([p[1] for p in pts]))
             text = " \u00b7 ".join(f"{f} {lv}" for f, lv in sorted(levels.items(), key=lambda kv: order(kv[0])))
             labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "circle", "r": 3, "colour": "#0b3a66",
-                           "label": f"superiority: {text}", "lc": "tabula-zone-label tabula-superiority",
+                           "label": f"superiority: {text}", "lc": "bellica-zone-label bellica-superiority",
                            "ldir": "bottom", "prio": 2,
                            "tip": [["sea zone", z.name], *[[f"{f} superiority", lv] for f, lv in levels.items()]]})
         if labels:

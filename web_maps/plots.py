@@ -1,6 +1,6 @@
-"""Charts of a balance study (``tabula simulate``): what a batch of campaigns came to.
+"""Charts of a balance study (``bellica simulate``): what a batch of campaigns came to.
 
-:func:`outcome_plot` draws, from the summary of :func:`tabula.engine.core.simulate.summarise`
+:func:`outcome_plot` draws, from the summary of :func:`bellica.engine.core.simulate.summarise`
 and the runs' rows (plain data: this module knows no ruleset):
 
 1. the distribution of the final score (Rome's Civic Development), with the verdict bounds
@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = ["FORMATS", "nations_plot", "outcome_plot"]
 
@@ -103,7 +103,7 @@ def outcome_plot(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], 
         {"CreationDate": None} if path.suffix.lower() == ".pdf" else None)
     from matplotlib import rc_context
 
-    with rc_context({"svg.hashsalt": "tabula"}):  # fixed SVG ids: the same chart, the same bytes
+    with rc_context({"svg.hashsalt": "bellica"}):  # fixed SVG ids: the same chart, the same bytes
         fig.savefig(path, dpi=dpi, metadata=metadata)
     return path
 
@@ -114,7 +114,7 @@ def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, na
     """Write the two-panel chart of a study where several players compete (Mare Nostrum) to
     ``path``: the share of runs each player won (``summary["counts"][winner]``), and each
     player's ``series_prefix + nation`` series per turn (median line, 25-75% band).  Plain data
-    from :func:`tabula.engine.core.simulate.summarise`; same runs, same bytes."""
+    from :func:`bellica.engine.core.simulate.summarise`; same runs, same bytes."""
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 
@@ -157,6 +157,6 @@ def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, na
     path.parent.mkdir(parents=True, exist_ok=True)
     metadata = {"Date": None} if path.suffix.lower() == ".svg" else (
         {"CreationDate": None} if path.suffix.lower() == ".pdf" else None)
-    with rc_context({"svg.hashsalt": "tabula"}):
+    with rc_context({"svg.hashsalt": "bellica"}):
         fig.savefig(path, dpi=dpi, metadata=metadata)
     return path

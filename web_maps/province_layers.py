@@ -39,11 +39,11 @@ import shapely
 from folium.map import Layer
 from folium.template import Template
 
-from tabula.geo.errors import InputError
-from tabula.geo.logs import logger
-from tabula.schema import existing_columns, existing_tables
-from tabula.web_maps.encode import to_json
-from tabula.web_maps.layers import LegendItem, LegendSection, PointLayer, StatusPanel
+from bellica.geo.errors import InputError
+from bellica.geo.logs import logger
+from bellica.schema import existing_columns, existing_tables
+from bellica.web_maps.encode import to_json
+from bellica.web_maps.layers import LegendItem, LegendSection, PointLayer, StatusPanel
 
 log = logger(__name__)
 
@@ -190,7 +190,7 @@ def _encode_ring(coords: np.ndarray, scale: int) -> list[int]:
 
 
 def encode_polygons(geom, *, precision: int) -> list[list[list[int]]]:
-    """A (Multi)Polygon as ``[[exterior, hole, ...], ...]`` delta arrays (``tabulaDecode``'s format)."""
+    """A (Multi)Polygon as ``[[exterior, hole, ...], ...]`` delta arrays (``bellicaDecode``'s format)."""
     scale = 10**precision
     out = []
     for part in shapely.get_parts(geom):
@@ -211,21 +211,21 @@ class ProvinceLayer(Layer):
             var group = L.featureGroup();
             for (var i = 0; i < D.p.length; i++) {
                 var polys = D.p[i].map(function (poly) {
-                    return poly.map(function (ring) { return tabulaDecode(ring, D.q); });
+                    return poly.map(function (ring) { return bellicaDecode(ring, D.q); });
                 });
                 var st = L.extend({}, D.style, {fillColor: D.c[i], owner: i});
                 if (D.stroke) st.color = D.stroke[i] || st.color;
                 group.addLayer(L.polygon(polys, st));
             }
             if (D.tips.length) {
-                group.bindTooltip(function (layer) { return tabulaTable(D.tips[layer.options.owner]); },
-                                  {sticky: true, className: 'tabula-tip'});
+                group.bindTooltip(function (layer) { return bellicaTable(D.tips[layer.options.owner]); },
+                                  {sticky: true, className: 'bellica-tip'});
                 group.on('mouseover', function (e) { e.layer.setStyle({weight: D.style.weight + 2}); });
                 group.on('mouseout', function (e) { e.layer.setStyle({weight: D.style.weight}); });
                 group.on('click', function (e) {
                     L.DomEvent.stop(e);
-                    L.popup({className: 'tabula-tip tabula-pinned', autoPan: false}).setLatLng(e.latlng)
-                        .setContent(tabulaTable(D.tips[e.layer.options.owner])).openOn(e.layer._map);
+                    L.popup({className: 'bellica-tip bellica-pinned', autoPan: false}).setLatLng(e.latlng)
+                        .setContent(bellicaTable(D.tips[e.layer.options.owner])).openOn(e.layer._map);
                 });
             }
             return group;
@@ -256,7 +256,7 @@ class ProvinceLayer(Layer):
 
 def _geometries(con, table: str) -> dict[str, tuple[object, tuple[float, float] | None]]:
     """{name: (geometry, capital (lon, lat) or None)} of the ``provinces`` or ``sea_areas`` table."""
-    from tabula.web_maps.terrain_map import wkb_geometries
+    from bellica.web_maps.terrain_map import wkb_geometries
 
     cols = existing_columns(con, table)
     if "geom" not in cols or "name" not in cols:
@@ -302,7 +302,7 @@ def _points(pm: ProvinceMap, provinces, seas) -> list[dict]:
             slots[key] = n + 1
             p["dx"], p["dy"] = n * (2 * r + 6), 6
         if mk.kind == "seat":
-            p["label"], p["lc"], p["prio"] = mk.text, "tabula-label capital", 3
+            p["label"], p["lc"], p["prio"] = mk.text, "bellica-label capital", 3
         points.append(p)
     return points
 
@@ -312,7 +312,7 @@ def add_province_layers(m, con, *, faction: str | None, precision: int) -> tuple
     ruleset = province_ruleset(con)
     if ruleset is None:
         raise InputError("this database is no province campaign this map can draw: make one with "
-                         "`tabula campaign new --scenario rise-of-rome`")
+                         "`bellica campaign new --scenario rise-of-rome`")
     pm = READERS[ruleset](con, faction)
     provinces = _geometries(con, "provinces")
     seas = _geometries(con, "sea_areas") if "sea_areas" in existing_tables(con) else {}
@@ -327,7 +327,7 @@ def add_province_layers(m, con, *, faction: str | None, precision: int) -> tuple
                                   precision=precision, name="Sea quadrants", stroke=SEA_COLOUR, weight=2,
                                   fill_opacity=0.08, dash="6 4"))
         m.add_child(PointLayer([{"ll": [round(y, 5), round(x, 5)], "shape": "none", "r": 0, "label": n,
-                                 "lc": "tabula-zone-label", "prio": 1}
+                                 "lc": "bellica-zone-label", "prio": 1}
                                 for n in names for x, y in [_inside(seas[n][0])]], name="Sea quadrant names"))
     drawn = [f for f in pm.provinces if f.name in provinces]
     missing = sorted(f.name for f in pm.provinces if f.name not in provinces)
@@ -338,7 +338,7 @@ def add_province_layers(m, con, *, faction: str | None, precision: int) -> tuple
                               [[("province", f.name), ("owner", f.owner or "nobody"), *f.rows] for f in drawn],
                               precision=precision, name="Provinces"))
     m.add_child(PointLayer([{"ll": [round(y, 5), round(x, 5)], "shape": "none", "r": 0, "label": f.name,
-                             "lc": "tabula-label", "prio": 2}
+                             "lc": "bellica-label", "prio": 2}
                             for f in drawn for x, y in [_inside(provinces[f.name][0])]], name="Province names"))
     for o in pm.outlines:
         shown = [p for p in o.provinces if p in provinces]

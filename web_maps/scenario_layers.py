@@ -25,17 +25,17 @@ import h3
 import numpy as np
 import shapely
 
-from tabula.datasets.rules import canonical_faction
-from tabula.geo.errors import InputError
-from tabula.geo.logs import logger
-from tabula.web_maps.encode import encode_lines
-from tabula.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
-from tabula.web_maps.play_aids import Situation
-from tabula.web_maps.play_layers import add_play_layers
-from tabula.web_maps.naval_layers import (NAVY_KINDS, Naval, add_naval_layers, blockade_text, load_naval,
+from bellica.datasets.rules import canonical_faction
+from bellica.geo.errors import InputError
+from bellica.geo.logs import logger
+from bellica.web_maps.encode import encode_lines
+from bellica.web_maps.layers import HexLayer, HexOutlineLayer, LegendItem, LegendSection, LineLayer, PointLayer
+from bellica.web_maps.play_aids import Situation
+from bellica.web_maps.play_layers import add_play_layers
+from bellica.web_maps.naval_layers import (NAVY_KINDS, Naval, add_naval_layers, blockade_text, load_naval,
                                           superiority_legend, superiority_rows)
-from tabula.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
-from tabula.web_maps.terrain_map import HexTable, wkb_geometries
+from bellica.schema import Faction, Structure, existing_columns, existing_tables, read_factions, read_structures
+from bellica.web_maps.terrain_map import HexTable, wkb_geometries
 
 log = logger(__name__)
 
@@ -67,7 +67,7 @@ class NamedLine:
 
 @dataclass(frozen=True)
 class Scenario:
-    """What the layers draw: the campaign-table records (tabula.schema) as they stand now."""
+    """What the layers draw: the campaign-table records (bellica.schema) as they stand now."""
 
     title: str | None
     factions: tuple[Faction, ...]  # colour checked as a CSS colour
@@ -199,7 +199,7 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
 def _named_geoms(con, table: str) -> list[tuple[str, object]]:
     cols = existing_columns(con, table)
     if "name" not in cols:
-        raise InputError(f"table {table} lacks column name: rebuild the campaign with `tabula campaign new`")
+        raise InputError(f"table {table} lacks column name: rebuild the campaign with `bellica campaign new`")
     if "geom" not in cols:
         return [(n, None) for (n,) in _rows(con, f"SELECT name FROM {table} ORDER BY name")]
     rows = _rows(con, f"SELECT name, ST_AsWKB(geom) FROM {table} ORDER BY name")
@@ -308,7 +308,7 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
                 p = shapely.point_on_surface(z.geom)
                 lat, lng = p.y, p.x
             labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "none", "r": 0, "label": z.name,
-                           "lc": "tabula-zone-label", "ldir": "center", "prio": 3})
+                           "lc": "bellica-zone-label", "ldir": "center", "prio": 3})
         m.add_child(PointLayer(labels, name="Sea zone names"))
         lines.append(LegendItem("sea zone border", ZONE_COLOUR, shape="line", count=len(zones)))
 
@@ -358,7 +358,7 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             city = (s.kind or "").lower() == "city"
             points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
                            "colour": scenario.colour(s.controller), "r": _structure_radius(s),
-                           "label": s.name, "lc": "tabula-label capital" if s.capital else "tabula-label",
+                           "label": s.name, "lc": "bellica-label capital" if s.capital else "bellica-label",
                            "prio": 4 if s.capital else (2 if city else 1), "tip": rows})
         m.add_child(PointLayer(points, name="Towns and cities"))
 

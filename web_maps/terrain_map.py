@@ -18,18 +18,18 @@ import numpy as np
 import shapely
 from folium import LayerControl
 
-from tabula.datasets.rules import canonical_faction
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.hexgrid import cell_polygon
-from tabula.geo.logs import logger
-from tabula.geo.spatialdb import connect
-from tabula.schema import existing_columns, existing_tables
-from tabula.web_maps.assets import OfflineMap, check_output, write_html
-from tabula.web_maps.encode import check_precision, encode_lines, encode_rings
-from tabula.web_maps.layers import (Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection,
+from bellica.datasets.rules import canonical_faction
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.hexgrid import cell_polygon
+from bellica.geo.logs import logger
+from bellica.geo.spatialdb import connect
+from bellica.schema import existing_columns, existing_tables
+from bellica.web_maps.assets import OfflineMap, check_output, write_html
+from bellica.web_maps.encode import check_precision, encode_lines, encode_rings
+from bellica.web_maps.layers import (Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection,
                                     LineLayer, PanelToggle, StatusPanel, Title)
-from tabula.web_maps.play_aids import HexFacts, load_hex_facts, load_situation
-from tabula.web_maps.play_layers import panel_rows
+from bellica.web_maps.play_aids import HexFacts, load_hex_facts, load_situation
+from bellica.web_maps.play_layers import panel_rows
 
 log = logger(__name__)
 
@@ -64,7 +64,7 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
     """Open a map or campaign database read-only; one-line errors for a missing or foreign file."""
     path = Path(db_path)
     if not path.is_file():
-        raise MissingInputError(f"map database {path} does not exist: build one with `tabula map build --out {path}`")
+        raise MissingInputError(f"map database {path} does not exist: build one with `bellica map build --out {path}`")
     try:
         con = connect(path, read_only=True)
     except duckdb.Error as e:
@@ -72,10 +72,10 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
         if "lock" in first.lower():
             raise InputError(f"{path} is open for writing by another process ({first}): "
                              "render it once that command has finished") from e
-        raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `tabula map build`") from e
+        raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `bellica map build`") from e
     if "hexes" not in existing_tables(con):
         con.close()
-        raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `tabula map build`")
+        raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `bellica map build`")
     return con
 
 
@@ -93,7 +93,7 @@ def require_columns(con: duckdb.DuckDBPyConnection, table: str, needed: tuple[st
     missing = [c for c in needed if c not in have]
     if missing:
         raise InputError(
-            f"table {table} in {db_path} lacks column(s) {', '.join(missing)}: rebuild it with the current tabula"
+            f"table {table} in {db_path} lacks column(s) {', '.join(missing)}: rebuild it with the current bellica"
         )
     return have
 
@@ -144,7 +144,7 @@ def load_hexes(con: duckdb.DuckDBPyConnection, *, db_path="database") -> HexTabl
         f"SELECT {select}, {res_sql}, ST_AsWKB(geom) AS wkb FROM hexes ORDER BY cell"
     ).fetchall()
     if not rows:
-        raise InputError(f"the hexes table in {db_path} is empty: rebuild the map with `tabula map build`")
+        raise InputError(f"the hexes table in {db_path} is empty: rebuild the map with `bellica map build`")
     cols = list(zip(*rows))
     cells = list(cols[0])
     geoms = wkb_geometries(cols[-1])
@@ -286,7 +286,7 @@ def map_meta(con) -> dict[str, str]:
 
 
 def _province_ruleset(con) -> str | None:
-    from tabula.web_maps.province_layers import province_ruleset
+    from bellica.web_maps.province_layers import province_ruleset
 
     return province_ruleset(con)
 
@@ -299,12 +299,12 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     # A province campaign (Rise of Rome, Mare Nostrum): its provinces are drawn over the terrain.
     province = scenario and not campaign and _province_ruleset(con) is not None
     # A Magna Graecia campaign: its node map, owners and counters over the terrain.
-    from tabula.web_maps.magna_graecia_layers import is_magna_graecia
+    from bellica.web_maps.magna_graecia_layers import is_magna_graecia
 
     node_campaign = scenario and not campaign and not province and is_magna_graecia(con)
     if faction is not None and not campaign and not province and not node_campaign:
         raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
-                         "is a map: pass a file written by `tabula campaign new`")
+                         "is a map: pass a file written by `bellica campaign new`")
     hexes = load_hexes(con, db_path=db_path)
     west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
@@ -364,7 +364,7 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     name = next((v for v in (meta.get("name"), meta.get("region")) if v and v != "null"), Path(str(db_path)).stem)
     if campaign:
         # Imported here: scenario_layers builds on this module's readers.
-        from tabula.web_maps.scenario_layers import add_scenario_layers
+        from bellica.web_maps.scenario_layers import add_scenario_layers
 
         more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
                                                    db_path=db_path, situation=situation,
@@ -373,18 +373,18 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         name = scenario_title or name
     province_panel = None
     if province:
-        from tabula.web_maps.province_layers import add_province_layers
+        from bellica.web_maps.province_layers import add_province_layers
 
         more, name, province_panel = add_province_layers(m, con, faction=faction, precision=precision)
         sections += more
     if node_campaign:
-        from tabula.web_maps.magna_graecia_layers import add_magna_graecia_layers
+        from bellica.web_maps.magna_graecia_layers import add_magna_graecia_layers
 
         more, name = add_magna_graecia_layers(m, con, faction=faction, precision=precision)
         sections += more
     if scenario and not campaign and not province and not node_campaign:
-        # A map with a node map on it (`tabula map nodes`): its places and paths over the terrain.
-        from tabula.web_maps.node_layers import add_node_layers, has_nodes
+        # A map with a node map on it (`bellica map nodes`): its places and paths over the terrain.
+        from bellica.web_maps.node_layers import add_node_layers, has_nodes
 
         if has_nodes(con):
             sections += add_node_layers(m, con, precision=precision, db_path=db_path)

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = [
     "DEFAULT_RULESET",

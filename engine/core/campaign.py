@@ -24,14 +24,14 @@ from typing import Any, Callable, Iterable, Iterator
 
 import duckdb
 
-from tabula.datasets.rules import canonical_faction
-from tabula.engine.core import rng
-from tabula.engine.core import state as st
-from tabula.engine.core.events import Event, StoredEvent
-from tabula.engine.core.rules import stored_ruleset_name
-from tabula.engine.core.ruleset import LEGACY_RULESET, Ruleset, get_ruleset
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import canonical_faction
+from bellica.engine.core import rng
+from bellica.engine.core import state as st
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.rules import stored_ruleset_name
+from bellica.engine.core.ruleset import LEGACY_RULESET, Ruleset, get_ruleset
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError
 
 __all__ = ["Campaign"]
 
@@ -67,8 +67,8 @@ class Campaign:
         """Open an existing campaign file.  Every way the file can be wrong is one line naming it
         and the fix (:mod:`engine.core.campaign_file`): missing, a directory, unreadable, not a
         DuckDB file (text, empty, truncated), a map and not a campaign, or held by another
-        process (named by its PID, and whether it is a tabula command)."""
-        from tabula.engine.core.campaign_file import damaged, open_connection
+        process (named by its PID, and whether it is a bellica command)."""
+        from bellica.engine.core.campaign_file import damaged, open_connection
 
         path = Path(path)
         con = open_connection(path, read_only=read_only)
@@ -98,7 +98,7 @@ class Campaign:
             self.ruleset.close_board(board)
         self.cache.clear()
         if self._owns_connection:
-            from tabula.geo.spatialdb import remember_catalog
+            from bellica.geo.spatialdb import remember_catalog
 
             remember_catalog(self.con, False)
             self.con.close()
@@ -169,19 +169,19 @@ class Campaign:
         except (st.ReplayMismatch, duckdb.Error) as e:
             why = e if isinstance(e, st.ReplayMismatch) else f"the event log cannot be read: {_first_line(e)}"
             raise st.LogTampered(f"{self._where()}: refused, nothing written: {why}; "
-                                 "`tabula round verify` reports it (docs/campaign-file.md)") from None
+                                 "`bellica round verify` reports it (docs/campaign-file.md)") from None
 
     def _seal_log(self) -> None:
-        """A campaign file written before tabula hashed its log: verify it from the scenario
+        """A campaign file written before bellica hashed its log: verify it from the scenario
         (a log that does not replay is refused, not blessed), chain every event, and log that."""
         try:
             self.verify()
         except st.ReplayMismatch as e:
-            raise st.LogTampered(f"{self._where()}: refused, nothing written: its event log (written before tabula "
+            raise st.LogTampered(f"{self._where()}: refused, nothing written: its event log (written before bellica "
                                  f"hashed its log) does not replay, so it cannot be sealed: {e}") from None
         n, head = st.seal_log(self.con)
         before = self.snapshot()
-        text = (f"event log sealed: events 1-{n}, written before tabula hashed its log, were verified against "
+        text = (f"event log sealed: events 1-{n}, written before bellica hashed its log, were verified against "
                 f"the scenario and chained (head {head[:16]})")
         self.append([Event(int(before.campaign("round") or 1), "log", st.SEAL_KIND, {"events": n, "head": head}, text)],
                     before=before)
@@ -216,9 +216,9 @@ class Campaign:
             raise st.LogUnreadable(f"{self._where()}: {e}: restore the file from a copy (docs/campaign-file.md)") from None
         except (st.ReplayMismatch, duckdb.Error) as e:
             self._damaged = True
-            what = e if self.viewer is None else "the event log or state tables were edited outside tabula (the umpire's `tabula round verify` names the change)"
+            what = e if self.viewer is None else "the event log or state tables were edited outside bellica (the umpire's `bellica round verify` names the change)"
             self.warn(f"{self._where()}: {what}; what is shown may not be what was adjudicated, "
-                      "and steps will refuse to write (`tabula round verify`)")
+                      "and steps will refuse to write (`bellica round verify`)")
 
     def append(self, events: Iterable[Event], *, before: Snapshot | None = None) -> Snapshot:
         """Append events and apply their state kinds (inside :meth:`transaction`); the new snapshot."""
@@ -255,7 +255,7 @@ class Campaign:
         ``seed`` defaults to :data:`engine.core.rng.DEFAULT_SEED`.
         """
         if self.has_state():
-            raise InputError("the campaign has already started: its event log is kept; use `tabula round status`")
+            raise InputError("the campaign has already started: its event log is kept; use `bellica round status`")
         seed = rng.DEFAULT_SEED if seed is None else int(seed)
         with self.transaction():
             st.create_state_tables(self.con, self.ruleset.schema)

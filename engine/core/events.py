@@ -26,7 +26,7 @@ class Event:
     phase: str
     kind: str
     data: Mapping[str, Any]
-    text: str = ""  # the change in words, for `tabula log`
+    text: str = ""  # the change in words, for `bellica log`
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Labels of random draws: what a seeded stream, a log and an entered number are keyed by.
 
-Every draw a ruleset asks :func:`tabula.engine.core.rng.stream` for is named by a label, a
+Every draw a ruleset asks :func:`bellica.engine.core.rng.stream` for is named by a label, a
 tuple naming its use (``("siege", 3, "Apulia")``); :func:`label_key` writes it as one string
 and :class:`Labelled` gives a drawn record (with a ``label`` field) that string as ``key``.
 """

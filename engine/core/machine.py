@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError
 
 __all__ = ["StepRefused", "Position", "Step", "position_of", "require_step"]
 

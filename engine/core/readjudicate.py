@@ -13,9 +13,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.geo.errors import TabulaError
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.geo.errors import BellicaError
 
 __all__ = ["readjudicate"]
 
@@ -47,7 +47,7 @@ def readjudicate(campaign_path) -> int:
             for n, (name, arg) in enumerate(steps, 1):
                 try:
                     rules.run_step(c, name, arg)
-                except TabulaError as e:
+                except BellicaError as e:
                     raise st.ReplayMismatch(f"re-adjudication failed at recorded step {n} ({name}): {e}") from e
             again = c.events()
     for a, b in zip(original, again):

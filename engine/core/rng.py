@@ -46,13 +46,13 @@ def die_face(seed: int, namespace: str, entered, sides: int, label: tuple) -> tu
     under the label's key (a die rolled at the table), else drawn from :func:`stream` keyed by
     ``seed``, the ruleset's ``namespace`` and the label.  A ruleset's dice (Magna Graecia's,
     Trossian's) are this plus their own record of the rolls."""
-    from tabula.engine.core.labels import label_key
+    from bellica.engine.core.labels import label_key
 
     key = label_key(label)
     if key in entered:
         v = entered[key]
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
-            from tabula.geo.errors import InputError
+            from bellica.geo.errors import InputError
 
             raise InputError(f"entered roll {key} = {v!r}: give a whole number from 1 to {sides}")
         return v, True
@@ -63,7 +63,7 @@ def campaign_seed(con) -> int:
     """The seed recorded in the campaign's ``campaign`` table (``key = 'seed'``)."""
     row = con.execute("SELECT value FROM campaign WHERE key = 'seed'").fetchone()
     if row is None:
-        from tabula.geo.errors import InputError
+        from bellica.geo.errors import InputError
 
-        raise InputError("the campaign has no seed: start it with `tabula round start CAMPAIGN.duckdb`")
+        raise InputError("the campaign has no seed: start it with `bellica round start CAMPAIGN.duckdb`")
     return int(row[0])

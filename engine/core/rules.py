@@ -1,7 +1,7 @@
 """The ruleset-neutral part of a rules object: its name, the merged values, dotted-key lookup.
 
 Every ruleset's typed rules object (for example ``engine.vae_victis.rules.Rules``)
-derives from :class:`RuleSet`; the values come from ``tabula.datasets.rules.load_rules``
+derives from :class:`RuleSet`; the values come from ``bellica.datasets.rules.load_rules``
 (the ruleset's data file with the scenario's ``[rules]`` merged over it).  A campaign
 stores them in its ``rules(key, value)`` table; :func:`stored_rules` reads that table.
 """
@@ -13,9 +13,9 @@ from typing import Any, Mapping
 
 import duckdb
 
-from tabula.datasets.rules import rules_from_rows
-from tabula.geo.errors import InputError
-from tabula.schema import existing_tables
+from bellica.datasets.rules import rules_from_rows
+from bellica.geo.errors import InputError
+from bellica.schema import existing_tables
 
 __all__ = ["RuleSet", "stored_rules", "stored_ruleset_name"]
 
@@ -51,5 +51,5 @@ def stored_rules(con: duckdb.DuckDBPyConnection) -> dict | None:
         return None
     rows = con.execute("SELECT key, value FROM rules ORDER BY key").fetchall()
     if not rows:
-        raise InputError("the campaign's rules table is empty: recreate the campaign with `tabula campaign new`")
+        raise InputError("the campaign's rules table is empty: recreate the campaign with `bellica campaign new`")
     return rules_from_rows(rows)

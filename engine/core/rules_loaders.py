@@ -1,6 +1,6 @@
 """The three ways a ruleset reads its typed rules, built once for every ruleset.
 
-A ruleset's rules module has a ``Rules`` class (a :class:`~tabula.engine.core.rules.RuleSet`
+A ruleset's rules module has a ``Rules`` class (a :class:`~bellica.engine.core.rules.RuleSet`
 with ``from_mapping(values, name)``) and offers its file's values as they stand, with a
 scenario's ``[rules]`` merged in, and a designer's whole variant file.
 :func:`rules_loaders` makes those three functions for one ruleset; bad TOML is one line
@@ -14,8 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from tabula.datasets.rules import load_rules
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import load_rules
+from bellica.geo.errors import InputError
 
 __all__ = ["load_ruleset_values", "read_rules_file", "rules_loaders"]
 

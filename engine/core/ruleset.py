@@ -22,8 +22,8 @@ one reducer, replay and verification, re-adjudication, seeded randomness
 (:mod:`engine.core.rng`) and the phase machine (:mod:`engine.core.machine`).
 
 Registration needs no edit of core code: :func:`get_ruleset` finds a name in the
-registry, else imports every ``tabula.engine.<package>.ruleset`` module (each calls
-:func:`register` when imported) and every ``tabula.rulesets`` entry point (rulesets
+registry, else imports every ``bellica.engine.<package>.ruleset`` module (each calls
+:func:`register` when imported) and every ``bellica.rulesets`` entry point (rulesets
 installed as separate distributions), then looks again.
 """
 
@@ -36,12 +36,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from tabula.datasets.rules import DEFAULT_RULESET
-from tabula.engine.core.events import Event, StoredEvent
-from tabula.engine.core.machine import Step, position_of, require_step
-from tabula.engine.core.sealed import OrderSeal
-from tabula.engine.core.tables import Snapshot, StateSchema, StateTable, core_tables, tables_from_sql
-from tabula.geo.errors import InputError, TabulaError
+from bellica.datasets.rules import DEFAULT_RULESET
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.machine import Step, position_of, require_step
+from bellica.engine.core.sealed import OrderSeal
+from bellica.engine.core.tables import Snapshot, StateSchema, StateTable, core_tables, tables_from_sql
+from bellica.geo.errors import InputError, BellicaError
 
 __all__ = [
     "Ruleset",
@@ -60,7 +60,7 @@ Reducer = Callable[[Snapshot, Mapping[str, Any]], None]
 LEGACY_RULESET = DEFAULT_RULESET
 
 #: Entry-point group through which an installed distribution offers rulesets (value: a module to import).
-ENTRY_POINT_GROUP = "tabula.rulesets"
+ENTRY_POINT_GROUP = "bellica.rulesets"
 
 
 class Ruleset:
@@ -69,8 +69,8 @@ class Ruleset:
     #: The registered name, recorded in ``scenario_meta.ruleset`` (e.g. ``"vae-victis-ii"``).
     name: str = ""
     #: The command a person plays this ruleset's campaigns with, named when another game's
-    #: command is given one of its files (``tabula round`` refuses a Trossian campaign in one line).
-    play_command: str = "tabula round"
+    #: command is given one of its files (``bellica round`` refuses a Trossian campaign in one line).
+    play_command: str = "bellica round"
     #: The ruleset's own state tables, defined once as SQL (a file :class:`~pathlib.Path` or text):
     #: ``CREATE TABLE`` statements whose ``PRIMARY KEY`` names the columns keying each table's
     #: rows.  The core adds its ``campaign`` and ``round_notes`` (``engine/core/sql/state.sql``).
@@ -91,18 +91,18 @@ class Ruleset:
 
     @cached_property
     def schema(self) -> StateSchema:
-        from tabula.engine.core.state import CORE_REDUCERS
+        from bellica.engine.core.state import CORE_REDUCERS
 
         clash = sorted(set(self.reducers) & set(CORE_REDUCERS))
         if clash:
-            raise TabulaError(f"ruleset {self.name}: state kind {clash[0]!r} is the core's own")
+            raise BellicaError(f"ruleset {self.name}: state kind {clash[0]!r} is the core's own")
         return StateSchema.build(core_tables() + self.tables, {**CORE_REDUCERS, **self.reducers})
 
     # --- static board and rules data, read once per Campaign ---------------------------
 
     def load_board(self, campaign) -> Any:
         """The static board of ``campaign`` (what never changes during a campaign)."""
-        raise TabulaError(f"ruleset {self.name} has no board")
+        raise BellicaError(f"ruleset {self.name} has no board")
 
     def close_board(self, board: Any) -> None:
         """Release what the board holds (in-memory databases, caches) when its campaign closes."""
@@ -161,7 +161,7 @@ class Ruleset:
         for s in self.steps:
             if s.name == name:
                 return s
-        raise TabulaError(f"ruleset {self.name} has no step {name!r}: its steps are {', '.join(s.name for s in self.steps)}")
+        raise BellicaError(f"ruleset {self.name} has no step {name!r}: its steps are {', '.join(s.name for s in self.steps)}")
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         """What the umpire does next, in words naming the command."""
@@ -173,7 +173,7 @@ class Ruleset:
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         """Run step ``name`` with the input ``arg`` a log recorded (re-adjudication)."""
-        raise TabulaError(f"ruleset {self.name} cannot re-run step {name!r}")
+        raise BellicaError(f"ruleset {self.name} cannot re-run step {name!r}")
 
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         """The umpire's steps and their inputs, read back from a log, in order."""
@@ -192,16 +192,16 @@ _REGISTRY: dict[str, Ruleset] = {}
 def register(ruleset: Ruleset) -> Ruleset:
     """Add ``ruleset`` to the registry under its name (again with the same object: no change)."""
     if not ruleset.name:
-        raise TabulaError(f"{type(ruleset).__name__} has no name: set the class attribute `name`")
+        raise BellicaError(f"{type(ruleset).__name__} has no name: set the class attribute `name`")
     known = _REGISTRY.get(ruleset.name)
     if known is not None and known is not ruleset and type(known) is not type(ruleset):
-        raise TabulaError(f"two rulesets are named {ruleset.name!r}: {type(known).__name__} and {type(ruleset).__name__}")
+        raise BellicaError(f"two rulesets are named {ruleset.name!r}: {type(known).__name__} and {type(ruleset).__name__}")
     _REGISTRY[ruleset.name] = ruleset
     return ruleset
 
 
 def _discover(wanted: str | None = None) -> None:
-    """Import every in-tree ``tabula.engine.<package>.ruleset`` and every installed entry point;
+    """Import every in-tree ``bellica.engine.<package>.ruleset`` and every installed entry point;
     with ``wanted``, stop as soon as a ruleset of that name is registered.
 
     Why ``wanted``: a command opens one campaign of one ruleset, and importing every other
@@ -211,13 +211,13 @@ def _discover(wanted: str | None = None) -> None:
     twice (in the tree and by an entry point) is still refused where both are imported
     (:func:`ruleset_names`, or a name not found in the tree).
     """
-    import tabula.engine as engine_pkg
+    import bellica.engine as engine_pkg
 
     found = wanted.replace("-", "_").lower() if wanted else ""
     packages = [info.name for info in pkgutil.iter_modules(engine_pkg.__path__) if info.ispkg and info.name != "core"]
     packages.sort(key=lambda name: not found.startswith(name))  # stable: the likely ones first, else in order
     for package in packages:
-        module = f"tabula.engine.{package}.ruleset"
+        module = f"bellica.engine.{package}.ruleset"
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module)
         if wanted and wanted in _REGISTRY:

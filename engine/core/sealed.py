@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from tabula.engine.core.events import StoredEvent
-from tabula.engine.core.tables import Snapshot
+from bellica.engine.core.events import StoredEvent
+from bellica.engine.core.tables import Snapshot
 
 __all__ = ["OrderSeal", "LogLine", "log_view"]
 

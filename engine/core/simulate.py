@@ -1,11 +1,11 @@
 """Many campaigns at once, for balance testing: any ruleset's ``seed -> dict`` run over many seeds.
 
 :func:`run_seeds` derives each run's seed from a master seed and the run's index (by
-:func:`tabula.engine.core.rng.stream`), and :func:`simulate` maps a pure function of the seed
+:func:`bellica.engine.core.rng.stream`), and :func:`simulate` maps a pure function of the seed
 over them, so run ``i`` gets the same seed, and the same result, whether the runs go one after
 another in this process, over a pool of local processes, or over a Dask cluster of any
 size: the result list is in run order whatever finished first.  A ruleset provides the
-function (Rise of Rome: :class:`tabula.engine.rise_of_rome.policies.CampaignRunner`); it must
+function (Rise of Rome: :class:`bellica.engine.rise_of_rome.policies.CampaignRunner`); it must
 be picklable (a module-level function, a ``functools.partial`` of one, or an instance of a
 module-level class) and must draw every die from the seed it is given.
 
@@ -29,8 +29,8 @@ import math
 import os
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from tabula.engine.core import rng
-from tabula.geo.errors import InputError
+from bellica.engine.core import rng
+from bellica.geo.errors import InputError
 
 __all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "quantile", "run_seeds", "simulate", "summarise"]
 

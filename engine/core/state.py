@@ -10,7 +10,7 @@ table can never change without a log line saying so.
 The state kinds are the core's (:data:`CORE_REDUCERS`) plus the ruleset's own
 (:attr:`engine.core.ruleset.Ruleset.reducers`); events of any other kind are
 *explanations* emitted by the rules ("army 3 halted entering the ZoC of army
-9"): stored and shown by ``tabula log`` but changing no table.
+9"): stored and shown by ``bellica log`` but changing no table.
 
 Core state kinds (``data`` fields; ``was`` may hold the previous value for the log):
 
@@ -53,11 +53,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import duckdb
 
-from tabula.engine.core.events import Event, StoredEvent, to_json
-from tabula.engine.core.tables import Snapshot, StateSchema, events_ddl, sort_key
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.spatialdb import forget_catalog, run_sql
-from tabula.schema import existing_tables
+from bellica.engine.core.events import Event, StoredEvent, to_json
+from bellica.engine.core.tables import Snapshot, StateSchema, events_ddl, sort_key
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.spatialdb import forget_catalog, run_sql
+from bellica.schema import existing_tables
 
 __all__ = [
     "PAUSE_ENV",
@@ -90,10 +90,10 @@ __all__ = [
 #: Test hook (see :func:`_pause_inside_transaction`): a file path.  When set, a
 #: step that has written everything but not yet committed creates this file and
 #: sleeps, so the kill test can ``kill -9`` it at the worst moment.
-PAUSE_ENV = "TABULA_TEST_PAUSE_IN_TRANSACTION"
+PAUSE_ENV = "BELLICA_TEST_PAUSE_IN_TRANSACTION"
 
 
-class ReplayMismatch(TabulaError):
+class ReplayMismatch(BellicaError):
     """The state tables differ from the state the event log replays to."""
 
 
@@ -138,7 +138,7 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 
 def _pause_inside_transaction() -> None:
-    """Kill-test hook, inert unless ``TABULA_TEST_PAUSE_IN_TRANSACTION`` names a file.
+    """Kill-test hook, inert unless ``BELLICA_TEST_PAUSE_IN_TRANSACTION`` names a file.
 
     Called after a step has written all its rows and before COMMIT: it touches
     the file (so the test knows the writes are done) and sleeps 60 s for the
@@ -176,7 +176,7 @@ def has_state(con: duckdb.DuckDBPyConnection) -> bool:
 
 def require_state(con: duckdb.DuckDBPyConnection) -> None:
     if not has_state(con):
-        raise InputError("the campaign has not been started: run `tabula round start CAMPAIGN.duckdb` first")
+        raise InputError("the campaign has not been started: run `bellica round start CAMPAIGN.duckdb` first")
 
 
 def read_snapshot(con: duckdb.DuckDBPyConnection, schema: StateSchema, *, quiet: bool = False) -> Snapshot:
@@ -230,7 +230,7 @@ def _put_note(snap: Snapshot, data: Mapping[str, Any]) -> None:
 def _declared(snap: Snapshot, name: str):
     table = snap.schema.tables.get(name)
     if table is None:
-        raise TabulaError(f"an event names state table {name!r}, which this campaign's ruleset does not declare")
+        raise BellicaError(f"an event names state table {name!r}, which this campaign's ruleset does not declare")
     return table
 
 
@@ -276,7 +276,7 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
         before = read_snapshot(con, schema)
     after = before.copy()
     if not has_chain(con):
-        raise TabulaError("this event log has no hash chain (written before tabula hashed its log): "
+        raise BellicaError("this event log has no hash chain (written before bellica hashed its log): "
                           "append through a Campaign step, which seals it first")
     last = con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
     start, prev = (int(last[0]), last[1]) if last else (0, GENESIS)
@@ -305,7 +305,7 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
 def load_events(con: duckdb.DuckDBPyConnection, *, round: int | None = None, strict: bool = True) -> list[StoredEvent]:
     """The event log in order, optionally one round's events only.
 
-    Data that is not JSON (only an edit outside tabula stores it) is a :class:`LogTampered`
+    Data that is not JSON (only an edit outside bellica stores it) is a :class:`LogTampered`
     naming the event; ``strict=False`` (a read-only look at a log already reported damaged)
     keeps such an event, its data ``{"unreadable": the stored text}``, so it can still be shown.
     """
@@ -323,7 +323,7 @@ def load_events(con: duckdb.DuckDBPyConnection, *, round: int | None = None, str
             if not strict:
                 out.append(StoredEvent(seq, r, phase, kind, {"unreadable": data}, text or "", at))
                 continue
-            # Only an edit outside tabula stores this (the column is JSON): report it, never crash.
+            # Only an edit outside bellica stores this (the column is JSON): report it, never crash.
             why = "no data" if data is None else f"data that is not JSON ({getattr(e, 'msg', e)})"
             raise LogTampered(f"the event log has been edited: event {seq} ({kind}) has {why}") from None
         out.append(StoredEvent(seq, r, phase, kind, parsed, text or "", at))
@@ -348,7 +348,7 @@ def _replay_one(snap: Snapshot, ev: StoredEvent) -> None:
         apply_event(snap, ev.kind, ev.data)
     except ReplayMismatch:
         raise
-    except (TabulaError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+    except (BellicaError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         what = f"no field {e}" if isinstance(e, KeyError) else str(e)
         raise ReplayMismatch(f"event {ev.seq} ({ev.kind}) does not replay: its data has {what}: "
                              "the log has been edited") from None
@@ -431,7 +431,7 @@ _EVENT_COLUMNS = ("seq", "round", "phase", "kind", "data", "text", "at")
 
 def require_shapes(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> None:
     """Raise :class:`LogUnreadable` when the log or a state table has lost a table or column
-    tabula writes (only an edit outside tabula does that), before any query trips on it."""
+    bellica writes (only an edit outside bellica does that), before any query trips on it."""
     found: dict[str, set[str]] = {}
     for table, column in con.execute(
         "SELECT table_name, column_name FROM duckdb_columns() "
@@ -442,11 +442,11 @@ def require_shapes(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> None:
     wanted = list(_EVENT_COLUMNS) + (["hash", "state_hash"] if "hash" in events or "state_hash" in events else [])
     for column in wanted:
         if column not in events:
-            raise LogUnreadable(f"the event log has lost its {column!r} column: it has been edited outside tabula")
-    # A table or column missing is an edit outside tabula, or a file an older tabula made (before the
+            raise LogUnreadable(f"the event log has lost its {column!r} column: it has been edited outside bellica")
+    # A table or column missing is an edit outside bellica, or a file an older bellica made (before the
     # ruleset grew that table): either way this version cannot read it without guessing.
-    why = ("it was changed outside tabula, or made by an older tabula: restore it from a copy, or finish "
-           "the campaign with the tabula that started it (docs/campaign-file.md)")
+    why = ("it was changed outside bellica, or made by an older bellica: restore it from a copy, or finish "
+           "the campaign with the bellica that started it (docs/campaign-file.md)")
     for table in schema.tables.values():
         if table.name not in found:
             raise LogUnreadable(f"state table {table.name} is missing: {why}")
@@ -467,14 +467,14 @@ def chain_problem(rows: list[tuple]) -> str | None:
         seq, kind, h = row[0], row[3], row[8]
         if seq != i + 1:
             if seq is None:
-                return f"an event ({kind}) after event {i} has no seq: it was inserted outside tabula"
+                return f"an event ({kind}) after event {i} has no seq: it was inserted outside bellica"
             if i and seq == rows[i - 1][0]:
                 return f"seq {seq} appears twice ({rows[i - 1][3]} and {kind}): an event was inserted or renumbered"
             if i == 0:
                 return f"the log starts at seq {seq}, not 1: events 1-{seq - 1} were deleted (the log has gaps)"
             return f"event {i + 1} is missing (seq jumps from {i} to {seq}): an event was deleted (the log has gaps)"
         if h is None:
-            return f"event {seq} ({kind}) has no hash: it was inserted or rewritten outside tabula"
+            return f"event {seq} ({kind}) has no hash: it was inserted or rewritten outside bellica"
         if event_hash(prev, *row[:8]) != h:
             return f"event {seq} ({kind}) does not match its hash: {_what_differs(rows, i)}"
         prev = h

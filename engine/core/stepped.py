@@ -17,11 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from tabula.datasets.rules import rules_rows
-from tabula.engine.core.events import Event, StoredEvent
-from tabula.engine.core.rules import stored_rules
-from tabula.engine.core.ruleset import Ruleset
-from tabula.engine.core.tables import Snapshot, StateSchema
+from bellica.datasets.rules import rules_rows
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.rules import stored_rules
+from bellica.engine.core.ruleset import Ruleset
+from bellica.engine.core.tables import Snapshot, StateSchema
 
 __all__ = ["SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
            "set_campaign", "snapshot_of", "step_event", "store_rules"]
@@ -80,8 +80,8 @@ def snapshot_of(schema: StateSchema, position: Iterable[tuple[str, str]], rows: 
 
 def create_scenario_tables(con, scenario_sql: str) -> None:
     """Run a ruleset's scenario DDL (``;``-separated) and make sure the schema's one ``rules`` table exists."""
-    from tabula.geo.spatialdb import forget_catalog
-    from tabula.schema import CAMPAIGN, create_tables
+    from bellica.geo.spatialdb import forget_catalog
+    from bellica.schema import CAMPAIGN, create_tables
 
     for statement in scenario_sql.split(";"):
         if statement.strip():

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 
 import duckdb
 
-from tabula.geo.errors import TabulaError
+from bellica.geo.errors import BellicaError
 
 __all__ = ["StateTable", "StateSchema", "Snapshot", "tables_from_sql", "core_tables", "events_ddl", "sort_key"]
 
@@ -44,7 +44,7 @@ class StateTable:
         names = self.column_names
         missing = [k for k in self.key if k not in names]
         if missing or not self.key:
-            raise TabulaError(f"state table {self.name}: key {self.key} must name some of its columns {names}")
+            raise BellicaError(f"state table {self.name}: key {self.key} must name some of its columns {names}")
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -59,14 +59,14 @@ class StateTable:
         (so a snapshot built from events equals one read from the tables)."""
         unknown = sorted(set(values) - set(self.column_names))
         if unknown:
-            raise TabulaError(f"state table {self.name} has no column {unknown[0]!r}: its columns are {', '.join(self.column_names)}")
+            raise BellicaError(f"state table {self.name} has no column {unknown[0]!r}: its columns are {', '.join(self.column_names)}")
         return tuple(_coerce(values.get(name), typ) for name, typ in self.columns)
 
     def key_from(self, values: Mapping[str, Any]) -> tuple:
         types = dict(self.columns)
         missing = [k for k in self.key if k not in values]
         if missing:
-            raise TabulaError(f"a key of state table {self.name} needs {', '.join(self.key)}; {missing[0]!r} is missing")
+            raise BellicaError(f"a key of state table {self.name} needs {', '.join(self.key)}; {missing[0]!r} is missing")
         return tuple(_coerce(values[k], types[k]) for k in self.key)
 
 
@@ -111,16 +111,16 @@ def _read_sql_duckdb(text: str, where: str) -> _Read:
         try:
             statements = scratch.extract_statements(text)
         except duckdb.Error as e:
-            raise TabulaError(f"{where}: {e}") from None
+            raise BellicaError(f"{where}: {e}") from None
         for statement in statements:
             before = {r[0] for r in scratch.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
             try:
                 scratch.execute(statement.query)
             except duckdb.Error as e:
-                raise TabulaError(f"{where}: {e}") from None
+                raise BellicaError(f"{where}: {e}") from None
             added = sorted({r[0] for r in scratch.execute("SELECT table_name FROM duckdb_tables()").fetchall()} - before)
             if len(added) != 1:
-                raise TabulaError(f"{where}: every statement must create one table; {statement.query.strip()[:60]!r} does not")
+                raise BellicaError(f"{where}: every statement must create one table; {statement.query.strip()[:60]!r} does not")
             creates[added[0]] = _CREATE.sub("CREATE TABLE IF NOT EXISTS ", statement.query.strip(), count=1)
         columns: dict[str, list[tuple[str, str]]] = {}
         for table, column, typ in scratch.execute(
@@ -275,7 +275,7 @@ def tables_from_sql(sql: str | Path) -> tuple[StateTable, ...]:
     out = []
     for name, columns, key, create in _read_sql(sql):
         if not key:
-            raise TabulaError(f"{sql if isinstance(sql, Path) else 'the state SQL'}: state table {name} has no PRIMARY KEY: "
+            raise BellicaError(f"{sql if isinstance(sql, Path) else 'the state SQL'}: state table {name} has no PRIMARY KEY: "
                               "name the columns that key its rows")
         out.append(StateTable(name, columns, key, create))
     return tuple(out)
@@ -311,7 +311,7 @@ class StateSchema:
         out: dict[str, StateTable] = {}
         for t in tables:
             if t.name in out or t.name == "events":
-                raise TabulaError(f"state table {t.name} is declared twice (or is the reserved `events`)")
+                raise BellicaError(f"state table {t.name} is declared twice (or is the reserved `events`)")
             out[t.name] = t
         return cls(out, dict(reducers))
 

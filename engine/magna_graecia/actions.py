@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from . import battles, cities, fleets, movement, retreats, sieges, turn
 from .dice import Dice

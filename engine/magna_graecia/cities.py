@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .model import Battle, Event, GameState

@@ -1,7 +1,7 @@
 """Dice: every roll of the campaign, from the one seeded source or as entered.
 
 A :class:`Dice` rolls one die for a label naming its use (``("alliance", 3, "Gela",
-"Syracuse")``), from :func:`tabula.engine.core.rng.stream` keyed by the campaign seed and the
+"Syracuse")``), from :func:`bellica.engine.core.rng.stream` keyed by the campaign seed and the
 label, so a roll never depends on how many came before it; a roll made at the table can be
 entered under the label's key (``alliance/3/Gela/Syracuse``).  Every roll is kept in
 :attr:`Dice.log`, and each event that uses one records it, so a replay feeds them back as
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.engine.core import rng
-from tabula.engine.core.labels import Labelled, label_key
+from bellica.engine.core import rng
+from bellica.engine.core.labels import Labelled, label_key
 
 __all__ = ["Dice", "Roll", "label_key"]
 

@@ -3,8 +3,8 @@
 Each side rolls a die and adds its fleet's naval points; the higher total wins and the
 loser retreats, losing as many NPs as the difference.  Spare NPs (those carrying nobody)
 go first; past them every NP lost drowns one carried element (the owner's choice, else
-:func:`~tabula.engine.magna_graecia.forces.pick_losses`), never recovered.  Lost NPs are
-rolled for at once (:func:`~tabula.engine.magna_graecia.recovery.recover_np`).  A fleet
+:func:`~bellica.engine.magna_graecia.forces.pick_losses`), never recovered.  Lost NPs are
+rolled for at once (:func:`~bellica.engine.magna_graecia.recovery.recover_np`).  A fleet
 left with no NP is destroyed with all aboard.  A tie: option ``fleet_tie``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .forces import GENERAL, apply_losses, pick_losses

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .model import Command, Event, GameState
 from .rules import Rules

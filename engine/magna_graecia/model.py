@@ -1,11 +1,11 @@
 """Value objects of Magna Graecia: the node map, the scenario and the state of the game.
 
 Every rule is a pure function over these frozen classes: it takes the :class:`GameState`,
-the :class:`NodeMap`, the :class:`~tabula.engine.magna_graecia.rules.Rules`, the players'
-choices and, when it needs dice, a :class:`~tabula.engine.magna_graecia.dice.Dice`, and
+the :class:`NodeMap`, the :class:`~bellica.engine.magna_graecia.rules.Rules`, the players'
+choices and, when it needs dice, a :class:`~bellica.engine.magna_graecia.dice.Dice`, and
 returns ``(new_state, [Event, ...])``.  Nothing here mutates; use :func:`dataclasses.replace`.
 Mappings inside the frozen classes are read-only by convention; every field is plain data,
-so :func:`tabula.engine.magna_graecia.state_json.to_dict` writes a state as JSON.
+so :func:`bellica.engine.magna_graecia.state_json.to_dict` writes a state as JSON.
 
 Elements are keyed by their DBM name, with the grade when it matters (``"Sp(I)"``,
 ``"Ps(O)"``, ``"El"``); :func:`element_type` reads the type (``"Sp"``).  A command's general
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from tabula.engine.core.events import Event
+from bellica.engine.core.events import Event
 
 __all__ = [
     "Battle",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .forces import apply_losses, effective, movement_points, pick_losses

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .fleets import destroy_fleet
 from .forces import GENERAL, apply_losses, movement_points

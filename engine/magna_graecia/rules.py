@@ -1,7 +1,7 @@
 """The Magna Graecia rules as one frozen, typed object.
 
 The values live in ``datasets/rules/magna-graecia.toml`` (read through
-:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
+:func:`bellica.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
 key and a campaign can freeze the merged values like any other ruleset).  A bad value is
 one line naming the key and the fix.
 """
@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from tabula.engine.core.rules import RuleSet
-from tabula.engine.core.rules_loaders import rules_loaders
-from tabula.geo.errors import InputError
+from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules_loaders import rules_loaders
+from bellica.geo.errors import InputError
 
 from .model import element_type
 

@@ -1,7 +1,7 @@
 """Magna Graecia as a ruleset plug-in of the campaign core: a playable, logged, re-adjudicable campaign.
 
-The pure rules (:mod:`~tabula.engine.magna_graecia.actions` and the modules it calls) stay as
-they are; this module keeps their :class:`~tabula.engine.magna_graecia.model.GameState` in the
+The pure rules (:mod:`~bellica.engine.magna_graecia.actions` and the modules it calls) stay as
+they are; this module keeps their :class:`~bellica.engine.magna_graecia.model.GameState` in the
 campaign file's ``mg_*`` tables (``sql/state.sql``) and runs every action as a *step* of the
 core, one DuckDB transaction each.  The campaign's position: ``round`` = the campaign turn,
 ``phase`` = ``movement`` / ``battles`` / ``over``, ``stage`` = the phasing side.
@@ -42,7 +42,7 @@ Every step logs a ``step`` event first (``{"step", "input"}``, names as the camp
 them), then the rules' events, a ``dice`` event listing every die the step used (entered
 at the table or drawn from the campaign seed under its label, :mod:`~.dice`), and the state
 it leaves as ``put_row``/``drop_row`` events; re-adjudication runs the steps again.  A step out
-of turn, or one the rules refuse, is :class:`~tabula.engine.core.machine.StepRefused` (exit 3);
+of turn, or one the rules refuse, is :class:`~bellica.engine.core.machine.StepRefused` (exit 3);
 a bad input (an unknown place, command or side) is :class:`InputError` (exit 1).
 """
 
@@ -53,17 +53,17 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from tabula.engine.core.events import Event
-from tabula.engine.core.machine import Step, StepRefused, position_of
-from tabula.engine.core.ruleset import register
-from tabula.engine.core.sealed import OrderSeal
-from tabula.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
+from bellica.engine.core.events import Event
+from bellica.engine.core.machine import Step, StepRefused, position_of
+from bellica.engine.core.ruleset import register
+from bellica.engine.core.sealed import OrderSeal
+from bellica.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
                                         snapshot_of, store_rules)
-from tabula.engine.core.stepped import set_campaign as _set
-from tabula.engine.core.stepped import step_event as _marker
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.files import whole_number
+from bellica.engine.core.stepped import set_campaign as _set
+from bellica.engine.core.stepped import step_event as _marker
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.files import whole_number
 
 from . import actions as actions_mod
 from .battles import CHOICES, DEFENCES, camps
@@ -133,7 +133,7 @@ def node_map_of(con, year: int) -> tuple[NodeMap, dict[str, tuple[float, float]]
     have = scenario_tables(con)
     if not {"nodes", "node_paths"} <= have:
         raise InputError("this campaign file has no node tables (nodes, node_paths): make it with "
-                         "`tabula campaign new --scenario magna-graecia/<name>`")
+                         "`bellica campaign new --scenario magna-graecia/<name>`")
     y = int(year)
     places, pos = {}, {}
     for name, coastal, fortified, commands, first, last, lon, lat in con.execute(
@@ -173,7 +173,7 @@ def read_board(con, name: str = "") -> Board:
     """The :class:`Board` a campaign file stores."""
     if "mg_scenario" not in scenario_tables(con):
         raise InputError("this campaign file has no Magna Graecia scenario (mg_scenario): make it with "
-                         "`tabula campaign new --scenario magna-graecia/<name>`")
+                         "`bellica campaign new --scenario magna-graecia/<name>`")
     meta = dict(con.execute("SELECT key, value FROM mg_scenario").fetchall())
     scenario = scenario_from_toml(meta["toml"], source=meta.get("source", "mg_scenario"))
     nmap, pos = node_map_of(con, scenario.year)
@@ -182,7 +182,7 @@ def read_board(con, name: str = "") -> Board:
 
 def install_views(con) -> None:
     """Create (or replace) the Magna Graecia views (mg_reach, mg_fleet_reach, mg_node_counters, ...)."""
-    from tabula.geo.spatialdb import run_sql_file
+    from bellica.geo.spatialdb import run_sql_file
 
     run_sql_file(con, VIEWS_SQL)
 
@@ -286,7 +286,7 @@ class MagnaGraeciaSeal(OrderSeal):
     data name the sides' elements and naval points, and the element lists of another side's
     exchanges and embarkations.  A side reads the steps taken (where counters went, in the open
     on the table's map); the umpire (``viewer`` None) reads everything but unopened orders.
-    One rule for every reader: ``tabula log --faction``, the web app's log, an export."""
+    One rule for every reader: ``bellica log --faction``, the web app's log, an export."""
 
     def hides(self, viewer, kind, data, snap) -> bool:
         if super().hides(viewer, kind, data, snap):
@@ -330,7 +330,7 @@ SEAL = MagnaGraeciaSeal(
 
 class MagnaGraecia(SteppedRuleset):
     name = RULESET
-    play_command = "tabula magna-graecia"
+    play_command = "bellica magna-graecia"
     state_sql = STATE_SQL
     steps = tuple(Step(n, WORDS[n], phases[0]) for n, (phases, _who) in STEPS.items())
     order_seal = SEAL
@@ -344,7 +344,7 @@ class MagnaGraecia(SteppedRuleset):
     rules_with = staticmethod(rules_with)
 
     def write_scenario(self, con, scenario, rules):  # the node-campaign path passes text instead
-        raise TabulaError("Magna Graecia scenarios are written by write_scenario_file")
+        raise BellicaError("Magna Graecia scenarios are written by write_scenario_file")
 
     def write_scenario_file(self, con, path) -> str:
         """Read the scenario file at ``path`` (its ``[rules]`` over the ruleset's) and, given a
@@ -412,7 +412,7 @@ class MagnaGraecia(SteppedRuleset):
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name not in STEPS:
-            raise TabulaError(f"ruleset {self.name} has no step {name!r}")
+            raise BellicaError(f"ruleset {self.name} has no step {name!r}")
         return play(campaign, name, arg)
 
 
@@ -427,35 +427,35 @@ def _poss(name: str) -> str:
 
 
 def next_decision(c, snap: Snapshot) -> str:
-    """What comes next, in words naming the `tabula magna-graecia` command."""
+    """What comes next, in words naming the `bellica magna-graecia` command."""
     if snap.campaign("phase") == OVER or snap.campaign("winner"):
-        return f"the season is over ({snap.campaign('winner') or 'ended'}): `tabula magna-graecia status CAMPAIGN`"
+        return f"the season is over ({snap.campaign('winner') or 'ended'}): `bellica magna-graecia status CAMPAIGN`"
     state = state_of(snap)
     side = state.phasing
     if state.phase == "movement":
-        return (f"{side} moves: `tabula magna-graecia move CAMPAIGN --side {side} COMMAND NODE...` (or sail, embark, "
-                f"exchange, ...), then `tabula magna-graecia end-movement CAMPAIGN --side {side}`")
+        return (f"{side} moves: `bellica magna-graecia move CAMPAIGN --side {side} COMMAND NODE...` (or sail, embark, "
+                f"exchange, ...), then `bellica magna-graecia end-movement CAMPAIGN --side {side}`")
     for b in state.battles:
         if b.kind == "naval":
-            return f"the fleets at {b.node} fight: `tabula magna-graecia fleet-battle CAMPAIGN {b.node}`"
+            return f"the fleets at {b.node} fight: `bellica magna-graecia fleet-battle CAMPAIGN {b.node}`"
         if b.undecided:
             waiting = [s for s in _second_day_sides(state, b)
                        if (state.turn, b.node, b.day, s) not in {k for k in snap.tables["mg_orders"]}]
             return (f"the battle at {b.node} is undecided: each side writes stay or retire, sealed "
-                    f"(`tabula magna-graecia second-day CAMPAIGN {b.node} --side S stay|retire`); waiting for "
+                    f"(`bellica magna-graecia second-day CAMPAIGN {b.node} --side S stay|retire`); waiting for "
                     + ", ".join(waiting))
         if not b.defence:
-            return (f"battle at {b.node}: the defenders choose their defence (`tabula magna-graecia defence CAMPAIGN "
+            return (f"battle at {b.node}: the defenders choose their defence (`bellica magna-graecia defence CAMPAIGN "
                     f"{b.node} forward|central|rear --side S`)" + (", or they go inside the walls for a siege (`siege`)"
                                                                   if _fortified(c, b.node) else ""))
-        return (f"battle at {b.node}: enter the table's result: `tabula magna-graecia result CAMPAIGN {b.node} "
+        return (f"battle at {b.node}: enter the table's result: `bellica magna-graecia result CAMPAIGN {b.node} "
                 f"--winner SIDE|none [--loss COMMAND:ELEMENT=N ...]`")
     if state.retreats:
         r = state.retreats[0]
         if r.command:
-            return f"command {r.command} must retreat: `tabula magna-graecia retreat CAMPAIGN {r.command} NODE...`"
-        return f"{_poss(r.fleet_side)} fleet must retreat: `tabula magna-graecia retreat-fleet CAMPAIGN --side {r.fleet_side} NODE...`"
-    return f"{side} ends its turn: `tabula magna-graecia end-turn CAMPAIGN --side {side}`"
+            return f"command {r.command} must retreat: `bellica magna-graecia retreat CAMPAIGN {r.command} NODE...`"
+        return f"{_poss(r.fleet_side)} fleet must retreat: `bellica magna-graecia retreat-fleet CAMPAIGN --side {r.fleet_side} NODE...`"
+    return f"{side} ends its turn: `bellica magna-graecia end-turn CAMPAIGN --side {side}`"
 
 
 def _fortified(c, node: str) -> bool:
@@ -497,7 +497,7 @@ def _command_id(state: GameState, v: Any, where: str = "command") -> int:
     try:
         cid = int(v)
     except (TypeError, ValueError):
-        raise InputError(f"{where} {v!r}: give a command's number (`tabula magna-graecia status` lists them)") from None
+        raise InputError(f"{where} {v!r}: give a command's number (`bellica magna-graecia status` lists them)") from None
     if not any(c.id == cid for c in state.commands):
         raise InputError(f"{where} {cid} is not in play: give one of {', '.join(str(c.id) for c in state.commands)}")
     return cid
@@ -628,12 +628,12 @@ def play(c, step: str, arg: Mapping | None = None) -> list[Event]:
         raise InputError(f"no Magna Graecia step {step!r}: give one of {', '.join(STEPS)}")
     arg = dict(arg or {})
     if not c.has_state():
-        raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: `tabula magna-graecia start {c.path}`")
+        raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: `bellica magna-graecia start {c.path}`")
     with c.transaction():
         snap = c.snapshot()
         if snap.campaign("phase") is None:
             raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: "
-                              "`tabula magna-graecia start CAMPAIGN`")
+                              "`bellica magna-graecia start CAMPAIGN`")
         pos = position_of(snap)
         phases, _who = STEPS[step]
         if pos.winner is not None or pos.phase == OVER:
@@ -812,7 +812,7 @@ def view(c, *, side: str | None = None) -> dict:
 
 
 def view_lines(v: Mapping) -> list[str]:
-    """The view in words (``tabula magna-graecia status``)."""
+    """The view in words (``bellica magna-graecia status``)."""
     head = f"{v['title']}: turn {v['turn']} of {v['turns']}, {v['phase']}"
     if v["phasing"]:
         head += f", {v['phasing']} is phasing"

@@ -10,9 +10,9 @@ file, the entry and the fix.
 
 The places, their years, coasts, walls and neutral commands are the node map's alone
 (``sicily-nodes.toml``, through the node tables a campaign holds): give ``places`` (a
-:class:`~tabula.engine.magna_graecia.model.NodeMap`'s places) and every place the scenario
+:class:`~bellica.engine.magna_graecia.model.NodeMap`'s places) and every place the scenario
 names is checked to be on it and standing in the scenario's year; without it the names are
-checked when the game is set up on a node map (:func:`~tabula.engine.magna_graecia.turn.new_game`).
+checked when the game is set up on a node map (:func:`~bellica.engine.magna_graecia.turn.new_game`).
 For a campaign, ``[scenario]`` also names ``ruleset = "magna-graecia"``, its node file
 (``nodes``, beside it), ``bbox`` and ``resolution`` (docs/scenario_format.md); the rules ignore them.
 """
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.geo.errors import InputError
+from bellica.datasets import SCENARIOS_DIR
+from bellica.geo.errors import InputError
 
 from .model import element_type
 
@@ -127,7 +127,7 @@ def _elements(path: Path, where: str, table: object) -> dict[str, int]:
 def load_scenario(path: str | Path, *, known_types: tuple[str, ...] | None = None,
                   places: Mapping | None = None) -> Scenario:
     """A scenario file, checked; ``known_types``: the element types the rules know, ``places``:
-    the node map's places (name -> :class:`~tabula.engine.magna_graecia.model.Place`), each
+    the node map's places (name -> :class:`~bellica.engine.magna_graecia.model.Place`), each
     checked when given."""
     path = Path(path)
     if not path.suffix and not path.exists():

@@ -1,7 +1,7 @@
 """A game state as plain JSON data and back (what a ruleset plug-in stores and replays).
 
 :func:`to_dict` gives nested dicts and lists of strings, numbers and booleans only;
-:func:`from_dict` rebuilds the frozen :class:`~tabula.engine.magna_graecia.model.GameState`.
+:func:`from_dict` rebuilds the frozen :class:`~bellica.engine.magna_graecia.model.GameState`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any, Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .model import Battle, CityState, Command, Fleet, GameState, Retreat, Salvage, Siege, SideState
 

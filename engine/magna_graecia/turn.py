@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .battles import due_battles
 from .cities import alliance_rolls

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .model import Event, Scenario, TurnState, possessive, provinces_of
 from .rules import Rules

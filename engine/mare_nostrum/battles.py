@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .actions import spend_action
 from .lottery import Lottery

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .actions import spend_action
 from .battles import target_problems

@@ -2,7 +2,7 @@
 
 :func:`draw_events` reads each playing nation's event number (in the order of play), finds
 its band in the rules' 1-90 table and applies it: stability and naval points at once, the
-action change through :func:`~tabula.engine.mare_nostrum.actions.allot_actions`, the turn's
+action change through :func:`~bellica.engine.mare_nostrum.actions.allot_actions`, the turn's
 conditions as the nation's ``effects`` (Siege Train, Internal Conspiracy, Military Training,
 Defensive Artworks) and the choices it may still make as ``pending`` (Earthquake, Great
 Blaze, the Defensive Artworks' province).  An own fortification, temple or fleet lost to an

@@ -4,7 +4,7 @@ The seed ties each nation to a wheel of the Italian Lotto (Bari, Cagliari, Firen
 Milano, Napoli) and reads the numbers each wheel draws: five different numbers from 1 to 90.
 A :class:`Lottery` gives the numbers of a wheel for a turn either as *entered* (the real
 draw, copied from the published results) or, where none was entered, drawn from the
-campaign's one seeded source (:func:`tabula.engine.core.rng.stream`), keyed by the seed and
+campaign's one seeded source (:func:`bellica.engine.core.rng.stream`), keyed by the seed and
 a label naming the use (``("wheel", 3, "BA")``), so a draw never depends on how many came
 before it.  Single numbers for the other tests (a siege, a peace treaty, an alliance, a
 naval battle, a pick among equals) are asked for with a label too (``("siege", 3,
@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from tabula.engine.core import rng
-from tabula.engine.core.labels import Labelled, label_key
-from tabula.geo.errors import InputError
+from bellica.engine.core import rng
+from bellica.engine.core.labels import Labelled, label_key
+from bellica.geo.errors import InputError
 
 from .model import Event, Scenario, TurnState
 from .rules import Rules

@@ -1,9 +1,9 @@
 """Value objects of Mare Nostrum: the static scenario and the state of a turn.
 
 Every rule is a pure function: it takes the :class:`Scenario`, the current
-:class:`TurnState`, the :class:`~tabula.engine.mare_nostrum.rules.Rules`, a lottery
-(:mod:`tabula.engine.mare_nostrum.lottery`, when it needs numbers) and the player's
-choices, and returns a new state plus :class:`~tabula.engine.core.events.Event` records
+:class:`TurnState`, the :class:`~bellica.engine.mare_nostrum.rules.Rules`, a lottery
+(:mod:`bellica.engine.mare_nostrum.lottery`, when it needs numbers) and the player's
+choices, and returns a new state plus :class:`~bellica.engine.core.events.Event` records
 that say what happened and why.  Nothing here mutates; use :func:`dataclasses.replace`.
 Mappings inside the frozen classes are read-only by convention.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from tabula.engine.core.events import Event
+from bellica.engine.core.events import Event
 
 __all__ = [
     "Attack",

@@ -1,4 +1,4 @@
-"""Named players for Mare Nostrum's nations, and one whole game as a row of numbers (``tabula simulate``).
+"""Named players for Mare Nostrum's nations, and one whole game as a row of numbers (``bellica simulate``).
 
 Every nation of Mare Nostrum is a player; a simulation has a named *policy* play each of
 them (the same policy for all six, or one per nation).  A policy chooses the nation's next
@@ -37,7 +37,7 @@ result entered.  A simulation has nobody at the table, so :func:`play_one` decid
 declared battle (invasions and allied attacks included) by a seeded die instead: a d6 from
 ``rng.stream(seed, "mare-nostrum-battle", turn, target)``, the attacker winning on 4-6 (an
 even chance).  Sieges, naval battles, events and everything else keep the rules' lottery
-(:func:`tabula.engine.mare_nostrum.lottery.lottery_for` with the game's seed).
+(:func:`bellica.engine.mare_nostrum.lottery.lottery_for` with the game's seed).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from tabula.engine.core import rng
-from tabula.geo.errors import InputError
+from bellica.engine.core import rng
+from bellica.geo.errors import InputError
 
 from . import battles, building, diplomacy
 from .lottery import lottery_for
@@ -63,7 +63,7 @@ __all__ = ["BATTLE_NAMESPACE", "DEFAULT_POLICY", "DEPARTURE", "PLAYER_NAMESPACE"
 PLAYER_NAMESPACE = "mare-nostrum-player"
 #: The battle die's stream namespace.
 BATTLE_NAMESPACE = "mare-nostrum-battle"
-#: The policy ``tabula simulate mare-nostrum`` uses when none is named.
+#: The policy ``bellica simulate mare-nostrum`` uses when none is named.
 DEFAULT_POLICY = "builder"
 #: What every simulated game does differently from the seed.
 DEPARTURE = ("every land battle is decided by a seeded die (d6, the attacker wins on 4-6), not fought in Field of "
@@ -359,7 +359,7 @@ def play_one(seed: int, *, policy: str | Mapping[str, str] = DEFAULT_POLICY, rul
 @dataclass(frozen=True)
 class GameRunner:
     """A picklable ``seed -> row``: :func:`play_one` with a policy and rules fixed (what
-    :func:`tabula.engine.core.simulate.simulate` maps over the seeds)."""
+    :func:`bellica.engine.core.simulate.simulate` maps over the seeds)."""
 
     policy: str | tuple[tuple[str, str], ...]
     """One policy's name for every nation, or (nation, policy) pairs."""

@@ -1,7 +1,7 @@
 """The Mare Nostrum rules as one frozen, typed object.
 
 The values live in ``datasets/rules/mare-nostrum.toml`` (read through
-:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
+:func:`bellica.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
 key and a campaign can freeze the merged values in its ``rules`` table like any other
 ruleset).  :class:`Rules` groups them by the part of the turn that reads them; every check
 of the values' meaning (the event bands tile 1-90, bands inside the lottery's numbers)
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from tabula.engine.core.rules import RuleSet
-from tabula.engine.core.rules_loaders import rules_loaders
-from tabula.geo.errors import InputError
+from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules_loaders import rules_loaders
+from bellica.geo.errors import InputError
 
 __all__ = [
     "EFFECTS",
@@ -184,7 +184,7 @@ class Rules(RuleSet):
 
     @classmethod
     def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        """From :func:`tabula.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
+        """From :func:`bellica.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
         where = f"{name} rules"
         try:
             events = tuple(sorted((EventBand(key=k, title=str(v["title"]), low=int(v["min"]), high=int(v["max"]),

@@ -1,7 +1,7 @@
 """Mare Nostrum as a ruleset plug-in of the campaign core: a playable, logged, re-adjudicable campaign.
 
-The pure rules (:mod:`~tabula.engine.mare_nostrum.turn` and the modules it calls) stay as
-they are; this module stores their :class:`~tabula.engine.mare_nostrum.model.TurnState` in the
+The pure rules (:mod:`~bellica.engine.mare_nostrum.turn` and the modules it calls) stay as
+they are; this module stores their :class:`~bellica.engine.mare_nostrum.model.TurnState` in the
 campaign file and runs them as *steps* of the core's phase machine, one DuckDB transaction
 each.  The campaign's position (the core ``campaign`` table) is ``round`` = the turn,
 ``phase`` one of ``begin`` / ``actions`` / ``battles`` / ``over`` and, in ``actions``,
@@ -33,14 +33,14 @@ A nation acts only in its own turn: any other is refused (:class:`StepRefused`, 
 Every step logs a ``step`` event first (``{"step", "input"}``, the input as resolved);
 re-adjudication reads the steps back from those and runs them again.  Every lottery number
 a step needs is read from what was entered or drawn from the campaign seed under its label
-(:mod:`~tabula.engine.mare_nostrum.lottery`), and the step logs them all (a ``numbers``
+(:mod:`~bellica.engine.mare_nostrum.lottery`), and the step logs them all (a ``numbers``
 event), so a step run again gets the same numbers and a replay never draws.  The state a
 step leaves is written as the core's ``put_row``/``drop_row`` events on the tables of
 :data:`STATE_SQL` (diffed from the new TurnState): the tables are the log's materialised view.
 
 The static scenario is stored by :func:`write_scenario` (``mn_provinces``, ``mn_nations``,
 ``mn_seas``, ``mn_borders``, ``mn_passages``, ``mn_invaders``, ``mn_independent_armies`` and
-the frozen ``rules``) when ``tabula campaign new`` makes the campaign; the provinces'
+the frozen ``rules``) when ``bellica campaign new`` makes the campaign; the provinces'
 geometry (``provinces``/``province_cells``) is the province builder's and the rules do not
 read it (the land adjacency is the scenario's ``[[border]]`` list).
 """
@@ -52,15 +52,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from tabula.engine.core.events import Event
-from tabula.engine.core.machine import Step, StepRefused, position_of, require_step
-from tabula.engine.core.ruleset import register
-from tabula.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
+from bellica.engine.core.events import Event
+from bellica.engine.core.machine import Step, StepRefused, position_of, require_step
+from bellica.engine.core.ruleset import register
+from bellica.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
                                         scenario_tables, store_rules)
-from tabula.engine.core.stepped import set_campaign as _set
-from tabula.engine.core.stepped import step_event as _marker
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError, TabulaError
+from bellica.engine.core.stepped import set_campaign as _set
+from bellica.engine.core.stepped import step_event as _marker
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError, BellicaError
 
 from . import battles as battles_mod
 from . import building, diplomacy
@@ -143,7 +143,7 @@ VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
 
 def install_views(con) -> None:
     """Create (or replace) the Mare Nostrum views on ``con`` (a campaign file with its scenario and state tables)."""
-    from tabula.geo.spatialdb import run_sql_file
+    from bellica.geo.spatialdb import run_sql_file
 
     run_sql_file(con, VIEWS_SQL)
 
@@ -188,7 +188,7 @@ def read_scenario(con, name: str = "mare-nostrum") -> Scenario:
     need = {"mn_provinces", "mn_nations", "mn_seas", "mn_borders", "mn_passages", "mn_invaders"}
     if not need <= have:
         raise InputError("this campaign file has no Mare Nostrum scenario tables (" + ", ".join(sorted(need - have))
-                         + "): make it with `tabula campaign new --scenario mare-nostrum`")
+                         + "): make it with `bellica campaign new --scenario mare-nostrum`")
     seas = {r[0]: SeaQuadrant(r[0], float(r[1]), float(r[2]), r[3] or "")
             for r in con.execute("SELECT name, lon, lat, note FROM mn_seas ORDER BY ord").fetchall()}
     nations = {r[0]: Nation(r[0], r[1], r[2], r[3], r[4] or "#808080")
@@ -289,7 +289,7 @@ def _diff(c, snap: Snapshot, rows: Mapping[str, Mapping[tuple, dict]], rnd: int,
 
 class MareNostrum(SteppedRuleset):
     name = RULESET
-    play_command = "tabula turn"
+    play_command = "bellica turn"
     state_sql = STATE_SQL
     steps = (
         Step("lottery", "enter lottery numbers", "begin"),
@@ -384,7 +384,7 @@ class MareNostrum(SteppedRuleset):
         if name in ACTION_STEPS or name == "artworks":
             arg = dict(arg)
             return act(campaign, name, arg.pop("nation"), **arg)
-        raise TabulaError(f"ruleset {self.name} has no step {name!r}")
+        raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
 MARE_NOSTRUM = register(MareNostrum())
@@ -420,22 +420,22 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
         return None, f"the campaign is over: {v[1] if v else 'ended'}"
     if phase == "begin":
         turn = int(dict((k[0], r[1]) for k, r in snap.tables["mn_game"].items()).get("turn", 0)) + 1
-        return "begin", (f"begin turn {turn}: `tabula turn begin CAMPAIGN` (enter the real draw first, if any: "
-                         "`tabula turn lottery CAMPAIGN --wheel BA N N N N N`)")
+        return "begin", (f"begin turn {turn}: `bellica turn begin CAMPAIGN` (enter the real draw first, if any: "
+                         "`bellica turn lottery CAMPAIGN --wheel BA N N N N N`)")
     if phase == "actions":
         row = snap.tables["mn_nations_state"].get((stage,))
         left = (int(row[3]) - int(row[4])) if row else 0
-        return "actions", (f"{stage} acts ({left} action{'s' if left != 1 else ''} left): `tabula turn build|attack|"
+        return "actions", (f"{stage} acts ({left} action{'s' if left != 1 else ''} left): `bellica turn build|attack|"
                            f"peace|ally|grain|naval CAMPAIGN --nation {stage} ...`, then "
-                           f"`tabula turn done CAMPAIGN --nation {stage}`")
+                           f"`bellica turn done CAMPAIGN --nation {stage}`")
     if phase == "battles":
         entered = {k[1] for k in snap.tables["mn_results"] if k[0] == rnd}
         waiting = [r[3] for r in sorted(snap.tables["mn_attacks"].values()) if r[3] not in entered]
         if waiting:
             return "result", (f"enter the Field of Glory result of the battle for {waiting[0]}: "
-                              f"`tabula turn result CAMPAIGN {waiting[0]} --winner attacker|defender`"
+                              f"`bellica turn result CAMPAIGN {waiting[0]} --winner attacker|defender`"
                               + (f" ({len(waiting) - 1} more to enter)" if len(waiting) > 1 else ""))
-        return "end", "end the turn: `tabula turn end CAMPAIGN`"
+        return "end", "end the turn: `bellica turn end CAMPAIGN`"
     return None, f"the campaign stands at phase {phase}, which the rules do not know"
 
 
@@ -542,7 +542,7 @@ def run_engine_step(c, name: str) -> list[Event]:
             return (_marker(rnd, "battles", "end", None, f"Turn {rnd}: the battles and the end of the turn"),
                     new, told, extra)
         return _run(c, "end", body)
-    raise TabulaError(f"no engine step {name!r}")
+    raise BellicaError(f"no engine step {name!r}")
 
 
 def _verdict_words(v) -> str:
@@ -607,7 +607,7 @@ def act(c, step: str, nation: str, **arg) -> list[Event]:
     build(work, province, sea=""), peace(target), alliance(province), grain(), attack(base, target),
     amphibious(base, sea, target), naval(sea, enemy), destroy(work, province), artworks(province), done()."""
     if step not in ACTION_STEPS and step != "artworks":
-        raise TabulaError(f"no action step {step!r}")
+        raise BellicaError(f"no action step {step!r}")
 
     def body(snap, scenario, rules, state, rnd, lot, who):
         a = _resolve(c, scenario, step, arg)

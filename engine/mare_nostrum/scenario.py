@@ -1,4 +1,4 @@
-"""Read a Mare Nostrum scenario folder into a :class:`~tabula.engine.mare_nostrum.model.Scenario`.
+"""Read a Mare Nostrum scenario folder into a :class:`~bellica.engine.mare_nostrum.model.Scenario`.
 
 The folder (``datasets/scenarios/mare-nostrum`` by default) holds ``provinces.toml``
 (``[scenario]``, ``[[province]]``, ``[[border]]``, ``[[passage]]``), ``nations.toml``
@@ -12,8 +12,8 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.geo.errors import InputError
+from bellica.datasets import SCENARIOS_DIR
+from bellica.geo.errors import InputError
 
 from .model import Invader, Nation, Province, Scenario, SeaQuadrant
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .actions import allot_actions
 from .battles import resolve_battles

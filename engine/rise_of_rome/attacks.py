@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabula.engine.rise_of_rome.control import transfer
-from tabula.engine.rise_of_rome.dice import DiceRoller, roll_off
-from tabula.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
+from bellica.engine.rise_of_rome.control import transfer
+from bellica.engine.rise_of_rome.dice import DiceRoller, roll_off
+from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
                                               subjects_of)
-from tabula.engine.rise_of_rome.revenue import power_revenue
-from tabula.engine.rise_of_rome.rules import Rules
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.revenue import power_revenue
+from bellica.engine.rise_of_rome.rules import Rules
+from bellica.geo.errors import InputError
 
 __all__ = [
     "PHASE",

@@ -26,14 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Protocol
 
-from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, best_provinces, border_provinces, target_province
-from tabula.engine.rise_of_rome.control import transfer
-from tabula.engine.rise_of_rome.dice import DiceRoller, pick
-from tabula.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
+from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan, best_provinces, border_provinces, target_province
+from bellica.engine.rise_of_rome.control import transfer
+from bellica.engine.rise_of_rome.dice import DiceRoller, pick
+from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
                                               suzerain)
-from tabula.engine.rise_of_rome.rules import Rules
-from tabula.engine.rise_of_rome.spending import Spending
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.rules import Rules
+from bellica.engine.rise_of_rome.spending import Spending
+from bellica.geo.errors import InputError
 
 __all__ = [
     "PHASE",

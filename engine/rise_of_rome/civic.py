@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.rise_of_rome.model import Event, Scenario, TurnState, occupied
-from tabula.engine.rise_of_rome.rules import Rules
+from bellica.engine.rise_of_rome.model import Event, Scenario, TurnState, occupied
+from bellica.engine.rise_of_rome.rules import Rules
 
 __all__ = ["PHASE", "VERDICTS", "civic_end_of_turn", "lost_homes", "verdict"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, suzerain)
+from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, suzerain)
 
 __all__ = ["PHASE", "settle", "transfer"]
 

@@ -2,7 +2,7 @@
 
 A rules function never calls :mod:`random`; it asks a *roller* for dice with a label
 naming the use (``("attack", turn, power)``).  :class:`Roller` draws each labelled
-roll from :func:`tabula.engine.core.rng.stream` keyed by the campaign seed and the
+roll from :func:`bellica.engine.core.rng.stream` keyed by the campaign seed and the
 label, so a roll never depends on how many rolls came before it, and records it in
 :attr:`Roller.log` (a log or an event can store the numbers, and a replay can feed
 them back through :class:`ScriptedRoller`).  Labels must be unique within a campaign:
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Protocol, Sequence
 
-from tabula.engine.core import rng
-from tabula.engine.core.labels import Labelled, label_key
+from bellica.engine.core import rng
+from bellica.engine.core.labels import Labelled, label_key
 
 __all__ = ["DiceRoller", "Roll", "Roller", "ScriptedRoller", "label_key", "pick", "roll_off"]
 

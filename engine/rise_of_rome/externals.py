@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, choose_target
-from tabula.engine.rise_of_rome.dice import DiceRoller, pick, roll_off
-from tabula.engine.rise_of_rome.model import (Event, ExternalArmy, Scenario, TurnState, is_active, occupied,
+from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan, choose_target
+from bellica.engine.rise_of_rome.dice import DiceRoller, pick, roll_off
+from bellica.engine.rise_of_rome.model import (Event, ExternalArmy, Scenario, TurnState, is_active, occupied,
                                               provinces_of)
-from tabula.engine.rise_of_rome.rules import Rules
+from bellica.engine.rise_of_rome.rules import Rules
 
 __all__ = ["PHASE", "external_attacks", "intervention_modifier", "end_of_turn"]
 

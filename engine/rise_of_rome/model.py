@@ -1,9 +1,9 @@
 """Value objects of the Rise of Rome: the static scenario and the state of a turn.
 
 A phase is a pure function: it takes the :class:`Scenario`, the current
-:class:`TurnState`, the :class:`~tabula.engine.rise_of_rome.rules.Rules`, a roller
-(:mod:`tabula.engine.rise_of_rome.dice`) and the player's choices, and returns a new
-state plus :class:`~tabula.engine.core.events.Event` records that say what happened
+:class:`TurnState`, the :class:`~bellica.engine.rise_of_rome.rules.Rules`, a roller
+(:mod:`bellica.engine.rise_of_rome.dice`) and the player's choices, and returns a new
+state plus :class:`~bellica.engine.core.events.Event` records that say what happened
 and why.  Nothing here mutates; use :func:`dataclasses.replace`.  Mappings inside the
 frozen classes are read-only by convention.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.engine.core.events import Event
+from bellica.engine.core.events import Event
 
 __all__ = [
     "Event",

@@ -1,6 +1,6 @@
-"""Named players for Rome, and one whole campaign as a row of numbers (what ``tabula simulate`` runs).
+"""Named players for Rome, and one whole campaign as a row of numbers (what ``bellica simulate`` runs).
 
-A policy is a :class:`~tabula.engine.rise_of_rome.turn.RomePolicy`: it names Rome's
+A policy is a :class:`~bellica.engine.rise_of_rome.turn.RomePolicy`: it names Rome's
 target (or none), splits Rome's free revenue, and may pick the province of a battle
 (None: the seed's rule picks, the province worth most to Rome next turn).  It never
 enters a battle result, so Rome's battles are generated like everyone else's: a
@@ -14,7 +14,7 @@ departure from the seed, which has them played on the table, that needs the rule
     revenue this turn (then the fewest provinces, then scenario order); half the free
     revenue to Attack, a quarter to Defense when Rome is attacked too, the rest to Civic
     Improvement.  When no power borders Rome it builds.
-``prudent`` (the default of ``tabula simulate``)
+``prudent`` (the default of ``bellica simulate``)
     Defends first, attacks when it can afford it: when Rome is attacked it does not attack and
     puts on Defense just enough to lift each defending army to its next 20-point step (the
     Battle Result Generator's unit); when it is not attacked and has at least 20 free revenue it
@@ -24,7 +24,7 @@ departure from the seed, which has them played on the table, that needs the rule
     A random legal player: each turn it attacks one of the powers it may attack, or none,
     with equal chances; splits its revenue at two uniformly random cut points; picks a
     battle's province among the legal ones at random.  Its choices come from a stream of
-    its own (:func:`tabula.engine.core.rng.stream` keyed by the campaign seed, the
+    its own (:func:`bellica.engine.core.rng.stream` keyed by the campaign seed, the
     namespace ``rise-of-rome-player`` and the turn), never from the dice of the campaign,
     so the powers roll the same dice whatever the player does until the player's choices
     change the position.
@@ -39,16 +39,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from tabula.engine.core import rng
-from tabula.engine.rise_of_rome.attacks import AttackPlan, candidate_targets
-from tabula.engine.rise_of_rome.battles import Battle, BattleResult
-from tabula.engine.rise_of_rome.civic import VERDICTS, verdict
-from tabula.engine.rise_of_rome.dice import Roller
-from tabula.engine.rise_of_rome.model import Scenario, TurnState, provinces_of
-from tabula.engine.rise_of_rome.rules import Rules, default_rules
-from tabula.engine.rise_of_rome.spending import Spending
-from tabula.engine.rise_of_rome.turn import RomePolicy, play_turn, start
-from tabula.geo.errors import InputError
+from bellica.engine.core import rng
+from bellica.engine.rise_of_rome.attacks import AttackPlan, candidate_targets
+from bellica.engine.rise_of_rome.battles import Battle, BattleResult
+from bellica.engine.rise_of_rome.civic import VERDICTS, verdict
+from bellica.engine.rise_of_rome.dice import Roller
+from bellica.engine.rise_of_rome.model import Scenario, TurnState, provinces_of
+from bellica.engine.rise_of_rome.rules import Rules, default_rules
+from bellica.engine.rise_of_rome.spending import Spending
+from bellica.engine.rise_of_rome.turn import RomePolicy, play_turn, start
+from bellica.geo.errors import InputError
 
 __all__ = [
     "POLICIES",
@@ -206,7 +206,7 @@ POLICIES: dict[str, Callable[[int, Rules | None], RomePolicy]] = {
     "random": lambda seed, rules: RandomPlayer(seed),
 }
 
-#: The policy ``tabula simulate`` uses unless told otherwise.
+#: The policy ``bellica simulate`` uses unless told otherwise.
 DEFAULT_POLICY = "prudent"
 
 
@@ -234,7 +234,7 @@ def play_one(seed: int, *, policy: str = DEFAULT_POLICY, rules: Rules | None = N
     turn of the rules; after an instant loss Rome holds nothing, so its later turns count 0
     provinces and keep the final Civic Development.  Same seed, same policy, same rules: same dict.
     """
-    from tabula.engine.rise_of_rome.scenario import load_scenario
+    from bellica.engine.rise_of_rome.scenario import load_scenario
 
     rules = rules if rules is not None else simulation_rules()
     scenario = scenario if scenario is not None else load_scenario()
@@ -267,7 +267,7 @@ def play_one(seed: int, *, policy: str = DEFAULT_POLICY, rules: Rules | None = N
 @dataclass(frozen=True)
 class CampaignRunner:
     """``play_one`` bound to a policy, rules and scenario: a picklable ``seed -> dict`` for
-    :func:`tabula.engine.core.simulate.simulate` (a process pool or a Dask cluster ships it)."""
+    :func:`bellica.engine.core.simulate.simulate` (a process pool or a Dask cluster ships it)."""
 
     policy: str = DEFAULT_POLICY
     rules: Rules | None = None

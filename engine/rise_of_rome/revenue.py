@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tabula.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of, subjects_of)
-from tabula.engine.rise_of_rome.rules import Rules
+from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of, subjects_of)
+from bellica.engine.rise_of_rome.rules import Rules
 
 __all__ = ["PHASE", "Revenue", "collect_revenue", "power_revenue"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 
-from tabula.engine.rise_of_rome.dice import DiceRoller
-from tabula.engine.rise_of_rome.model import Event, Ruler, Scenario, TurnState, is_active
-from tabula.engine.rise_of_rome.rules import ASPECTS, Rules
+from bellica.engine.rise_of_rome.dice import DiceRoller
+from bellica.engine.rise_of_rome.model import Event, Ruler, Scenario, TurnState, is_active
+from bellica.engine.rise_of_rome.rules import ASPECTS, Rules
 
 __all__ = ["PHASE", "change_rulers", "new_ruler", "modify", "ratings", "rebalance", "start_rulers"]
 

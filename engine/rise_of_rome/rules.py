@@ -1,7 +1,7 @@
 """The Rise of Rome rules as one frozen, typed object.
 
 The values live in ``datasets/rules/rise-of-rome.toml`` (read through
-:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides
+:func:`bellica.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides
 any key and a campaign can freeze the merged values in its ``rules`` table like any
 other ruleset).  :class:`Rules` groups them by the phase that reads them; every check
 of the values' meaning (bands ordered, every power given its numbers) fails with one
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from tabula.engine.core.rules import RuleSet
-from tabula.engine.core.rules_loaders import rules_loaders
-from tabula.geo.errors import InputError
+from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules_loaders import rules_loaders
+from bellica.geo.errors import InputError
 
 __all__ = [
     "RULESET",
@@ -177,7 +177,7 @@ class Rules(RuleSet):
 
     @classmethod
     def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        """From :func:`tabula.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
+        """From :func:`bellica.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
         where = f"{name} rules"
         try:
             g, r, ru, a, b, e, c, o = (merged[k] for k in

@@ -1,6 +1,6 @@
 """Rise of Rome as a ruleset plug-in of the campaign core: a playable, logged, re-adjudicable campaign.
 
-The pure rules (the phase functions over :class:`~tabula.engine.rise_of_rome.model.TurnState`)
+The pure rules (the phase functions over :class:`~bellica.engine.rise_of_rome.model.TurnState`)
 stay as they are; this module stores their state in the campaign file and runs them as
 *steps* of the core's phase machine, one DuckDB transaction each:
 
@@ -23,7 +23,7 @@ end        end                      phase 6 (externals) and Rome's civic account
 
 Every step logs a ``step`` event first (``{"step", "input"}``): re-adjudication reads the
 steps back from those and runs them again.  Every die comes from the campaign seed
-through :class:`~tabula.engine.rise_of_rome.dice.Roller` (labels carry the turn, so a step
+through :class:`~bellica.engine.rise_of_rome.dice.Roller` (labels carry the turn, so a step
 run again draws the same dice and a replay never draws).  The state a step leaves is
 written as the core's ``put_row``/``drop_row`` events on the tables of ``STATE_SQL``
 (diffed from the new TurnState), so the tables are the log's materialised view; the
@@ -42,28 +42,28 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from tabula.engine.core.events import Event
-from tabula.engine.core.machine import Step
-from tabula.engine.core.ruleset import register
-from tabula.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
+from bellica.engine.core.events import Event
+from bellica.engine.core.machine import Step
+from bellica.engine.core.ruleset import register
+from bellica.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
                                         scenario_tables, store_rules)
-from tabula.engine.core.stepped import set_campaign as _position
-from tabula.engine.core.stepped import step_event as _marker
-from tabula.engine.core.tables import Snapshot
-from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan, candidate_targets, declare_player_attack, roll_attacks
-from tabula.engine.rise_of_rome.battles import (Battle, BattleResult, ProvinceQuestion, check_defence_split,
+from bellica.engine.core.stepped import set_campaign as _position
+from bellica.engine.core.stepped import step_event as _marker
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan, candidate_targets, declare_player_attack, roll_attacks
+from bellica.engine.rise_of_rome.battles import (Battle, BattleResult, ProvinceQuestion, check_defence_split,
                                                fight_battles)
-from tabula.engine.rise_of_rome.civic import VERDICTS, civic_end_of_turn, verdict
-from tabula.engine.rise_of_rome.dice import Roller
-from tabula.engine.rise_of_rome.externals import end_of_turn, external_attacks
-from tabula.engine.rise_of_rome.model import (ExternalArmy, Power, Province, Ruler, Scenario, TurnState, provinces_of,
+from bellica.engine.rise_of_rome.civic import VERDICTS, civic_end_of_turn, verdict
+from bellica.engine.rise_of_rome.dice import Roller
+from bellica.engine.rise_of_rome.externals import end_of_turn, external_attacks
+from bellica.engine.rise_of_rome.model import (ExternalArmy, Power, Province, Ruler, Scenario, TurnState, provinces_of,
                                               status, suzerain)
-from tabula.engine.rise_of_rome.revenue import collect_revenue
-from tabula.engine.rise_of_rome.rulers import change_rulers
-from tabula.engine.rise_of_rome.rules import RULESET, Rules, default_rules, rules_with
-from tabula.engine.rise_of_rome.spending import Spending, divert, spend
-from tabula.engine.rise_of_rome.turn import begin_turn, start
-from tabula.geo.errors import InputError, TabulaError
+from bellica.engine.rise_of_rome.revenue import collect_revenue
+from bellica.engine.rise_of_rome.rulers import change_rulers
+from bellica.engine.rise_of_rome.rules import RULESET, Rules, default_rules, rules_with
+from bellica.engine.rise_of_rome.spending import Spending, divert, spend
+from bellica.engine.rise_of_rome.turn import begin_turn, start
+from bellica.geo.errors import InputError, BellicaError
 
 __all__ = [
     "RiseOfRome",
@@ -90,7 +90,7 @@ VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
 
 def install_views(con) -> None:
     """Create (or replace) the Rise of Rome views on ``con`` (a campaign file with its scenario tables)."""
-    from tabula.geo.spatialdb import run_sql_file
+    from bellica.geo.spatialdb import run_sql_file
 
     run_sql_file(con, VIEWS_SQL)
 
@@ -163,7 +163,7 @@ def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
     have = scenario_tables(con)
     if not {"ror_provinces", "ror_powers", "ror_borders"} <= have:
         raise InputError("this campaign file has no Rise of Rome scenario tables (ror_provinces, ror_powers, ror_borders): "
-                         "make it with `tabula campaign new --scenario rise-of-rome`")
+                         "make it with `bellica campaign new --scenario rise-of-rome`")
     rows = con.execute("SELECT name, home, resource, coastal, revenue, capital, lon, lat FROM ror_provinces ORDER BY ord").fetchall()
     provinces = {r[0]: Province(r[0], r[1], r[2], bool(r[3]), int(r[4]), r[5] or "", float(r[6]), float(r[7])) for r in rows}
     powers, given, player = {}, {}, None
@@ -255,7 +255,7 @@ def _plan_of(data) -> AttackPlan:
 
 class RiseOfRome(SteppedRuleset):
     name = RULESET
-    play_command = "tabula turn"
+    play_command = "bellica turn"
     state_sql = STATE_SQL
     steps = (
         Step("revenue", "open the turn (revenue)", "revenue"),
@@ -281,7 +281,7 @@ class RiseOfRome(SteppedRuleset):
     rules_with = staticmethod(rules_with)
 
     def load_folder(self, folder: Path):
-        from tabula.engine.rise_of_rome.scenario import _read, load_scenario
+        from bellica.engine.rise_of_rome.scenario import _read, load_scenario
 
         return load_scenario(folder), _read(folder / "provinces.toml").get("rules")
 
@@ -326,7 +326,7 @@ class RiseOfRome(SteppedRuleset):
             return enter_result(campaign, arg["battle"], arg["winner"], arg["major"])
         if name == "province":
             return choose_province(campaign, arg["province"], battle=arg["battle"], kind=arg["kind"])
-        raise TabulaError(f"ruleset {self.name} has no step {name!r}")
+        raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
 RISE_OF_ROME = register(RiseOfRome())
@@ -347,21 +347,21 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
         return None, f"the campaign is over: {VERDICTS.get(v[1], v[1]) if v else 'ended'}"
     step = ENGINE_STEPS.get((phase, stage)) or DECISIONS.get((phase, stage))
     words = {
-        "revenue": "run the turn with `tabula turn next CAMPAIGN`",
-        "rulers": "run the turn with `tabula turn next CAMPAIGN`",
-        "attacks": "run the turn with `tabula turn next CAMPAIGN`",
-        "battles": "fight the battles with `tabula turn next CAMPAIGN`",
-        "end": "end the turn with `tabula turn next CAMPAIGN`",
-        "attack": "give Rome's attack: `tabula turn attack CAMPAIGN --target POWER` (or --none)",
-        "spend": "give Rome's spending: `tabula turn spend CAMPAIGN --attack N --defence N --civic N`",
+        "revenue": "run the turn with `bellica turn next CAMPAIGN`",
+        "rulers": "run the turn with `bellica turn next CAMPAIGN`",
+        "attacks": "run the turn with `bellica turn next CAMPAIGN`",
+        "battles": "fight the battles with `bellica turn next CAMPAIGN`",
+        "end": "end the turn with `bellica turn next CAMPAIGN`",
+        "attack": "give Rome's attack: `bellica turn attack CAMPAIGN --target POWER` (or --none)",
+        "spend": "give Rome's spending: `bellica turn spend CAMPAIGN --attack N --defence N --civic N`",
     }
     if step == "province":
         q = snap.note(int(snap.campaign("round")), "pending_province") or {}
-        return step, (f"choose the province Rome takes (battle {q.get('battle')}, {q.get('why')}): `tabula turn province "
+        return step, (f"choose the province Rome takes (battle {q.get('battle')}, {q.get('why')}): `bellica turn province "
                       f"CAMPAIGN --choose PROVINCE` (one of {', '.join(q.get('options') or ())}) or --by-rule")
     if step == "result":
         pending = snap.note(int(snap.campaign("round")), "pending_battle") or {}
-        return step, (f"enter the result of battle {pending.get('index')}: `tabula turn result CAMPAIGN "
+        return step, (f"enter the result of battle {pending.get('index')}: `bellica turn result CAMPAIGN "
                       f"{pending.get('index')} --winner attacker|defender --margin major|minor`")
     if step is None:
         return None, f"the campaign stands at phase {phase} stage {stage}, which the rules do not know"
@@ -436,7 +436,7 @@ def run_engine_step(c, name: str) -> list[Event]:
             else:
                 events += _move(rnd, "end", "revenue", None, snap)
         else:
-            raise TabulaError(f"no engine step {name!r}")
+            raise BellicaError(f"no engine step {name!r}")
         c.append(events, before=snap)
     return events
 

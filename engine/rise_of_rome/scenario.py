@@ -12,9 +12,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.engine.rise_of_rome.model import Power, Province, Scenario
-from tabula.geo.errors import InputError
+from bellica.datasets import SCENARIOS_DIR
+from bellica.engine.rise_of_rome.model import Power, Province, Scenario
+from bellica.geo.errors import InputError
 
 __all__ = ["SCENARIO", "load_scenario", "scenario_meta"]
 

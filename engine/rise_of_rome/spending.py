@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tabula.engine.rise_of_rome.attacks import AttackPlan
-from tabula.engine.rise_of_rome.model import Event, Ruler, Scenario, TurnState, is_active
-from tabula.engine.rise_of_rome.rules import Rules
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.attacks import AttackPlan
+from bellica.engine.rise_of_rome.model import Event, Ruler, Scenario, TurnState, is_active
+from bellica.engine.rise_of_rome.rules import Rules
+from bellica.geo.errors import InputError
 
 __all__ = ["PHASE", "Spending", "divert", "spend", "split_by_ruler"]
 

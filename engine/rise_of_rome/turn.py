@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from tabula.engine.rise_of_rome.attacks import AttackPlan, declare_player_attack, roll_attacks
-from tabula.engine.rise_of_rome.battles import Battle, BattleResult, fight_battles
-from tabula.engine.rise_of_rome.civic import civic_end_of_turn, verdict
-from tabula.engine.rise_of_rome.dice import DiceRoller
-from tabula.engine.rise_of_rome.externals import end_of_turn, external_attacks
-from tabula.engine.rise_of_rome.model import Event, Scenario, TurnState
-from tabula.engine.rise_of_rome.revenue import collect_revenue
-from tabula.engine.rise_of_rome.rulers import change_rulers, start_rulers
-from tabula.engine.rise_of_rome.rules import Rules
-from tabula.engine.rise_of_rome.spending import Spending, spend
+from bellica.engine.rise_of_rome.attacks import AttackPlan, declare_player_attack, roll_attacks
+from bellica.engine.rise_of_rome.battles import Battle, BattleResult, fight_battles
+from bellica.engine.rise_of_rome.civic import civic_end_of_turn, verdict
+from bellica.engine.rise_of_rome.dice import DiceRoller
+from bellica.engine.rise_of_rome.externals import end_of_turn, external_attacks
+from bellica.engine.rise_of_rome.model import Event, Scenario, TurnState
+from bellica.engine.rise_of_rome.revenue import collect_revenue
+from bellica.engine.rise_of_rome.rulers import change_rulers, start_rulers
+from bellica.engine.rise_of_rome.rules import Rules
+from bellica.engine.rise_of_rome.spending import Spending, spend
 
 __all__ = ["Outcome", "RomePolicy", "begin_turn", "play_campaign", "play_turn", "start"]
 

@@ -1,6 +1,6 @@
 """Battles: found where enemies meet, fought on the table, then the post-battle sequence.
 
-:func:`find_battles` opens a :class:`~tabula.engine.trossian.model.Battle` in every
+:func:`find_battles` opens a :class:`~bellica.engine.trossian.model.Battle` in every
 province where armies of hostile nations stand (allies side together).  The battle is
 fought on the tabletop (2 by 2 Napoleonics); :func:`resolve_battle` takes the result
 ("a", "b" or "draw"), the fate of each unit on the table ("destroyed", "remaining",
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .model import Army, Battle, Event, GameState, Scenario, Unit

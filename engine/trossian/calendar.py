@@ -1,7 +1,7 @@
 """The Trossian calendar: nine phases a year in three seasons of three, then winter quarters.
 
 ``GameState.phase`` is the index of the phase being played (0 = Early Spring) or
-:data:`~tabula.engine.trossian.model.WINTER` between Late Autumn and the next Early Spring.
+:data:`~bellica.engine.trossian.model.WINTER` between Late Autumn and the next Early Spring.
 """
 
 from __future__ import annotations

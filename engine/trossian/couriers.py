@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .model import WINTER, Courier, Event, GameState, Scenario

@@ -2,8 +2,8 @@
 
 A roll is asked for with its number of faces and a label naming its use
 (``("courier", 1806, 2, 14, "Budjak")``).  It is taken from ``entered`` (the umpire's
-real dice, keyed by :func:`~tabula.engine.core.labels.label_key`) or drawn from
-:func:`tabula.engine.core.rng.stream` keyed by the seed and the label, so a roll never
+real dice, keyed by :func:`~bellica.engine.core.labels.label_key`) or drawn from
+:func:`bellica.engine.core.rng.stream` keyed by the seed and the label, so a roll never
 depends on how many came before it.  Every roll is kept in :attr:`Dice.log`; an event that
 used one records it, and a replay can feed the log back as ``entered``.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.engine.core import rng
-from tabula.engine.core.labels import Labelled, label_key
-from tabula.geo.errors import InputError
+from bellica.engine.core import rng
+from bellica.engine.core.labels import Labelled, label_key
+from bellica.geo.errors import InputError
 
 __all__ = ["NAMESPACE", "Dice", "Roll"]
 

@@ -1,8 +1,8 @@
 """Value objects of the Trossian campaign: the static world and the state of a phase.
 
 Every rule is a pure function: it takes the :class:`Scenario`, the :class:`GameState`, the
-:class:`~tabula.engine.trossian.rules.Rules`, the player's choices and (when it needs
-chance) a :class:`~tabula.engine.trossian.dice.Dice`, and returns ``(new_state, [Event,
+:class:`~bellica.engine.trossian.rules.Rules`, the player's choices and (when it needs
+chance) a :class:`~bellica.engine.trossian.dice.Dice`, and returns ``(new_state, [Event,
 ...])``.  Nothing here mutates; use :func:`dataclasses.replace`.  Mappings inside the frozen
 classes are read-only by convention.  :func:`state_to_dict` / :func:`state_from_dict` give
 the state as JSON-able data and back (what a campaign table stores).
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Mapping
 
-from tabula.engine.core.events import Event
+from bellica.engine.core.events import Event
 
 __all__ = [
     "Army", "Battle", "Courier", "Event", "GameState", "Lane", "Nation", "NationState", "Navy", "Province",
@@ -380,7 +380,7 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     known = {f.name for f in fields(GameState)}
     unknown = set(data) - known
     if unknown:
-        from tabula.geo.errors import InputError
+        from bellica.geo.errors import InputError
         raise InputError(f"trossian state: unknown key(s) {sorted(unknown)}: use {', '.join(sorted(known))}")
     return GameState(
         year=int(data["year"]), phase=int(data["phase"]), control=dict(data["control"]),

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import replace
 from typing import Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .model import WINTER, Army, Event, GameState, Scenario, Unit
 from .rules import Rules

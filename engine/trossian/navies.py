@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .model import WINTER, Army, Event, GameState, Navy, Scenario

@@ -1,7 +1,7 @@
 """The Trossian rules as one frozen, typed object.
 
 The values live in ``datasets/rules/trossian.toml`` (read through
-:func:`tabula.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
+:func:`bellica.datasets.rules.load_rules`, so a scenario's ``[rules]`` table overrides any
 key).  :class:`Rules` groups them by the part of the phase that reads them; every check of
 their meaning fails with one line naming the key and the fix.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from tabula.engine.core.rules import RuleSet
-from tabula.engine.core.rules_loaders import rules_loaders
-from tabula.geo.errors import InputError
+from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules_loaders import rules_loaders
+from bellica.geo.errors import InputError
 
 __all__ = ["RESULTS", "RULESET", "ARMS", "Rules", "default_rules", "rules_from_file", "rules_with"]
 

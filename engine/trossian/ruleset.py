@@ -1,7 +1,7 @@
 """Trossian as a ruleset plug-in of the campaign core: a playable, logged, re-adjudicable campaign.
 
-The pure rules (:mod:`~tabula.engine.trossian.turn` and the modules it calls) stay as they
-are; this module stores their :class:`~tabula.engine.trossian.model.GameState` in the
+The pure rules (:mod:`~bellica.engine.trossian.turn` and the modules it calls) stay as they
+are; this module stores their :class:`~bellica.engine.trossian.model.GameState` in the
 campaign file (the ``tr_*`` tables of ``sql/state.sql``) and runs them as *steps* of the
 core's phase machine, one DuckDB transaction each.  The core position: ``round`` counts the
 campaign's phases (1 = the scenario's first Early Spring; winter quarters are a round of
@@ -42,9 +42,9 @@ the units of its armies are its own in the log (others read only that a row chan
 order the earlier ones made impossible when carried out (an enemy now in the way) fails and
 is logged (``order_failed``), the rest go on.
 
-Every die comes from :class:`~tabula.engine.trossian.dice.Dice` keyed by the campaign seed and
+Every die comes from :class:`~bellica.engine.trossian.dice.Dice` keyed by the campaign seed and
 a label (or as the umpire entered it: ``result --die LABEL=N``); a step logs every roll it
-used (a ``dice`` event), so re-adjudication (``tabula round verify --readjudicate``) running
+used (a ``dice`` event), so re-adjudication (``bellica round verify --readjudicate``) running
 the step again gets the same faces.  Chance cards are drawn the same way (a die with a face
 per card, labelled ``card/YEAR/PHASE/NATION/N``).
 """
@@ -56,16 +56,16 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from tabula.engine.core.events import Event
-from tabula.engine.core.machine import Step, StepRefused, position_of, require_step
-from tabula.engine.core.ruleset import register
-from tabula.engine.core.sealed import OrderSeal
-from tabula.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
+from bellica.engine.core.events import Event
+from bellica.engine.core.machine import Step, StepRefused, position_of, require_step
+from bellica.engine.core.ruleset import register
+from bellica.engine.core.sealed import OrderSeal
+from bellica.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
                                         store_rules)
-from tabula.engine.core.stepped import set_campaign as _set
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.files import whole_number
+from bellica.engine.core.stepped import set_campaign as _set
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.files import whole_number
 
 from . import battles as battles_mod
 from . import couriers as couriers_mod
@@ -103,7 +103,7 @@ _SECRET_KINDS = {"courier_sent", "courier_check", "courier_moved", "courier_deli
 
 def install_views(con) -> None:
     """Create (or replace) the Trossian views (docs/sql.md, "Trossian campaigns")."""
-    from tabula.geo.spatialdb import run_sql_file
+    from bellica.geo.spatialdb import run_sql_file
 
     run_sql_file(con, VIEWS_SQL)
 
@@ -138,7 +138,7 @@ def read_scenario(con, name: str = "trossian") -> Scenario:
     have = scenario_tables(con)
     if not need <= have:
         raise InputError("this campaign file has no Trossian scenario tables (" + ", ".join(sorted(need - have))
-                         + "): make it with `tabula campaign new --scenario trossian`")
+                         + "): make it with `bellica campaign new --scenario trossian`")
     meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM tr_scenario").fetchall()}
     towns = {r[0]: Town(r[0], r[1], float(r[2]), float(r[3]), bool(r[4]), r[5] or "")
              for r in con.execute("SELECT name, province, lon, lat, port, lane FROM tr_towns ORDER BY ord").fetchall()}
@@ -347,25 +347,25 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
     game = {k[0]: row[1] for k, row in snap.tables["tr_game"].items()}
     when = label(c.rules, GameState(int(game["year"]), int(game["phase"]), {}, {}))
     if pos.phase == "begin":
-        return "begin", f"begin {when}: `tabula trossian next CAMPAIGN`"
+        return "begin", f"begin {when}: `bellica trossian next CAMPAIGN`"
     if pos.phase == "orders":
         ready = {k[1] for k in snap.tables["tr_ready"] if k[0] == pos.round}
         waiting = [n for n in _nations(c) if n not in ready]
         if waiting:
-            return "orders", (f"{when}: orders from {', '.join(waiting)} (`tabula trossian march|sail|courier|army CAMPAIGN "
-                              f"--nation N ...`, then `tabula trossian done CAMPAIGN --nation N`)")
-        return "resolve", f"{when}: every order is in: carry them out with `tabula trossian next CAMPAIGN`"
+            return "orders", (f"{when}: orders from {', '.join(waiting)} (`bellica trossian march|sail|courier|army CAMPAIGN "
+                              f"--nation N ...`, then `bellica trossian done CAMPAIGN --nation N`)")
+        return "resolve", f"{when}: every order is in: carry them out with `bellica trossian next CAMPAIGN`"
     if pos.phase == "battles":
         open_ = sorted(snap.tables["tr_battles"].values())
         if open_:
             b = open_[0]
-            return "result", (f"{when}: enter the result of battle {b[0]} in {b[1]}: `tabula trossian result CAMPAIGN "
+            return "result", (f"{when}: enter the result of battle {b[0]} in {b[1]}: `bellica trossian result CAMPAIGN "
                               f"{b[0]} --winner a|b|draw [--fate UNIT=destroyed|routed ...]`"
                               + (f" ({len(open_) - 1} more)" if len(open_) > 1 else ""))
-        return "end", f"{when}: end the phase: `tabula trossian next CAMPAIGN`"
+        return "end", f"{when}: end the phase: `bellica trossian next CAMPAIGN`"
     if pos.phase == "winter":
-        return "spring", (f"winter quarters {game['year']}: bank and recruit (`tabula trossian bank|recruit CAMPAIGN "
-                          f"--nation N ...`), then leave them: `tabula trossian next CAMPAIGN`")
+        return "spring", (f"winter quarters {game['year']}: bank and recruit (`bellica trossian bank|recruit CAMPAIGN "
+                          f"--nation N ...`), then leave them: `bellica trossian next CAMPAIGN`")
     return None, f"the campaign stands at phase {pos.phase}, which the rules do not know"
 
 
@@ -593,7 +593,7 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
         if action in ("hold", "home"):
             return {"nation": nation, "army": army.id, "action": action}
         raise InputError(f"army action {action!r}: give merge, detach, hold or home")
-    raise TabulaError(f"no order kind {kind!r}")
+    raise BellicaError(f"no order kind {kind!r}")
 
 
 def _apply_order(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, kind: str, a: Mapping):
@@ -637,7 +637,7 @@ def act(c, step: str, nation: str, **arg) -> list[Event]:
     courier, action send|move|deliver, message/to or path), ``done``, or in winter ``bank``
     (source, target, ap) and ``recruit`` (at, kinds, quality)."""
     if step not in NATION_STEPS:
-        raise TabulaError(f"no nation step {step!r}")
+        raise BellicaError(f"no nation step {step!r}")
 
     def body(snap, scenario, rules, state, rnd, dice, who):
         phase = snap.campaign("phase")
@@ -745,7 +745,7 @@ def engine_step(c, name: str) -> list[Event]:
         if name == "spring":
             new, told = end_winter(scenario, state, rules)
             return _marker(rnd, phase, "spring", None, f"winter quarters {state.year} end"), new, told, [], (rnd + 1, "begin")
-        raise TabulaError(f"no engine step {name!r}")
+        raise BellicaError(f"no engine step {name!r}")
 
     return _run(c, name, body)
 
@@ -816,7 +816,7 @@ def enter_result(c, battle: int, winner: str, fates: Mapping[int, str] | None = 
 
 class Trossian(SteppedRuleset):
     name = RULESET
-    play_command = "tabula trossian"
+    play_command = "bellica trossian"
     state_sql = STATE_SQL
     order_seal = TROSSIAN_SEAL
     steps = (
@@ -862,7 +862,7 @@ class Trossian(SteppedRuleset):
         return new_game(campaign.board, campaign.rules), []
 
     def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
-        from tabula.engine.core.stepped import snapshot_of
+        from bellica.engine.core.stepped import snapshot_of
 
         state, _ = self.start_state(campaign, seed)
         position = (("round", "1"), ("phase", self.start_phase), ("seed", str(seed)))
@@ -919,7 +919,7 @@ class Trossian(SteppedRuleset):
             if name == "bank":
                 return act(campaign, name, nation, source=a["source"], target=a["target"], ap=a["ap"])
             return act(campaign, name, nation, **a)
-        raise TabulaError(f"ruleset {self.name} has no step {name!r}")
+        raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
 TROSSIAN = register(Trossian())

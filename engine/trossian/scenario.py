@@ -1,4 +1,4 @@
-"""Read a Trossian scenario folder into a :class:`~tabula.engine.trossian.model.Scenario`.
+"""Read a Trossian scenario folder into a :class:`~bellica.engine.trossian.model.Scenario`.
 
 The folder (``datasets/scenarios/trossian`` by default) holds ``provinces.toml`` (the
 campaign's map file: ``[scenario]`` with bbox and resolution, each province's seat as
@@ -7,7 +7,7 @@ lanes' boxes), ``world.toml`` (``[[nation]]``, ``[[province]]`` with towns and p
 ``[links]`` borders, roads and lane links, ``[[lane]]`` with the ice), ``forces.toml`` (the
 starting census) and ``cards.toml`` (the chance-card deck).  Every check fails with one line
 naming the file, the entry and the fix.  :func:`builder_file` writes the map file in the
-province builder's own format (``tabula map provinces``).
+province builder's own format (``bellica map provinces``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.geo.errors import InputError
+from bellica.datasets import SCENARIOS_DIR
+from bellica.geo.errors import InputError
 
 from .cards import check_cards
 from .model import Lane, Nation, Province, Scenario, Town
@@ -234,7 +234,7 @@ def _check_census(forces: dict, rules: Rules, ff: Path, nations) -> None:
 
 def builder_file(folder: str | Path = DEFAULT_SCENARIO) -> str:
     """The scenario's map in the province builder's format (``capital = [lon, lat]``, the
-    ``[[exception]]`` crossings, each lane's ``bbox``): what ``tabula map provinces MAP FILE``
+    ``[[exception]]`` crossings, each lane's ``bbox``): what ``bellica map provinces MAP FILE``
     reads to grow the same provinces and sea areas outside a campaign."""
     folder = Path(folder)
     mapd, seas = _read(folder / "provinces.toml"), _read(folder / "seas.toml")

@@ -14,7 +14,7 @@ city buy recruits only in that city.  No nation fields more units of a kind than
 
 from __future__ import annotations
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .model import WINTER, Army, Courier, Event, GameState, Navy, Scenario, Unit
 from .navies import port_berths

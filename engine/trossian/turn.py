@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 from .battles import find_battles
 from .calendar import is_last_phase, label, next_phase

@@ -35,19 +35,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.battles import (
+from bellica.engine.vae_victis.battles import (
     Engagement,
     EngagementResult,
     army_battle_outcomes,
     battle_outcomes,
 )
-from tabula.engine.vae_victis.logistics import Logistics, LogisticsOptions, logistics_for
-from tabula.engine.vae_victis.model import Army, Board, CampaignState, Event, Transfer
-from tabula.engine.vae_victis.naval import debark, is_navy, lost_at_sea, superiority_level, zones_of
-from tabula.engine.vae_victis.rules import AdministrationRules, SiegeRules, default_rules
-from tabula.engine.vae_victis.sieges import SiegeInputs, assault_effects, resolve_sieges
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.logistics import Logistics, LogisticsOptions, logistics_for
+from bellica.engine.vae_victis.model import Army, Board, CampaignState, Event, Transfer
+from bellica.engine.vae_victis.naval import debark, is_navy, lost_at_sea, superiority_level, zones_of
+from bellica.engine.vae_victis.rules import AdministrationRules, SiegeRules, default_rules
+from bellica.engine.vae_victis.sieges import SiegeInputs, assault_effects, resolve_sieges
+from bellica.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
+from bellica.geo.errors import InputError
 
 __all__ = [
     "AdminInputs",
@@ -141,7 +141,7 @@ def retreat_destination(
             n for c in frontier for n in board.sides.get(c, {}).values()
             if _passable(board, n) and n not in blocked
         }
-    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
+    from bellica.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     cands = [d for d in frontier if d not in occupied and grid_distance(cell, d) == hexes]
     if not cands:
@@ -465,7 +465,7 @@ def _place_losers(ad: _Admin) -> None:
     """Step 6: removed losers go to the nearest (in hexes) controlled, unsieged, unblockaded
     structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
     irrevocably eliminated."""
-    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
+    from bellica.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     board, armies, inputs = ad.board, ad.armies, ad.inputs
     ad.logistics_now = logistics_for(board, ad.placed_state(), options=ad.logistics_options)

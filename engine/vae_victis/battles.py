@@ -23,11 +23,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.logistics import Logistics
-from tabula.engine.vae_victis.model import Board, CampaignState
-from tabula.engine.vae_victis.rules import BattleRules
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.logistics import Logistics
+from bellica.engine.vae_victis.model import Board, CampaignState
+from bellica.engine.vae_victis.rules import BattleRules
+from bellica.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
+from bellica.geo.errors import InputError
 
 __all__ = [
     "BattleOutcome",

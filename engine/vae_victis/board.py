@@ -36,12 +36,12 @@ from typing import Iterator
 
 import duckdb
 
-from tabula.engine.vae_victis import board_cache
-from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
-from tabula.engine.vae_victis.rules import read_rules
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import run_sql
-from tabula.schema import existing_tables, read_factions, read_structures, view_query
+from bellica.engine.vae_victis import board_cache
+from bellica.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
+from bellica.engine.vae_victis.rules import read_rules
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import run_sql
+from bellica.schema import existing_tables, read_factions, read_structures, view_query
 
 __all__ = ["board_from_duckdb", "existing_tables"]
 
@@ -54,7 +54,7 @@ def _read_hexes(con, river_override: set[str] | None) -> tuple[int, dict[str, He
         name="board.hexes",
     ).fetchall()
     if not rows:
-        raise InputError("the database has an empty `hexes` table: build the map first (`tabula map build`)")
+        raise InputError("the database has an empty `hexes` table: build the map first (`bellica map build`)")
     resolutions = {r[1] for r in rows}
     if len(resolutions) != 1:
         raise InputError(f"`hexes` mixes H3 resolutions {sorted(resolutions)}: a board has one resolution")
@@ -181,7 +181,7 @@ def _board_from_duckdb(con: duckdb.DuckDBPyConnection, tables: set[str]) -> Boar
     if missing:
         raise InputError(
             f"the database lacks the map table(s) {sorted(missing)}: open a map or campaign database "
-            "written by `tabula map build` / `tabula campaign new`"
+            "written by `bellica map build` / `bellica campaign new`"
         )
     river_override = None
     if "river_cells" in tables:

@@ -1,6 +1,6 @@
 """A compact copy of the static :class:`~engine.model.Board`, kept in the campaign file (issue 11, part 1).
 
-Reading the Board from the map tables costs a light ``tabula round`` step (initiative, publish,
+Reading the Board from the map tables costs a light ``bellica round`` step (initiative, publish,
 orders, victory) some 50-75 ms on the demo campaign, most of it turning 26,000 ``hex_neighbors``
 rows into Python tuples; from this copy the whole read (digest and rules included) takes 25-35 ms,
 of which decoding the JSON (1 MB) and building the Board is about 14 ms.  The copy
@@ -20,7 +20,7 @@ Decisions (the issue is silent on them):
   which of those objects exist, and :data:`FORMAT`.  Measured on the demo campaign (4,419 hexes,
   25,970 sides): 3-4 ms for the digest against 50-75 ms for reading the tables; it grows with the
   rows as the read does, at about a twentieth of its cost.  A check this cheap covers a map table
-  edited by hand, a scenario re-imported over the file, and a file written by another tabula,
+  edited by hand, a scenario re-imported over the file, and a file written by another bellica,
   which a write-once flag would not.  The sum is order-free (rows are compared as sets, which is
   how the Board reads them: it sorts) and, unlike a XOR, two equal rows do not cancel.
   ``hash()`` is DuckDB's: should a DuckDB release change it, every cache reads as stale once and
@@ -29,7 +29,7 @@ Decisions (the issue is silent on them):
   passes it for a campaign opened read-write, so the first step that reads the Board (inside its
   own transaction: a step refused or rolled back leaves the file as it was, cache included) writes
   a missing or stale copy, and every later step reads it.  A read-only open (``round status``,
-  ``tabula sql``, the web app's looks) never writes: it uses a fresh copy or reads the tables.
+  ``bellica sql``, the web app's looks) never writes: it uses a fresh copy or reads the tables.
   The table is recreated (``CREATE OR REPLACE``), never updated in place, so a hand-made
   ``board_cache`` of another shape cannot make the write fail inside the step's transaction.
 * **The rules data is not in the copy**: :func:`engine.vae_victis.rules.read_rules` reads its own
@@ -38,7 +38,7 @@ Decisions (the issue is silent on them):
   chain protects the state tables, not the map: a hand edit of ``hexes`` changes the Board either
   way, and a hand edit of the payload that keeps the digest is the same kind of edit.  The table
   is derived data, never part of the verified state (:mod:`engine.vae_victis.state` does not list
-  it; ``tabula round verify`` does not compare it).
+  it; ``bellica round verify`` does not compare it).
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ from typing import Any, Mapping
 
 import duckdb
 
-from tabula.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
-from tabula.geo.spatialdb import catalog_kinds, run_sql
+from bellica.engine.vae_victis.model import Board, FactionInfo, Hex, StructureInfo
+from bellica.geo.spatialdb import catalog_kinds, run_sql
 
 __all__ = ["CACHE_TABLE", "FORMAT", "SOURCES", "CorruptCache", "board_digest", "decode", "encode", "object_kinds",
            "read_cached", "writable", "write_cache"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabula.engine.vae_victis.rules import MovementRules
+from bellica.engine.vae_victis.rules import MovementRules
 
 __all__ = ["MoveCost", "step_cost"]
 

@@ -1,4 +1,4 @@
-"""Events in words, for ``tabula log`` and for the text stored with each event.
+"""Events in words, for ``bellica log`` and for the text stored with each event.
 
 The words are computed when an event is recorded and stored in ``events.text``,
 so the log reads the same later even if structure names were to change.  The
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tabula.engine.vae_victis.model import Event
+from bellica.engine.vae_victis.model import Event
 
 __all__ = ["describe", "place"]
 

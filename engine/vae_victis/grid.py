@@ -1,9 +1,9 @@
 """Hex distance for the rules, with h3 alone.
 
-:func:`tabula.geo.hexgrid.grid_distance` is the same H3 call, but importing
-:mod:`tabula.geo.hexgrid` also loads h3ronpy, pyarrow, pyproj and shapely (~0.15 s), which
+:func:`bellica.geo.hexgrid.grid_distance` is the same H3 call, but importing
+:mod:`bellica.geo.hexgrid` also loads h3ronpy, pyarrow, pyproj and shapely (~0.15 s), which
 ``round move`` and ``round administer`` paid for one distance function (issue 11).  This
-module imports only h3 and raises the same :class:`~tabula.geo.errors.InputError`; a test
+module imports only h3 and raises the same :class:`~bellica.geo.errors.InputError`; a test
 checks the two agree.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import h3
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = ["grid_distance"]
 

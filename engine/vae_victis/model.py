@@ -17,8 +17,8 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Mapping
 
-from tabula.engine.core.events import Event  # the core's record, re-exported for the rules modules
-from tabula.engine.vae_victis.rules import Rules, default_rules
+from bellica.engine.core.events import Event  # the core's record, re-exported for the rules modules
+from bellica.engine.vae_victis.rules import Rules, default_rules
 
 # --- the static board ---------------------------------------------------------
 

@@ -59,13 +59,13 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Collection, Iterable, Literal, Mapping
 
-from tabula.engine.vae_victis.costs import MoveCost, step_cost
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
-from tabula.engine.vae_victis.naval import is_navy
-from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
-from tabula.engine.vae_victis.rules import MovementRules
-from tabula.engine.vae_victis.straits import crossing_problem
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
+from bellica.engine.vae_victis.costs import MoveCost, step_cost
+from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
+from bellica.engine.vae_victis.naval import is_navy
+from bellica.engine.vae_victis.orders import IllegalOrderError, OrderProblem, _walk
+from bellica.engine.vae_victis.rules import MovementRules
+from bellica.engine.vae_victis.straits import crossing_problem
+from bellica.engine.vae_victis.zoc import army_zoc, controller_of, zoc_sources
 
 __all__ = [
     "Halt",
@@ -165,7 +165,7 @@ def priority_key(
     spent_before: int,
 ) -> tuple:
     """Sort key (smaller wins) of the seed's seven steps for ``army`` moving ``frm`` -> ``to``."""
-    from tabula.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
+    from bellica.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     owned = [s.cell for s in board.structures.values() if controller_of(state, s) == army.faction]
     closest = min((grid_distance(to, c) for c in owned), default=math.inf)

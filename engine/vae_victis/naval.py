@@ -52,7 +52,7 @@ Naval movement (:func:`resolve_naval_movement`), with the choices made where the
 Debarking (:func:`debark`, administration step 3) is not a move: the order is the clock side from
 the navy's hex to a land hex.  Static mistakes (not a navy, no such side, a hex navies may not debark
 onto: a terrain other than ``debark_nmp``'s or a Town/City another faction controls) raise
-:class:`~tabula.geo.errors.InputError`; a hex that turned hostile (in the ZoC of another faction's
+:class:`~bellica.geo.errors.InputError`; a hex that turned hostile (in the ZoC of another faction's
 army on land or of its controlled, unbesieged structure; held by an army) or a pool that cannot
 pay leaves the navy at sea with a ``debark_refused`` event (the umpire's answer in the thread:
 "you can stay as a navy at sea").  Enemy *navies* do not forbid debarking (the seed names armies
@@ -68,10 +68,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Collection, Mapping
 
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
-from tabula.engine.vae_victis.order_errors import IllegalOrderError, OrderProblem
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
+from bellica.engine.vae_victis.order_errors import IllegalOrderError, OrderProblem
+from bellica.engine.vae_victis.zoc import army_zoc, controller_of, navy_zoc, structure_exerts_zoc, structure_zoc
+from bellica.geo.errors import InputError
 
 __all__ = [
     "NAVAL_KINDS",

@@ -69,10 +69,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Phase
-from tabula.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, is_navy, superiority_level, zones_of
-from tabula.engine.vae_victis.rules import NavalOutcome, NavalRules
-from tabula.engine.vae_victis.zoc import controller_of, navy_zoc
+from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Phase
+from bellica.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, is_navy, superiority_level, zones_of
+from bellica.engine.vae_victis.rules import NavalOutcome, NavalRules
+from bellica.engine.vae_victis.zoc import controller_of, navy_zoc
 
 __all__ = [
     "NavalBattle",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from tabula.geo.errors import InputError
+from bellica.geo.errors import InputError
 
 __all__ = ["IllegalOrderError", "OrderError", "OrderProblem", "OrderSyntaxError"]
 

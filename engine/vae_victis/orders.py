@@ -71,13 +71,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Transfer
-from tabula.engine.vae_victis.order_errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
-from tabula.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, can_embark, is_navy, superiority_level
-from tabula.engine.vae_victis.straits import lands_across, strait_crossings_from
-from tabula.engine.vae_victis.zoc import controller_of
-from tabula.geo.errors import InputError
-from tabula.geo.files import parse_user_toml, read_user_text, whole_number
+from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Transfer
+from bellica.engine.vae_victis.order_errors import IllegalOrderError, OrderError, OrderProblem, OrderSyntaxError
+from bellica.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, can_embark, is_navy, superiority_level
+from bellica.engine.vae_victis.straits import lands_across, strait_crossings_from
+from bellica.engine.vae_victis.zoc import controller_of
+from bellica.geo.errors import InputError
+from bellica.geo.files import parse_user_toml, read_user_text, whole_number
 
 __all__ = [
     "IllegalOrderError",
@@ -420,7 +420,7 @@ def _walk(
         if clock not in sides:
             valid = " ".join(str(c) for c in sorted(sides)) or "none"
             # Tell "off the map" apart from "no such side" with the full H3 geometry of the hex.
-            from tabula.geo.hexgrid import cell_sides  # here: tabula.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
+            from bellica.geo.hexgrid import cell_sides  # here: bellica.geo.hexgrid loads h3ronpy, numpy, pyarrow and shapely, off a CLI step's path (issue 11)
 
             on_globe = {s.clock for s in cell_sides(here)}
             why = "that side leads off the map" if clock in on_globe else "this hex has no side at that clock position"

@@ -1,7 +1,7 @@
 """The Vae Victis II rules as one frozen, typed object.
 
 The values live in ``datasets/rules/vae-victis-ii.toml`` (a scenario's ``[rules]``
-overrides them; ``tabula campaign new`` freezes the merged values in the campaign's
+overrides them; ``bellica campaign new`` freezes the merged values in the campaign's
 ``rules`` table).  :class:`Rules` groups them by the part of the rules that reads
 them: ``board.rules.movement`` for :func:`engine.vae_victis.movement.resolve_movement`,
 ``board.rules.battles``, ``.sieges``, ``.administration``, ``.victory``, ``.logistics``,
@@ -20,10 +20,10 @@ from typing import Any, Iterable, Mapping
 
 import duckdb
 
-from tabula.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
-from tabula.engine.core.rules import RuleSet, stored_rules, stored_ruleset_name
-from tabula.geo.errors import InputError
-from tabula.schema import existing_tables
+from bellica.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
+from bellica.engine.core.rules import RuleSet, stored_rules, stored_ruleset_name
+from bellica.geo.errors import InputError
+from bellica.schema import existing_tables
 
 __all__ = [
     "AdministrationRules",
@@ -246,7 +246,7 @@ class Rules(RuleSet):
 
     @classmethod
     def from_mapping(cls, merged: Mapping[str, Any], name: str = DEFAULT_RULESET) -> "Rules":
-        """From :func:`tabula.datasets.rules.load_rules`' merged values (or the stored ones)."""
+        """From :func:`bellica.datasets.rules.load_rules`' merged values (or the stored ones)."""
         try:
             opts = merged["options"]
             battles = dict(merged["battles"])
@@ -266,7 +266,7 @@ class Rules(RuleSet):
             )
         except (KeyError, TypeError) as e:
             raise InputError(f"the {name} rules lack {e}: the stored rules are incomplete; "
-                             "recreate the campaign with `tabula campaign new`") from None
+                             "recreate the campaign with `bellica campaign new`") from None
 
     def for_factions(self, factions: Iterable[str]) -> "Rules":
         """The same rules with every faction reference spelled as ``factions`` spell it
@@ -302,6 +302,6 @@ def read_rules(con: duckdb.DuckDBPyConnection) -> Rules:
     if stored is None:
         if "scenario_meta" in existing_tables(con):
             raise InputError("this campaign has no `rules` table (it predates rules as data): "
-                             "recreate it with `tabula campaign new`")
+                             "recreate it with `bellica campaign new`")
         return default_rules(name)
     return Rules.from_mapping(stored, name)

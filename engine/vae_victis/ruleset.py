@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tabula.engine.core.events import Event, StoredEvent
-from tabula.engine.core.ruleset import Ruleset, register
-from tabula.engine.core.tables import Snapshot
-from tabula.engine.vae_victis import explain, state
-from tabula.engine.vae_victis.rounds import machine
-from tabula.engine.vae_victis.rounds.orders_step import ORDER_SEAL
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.ruleset import Ruleset, register
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.vae_victis import explain, state
+from bellica.engine.vae_victis.rounds import machine
+from bellica.engine.vae_victis.rounds.orders_step import ORDER_SEAL
 
 __all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
 
@@ -34,9 +34,9 @@ def install_rules_views(campaign) -> bool:
     """
     if not LOGISTICS_INPUTS <= campaign.tables():
         return False
-    from tabula.engine.vae_victis.logistics import compute_logistics, ensure_logistics
-    from tabula.engine.vae_victis.logistics.sea import install_naval_views
-    from tabula.engine.vae_victis.zoc import install_zoc_views
+    from bellica.engine.vae_victis.logistics import compute_logistics, ensure_logistics
+    from bellica.engine.vae_victis.logistics.sea import install_naval_views
+    from bellica.engine.vae_victis.zoc import install_zoc_views
 
     ensure_logistics(campaign.con)  # first: it drops an older file's `navies` hook table, now a view
     install_zoc_views(campaign.con)
@@ -55,8 +55,8 @@ class VaeVictisII(Ruleset):
     order_seal = ORDER_SEAL
 
     def load_board(self, campaign) -> Any:
-        from tabula.engine.vae_victis.board import board_from_duckdb
-        from tabula.engine.vae_victis.logistics import attach_campaign
+        from bellica.engine.vae_victis.board import board_from_duckdb
+        from bellica.engine.vae_victis.logistics import attach_campaign
 
         # A read-write campaign keeps a fresh JSON copy of its Board (board_cache) for the next step.
         board = board_from_duckdb(campaign.con, write_cache=not campaign.read_only)
@@ -64,12 +64,12 @@ class VaeVictisII(Ruleset):
         return board
 
     def close_board(self, board: Any) -> None:
-        from tabula.engine.vae_victis.logistics import close_derived
+        from bellica.engine.vae_victis.logistics import close_derived
 
         close_derived(board)
 
     def read_rules(self, campaign) -> Any:
-        from tabula.engine.vae_victis.rules import read_rules
+        from bellica.engine.vae_victis.rules import read_rules
 
         return read_rules(campaign.con)
 
@@ -89,17 +89,17 @@ class VaeVictisII(Ruleset):
         return machine.next_step(machine.round_of(snap))
 
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
-        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+        from bellica.engine.vae_victis.rounds import recorded  # every step module: not for a status
 
         return recorded.recorded_steps(events)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
-        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+        from bellica.engine.vae_victis.rounds import recorded  # every step module: not for a status
 
         return recorded.run_step(campaign, name, arg)
 
     def log_key(self, event: StoredEvent) -> tuple:
-        from tabula.engine.vae_victis.rounds import recorded  # every step module: not for a status
+        from bellica.engine.vae_victis.rounds import recorded  # every step module: not for a status
 
         return recorded.log_key(event)
 

@@ -31,12 +31,12 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.battles import Engagement, EngagementResult
-from tabula.engine.vae_victis.logistics import Logistics
-from tabula.engine.vae_victis.model import Board, CampaignState, Event, Siege
-from tabula.engine.vae_victis.rules import SiegeRules
-from tabula.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.battles import Engagement, EngagementResult
+from bellica.engine.vae_victis.logistics import Logistics
+from bellica.engine.vae_victis.model import Board, CampaignState, Event, Siege
+from bellica.engine.vae_victis.rules import SiegeRules
+from bellica.engine.vae_victis.zoc import army_zoc, controller_of, kept_within_army_zoc
+from bellica.geo.errors import InputError
 
 __all__ = [
     "SiegeInputs",

@@ -36,10 +36,10 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from tabula.engine.core.tables import Snapshot
-from tabula.engine.vae_victis.explain import describe
-from tabula.engine.vae_victis.model import Army, CampaignState, Event, Phase, Siege
-from tabula.geo.errors import InputError, TabulaError
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.vae_victis.explain import describe
+from bellica.engine.vae_victis.model import Army, CampaignState, Event, Phase, Siege
+from bellica.geo.errors import InputError, BellicaError
 
 __all__ = [
     "STATE_SQL",
@@ -173,7 +173,7 @@ REDUCERS = {
 def snapshot_state(snap: Snapshot) -> CampaignState:
     """The :class:`CampaignState` the snapshot's tables hold."""
     if snap.campaign("round") is None:
-        raise InputError("the campaign has not been started: run `tabula round start CAMPAIGN.duckdb` first")
+        raise InputError("the campaign has not been started: run `bellica round start CAMPAIGN.duckdb` first")
     armies = tuple(
         Army(id=i, faction=f, cell=c, strength=s, eliminated=bool(e)) for (i, f, c, s, e) in snap.rows("armies")
     )
@@ -251,7 +251,7 @@ def state_events(before: Snapshot, state: CampaignState, *, round: int, phase: s
         emit("set_army", data)
     if old and {a.id for a in state.armies} < set(old_armies):
         missing = sorted(set(old_armies) - {a.id for a in state.armies})
-        raise TabulaError(f"a rules step dropped armies {missing} from the state: armies are eliminated, never deleted")
+        raise BellicaError(f"a rules step dropped armies {missing} from the state: armies are eliminated, never deleted")
     old_control = dict(old.control) if old else {}
     for s in sorted(state.control):
         if s not in old_control or old_control[s] != state.control[s]:
@@ -346,7 +346,7 @@ def save_state(campaign, state: CampaignState, *, events: Iterable[Event] = (), 
     kinds = campaign.ruleset.schema.state_kinds
     for ev in events:
         if ev.kind in kinds:
-            raise TabulaError(f"a rules module emitted an event of the reserved kind {ev.kind!r}")
+            raise BellicaError(f"a rules module emitted an event of the reserved kind {ev.kind!r}")
     before = campaign.snapshot()
     rnd = int(before.campaign("round") or state.round)
     ph = phase or before.campaign("phase") or state.phase
@@ -371,7 +371,7 @@ def start_snapshot(campaign, *, seed: int) -> Snapshot:
     for needed in ("placements", "structures", "factions"):
         if needed not in tables:
             raise InputError(
-                f"the campaign database has no `{needed}` table: create it with `tabula campaign new` before starting"
+                f"the campaign database has no `{needed}` table: create it with `bellica campaign new` before starting"
             )
     start_fp = campaign.rules.start.army_fp
     structures = {
@@ -428,11 +428,11 @@ def _start_sea_links(campaign, snap: Snapshot, tables) -> None:
     """The sea-zone links in force at the start: the default rule's for every faction and zone
     (:func:`engine.vae_victis.logistics.sea.default_sea_links`), nobody having written orders.
     Skipped on a map without sea zones or without the tables the logistics SQL reads."""
-    from tabula.engine.vae_victis.ruleset import LOGISTICS_INPUTS
+    from bellica.engine.vae_victis.ruleset import LOGISTICS_INPUTS
 
     if not snap.tables["naval_superiority"] or not LOGISTICS_INPUTS <= set(tables):
         return
-    from tabula.engine.vae_victis.logistics.sea import default_sea_links
+    from bellica.engine.vae_victis.logistics.sea import default_sea_links
 
     for faction, by_zone in default_sea_links(campaign.board, snapshot_state(snap)).items():
         for zone, targets in by_zone.items():

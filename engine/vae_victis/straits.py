@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from tabula.engine.vae_victis.model import Board, CampaignState
-from tabula.engine.vae_victis.naval import superiority_level, zones_of
-from tabula.engine.vae_victis.zoc import cells_within, controller_of, structure_exerts_zoc, structure_zoc
+from bellica.engine.vae_victis.model import Board, CampaignState
+from bellica.engine.vae_victis.naval import superiority_level, zones_of
+from bellica.engine.vae_victis.zoc import cells_within, controller_of, structure_exerts_zoc, structure_zoc
 
 __all__ = [
     "crossing_problem",

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.battles import Engagement, EngagementResult
-from tabula.engine.vae_victis.model import Board, CampaignState, Event
-from tabula.engine.vae_victis.rules import VictoryRules
-from tabula.engine.vae_victis.zoc import controller_of
+from bellica.engine.vae_victis.battles import Engagement, EngagementResult
+from bellica.engine.vae_victis.model import Board, CampaignState, Event
+from bellica.engine.vae_victis.rules import VictoryRules
+from bellica.engine.vae_victis.zoc import controller_of
 
 __all__ = [
     "VictoryCheck",

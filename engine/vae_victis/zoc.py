@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.model import Board, CampaignState, StructureInfo
-from tabula.geo.spatialdb import run_sql_file
+from bellica.engine.vae_victis.model import Board, CampaignState, StructureInfo
+from bellica.geo.spatialdb import run_sql_file
 
 __all__ = [
     "ZocSource",
@@ -205,7 +205,7 @@ def kept_within_army_zoc(board: Board, path: Iterable[str], structure_cell: str)
 # --- SQL views -------------------------------------------------------------------
 
 def _sql_dir() -> Path:
-    return Path(str(resources.files("tabula.engine.vae_victis") / "sql" / "zoc"))
+    return Path(str(resources.files("bellica.engine.vae_victis") / "sql" / "zoc"))
 
 
 def install_zoc_views(con) -> None:

@@ -16,9 +16,9 @@ def field_campaign(path: Path, *, placements=PLACEMENTS, structures=FIELD, publi
     """Write a started campaign at ``path`` (in ``orders_mode`` if given; initiative published
     unless ``publish`` is false) and issue its tokens: {name: token} (umpire, carthago, roma, syracusae,
     and the army players of ``players``, {name: (faction, armies)})."""
-    from tabula.app.tokens import issue_tokens
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
 
     m = sketch(radius=4, structures=structures, water=WATER)
     c, m = make_campaign(path, placements=placements, m=m)

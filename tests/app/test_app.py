@@ -1,4 +1,4 @@
-"""`tabula serve` through Starlette's TestClient: sign-in, the authorisation matrix, the order form, the umpire's steps."""
+"""`bellica serve` through Starlette's TestClient: sign-in, the authorisation matrix, the order form, the umpire's steps."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette 1.x nudges 
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tabula.app.server import COOKIE, create_app  # noqa: E402
+from bellica.app.server import COOKIE, create_app  # noqa: E402
 from tests.app.fixtures import field_campaign  # noqa: E402
-from tests.cli.test_round_cli import tabula  # noqa: E402
+from tests.cli.test_round_cli import bellica  # noqa: E402
 
 SECRET = "3 3 5 0"  # roma's sealed moves for army 9: no other response may contain them before the reveal
 
@@ -45,7 +45,7 @@ def test_sign_in_sets_a_strict_http_only_cookie(camp):
     assert r.status_code == 200 and "signed in as <b>roma</b>" in r.text and 'id="moves-9"' in r.text
     c2 = client(path)
     r = c2.post("/signin", data={"token": tokens["umpire"]})
-    assert r.status_code == 200 and "tabula: umpire" in r.text
+    assert r.status_code == 200 and "bellica: umpire" in r.text
     r = c2.post("/signout")
     assert c2.get("/").status_code == 401
 
@@ -177,7 +177,7 @@ def test_a_busy_file_is_503(camp):
 
 def test_tokens_command_revokes_and_stores_only_hashes(camp, capsys):
     path, tokens = camp
-    code, out, err = tabula(capsys, "serve", "tokens", path, "--url", "http://example.test:9000/")
+    code, out, err = bellica(capsys, "serve", "tokens", path, "--url", "http://example.test:9000/")
     assert code == 0, err
     links = dict(line.split() for line in out.splitlines()[1:])
     assert set(links) == {"umpire", "carthago", "roma", "syracusae"}
@@ -186,7 +186,7 @@ def test_tokens_command_revokes_and_stores_only_hashes(camp, capsys):
     assert new.encode() not in path.read_bytes()
     assert client(path, tokens["roma"]).get("/").status_code == 401  # revoked
     assert client(path, new).get("/").status_code == 200
-    code, _, err = tabula(capsys, "serve", "tokens", path.with_name("missing.duckdb"))
+    code, _, err = bellica(capsys, "serve", "tokens", path.with_name("missing.duckdb"))
     assert code == 1 and "does not exist" in err
 
 

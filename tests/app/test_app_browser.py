@@ -8,8 +8,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tabula.app.background import running
-from tabula.app.server import create_app
+from bellica.app.background import running
+from bellica.app.server import create_app
 from tests.app.fixtures import field_campaign
 from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
 

@@ -11,8 +11,8 @@ from collections import Counter
 
 import httpx
 
-from tabula.app.background import running
-from tabula.app.server import create_app
+from bellica.app.background import running
+from bellica.app.server import create_app
 from tests.app.fixtures import field_campaign
 
 CLIENTS = 50
@@ -29,7 +29,7 @@ LOADED = [9, 10, 11, 12, 13, 14, 1, 2, 3]
 
 
 def test_fifty_players_submitting_at_once(tmp_path):
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     path = tmp_path / "load.duckdb"
     tokens = field_campaign(path, placements=PLACEMENTS, structures=STRUCTURES)

@@ -1,9 +1,9 @@
-"""`tabula serve` on Magna Graecia and Trossian campaigns (tabula/app/nodes.py): each role's page,
+"""`bellica serve` on Magna Graecia and Trossian campaigns (bellica/app/nodes.py): each role's page,
 the forms calling the engine (a Magna Graecia turn to a battle's result; a Trossian phase with a
 courier), every refusal (out of turn 409, bad input 400 with what was typed kept, another role's
 form 403, nothing stored), Post/Redirect/Get, and the secrets: no side's page, JSON or map holds
 another side's element counts, naval points, orders, couriers' messages or treasury, nor any token
-or the seed.  The campaigns are made as `tabula campaign new` makes them (Sicily at res 6; the
+or the seed.  The campaigns are made as `bellica campaign new` makes them (Sicily at res 6; the
 Trossian scenario's map at res 4, built once per session by tests/engine/trossian/campaign_file.py).
 """
 
@@ -20,8 +20,8 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tabula.app.server import _access_of, create_app  # noqa: E402
-from tests.cli.test_rise_of_rome_cli import tabula  # noqa: E402
+from bellica.app.server import _access_of, create_app  # noqa: E402
+from tests.cli.test_rise_of_rome_cli import bellica  # noqa: E402
 
 JSON = {"Accept": "application/json"}
 MG_SEED = 4242
@@ -30,8 +30,8 @@ TR_SEED = 8181
 
 @pytest.fixture(scope="module")
 def sicily(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     folder = tmp_path_factory.mktemp("mg-app")
     s = load_node_scenario("magna-graecia/dionysian")
@@ -40,8 +40,8 @@ def sicily(tmp_path_factory):
 
 
 def _tokens(path) -> dict[str, str]:
-    from tabula.app.tokens import issue_tokens
-    from tabula.engine.core.campaign import Campaign
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
 
     with Campaign.open(path) as c:
         return {i.name: i.token for i in issue_tokens(c)}
@@ -49,10 +49,10 @@ def _tokens(path) -> dict[str, str]:
 
 def make_mg(capsys, sicily, tmp_path):
     path = tmp_path / "dionysian.duckdb"
-    code, _o, err = tabula(capsys, "campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", sicily,
+    code, _o, err = bellica(capsys, "campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", sicily,
                            "--out", path, "-q")
     assert code == 0, err
-    code, _o, err = tabula(capsys, "magna-graecia", "start", path, "--seed", MG_SEED)
+    code, _o, err = bellica(capsys, "magna-graecia", "start", path, "--seed", MG_SEED)
     assert code == 0, err
     return path, _tokens(path)
 
@@ -63,7 +63,7 @@ def make_tr(capsys, tmp_path):
     base = tmp_path.parent / "trossian-base"  # the base campaign is made once per session (campaign_file)
     base.mkdir(exist_ok=True)
     path = fresh_campaign(base, tmp_path / "trossian.duckdb")
-    code, _o, err = tabula(capsys, "trossian", "start", path, "--seed", TR_SEED)
+    code, _o, err = bellica(capsys, "trossian", "start", path, "--seed", TR_SEED)
     assert code == 0, err
     return path, _tokens(path)
 
@@ -90,7 +90,7 @@ def _ids_unique(html: str) -> str:
 
 
 def _log_len(path) -> int:
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     _access_of(path).release()
     with Campaign.open(path, read_only=True) as c:
@@ -126,8 +126,8 @@ def _no_secrets(text: str, tokens: dict[str, str], seed: int, *, is_map: bool = 
 
 def _mg_secrets(path) -> dict[str, list[str]]:
     """Per side, strings that only it (and the umpire) may read: its commands' element lines and its fleet's NP."""
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.magna_graecia.ruleset import view
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.magna_graecia.ruleset import view
 
     _access_of(path).release()
     out: dict[str, list[str]] = {}
@@ -238,8 +238,8 @@ def test_mg_pages_turn_to_a_battle_result_and_refusals(mg):
     assert "the battle at Morgantina is entered: Syracuse wins" in page
     _check_mg_secrets(path, tokens, {"Syracuse": syr, "Carthage": car})
     # A retreat owed is the umpire's (a city's own command) or its owner's; then Syracuse ends its turn.
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.magna_graecia.ruleset import view
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.magna_graecia.ruleset import view
 
     for _ in range(4):
         _access_of(path).release()
@@ -258,12 +258,12 @@ def test_mg_pages_turn_to_a_battle_result_and_refusals(mg):
     assert r.status_code == 200 and 'id="sql-result"' in T(r)
     assert syr.post("/umpire/sql", data={"query": "SELECT 1"}).status_code == 403
     _access_of(path).release()
-    code, _o, err = tabula_verify(path)
+    code, _o, err = bellica_verify(path)
     assert code == 0, err
 
 
-def tabula_verify(path):
-    from tabula.cli import main
+def bellica_verify(path):
+    from bellica.cli import main
 
     try:
         main(["round", "verify", str(path), "--readjudicate"])
@@ -273,12 +273,12 @@ def tabula_verify(path):
 
 
 def _two_sided_battle(path) -> tuple[str, list[str], list[str]]:
-    """Play the scripted policy (tabula.demo_magna_graecia) until a land battle with a side on each
+    """Play the scripted policy (bellica.demo_magna_graecia) until a land battle with a side on each
     part is due: (node, [the two sides], [the defending sides])."""
-    from tabula.demo_magna_graecia import march, resolve_battles
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.magna_graecia.battles import camps
-    from tabula.engine.magna_graecia.ruleset import play, state_of
+    from bellica.demo_magna_graecia import march, resolve_battles
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.magna_graecia.battles import camps
+    from bellica.engine.magna_graecia.ruleset import play, state_of
 
     _access_of(path).release()
     with Campaign.open(path) as c:
@@ -413,7 +413,7 @@ def test_tr_phase_with_a_courier_sealed_orders_and_refusals(tr):
     r = ump.post("/umpire/sql", data={"query": "SELECT count(*) FROM tr_orders"})
     assert r.status_code == 200 and 'id="sql-result"' in T(r)
     _access_of(path).release()
-    code, _o, err = tabula_verify(path)
+    code, _o, err = bellica_verify(path)
     assert code == 0, err
 
 

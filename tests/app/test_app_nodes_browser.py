@@ -1,5 +1,5 @@
 """Magna Graecia and the Trossian campaign played through browsers (headless Debian chromium) against
-`tabula serve` on a real uvicorn, as tests/app/test_app_provinces_browser.py plays the province games.
+`bellica serve` on a real uvicorn, as tests/app/test_app_provinces_browser.py plays the province games.
 
 (a) Magna Graecia: Syracuse's, Carthage's and the umpire's browsers play a turn to a battle's result:
     Syracuse marches on the neutral city of Morgantina and attacks it (it joins Carthage), a move
@@ -23,8 +23,8 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from tabula.app.background import running  # noqa: E402
-from tabula.app.server import create_app  # noqa: E402
+from bellica.app.background import running  # noqa: E402
+from bellica.app.server import create_app  # noqa: E402
 from tests.app.test_app_nodes import _log_len, _mg_secrets, make_mg, make_tr, sicily  # noqa: E402,F401
 from tests.app.test_app_provinces_browser import Browser  # noqa: E402
 from tests.web_maps.browser import require_chromium  # noqa: E402

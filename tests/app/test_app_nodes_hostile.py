@@ -1,4 +1,4 @@
-"""`tabula serve` on Magna Graecia and Trossian campaigns, fed hostile form data (issue #13): every
+"""`bellica serve` on Magna Graecia and Trossian campaigns, fed hostile form data (issue #13): every
 POST to /turn/act and /umpire/act with a garbled step, unknown sides, nations, nodes and numbers,
 element specs like '40:Sp(I)=-3', huge and unicode values, missing and repeated fields answers a
 page (never a 500), and a refused one stores nothing (the campaign's log unchanged).  A step
@@ -17,7 +17,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tabula.app.server import _access_of, create_app  # noqa: E402
+from bellica.app.server import _access_of, create_app  # noqa: E402
 from tests.cli.test_fuzz import TEXT, fuzz_settings  # noqa: E402
 from tests.cli.test_fuzz_games import run  # noqa: E402
 
@@ -49,15 +49,15 @@ def _form(fields, values):
 
 
 def _tokens(path) -> dict[str, str]:
-    from tabula.app.tokens import issue_tokens
-    from tabula.engine.core.campaign import Campaign
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
 
     with Campaign.open(path) as c:
         return {i.name: i.token for i in issue_tokens(c)}
 
 
 def _log_len(path) -> int:
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     _access_of(path).release()
     with Campaign.open(path, read_only=True) as c:
@@ -66,8 +66,8 @@ def _log_len(path) -> int:
 
 @pytest.fixture(scope="module")
 def mg(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     folder = tmp_path_factory.mktemp("mg-hostile")
     s = load_node_scenario("magna-graecia/dionysian")

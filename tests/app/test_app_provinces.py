@@ -1,9 +1,9 @@
-"""`tabula serve` on province campaigns (tabula/app/provinces.py): a Rise of Rome turn played by
+"""`bellica serve` on province campaigns (bellica/app/provinces.py): a Rise of Rome turn played by
 Rome's player through the app, a Mare Nostrum turn with a nation's action and an out-of-turn
 refusal, the authorisation matrix of both, and Rome clicking through a turn in headless chromium.
 
 The maps are the real ones (the scenarios' bboxes at res 5 and 4, built once for the module);
-the campaigns are made with `tabula campaign new --scenario ...` as the CLI tests make them.
+the campaigns are made with `bellica campaign new --scenario ...` as the CLI tests make them.
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette 1.x nudges 
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tabula.app.server import _access_of, create_app  # noqa: E402
+from bellica.app.server import _access_of, create_app  # noqa: E402
 from tests.cli.test_mare_nostrum_cli import WHEELS  # noqa: E402
-from tests.cli.test_rise_of_rome_cli import tabula  # noqa: E402
+from tests.cli.test_rise_of_rome_cli import bellica  # noqa: E402
 
 JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture(scope="module")
 def maps(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     folder = tmp_path_factory.mktemp("province-maps")
     ror, mn = load_province_scenario("rise-of-rome"), load_province_scenario("mare-nostrum")
@@ -39,14 +39,14 @@ def maps(tmp_path_factory):
 
 def _campaign(capsys, maps, tmp_path, scenario: str, seed: int) -> tuple:
     """A started campaign of ``scenario`` with its app tokens: (path, {name: token})."""
-    from tabula.app.tokens import issue_tokens
-    from tabula.engine.core.campaign import Campaign
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
 
     path = tmp_path / f"{scenario}.duckdb"
     map_path = maps / ("italy5.duckdb" if scenario == "rise-of-rome" else "mn4.duckdb")
-    code, _out, err = tabula(capsys, "campaign", "new", "--scenario", scenario, "--map", map_path, "--out", path, "-q")
+    code, _out, err = bellica(capsys, "campaign", "new", "--scenario", scenario, "--map", map_path, "--out", path, "-q")
     assert code == 0, err
-    code, _out, err = tabula(capsys, "turn", "start", path, "--seed", seed)
+    code, _out, err = bellica(capsys, "turn", "start", path, "--seed", seed)
     assert code == 0, err
     with Campaign.open(path) as c:
         return path, {i.name: i.token for i in issue_tokens(c)}
@@ -69,7 +69,7 @@ def client(path, token=None):
 
 def _cli(capsys, path, *args) -> str:
     _access_of(path).release()  # the app holds the file between requests: let the in-process CLI open it
-    code, out, err = tabula(capsys, *args)
+    code, out, err = bellica(capsys, *args)
     assert code == 0, (args, err)
     return out
 
@@ -114,13 +114,13 @@ def test_a_rise_of_rome_turn_played_through_the_app_to_the_next_turn(rome, capsy
     path, tokens = rome
     romans = client(path, tokens["Romans"])
     r = romans.get("/")
-    assert r.status_code == 200 and "tabula: Rise of Rome, Romans" in r.text
+    assert r.status_code == 200 and "bellica: Rise of Rome, Romans" in r.text
     assert "turn 1 of 12, phase revenue" in r.text and 'id="next-button"' in r.text and 'src="/map"' in r.text
     r = romans.post("/turn/next")
     assert r.status_code == 200 and "== Turn 1 of 12: 348 to 341 BC" in _message(r) and 'id="attack"' in r.text
     view = romans.get("/api/status").json()
     assert view["next_step"] == "attack" and "Samnites" in view["targets"]
-    # The app's status is `tabula turn status --json`'s.
+    # The app's status is `bellica turn status --json`'s.
     assert json.loads(_cli(capsys, path, "turn", "status", path, "--json")) == view
     r = romans.post("/turn/attack", data={"target": "Samnites"})
     assert r.status_code == 200 and "Rome&#x27;s decision" in _message(r) and "Samnites" in _message(r)
@@ -157,7 +157,7 @@ def test_a_mare_nostrum_nation_acts_in_its_turn_and_is_refused_out_of_it(mare):
     path, tokens = mare
     umpire, romans, gauls = (client(path, tokens[n]) for n in ("umpire", "Romans", "Gauls"))
     page = umpire.get("/").text
-    assert "tabula: Mare Nostrum, umpire" in page and 'id="begin-button"' in page and 'id="lottery-wheel"' in page
+    assert "bellica: Mare Nostrum, umpire" in page and 'id="begin-button"' in page and 'id="lottery-wheel"' in page
     for wheel, numbers in WHEELS.items():
         r = umpire.post("/umpire/lottery", data={"wheel": wheel, "numbers": " ".join(map(str, numbers))})
         assert r.status_code == 200 and f"for turn 1: {' '.join(map(str, numbers))}" in _message(r)
@@ -336,7 +336,7 @@ def test_rome_clicks_through_a_turn_in_the_browser(rome):
     require_chromium()
     from playwright.sync_api import expect, sync_playwright
 
-    from tabula.app.background import running
+    from bellica.app.background import running
 
     path, tokens = rome
     with running(create_app(path)) as url, sync_playwright() as p:

@@ -1,4 +1,4 @@
-"""The province games played through browsers (headless Debian chromium) against `tabula serve` on a
+"""The province games played through browsers (headless Debian chromium) against `bellica serve` on a
 real uvicorn, as tests/app/test_app_browser.py plays the hex game.
 
 (a) Rise of Rome: Rome's player, in its browser, plays a turn in which it is attacked twice and
@@ -14,7 +14,7 @@ real uvicorn, as tests/app/test_app_browser.py plays the hex game.
     a GET page (Post/Redirect/Get), so reloading it takes no action twice.
 
 The maps are the real ones (the scenarios' bboxes at res 5 and 4), built once for the module; the
-campaigns are made with `tabula campaign new --scenario ...` as the CLI tests make them.
+campaigns are made with `bellica campaign new --scenario ...` as the CLI tests make them.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from tabula.app.background import running  # noqa: E402
-from tabula.app.server import _access_of, create_app  # noqa: E402
+from bellica.app.background import running  # noqa: E402
+from bellica.app.server import _access_of, create_app  # noqa: E402
 from tests.app.test_app_provinces import _campaign, maps  # noqa: E402,F401  (the module's map fixture)
 from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium  # noqa: E402
 
@@ -80,9 +80,9 @@ def _rome_turn_one(path) -> None:
     """Turn 1 played through the engine (the browser plays turn 2): Rome attacks its poorest
     neighbour with half its free revenue and a quarter to Defense, wins every battle played on the
     table by a Major Victory and takes provinces by the seed's rule."""
-    from tabula.commands.turn import rome_spending
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.rise_of_rome import ruleset as ror
+    from bellica.commands.turn import rome_spending
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.rise_of_rome import ruleset as ror
 
     with Campaign.open(path) as c:
         rome = c.board.player
@@ -108,7 +108,7 @@ def _rome_turn_one(path) -> None:
 
 def _recorded(path, turn: int) -> tuple[dict | None, list[tuple]]:
     """(the Defense split noted for ``turn``, the provinces chosen in it) as the campaign stores them."""
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     _access_of(path).release()
     with Campaign.open(path, read_only=True) as c:
@@ -207,16 +207,16 @@ def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys,
         finally:
             b.close()
     _access_of(path).release()
-    from tests.cli.test_rise_of_rome_cli import tabula
+    from tests.cli.test_rise_of_rome_cli import bellica
 
-    code, out, err = tabula(capsys, "round", "verify", path, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", path, "--readjudicate")
     assert code == 0 and "re-adjudicated from the scenario give the same" in out, err
     assert _held(path, [c for _b, _k, c in picked]) == "Romans"
 
 
 def _held(path, provinces: list[str]) -> str | None:
     """The one holder of ``provinces`` now (None if they differ)."""
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     with Campaign.open(path, read_only=True) as c:
         control = c.snapshot().tables["ror_control"]
@@ -244,7 +244,7 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             umpire = b.page(tokens["umpire"])
             romans = b.page(tokens["Romans"])
             carthage = b.page(tokens["Carthaginians"])
-            assert umpire.title() == "tabula: Mare Nostrum, umpire" and romans.title() == "tabula: Mare Nostrum, Romans"
+            assert umpire.title() == "bellica: Mare Nostrum, umpire" and romans.title() == "bellica: Mare Nostrum, Romans"
             # The umpire enters the real draw, wheel by wheel, then begins the turn.
             for wheel, numbers in MN_WHEELS.items():
                 umpire.select_option("#lottery-wheel-code", wheel)
@@ -278,7 +278,7 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
 
             # The Romans act: an alliance with invaders (the page offers only the provinces invaders
             # threaten that another nation holds), then a land attack.
-            from tabula.engine.mare_nostrum.scenario import default_scenario
+            from bellica.engine.mare_nostrum.scenario import default_scenario
 
             scenario = default_scenario()
             threatened = [q for q in dict.fromkeys(i.province for i in scenario.invaders)

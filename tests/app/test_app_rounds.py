@@ -16,9 +16,9 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tabula.app.server import _access_of, create_app  # noqa: E402
+from bellica.app.server import _access_of, create_app  # noqa: E402
 from tests.app.fixtures import field_campaign  # noqa: E402
-from tests.cli.test_round_cli import tabula  # noqa: E402
+from tests.cli.test_round_cli import bellica  # noqa: E402
 
 JSON = {"Accept": "application/json"}
 
@@ -37,7 +37,7 @@ def _to_engagement(path, tokens):
 
 
 def test_a_round_with_a_battle_played_from_browsers(tmp_path):
-    from tabula.engine.core.readjudicate import readjudicate
+    from bellica.engine.core.readjudicate import readjudicate
 
     path = tmp_path / "field.duckdb"
     tokens = field_campaign(path)
@@ -92,11 +92,11 @@ def test_a_player_retreats_rather_than_fight(tmp_path):
 def test_army_players_command_only_their_armies(tmp_path, capsys):
     path = tmp_path / "field.duckdb"
     field_campaign(path)
-    code, _, err = tabula(capsys, "serve", "tokens", path, "--player", "Scipio=carthago:9")
+    code, _, err = bellica(capsys, "serve", "tokens", path, "--player", "Scipio=carthago:9")
     assert code == 1 and "army 9 is not an army of carthago (1)" in err
-    code, _, err = tabula(capsys, "serve", "tokens", path, "--player", "Scipio:9")
+    code, _, err = bellica(capsys, "serve", "tokens", path, "--player", "Scipio:9")
     assert code == 2 and "is not NAME=FACTION:ARMY,ARMY" in err
-    code, out, err = tabula(capsys, "serve", "tokens", path, "--player", "Scipio=Roma:9")
+    code, out, err = bellica(capsys, "serve", "tokens", path, "--player", "Scipio=Roma:9")
     assert code == 0, err
     line = next(ln for ln in out.splitlines() if ln.split()[0] == "Scipio")
     assert line.endswith("(armies 9 of roma)")
@@ -112,8 +112,8 @@ def test_army_players_command_only_their_armies(tmp_path, capsys):
 
 
 def test_commit_reveal_through_the_app(tmp_path):
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.orders import parse_orders_text
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.orders import parse_orders_text
 
     path = tmp_path / "cr.duckdb"
     tokens = field_campaign(path, orders_mode="commit-reveal")
@@ -122,7 +122,7 @@ def test_commit_reveal_through_the_app(tmp_path):
     assert 'id="commit"' in page and 'id="orders"' not in page and "[armies.9]" in page
     files = {"roma": 'faction = "roma"\nround = 1\n[armies.9]\nmoves = "3"\n[armies.10]\nmoves = ""\n',
              "carthago": '[armies.1]\nmoves = "9"\n'}
-    # What `tabula round commitment` computes on each player's own machine:
+    # What `bellica round commitment` computes on each player's own machine:
     digests = {f: rounds.orders_commitment(dict(parse_orders_text(t).orders), f"secret-{f}") for f, t in files.items()}
     r = roma.post("/commit", data={"digest": digests["roma"]})
     assert r.status_code == 200 and "roma commits to its round 1 orders" in r.text

@@ -1,4 +1,4 @@
-"""`tabula campaign ...` end to end through the real entry point (tabula.cli.main)."""
+"""`bellica campaign ...` end to end through the real entry point (bellica.cli.main)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tabula.geo.spatialdb import connect
-from tabula.cli import main
+from bellica.geo.spatialdb import connect
+from bellica.cli import main
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
 
 
@@ -119,7 +119,7 @@ def test_killed_campaign_new_leaves_nothing_after_the_next_run(tmp_path, capsys)
     m = build_synthetic_map(tmp_path / "map.duckdb")
     scen = write_synthetic_scenario(tmp_path / "scen")
     out = tmp_path / "c.duckdb"
-    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", "campaign", "new", "--scenario", str(scen), "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "bellica.cli", "campaign", "new", "--scenario", str(scen), "--out", str(out),
                              "--map", str(m)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     pattern = f".c.duckdb.{proc.pid}.tmpdir"
     deadline = time.monotonic() + 60

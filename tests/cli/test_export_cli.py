@@ -1,4 +1,4 @@
-"""`tabula export`: the situation now and the player packets, end to end on a small synthetic campaign."""
+"""`bellica export`: the situation now and the player packets, end to end on a small synthetic campaign."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pandas as pd
 import pyogrio
 import pytest
 
-from tabula.cli import main
-from tabula.engine.vae_victis.orders import parse_orders_text
+from bellica.cli import main
+from bellica.engine.vae_victis.orders import parse_orders_text
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
-from tests.cli.test_round_cli import tabula
+from tests.cli.test_round_cli import bellica
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ class _Capture:
 
 def test_export_writes_the_control_now(played, tmp_path, capsys):
     out = tmp_path / "now"
-    code, text, err = tabula(capsys, "export", played, "--out", out)
+    code, text, err = bellica(capsys, "export", played, "--out", out)
     assert code == 0, err
     assert text.startswith(f"{out}: round 2, phase orders, as the umpire sees it: 3 armies, 4 control")
     control = gpd.read_file(out / "situation.gpkg", layer="control").set_index("structure")
@@ -75,7 +75,7 @@ def test_export_writes_the_control_now(played, tmp_path, capsys):
 
 def test_a_faction_export_hides_enemy_strength(played, tmp_path, capsys):
     out = tmp_path / "carthago"
-    code, _, err = tabula(capsys, "export", played, "--out", out, "--faction", "Carthago", "--format", "geojson")
+    code, _, err = bellica(capsys, "export", played, "--out", out, "--faction", "Carthago", "--format", "geojson")
     assert code == 0, err
     armies = gpd.read_file(out / "geojson" / "armies.geojson").set_index("id")
     assert armies.loc[1, "strength"] == 1600
@@ -88,7 +88,7 @@ def test_a_faction_export_hides_enemy_strength(played, tmp_path, capsys):
 
 def test_packet_per_faction(played, tmp_path, capsys):
     out = tmp_path / "mail"
-    code, text, err = tabula(capsys, "export", played, "--out", out, "--packet", "--format", "gpkg")
+    code, text, err = bellica(capsys, "export", played, "--out", out, "--packet", "--format", "gpkg")
     assert code == 0, err
     assert f"player packets: {out}/packets/carthago, {out}/packets/roma, {out}/packets/syracusae" in text
     for faction, armies in (("roma", [9, 10]), ("carthago", [1]), ("syracusae", [])):
@@ -100,10 +100,10 @@ def test_packet_per_faction(played, tmp_path, capsys):
         assert parsed.faction == faction and parsed.round == 2
         assert list(parsed.orders) == armies  # exactly the faction's live armies, each standing in place
         assert all(o.moves == () for o in parsed.orders.values())
-        # the log as `tabula log --faction F` prints it
-        code, log_text, _ = tabula(capsys, "log", played, "--faction", faction)
+        # the log as `bellica log --faction F` prints it
+        code, log_text, _ = bellica(capsys, "log", played, "--faction", faction)
         assert (here / "log.txt").read_text() == log_text
-        # the faction's map (`tabula render map --faction F`) and its own situation, others' strengths hidden
+        # the faction's map (`bellica render map --faction F`) and its own situation, others' strengths hidden
         assert (here / "map.html").stat().st_size > 0
         own = gpd.read_file(here / "situation.gpkg", layer="armies")
         assert own[own["faction"] != faction]["strength"].isna().all()
@@ -119,7 +119,7 @@ def test_packet_per_faction(played, tmp_path, capsys):
 
 def test_a_faction_packet_holds_only_that_faction(played, tmp_path, capsys):
     out = tmp_path / "roma"
-    code, text, err = tabula(capsys, "export", played, "--out", out, "--faction", "roma", "--packet")
+    code, text, err = bellica(capsys, "export", played, "--out", out, "--faction", "roma", "--packet")
     assert code == 0, err
     assert [p.name for p in (out / "packets").iterdir()] == ["roma"]
     armies = gpd.read_file(out / "situation.gpkg", layer="armies").set_index("id")
@@ -128,27 +128,27 @@ def test_a_faction_packet_holds_only_that_faction(played, tmp_path, capsys):
 
 def test_bad_input_is_one_line_and_nothing_is_written(played, tmp_path, capsys):
     out = tmp_path / "out"
-    code, _, err = tabula(capsys, "export", played, "--out", out, "--faction", "gallia", "--packet")
+    code, _, err = bellica(capsys, "export", played, "--out", out, "--faction", "gallia", "--packet")
     assert code == 2 and "'gallia' is not a faction of this campaign: use one of carthago, roma, syracusae" in err
     map_db = tmp_path / "map.duckdb"
-    from tabula.geo.spatialdb import connect
-    from tabula.schema import create_map_tables
+    from bellica.geo.spatialdb import connect
+    from bellica.schema import create_map_tables
 
     con = connect(map_db)
     create_map_tables(con)
     con.close()
-    code, _, err = tabula(capsys, "export", map_db, "--out", out)
+    code, _, err = bellica(capsys, "export", map_db, "--out", out)
     assert code == 1 and err.startswith("error: ") and "is a map, not a campaign" in err
     assert len(err.strip().splitlines()) == 1
-    code, _, err = tabula(capsys, "export", tmp_path / "none.duckdb", "--out", out)
+    code, _, err = bellica(capsys, "export", tmp_path / "none.duckdb", "--out", out)
     assert code == 1 and "does not exist" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
-    code, _, err = tabula(capsys, "export", played, "--out", out)
+    code, _, err = bellica(capsys, "export", played, "--out", out)
     assert code == 0, err
-    code, _, err = tabula(capsys, "export", played, "--out", out, "--packet")
+    code, _, err = bellica(capsys, "export", played, "--out", out, "--packet")
     assert code == 1 and err.strip() == f"error: {out} exists: pass --force to replace it, or choose another --out"
     assert not (out / "packets").exists()
-    code, _, err = tabula(capsys, "export", played, "--out", out, "--packet", "--force")
+    code, _, err = bellica(capsys, "export", played, "--out", out, "--packet", "--force")
     assert code == 0, err
     assert (out / "packets" / "roma" / "map.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["map.duckdb", "out"]  # no leftovers

@@ -1,13 +1,13 @@
 """Property-based fuzzing of every CLI command that reads a user's file or string (issue #8).
 
 Hypothesis throws generated bad inputs at the commands, run in-process through
-``tabula.cli.main`` (a subprocess per example would cost a second each), and every
+``bellica.cli.main`` (a subprocess per example would cost a second each), and every
 example must end the way the issue asks:
 
 * exit code non-zero, unless the input was valid (then the step is fully applied);
 * on refusal, exactly one ``error: ...`` line naming the input (or click's usage error,
   ``Error: Invalid value ...``, for a bad option), and no traceback anywhere;
-* the campaign file byte-identical after a refused step (and after any ``tabula sql``);
+* the campaign file byte-identical after a refused step (and after any ``bellica sql``);
 * no stray file left in the working folder (a ``.wal``, a half-written output, a temp folder).
 
 Each example gets a fresh folder with a copy of a campaign built once per module.  The
@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tabula.cli import main
+from bellica.cli import main
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
@@ -50,8 +50,8 @@ def fuzz_settings(n: int):
 
 # --- running the CLI and judging its output -------------------------------------------------
 
-def tabula(capsys, *args) -> tuple[int, str, str]:
-    """The CLI in-process, as the `tabula` script runs it: (exit code, stdout, stderr).  An
+def bellica(capsys, *args) -> tuple[int, str, str]:
+    """The CLI in-process, as the `bellica` script runs it: (exit code, stdout, stderr).  An
     exception escaping ``main`` is what the script would print as a traceback, so it is
     turned into one here, for the checks to find."""
     code = 0
@@ -94,7 +94,7 @@ def judge(result, *, work: Path, before: set[str], names, protected: Path | None
           may_succeed: bool = True, outputs=(), always_protected: bool = False) -> None:
     """The issue's checks on one run (see the module doc).  ``names``: strings of which the error
     line must hold one (the input's name); ``protected``: the campaign file whose bytes a refusal
-    must leave alone (``always_protected``: whatever the exit code, e.g. for `tabula sql`)."""
+    must leave alone (``always_protected``: whatever the exit code, e.g. for `bellica sql`)."""
     code, out, err = result
     assert "Traceback" not in out + err, f"traceback:\n{out}{err}"
     if code == 0:
@@ -148,7 +148,7 @@ def started(root) -> Path:
 @pytest.fixture(scope="module")
 def synthetic(root) -> dict[str, Path]:
     """The etl tests' synthetic scenario and map, and the campaign made of them (not started)."""
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     scen = write_synthetic_scenario(root / "scen")
     m = build_synthetic_map(root / "map.duckdb")
@@ -213,7 +213,7 @@ def test_orders_items(items, started, root, capsys):
     with workspace(root, ("c.duckdb", started)) as work:
         c = work / "c.duckdb"
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "round", "orders", c, "--faction", "roma", *items)
+        result = bellica(capsys, "round", "orders", c, "--faction", "roma", *items)
         names = ["ARMY=MOVES", "army ", "ITEMS", "the command line", "moves"]
         judge(result, work=work, before=before, names=names, protected=c, protected_sha=digest)
 
@@ -228,7 +228,7 @@ def test_orders_file(data, started, root, capsys):
         c, f = work / "c.duckdb", work / "roma.toml"
         f.write_bytes(data)
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "round", "orders", c, "--file", f)
+        result = bellica(capsys, "round", "orders", c, "--file", f)
         judge(result, work=work, before=before, names=["roma.toml"], protected=c, protected_sha=digest)
 
 
@@ -246,7 +246,7 @@ def test_choices_file(data, started, root, capsys):
         c, f = work / "c.duckdb", work / "choices.toml"
         f.write_bytes(data)
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "round", "administer", c, "--choices", f)
+        result = bellica(capsys, "round", "administer", c, "--choices", f)
         judge(result, work=work, before=before, names=["choices.toml", "administ"], protected=c, protected_sha=digest,
               may_succeed=False)
 
@@ -257,7 +257,7 @@ def test_choices_options(option, value, started, root, capsys):
     with workspace(root, ("c.duckdb", started)) as work:
         c = work / "c.duckdb"
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "round", "administer", c, option, value)
+        result = bellica(capsys, "round", "administer", c, option, value)
         judge(result, work=work, before=before, names=[option, "administ", "structure", "army "], protected=c,
               protected_sha=digest, may_succeed=False)
 
@@ -270,7 +270,7 @@ def test_other_step_strings(command, value, started, root, capsys):
     with workspace(root, ("c.duckdb", started)) as work:
         c = work / "c.duckdb"
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "round", command, c, *args)
+        result = bellica(capsys, "round", command, c, *args)
         judge(result, work=work, before=before, protected=c, protected_sha=digest,
               names=["USES", "--casualties", "ARMY", "army", "initiative", "engagement", "battle", "phase"])
 
@@ -287,9 +287,9 @@ def test_placements_csv(data, synthetic, root, capsys):
         c, f = work / "c.duckdb", work / "p.csv"
         f.write_bytes(data)
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "campaign", "place", c, f)
+        result = bellica(capsys, "campaign", "place", c, f)
         judge(result, work=work, before=before, names=["p.csv"], protected=c, protected_sha=digest)
-        result = tabula(capsys, "campaign", "check", "--scenario", synthetic["scenario"], "--placements", f)
+        result = bellica(capsys, "campaign", "check", "--scenario", synthetic["scenario"], "--placements", f)
         judge(result, work=work, before=before, names=["p.csv"])
 
 
@@ -310,7 +310,7 @@ def test_scenario_folder(name, data, synthetic, root, capsys):
         else:
             f.write_bytes(data.draw(mutated(f.read_text()), label=f"{name} bytes"))
         before = listing(work)
-        result = tabula(capsys, "campaign", "check", "--scenario", work / "scen")
+        result = bellica(capsys, "campaign", "check", "--scenario", work / "scen")
         judge(result, work=work, before=before, names=[name, "scen"])
 
 
@@ -323,7 +323,7 @@ def test_campaign_new_from_a_mangled_scenario(name, data, synthetic, root, capsy
         f = work / "scen" / name
         f.write_bytes(data.draw(mutated(f.read_text()), label=f"{name} bytes"))
         before = listing(work)
-        result = tabula(capsys, "campaign", "new", "--scenario", work / "scen", "--map", synthetic["map"],
+        result = bellica(capsys, "campaign", "new", "--scenario", work / "scen", "--map", synthetic["map"],
                         "--out", work / "new.duckdb", "-q")
         judge(result, work=work, before=before, names=[name, "scen"], outputs=["new.duckdb"])
 
@@ -347,9 +347,9 @@ def test_sql_query(query, started, root, capsys):
         c = work / "c.duckdb"
         query = query.replace("{c}", str(c)).replace("{w}", str(work))
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "sql", c, query)
-        # Whatever the query, `tabula sql` leaves the campaign as it was and writes no file.
-        judge(result, work=work, before=before, names=["QUERY", "statement", "tabula sql"], protected=c,
+        result = bellica(capsys, "sql", c, query)
+        # Whatever the query, `bellica sql` leaves the campaign as it was and writes no file.
+        judge(result, work=work, before=before, names=["QUERY", "statement", "bellica sql"], protected=c,
               protected_sha=digest, always_protected=True)
 
 
@@ -360,7 +360,7 @@ def test_sql_file(data, started, root, capsys):
         c, f = work / "c.duckdb", work / "q.sql"
         f.write_bytes(data)
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "sql", c, "--file", f)
+        result = bellica(capsys, "sql", c, "--file", f)
         judge(result, work=work, before=before, names=["q.sql"], protected=c, protected_sha=digest,
               always_protected=True)
 
@@ -409,8 +409,8 @@ def test_campaign_path(command, bad, started, synthetic, root, capsys):
         args = [a.replace("{c}", str(c)).replace("{p}", str(p)).replace("{w}", str(work))
                 .replace("{s}", str(synthetic["scenario"])) for a in command]
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, *args)
-        # `tabula sql` may read any DuckDB file (a map, another database), read-only; every other
+        result = bellica(capsys, *args)
+        # `bellica sql` may read any DuckDB file (a map, another database), read-only; every other
         # command needs a campaign.
         queryable = command[0] == "sql" and bad[0] == "table"
         judge(result, work=work, before=before, names=[str(c), c.name], protected=c, protected_sha=digest,
@@ -423,7 +423,7 @@ def test_a_map_given_as_a_campaign(synthetic, root, capsys):
         with workspace(root, ("map.duckdb", synthetic["map"])) as work:
             m = work / "map.duckdb"
             before, digest = listing(work), sha(m)
-            result = tabula(capsys, *command, m)
+            result = bellica(capsys, *command, m)
             judge(result, work=work, before=before, names=[str(m)], protected=m, protected_sha=digest,
                   may_succeed=False)
 
@@ -479,7 +479,7 @@ def test_dem_file(dem, root, capsys):
             raw = f.read_bytes()
             f.write_bytes(raw[: int(len(raw) * value)])
         before = listing(work)
-        result = tabula(capsys, "map", "build", "--bbox", BBOX, "--res", "4", "--dem", f, "--out", work / "m.duckdb",
+        result = bellica(capsys, "map", "build", "--bbox", BBOX, "--res", "4", "--dem", f, "--out", work / "m.duckdb",
                         "--quiet")
         # A DEM with no elevation in it must be refused; a ramp in another integer or float type is a DEM.
         valid = kind == "dtype" and value != "complex64"
@@ -493,7 +493,7 @@ def test_the_suite_catches_a_reintroduced_traceback(started, root, capsys, monke
     the orders property fail: the suite is shown to find tracebacks, not only to pass."""
     from hypothesis import Phase
 
-    from tabula.engine.vae_victis import orders as orders_mod
+    from bellica.engine.vae_victis import orders as orders_mod
 
     real = orders_mod.orders_from_cli
 

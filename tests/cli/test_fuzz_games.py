@@ -1,7 +1,7 @@
 """Property-based fuzzing of the node-map and node-game commands (issue #13), in the style of
-tests/cli/test_fuzz.py (its helpers and checks are reused): `tabula map nodes` with hostile node
-files, `tabula campaign new` with hostile node scenarios (by path and by shipped name), and
-hostile arguments to every `tabula magna-graecia` and `tabula trossian` command, in turn, out of
+tests/cli/test_fuzz.py (its helpers and checks are reused): `bellica map nodes` with hostile node
+files, `bellica campaign new` with hostile node scenarios (by path and by shipped name), and
+hostile arguments to every `bellica magna-graecia` and `bellica trossian` command, in turn, out of
 turn and after the season is over.
 
 Every example must end the house's way: exit 0 (the step fully applied), or 1 (bad input), 2
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from tests.cli.test_fuzz import TEXT, fuzz_settings, judge, listing, mutated, sha, tabula, workspace
+from tests.cli.test_fuzz import TEXT, fuzz_settings, judge, listing, mutated, sha, bellica, workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 MG_DIR = ROOT / "datasets" / "scenarios" / "magna-graecia"
@@ -32,7 +32,7 @@ EXITS = (0, 1, 2, 3)
 
 def run(*args) -> int:
     """The CLI in-process for a fixture (its output is not judged)."""
-    from tabula.cli import main
+    from bellica.cli import main
 
     try:
         main([str(a) for a in args])
@@ -66,8 +66,8 @@ def root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def sicily(root) -> Path:
     """A hex map of the Dionysian scenario's bbox at its resolution, no node tables."""
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     s = load_node_scenario("magna-graecia/dionysian")
     out = root / "sicily6.duckdb"
@@ -94,10 +94,10 @@ def mg(root, sicily) -> dict[str, Path]:
 
 def _to_a_battle(path: Path) -> None:
     """Play the demo's marches until a side's movement ends with a land battle of two sides due."""
-    from tabula.demo_magna_graecia import march, resolve_battles
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.magna_graecia.battles import camps
-    from tabula.engine.magna_graecia.ruleset import play, state_of
+    from bellica.demo_magna_graecia import march, resolve_battles
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.magna_graecia.battles import camps
+    from bellica.engine.magna_graecia.ruleset import play, state_of
 
     with Campaign.open(path) as c:
         for _ in range(60):
@@ -128,7 +128,7 @@ def tr(root) -> dict[str, Path]:
     return {"made": made, "started": started, "orders": orders}
 
 
-# --- `tabula map nodes`: hostile node files -------------------------------------------------------
+# --- `bellica map nodes`: hostile node files -------------------------------------------------------
 
 VALID_NODES = """[[place]]
 name = "Syracuse"
@@ -211,7 +211,7 @@ def _map_nodes(capsys, root, sicily, data: bytes, *extra):
         m, f = work / "map.duckdb", work / "nodes.toml"
         f.write_bytes(data)
         before, digest = listing(work), sha(m)
-        result = tabula(capsys, "map", "nodes", m, f, *extra)
+        result = bellica(capsys, "map", "nodes", m, f, *extra)
         check(result, work=work, before=before, names=["nodes.toml", "--year"], protected=m, protected_sha=digest)
 
 
@@ -239,7 +239,7 @@ def test_node_year(year, sicily, root, capsys):
     _map_nodes(capsys, root, sicily, VALID_NODES.encode(), "--year", year)
 
 
-# --- `tabula campaign new`: hostile node scenarios ------------------------------------------------
+# --- `bellica campaign new`: hostile node scenarios ------------------------------------------------
 
 SCENARIO_HEAD_KEYS = st.sampled_from([
     ("year", ["-397", "0", "\"-397\"", "1.5", "true", "99999999999999999999", "-400"]),
@@ -270,7 +270,7 @@ def _scenario_folder(work: Path, head_key: str | None = None, value: str | None 
 
 def _campaign_new(capsys, work: Path, folder: Path, sicily: Path, name: str = "dionysian.toml"):
     before = listing(work)
-    result = tabula(capsys, "campaign", "new", "--scenario", folder / name, "--map", sicily, "--out", work / "new.duckdb",
+    result = bellica(capsys, "campaign", "new", "--scenario", folder / name, "--map", sicily, "--out", work / "new.duckdb",
                     "-q")
     check(result, work=work, before=before, names=[name, "scen", "sicily-nodes.toml", "scenario"],
           outputs=["new.duckdb"])
@@ -307,12 +307,12 @@ def test_node_scenario_damaged(which, data, sicily, root, capsys):
 def test_node_scenario_names(name, sicily, root, capsys):
     with workspace(root) as work:
         before = listing(work)
-        result = tabula(capsys, "campaign", "new", "--scenario", name, "--map", sicily, "--out", work / "new.duckdb", "-q")
+        result = bellica(capsys, "campaign", "new", "--scenario", name, "--map", sicily, "--out", work / "new.duckdb", "-q")
         check(result, work=work, before=before, names=["scenario", "--scenario", name.strip() or "''"],
               outputs=["new.duckdb"])
 
 
-# --- `tabula magna-graecia ...`: hostile arguments ------------------------------------------------
+# --- `bellica magna-graecia ...`: hostile arguments ------------------------------------------------
 
 SIDES = st.one_of(st.sampled_from(["Syracuse", "syracuse", "SYRACUSE", "syr", "Carthage", "carthage", "Rome", "Atlantis",
                                    "", " ", "S", "Ｓｙｒａｃｕｓｅ", "Syracuse\u200b", "sYrAcUsE", "umpire", "none"]), TEXT)
@@ -383,7 +383,7 @@ def _mg(capsys, root, campaign: Path, args: list[str]):
         c = work / "c.duckdb"
         cmd, rest = args[0], args[1:]
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "magna-graecia", cmd, c, *rest)
+        result = bellica(capsys, "magna-graecia", cmd, c, *rest)
         names = [a.strip() for a in rest if a.strip()] + STATE_WORDS + [cmd, cmd.replace("-", " "), cmd.replace("-", "_")]
         check(result, work=work, before=before, names=names, protected=c, protected_sha=digest,
               always_protected=cmd == "status")
@@ -401,8 +401,8 @@ def test_magna_graecia_battle(args, node, mg, root, capsys):
     """In the battle phase (a land battle due): results, defences, second days, retreats, out of turn moves.
     ``node``: the battle's own node put in for the first node argument (else the generated one)."""
     if node:
-        from tabula.engine.core.campaign import Campaign
-        from tabula.engine.magna_graecia.ruleset import state_of
+        from bellica.engine.core.campaign import Campaign
+        from bellica.engine.magna_graecia.ruleset import state_of
 
         with Campaign.open(mg["battle"], read_only=True) as c:
             where = state_of(c.snapshot()).battles[0].node
@@ -418,7 +418,7 @@ def test_magna_graecia_not_playing(args, which, mg, root, capsys):
     with workspace(root, ("c.duckdb", mg[which])) as work:
         c = work / "c.duckdb"
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "magna-graecia", args[0], c, *args[1:])
+        result = bellica(capsys, "magna-graecia", args[0], c, *args[1:])
         ok = args[0] in ("status", "start") and not (which == "over" and args[0] == "start")
         check(result, work=work, before=before, names=[a.strip() for a in args[1:] if a.strip()] + STATE_WORDS,
               protected=c, protected_sha=digest, may_succeed=ok or args[0] == "status",
@@ -430,12 +430,12 @@ def test_magna_graecia_wrong_files(mg, root, tr, capsys):
     with workspace(root, ("tr.duckdb", tr["orders"])) as work:
         for target in (work / "tr.duckdb", work / "missing.duckdb", work):
             before, digest = listing(work), sha(work / "tr.duckdb")
-            result = tabula(capsys, "magna-graecia", "move", target, "--side", "Syracuse", "38", "Leontini")
+            result = bellica(capsys, "magna-graecia", "move", target, "--side", "Syracuse", "38", "Leontini")
             check(result, work=work, before=before, names=[target.name, "campaign", str(target)],
                   protected=work / "tr.duckdb", protected_sha=digest, may_succeed=False)
 
 
-# --- `tabula trossian ...`: hostile arguments -----------------------------------------------------
+# --- `bellica trossian ...`: hostile arguments -----------------------------------------------------
 
 NATIONS = st.one_of(st.sampled_from(["Russia", "russia", "RUSSIA", "rus", "Ottoman Porte", "ottoman", "Ottoman", "Persia"]),
                     st.sampled_from(["Danubian", "Crimean", "Atlantis", "", " ", "Ｒｕｓｓｉａ", "Russia\u200b", "o",
@@ -505,7 +505,7 @@ def _tr(capsys, root, campaign: Path, args: list[str], *, may_succeed: bool = Tr
     with workspace(root, ("c.duckdb", campaign)) as work:
         c = work / "c.duckdb"
         before, digest = listing(work), sha(c)
-        result = tabula(capsys, "trossian", args[0], c, *args[1:])
+        result = bellica(capsys, "trossian", args[0], c, *args[1:])
         names = [a.strip() for a in args[1:] if a.strip()] + TR_WORDS + [args[0]]
         check(result, work=work, before=before, names=names, protected=c, protected_sha=digest,
               always_protected=args[0] == "status", may_succeed=may_succeed or args[0] == "status")
@@ -540,10 +540,10 @@ def test_node_file_nested_too_deep(sicily, root, capsys):
         f = work / "nodes.toml"
         f.write_text(VALID_NODES + "\nx = " + "[" * 2_000 + "]" * 2_000 + "\n")
         digest = sha(work / "map.duckdb")
-        _one_line(tabula(capsys, "map", "nodes", work / "map.duckdb", f), 1, "nodes.toml")
+        _one_line(bellica(capsys, "map", "nodes", work / "map.duckdb", f), 1, "nodes.toml")
         f.write_bytes(VALID_NODES.replace("Catana", "Catanà").encode("latin-1"))
-        _one_line(tabula(capsys, "map", "nodes", work / "map.duckdb", f), 1, "nodes.toml")
-        result = tabula(capsys, "map", "nodes", work / "map.duckdb", work)  # a folder: said so, not "does not exist"
+        _one_line(bellica(capsys, "map", "nodes", work / "map.duckdb", f), 1, "nodes.toml")
+        result = bellica(capsys, "map", "nodes", work / "map.duckdb", work)  # a folder: said so, not "does not exist"
         _one_line(result, 1, "is a directory")
         assert sha(work / "map.duckdb") == digest
 
@@ -551,13 +551,13 @@ def test_node_file_nested_too_deep(sicily, root, capsys):
 def test_node_scenario_resolution_and_nesting_name_the_file(sicily, root, capsys):
     with workspace(root) as work:
         folder = _scenario_folder(work, "resolution", "-1")
-        result = tabula(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
+        result = bellica(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
                         "--out", work / "new.duckdb", "-q")
         _one_line(result, 1, "dionysian.toml")
         assert "resolution" in result[2] and not (work / "new.duckdb").exists()
     with workspace(root) as work:
         folder = _scenario_folder(work, data=(DIONYSIAN.read_text() + "\nx = " + "[" * 2_000 + "]" * 2_000 + "\n").encode())
-        result = tabula(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
+        result = bellica(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
                         "--out", work / "new.duckdb", "-q")
         _one_line(result, 1, "dionysian.toml", "scen")
         assert not (work / "new.duckdb").exists()
@@ -569,7 +569,7 @@ def test_node_scenario_nodes_stay_in_the_folder(nodes, sicily, root, capsys):
     # `nodes` was joined to the folder as given: an absolute path or "../" read any file on the disk as a node file.
     with workspace(root) as work:
         folder = _scenario_folder(work, "nodes", nodes)
-        result = tabula(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
+        result = bellica(capsys, "campaign", "new", "--scenario", folder / "dionysian.toml", "--map", sicily,
                         "--out", work / "new.duckdb", "-q")
         _one_line(result, 1, "dionysian.toml")
         assert "nodes =" in result[2] and not (work / "new.duckdb").exists()
@@ -580,7 +580,7 @@ def test_magna_graecia_seed_is_ascii_digits(seed, mg, root, capsys):
     # `--seed` was click's int: it read Arabic-Indic digits as 397 and took negative seeds.
     with workspace(root, ("c.duckdb", mg["made"])) as work:
         digest = sha(work / "c.duckdb")
-        code, _out, err = tabula(capsys, "magna-graecia", "start", work / "c.duckdb", "--seed", seed)
+        code, _out, err = bellica(capsys, "magna-graecia", "start", work / "c.duckdb", "--seed", seed)
         assert code == 2 and "--seed" in err and "Traceback" not in err
         assert sha(work / "c.duckdb") == digest
 
@@ -593,14 +593,14 @@ def test_magna_graecia_seed_is_ascii_digits(seed, mg, root, capsys):
 def test_magna_graecia_counts_in_ascii_digits(args, mg, root, capsys):
     with workspace(root, ("c.duckdb", mg["started"])) as work:
         digest = sha(work / "c.duckdb")
-        _one_line(tabula(capsys, "magna-graecia", args[0], work / "c.duckdb", *args[1:]), 1, "element", "--loss")
+        _one_line(bellica(capsys, "magna-graecia", args[0], work / "c.duckdb", *args[1:]), 1, "element", "--loss")
         assert sha(work / "c.duckdb") == digest
 
 
 def test_trossian_retreat_army_in_ascii_digits(tr, root, capsys):
     with workspace(root, ("c.duckdb", tr["orders"])) as work:
         digest = sha(work / "c.duckdb")
-        result = tabula(capsys, "trossian", "result", work / "c.duckdb", "1", "--winner", "a", "--retreat", "²=Varna")
+        result = bellica(capsys, "trossian", "result", work / "c.duckdb", "1", "--winner", "a", "--retreat", "²=Varna")
         _one_line(result, 1, "--retreat")
         assert sha(work / "c.duckdb") == digest
 
@@ -617,7 +617,7 @@ def test_superscript_digits_in_the_engines(game, args, mg, tr, root, capsys):
     src = mg["started"] if game == "magna-graecia" else tr["orders"]
     with workspace(root, ("c.duckdb", src)) as work:
         digest = sha(work / "c.duckdb")
-        result = tabula(capsys, game, args[0], work / "c.duckdb", *args[1:])
+        result = bellica(capsys, game, args[0], work / "c.duckdb", *args[1:])
         assert result[0] in (1, 3) and "Traceback" not in result[2], result[2][-600:]
         assert sha(work / "c.duckdb") == digest
 

@@ -1,6 +1,6 @@
-"""Magna Graecia from the command line: `tabula campaign new --scenario magna-graecia/dionysian`,
-`tabula magna-graecia ...` steps, refusals (out of turn: exit 3; bad input: one line, exit 1), the
-second day's orders sealed until both sides have written theirs, `tabula round verify --readjudicate`."""
+"""Magna Graecia from the command line: `bellica campaign new --scenario magna-graecia/dionysian`,
+`bellica magna-graecia ...` steps, refusals (out of turn: exit 3; bad input: one line, exit 1), the
+second day's orders sealed until both sides have written theirs, `bellica round verify --readjudicate`."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import json
 
 import pytest
 
-from tests.cli.test_rise_of_rome_cli import tabula
+from tests.cli.test_rise_of_rome_cli import bellica
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     folder = tmp_path_factory.mktemp("mgcli")
     s = load_node_scenario("magna-graecia/dionysian")
@@ -25,37 +25,37 @@ def made(tmp_path_factory):
 @pytest.fixture
 def campaign(made, tmp_path, capsys):
     out = tmp_path / "d.duckdb"
-    code, text, err = tabula(capsys, "campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", made,
+    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", made,
                              "--out", out, "-q")
     assert code == 0, err
     assert "scenario magna-graecia/dionysian (ruleset magna-graecia)" in text and "places" in text
-    code, text, err = tabula(capsys, "magna-graecia", "start", out, "--seed", "397")
+    code, text, err = bellica(capsys, "magna-graecia", "start", out, "--seed", "397")
     assert code == 0, err
     assert "turn 1" in text and "next: Syracuse moves" in text
     return out
 
 
 def test_scenarios_are_listed_and_checked(capsys):
-    code, out, err = tabula(capsys, "campaign", "scenarios")
+    code, out, err = bellica(capsys, "campaign", "scenarios")
     assert code == 0, err
     for name in ("dionysian", "pyrrhic", "first-punic", "second-punic"):
         assert any(line.startswith(f"magna-graecia/{name}: ") for line in out.splitlines())
-    code, out, err = tabula(capsys, "campaign", "check", "--scenario", "magna-graecia/first-punic")
+    code, out, err = bellica(capsys, "campaign", "check", "--scenario", "magna-graecia/first-punic")
     assert code == 0 and "3 sides (Rome, Carthage, Syracuse)" in out and out.strip().endswith(": OK")
 
 
 def test_moves_refusals_and_status(campaign, capsys):
-    code, out, err = tabula(capsys, "magna-graecia", "move", campaign, "--side", "Carthage", "40", "Solus")
+    code, out, err = bellica(capsys, "magna-graecia", "move", campaign, "--side", "Carthage", "40", "Solus")
     assert code == 3 and err.count("\n") == 1 and "it is Syracuse's turn, not Carthage's" in err
-    code, out, err = tabula(capsys, "magna-graecia", "move", campaign, "--side", "Syracuse", "38", "Atlantis")
+    code, out, err = bellica(capsys, "magna-graecia", "move", campaign, "--side", "Syracuse", "38", "Atlantis")
     assert code == 1 and err.count("\n") == 1 and "'Atlantis' is not a place" in err
-    code, out, err = tabula(capsys, "magna-graecia", "result", campaign, "Gela", "--winner", "Syracuse",
+    code, out, err = bellica(capsys, "magna-graecia", "result", campaign, "Gela", "--winner", "Syracuse",
                             "--loss", "oops")
     assert code == 1 and err.count("\n") == 1 and "COMMAND:ELEMENT=N" in err
-    code, out, err = tabula(capsys, "magna-graecia", "move", campaign, "--side", "syr", "38", "Leontini", "Catana")
+    code, out, err = bellica(capsys, "magna-graecia", "move", campaign, "--side", "syr", "38", "Leontini", "Catana")
     assert code == 0, err
     assert "Syracuse command 38 moves Leontini -> Catana" in out
-    code, out, err = tabula(capsys, "magna-graecia", "status", campaign, "--side", "Carthage", "--json")
+    code, out, err = bellica(capsys, "magna-graecia", "status", campaign, "--side", "Carthage", "--json")
     assert code == 0, err
     v = json.loads(out)
     assert v["viewer"] == "Carthage" and v["phasing"] == "Syracuse"
@@ -63,17 +63,17 @@ def test_moves_refusals_and_status(campaign, capsys):
     assert theirs and all("elements" not in x for x in theirs)
     assert all("np" not in f for f in v["fleets"] if f["side"] == "Syracuse")
     assert any("elements" in x for x in v["counters"] if x["owner"] == "Carthage")
-    code, out, err = tabula(capsys, "magna-graecia", "next", campaign, "--side", "Syracuse")
+    code, out, err = bellica(capsys, "magna-graecia", "next", campaign, "--side", "Syracuse")
     assert code == 0 and "Syracuse ends its movement" in out
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
 
 
 def test_second_day_sealed_until_both_sides_chose(campaign, capsys):
-    from tabula.demo_magna_graecia import march, resolve_battles
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.magna_graecia.battles import camps
-    from tabula.engine.magna_graecia.ruleset import play, state_of
+    from bellica.demo_magna_graecia import march, resolve_battles
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.magna_graecia.battles import camps
+    from bellica.engine.magna_graecia.ruleset import play, state_of
 
     def two_sided(c):
         s = state_of(c.snapshot())
@@ -98,57 +98,57 @@ def test_second_day_sealed_until_both_sides_chose(campaign, capsys):
             play(c, "end_turn", {"side": side})
     assert found and len(found[1]) == 2, "the scripted policy met no battle of two sides"
     node = found[0]
-    code, out, err = tabula(capsys, "magna-graecia", "defence", campaign, node, "central")
+    code, out, err = bellica(capsys, "magna-graecia", "defence", campaign, node, "central")
     assert code == 0, err
-    code, out, err = tabula(capsys, "magna-graecia", "result", campaign, node, "--winner", "none")
+    code, out, err = bellica(capsys, "magna-graecia", "result", campaign, node, "--winner", "none")
     assert code == 0, err
     assert "undecided" in out and "each side writes stay or retire" in out
     node, (a, b) = found
-    code, out, err = tabula(capsys, "magna-graecia", "second-day", campaign, node, "stay", "--side", a)
+    code, out, err = bellica(capsys, "magna-graecia", "second-day", campaign, node, "stay", "--side", a)
     assert code == 0, err
     assert f"waiting for {b}" in out
-    code, out, err = tabula(capsys, "magna-graecia", "second-day", campaign, node, "stay", "--side", a)
+    code, out, err = bellica(capsys, "magna-graecia", "second-day", campaign, node, "stay", "--side", a)
     assert code == 3 and "has written one already" in err
     for viewer in (b, None):
         args = ["log", campaign, "--json"] + (["--faction", viewer] if viewer else [])
-        code, out, err = tabula(capsys, *args)
+        code, out, err = bellica(capsys, *args)
         assert code == 0, err
         assert '"choice"' not in out and f"{a} writes its sealed second-day order" in out
-    code, out, err = tabula(capsys, "log", campaign, "--json", "--faction", a)
+    code, out, err = bellica(capsys, "log", campaign, "--json", "--faction", a)
     assert '"choice": "stay"' in out
-    code, out, err = tabula(capsys, "magna-graecia", "status", campaign, "--side", b)
+    code, out, err = bellica(capsys, "magna-graecia", "status", campaign, "--side", b)
     assert f"second day at {node}: written by {a}, waiting for {b}" in out
-    code, out, err = tabula(capsys, "magna-graecia", "second-day", campaign, node, "retire", "--side", b)
+    code, out, err = bellica(capsys, "magna-graecia", "second-day", campaign, node, "retire", "--side", b)
     assert code == 0, err
     assert f"{a} stays" in out and f"{b} retires" in out
-    code, out, err = tabula(capsys, "log", campaign, "--json", "--faction", b)
+    code, out, err = bellica(capsys, "log", campaign, "--json", "--faction", b)
     assert '"choice": "stay"' in out  # opened
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
 
 
 def test_a_naval_sally_reaches_the_engine_as_such(monkeypatch, tmp_path, capsys):
     # A besieged harbour's fleet putting out (the seed's "land or naval battle"): the flag is the step's input.
-    import tabula.commands.magna_graecia as mg_commands
+    import bellica.commands.magna_graecia as mg_commands
 
     given = []
     monkeypatch.setattr(mg_commands, "_step", lambda campaign, step, arg: given.append((step, arg)))
-    assert tabula(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--naval", "--side", "Syracuse")[0] == 0
-    assert tabula(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--side", "Syracuse")[0] == 0
+    assert bellica(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--naval", "--side", "Syracuse")[0] == 0
+    assert bellica(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--side", "Syracuse")[0] == 0
     assert given == [("sally", {"side": "Syracuse", "node": "Gela", "naval": True}),
                      ("sally", {"side": "Syracuse", "node": "Gela"})]
 
 
 def test_a_sides_log_names_no_other_sides_forces(campaign, capsys):
     # The map shows another side's counters as counters; its log must not give away what the map hides.
-    assert tabula(capsys, "magna-graecia", "move", campaign, "--side", "Syracuse", "38", "Leontini", "Catana")[0] == 0
-    code, umpire, err = tabula(capsys, "log", campaign, "--json")
+    assert bellica(capsys, "magna-graecia", "move", campaign, "--side", "Syracuse", "38", "Leontini", "Catana")[0] == 0
+    code, umpire, err = bellica(capsys, "log", campaign, "--json")
     assert code == 0, err
     assert "Syracuse's fleet at Syracuse, 20 NP" in umpire and "Sp(O)" in umpire  # the umpire reads everything
-    code, carthage, err = tabula(capsys, "log", campaign, "--faction", "Carthage", "--json")
+    code, carthage, err = bellica(capsys, "log", campaign, "--faction", "Carthage", "--json")
     assert code == 0, err
     assert "20 NP" not in carthage and "Sp(O)" not in carthage and "Sp(I)" not in carthage
     assert "Syracuse moves command 38" in carthage  # the steps taken are open: counters move on the table's map
-    code, syracuse, err = tabula(capsys, "log", campaign, "--faction", "Syracuse")
+    code, syracuse, err = bellica(capsys, "log", campaign, "--faction", "Syracuse")
     assert code == 0, err
     assert "Syracuse moves command 38" in syracuse

@@ -1,4 +1,4 @@
-"""`tabula map ...` end to end, through the installed console script."""
+"""`bellica map ...` end to end, through the installed console script."""
 
 import subprocess
 import sys
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-TABULA = [sys.executable, "-m", "tabula.cli"]
+BELLICA = [sys.executable, "-m", "bellica.cli"]
 
 
 def run(*args, cwd=None):
-    return subprocess.run([*TABULA, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run([*BELLICA, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
 
 
 def test_build_info_export(tmp_path):

@@ -1,5 +1,5 @@
-"""Mare Nostrum played from the command line: `tabula campaign new --scenario mare-nostrum`,
-one turn with all six nations through `tabula turn ...`, and `tabula round verify
+"""Mare Nostrum played from the command line: `bellica campaign new --scenario mare-nostrum`,
+one turn with all six nations through `bellica turn ...`, and `bellica round verify
 --readjudicate` reproducing it.
 
 The map is the real one (the scenario's bbox at res 4, built once for the module: a few
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from tests.cli.test_rise_of_rome_cli import tabula
+from tests.cli.test_rise_of_rome_cli import bellica
 
 #: Turn 1's draw: order Romans, Carthaginians, Macedonians, Ptolemaics, Seleucids, Gauls.
 WHEELS = {"MI": (88, 57, 14, 3, 61), "BA": (75, 47, 22, 9, 30), "FI": (61, 78, 5, 40, 2),
@@ -22,8 +22,8 @@ ORDER = ["Romans", "Carthaginians", "Macedonians", "Ptolemaics", "Seleucids", "G
 
 @pytest.fixture(scope="module")
 def mediterranean(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     folder = tmp_path_factory.mktemp("mn")
     scenario = load_province_scenario("mare-nostrum")
@@ -35,20 +35,20 @@ def mediterranean(tmp_path_factory):
 @pytest.fixture
 def campaign(mediterranean, tmp_path, capsys):
     out = tmp_path / "mare.duckdb"
-    code, text, err = tabula(capsys, "campaign", "new", "--scenario", "mare-nostrum", "--map", mediterranean, "--out", out, "-q")
+    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "mare-nostrum", "--map", mediterranean, "--out", out, "-q")
     assert code == 0, err
     assert "scenario mare-nostrum (ruleset mare-nostrum)" in text and "38 provinces" in text
     return out
 
 
 def _status(capsys, path) -> dict:
-    code, out, err = tabula(capsys, "turn", "status", path, "--json")
+    code, out, err = bellica(capsys, "turn", "status", path, "--json")
     assert code == 0, err
     return json.loads(out)
 
 
 def _ok(capsys, *args) -> str:
-    code, out, err = tabula(capsys, *args)
+    code, out, err = bellica(capsys, *args)
     assert code == 0, (args, err)
     return out
 
@@ -83,7 +83,7 @@ def test_a_turn_with_six_nations_through_the_cli_and_it_readjudicates(campaign, 
     assert battles == ["Phrygia", "Sicilia", "Celtiberia", "Epirus", "Judaea", "Etruria"]  # the alliance drew 40 (31-90)
     assert {"fleet": 1, "owner": "Ptolemaics", "sea": "Mare Syriacum"} in view["fleets"]
     # Ending before every result is in is refused (exit 3), naming the result awaited.
-    code, _, err = tabula(capsys, "turn", "end", campaign)
+    code, _, err = bellica(capsys, "turn", "end", campaign)
     assert code == 3 and "the battle for Phrygia awaits its result" in err
     winners = {"Phrygia": "invaders", "Sicilia": "defender", "Celtiberia": "Carthaginians", "Epirus": "attacker"}
     for target in battles:
@@ -96,10 +96,10 @@ def test_a_turn_with_six_nations_through_the_cli_and_it_readjudicates(campaign, 
     held = {n["nation"]: n["provinces"] for n in view["nations"]}
     assert held == {"Carthaginians": 7, "Gauls": 5, "Macedonians": 7, "Ptolemaics": 6, "Romans": 6, "Seleucids": 5}
     # The SQL sees the state.
-    code, out, err = tabula(capsys, "sql", campaign, "SELECT nation FROM mn_control WHERE province = 'Celtiberia'")
+    code, out, err = bellica(capsys, "sql", campaign, "SELECT nation FROM mn_control WHERE province = 'Celtiberia'")
     assert code == 0 and "Carthaginians" in out, err
     # The log replays to the tables, and re-running every recorded step gives the same log.
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
     assert "replay to the stored state exactly" in out and "re-adjudicated from the scenario give the same" in out
     # `turn next` begins turn 2 (drawn from the seed, logged).
@@ -110,16 +110,16 @@ def test_a_turn_with_six_nations_through_the_cli_and_it_readjudicates(campaign, 
 def test_out_of_turn_and_bad_inputs_are_refused_in_one_line(campaign, capsys):
     _ok(capsys, "turn", "start", campaign, "--seed", "7")
     # Before the turn begins, no nation acts (exit 3, naming what comes next).
-    code, _, err = tabula(capsys, "turn", "build", campaign, "--nation", "Romans", "fortification", "Latium")
+    code, _, err = bellica(capsys, "turn", "build", campaign, "--nation", "Romans", "fortification", "Latium")
     assert code == 3 and err.startswith("error: cannot build: round 1 is in the begin phase; begin turn 1")
     for wheel, numbers in WHEELS.items():
         _ok(capsys, "turn", "lottery", campaign, "--wheel", wheel, *numbers)
     _ok(capsys, "turn", "begin", campaign)
     # A nation acting out of its turn (exit 3).
-    code, _, err = tabula(capsys, "turn", "build", campaign, "--nation", "Gauls", "suburbs", "Celtica")
+    code, _, err = bellica(capsys, "turn", "build", campaign, "--nation", "Gauls", "suburbs", "Celtica")
     assert code == 3 and len(err.strip().splitlines()) == 1
     assert err.startswith("error: cannot build: it is Romans' turn to act, not Gauls'; Romans acts (2 actions left)")
-    code, _, err = tabula(capsys, "turn", "done", campaign, "--nation", "Carthaginians")
+    code, _, err = bellica(capsys, "turn", "done", campaign, "--nation", "Carthaginians")
     assert code == 3 and "it is Romans' turn to act" in err
     # Bad inputs (exit 1, one line each).
     cases = [
@@ -139,11 +139,11 @@ def test_out_of_turn_and_bad_inputs_are_refused_in_one_line(campaign, capsys):
         (("turn", "spend", campaign, "--attack", "1"), "this command is for Rise of Rome"),
     ]
     for args, words in cases:
-        code, _, err = tabula(capsys, *args)
+        code, _, err = bellica(capsys, *args)
         assert code in (1, 3) and len(err.strip().splitlines()) == 1 and words in err, (args, code, err)
     # Usage errors (exit 2): a Rise of Rome option on a Mare Nostrum campaign, a missing flag.
-    assert tabula(capsys, "turn", "attack", campaign, "--none")[0] == 2
-    assert tabula(capsys, "turn", "lottery", campaign, "1", "2")[0] == 2
+    assert bellica(capsys, "turn", "attack", campaign, "--none")[0] == 2
+    assert bellica(capsys, "turn", "lottery", campaign, "1", "2")[0] == 2
     # Nothing refused was written: the log still verifies, and Romans still act first.
     _ok(capsys, "round", "verify", campaign)
     assert _status(capsys, campaign)["options"]["actions_left"] == 2

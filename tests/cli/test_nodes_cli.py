@@ -1,4 +1,4 @@
-"""`tabula map nodes` end to end on the shipped Sicily node map, and `tabula map export` with its layers."""
+"""`bellica map nodes` end to end on the shipped Sicily node map, and `bellica map export` with its layers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pyogrio
 import pytest
 
-TABULA = [sys.executable, "-m", "tabula.cli"]
+BELLICA = [sys.executable, "-m", "bellica.cli"]
 ROOT = Path(__file__).resolve().parents[2]
 SICILY = ROOT / "datasets" / "scenarios" / "magna-graecia" / "sicily-nodes.toml"
 
@@ -22,7 +22,7 @@ NAMES = ["Syracuse", "Akragas", "Gela", "Kamarina", "Selinus", "Heraclea Minoa",
 
 
 def run(*args):
-    return subprocess.run([*TABULA, *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([*BELLICA, *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_sicily_node_map(sicily, tmp_path):
         assert p["length_km"] >= straight - 0.1, (a, b, kind)
         if kind == "land":
             assert p["length_km"] <= 2.2 * straight + 5, (a, b, p["length_km"], straight)
-    # The map's answer to movement questions, through `tabula sql`.
+    # The map's answer to movement questions, through `bellica sql`.
     r = run("sql", str(db), "SELECT node, moves FROM node_reach('Syracuse', 1, in_year := -397) ORDER BY node", "--json")
     assert r.returncode == 0, r.stderr
     assert [row["node"] for row in json.loads(r.stdout)] == ["Acrae", "Helorus", "Leontini", "Syracuse"]

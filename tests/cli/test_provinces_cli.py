@@ -1,4 +1,4 @@
-"""`tabula map provinces` end to end, and `tabula map export` with the province layers."""
+"""`bellica map provinces` end to end, and `bellica map export` with the province layers."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 
 from tests.etl.test_provinces import make_province_map, province_toml
 
-TABULA = [sys.executable, "-m", "tabula.cli"]
+BELLICA = [sys.executable, "-m", "bellica.cli"]
 
 
 def run(*args):
-    return subprocess.run([*TABULA, *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([*BELLICA, *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture()

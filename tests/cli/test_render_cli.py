@@ -1,4 +1,4 @@
-"""`tabula render map`: writes the page and prints its path; bad input is one line and exit 1."""
+"""`bellica render map`: writes the page and prints its path; bad input is one line and exit 1."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tabula.cli import cli, main
+from bellica.cli import cli, main
 from tests.web_maps.synthetic import make_campaign_db, make_map_db
-from tabula.web_maps.assets import remote_urls
+from bellica.web_maps.assets import remote_urls
 
-TABULA = Path(sys.executable).parent / "tabula"
+BELLICA = Path(sys.executable).parent / "bellica"
 
 
 def test_render_map_writes_html_and_prints_its_path(tmp_path):
@@ -45,8 +45,8 @@ def test_missing_database_is_one_line_error_through_main(tmp_path, capsys):
 def test_command_line_reports_a_map_that_is_not_a_database(tmp_path):
     bogus = tmp_path / "notes.duckdb"
     bogus.write_text("just text")
-    # The installed `tabula` script (tabula.launch:main) runs tabula.cli:main, as `python -m tabula.cli` does.
-    command = [str(TABULA)] if TABULA.exists() else [sys.executable, "-m", "tabula.cli"]
+    # The installed `bellica` script (bellica.launch:main) runs bellica.cli:main, as `python -m bellica.cli` does.
+    command = [str(BELLICA)] if BELLICA.exists() else [sys.executable, "-m", "bellica.cli"]
     proc = subprocess.run([*command, "render", "map", str(bogus), "--out", str(tmp_path / "m.html")],
                           capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
     assert proc.returncode == 1

@@ -1,5 +1,5 @@
-"""Rise of Rome played from the command line: `tabula campaign new --scenario rise-of-rome`,
-`tabula turn ...` to the verdict, and `tabula round verify --readjudicate` reproducing it.
+"""Rise of Rome played from the command line: `bellica campaign new --scenario rise-of-rome`,
+`bellica turn ...` to the verdict, and `bellica round verify --readjudicate` reproducing it.
 
 The map is the real one (the scenario's bbox at res 5, built once for the module: about a
 second); the nineteen provinces are built from the scenario's capitals on it.
@@ -12,11 +12,11 @@ import shutil
 
 import pytest
 
-from tabula.cli import main
+from bellica.cli import main
 
 
-def tabula(capsys, *args) -> tuple[int, str, str]:
-    """Run the CLI in-process the way the `tabula` script does: (exit code, stdout, stderr)."""
+def bellica(capsys, *args) -> tuple[int, str, str]:
+    """Run the CLI in-process the way the `bellica` script does: (exit code, stdout, stderr)."""
     code = 0
     try:
         main([str(a) for a in args])
@@ -29,8 +29,8 @@ def tabula(capsys, *args) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def italy(tmp_path_factory):
     """The scenario's map (bbox of provinces.toml, res 5) and a fresh campaign made on it."""
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     folder = tmp_path_factory.mktemp("ror")
     scenario = load_province_scenario("rise-of-rome")
@@ -43,14 +43,14 @@ def italy(tmp_path_factory):
 def campaign(italy, tmp_path, capsys):
     folder, map_path = italy
     out = tmp_path / "rome.duckdb"
-    code, text, err = tabula(capsys, "campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", out, "-q")
+    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", out, "-q")
     assert code == 0, err
     assert "scenario rise-of-rome (ruleset rise-of-rome)" in text and "19 provinces" in text and "built from the capitals" in text
     return out
 
 
 def _status(capsys, path) -> dict:
-    code, out, err = tabula(capsys, "turn", "status", path, "--json")
+    code, out, err = bellica(capsys, "turn", "status", path, "--json")
     assert code == 0, err
     return json.loads(out)
 
@@ -91,41 +91,41 @@ class Player:
 
 def play(capsys, path, player: Player, *, limit: int = 400) -> dict:
     for _ in range(limit):
-        code, out, err = tabula(capsys, "turn", "next", path)
+        code, out, err = bellica(capsys, "turn", "next", path)
         assert code == 0, err
         view = _status(capsys, path)
         if view["next_step"] is None:
             return view
         args = player.decide(capsys, path, view)
         player.decisions.append(args[1])
-        code, out, err = tabula(capsys, *args)
+        code, out, err = bellica(capsys, *args)
         assert code == 0, (args, err)
     raise AssertionError("the campaign did not end")
 
 
 def test_a_scripted_rome_plays_a_whole_campaign_to_its_verdict_and_it_readjudicates(campaign, capsys):
-    code, out, err = tabula(capsys, "turn", "start", campaign, "--seed", "348")
+    code, out, err = bellica(capsys, "turn", "start", campaign, "--seed", "348")
     assert code == 0, err
     assert "campaign started, turn 1, seed 348" in out and "first ruler" in out
-    assert out.strip().endswith(f"next: run the turn with `tabula turn next {campaign}`")
+    assert out.strip().endswith(f"next: run the turn with `bellica turn next {campaign}`")
     player = Player()
     view = play(capsys, campaign, player)
     assert view["phase"] == "over" and view["verdict"] in ("assured", "italy", "provincial", "disappear", "disgrace")
     assert view["turn"] == 12 or view["verdict"] == "disgrace"
     assert {"attack", "spend"} <= set(player.decisions) and player.results > 0  # battles were played on the table
-    code, out, _ = tabula(capsys, "turn", "status", campaign)
+    code, out, _ = bellica(capsys, "turn", "status", campaign)
     assert code == 0 and f"verdict: {view['verdict']}" in out and "next: the campaign is over" in out
     # The SQL sees the state: Rome's treasury turn by turn, control by province.
-    code, out, err = tabula(capsys, "sql", campaign, "SELECT count(*) AS turns, max(civic_total) AS best FROM ror_treasury")
+    code, out, err = bellica(capsys, "sql", campaign, "SELECT count(*) AS turns, max(civic_total) AS best FROM ror_treasury")
     assert code == 0, err
     assert int(out.splitlines()[2].split()[0]) == view["turn"]
-    code, out, err = tabula(capsys, "sql", campaign, "SELECT count(*) FROM ror_control c JOIN provinces p ON p.name = c.province")
+    code, out, err = bellica(capsys, "sql", campaign, "SELECT count(*) FROM ror_control c JOIN provinces p ON p.name = c.province")
     assert code == 0 and out.splitlines()[2].split()[0] == "19", err
     # Every step after the end is refused (exit 3), naming the verdict.
-    code, _, err = tabula(capsys, "turn", "attack", campaign, "--none")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--none")
     assert code == 3 and err.startswith("error: cannot give Rome's attack: round") and "campaign is over" in err
     # The log replays to the tables, and re-running every recorded step from the scenario gives the same log.
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
     assert "replay to the stored state exactly" in out and "re-adjudicated from the scenario give the same" in out
     # The same seed and the same decisions give the same campaign; the log is the truth.
@@ -136,18 +136,18 @@ def test_a_scripted_rome_plays_a_whole_campaign_to_its_verdict_and_it_readjudica
     con = duckdb.connect(str(copy))
     con.execute("UPDATE ror_control SET power = 'Samnites' WHERE province = 'Latium'")
     con.close()
-    code, _, err = tabula(capsys, "round", "verify", copy)
+    code, _, err = bellica(capsys, "round", "verify", copy)
     assert code == 4 and "ror_control" in err
 
 
 def test_rome_spreads_its_defence_and_chooses_the_provinces_it_takes(campaign, capsys):
     """Seed 17, turn 1: the Etruscans and the Campanians attack Rome, Rome attacks the Samnites.  Rome
     names its Defense for each attack; its Major Victory lets it choose its second province."""
-    assert tabula(capsys, "turn", "start", campaign, "--seed", "17")[0] == 0
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    assert bellica(capsys, "turn", "start", campaign, "--seed", "17")[0] == 0
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
     view = _status(capsys, campaign)
     assert sorted(a["attacker"] for a in view["plan"] if a["target"] == "Romans") == ["Campanians", "Etruscans"]
-    assert tabula(capsys, "turn", "attack", campaign, "--target", "samnites")[0] == 0
+    assert bellica(capsys, "turn", "attack", campaign, "--target", "samnites")[0] == 0
     free = _status(capsys, campaign)["rome_free"]
     assert free == 20
     # Bad splits are one line (nothing written).
@@ -156,86 +156,86 @@ def test_rome_spreads_its_defence_and_chooses_the_provinces_it_takes(campaign, c
                          ("Etruscans=11", "error: --defence-split names 11 points but Romans' Defense is 10"),
                          ("Etruscans=7,Campanians=2", "error: --defence-split names every attack on Romans but only 9 of its 10"),
                          ("Atlantis=3", "error: --defence-split 'Atlantis' is no power of this campaign")):
-        code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", split)
+        code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", split)
         assert code == 1 and err.startswith(words) and len(err.strip().splitlines()) == 1, (split, err)
-    code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", "Etruscans")
+    code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", "Etruscans")
     assert code == 2 and "give POWER=N" in err
-    code, out, err = tabula(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10,
+    code, out, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10,
                             "--defence-split", "etruscans=10")
     assert code == 0, err
     assert "Defense 10 against Etruscans" in out
     # Battle 1: the Etruscans meet all 10 points; 80 + 10 - 10 (attacked twice; Rome attacks, so no +10).
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
     view = _status(capsys, campaign)
     b = view["pending_battle"]
     assert (b["attacker"], b["defence_points"]) == ("Etruscans", 80)
-    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    assert bellica(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
     b = _status(capsys, campaign)["pending_battle"]
     assert (b["attacker"], b["defence_points"]) == ("Campanians", 70)  # nothing left of the Defense for them
-    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+    assert bellica(capsys, "turn", "result", campaign, b["index"], "--winner", "defender", "--margin", "minor")[0] == 0
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
     b = _status(capsys, campaign)["pending_battle"]
     assert (b["attacker"], b["province"]) == ("Romans", "Samnium Pentrum")
-    code, _, err = tabula(capsys, "turn", "province", campaign, "--choose", "Frentani")
+    code, _, err = bellica(capsys, "turn", "province", campaign, "--choose", "Frentani")
     assert code == 3 and "no province awaits Rome's choice" in err
-    assert tabula(capsys, "turn", "result", campaign, b["index"], "--winner", "Romans", "--margin", "major")[0] == 0
+    assert bellica(capsys, "turn", "result", campaign, b["index"], "--winner", "Romans", "--margin", "major")[0] == 0
     # The Major Victory's second province: Hirpini or Frentani, Rome's choice.
-    code, out, err = tabula(capsys, "turn", "next", campaign)
+    code, out, err = bellica(capsys, "turn", "next", campaign)
     assert code == 0, err
     assert "Rome takes a province of Samnites" in out and "turn province" in out
     view = _status(capsys, campaign)
     assert view["next_step"] == "province"
     q = view["pending_province"]
     assert (q["kind"], sorted(q["options"])) == ("extra", ["Frentani", "Hirpini"])
-    code, out, _ = tabula(capsys, "turn", "status", campaign)
+    code, out, _ = bellica(capsys, "turn", "status", campaign)
     assert "choose one of Hirpini, Frentani" in out or "choose one of Frentani, Hirpini" in out
-    code, _, err = tabula(capsys, "turn", "province", campaign, "--choose", "Campania")
+    code, _, err = bellica(capsys, "turn", "province", campaign, "--choose", "Campania")
     assert code == 1 and err.startswith("error: --choose 'Campania': Rome may take one of ")
-    code, _, err = tabula(capsys, "turn", "province", campaign)
+    code, _, err = bellica(capsys, "turn", "province", campaign)
     assert code == 2 and "give --choose PROVINCE or --by-rule" in err
-    assert tabula(capsys, "turn", "province", campaign, "--choose", "frentani")[0] == 0
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
-    code, out, err = tabula(capsys, "sql", campaign, "SELECT power FROM ror_control WHERE province IN "
+    assert bellica(capsys, "turn", "province", campaign, "--choose", "frentani")[0] == 0
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
+    code, out, err = bellica(capsys, "sql", campaign, "SELECT power FROM ror_control WHERE province IN "
                             "('Samnium Pentrum', 'Frentani', 'Hirpini') ORDER BY province")
     assert code == 0, err
     assert [line.split()[0] for line in out.splitlines()[2:5]] == ["Romans", "Samnites", "Romans"]
-    code, out, _ = tabula(capsys, "sql", campaign, "SELECT battle, kind, province FROM ror_province_choices")
+    code, out, _ = bellica(capsys, "sql", campaign, "SELECT battle, kind, province FROM ror_province_choices")
     assert "extra" in out and "Frentani" in out
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0, err
 
 
 def test_bad_inputs_are_one_line(campaign, capsys):
-    code, _, err = tabula(capsys, "turn", "status", campaign)
-    assert code == 1 and err.strip() == "error: the campaign has not been started: run `tabula round start CAMPAIGN.duckdb` first"
-    assert tabula(capsys, "turn", "start", campaign, "--seed", "5")[0] == 0
+    code, _, err = bellica(capsys, "turn", "status", campaign)
+    assert code == 1 and err.strip() == "error: the campaign has not been started: run `bellica round start CAMPAIGN.duckdb` first"
+    assert bellica(capsys, "turn", "start", campaign, "--seed", "5")[0] == 0
     # Out of order: Rome's attack before the powers have rolled theirs (exit 3, naming what comes next).
-    code, _, err = tabula(capsys, "turn", "attack", campaign, "--none")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--none")
     assert code == 3 and err.strip() == ("error: cannot give Rome's attack: round 1 is in the revenue phase; "
-                                         "run the turn with `tabula turn next CAMPAIGN`")
-    assert tabula(capsys, "turn", "next", campaign)[0] == 0
+                                         "run the turn with `bellica turn next CAMPAIGN`")
+    assert bellica(capsys, "turn", "next", campaign)[0] == 0
     view = _status(capsys, campaign)
     assert view["next_step"] == "attack" and view["rome_revenue"] >= view["rome_free"] > 0
-    code, _, err = tabula(capsys, "turn", "attack", campaign, "--target", "Atlantis")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Atlantis")
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert err.startswith("error: --target 'Atlantis' is no power of this campaign: use one of ")
-    code, _, err = tabula(capsys, "turn", "attack", campaign, "--target", "Syracusan Greeks")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Syracusan Greeks")
     assert code == 1 and err.startswith("error: Romans cannot attack 'Syracusan Greeks' this turn: choose one of ")
-    code, _, err = tabula(capsys, "turn", "attack", campaign, "--target", "Samnites", "--none")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Samnites", "--none")
     assert code == 2 and "give --target POWER or --none" in err
-    assert tabula(capsys, "turn", "attack", campaign, "--none")[0] == 0
+    assert bellica(capsys, "turn", "attack", campaign, "--none")[0] == 0
     free = view["rome_free"]
-    code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", free + 1)
+    code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", free + 1)
     assert code == 1 and err.strip() == f"error: --attack {free + 1} + --defence 0 is more than the {free} Rome may spend: give smaller amounts"
-    code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", 1, "--civic", 0)
+    code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", 1, "--civic", 0)
     assert code == 1 and "it must use exactly the" in err and len(err.strip().splitlines()) == 1
-    code, _, err = tabula(capsys, "turn", "spend", campaign, "--attack", "-3")
+    code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", "-3")
     assert code == 2
-    code, _, err = tabula(capsys, "turn", "result", campaign, 1, "--winner", "attacker", "--margin", "minor")
+    code, _, err = bellica(capsys, "turn", "result", campaign, 1, "--winner", "attacker", "--margin", "minor")
     assert code == 3 and err.startswith("error: cannot enter a battle's result: round 1 is in the spending phase")
     # Nothing refused was written: the log still verifies.
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 0, err
 
 
@@ -245,31 +245,31 @@ def test_a_vae_victis_campaign_is_not_played_with_turn(tmp_path, capsys):
     path = tmp_path / "vv.duckdb"
     con, _m = make_campaign(path)
     con.close()
-    code, _, err = tabula(capsys, "turn", "status", path)
-    assert code == 1 and err.strip() == f"error: {path} is a vae-victis-ii campaign, not a province one: play it with `tabula round`"
+    code, _, err = bellica(capsys, "turn", "status", path)
+    assert code == 1 and err.strip() == f"error: {path} is a vae-victis-ii campaign, not a province one: play it with `bellica round`"
 
 
 @pytest.mark.parametrize("command", [("round", "status"), ("round", "move"), ("round", "victory")])
 def test_a_province_campaign_is_not_played_with_round(campaign, capsys, command):
-    code, out, err = tabula(capsys, *command, campaign)
+    code, out, err = bellica(capsys, *command, campaign)
     assert code == 1 and out == ""
-    assert err.strip() == (f"error: {campaign} is a rise-of-rome campaign: play it with `tabula turn` "
-                           "(`tabula round` plays Vae Victis II campaigns)")
+    assert err.strip() == (f"error: {campaign} is a rise-of-rome campaign: play it with `bellica turn` "
+                           "(`bellica round` plays Vae Victis II campaigns)")
 
 
 def test_scenarios_list_and_check_the_province_scenario(capsys):
-    code, out, err = tabula(capsys, "campaign", "scenarios")
+    code, out, err = bellica(capsys, "campaign", "scenarios")
     assert code == 0, err
     assert "rise-of-rome: The Rise of Rome: Italy, 348-264 BC (solo)" in out.splitlines()
     assert "first-punic-war: Vae Victis II: the First Punic War, 264 BC" in out.splitlines()
-    code, out, err = tabula(capsys, "campaign", "check", "--scenario", "rise-of-rome")
+    code, out, err = bellica(capsys, "campaign", "check", "--scenario", "rise-of-rome")
     assert code == 0, err
     assert "ruleset rise-of-rome, 19 provinces, 9 powers, 2 external powers" in out and out.strip().endswith(": OK")
 
 
 def test_the_map_provinces_are_copied_when_they_are_the_scenario(italy, tmp_path, capsys):
-    """A map whose provinces were built (`tabula map provinces`) for the scenario's provinces gives them to the campaign."""
-    from tabula.etl.scenario import load_province_scenario
+    """A map whose provinces were built (`bellica map provinces`) for the scenario's provinces gives them to the campaign."""
+    from bellica.etl.scenario import load_province_scenario
 
     _folder, map_path = italy
     own = tmp_path / "map.duckdb"
@@ -277,9 +277,9 @@ def test_the_map_provinces_are_copied_when_they_are_the_scenario(italy, tmp_path
     spec = tmp_path / "provinces.toml"
     spec.write_text("".join(f'[[province]]\nname = "{n}"\ncapital = [{lon}, {lat}]\n\n'
                             for n, lon, lat in load_province_scenario("rise-of-rome").capitals), encoding="utf-8")
-    code, _, err = tabula(capsys, "map", "provinces", own, spec)
+    code, _, err = bellica(capsys, "map", "provinces", own, spec)
     assert code == 0, err
     out = tmp_path / "rome.duckdb"
-    code, text, err = tabula(capsys, "campaign", "new", "--scenario", "rise-of-rome", "--map", own, "--out", out, "-q")
+    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "rise-of-rome", "--map", own, "--out", out, "-q")
     assert code == 0, err
     assert "19 provinces" in text and "copied from the map" in text

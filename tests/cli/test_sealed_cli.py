@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.test_round_cli import tabula
+from tests.cli.test_round_cli import bellica
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import FIELD, WATER
 from tests.engine.test_state import make_campaign
@@ -18,8 +18,8 @@ def c(tmp_path, capsys):
     m = sketch(radius=4, structures=FIELD, water=WATER)
     con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
     con.close()
-    assert tabula(capsys, "round", "start", path)[0] == 0
-    assert tabula(capsys, "round", "publish", path)[0] == 0
+    assert bellica(capsys, "round", "start", path)[0] == 0
+    assert bellica(capsys, "round", "publish", path)[0] == 0
     return path
 
 
@@ -28,58 +28,58 @@ def views(capsys, c):
     out = {}
     for who in ("roma", "carthago", "syracusae", None):
         extra = ("--faction", who) if who else ()
-        _, show, _ = tabula(capsys, "round", "show", c, *extra)
-        _, log, _ = tabula(capsys, "log", c, "--json", *extra)
+        _, show, _ = bellica(capsys, "round", "show", c, *extra)
+        _, log, _ = bellica(capsys, "log", c, "--json", *extra)
         out[who or "umpire"] = "3 3 5" in show or MOVES in log
     return out
 
 
 def test_the_authorisation_matrix(c, capsys):
-    code, _, err = tabula(capsys, "round", "orders", c, "9=3 3 5", "10=")
+    code, _, err = bellica(capsys, "round", "orders", c, "9=3 3 5", "10=")
     assert code == 2 and "--faction F (its armies only) or --umpire" in err
-    code, _, err = tabula(capsys, "round", "orders", c, "--faction", "carthago", "9=3 3 5")
+    code, _, err = bellica(capsys, "round", "orders", c, "--faction", "carthago", "9=3 3 5")
     assert code in (1, 3) and "army 9 is not in carthago" in err
-    code, out, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")
+    code, out, err = bellica(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")
     assert code == 0, err
     assert views(capsys, c) == {"roma": True, "carthago": False, "syracusae": False, "umpire": False}
-    _, show, _ = tabula(capsys, "round", "show", c)
+    _, show, _ = bellica(capsys, "round", "show", c)
     assert "army   9 (roma): initiative strength, orders in from roma, sealed until the reveal" in show
     assert "army   1 (carthago): initiative strength\n" in show  # no orders yet
-    _, log, _ = tabula(capsys, "log", c)
+    _, log, _ = bellica(capsys, "log", c)
     assert "orders received for army 9 from roma, sealed until the reveal" in log
-    _, status, _ = tabula(capsys, "round", "status", c)
+    _, status, _ = bellica(capsys, "round", "status", c)
     assert "orders in (sealed until the reveal) from roma armies 9, 10" in status and "3 3 5" not in status
     for query in ("SELECT moves FROM orders", "SELECT data FROM events", "SELECT * FROM query_table('orders')",
                   "SELECT * FROM query('SELECT * FROM events')", "SELECT count(*) FROM main.ORDERS"):
-        code, _, err = tabula(capsys, "sql", c, query)
+        code, _, err = bellica(capsys, "sql", c, query)
         assert code == 1 and "sealed until the reveal" in err and "3 3 5" not in err, query
-    code, out, _ = tabula(capsys, "sql", c, "SELECT count(*) AS n FROM round_notes WHERE value LIKE '%3 3 5%'")
+    code, out, _ = bellica(capsys, "sql", c, "SELECT count(*) AS n FROM round_notes WHERE value LIKE '%3 3 5%'")
     assert code == 0 and out.splitlines()[2].strip() == "0"
     # Roma resubmits before the reveal; the umpire submits for carthago: the reveal.
-    assert tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")[0] == 0
-    code, out, err = tabula(capsys, "round", "orders", c, "--umpire", "1=")
+    assert bellica(capsys, "round", "orders", c, "--faction", "roma", "9=3 3 5", "10=")[0] == 0
+    code, out, err = bellica(capsys, "round", "orders", c, "--umpire", "1=")
     assert code == 0 and "revealed to every faction and locked" in out, err
     assert views(capsys, c) == {"roma": True, "carthago": True, "syracusae": True, "umpire": True}
-    code, out, _ = tabula(capsys, "sql", c, "SELECT moves FROM orders WHERE army = 9")
+    code, out, _ = bellica(capsys, "sql", c, "SELECT moves FROM orders WHERE army = 9")
     assert code == 0 and "3 3 5" in out
-    _, log, _ = tabula(capsys, "log", c)
+    _, log, _ = bellica(capsys, "log", c)
     assert "orders received for army 1 from umpire" in log
-    code, _, err = tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3")
+    code, _, err = bellica(capsys, "round", "orders", c, "--faction", "roma", "9=3")
     assert code == 1 and "orders were revealed" in err and len(err.strip().splitlines()) == 1
-    assert tabula(capsys, "round", "move", c)[0] == 0
+    assert bellica(capsys, "round", "move", c)[0] == 0
 
 
 def test_deadline_and_reveal(c, capsys):
-    assert tabula(capsys, "round", "orders", c, "--faction", "roma", "9=3 3", "10=")[0] == 0
-    code, _, err = tabula(capsys, "round", "deadline", c, "2025-06-01 18:00")
+    assert bellica(capsys, "round", "orders", c, "--faction", "roma", "9=3 3", "10=")[0] == 0
+    code, _, err = bellica(capsys, "round", "deadline", c, "2025-06-01 18:00")
     assert code == 1 and "not in UTC" in err
-    assert tabula(capsys, "round", "deadline", c, "2000-01-01T00:00:00Z")[0] == 0
-    _, status, _ = tabula(capsys, "round", "status", c)
+    assert bellica(capsys, "round", "deadline", c, "2000-01-01T00:00:00Z")[0] == 0
+    _, status, _ = bellica(capsys, "round", "status", c)
     assert "deadline: 2000-01-01T00:00:00Z (passed)" in status
-    code, out, err = tabula(capsys, "round", "reveal", c)
+    code, out, err = bellica(capsys, "round", "reveal", c)
     assert code == 0 and "army 1 (carthago) has no orders at the deadline: it stands still (default orders)" in out, err
-    assert tabula(capsys, "round", "move", c)[0] == 0
-    code, out, err = tabula(capsys, "round", "verify", c, "--readjudicate")
+    assert bellica(capsys, "round", "move", c)[0] == 0
+    code, out, err = bellica(capsys, "round", "verify", c, "--readjudicate")
     assert code == 0, err
 
 
@@ -88,27 +88,27 @@ def test_commit_reveal_through_the_cli(tmp_path, capsys):
     m = sketch(radius=4, structures=FIELD, water=WATER)
     con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
     con.close()
-    assert tabula(capsys, "round", "start", path, "--orders-mode", "commit-reveal")[0] == 0
-    tabula(capsys, "round", "publish", path)
+    assert bellica(capsys, "round", "start", path, "--orders-mode", "commit-reveal")[0] == 0
+    bellica(capsys, "round", "publish", path)
     roma = tmp_path / "roma.toml"
     roma.write_text('faction = "roma"\nround = 1\n\n[armies.9]\nmoves = "3 3 5"\n\n[armies.10]\nmoves = ""\n')
     carthago = tmp_path / "carthago.toml"
     carthago.write_text('faction = "carthago"\n[armies.1]\nmoves = "9 9"\n')
-    code, digest, err = tabula(capsys, "round", "commitment", "--file", roma, "--secret", "s1")  # offline
+    code, digest, err = bellica(capsys, "round", "commitment", "--file", roma, "--secret", "s1")  # offline
     assert code == 0 and len(digest.strip()) == 64, err
-    code, _, err = tabula(capsys, "round", "orders", path, "--file", roma)
+    code, _, err = bellica(capsys, "round", "orders", path, "--file", roma)
     assert code == 1 and "commit-reveal mode" in err
-    assert tabula(capsys, "round", "commit", path, "--faction", "roma", "--digest", digest.strip())[0] == 0
+    assert bellica(capsys, "round", "commit", path, "--faction", "roma", "--digest", digest.strip())[0] == 0
     raw = path.read_bytes()
     assert b"3 3 5" not in raw
-    assert tabula(capsys, "round", "commit", path, "--faction", "carthago", "--file", carthago, "--secret", "s2")[0] == 0
-    code, _, err = tabula(capsys, "round", "reveal-orders", path, "--faction", "roma", "--file", roma, "--secret", "wrong")
+    assert bellica(capsys, "round", "commit", path, "--faction", "carthago", "--file", carthago, "--secret", "s2")[0] == 0
+    code, _, err = bellica(capsys, "round", "reveal-orders", path, "--faction", "roma", "--file", roma, "--secret", "wrong")
     assert code == 1 and "tampered" in err and len(err.strip().splitlines()) == 1
-    assert tabula(capsys, "round", "reveal-orders", path, "--faction", "roma", "--file", roma, "--secret", "s1")[0] == 0
-    code, out, _ = tabula(capsys, "round", "show", path, "--faction", "carthago")
+    assert bellica(capsys, "round", "reveal-orders", path, "--faction", "roma", "--file", roma, "--secret", "s1")[0] == 0
+    code, out, _ = bellica(capsys, "round", "show", path, "--faction", "carthago")
     assert "3 3 5" in out  # revealed orders are public at once
-    code, out, err = tabula(capsys, "round", "reveal-orders", path, "--faction", "carthago", "--file", carthago, "--secret", "s2")
+    code, out, err = bellica(capsys, "round", "reveal-orders", path, "--faction", "carthago", "--file", carthago, "--secret", "s2")
     assert code == 0 and "locked" in out, err
-    assert tabula(capsys, "round", "move", path)[0] == 0
-    code, out, err = tabula(capsys, "round", "verify", path, "--readjudicate")
+    assert bellica(capsys, "round", "move", path)[0] == 0
+    code, out, err = bellica(capsys, "round", "verify", path, "--readjudicate")
     assert code == 0, err

@@ -1,13 +1,13 @@
 """docs/sql.md, the umpire's SQL catalogue (issue #10, item 5), against the demo campaign.
 
 Every worked query is taken from the page itself (its ```` ```sql query=NAME ```` fence), run
-through ``tabula sql --csv`` in-process, and its result on the demo asserted; the catalogue's
+through ``bellica sql --csv`` in-process, and its result on the demo asserted; the catalogue's
 ``#### `name` (table|view)`` entries must be exactly the tables and views a campaign file holds,
 and each entry must name every column of its object.
 
 Three moments of the demo (the page names them):
 
-* ``demo``: ``tabula.demo.run_demo_round`` on a fresh First Punic War campaign (what ``make demo``
+* ``demo``: ``bellica.demo.run_demo_round`` on a fresh First Punic War campaign (what ``make demo``
   writes): round 1 played, round 2 in its orders phase;
 * ``battles``: the same round 1 stopped after its movement step (the Roman navy still at sea, the
   engagement at Mylae not yet fought), played by the demo's own orders;
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_round_cli import tabula
+from tests.cli.test_round_cli import bellica
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sql.md"
 QUERY = re.compile(r"^```sql query=(\w+)\n(.*?)^```", re.S | re.M)
@@ -42,9 +42,9 @@ def doc_queries() -> dict[str, str]:
 
 
 def sql(capsys, campaign: Path, query: str) -> list[dict[str, str]]:
-    """Run ``query`` through ``tabula sql --csv``; the rows as dicts of the printed strings."""
-    code, out, err = tabula(capsys, "sql", campaign, "--csv", query)
-    assert code == 0, f"tabula sql refused or failed:\n{err}\n{query}"
+    """Run ``query`` through ``bellica sql --csv``; the rows as dicts of the printed strings."""
+    code, out, err = bellica(capsys, "sql", campaign, "--csv", query)
+    assert code == 0, f"bellica sql refused or failed:\n{err}\n{query}"
     return list(csv.DictReader(io.StringIO(out)))
 
 
@@ -53,7 +53,7 @@ def sql(capsys, campaign: Path, query: str) -> list[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory) -> Path:
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("catalogue") / "fresh.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -62,7 +62,7 @@ def fresh(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def demo(fresh) -> Path:
-    from tabula.demo import run_demo_round
+    from bellica.demo import run_demo_round
 
     path = fresh.parent / "demo.duckdb"
     shutil.copy(fresh, path)
@@ -73,11 +73,11 @@ def demo(fresh) -> Path:
 @pytest.fixture(scope="module")
 def battles(fresh) -> Path:
     """Round 1 of the demo up to its movement step, with the demo's own placements and orders."""
-    from tabula import demo as script
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.model import ArmyOrders
-    from tabula.engine.vae_victis.state import load_state
+    from bellica import demo as script
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.state import load_state
 
     path = fresh.parent / "battles.duckdb"
     shutil.copy(fresh, path)
@@ -102,10 +102,10 @@ def battles(fresh) -> Path:
 @pytest.fixture(scope="module")
 def revealed(demo) -> Path:
     """The demo with round 2's orders given (everyone stands still) and its movement run."""
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis import rounds
-    from tabula.engine.vae_victis.model import ArmyOrders
-    from tabula.engine.vae_victis.state import load_state
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.state import load_state
 
     path = demo.parent / "revealed.duckdb"
     shutil.copy(demo, path)
@@ -190,7 +190,7 @@ def test_who_besieges_what_since_when(demo, capsys):
 
 def test_vp_ledger_by_round(demo, revealed, capsys):
     # As the page says: on the demo file round 2's orders are not revealed, so `events` is sealed.
-    code, _, err = tabula(capsys, "sql", demo, "--csv", doc_queries()["vp_ledger"])
+    code, _, err = bellica(capsys, "sql", demo, "--csv", doc_queries()["vp_ledger"])
     assert code != 0 and "events" in err and "refused" in err, err
     rows = sql(capsys, revealed, doc_queries()["vp_ledger"])
     assert [(r["round"], r["faction"], r["awarded"], r["vp_after"], r["why"]) for r in rows] == [

@@ -1,4 +1,4 @@
-"""`tabula sql` reads the campaign and nothing else (issue #8).
+"""`bellica sql` reads the campaign and nothing else (issue #8).
 
 Opening the database read-only did not stop ``COPY (SELECT 'x') TO 'campaign.duckdb'`` from
 replacing the campaign with a 6-byte file, nor COPY/EXPORT to any path, SET of a path setting,
@@ -14,10 +14,10 @@ import shutil
 import duckdb
 import pytest
 
-from tabula.geo.spatialdb import connect, connect_console
-from tests.cli.test_round_cli import campaign, tabula  # noqa: F401  (campaign is a fixture)
+from bellica.geo.spatialdb import connect, connect_console
+from tests.cli.test_round_cli import campaign, bellica  # noqa: F401  (campaign is a fixture)
 
-REFUSED = "tabula sql is read-only and reads only the campaign"
+REFUSED = "bellica sql is read-only and reads only the campaign"
 
 
 def snapshot(directory):
@@ -28,7 +28,7 @@ def snapshot(directory):
 
 @pytest.fixture
 def started(campaign, capsys):  # noqa: F811
-    code, _, err = tabula(capsys, "round", "start", campaign, "--seed", "5")
+    code, _, err = bellica(capsys, "round", "start", campaign, "--seed", "5")
     assert code == 0, err
     return campaign
 
@@ -48,7 +48,7 @@ def outside(started):
 def refused(capsys, c, query, op):
     """Run ``query``; it must be one error line naming ``op`` and change no file in the folder."""
     before = snapshot(c.parent)
-    code, out, err = tabula(capsys, "sql", c, query)
+    code, out, err = bellica(capsys, "sql", c, query)
     assert code == 1, (query, out, err)
     assert len(err.strip().splitlines()) == 1 and err.startswith("error: "), err
     assert f"{op} is refused: {REFUSED}" in err, err
@@ -66,7 +66,7 @@ def test_copy_to_the_campaign_file_no_longer_replaces_it(outside, capsys):
     refused(capsys, c, f"COPY (SELECT 'x') TO '{c}' (USE_TMP_FILE false)", "COPY")
     refused(capsys, c, f"EXPLAIN ANALYZE COPY (SELECT 'x') TO '{c}' (USE_TMP_FILE false)", "EXPLAIN ANALYZE")
     refused(capsys, c, f"COPY (SELECT 'x') TO '{c}.wal' (USE_TMP_FILE false)", "COPY")
-    code, out, err = tabula(capsys, "sql", c, "SELECT count(*) AS n FROM armies")
+    code, out, err = bellica(capsys, "sql", c, "SELECT count(*) AS n FROM armies")
     assert code == 0 and out.splitlines()[2].strip() == "3", err
 
 
@@ -129,24 +129,24 @@ def test_the_connection_itself_is_locked(outside):
 def test_queries_tables_views_and_spatial_functions(started, tmp_path, capsys):
     c = started
     before = snapshot(c.parent)
-    code, out, err = tabula(capsys, "sql", c, "SELECT structure, controller FROM control WHERE structure = 'Roma'")
+    code, out, err = bellica(capsys, "sql", c, "SELECT structure, controller FROM control WHERE structure = 'Roma'")
     assert code == 0, err
     assert out.splitlines()[2].split() == ["Roma", "roma"]
-    code, out, err = tabula(capsys, "sql", c, "SELECT ST_AsText(ST_Point(1, 2)) AS p")
+    code, out, err = bellica(capsys, "sql", c, "SELECT ST_AsText(ST_Point(1, 2)) AS p")
     assert code == 0 and out.splitlines()[2] == "POINT (1 2)", err
     for view in ("zoc", "logistics_lines", "supplied_structures", "army_logistics_distance", "structure_zoc"):
-        code, _, err = tabula(capsys, "sql", c, f"SELECT count(*) FROM {view}")
+        code, _, err = bellica(capsys, "sql", c, f"SELECT count(*) FROM {view}")
         assert code == 0, f"{view}: {err}"
-    code, out, err = tabula(capsys, "sql", c, "PIVOT armies ON faction USING count(*)")  # makes a temporary enum
+    code, out, err = bellica(capsys, "sql", c, "PIVOT armies ON faction USING count(*)")  # makes a temporary enum
     assert code == 0 and out.splitlines()[-1] == "(3 rows)", err
-    code, out, err = tabula(capsys, "sql", c, "DESCRIBE armies")
+    code, out, err = bellica(capsys, "sql", c, "DESCRIBE armies")
     assert code == 0 and "strength" in out, err
     # A query file may build temporary tables: they live in memory and vanish.
     q = tmp_path / "q.sql"
     q.write_text("CREATE TEMP TABLE strong AS SELECT id FROM armies WHERE strength >= 1600;\n"
                  "SELECT count(*) AS n FROM strong;\n")
     before[q.name] = hashlib.sha256(q.read_bytes()).hexdigest()
-    code, out, err = tabula(capsys, "sql", c, "--file", q, "--csv")
+    code, out, err = bellica(capsys, "sql", c, "--file", q, "--csv")
     assert code == 0 and out.splitlines()[-2:] == ["n", "3"], err
     assert snapshot(c.parent) == before
 
@@ -154,7 +154,7 @@ def test_queries_tables_views_and_spatial_functions(started, tmp_path, capsys):
 def test_a_query_file_that_is_not_utf8_is_one_line(started, tmp_path, capsys):
     q = tmp_path / "q.sql"
     q.write_bytes(b"SELECT '\xff\xfe' AS x;\n")
-    code, _, err = tabula(capsys, "sql", started, "--file", q)
+    code, _, err = bellica(capsys, "sql", started, "--file", q)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert err.strip() == f"error: SQL file {q} is not UTF-8 text (byte 8): save it as UTF-8"
 
@@ -165,18 +165,18 @@ def test_a_campaign_of_an_unknown_ruleset_is_still_queryable(started, capsys):
     con.execute("CREATE TABLE IF NOT EXISTS scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
     con.execute("INSERT OR REPLACE INTO scenario_meta VALUES ('ruleset', 'no-such-ruleset')")
     con.close()
-    code, _, err = tabula(capsys, "round", "status", started)
+    code, _, err = bellica(capsys, "round", "status", started)
     assert code == 1 and "unknown ruleset 'no-such-ruleset'" in err  # the engine cannot open it ...
-    code, out, err = tabula(capsys, "sql", started, "SELECT value FROM scenario_meta WHERE key = 'ruleset'")
+    code, out, err = bellica(capsys, "sql", started, "SELECT value FROM scenario_meta WHERE key = 'ruleset'")
     assert code == 0 and out.splitlines()[2] == "no-such-ruleset", err  # ... the console still reads it
 
 
 def test_a_file_that_is_no_database_is_one_line(tmp_path, capsys):
     bad = tmp_path / "notes.duckdb"
     bad.write_text("not a database\n")
-    code, _, err = tabula(capsys, "sql", bad, "SELECT 1")
+    code, _, err = bellica(capsys, "sql", bad, "SELECT 1")
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert err.startswith(f"error: {bad} cannot be opened as a campaign database: ")
     assert bad.read_text() == "not a database\n"
-    code, _, err = tabula(capsys, "sql", tmp_path / "nope.duckdb", "SELECT 1")
-    assert code == 1 and "does not exist: create it with `tabula campaign new`" in err
+    code, _, err = bellica(capsys, "sql", tmp_path / "nope.duckdb", "SELECT 1")
+    assert code == 1 and "does not exist: create it with `bellica campaign new`" in err

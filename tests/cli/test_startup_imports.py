@@ -1,11 +1,11 @@
-"""What a `tabula round` step loads (issue 11, part 1): no map or GIS stack, no spatial extension.
+"""What a `bellica round` step loads (issue 11, part 1): no map or GIS stack, no spatial extension.
 
-Each command runs in a fresh interpreter (as the `tabula` script does), which then reports the
+Each command runs in a fresh interpreter (as the `bellica` script does), which then reports the
 modules it imported and whether the campaign's DuckDB database loaded the spatial extension
 (``duckdb_extensions()``, read on the step's own connection just before the step closes it).  No timing is asserted: the times are benchmarks/bench_cli.py's.
 
 duckdb's Python client imports pandas (with numpy and pyarrow) the first time a query parameter
-is bound, so tabula writes its parameters as SQL literals (geo/spatialdb.py): the steps below
+is bound, so bellica writes its parameters as SQL literals (geo/spatialdb.py): the steps below
 load none of them.  The steps that compute logistics (start, move, administer, and verify, which
 replays start) load none of them either: the logistics run on the campaign's own connection, their
 graph searches are plain Python (no numpy, scipy or networkx).
@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from tests.cli.test_round_cli import tabula
+from tests.cli.test_round_cli import bellica
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
@@ -33,7 +33,7 @@ NO_GRAPH_LIBS = ("networkx", "scipy", "numpy", "pandas", "pyarrow")
 
 PROBE = r"""
 import json, sys
-from tabula.engine.core.campaign import Campaign
+from bellica.engine.core.campaign import Campaign
 
 loaded = set()
 _close = Campaign.close
@@ -45,7 +45,7 @@ def close(self):
     return _close(self)
 
 Campaign.close = close
-from tabula.cli import main
+from bellica.cli import main
 
 code = 0
 try:
@@ -58,7 +58,7 @@ print("PROBE" + json.dumps({"code": code, "modules": sorted(m for m in sys.modul
 
 
 def probe(*args) -> dict:
-    """Run ``tabula ARGS`` in a fresh interpreter; its exit code, top-level modules and loaded extensions."""
+    """Run ``bellica ARGS`` in a fresh interpreter; its exit code, top-level modules and loaded extensions."""
     proc = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], capture_output=True, text=True, timeout=300)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE")), None)
     assert line is not None, proc.stderr[-3000:]
@@ -71,7 +71,7 @@ def started(tmp_path, capsys):
     con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
                            m=sketch(radius=4, structures=STRUCTURES, water=WATER))
     con.close()
-    code, _, err = tabula(capsys, "round", "start", path, "--seed", "5")
+    code, _, err = bellica(capsys, "round", "start", path, "--seed", "5")
     assert code == 0, err
     return path
 
@@ -94,7 +94,7 @@ def test_writing_steps_without_logistics_load_no_pandas_numpy_or_spatial(started
         assert not set(got["modules"]) & set(NEVER + NO_FRAMES), args
         assert "spatial" not in got["extensions"], args
     for args in (("round", "move", started), ("round", "administer", started)):
-        code, _, err = tabula(capsys, *args)
+        code, _, err = bellica(capsys, *args)
         assert code == 0, err
     got = probe("round", "victory", started)
     assert got["code"] == 0
@@ -107,8 +107,8 @@ def test_schema_catalog_reads_the_same_without_spatial():
     # schema._catalog reads the schema files on a plain database (no spatial load on every step).
     import duckdb
 
-    from tabula import schema
-    from tabula.geo.spatialdb import connect
+    from bellica import schema
+    from bellica.geo.spatialdb import connect
 
     assert schema._read_catalog(duckdb.connect()) == schema._read_catalog(connect())
 
@@ -116,10 +116,10 @@ def test_schema_catalog_reads_the_same_without_spatial():
 def test_the_probe_sees_spatial_when_a_step_loads_it(started, monkeypatch):
     # The checks above could pass vacuously if the probe could not see a loaded extension: here
     # every campaign connection loads it, as before issue 11.
-    code = PROBE.replace("from tabula.cli import main", "import tabula.engine.core.campaign_file as cf\n"
+    code = PROBE.replace("from bellica.cli import main", "import bellica.engine.core.campaign_file as cf\n"
                          "_open = cf.open_connection\n"
                          "cf.open_connection = lambda path, *, read_only: cf.load_spatial(_open(path, read_only=read_only))\n"
-                         "from tabula.cli import main")
+                         "from bellica.cli import main")
     proc = subprocess.run([sys.executable, "-c", code, "round", "status", str(started)], capture_output=True, text=True,
                           timeout=300)
     got = json.loads(next(ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE"))[len("PROBE"):])

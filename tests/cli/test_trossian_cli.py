@@ -1,4 +1,4 @@
-"""`tabula trossian ...` end to end: a phase played from the command line, its refusals (exit 3)
+"""`bellica trossian ...` end to end: a phase played from the command line, its refusals (exit 3)
 and bad input (exit 1, one line), the sealed log and status, verify --readjudicate."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import tabula.cli as cli
+import bellica.cli as cli
 from tests.engine.trossian.campaign_file import fresh_campaign
 
 
@@ -17,9 +17,9 @@ def base_dir(tmp_path_factory):
 
 
 @pytest.fixture
-def tabula(monkeypatch, capsys):
-    """Run `tabula ARGS...` in this process: (exit status, stdout, stderr)."""
-    monkeypatch.setitem(cli.COMMANDS, "trossian", "trossian:group")  # until tabula/cli.py lists it
+def bellica(monkeypatch, capsys):
+    """Run `bellica ARGS...` in this process: (exit status, stdout, stderr)."""
+    monkeypatch.setitem(cli.COMMANDS, "trossian", "trossian:group")  # until bellica/cli.py lists it
 
     def run(*args):
         code = 0
@@ -37,98 +37,98 @@ def campaign(base_dir, tmp_path):
     return fresh_campaign(base_dir, tmp_path / "c.duckdb")
 
 
-def test_a_phase_from_the_command_line(tabula, campaign):
-    code, out, _ = tabula("trossian", "start", campaign, "--seed", 148)
+def test_a_phase_from_the_command_line(bellica, campaign):
+    code, out, _ = bellica("trossian", "start", campaign, "--seed", 148)
     assert code == 0 and "campaign started" in out and "next: begin Early Spring 1806" in out
-    code, out, _ = tabula("trossian", "next", campaign)
+    code, out, _ = bellica("trossian", "next", campaign)
     assert code == 0 and "Early Spring 1806 begins" in out
-    assert tabula("trossian", "march", campaign, "--nation", "russia", "--army", 1, "--to", "Bessarabia",
+    assert bellica("trossian", "march", campaign, "--nation", "russia", "--army", 1, "--to", "Bessarabia",
                   "--to", "Moldavia")[0] == 0
-    code, out, _ = tabula("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74,
+    code, out, _ = bellica("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74,
                           "--message", "Hold the Don", "--to", "Kuban Corps")
     assert code == 0
-    assert tabula("trossian", "courier", campaign, "move", "--nation", "Russia", "--courier", 74,
+    assert bellica("trossian", "courier", campaign, "move", "--nation", "Russia", "--courier", 74,
                   "--via", "Bessarabia", "--via", "Budjak")[0] == 0
-    assert tabula("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "put_out",
+    assert bellica("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "put_out",
                   "--do", "sail:Western Black Sea")[0] == 0
-    assert tabula("trossian", "army", campaign, "detach", "--nation", "Russia", "--army", 13, "--unit", 17,
+    assert bellica("trossian", "army", campaign, "detach", "--nation", "Russia", "--army", 13, "--unit", 17,
                   "--unit", 18, "--name", "Cossacks")[0] == 0
     # Another nation's status shows nothing of Russia's orders or couriers.
-    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Ottoman Porte", "--json")
+    code, out, _ = bellica("trossian", "status", campaign, "--nation", "Ottoman Porte", "--json")
     view = json.loads(out)
     assert code == 0 and "Hold the Don" not in out and view["orders"][0]["kind"] == "sail"
-    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Russia")
+    code, out, _ = bellica("trossian", "status", campaign, "--nation", "Russia")
     assert "order 2: courier" in out and "Hold the Don" in out and "order 4: army" in out
-    code, out, _ = tabula("log", campaign, "--faction", "Ottoman Porte")
+    code, out, _ = bellica("log", campaign, "--faction", "Ottoman Porte")
     assert code == 0 and "Hold the Don" not in out and "Russia: a march order (sealed)" in out
     for n in ("Russia", "Ottoman Porte", "Danubian", "Crimean"):
-        assert tabula("trossian", "done", campaign, "--nation", n)[0] == 0
-    code, out, _ = tabula("trossian", "next", campaign)
+        assert bellica("trossian", "done", campaign, "--nation", n)[0] == 0
+    code, out, _ = bellica("trossian", "next", campaign)
     assert code == 0 and "marched Yedisan -> Bessarabia -> Moldavia" in out and "Hold the Don" not in out
     assert "detached from army 13" in out
-    battle = json.loads(tabula("trossian", "status", campaign, "--json")[1])["battles"][0]["battle"]
-    code, out, _ = tabula("trossian", "result", campaign, battle, "--winner", "Russia", "--fate", "3=destroyed",
+    battle = json.loads(bellica("trossian", "status", campaign, "--json")[1])["battles"][0]["battle"]
+    code, out, _ = bellica("trossian", "result", campaign, battle, "--winner", "Russia", "--fate", "3=destroyed",
                           "--fate", "49=routed", "--die", f"attrition/1806/0/{battle}/2=6")
     assert code == 0 and "d6" in out and "retreats" in out
     assert f"attrition/1806/0/{battle}/2 d6 6 (entered)" in out
-    code, out, _ = tabula("trossian", "next", campaign)
+    code, out, _ = bellica("trossian", "next", campaign)
     assert code == 0 and "next: begin Mid Spring 1806" in out
-    code, out, err = tabula("round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica("round", "verify", campaign, "--readjudicate")
     assert code == 0, err
     assert "re-adjudicated" in out
 
 
-def test_refusals_exit_3_and_bad_input_exit_1(tabula, campaign):
-    tabula("trossian", "start", campaign, "--seed", 148)
+def test_refusals_exit_3_and_bad_input_exit_1(bellica, campaign):
+    bellica("trossian", "start", campaign, "--seed", 148)
 
     def one_line(code, out, err, want):
         assert code == want, (out, err)
         assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
 
-    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia"), 3)
-    tabula("trossian", "next", campaign)
-    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia",
+    one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia"), 3)
+    bellica("trossian", "next", campaign)
+    one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Bessarabia",
                      "--to", "Moldavia", "--to", "Wallachia"), 3)           # too far
-    one_line(*tabula("trossian", "sail", campaign, "--nation", "Russia", "--navy", 68, "--do", "put_out"), 3)  # ice
-    one_line(*tabula("trossian", "next", campaign), 3)                        # orders still due
-    one_line(*tabula("trossian", "recruit", campaign, "--nation", "Russia", "--at", "Yedisan",
+    one_line(*bellica("trossian", "sail", campaign, "--nation", "Russia", "--navy", 68, "--do", "put_out"), 3)  # ice
+    one_line(*bellica("trossian", "next", campaign), 3)                        # orders still due
+    one_line(*bellica("trossian", "recruit", campaign, "--nation", "Russia", "--at", "Yedisan",
                      "--unit", "line_infantry"), 3)                           # not winter
-    one_line(*tabula("trossian", "march", campaign, "--nation", "Prussia", "--army", 1, "--to", "Bessarabia"), 1)
-    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 999, "--to", "Bessarabia"), 1)
-    one_line(*tabula("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Atlantis"), 1)
-    one_line(*tabula("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "fly:away"), 1)
-    one_line(*tabula("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74), 1)
-    one_line(*tabula("trossian", "army", campaign, "hold", "--nation", "Russia", "--army", 1), 3)  # it has an HQ
-    one_line(*tabula("trossian", "result", campaign, 1, "--winner", "a", "--fate", "3=vanished"), 1)
-    one_line(*tabula("trossian", "status", campaign.with_name("missing.duckdb")), 1)
-    tabula("trossian", "done", campaign, "--nation", "Russia")
-    one_line(*tabula("trossian", "done", campaign, "--nation", "Russia"), 3)  # already done
+    one_line(*bellica("trossian", "march", campaign, "--nation", "Prussia", "--army", 1, "--to", "Bessarabia"), 1)
+    one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 999, "--to", "Bessarabia"), 1)
+    one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Atlantis"), 1)
+    one_line(*bellica("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "fly:away"), 1)
+    one_line(*bellica("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74), 1)
+    one_line(*bellica("trossian", "army", campaign, "hold", "--nation", "Russia", "--army", 1), 3)  # it has an HQ
+    one_line(*bellica("trossian", "result", campaign, 1, "--winner", "a", "--fate", "3=vanished"), 1)
+    one_line(*bellica("trossian", "status", campaign.with_name("missing.duckdb")), 1)
+    bellica("trossian", "done", campaign, "--nation", "Russia")
+    one_line(*bellica("trossian", "done", campaign, "--nation", "Russia"), 3)  # already done
 
 
-def test_ally_offer_accept_and_break(tabula, campaign):
-    tabula("trossian", "start", campaign, "--seed", 148)
+def test_ally_offer_accept_and_break(bellica, campaign):
+    bellica("trossian", "start", campaign, "--seed", 148)
 
     def one_line(code, out, err, want):
         assert code == want, (out, err)
         assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
 
-    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # begin phase
-    tabula("trossian", "next", campaign)
-    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian")
+    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # begin phase
+    bellica("trossian", "next", campaign)
+    code, out, _ = bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian")
     assert code == 0 and "Russia offers Danubian Principalities an alliance" in out
-    code, out, _ = tabula("trossian", "status", campaign, "--json")
+    code, out, _ = bellica("trossian", "status", campaign, "--json")
     assert json.loads(out)["offers"] == [{"nation": "Russia", "to": "Danubian Principalities"}]
-    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # offered already
-    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "danub", "--with", "russia")
+    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian"), 3)  # offered already
+    code, out, _ = bellica("trossian", "ally", campaign, "--nation", "danub", "--with", "russia")
     assert code == 0 and "Russia and Danubian Principalities are allies" in out
-    code, out, _ = tabula("trossian", "status", campaign, "--nation", "Crimean")
+    code, out, _ = bellica("trossian", "status", campaign, "--nation", "Crimean")
     assert "alliance: Danubian Principalities & Russia" in out
-    code, out, _ = tabula("log", campaign, "--faction", "Ottoman Porte")
+    code, out, _ = bellica("log", campaign, "--faction", "Ottoman Porte")
     assert "are allies" in out  # diplomacy is public
-    code, out, _ = tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break")
+    code, out, _ = bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break")
     assert code == 0 and "Russia breaks its alliance with Danubian Principalities" in out
-    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break"), 3)
-    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Prussia"), 1)
-    one_line(*tabula("trossian", "ally", campaign, "--nation", "Russia", "--with", "Russia"), 3)
-    code, out, err = tabula("round", "verify", campaign, "--readjudicate")
+    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break"), 3)
+    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Prussia"), 1)
+    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Russia"), 3)
+    code, out, err = bellica("round", "verify", campaign, "--readjudicate")
     assert code == 0, err

@@ -1,10 +1,10 @@
-"""`tabula warm ...` and the console entry point tabula/launch.py: a command through the warm server
+"""`bellica warm ...` and the console entry point bellica/launch.py: a command through the warm server
 gives what the plain process gives (stdout, stderr, exit status, the campaign file), and the client
 runs the command itself whenever the server cannot serve it.
 
 Every command here runs in a fresh interpreter through the console entry
-(``python -c "from tabula.launch import main; main()" ...``); each server lives in its own
-temporary TABULA_WARM_DIR and is stopped by its fixture (and killed if it will not stop).
+(``python -c "from bellica.launch import main; main()" ...``); each server lives in its own
+temporary BELLICA_WARM_DIR and is stopped by its fixture (and killed if it will not stop).
 """
 
 from __future__ import annotations
@@ -29,20 +29,20 @@ from tests.engine.test_state import make_campaign
 pytestmark = pytest.mark.skipif(not (hasattr(os, "fork") and hasattr(socket, "SO_PEERCRED")),
                                 reason="the warm server needs Linux (fork, SO_PEERCRED)")
 
-LAUNCH = "from tabula.launch import main; main()"
+LAUNCH = "from bellica.launch import main; main()"
 PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia"))
 
 
 def run(env: dict, *args, cwd=None, input=None, timeout=180) -> tuple[int, str, str]:
-    """``tabula ARGS`` in a fresh process through the console entry: (exit status, stdout, stderr)."""
+    """``bellica ARGS`` in a fresh process through the console entry: (exit status, stdout, stderr)."""
     proc = subprocess.run([sys.executable, "-c", LAUNCH, *map(str, args)], env=env, cwd=cwd, input=input,
                           capture_output=True, text=True, timeout=timeout)
     return proc.returncode, proc.stdout, proc.stderr
 
 
 def environment(warm_dir: Path, **extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("TABULA_WARM", "TABULA_WARM_WATCH")}
-    env["TABULA_WARM_DIR"] = str(warm_dir)
+    env = {k: v for k, v in os.environ.items() if k not in ("BELLICA_WARM", "BELLICA_WARM_WATCH")}
+    env["BELLICA_WARM_DIR"] = str(warm_dir)
     env.update(extra)
     return env
 
@@ -51,7 +51,7 @@ def served(env: dict) -> int:
     """How many commands the running server has forked a worker for."""
     code, out, err = run(env, "warm", "status")
     if out.startswith("not running"):
-        for log in Path(env["TABULA_WARM_DIR"]).glob("*.log"):
+        for log in Path(env["BELLICA_WARM_DIR"]).glob("*.log"):
             changed = [line for line in log.read_text().splitlines() if " changed: " in line]
             if changed:  # someone edited the tree while the test ran: the server rightly went stale
                 pytest.skip(f"a watched file changed during the test: {changed[0]}")
@@ -72,7 +72,7 @@ def start(env: dict) -> None:
 def stop(env: dict) -> None:
     """Stop the server of ``env``'s folder; kill it (its pid from its log) if it will not stop."""
     run(env, "warm", "stop", timeout=60)
-    folder = Path(env["TABULA_WARM_DIR"])
+    folder = Path(env["BELLICA_WARM_DIR"])
     if list(folder.glob("*.sock")):
         for log in folder.glob("*.log"):
             found = re.search(r"\[(\d+)\]", log.read_text())
@@ -86,7 +86,7 @@ def stop(env: dict) -> None:
 @pytest.fixture
 def warm_dir():
     """A private folder straight under /tmp (short socket paths; another uid may be let in to test the uid check)."""
-    folder = Path(tempfile.mkdtemp(prefix="tabula-warm-"))
+    folder = Path(tempfile.mkdtemp(prefix="bellica-warm-"))
     try:
         yield folder
     finally:
@@ -153,7 +153,7 @@ def test_a_round_through_the_warm_server_is_the_plain_round(server, tmp_path):
     codes = []
     for args, stdin in ROUND:
         through = run(server, *args, cwd=warm.parent, input=stdin)
-        alone = run({**server, "TABULA_WARM": "0"}, *args, cwd=plain.parent, input=stdin)
+        alone = run({**server, "BELLICA_WARM": "0"}, *args, cwd=plain.parent, input=stdin)
         assert through == alone, args
         codes.append(through[0])
     assert served(server) == before + len(ROUND)  # every command went through the server
@@ -165,7 +165,7 @@ def test_a_round_through_the_warm_server_is_the_plain_round(server, tmp_path):
 def test_exit_codes_and_one_line_errors_through_the_server(server, tmp_path):
     c = field_campaign(tmp_path)
     code, _out, err = run(server, "round", "status", c)
-    assert code == 1 and err.strip() == ("error: the campaign has not been started: run `tabula round start "
+    assert code == 1 and err.strip() == ("error: the campaign has not been started: run `bellica round start "
                                          "CAMPAIGN.duckdb` first")
     run(server, "round", "start", c)
     code, _out, err = run(server, "round", "move", c)
@@ -174,7 +174,7 @@ def test_exit_codes_and_one_line_errors_through_the_server(server, tmp_path):
     code, _out, err = run(server, "round", "orders", c, "--faction", "carthago", "--army", "1", "--moves", "9 x")
     assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("error: ") and "'x'" in err
     code, out, _err = run(server, "--version")
-    assert code == 0 and out.startswith("tabula ")
+    assert code == 0 and out.startswith("bellica ")
 
 
 def test_status_and_stop(warm_dir):
@@ -216,13 +216,13 @@ def test_the_client_runs_the_command_itself_without_a_server_or_with_warm_0(serv
     code, out, err = run(nobody_home, "round", "start", c, "--seed", "5")
     assert code == 0 and "campaign started" in out and err == ""
     before = served(server)
-    code, out, err = run({**server, "TABULA_WARM": "0"}, "round", "status", c)
+    code, out, err = run({**server, "BELLICA_WARM": "0"}, "round", "status", c)
     assert code == 0 and out.startswith("round 1, phase orders") and err == ""
     assert served(server) == before
     # A socket file left by a server that died: refused, so the command runs here.
     dead = tmp_path / "dead"
     dead.mkdir(mode=0o700)
-    from tabula import launch
+    from bellica import launch
 
     name = Path(launch.socket_path()).name  # the same installation: the same name in any folder
     s = socket.socket(socket.AF_UNIX)
@@ -236,11 +236,11 @@ def test_a_stale_server_exits_and_the_command_runs_as_usual(warm_dir, tmp_path):
     c = field_campaign(tmp_path)
     watched = tmp_path / "module.py"
     watched.write_text("x = 1\n")
-    env = environment(warm_dir, TABULA_WARM_WATCH=str(watched))
-    assert run({**env, "TABULA_WARM": "0"}, "round", "start", c)[0] == 0
+    env = environment(warm_dir, BELLICA_WARM_WATCH=str(watched))
+    assert run({**env, "BELLICA_WARM": "0"}, "round", "start", c)[0] == 0
     start(env)
     try:
-        expected = run({**env, "TABULA_WARM": "0"}, "round", "status", c)
+        expected = run({**env, "BELLICA_WARM": "0"}, "round", "status", c)
         assert run(env, "round", "status", c) == expected  # served warm
         watched.write_text("x = 2  # edited\n")  # the size changes, whatever the clock's resolution
         assert run(env, "round", "status", c) == expected  # stale: the client ran it, silently
@@ -333,10 +333,10 @@ def test_a_terminated_client_terminates_its_worker(server, tmp_path):
 def test_a_second_uid_cannot_use_the_server(server, tmp_path):
     if os.getuid() != 0:
         pytest.skip("acting as a second uid needs root")
-    from tabula import launch
-    from tabula.commands.warm import ask
+    from bellica import launch
+    from bellica.commands.warm import ask
 
-    folder = Path(server["TABULA_WARM_DIR"])
+    folder = Path(server["BELLICA_WARM_DIR"])
     path = str(next(folder.glob("*.sock")))
 
     def as_nobody(probe) -> int:

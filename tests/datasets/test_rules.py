@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from tabula.datasets.rules import canonical_faction, load_rules, resolve_factions, rules_from_rows, rules_rows
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import canonical_faction, load_rules, resolve_factions, rules_from_rows, rules_rows
+from bellica.geo.errors import InputError
 
 
 def test_defaults_carry_the_seeds_numbers():

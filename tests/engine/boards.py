@@ -37,11 +37,11 @@ from typing import Iterable, Mapping, Sequence
 
 import h3
 
-from tabula.datasets.rules import rules_rows
+from bellica.datasets.rules import rules_rows
 
-from tabula.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
-from tabula.geo.hexgrid import cell_polygon, cell_sides
-from tabula.schema import CAMPAIGN, CAMPAIGN_VIEWS, create_map_tables, create_tables, run_schema, schema_tables
+from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, FactionInfo, Hex, Phase, Siege, StructureInfo
+from bellica.geo.hexgrid import cell_polygon, cell_sides
+from bellica.schema import CAMPAIGN, CAMPAIGN_VIEWS, create_map_tables, create_tables, run_schema, schema_tables
 
 DEFAULT_CENTER = (41.9, 12.5)  # Roma
 DEFAULT_RES = 5
@@ -319,8 +319,8 @@ def write_state_tables(con, state: CampaignState) -> None:
     """The Vae Victis II state tables (engine/vae_victis/sql/state.sql, through the ruleset's
     schema: the one definition) holding ``state`` (naval superiority, sea links and navy rest
     included), replacing any that exist."""
-    from tabula.engine.core.ruleset import get_ruleset
-    from tabula.engine.core.state import create_state_tables, drop_state_tables
+    from bellica.engine.core.ruleset import get_ruleset
+    from bellica.engine.core.state import create_state_tables, drop_state_tables
 
     schema = get_ruleset("vae-victis-ii").schema
     drop_state_tables(con, schema)
@@ -359,7 +359,7 @@ def write_state_tables(con, state: CampaignState) -> None:
 
 def campaign_db(board: Board, state: CampaignState | None = None, path: str | Path | None = None):
     """A DuckDB connection (spatial loaded; in memory unless ``path``) holding ``board`` and ``state``."""
-    from tabula.geo.spatialdb import connect
+    from bellica.geo.spatialdb import connect
 
     con = connect(path)
     write_campaign_tables(con, board, state)

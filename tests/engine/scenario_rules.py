@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tomllib
 
-from tabula.datasets import SCENARIOS_DIR
-from tabula.datasets.rules import load_rules
-from tabula.engine.vae_victis.rules import Rules
+from bellica.datasets import SCENARIOS_DIR
+from bellica.datasets.rules import load_rules
+from bellica.engine.vae_victis.rules import Rules
 
 
 def scenario_rules_table(name: str) -> dict:

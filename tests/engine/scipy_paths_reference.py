@@ -1,6 +1,6 @@
 """The logistics graph searches as they were on scipy.sparse.csgraph (commit 051eec6), kept only as the
 reference tests/engine/test_logistics_paths.py compares the plain-Python searches of
-:mod:`tabula.engine.vae_victis.logistics.paths` against (the same distances, lines and road steps)."""
+:mod:`bellica.engine.vae_victis.logistics.paths` against (the same distances, lines and road steps)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from tabula.engine.vae_victis.costs import step_cost
-from tabula.engine.vae_victis.logistics.options import LogisticsLine
-from tabula.engine.vae_victis.model import Board
-from tabula.engine.vae_victis.rules import MovementRules
-from tabula.geo.spatialdb import run_sql
+from bellica.engine.vae_victis.costs import step_cost
+from bellica.engine.vae_victis.logistics.options import LogisticsLine
+from bellica.engine.vae_victis.model import Board
+from bellica.engine.vae_victis.rules import MovementRules
+from bellica.geo.spatialdb import run_sql
 
 
 def _columns(pairs: list[tuple[int, int]], width: int) -> tuple[np.ndarray, ...]:
@@ -110,7 +110,7 @@ class TerrainGraph:
         """The graph of a campaign database (the same hexes, sides, rivers, structures and roads a
         Board is read from), indexed in SQL."""
         if movement is None:
-            from tabula.engine.vae_victis.rules import read_rules
+            from bellica.engine.vae_victis.rules import read_rules
 
             movement = read_rules(con).movement
         run = lambda sql, name: run_sql(con, sql, name=name).fetchnumpy()  # noqa: E731

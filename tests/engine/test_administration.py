@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.administration import AdminInputs, administer, casualty_loss, retreat_destination
-from tabula.engine.vae_victis.battles import Engagement, EngagementResult, find_engagements
-from tabula.engine.vae_victis.model import Siege, Transfer
-from tabula.engine.vae_victis.zoc import army_zoc
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import grid_distance
+from bellica.engine.vae_victis.administration import AdminInputs, administer, casualty_loss, retreat_destination
+from bellica.engine.vae_victis.battles import Engagement, EngagementResult, find_engagements
+from bellica.engine.vae_victis.model import Siege, Transfer
+from bellica.engine.vae_victis.zoc import army_zoc
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import grid_distance
 from tests.engine.boards import sketch
 
 

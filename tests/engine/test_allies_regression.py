@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.datasets.rules import canonical_faction, load_rules
-from tabula.engine.vae_victis.battles import allowed_allies
-from tabula.engine.vae_victis.model import FactionInfo
-from tabula.engine.vae_victis.rules import Rules
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import canonical_faction, load_rules
+from bellica.engine.vae_victis.battles import allowed_allies
+from bellica.engine.vae_victis.model import FactionInfo
+from bellica.engine.vae_victis.rules import Rules
+from bellica.geo.errors import InputError
 from tests.engine.boards import sketch
 from tests.engine.scenario_rules import first_punic_war_rules, scenario_rules_table
 
@@ -81,7 +81,7 @@ def test_unknown_faction_in_rules_is_refused_naming_the_valid_ones():
 def test_scenario_names_its_allies_as_its_factions_toml_does():
     import tomllib
 
-    from tabula.datasets import SCENARIOS_DIR
+    from bellica.datasets import SCENARIOS_DIR
 
     with (SCENARIOS_DIR / "first-punic-war" / "factions.toml").open("rb") as f:
         names = {x["name"] for x in tomllib.load(f)["faction"]}

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.battles import (
+from bellica.engine.vae_victis.battles import (
     Engagement,
     EngagementResult,
     allowed_allies,
@@ -17,9 +17,9 @@ from tabula.engine.vae_victis.battles import (
     find_engagements,
     group_battles,
 )
-from tabula.engine.vae_victis.logistics import logistics_for
-from tabula.engine.vae_victis.model import Siege
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.logistics import logistics_for
+from bellica.engine.vae_victis.model import Siege
+from bellica.geo.errors import InputError
 from tests.engine.boards import sketch
 from tests.engine.scenario_rules import first_punic_war_rules
 

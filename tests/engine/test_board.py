@@ -2,9 +2,9 @@
 
 import pytest
 
-from tabula.engine.vae_victis.board import board_from_duckdb
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
+from bellica.engine.vae_victis.board import board_from_duckdb
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
 from tests.engine.boards import campaign_db, cell, sketch
 
 
@@ -96,7 +96,7 @@ def test_structure_off_the_map_is_rejected(tm):
 
 
 def test_rules_come_from_the_campaigns_rules_table(tm):
-    from tabula.datasets.rules import load_rules, rules_rows
+    from bellica.datasets.rules import load_rules, rules_rows
 
     con = campaign_db(tm.board)
     assert board_from_duckdb(con).rules == tm.board.rules  # the fixture froze the board's (default) rules
@@ -114,5 +114,5 @@ def test_a_campaign_without_rules_table_is_refused(tm):
     con.execute("DROP TABLE rules")
     assert board_from_duckdb(con).rules == tm.board.rules  # no rules, no scenario_meta: a hand-built board
     con.execute("CREATE TABLE scenario_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-    with pytest.raises(InputError, match="no `rules` table .* recreate it with `tabula campaign new`"):
+    with pytest.raises(InputError, match="no `rules` table .* recreate it with `bellica campaign new`"):
         board_from_duckdb(con)

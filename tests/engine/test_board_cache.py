@@ -8,9 +8,9 @@ import json
 import duckdb
 import pytest
 
-from tabula.engine.vae_victis import board_cache
-from tabula.engine.vae_victis.board import board_from_duckdb
-from tabula.geo.spatialdb import connect
+from bellica.engine.vae_victis import board_cache
+from bellica.engine.vae_victis.board import board_from_duckdb
+from bellica.geo.spatialdb import connect
 from tests.engine.boards import campaign_db, sketch
 
 
@@ -45,7 +45,7 @@ def stored(con):
 
 @pytest.fixture(scope="module")
 def demo_file(tmp_path_factory):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("board_cache") / "fpw.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -225,7 +225,7 @@ def test_read_only_opens_read_the_tables_or_a_fresh_copy_and_write_nothing(demo)
 
 
 def test_the_campaign_writes_its_copy_when_read_write_only(demo):
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     with Campaign.open(demo, read_only=True) as c:
         read = c.board

@@ -18,10 +18,10 @@ import time
 import duckdb
 import pytest
 
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.campaign_file import lock_holder, lock_message
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.campaign_file import lock_holder, lock_message
+from bellica.geo.errors import InputError, MissingInputError
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
@@ -54,13 +54,13 @@ def test_a_good_campaign_opens(campaign):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(MissingInputError, match="does not exist: create it with `tabula campaign new`"):
+    with pytest.raises(MissingInputError, match="does not exist: create it with `bellica campaign new`"):
         Campaign.open(tmp_path / "nope.duckdb")
 
 
 @pytest.mark.parametrize("read_only", [True, False])
 def test_text_file_regression(tmp_path, read_only):
-    # `echo hi > t.duckdb; tabula round status t.duckdb` was a traceback.
+    # `echo hi > t.duckdb; bellica round status t.duckdb` was a traceback.
     path = tmp_path / "t.duckdb"
     path.write_text("hi\n")
     _refused(path, read_only=read_only, match="is not a DuckDB database (3 bytes of something else)")
@@ -123,7 +123,7 @@ def test_read_only_file_opened_for_a_step(campaign):
 def test_duckdb_permission_error_is_one_line(campaign, monkeypatch):
     # As root (CI containers) no file is unreadable, so DuckDB's own message for one is
     # fed in here: the open must still name the file and the fix.
-    import tabula.engine.core.campaign_file as campaign_file
+    import bellica.engine.core.campaign_file as campaign_file
 
     def denied(path, read_only=False):
         raise duckdb.IOException(f'IO Error: Cannot open file "{path}": Permission denied')
@@ -134,15 +134,15 @@ def test_duckdb_permission_error_is_one_line(campaign, monkeypatch):
 
 def test_a_map_is_not_a_campaign_regression(tmp_path):
     # `campaign structures` / `round status` on a map file was a traceback or a confusing step error.
-    from tabula.schema import create_map_tables
-    from tabula.geo.spatialdb import connect
+    from bellica.schema import create_map_tables
+    from bellica.geo.spatialdb import connect
 
     path = tmp_path / "map.duckdb"
     con = connect(path)
     create_map_tables(con)
     con.close()
-    msg = _refused(path, read_only=True, match="is a map (from `tabula map build`), not a campaign")
-    assert f"tabula campaign new --scenario NAME --map {path}" in msg
+    msg = _refused(path, read_only=True, match="is a map (from `bellica map build`), not a campaign")
+    assert f"bellica campaign new --scenario NAME --map {path}" in msg
 
 
 def test_a_duckdb_file_with_other_tables(tmp_path):
@@ -190,7 +190,7 @@ def test_lock_held_by_another_program_names_it(campaign, tmp_path):
     proc = _hold([sys.executable, str(script), "rw", str(campaign)], campaign, tmp_path)
     try:
         msg = _refused(campaign, read_only=True)
-        assert f"is locked by PID {proc.pid} (" in msg and "notebook.py" in msg and "which is not a tabula command" in msg
+        assert f"is locked by PID {proc.pid} (" in msg and "notebook.py" in msg and "which is not a bellica command" in msg
         assert "a step running?" not in msg and f"`kill {proc.pid}`" in msg
     finally:
         proc.kill()
@@ -198,18 +198,18 @@ def test_lock_held_by_another_program_names_it(campaign, tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="reads /proc")
-def test_long_read_only_tabula_command_blocks_a_step_regression(campaign, tmp_path):
-    # A long `tabula sql` (read-only) blocks every write; the step used to say "a step running?".
-    # The holder here runs as a program named `tabula` with `sql` arguments, as the console script
-    # does, and opens the campaign read-only the way `tabula sql` does; a real query long enough
+def test_long_read_only_bellica_command_blocks_a_step_regression(campaign, tmp_path):
+    # A long `bellica sql` (read-only) blocks every write; the step used to say "a step running?".
+    # The holder here runs as a program named `bellica` with `sql` arguments, as the console script
+    # does, and opens the campaign read-only the way `bellica sql` does; a real query long enough
     # to hold the file would burn both CPU cores of CI for the test's length.
-    script = tmp_path / "bin" / "tabula"
+    script = tmp_path / "bin" / "bellica"
     script.parent.mkdir()
     script.write_text(HOLDER.replace('sys.argv[-2] == "ro"', "True"))
     proc = _hold([sys.executable, str(script), "sql", "ro", str(campaign)], campaign, tmp_path)
     try:
         msg = _refused(campaign)
-        assert f"is in use by another tabula command, PID {proc.pid} (`tabula sql ro {campaign}`)" in msg, msg
+        assert f"is in use by another bellica command, PID {proc.pid} (`bellica sql ro {campaign}`)" in msg, msg
         assert "reading it (a read-only open still blocks every write)" in msg
         assert "this command cannot change it" in msg and f"`kill {proc.pid}`" in msg
         Campaign.open(campaign, read_only=True).close()  # readers share the file
@@ -220,10 +220,10 @@ def test_long_read_only_tabula_command_blocks_a_step_regression(campaign, tmp_pa
 
 @pytest.mark.skipif(sys.platform == "win32" or not os.path.exists("/proc/self/cmdline"), reason="SIGKILL, /proc")
 def test_a_running_step_is_named(campaign, tmp_path):
-    # A real `tabula round publish`, paused inside its transaction by the kill tests' hook.
-    subprocess.run([sys.executable, "-m", "tabula.cli", "round", "start", str(campaign)], check=True, capture_output=True)
+    # A real `bellica round publish`, paused inside its transaction by the kill tests' hook.
+    subprocess.run([sys.executable, "-m", "bellica.cli", "round", "start", str(campaign)], check=True, capture_output=True)
     marker = tmp_path / "inside-transaction"
-    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", "round", "publish", str(campaign)],
+    proc = subprocess.Popen([sys.executable, "-m", "bellica.cli", "round", "publish", str(campaign)],
                             env={**os.environ, st.PAUSE_ENV: str(marker)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
@@ -231,7 +231,7 @@ def test_a_running_step_is_named(campaign, tmp_path):
             time.sleep(0.05)
         assert marker.exists()
         msg = _refused(campaign, read_only=True)
-        assert f"in use by another tabula command, PID {proc.pid} (`tabula round publish {campaign}`), holding it" in msg
+        assert f"in use by another bellica command, PID {proc.pid} (`bellica round publish {campaign}`), holding it" in msg
         assert "this command cannot read it until that one ends" in msg
     finally:
         os.kill(proc.pid, signal.SIGKILL)
@@ -245,12 +245,12 @@ def test_lock_message_without_a_pid_or_a_process(tmp_path):
     gone = 2 ** 22 + 17
     assert lock_holder(gone) == (None, False)
     msg = lock_message(path, f"Could not set lock: Conflicting lock is held in /usr/bin/duckdb (PID {gone}).", read_only=True)
-    assert f"is locked by PID {gone} (/usr/bin/duckdb), which is not a tabula command" in msg
+    assert f"is locked by PID {gone} (/usr/bin/duckdb), which is not a bellica command" in msg
 
 
 def test_cli_reports_a_bad_campaign_in_one_line(tmp_path, capsys):
     # Through the CLI: every command that opens a campaign gets the same line.
-    from tabula.cli import main
+    from bellica.cli import main
 
     path = tmp_path / "t.duckdb"
     path.write_text("hi\n")

@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from tabula.engine.vae_victis.logistics import TerrainGraph, enter_cost
-from tabula.engine.vae_victis.model import LAND_TERRAINS
-from tabula.engine.vae_victis.movement import entry_cost
+from bellica.engine.vae_victis.logistics import TerrainGraph, enter_cost
+from bellica.engine.vae_victis.model import LAND_TERRAINS
+from bellica.engine.vae_victis.movement import entry_cost
 from tests.engine.boards import sketch
 
 # The seed's numbers ("Movement"), written out so the test checks the data too.

@@ -1,7 +1,7 @@
 """kill -9 in the middle of a CLI step leaves the last completed step intact, and the step then reruns.
 
-The step is run as a real `tabula` process with the test hook
-``TABULA_TEST_PAUSE_IN_TRANSACTION`` (engine/core/state.py): once the step has written
+The step is run as a real `bellica` process with the test hook
+``BELLICA_TEST_PAUSE_IN_TRANSACTION`` (engine/core/state.py): once the step has written
 all its rows, but before COMMIT, the process touches the marker file and sleeps;
 the test then sends SIGKILL.
 """
@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.vae_victis.state import load_state
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.vae_victis.state import load_state
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
 from tests.engine.boards import sketch
@@ -34,17 +34,17 @@ def _campaign(tmp_path):
     return path
 
 
-def _tabula(*args, env=None, check=True):
+def _bellica(*args, env=None, check=True):
     return subprocess.run(
-        [sys.executable, "-m", "tabula.cli", *map(str, args)], env=env, capture_output=True, text=True, check=check, timeout=300
+        [sys.executable, "-m", "bellica.cli", *map(str, args)], env=env, capture_output=True, text=True, check=check, timeout=300
     )
 
 
 def _kill_mid_step(tmp_path, *args) -> None:
-    """Run `tabula *args`, wait until it is inside its transaction with everything written, kill -9 it."""
+    """Run `bellica *args`, wait until it is inside its transaction with everything written, kill -9 it."""
     marker = tmp_path / "inside-transaction"
     env = {**os.environ, st.PAUSE_ENV: str(marker)}
-    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", *map(str, args)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "bellica.cli", *map(str, args)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240
     while not marker.exists():
@@ -75,7 +75,7 @@ def test_kill_during_start_leaves_no_campaign_and_start_reruns(tmp_path):
     c = Campaign.open(path, read_only=True)
     assert not c.has_state()
     c.close()
-    _tabula("round", "start", path, "--seed", "3")
+    _bellica("round", "start", path, "--seed", "3")
     c = Campaign.open(path, read_only=True)
     c.verify()
     assert load_state(c).seed == 3
@@ -84,8 +84,8 @@ def test_kill_during_start_leaves_no_campaign_and_start_reruns(tmp_path):
 
 def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path):
     path = _campaign(tmp_path)
-    _tabula("round", "start", path)
-    _tabula("round", "initiative", path, "--faction", "roma", "9=Mare Tyrrhenum")
+    _bellica("round", "start", path)
+    _bellica("round", "initiative", path, "--faction", "roma", "9=Mare Tyrrhenum")
     before, n_before = _snapshot(path)
 
     _kill_mid_step(tmp_path, "round", "publish", path)
@@ -96,7 +96,7 @@ def test_kill_during_a_step_keeps_the_previous_step_and_the_step_reruns(tmp_path
     c.verify()
     c.close()
 
-    done = _tabula("round", "publish", path)
+    done = _bellica("round", "publish", path)
     assert "naval superiority in Mare Tyrrhenum: carthago 1, roma 3, syracusae 1" in done.stdout
     c = Campaign.open(path, read_only=True)
     c.verify()
@@ -111,10 +111,10 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
     m = sketch(radius=4, structures=FIELD, water=WATER)
     c, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
     c.close()
-    _tabula("round", "start", path)
-    _tabula("round", "publish", path)
-    _tabula("round", "orders", path, "--faction", "roma", "9=3 3", "10=")
-    _tabula("round", "orders", path, "--faction", "carthago", "1=9 9")
+    _bellica("round", "start", path)
+    _bellica("round", "publish", path)
+    _bellica("round", "orders", path, "--faction", "roma", "9=3 3", "10=")
+    _bellica("round", "orders", path, "--faction", "carthago", "1=9 9")
     before, n_before = _snapshot(path)
 
     _kill_mid_step(tmp_path, "round", "move", path)
@@ -122,7 +122,7 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
     after, n_after = _snapshot(path)
     assert after == before and n_after == n_before
     assert after.campaign("phase") == "orders"
-    done = _tabula("round", "move", path)
+    done = _bellica("round", "move", path)
     assert "engagement 1" in done.stdout
     c = Campaign.open(path, read_only=True)
     c.verify()
@@ -132,20 +132,20 @@ def test_kill_during_movement_then_movement_reruns_to_the_same_result(tmp_path):
 
 def test_a_second_command_during_a_step_is_told_to_wait(tmp_path):
     path = _campaign(tmp_path)
-    _tabula("round", "start", path)
+    _bellica("round", "start", path)
     marker = tmp_path / "inside-transaction"
     env = {**os.environ, st.PAUSE_ENV: str(marker)}
-    proc = subprocess.Popen([sys.executable, "-m", "tabula.cli", "round", "publish", str(path)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "bellica.cli", "round", "publish", str(path)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 240
         while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert marker.exists()
-        other = _tabula("round", "status", path, check=False)
+        other = _bellica("round", "status", path, check=False)
         assert other.returncode == 1
         # The lock's holder is named (issue 8: not "a step running?" whatever holds it).
-        assert f"is in use by another tabula command, PID {proc.pid} (`tabula round publish" in other.stderr
+        assert f"is in use by another bellica command, PID {proc.pid} (`bellica round publish" in other.stderr
         assert "wait for it to finish" in other.stderr
     finally:
         os.kill(proc.pid, signal.SIGKILL)
@@ -156,7 +156,7 @@ def test_kill_while_a_step_seals_an_old_log_leaves_it_unsealed_and_the_step_reru
     # A campaign file written before the hash chain: its first step adds the chain (columns,
     # hashes, a `log_sealed` event) in the step's own transaction, so a kill loses both together.
     path = _campaign(tmp_path)
-    _tabula("round", "start", path)
+    _bellica("round", "start", path)
     con = Campaign.open(path).con
     con.execute("ALTER TABLE events DROP COLUMN hash")
     con.execute("ALTER TABLE events DROP COLUMN state_hash")
@@ -171,7 +171,7 @@ def test_kill_while_a_step_seals_an_old_log_leaves_it_unsealed_and_the_step_reru
     assert not st.has_chain(c.con)
     c.verify()
     c.close()
-    _tabula("round", "publish", path)
+    _bellica("round", "publish", path)
     c = Campaign.open(path, read_only=True)
     c.verify()
     assert st.has_chain(c.con) and [e.kind for e in c.events()].count(st.SEAL_KIND) == 1

@@ -18,8 +18,8 @@ import math
 import h3
 import pytest
 
-from tabula.engine.vae_victis.logistics import LogisticsOptions, compute_logistics, logistics_for, logistics_road_edges
-from tabula.engine.vae_victis.model import FactionInfo, Siege
+from bellica.engine.vae_victis.logistics import LogisticsOptions, compute_logistics, logistics_for, logistics_road_edges
+from bellica.engine.vae_victis.model import FactionInfo, Siege
 from tests.engine.boards import DEFAULT_CENTER, DEFAULT_RES, campaign_db, cell, sketch
 
 RADIUS = 12
@@ -188,7 +188,7 @@ def test_river_access_option():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tabula.engine.vae_victis.zoc import controller_of, zoc_sources  # noqa: E402
+from bellica.engine.vae_victis.zoc import controller_of, zoc_sources  # noqa: E402
 
 ORIGIN = h3.latlng_to_cell(*DEFAULT_CENTER, DEFAULT_RES)
 DISK = sorted(h3.grid_disk(ORIGIN, 3))
@@ -305,14 +305,14 @@ def test_a_town_between_two_waters_joins_them_only_for_its_owner(owner, joined):
 
 # --- performance machinery: static pruning, tables kept in the campaign, the per-army search ------
 
-from tabula.engine.vae_victis.logistics import (  # noqa: E402
+from bellica.engine.vae_victis.logistics import (  # noqa: E402
     TerrainGraph,
     army_mp_distance,
     ensure_logistics,
     enter_cost,
     mp_distances_to,
 )
-from tabula.engine.vae_victis.logistics.sql import _core_cells  # noqa: E402
+from bellica.engine.vae_victis.logistics.sql import _core_cells  # noqa: E402
 
 
 def _undirected(*edges):
@@ -390,8 +390,8 @@ def test_army_search_prices_like_a_plain_dijkstra_over_enter_cost(example):
 
 import re  # noqa: E402
 
-from tabula.engine.vae_victis.logistics import VIEWS  # noqa: E402
-from tabula.engine.vae_victis.logistics.sql import SQL_DIR  # noqa: E402
+from bellica.engine.vae_victis.logistics import VIEWS  # noqa: E402
+from bellica.engine.vae_victis.logistics.sql import SQL_DIR  # noqa: E402
 
 
 def test_every_using_key_recursion_uses_union_all():
@@ -428,8 +428,8 @@ def test_terrain_graph_from_the_campaign_database_equals_the_one_from_the_board(
     built from the Board's objects: same nodes, same steps, same road and line-road MP."""
     from dataclasses import replace
 
-    from tabula.engine.vae_victis.logistics.paths import TerrainGraph
-    from tabula.engine.vae_victis.rules import rules_with
+    from bellica.engine.vae_victis.logistics.paths import TerrainGraph
+    from bellica.engine.vae_victis.rules import rules_with
     from tests.engine.boards import campaign_db
 
     m, state, _ = example

@@ -14,17 +14,17 @@ import random
 
 import pytest
 
-from tabula.engine.vae_victis.logistics import compute_logistics, ensure_logistics, paths
-from tabula.engine.vae_victis.logistics.sql import _biconnected_components, _core_cells, _query_lines
+from bellica.engine.vae_victis.logistics import compute_logistics, ensure_logistics, paths
+from bellica.engine.vae_victis.logistics.sql import _biconnected_components, _core_cells, _query_lines
 from tests.engine import scipy_paths_reference as ref
 
 
 @pytest.fixture(scope="module")
 def punic(tmp_path_factory):
     """(campaign connection, its Board) of a started First Punic War campaign with the demo's armies."""
-    from tabula import demo
-    from tabula.engine.core.campaign import Campaign
-    from tabula.etl.campaign import create_campaign
+    from bellica import demo
+    from bellica.engine.core.campaign import Campaign
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("punic-paths") / "c.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -117,7 +117,7 @@ def test_core_cells_and_blocks_equal_networkx_on_the_demo_board(punic, monkeypat
     for t, graph in adj.items():
         assert sorted(sorted(b) for b in _biconnected_components(graph)) == _nx_blocks(graph)
     # and the hexes kept are those the pruning keeps on networkx's blocks (the code before issue 11)
-    from tabula.engine.vae_victis.logistics import sql
+    from bellica.engine.vae_victis.logistics import sql
 
     for t, graph in adj.items():
         ours = _core_cells(graph, terminals.get(t, set()))

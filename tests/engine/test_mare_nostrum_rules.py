@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.mare_nostrum import actions, battles, diplomacy, stability, victory
-from tabula.engine.mare_nostrum.model import Fleet, Works
-from tabula.engine.mare_nostrum.rules import default_rules, rules_with
-from tabula.engine.mare_nostrum.scenario import default_scenario
-from tabula.engine.mare_nostrum.turn import new_game
-from tabula.geo.errors import InputError
+from bellica.engine.mare_nostrum import actions, battles, diplomacy, stability, victory
+from bellica.engine.mare_nostrum.model import Fleet, Works
+from bellica.engine.mare_nostrum.rules import default_rules, rules_with
+from bellica.engine.mare_nostrum.scenario import default_scenario
+from bellica.engine.mare_nostrum.turn import new_game
+from bellica.geo.errors import InputError
 
 R = default_rules()
 S = default_scenario()
@@ -87,8 +87,8 @@ def test_event_table_must_tile_one_to_ninety():
 
 
 def test_rules_survive_the_campaign_rules_table():
-    from tabula.datasets.rules import rules_from_rows, rules_rows
-    from tabula.engine.mare_nostrum.rules import Rules
+    from bellica.datasets.rules import rules_from_rows, rules_rows
+    from bellica.engine.mare_nostrum.rules import Rules
 
     again = Rules.from_mapping(rules_from_rows(rules_rows(R.values)))
     assert again.events == R.events and again.options == R.options
@@ -259,7 +259,7 @@ def test_audit_options_defaults_follow_the_seed():
 
 
 def test_a_campaign_frozen_before_the_new_options_keeps_its_old_rules():
-    from tabula.engine.mare_nostrum.rules import Rules
+    from bellica.engine.mare_nostrum.rules import Rules
 
     values = {k: (dict(v) if isinstance(v, dict) else v) for k, v in R.values.items()}
     values["options"] = {k: v for k, v in values["options"].items()

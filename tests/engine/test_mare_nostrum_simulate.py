@@ -1,18 +1,18 @@
-"""Mare Nostrum games played by policies (tabula simulate mare-nostrum): legal, whole, reproducible."""
+"""Mare Nostrum games played by policies (bellica simulate mare-nostrum): legal, whole, reproducible."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabula.engine.core.simulate import run_seeds, simulate
-from tabula.engine.mare_nostrum import policies
-from tabula.engine.mare_nostrum.policies import GameRunner, battle_die, legal_actions, make_policy, play_one
-from tabula.engine.mare_nostrum.rules import default_rules
-from tabula.engine.mare_nostrum.scenario import default_scenario
-from tabula.engine.mare_nostrum.lottery import lottery_for
-from tabula.engine.mare_nostrum.model import provinces_of
-from tabula.engine.mare_nostrum.turn import begin_turn, new_game
-from tabula.geo.errors import InputError
+from bellica.engine.core.simulate import run_seeds, simulate
+from bellica.engine.mare_nostrum import policies
+from bellica.engine.mare_nostrum.policies import GameRunner, battle_die, legal_actions, make_policy, play_one
+from bellica.engine.mare_nostrum.rules import default_rules
+from bellica.engine.mare_nostrum.scenario import default_scenario
+from bellica.engine.mare_nostrum.lottery import lottery_for
+from bellica.engine.mare_nostrum.model import provinces_of
+from bellica.engine.mare_nostrum.turn import begin_turn, new_game
+from bellica.geo.errors import InputError
 
 R = default_rules()
 S = default_scenario()

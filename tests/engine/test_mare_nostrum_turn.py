@@ -6,13 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.core.events import to_json
-from tabula.engine.mare_nostrum import battles, building, diplomacy, events, lottery
-from tabula.engine.mare_nostrum.model import Attack, Fleet, pirates_name
-from tabula.engine.mare_nostrum.rules import default_rules, rules_with
-from tabula.engine.mare_nostrum.scenario import default_scenario
-from tabula.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
-from tabula.geo.errors import InputError
+from bellica.engine.core.events import to_json
+from bellica.engine.mare_nostrum import battles, building, diplomacy, events, lottery
+from bellica.engine.mare_nostrum.model import Attack, Fleet, pirates_name
+from bellica.engine.mare_nostrum.rules import default_rules, rules_with
+from bellica.engine.mare_nostrum.scenario import default_scenario
+from bellica.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
+from bellica.geo.errors import InputError
 
 R = default_rules()
 S = default_scenario()
@@ -572,8 +572,8 @@ def test_defensive_artworks_until_the_battles_or_in_the_own_turn():
 def test_the_artworks_step_is_refused_outside_the_own_turn_under_own_turn():
     from types import SimpleNamespace
 
-    from tabula.engine.core.machine import StepRefused
-    from tabula.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _require
+    from bellica.engine.core.machine import StepRefused
+    from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _require
 
     class Snap:
         tables = {"mn_nations_state": {}, "mn_results": {}, "mn_attacks": {}, "mn_game": {}}

@@ -19,16 +19,16 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tabula.engine.core.state import create_state_tables
-from tabula.engine.mare_nostrum import battles, building, diplomacy
-from tabula.engine.mare_nostrum.actions import action_count, treasury
-from tabula.engine.mare_nostrum.lottery import lottery_for
-from tabula.engine.mare_nostrum.model import provinces_of
-from tabula.engine.mare_nostrum.rules import default_rules, rules_with
-from tabula.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _rows, install_views, write_scenario
-from tabula.engine.mare_nostrum.scenario import default_scenario
-from tabula.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
-from tabula.geo.errors import InputError
+from bellica.engine.core.state import create_state_tables
+from bellica.engine.mare_nostrum import battles, building, diplomacy
+from bellica.engine.mare_nostrum.actions import action_count, treasury
+from bellica.engine.mare_nostrum.lottery import lottery_for
+from bellica.engine.mare_nostrum.model import provinces_of
+from bellica.engine.mare_nostrum.rules import default_rules, rules_with
+from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _rows, install_views, write_scenario
+from bellica.engine.mare_nostrum.scenario import default_scenario
+from bellica.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
+from bellica.geo.errors import InputError
 
 S = default_scenario()
 R = default_rules()
@@ -141,7 +141,7 @@ def python_reach(state, rules):
 
 
 def python_richness(state, rules):
-    from tabula.engine.mare_nostrum.victory import standings
+    from bellica.engine.mare_nostrum.victory import standings
 
     return [(s.nation, s.provinces, s.richness, i + 1) for i, s in enumerate(standings(S, state, rules))]
 
@@ -223,7 +223,7 @@ def test_richness_counts_the_seed_points():
     """2 a temple, 1 a suburb, a fleet, a fortification, a stability level."""
     from dataclasses import replace
 
-    from tabula.engine.mare_nostrum.model import Fleet, Works
+    from bellica.engine.mare_nostrum.model import Fleet, Works
 
     con = campaign_db(R)
     state = replace(STATES[0], works={"Latium": Works(1, 1, 1), "Etruria": Works(0, 1, 0)},
@@ -241,10 +241,10 @@ def test_the_views_answer_on_an_empty_state(view):
 
 
 def test_a_started_campaign_file_has_the_views(tmp_path):
-    """`tabula campaign new` + `tabula turn start`: the ruleset's after_start installs them; the
+    """`bellica campaign new` + `bellica turn start`: the ruleset's after_start installs them; the
     campaign's sea_areas are the scenario's quadrants."""
-    from tabula.cli import main
-    from tabula.etl.build import build_map
+    from bellica.cli import main
+    from bellica.etl.build import build_map
 
     map_path, out = tmp_path / "med.duckdb", tmp_path / "mn.duckdb"
     build_map(map_path, bbox=(-10.0, 24.5, 46.0, 51.5), res=4)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.vae_victis.battles import find_engagements, still_besieging
-from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.movement import resolve_movement
-from tabula.engine.vae_victis.sieges import SiegeInputs, resolve_sieges
-from tabula.engine.vae_victis.zoc import army_zoc
+from bellica.engine.vae_victis.battles import find_engagements, still_besieging
+from bellica.engine.vae_victis.model import ArmyOrders, Siege
+from bellica.engine.vae_victis.movement import resolve_movement
+from bellica.engine.vae_victis.sieges import SiegeInputs, resolve_sieges
+from bellica.engine.vae_victis.zoc import army_zoc
 from tests.engine.boards import sketch
 
 

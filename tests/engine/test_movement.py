@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.movement import entry_cost, resolve_movement
-from tabula.engine.vae_victis.rules import default_rules
-from tabula.engine.vae_victis.orders import IllegalOrderError
+from bellica.engine.vae_victis.model import ArmyOrders, Siege
+from bellica.engine.vae_victis.movement import entry_cost, resolve_movement
+from bellica.engine.vae_victis.rules import default_rules
+from bellica.engine.vae_victis.orders import IllegalOrderError
 from tests.engine.boards import sketch
 
 

@@ -15,12 +15,12 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabula.engine.vae_victis.model import ArmyOrders, Siege, StructureInfo
-from tabula.engine.vae_victis.movement import resolve_movement
-from tabula.engine.vae_victis.rules import default_rules
-from tabula.engine.vae_victis.orders import impassable_reason
-from tabula.engine.vae_victis.zoc import army_zoc, zoc_sources
-from tabula.geo.hexgrid import grid_distance
+from bellica.engine.vae_victis.model import ArmyOrders, Siege, StructureInfo
+from bellica.engine.vae_victis.movement import resolve_movement
+from bellica.engine.vae_victis.rules import default_rules
+from bellica.engine.vae_victis.orders import impassable_reason
+from bellica.engine.vae_victis.zoc import army_zoc, zoc_sources
+from bellica.geo.hexgrid import grid_distance
 from tests.engine.boards import sketch
 
 BASE = sketch(radius=3)

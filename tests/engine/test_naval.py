@@ -14,8 +14,8 @@ import dataclasses
 import h3
 import pytest
 
-from tabula.engine.vae_victis.model import Siege
-from tabula.engine.vae_victis.naval import (
+from bellica.engine.vae_victis.model import Siege
+from bellica.engine.vae_victis.naval import (
     can_embark,
     debark,
     lost_at_sea,
@@ -23,10 +23,10 @@ from tabula.engine.vae_victis.naval import (
     nmp_pools,
     resolve_naval_movement,
 )
-from tabula.engine.vae_victis.naval_battles import battle_groups
-from tabula.engine.vae_victis.orders import IllegalOrderError, sea_movers
-from tabula.engine.vae_victis.rules import rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.naval_battles import battle_groups
+from bellica.engine.vae_victis.orders import IllegalOrderError, sea_movers
+from bellica.engine.vae_victis.rules import rules_with
+from bellica.geo.errors import InputError
 from tests.engine.boards import cell, move_orders, sketch
 
 T, A = "Mare Tyrrhenum", "Mare Africum"
@@ -394,7 +394,7 @@ def test_naval_superiority_with_the_seeds_example():
     # Seed, "Naval superiority": "For Mare Tyrrhenum, Carthago has assigned 3 Influence points, Roma 2, and
     # Syracusae 0. Carthage's Naval Superiority level in Mare Tyrrhenum is thus 3 (2 + (3 - 2) = 3), Roma's 1
     # (2 + (2 - 3) = 1), and Syracusae's 0 (2 + (0 - 3) = -1 but subject to floor of zero = 0)."
-    from tabula.engine.vae_victis.rounds.initiative_step import naval_superiority
+    from bellica.engine.vae_victis.rounds.initiative_step import naval_superiority
 
     m = sketch(radius=1, water={"3": "coast"}, sea_zones={"3": ["Mare Tyrrhenum"]})
     uses = {1: "Mare Tyrrhenum", 2: "Mare Tyrrhenum", 3: "Mare Tyrrhenum", 9: "Mare Tyrrhenum", 10: "Mare Tyrrhenum",

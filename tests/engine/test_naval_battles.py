@@ -15,8 +15,8 @@ from collections import Counter
 import h3
 import pytest
 
-from tabula.engine.vae_victis.model import Siege
-from tabula.engine.vae_victis.naval_battles import (
+from bellica.engine.vae_victis.model import Siege
+from bellica.engine.vae_victis.naval_battles import (
     OUR_SIDES,
     battle_groups,
     move_strings,
@@ -24,7 +24,7 @@ from tabula.engine.vae_victis.naval_battles import (
     resolve_naval_battles,
     seed_value,
 )
-from tabula.engine.vae_victis.rules import default_rules, rules_with
+from bellica.engine.vae_victis.rules import default_rules, rules_with
 from tests.engine.boards import cell, move_orders, sketch
 
 NAVAL = default_rules().naval

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.movement import resolve_movement
-from tabula.engine.vae_victis.orders import (
+from bellica.engine.vae_victis.model import ArmyOrders, Siege
+from bellica.engine.vae_victis.movement import resolve_movement
+from bellica.engine.vae_victis.orders import (
     IllegalOrderError,
     OrderSyntaxError,
     army_orders_from_cli,
@@ -78,7 +78,7 @@ def test_a_naval_path_never_enters_ocean_lake_or_land(moves, index, words):
 
 
 def test_lakes_are_no_navys_water():
-    from tabula.engine.vae_victis.orders import naval_impassable_reason
+    from bellica.engine.vae_victis.orders import naval_impassable_reason
 
     assert naval_impassable_reason(TM.board, TM.cell("5 5")) == "lake hex: a navy moves only over Coast and Sea hexes"
     assert naval_impassable_reason(TM.board, TM.cell("9 9")) is None

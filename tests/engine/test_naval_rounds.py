@@ -21,14 +21,14 @@ import dataclasses
 import h3
 import pytest
 
-from tabula.engine.vae_victis import rounds
-from tabula.engine.vae_victis.model import ArmyOrders, Phase, Siege
-from tabula.engine.vae_victis.orders import IllegalOrderError
-from tabula.engine.vae_victis.rules import rules_with
-from tabula.engine.vae_victis.state import load_state, save_state
-from tabula.engine.vae_victis.zoc import navy_zoc
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import grid_distance
+from bellica.engine.vae_victis import rounds
+from bellica.engine.vae_victis.model import ArmyOrders, Phase, Siege
+from bellica.engine.vae_victis.orders import IllegalOrderError
+from bellica.engine.vae_victis.rules import rules_with
+from bellica.engine.vae_victis.state import load_state, save_state
+from bellica.engine.vae_victis.zoc import navy_zoc
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import grid_distance
 from tests.engine.boards import cell, sketch
 from tests.engine.test_state import make_campaign
 
@@ -453,7 +453,7 @@ def test_a_navy_beaten_in_movement_rests_in_the_next_rounds_orders(tmp_path):
     rounds.run_victory(c)
     c.verify()
     c.close()
-    from tabula.engine.core.readjudicate import readjudicate
+    from bellica.engine.core.readjudicate import readjudicate
 
     assert readjudicate(path) > 0  # the battle's numbers come from the recorded orders
 
@@ -462,7 +462,7 @@ def test_a_navy_beaten_in_movement_rests_in_the_next_rounds_orders(tmp_path):
 
 
 def test_a_naval_round_readjudicates_to_the_same_log(tmp_path):
-    from tabula.engine.core.readjudicate import readjudicate
+    from bellica.engine.core.readjudicate import readjudicate
 
     path = tmp_path / "naval.duckdb"
     c, m, _ = sail_and_debark(path=path, sea_links=[(T, "Ostia")])

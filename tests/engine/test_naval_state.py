@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from tabula.engine.vae_victis.model import ArmyOrders, Event
-from tabula.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders
-from tabula.engine.vae_victis.state import REDUCERS, load_state, replay, save_state
+from bellica.engine.vae_victis.model import ArmyOrders, Event
+from bellica.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders
+from bellica.engine.vae_victis.state import REDUCERS, load_state, replay, save_state
 from tests.engine.test_sea_logistics import SARDOUM, TUSCUM, islands
 from tests.engine.test_state import make_campaign, table
 

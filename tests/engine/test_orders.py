@@ -2,8 +2,8 @@
 
 import pytest
 
-from tabula.engine.vae_victis.model import ArmyOrders, Siege, Transfer
-from tabula.engine.vae_victis.orders import (
+from bellica.engine.vae_victis.model import ArmyOrders, Siege, Transfer
+from bellica.engine.vae_victis.orders import (
     IllegalOrderError,
     OrderError,
     OrderSyntaxError,
@@ -15,7 +15,7 @@ from tabula.engine.vae_victis.orders import (
     validate_orders,
     walk_moves,
 )
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.geo.errors import InputError, MissingInputError
 from tests.engine.boards import sketch
 
 TM = sketch(
@@ -217,7 +217,7 @@ def test_influence_cap_carthago_two_per_coastal_structure_none_blockaded_or_besi
     # Seed, "Naval superiority": at most 1 x (Roma) and 2 x (Carthago) the controlled unbesieged,
     # unblockaded Towns/Cities adjacent to a Coast hex of the zone.  Carthago holding Neapolis
     # alone there may put both its points in Mare Tyrrhenum; Roma (Ostia) only one.
-    from tabula.engine.vae_victis.orders import influence_cap
+    from bellica.engine.vae_victis.orders import influence_cap
 
     s = TM.state([(1, "carthago", "1 1"), (2, "carthago", "5"), (9, "roma", "3"), (10, "roma", "1")],
                  control={"Neapolis": "carthago"})
@@ -265,7 +265,7 @@ def test_a_60000_token_move_string_is_refused_before_parsing():
 
 def test_a_move_string_longer_than_a_round_allows_is_refused_with_the_cap():
     # The rules' cap: 12 MP a round, the cheapest move (a "0", or a 1-MP road step) costs 1 MP.
-    from tabula.engine.vae_victis.orders import max_moves
+    from bellica.engine.vae_victis.orders import max_moves
 
     assert max_moves(TM.board) == 12
     validate_orders(TM.board, STATE, "roma", {9: ArmyOrders(9, (0,) * 12)})  # 12 stand-stills: fine

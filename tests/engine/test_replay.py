@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.vae_victis import rounds
-from tabula.engine.vae_victis.model import ArmyOrders
-from tabula.engine.vae_victis.state import load_state, replay
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.vae_victis import rounds
+from bellica.engine.vae_victis.model import ArmyOrders
+from bellica.engine.vae_victis.state import load_state, replay
 from tests.engine.test_rounds import FIELD, started
 
 
@@ -68,8 +68,8 @@ def test_replay_detects_a_table_changed_behind_the_log():
 
 @pytest.fixture(scope="module")
 def fresh_punic_campaign(tmp_path_factory):
-    """`tabula campaign new --scenario first-punic-war` once per module (builds its res-5 map)."""
-    from tabula.etl.campaign import create_campaign
+    """`bellica campaign new --scenario first-punic-war` once per module (builds its res-5 map)."""
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("punic") / "fresh.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -79,7 +79,7 @@ def fresh_punic_campaign(tmp_path_factory):
 def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tmp_path):
     import shutil
 
-    from tabula.demo import run_demo_round
+    from bellica.demo import run_demo_round
 
     logs = []
     for i in range(2):

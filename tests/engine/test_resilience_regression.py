@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.vae_victis.board import board_from_duckdb
-from tabula.engine.vae_victis.sieges import start_resilience
-from tabula.geo.spatialdb import connect
+from bellica.engine.vae_victis.board import board_from_duckdb
+from bellica.engine.vae_victis.sieges import start_resilience
+from bellica.geo.spatialdb import connect
 
 
 @pytest.fixture(scope="module")
 def sicily(tmp_path_factory):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     d = tmp_path_factory.mktemp("sicily")
     result = create_campaign("dionysian-sicily", d / "sicily.duckdb")

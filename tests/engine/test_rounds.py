@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.vae_victis import rounds
-from tabula.engine.vae_victis.model import ArmyOrders, Phase
-from tabula.engine.vae_victis.state import load_state, save_state
-from tabula.engine.vae_victis.orders import IllegalOrderError
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis import rounds
+from bellica.engine.vae_victis.model import ArmyOrders, Phase
+from bellica.engine.vae_victis.state import load_state, save_state
+from bellica.engine.vae_victis.orders import IllegalOrderError
+from bellica.geo.errors import InputError
 from tests.engine.test_state import make_campaign
 from tests.engine.boards import sketch
 
@@ -38,7 +38,7 @@ def test_status_at_the_start_names_the_next_step():
     s = rounds.round_status(c)
     assert (s.round, s.phase, s.stage) == (1, "orders", "initiative")
     assert s.missing_initiative == {"carthago": (1,), "roma": (9, 10)}
-    assert "tabula round initiative" in s.next_step
+    assert "bellica round initiative" in s.next_step
     assert s.lines()[0] == "round 1, phase orders (initiative)"
 
 
@@ -83,7 +83,7 @@ def test_initiative_after_publication_is_refused():
 
 def test_movement_refused_until_every_army_has_orders():
     c, _ = started()
-    with pytest.raises(rounds.StepRefused, match="initiative uses are not published yet; run `tabula round publish`"):
+    with pytest.raises(rounds.StepRefused, match="initiative uses are not published yet; run `bellica round publish`"):
         rounds.run_movement(c)
     rounds.publish_initiative(c)
     rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,))}, faction="roma")
@@ -179,11 +179,11 @@ def test_movement_collision_then_engagement_listed():
     assert s.phase is Phase.BATTLES
     status = rounds.round_status(c)
     assert status.engagements == ((1, 1, 1, 9, None, False),)
-    assert "record results (`tabula round result`) of engagement 1" in status.next_step
+    assert "record results (`bellica round result`) of engagement 1" in status.next_step
     sheet = rounds.battle_sheet(c)
     assert sheet[0] == "battle 1"
     assert sheet[1].startswith("  engagement 1: Open Battle, Large (40 x 32), no map re-rolls, map Mediterranean Agricultural")
-    assert sheet[2] == "    result: awaiting (`tabula round result`)"
+    assert sheet[2] == "    result: awaiting (`bellica round result`)"
     # Orders are open to everyone now.
     assert {a: o for a, _f, o in rounds.orders_view(c, faction="carthago")}[9].moves == (3, 3)
     c.verify()
@@ -236,7 +236,7 @@ def test_retreat_before_the_fight_relists_the_engagements():
     assert events[0].text == "army 1 (carthago) retreats rather than fight army 9"
     status = rounds.round_status(c)
     assert status.engagements == ()
-    assert "tabula round administer" in status.next_step
+    assert "bellica round administer" in status.next_step
     c.verify()
 
 
@@ -252,7 +252,7 @@ def test_administration_refused_until_every_engagement_has_a_result():
     c, _ = at_war()
     _fought(c)
     n = count_events(c)
-    with pytest.raises(rounds.StepRefused, match="cannot run administration: engagement 1 has no result; record it with `tabula round result`"):
+    with pytest.raises(rounds.StepRefused, match="cannot run administration: engagement 1 has no result; record it with `bellica round result`"):
         rounds.run_administration(c)
     assert count_events(c) == n
 
@@ -340,7 +340,7 @@ def test_a_won_campaign_refuses_further_steps():
 
 
 def test_round_start_installs_the_logistics_views_and_the_campaign_keeps_its_board(tmp_path):
-    from tabula.engine.core.campaign import Campaign
+    from bellica.engine.core.campaign import Campaign
 
     path = tmp_path / "c.duckdb"
     c, m = started(structures=FIELD, path=path)
@@ -362,7 +362,7 @@ def _besieging_cumae(moves):
     ``moves``; the other armies stand still.  Returns the engagements listed by movement."""
     import dataclasses
 
-    from tabula.engine.vae_victis.model import Siege
+    from bellica.engine.vae_victis.model import Siege
 
     structures = FIELD + [("Cumae", "town", "1 1", "carthago")]
     c, m = started(structures=structures)
@@ -388,9 +388,9 @@ def test_an_army_that_moved_away_cannot_assault():
 
 
 def test_the_log_and_the_orders_view_open_orders_together():
-    # Regression: `tabula log --faction` kept others' moves sealed until movement ran while
-    # `tabula round show` opened them once every army had submitted; one rule now says both.
-    from tabula.engine.core.sealed import log_view
+    # Regression: `bellica log --faction` kept others' moves sealed until movement ran while
+    # `bellica round show` opened them once every army had submitted; one rule now says both.
+    from bellica.engine.core.sealed import log_view
 
     c, _ = at_war()
     rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10)}, faction="roma")
@@ -458,7 +458,7 @@ def test_every_name_in_the_choices_is_checked_and_all_are_named():
 
 
 def test_non_ascii_clock_position_is_not_an_advance():
-    from tabula.engine.vae_victis.rounds.administration_step import resolve_advance
+    from bellica.engine.vae_victis.rounds.administration_step import resolve_advance
 
     c, m = _beside_cumae()
     s = load_state(c)
@@ -495,7 +495,7 @@ def test_replace_with_nothing_recorded_is_refused():
 
 
 def test_a_corrected_result_readjudicates(tmp_path):
-    from tabula.engine.core.readjudicate import readjudicate
+    from bellica.engine.core.readjudicate import readjudicate
 
     c, _ = at_war(path=tmp_path / "c.duckdb")
     _fought(c)

@@ -16,7 +16,7 @@ from dataclasses import replace
 import h3
 import pytest
 
-from tabula.engine.vae_victis.logistics import (
+from bellica.engine.vae_victis.logistics import (
     NAVAL_VIEWS,
     compute_logistics,
     default_sea_links,
@@ -24,8 +24,8 @@ from tabula.engine.vae_victis.logistics import (
     logistics_for,
     round_sea_links,
 )
-from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.zoc import install_zoc_views
+from bellica.engine.vae_victis.model import ArmyOrders, Siege
+from bellica.engine.vae_victis.zoc import install_zoc_views
 from tests.engine.boards import campaign_db, cell, sketch, walk
 from tests.engine.test_logistics import at, worked_example
 
@@ -242,9 +242,9 @@ def test_sea_supply_and_the_only_by_sea_question(m):
 
 @pytest.fixture(scope="module")
 def punic_start(tmp_path_factory):
-    """`tabula campaign new --scenario first-punic-war`, then `tabula round start`."""
-    from tabula.engine.core.campaign import Campaign
-    from tabula.etl.campaign import create_campaign
+    """`bellica campaign new --scenario first-punic-war`, then `bellica round start`."""
+    from bellica.engine.core.campaign import Campaign
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("punic-sea") / "start.duckdb"
     create_campaign("first-punic-war", path, force=True)
@@ -270,8 +270,8 @@ def test_carthago_at_the_start_of_the_first_punic_war(punic_start, tmp_path):
     from Drepana.  Each structure's incoming lines (logistics_lines) were listed and read one
     by one against those hops.
     """
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis.state import load_state
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis.state import load_state
 
     path = tmp_path / "c.duckdb"
     shutil.copy(punic_start, path)

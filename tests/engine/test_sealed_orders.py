@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.core.sealed import log_view
-from tabula.engine.vae_victis import rounds
-from tabula.engine.vae_victis.model import ArmyOrders
-from tabula.engine.vae_victis.rounds import reveal as rv
-from tabula.geo.errors import InputError
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.core.sealed import log_view
+from bellica.engine.vae_victis import rounds
+from bellica.engine.vae_victis.model import ArmyOrders
+from bellica.engine.vae_victis.rounds import reveal as rv
+from bellica.geo.errors import InputError
 from tests.engine.test_rounds import FIELD, started
 
 PAST = "2000-01-01T00:00:00Z"

@@ -18,17 +18,17 @@ from typing import Any, Mapping, Sequence
 
 import pytest
 
-from tabula.engine.core import rng
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.events import Event, StoredEvent
-from tabula.engine.core.machine import Step, StepRefused, position_of
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.core.ruleset import Ruleset, get_ruleset, register
-from tabula.engine.core.sealed import ALL, OrderSeal, log_view
-from tabula.engine.core.tables import Snapshot
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
+from bellica.engine.core import rng
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.machine import Step, StepRefused, position_of
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.core.ruleset import Ruleset, get_ruleset, register
+from bellica.engine.core.sealed import ALL, OrderSeal, log_view
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
 
 FACTIONS = ("blue", "red")
 
@@ -214,19 +214,19 @@ def test_an_unknown_ruleset_is_named(race_file):
 def test_the_core_imports_no_ruleset():
     # The core alone (a fresh interpreter): nothing of Vae Victis II is loaded by it.
     code = (
-        "import sys, tabula.engine.core.campaign, tabula.engine.core.readjudicate, tabula.engine.core.sealed; "
-        "print(sorted(m for m in sys.modules if m.startswith('tabula.engine.vae_victis')))"
+        "import sys, bellica.engine.core.campaign, bellica.engine.core.readjudicate, bellica.engine.core.sealed; "
+        "print(sorted(m for m in sys.modules if m.startswith('bellica.engine.vae_victis')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def test_a_state_table_names_its_key():
-    from tabula.engine.core.tables import tables_from_sql
-    from tabula.geo.errors import TabulaError
+    from bellica.engine.core.tables import tables_from_sql
+    from bellica.geo.errors import BellicaError
 
     (runners,) = tables_from_sql("CREATE TABLE runners (faction VARCHAR PRIMARY KEY, position INTEGER);")
     assert (runners.columns, runners.key) == ((("faction", "VARCHAR"), ("position", "INTEGER")), ("faction",))
     assert runners.create.startswith('CREATE TABLE IF NOT EXISTS "runners"')
-    with pytest.raises(TabulaError, match="state table runners has no PRIMARY KEY: name the columns that key its rows"):
+    with pytest.raises(BellicaError, match="state table runners has no PRIMARY KEY: name the columns that key its rows"):
         tables_from_sql("CREATE TABLE runners (faction VARCHAR, position INTEGER);")

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.battles import Engagement, EngagementResult
-from tabula.engine.vae_victis.logistics import logistics_for
-from tabula.engine.vae_victis.model import Siege
-from tabula.engine.vae_victis.sieges import SiegeInputs, resolve_sieges, siege_refusal, start_resilience
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.battles import Engagement, EngagementResult
+from bellica.engine.vae_victis.logistics import logistics_for
+from bellica.engine.vae_victis.model import Siege
+from bellica.engine.vae_victis.sieges import SiegeInputs, resolve_sieges, siege_refusal, start_resilience
+from bellica.geo.errors import InputError
 from tests.engine.boards import sketch
 
 RING = ["1", "3", "5", "7"]  # land hexes around Ravenna for up to four besiegers
@@ -173,7 +173,7 @@ def test_attrition_is_10_x_resilience_before_reduction_only_from_1(ravenna):
 def test_a_blockade_lowers_ravennas_resilience_from_4_to_3(ravenna):
     # Seed, "Start of a siege": "If Ravenna already at the start of the siege is blockaded, its Resilience
     # level is reduced by -1, from 4 to 3"; once the blockade ceases the -1 no longer applies.
-    from tabula.engine.vae_victis.sieges import effective_resilience
+    from bellica.engine.vae_victis.sieges import effective_resilience
 
     rules = ravenna.board.rules.sieges
     siege = Siege("Ravenna", "roma", (9,), 4, 4, 1)

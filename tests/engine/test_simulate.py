@@ -6,19 +6,19 @@ from dataclasses import dataclass
 
 import pytest
 
-from tabula.engine.core.simulate import quantile, run_seeds, simulate, summarise
-from tabula.engine.rise_of_rome.attacks import candidate_targets
-from tabula.engine.rise_of_rome.dice import Roller
-from tabula.engine.rise_of_rome.model import provinces_of
-from tabula.engine.rise_of_rome.policies import (POLICIES, VERDICT_ORDER, Builder, CampaignRunner, Conqueror,
+from bellica.engine.core.simulate import quantile, run_seeds, simulate, summarise
+from bellica.engine.rise_of_rome.attacks import candidate_targets
+from bellica.engine.rise_of_rome.dice import Roller
+from bellica.engine.rise_of_rome.model import provinces_of
+from bellica.engine.rise_of_rome.policies import (POLICIES, VERDICT_ORDER, Builder, CampaignRunner, Conqueror,
                                                  RandomPlayer, make_policy, play_one, simulation_rules,
                                                  weakest_neighbour)
-from tabula.engine.rise_of_rome.revenue import collect_revenue
-from tabula.engine.rise_of_rome.rules import default_rules
-from tabula.engine.rise_of_rome.scenario import load_scenario
-from tabula.engine.rise_of_rome.spending import Spending
-from tabula.engine.rise_of_rome.turn import begin_turn, play_campaign, start
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.revenue import collect_revenue
+from bellica.engine.rise_of_rome.rules import default_rules
+from bellica.engine.rise_of_rome.scenario import load_scenario
+from bellica.engine.rise_of_rome.spending import Spending
+from bellica.engine.rise_of_rome.turn import begin_turn, play_campaign, start
+from bellica.geo.errors import InputError
 
 RULES = simulation_rules()
 SCENARIO = load_scenario()

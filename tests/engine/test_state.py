@@ -6,13 +6,13 @@ import dataclasses
 
 import pytest
 
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.ruleset import get_ruleset
-from tabula.engine.vae_victis.model import Event, Phase, Siege
-from tabula.engine.vae_victis.state import load_state, replay, save_state
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.ruleset import get_ruleset
+from bellica.engine.vae_victis.model import Event, Phase, Siege
+from bellica.engine.vae_victis.state import load_state, replay, save_state
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
 from tests.engine.boards import sketch, write_campaign_tables
 
 STRUCTURES = [
@@ -132,7 +132,7 @@ def test_rules_events_may_not_use_state_kinds():
     c.start()
     s = load_state(c)
     n = c.con.execute("SELECT count(*) FROM events").fetchone()[0]
-    with pytest.raises(st.TabulaError, match="reserved kind 'set_army'"):
+    with pytest.raises(st.BellicaError, match="reserved kind 'set_army'"):
         with c.transaction():
             save_state(c, s, events=[Event(1, "movement", "set_army", {"army": 1})])
     assert c.con.execute("SELECT count(*) FROM events").fetchone()[0] == n
@@ -142,7 +142,7 @@ def test_dropping_an_army_is_refused():
     c, _ = make_campaign()
     c.start()
     s = load_state(c)
-    with pytest.raises(st.TabulaError, match="dropped armies"):
+    with pytest.raises(st.BellicaError, match="dropped armies"):
         with c.transaction():
             save_state(c, dataclasses.replace(s, armies=s.armies[1:]))
     assert len(load_state(c).armies) == 3

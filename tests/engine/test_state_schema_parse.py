@@ -7,8 +7,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tabula.engine.core import tables as t
-from tabula.engine.core.ruleset import get_ruleset, ruleset_names
+from bellica.engine.core import tables as t
+from bellica.engine.core.ruleset import get_ruleset, ruleset_names
 
 
 def _duckdb_reading(text: str):
@@ -101,7 +101,7 @@ REFUSED = [
 @pytest.mark.parametrize("text", REFUSED)
 def test_what_duckdb_refuses_is_refused_in_its_words(text):
     assert t._parse_simple(text) is None
-    with pytest.raises(t.TabulaError):
+    with pytest.raises(t.BellicaError):
         t.tables_from_sql(text)
 
 

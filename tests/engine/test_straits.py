@@ -10,10 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.model import ArmyOrders, Siege
-from tabula.engine.vae_victis.movement import resolve_movement
-from tabula.engine.vae_victis.orders import IllegalOrderError, validate_orders, walk_moves
-from tabula.engine.vae_victis.straits import crossing_problem, lands_across, strait_cells, strait_crossings_from
+from bellica.engine.vae_victis.model import ArmyOrders, Siege
+from bellica.engine.vae_victis.movement import resolve_movement
+from bellica.engine.vae_victis.orders import IllegalOrderError, validate_orders, walk_moves
+from bellica.engine.vae_victis.straits import crossing_problem, lands_across, strait_cells, strait_crossings_from
 from tests.engine.boards import campaign_db, sketch
 
 CHANNEL = ["3 1 11", "3 1", "3", "3 5", "3 5 7"]
@@ -204,10 +204,10 @@ def test_a_crossing_counts_as_one_move_against_the_cap():
 @pytest.fixture(scope="module")
 def punic(tmp_path_factory):
     """The shipped scenario, started: (board, state at round 1)."""
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.vae_victis.board import board_from_duckdb
-    from tabula.engine.vae_victis.state import load_state
-    from tabula.etl.campaign import create_campaign
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis.board import board_from_duckdb
+    from bellica.engine.vae_victis.state import load_state
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("straits") / "fpw.duckdb"
     create_campaign("first-punic-war", path, force=True)

@@ -17,12 +17,12 @@ import shutil
 
 import pytest
 
-from tabula.cli import main
-from tabula.engine.core import state as st
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.geo.spatialdb import connect
-from tests.cli.test_round_cli import tabula
+from bellica.cli import main
+from bellica.engine.core import state as st
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.geo.spatialdb import connect
+from tests.cli.test_round_cli import bellica
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
@@ -121,7 +121,7 @@ def _insert_event(path):
          "'{\"army\": 11, \"cell\": null, \"eliminated\": false, \"faction\": \"roma\", \"strength\": 9999}', "
          "'army 11 raised', now())",
          "INSERT INTO armies (id, faction, cell, strength, eliminated) VALUES (11, 'roma', NULL, 9999, false)")
-    return "event 5 (set_army) has no hash: it was inserted or rewritten outside tabula"
+    return "event 5 (set_army) has no hash: it was inserted or rewritten outside bellica"
 
 
 def _insert_event_at_end(path):
@@ -173,17 +173,17 @@ def one_line(err: str) -> str:
 
 
 def test_an_untouched_campaign_verifies_with_its_head_hash(campaign, capsys):
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 0 and err == "", err
     assert "replay to the stored state exactly; hash chain intact (head " in out
-    code, out, err = tabula(capsys, "round", "status", campaign)
+    code, out, err = bellica(capsys, "round", "status", campaign)
     assert code == 0 and err == ""
 
 
 @pytest.mark.parametrize("name", TAMPERINGS)
 def test_round_verify_names_the_first_bad_event_in_one_line(campaign, capsys, name):
     expected = TAMPERINGS[name](campaign)
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 4
     line = one_line(err)
     assert line.startswith("error: ") and expected in line, line
@@ -193,7 +193,7 @@ def test_round_verify_names_the_first_bad_event_in_one_line(campaign, capsys, na
 def test_every_step_refuses_a_tampered_campaign_and_writes_nothing(campaign, capsys, name):
     expected = TAMPERINGS[name](campaign)
     before, before_bytes = contents(campaign), digest(campaign)
-    code, out, err = tabula(capsys, "round", "publish", campaign)
+    code, out, err = bellica(capsys, "round", "publish", campaign)
     assert code == 4
     line = one_line(err)
     assert line.startswith(f"error: {campaign}: refused, nothing written: ") and expected in line, line
@@ -205,7 +205,7 @@ def test_every_step_refuses_a_tampered_campaign_and_writes_nothing(campaign, cap
 def test_read_only_commands_warn_in_one_line_and_still_show(campaign, capsys, name):
     expected = TAMPERINGS[name](campaign)
     for args in (("round", "status"), ("round", "show"), ("log",)):
-        code, out, err = tabula(capsys, *args, campaign)
+        code, out, err = bellica(capsys, *args, campaign)
         assert code == 0, err
         assert out
         line = one_line(err)
@@ -214,11 +214,11 @@ def test_read_only_commands_warn_in_one_line_and_still_show(campaign, capsys, na
 
 def test_status_warns_and_steps_refuse_an_army_edited_to_9999_fp(campaign, capsys):
     edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
-    code, out, err = tabula(capsys, "round", "status", campaign)
+    code, out, err = bellica(capsys, "round", "status", campaign)
     assert code == 0 and "round 1, phase orders" in out
     assert "armies (9,): replayed log has (9, 'roma'" in one_line(err) and "9999" in err
     for step in (("round", "publish"), ("round", "initiative", "--faction", "roma", "10=strength")):
-        code, out, err = tabula(capsys, *step[:2], campaign, *step[2:])
+        code, out, err = bellica(capsys, *step[:2], campaign, *step[2:])
         assert code == 4 and "refused, nothing written" in one_line(err) and "9999" in err
 
 
@@ -236,9 +236,9 @@ def test_a_chain_recomputed_by_hand_passes_verify_but_not_readjudication(campaig
             con.execute("UPDATE events SET hash = ? WHERE seq = ?", [prev, row[0]])
     finally:
         con.close()
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 0, err
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 4 and f"re-adjudication differs at event {n}" in one_line(err)
 
 
@@ -261,41 +261,41 @@ def _unhashed(path):
 
 def test_a_log_written_before_hashes_is_verified_and_sealed_by_the_next_step(campaign, capsys):
     _unhashed(campaign)
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 0 and "no hash chain yet" in out
-    code, out, err = tabula(capsys, "round", "status", campaign)
+    code, out, err = bellica(capsys, "round", "status", campaign)
     assert code == 0 and err == ""  # not damage: nothing to warn about
-    code, out, err = tabula(capsys, "round", "publish", campaign)
+    code, out, err = bellica(capsys, "round", "publish", campaign)
     assert code == 0, err
     with Campaign.open(campaign, read_only=True) as c:
         kinds = [e.kind for e in c.events()]
         seal = next(e for e in c.events() if e.kind == st.SEAL_KIND)
     assert kinds.index(st.SEAL_KIND) == seal.data["events"]  # right after the old log, before the step
     assert seal.phase == "log" and "verified against the scenario and chained" in seal.text
-    code, out, err = tabula(capsys, "round", "verify", campaign, "--readjudicate")
+    code, out, err = bellica(capsys, "round", "verify", campaign, "--readjudicate")
     assert code == 0 and "hash chain intact" in out, err
     # ... and from then on it is checked like any other.
     edit(campaign, "UPDATE events SET text = 'edited' WHERE seq = 2")
-    code, out, err = tabula(capsys, "round", "verify", campaign)
+    code, out, err = bellica(capsys, "round", "verify", campaign)
     assert code == 4 and "event 2 (set_campaign) does not match its hash" in one_line(err)
 
 
 def test_a_log_written_before_hashes_that_does_not_replay_is_refused_not_sealed(campaign, capsys):
     _unhashed(campaign)
     edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
-    code, out, err = tabula(capsys, "round", "publish", campaign)
+    code, out, err = bellica(capsys, "round", "publish", campaign)
     assert code == 4
     assert "does not replay, so it cannot be sealed: armies (9,)" in one_line(err)
     with Campaign.open(campaign, read_only=True) as c:
         assert not st.has_chain(c.con)  # the refused step left the file as it was
-    code, out, err = tabula(capsys, "round", "status", campaign)
+    code, out, err = bellica(capsys, "round", "status", campaign)
     assert code == 0 and "armies (9,)" in one_line(err)
 
 
 def test_readjudication_of_a_sealed_log(campaign):
     _unhashed(campaign)
     with Campaign.open(campaign) as c:
-        from tabula.engine.vae_victis import rounds
+        from bellica.engine.vae_victis import rounds
 
         rounds.publish_initiative(c)
     assert readjudicate(campaign) == 2
@@ -303,7 +303,7 @@ def test_readjudication_of_a_sealed_log(campaign):
 
 def test_a_step_through_the_api_is_checked_too(campaign):
     # Not only the CLI: Campaign.transaction checks before any step writes.
-    from tabula.engine.vae_victis import rounds
+    from bellica.engine.vae_victis import rounds
 
     edit(campaign, "UPDATE events SET text = 'edited' WHERE seq = 3")
     with Campaign.open(campaign) as c:
@@ -339,7 +339,7 @@ def test_a_dropped_table_or_column_is_one_error_line_everywhere(campaign, capsys
     # Not a traceback nor a failed query's SQL: the command names what is gone.
     edit(campaign, sql)
     for args in (("round", "verify"), ("round", "publish"), ("round", "status"), ("log",)):
-        code, out, err = tabula(capsys, *args, campaign)
+        code, out, err = bellica(capsys, *args, campaign)
         assert code == 4, (args, out)
         line = one_line(err)
         assert line.startswith("error: ") and named in line, (args, line)
@@ -350,10 +350,10 @@ def test_a_factions_view_of_an_edited_file_warns_without_the_edited_rows(campaig
     carthago's log and orders view are told the file was edited, never what the rows hold."""
     edit(campaign, "UPDATE armies SET strength = 9999 WHERE id = 9")
     for args in (("log", campaign, "--faction", "carthago"), ("round", "show", campaign, "--faction", "carthago")):
-        code, out, err = tabula(capsys, *args)
+        code, out, err = bellica(capsys, *args)
         assert code == 0, err
         line = one_line(err)
-        assert line.startswith(f"warning: {campaign}: ") and "edited outside tabula" in line, line
+        assert line.startswith(f"warning: {campaign}: ") and "edited outside bellica" in line, line
         assert "9999" not in err and "roma" not in err and "Mare Tyrrhenum" not in err, err
-    code, _, err = tabula(capsys, "log", campaign)  # the umpire's view still names the row
+    code, _, err = bellica(capsys, "log", campaign)  # the umpire's view still names the row
     assert "armies (9,)" in err and "9999" in err

@@ -1,11 +1,11 @@
-"""engine/vae_victis/grid.py measures hex distances as tabula.geo.hexgrid does (without its heavy imports)."""
+"""engine/vae_victis/grid.py measures hex distances as bellica.geo.hexgrid does (without its heavy imports)."""
 
 import h3
 import pytest
 
-from tabula.engine.vae_victis.grid import grid_distance
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.grid import grid_distance
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError
 
 
 def test_the_same_distances_as_geo_hexgrid():

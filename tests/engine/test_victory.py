@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.vae_victis.battles import Engagement, EngagementResult
-from tabula.engine.vae_victis.model import Event
-from tabula.engine.vae_victis.victory import check_victory, round_victory_points, score_round
+from bellica.engine.vae_victis.battles import Engagement, EngagementResult
+from bellica.engine.vae_victis.model import Event
+from bellica.engine.vae_victis.victory import check_victory, round_victory_points, score_round
 from tests.engine.boards import sketch
 
 

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.vae_victis.logistics import compute_logistics
-from tabula.engine.vae_victis.model import Siege
+from bellica.engine.vae_victis.logistics import compute_logistics
+from bellica.engine.vae_victis.model import Siege
 from tests.engine.boards import campaign_db
 from tests.engine.test_logistics import at, worked_example
 from tests.engine.test_sea_logistics import islands, links
@@ -81,8 +81,8 @@ def test_sea_links_same_rows():
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """The demo campaign (``make demo``): round 1 played, as tests/cli/test_sql_catalogue.py has it."""
-    from tabula.demo import run_demo_round
-    from tabula.etl.campaign import create_campaign
+    from bellica.demo import run_demo_round
+    from bellica.etl.campaign import create_campaign
 
     path = tmp_path_factory.mktemp("views-rewrite") / "demo.duckdb"
     create_campaign("first-punic-war", path, force=True)

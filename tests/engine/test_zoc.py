@@ -2,8 +2,8 @@
 
 import pytest
 
-from tabula.engine.vae_victis.model import Siege
-from tabula.engine.vae_victis.zoc import (
+from bellica.engine.vae_victis.model import Siege
+from bellica.engine.vae_victis.zoc import (
     army_zoc,
     enemy_army_zoc,
     enemy_navy_zoc,
@@ -123,7 +123,7 @@ def test_structure_zoc_reaches_are_rules_data_in_python_and_sql():
     that widens a Town's land reach to 1 and a City's coast reach to 3 changes both alike."""
     from dataclasses import replace
 
-    from tabula.engine.vae_victis.rules import rules_with
+    from bellica.engine.vae_victis.rules import rules_with
 
     wide = replace(TM.board, rules=rules_with({"zoc": {"town_land_hexes": 1, "city_coast_hexes": 3}}))
     state = TM.state([], control={})

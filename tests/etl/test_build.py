@@ -12,10 +12,10 @@ import pytest
 import rasterio
 from affine import Affine
 
-from tabula.etl.build import MAX_CELLS, build_map, check_cell_count, embedded_extent, estimated_cells, region_bbox
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.spatialdb import connect
+from bellica.etl.build import MAX_CELLS, build_map, check_cell_count, embedded_extent, estimated_cells, region_bbox
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.spatialdb import connect
 
 
 @pytest.fixture(scope="module")
@@ -313,7 +313,7 @@ def test_bbox_past_the_embedded_data_edge_is_refused(tmp_path):
 
 
 def test_embedded_extent_is_the_embedded_files_extent():
-    from tabula.etl.build import DEFAULT_DEM
+    from bellica.etl.build import DEFAULT_DEM
 
     with rasterio.open(DEFAULT_DEM) as ds:
         assert tuple(round(v, 6) for v in ds.bounds) == embedded_extent()
@@ -337,7 +337,7 @@ def test_a_live_runs_temporary_file_refuses_the_build(tmp_path):
     try:
         busy = tmp_path / f".m.duckdb.{live.pid}.tmp"
         busy.write_bytes(b"being written")
-        with pytest.raises(InputError, match=f"another `tabula map build` \\(process {live.pid}\\) is writing"):
+        with pytest.raises(InputError, match=f"another `bellica map build` \\(process {live.pid}\\) is writing"):
             build_map(out, bbox=TINY, res=5, progress=False)
         assert busy.exists() and not out.exists()
     finally:

@@ -18,10 +18,10 @@ from pathlib import Path
 import h3
 import pytest
 
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
-from tabula.geo.spatialdb import connect
-from tabula.schema import create_database, create_map_tables, existing_tables
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import cell_at, cell_center, cell_polygon, cells_in_bbox, neighbor_table
+from bellica.geo.spatialdb import connect
+from bellica.schema import create_database, create_map_tables, existing_tables
 
 BBOX = (10.0, 40.0, 11.5, 41.0)
 RES = 6
@@ -198,7 +198,7 @@ def synthetic_map(tmp_path_factory) -> Path:
 
 
 def test_synthetic_campaign_tables(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     scen = write_synthetic_scenario(tmp_path / "scen")
     out = tmp_path / "c.duckdb"
@@ -242,7 +242,7 @@ def test_synthetic_campaign_tables(tmp_path, synthetic_map):
 
 
 def test_roads_are_connected_land_chains(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
@@ -261,7 +261,7 @@ def test_roads_are_connected_land_chains(tmp_path, synthetic_map):
 
 def assert_roads_valid(con) -> None:
     """Each road: consecutive cells adjacent, only passable land, first/last cells = first/last waypoint hexes."""
-    from tabula.etl.roads import HexGraph
+    from bellica.etl.roads import HexGraph
 
     g = HexGraph.from_db(con)
     roads = [r[0] for r in con.execute("SELECT name FROM roads").fetchall()]
@@ -276,7 +276,7 @@ def assert_roads_valid(con) -> None:
 
 
 def test_existing_out_is_refused_and_failure_leaves_nothing(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     scen = write_synthetic_scenario(tmp_path / "s")
     out = tmp_path / "c.duckdb"
@@ -293,7 +293,7 @@ def test_existing_out_is_refused_and_failure_leaves_nothing(tmp_path, synthetic_
 
 
 def test_map_of_wrong_resolution_is_refused(tmp_path):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     m = build_synthetic_map(tmp_path / "m5.duckdb", res=5)
     with pytest.raises(InputError, match="resolution"):
@@ -301,7 +301,7 @@ def test_map_of_wrong_resolution_is_refused(tmp_path):
 
 
 def test_place_armies_replaces_placements(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign, place_armies
+    from bellica.etl.campaign import create_campaign, place_armies
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
@@ -317,7 +317,7 @@ def test_place_armies_replaces_placements(tmp_path, synthetic_map):
 
 
 def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
-    from tabula.etl.campaign import place_armies
+    from bellica.etl.campaign import place_armies
 
     p = tmp_path / "p.csv"
     p.write_text(PLACEMENTS_CSV)
@@ -326,12 +326,12 @@ def test_place_armies_needs_a_campaign(tmp_path, synthetic_map):
 
 
 def test_place_armies_is_refused_once_the_campaign_has_started(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign, place_armies
+    from bellica.etl.campaign import create_campaign, place_armies
 
     out = tmp_path / "c.duckdb"
     create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=synthetic_map)
     con = connect(out)
-    # the engine's append-only log, as `tabula round start` creates it
+    # the engine's append-only log, as `bellica round start` creates it
     con.execute("CREATE TABLE events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR)")
     con.execute("INSERT INTO events VALUES (1, 1, 'orders', 'set_campaign', '{}', 'start')")
     con.close()
@@ -352,7 +352,7 @@ def _dead_pid() -> int:
 
 @pytest.mark.parametrize("content", [b"hi\n", b"", "truncated"])
 def test_campaign_new_map_that_is_not_duckdb_is_one_input_error(tmp_path, synthetic_map, content):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     bad = tmp_path / "t.duckdb"
     bad.write_bytes(synthetic_map.read_bytes()[:300000] if content == "truncated" else content)
@@ -364,7 +364,7 @@ def test_campaign_new_map_that_is_not_duckdb_is_one_input_error(tmp_path, synthe
 
 
 def test_killed_campaign_new_leftover_folder_is_removed(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     stale = tmp_path / f".c.duckdb.{_dead_pid()}.tmpdir"  # what a kill -9 of `campaign new` leaves
     stale.mkdir()
@@ -376,13 +376,13 @@ def test_killed_campaign_new_leftover_folder_is_removed(tmp_path, synthetic_map)
 
 
 def test_campaign_new_refused_while_another_run_writes_the_same_out(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         busy = tmp_path / f".c.duckdb.{live.pid}.tmpdir"
         busy.mkdir()
-        with pytest.raises(InputError, match=f"another `tabula campaign new` \\(process {live.pid}\\)"):
+        with pytest.raises(InputError, match=f"another `bellica campaign new` \\(process {live.pid}\\)"):
             create_campaign(write_synthetic_scenario(tmp_path / "s"), tmp_path / "c.duckdb", map_path=synthetic_map)
         assert busy.is_dir() and not (tmp_path / "c.duckdb").exists()
     finally:
@@ -391,7 +391,7 @@ def test_campaign_new_refused_while_another_run_writes_the_same_out(tmp_path, sy
 
 
 def test_campaign_new_out_under_a_file_is_one_input_error(tmp_path, synthetic_map):
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.campaign import create_campaign
 
     (tmp_path / "afile").write_text("x")
     with pytest.raises(InputError, match="cannot create its folder"):
@@ -399,7 +399,7 @@ def test_campaign_new_out_under_a_file_is_one_input_error(tmp_path, synthetic_ma
 
 
 def test_open_campaign_on_a_map_or_text_file(tmp_path, synthetic_map):
-    from tabula.etl.campaign import open_campaign
+    from bellica.etl.campaign import open_campaign
 
     with pytest.raises(InputError, match="so it is a map, not a campaign"):
         open_campaign(synthetic_map)

@@ -11,11 +11,11 @@ import rasterio.shutil
 from pyproj import Transformer
 from affine import Affine
 
-import tabula.etl.dem as dem
+import bellica.etl.dem as dem
 from benchmarks.bench_zonal import PeakRss  # the bench's peak-RSS sampler, one copy
-from tabula.etl.dem import dem_stats_by_cell
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.hexgrid import cell_polygon, cells_in_bbox
+from bellica.etl.dem import dem_stats_by_cell
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.hexgrid import cell_polygon, cells_in_bbox
 from tests.geo.test_zonal import brute_stats
 
 def from_origin(west, north, dx, dy) -> Affine:

@@ -8,9 +8,9 @@ import geopandas as gpd
 import pyogrio
 import pytest
 
-from tabula.etl.build import build_map
-from tabula.etl.export import export_map, map_summary
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.etl.build import build_map
+from bellica.etl.export import export_map, map_summary
+from bellica.geo.errors import InputError, MissingInputError
 
 
 @pytest.fixture(scope="module")

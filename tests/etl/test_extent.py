@@ -7,14 +7,14 @@ import pytest
 import rasterio
 import shapely
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.build import (DEFAULT_DEM, DEFAULT_RIVERS, DEFAULT_SHORELINES, MAX_CELLS, BuildOptions, build_map,
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.build import (DEFAULT_DEM, DEFAULT_RIVERS, DEFAULT_SHORELINES, MAX_CELLS, BuildOptions, build_map,
                               check_embedded_extent, embedded_extent, estimated_cells, named_regions, region_bbox)
-from tabula.etl.rivers import read_rivers
-from tabula.etl.shorelines import read_shorelines
-from tabula.etl.sources import DEM_NODATA
-from tabula.geo.errors import InputError
-from tabula.geo.settings import DATA_EXTENT, MEDITERRANEAN_BBOX
+from bellica.etl.rivers import read_rivers
+from bellica.etl.shorelines import read_shorelines
+from bellica.etl.sources import DEM_NODATA
+from bellica.geo.errors import InputError
+from bellica.geo.settings import DATA_EXTENT, MEDITERRANEAN_BBOX
 
 # Places of the seeds' worlds, (lon, lat): each must be land in the embedded DEM and shorelines.
 LAND = {
@@ -131,7 +131,7 @@ def test_default_map_is_unchanged_by_the_wider_data(tmp_path, mediterranean_map)
     """The shipped data are a superset: the default map built from data regenerated for the old extent
     (MEDITERRANEAN_BBOX widened by one degree, the files shipped before issue 12) has the same hexes."""
     pytest.importorskip("pvlib")
-    from tabula.etl.sources import build_default_datasets
+    from bellica.etl.sources import build_default_datasets
 
     old = build_default_datasets(tmp_path / "old", bbox=MEDITERRANEAN_BBOX, margin_deg=1.0)
     before = tmp_path / "before.duckdb"

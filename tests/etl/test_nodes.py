@@ -12,12 +12,12 @@ import duckdb
 import h3
 import pytest
 
-from tabula.etl.nodes import NODE_TABLES, build_nodes, compute_nodes, copy_node_tables, node_file_from_dict
-from tabula.etl.roads import HexGraph
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.hexgrid import cell_polygon, neighbor_table
-from tabula.geo.spatialdb import connect
-from tabula.schema import create_database, create_map_tables, existing_tables
+from bellica.etl.nodes import NODE_TABLES, build_nodes, compute_nodes, copy_node_tables, node_file_from_dict
+from bellica.etl.roads import HexGraph
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.hexgrid import cell_polygon, neighbor_table
+from bellica.geo.spatialdb import connect
+from bellica.schema import create_database, create_map_tables, existing_tables
 
 CENTRE = (41.9, 12.5)
 RES = 6
@@ -72,7 +72,7 @@ def lonlat(cell: str) -> list[float]:
 
 
 def make_node_map(path: Path) -> dict[str, tuple[str, str | None]]:
-    """Write the synthetic map at ``path`` (hexes and hex_neighbors as `tabula map build` writes them)."""
+    """Write the synthetic map at ``path`` (hexes and hex_neighbors as `bellica map build` writes them)."""
     cells = node_map_cells()
     con = create_database(path)
     try:
@@ -455,7 +455,7 @@ def test_refusals_write_nothing_and_existing_tables_need_force(fresh_map, tmp_pa
         build_nodes(fresh_map, good)
     result = build_nodes(fresh_map, good, force=True, year=-100)
     assert result.year == -100 and _rows(fresh_map, "SELECT count(*) FROM nodes") == [(6,)]
-    with pytest.raises(TabulaError, match="does not exist"):
+    with pytest.raises(BellicaError, match="does not exist"):
         build_nodes(fresh_map, tmp_path / "missing.toml")
     (tmp_path / "broken.toml").write_text("[[place]\n")
     with pytest.raises(InputError, match="is not TOML"):

@@ -10,11 +10,11 @@ from pathlib import Path
 import h3
 import pytest
 
-from tabula.etl.provinces import build_provinces, compute_provinces, MapHexes, spec_from_dict
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.hexgrid import cell_polygon, neighbor_table
-from tabula.geo.spatialdb import connect
-from tabula.schema import create_database, create_map_tables, existing_tables
+from bellica.etl.provinces import build_provinces, compute_provinces, MapHexes, spec_from_dict
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.hexgrid import cell_polygon, neighbor_table
+from bellica.geo.spatialdb import connect
+from bellica.schema import create_database, create_map_tables, existing_tables
 
 CENTRE = (41.9, 12.5)
 RES = 6
@@ -63,7 +63,7 @@ def lonlat(cell: str) -> list[float]:
 
 
 def make_province_map(path: Path) -> dict[str, tuple[str, str | None]]:
-    """Write the synthetic map at ``path`` (hexes and hex_neighbors as `tabula map build` writes them)."""
+    """Write the synthetic map at ``path`` (hexes and hex_neighbors as `bellica map build` writes them)."""
     cells = province_map_cells()
     con = create_database(path)
     try:
@@ -315,7 +315,7 @@ def test_bad_input_is_one_line_and_writes_nothing(fresh_map, tmp_path, change, m
     (tmp_path / "bad.geojson").write_text("{not json")
     (tmp_path / "point.geojson").write_text(json.dumps({"type": "Point", "coordinates": [12.5, 41.9]}))
     path = _write(tmp_path, change(province_toml()))
-    with pytest.raises(TabulaError, match=message) as info:
+    with pytest.raises(BellicaError, match=message) as info:
         build_provinces(fresh_map, path)
     assert "\n" not in str(info.value)
     con = connect(fresh_map, read_only=True)

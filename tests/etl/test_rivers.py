@@ -4,9 +4,9 @@ import geopandas as gpd
 import pytest
 import shapely
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.rivers import read_rivers, read_wdb_rivers, rivers_from_lines, select_major_rivers
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.rivers import read_rivers, read_wdb_rivers, rivers_from_lines, select_major_rivers
+from bellica.geo.errors import InputError, MissingInputError
 
 EQUATOR_DEGREE_KM = 111.3195  # WGS84 equatorial circumference / 360
 

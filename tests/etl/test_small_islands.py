@@ -14,10 +14,10 @@ import rasterio
 import shapely
 from affine import Affine
 
-from tabula.etl.dem import dem_stats_by_cell, elevation_notes, fill_unsampled_land, land_pixel_stats
-from tabula.etl.terrain import classify_terrain, load_terrain_rules
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError
+from bellica.etl.dem import dem_stats_by_cell, elevation_notes, fill_unsampled_land, land_pixel_stats
+from bellica.etl.terrain import classify_terrain, load_terrain_rules
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError
 
 RULES = load_terrain_rules()
 NODATA = -32768
@@ -175,8 +175,8 @@ def test_default_map_pantelleria_follows_its_dem_pixels(mediterranean_map):
     # The 5-arc-minute DEM reads at most 166 m over Pantelleria (836 m summit): the land in its hex
     # overlaps two 166 m pixels and a sliver of a -310 m one (the sea floor).  The hex's terrain must follow those numbers through the rules:
     # hills as soon as the pixels say so, and the classification of those readings otherwise.
-    from tabula.etl.build import DEFAULT_DEM, DEFAULT_SHORELINES
-    from tabula.etl.shorelines import read_shorelines
+    from bellica.etl.build import DEFAULT_DEM, DEFAULT_SHORELINES
+    from bellica.etl.shorelines import read_shorelines
 
     cell = h3.latlng_to_cell(36.79, 11.99, 5)
     over_land = land_pixel_stats(DEFAULT_DEM, [cell], read_shorelines(DEFAULT_SHORELINES),

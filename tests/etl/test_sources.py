@@ -5,12 +5,12 @@ import pytest
 import rasterio
 from pvlib.location import lookup_altitude
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.rivers import read_rivers
-from tabula.etl.shorelines import read_shorelines
-from tabula.etl.sources import DEM_NODATA, build_default_datasets, dem_from_pvlib_altitude, widen_bbox
-from tabula.geo.errors import InputError
-from tabula.geo.settings import DATA_EXTENT
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.rivers import read_rivers
+from bellica.etl.shorelines import read_shorelines
+from bellica.etl.sources import DEM_NODATA, build_default_datasets, dem_from_pvlib_altitude, widen_bbox
+from bellica.geo.errors import InputError
+from bellica.geo.settings import DATA_EXTENT
 
 SHIPPED = ["mediterranean_dem.tif", "mediterranean_shorelines.parquet", "mediterranean_rivers.parquet"]
 
@@ -71,4 +71,4 @@ def test_shipped_dem_reads_right_places():
 def test_shipped_files_are_small():
     sizes = [(DATASETS_DIR / name).stat().st_size for name in SHIPPED]
     assert sum(sizes) < 3 * 1024 * 1024
-    assert (DATASETS_DIR / "SOURCES.md").read_text().count("tabula map sources") >= 1
+    assert (DATASETS_DIR / "SOURCES.md").read_text().count("bellica map sources") >= 1

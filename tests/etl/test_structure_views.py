@@ -6,11 +6,11 @@ from __future__ import annotations
 import h3
 import pytest
 
-from tabula.datasets.rules import load_rules, rules_rows
-from tabula.etl.structure_views import install_structure_views, structure_resilience
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
-from tabula.schema import CAMPAIGN, create_tables
+from bellica.datasets.rules import load_rules, rules_rows
+from bellica.etl.structure_views import install_structure_views, structure_resilience
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
+from bellica.schema import CAMPAIGN, create_tables
 
 
 def _tiny(con, *, kinds: dict[str, str], terrains: dict[str, str]) -> None:
@@ -82,8 +82,8 @@ def test_views_need_a_campaign():
 
 @pytest.fixture(scope="module")
 def real_campaign(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.campaign import create_campaign
+    from bellica.etl.build import build_map
+    from bellica.etl.campaign import create_campaign
 
     d = tmp_path_factory.mktemp("real")
     build_map(d / "mediterranean.duckdb")

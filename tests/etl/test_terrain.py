@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from tabula.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError, MissingInputError
+from bellica.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError, MissingInputError
 
 RULES = load_terrain_rules()
 
@@ -130,7 +130,7 @@ def test_rules_file_errors(tmp_path):
 
 
 def test_hex_distance_to_counts_hexes_from_the_nearest_source_up_to_the_limit():
-    from tabula.etl.terrain import hex_distance_to
+    from bellica.etl.terrain import hex_distance_to
 
     # a - b - c - d - e in a line, f joined only to e; sources a and e
     adj = {"a": ["b"], "b": ["a", "c"], "c": ["b", "d"], "d": ["c", "e"], "e": ["d", "f"], "f": ["e"]}

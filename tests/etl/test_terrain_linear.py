@@ -9,8 +9,8 @@ import shapely
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from tabula.etl.terrain import WATER, classify_kinds, classify_terrain, hex_distance_to, load_ocean, load_terrain_rules
-from tabula.geo import hexgrid
+from bellica.etl.terrain import WATER, classify_kinds, classify_terrain, hex_distance_to, load_ocean, load_terrain_rules
+from bellica.geo import hexgrid
 
 RULES = load_terrain_rules()
 

@@ -8,12 +8,12 @@ import pytest
 import shapely
 from pyproj import Geod
 
-from tabula.datasets import DATASETS_DIR
-from tabula.etl.shorelines import read_shorelines
-from tabula.etl.water import pieces_from_polygon, river_cells, water_fractions_by_cell
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import cell_at, cell_polygon, cells_in_bbox
-from tabula.geo.settings import MEDITERRANEAN_BBOX
+from bellica.datasets import DATASETS_DIR
+from bellica.etl.shorelines import read_shorelines
+from bellica.etl.water import pieces_from_polygon, river_cells, water_fractions_by_cell
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import cell_at, cell_polygon, cells_in_bbox
+from bellica.geo.settings import MEDITERRANEAN_BBOX
 
 GEOD = Geod(ellps="WGS84")
 CENTRE = cell_at(40.0, 12.0, 5)

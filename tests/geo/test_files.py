@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from tabula.geo.errors import InputError, MissingInputError
-from tabula.geo.files import parse_user_toml, read_user_text, whole_number
+from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.files import parse_user_toml, read_user_text, whole_number
 
 
 def test_reads_utf8_and_drops_a_byte_order_mark(tmp_path):

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError
 
 ROMA = (41.89, 12.49)
 

@@ -8,8 +8,8 @@ import pyarrow as pa
 import h3ronpy
 import pytest
 
-from tabula.geo import hexgrid
-from tabula.geo.errors import InputError
+from bellica.geo import hexgrid
+from bellica.geo.errors import InputError
 
 
 def reference_neighbor_table(cells):

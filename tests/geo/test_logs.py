@@ -15,36 +15,36 @@ def _run(code: str) -> subprocess.CompletedProcess:
 
 
 def test_a_command_that_logs_nothing_never_loads_logging():
-    done = _run("import sys; from tabula.geo.logs import want; want(False); print('logging' in sys.modules)")
+    done = _run("import sys; from bellica.geo.logs import want; want(False); print('logging' in sys.modules)")
     assert done.stdout.strip() == "False"
 
 
 def test_the_first_logger_applies_the_command_lines_format_and_level():
-    done = _run("from tabula.geo.logs import want, logger; want(False); log = logger('tabula.x'); "
+    done = _run("from bellica.geo.logs import want, logger; want(False); log = logger('bellica.x'); "
                 "log.info('hidden'); log.warning('shown %d', 1)")
-    assert done.stderr.strip() == "WARNING tabula.x: shown 1"
+    assert done.stderr.strip() == "WARNING bellica.x: shown 1"
 
 
 def test_verbose_shows_progress():
-    done = _run("from tabula.geo.logs import want, logger; want(True); logger('tabula.x').info('progress')")
-    assert done.stderr.strip() == "INFO tabula.x: progress"
+    done = _run("from bellica.geo.logs import want, logger; want(True); logger('bellica.x').info('progress')")
+    assert done.stderr.strip() == "INFO bellica.x: progress"
 
 
 def test_used_as_a_library_the_callers_configuration_stands():
     # No want(): the module configures nothing, so the root logger keeps the caller's handlers.
-    done = _run("import logging; from tabula.geo.logs import logger; logger('tabula.x'); "
+    done = _run("import logging; from bellica.geo.logs import logger; logger('bellica.x'); "
                 "print(len(logging.getLogger().handlers))")
     assert done.stdout.strip() == "0"
 
 
 def test_help_lists_every_command_without_loading_logging():
-    # The command modules load lazily (tabula/cli.py COMMANDS); none logs while it is listed.
-    done = _run("import sys; from tabula.cli import main; sys.argv = ['tabula', '--help']; "
-                "import tabula.geo.logs as L\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+    # The command modules load lazily (bellica/cli.py COMMANDS); none logs while it is listed.
+    done = _run("import sys; from bellica.cli import main; sys.argv = ['bellica', '--help']; "
+                "import bellica.geo.logs as L\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
                 "print('logging' in sys.modules)")
     *help_text, loaded = done.stdout.strip().splitlines()
     assert loaded == "False"
-    from tabula.cli import COMMANDS
+    from bellica.cli import COMMANDS
 
     listed = {line.split()[0] for line in help_text if line.startswith("  ") and not line.strip().startswith("-")}
     assert set(COMMANDS) <= listed

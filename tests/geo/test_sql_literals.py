@@ -14,8 +14,8 @@ from datetime import date, datetime, timedelta, timezone
 import duckdb
 import pytest
 
-from tabula.geo.errors import InputError, SqlError
-from tabula.geo.spatialdb import inline, insert_rows, literal, run_sql, values_rows
+from bellica.geo.errors import InputError, SqlError
+from bellica.geo.spatialdb import inline, insert_rows, literal, run_sql, values_rows
 
 HOSTILE = [
     "", "'", "''", "'''", "a'b", "\\", "\\'", "'\\", "\\\\'", "\\x27", "E'\\''", "x' OR '1'='1",
@@ -150,7 +150,7 @@ def test_values_rows_and_chunks(con):
 
 def test_literal_binding_imports_no_pandas():
     # The reason for all this (module doc of geo/spatialdb.py): the driver's binding imports pandas.
-    code = ("import sys, duckdb\nfrom tabula.geo.spatialdb import run_sql, insert_rows\n"
+    code = ("import sys, duckdb\nfrom bellica.geo.spatialdb import run_sql, insert_rows\n"
             "con = duckdb.connect()\ncon.execute('CREATE TABLE t (i INTEGER, s VARCHAR)')\n"
             "insert_rows(con, 'INSERT INTO t (i, s)', [(1, 'a')])\n"
             "print(run_sql(con, 'SELECT s FROM t WHERE i = ?', [1]).fetchall(), 'pandas' in sys.modules)")

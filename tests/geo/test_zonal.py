@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pyproj import Transformer
 
-from tabula.geo.errors import InputError
-from tabula.geo.zonal import (
+from bellica.geo.errors import InputError
+from bellica.geo.zonal import (
     Partials,
     combine_partials,
     partials_from_entries,
@@ -304,7 +304,7 @@ def test_samples_on_and_next_to_a_cell_edge_are_placed_like_h3(offset_deg):
 def test_column_sweep_needs_few_look_ups():
     # the point of the sweep: at res 7 on 250 m pixels (~90 px per hex) a handful of look-ups per
     # cell, not one per sample or per grid-row sample, and still the brute-force result
-    from tabula.geo import zonal
+    from bellica.geo import zonal
 
     rng = np.random.default_rng(7)
     values, valid, lats, lons = sea_window(rng, 400, 400, 43.0, 11.0, 9 / 3600)
@@ -345,7 +345,7 @@ def test_sweep_crosses_nodata_gaps_and_isolated_pixels():
 def test_integer_window_without_mask_and_float_window_with_nan(res):
     # res 6-7 are swept, res 8-9 (under SWEEP_MIN_ROWS rows per cell) looked up sample by sample;
     # integer windows skip the float copy, float windows drop NaN samples, both like brute force
-    from tabula.geo import zonal
+    from bellica.geo import zonal
 
     rng = np.random.default_rng(res)
     values, _, lats, lons = sea_window(rng, 120, 140, 45.0, 9.0, 9 / 3600)

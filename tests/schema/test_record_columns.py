@@ -3,7 +3,7 @@ schema/__init__.py so that reading the Board builds no scratch catalog)."""
 
 from dataclasses import fields
 
-from tabula import schema
+from bellica import schema
 
 
 def test_record_columns_are_the_schema_tables_columns_in_order():

@@ -1,4 +1,4 @@
-"""The one schema (tabula.schema): each table defined once, its geometry typed with its CRS, one reader."""
+"""The one schema (bellica.schema): each table defined once, its geometry typed with its CRS, one reader."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tabula import schema
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
+from bellica import schema
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE_FOLDERS = ("geo", "schema", "etl", "engine", "web_maps", "datasets", "tabula")
+SOURCE_FOLDERS = ("geo", "schema", "etl", "engine", "web_maps", "datasets", "bellica")
 FIXTURES = ("tests/engine/boards.py", "tests/web_maps/synthetic.py", "tests/etl/test_campaign.py")
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import h3
 
-from tabula.datasets.rules import load_rules, rules_rows
-from tabula.geo.hexgrid import neighbor_table
-from tabula.geo.spatialdb import connect
+from bellica.datasets.rules import load_rules, rules_rows
+from bellica.geo.hexgrid import neighbor_table
+from bellica.geo.spatialdb import connect
 from tests.web_maps.synthetic import make_campaign_db
 
 
@@ -36,8 +36,8 @@ def make_playaid_campaign(path: Path) -> dict:
         con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(load_rules()))
         # The engine's own views, as a campaign file has them (superiority alone of the naval views:
         # the others need the logistics build's tables).
-        from tabula.engine.vae_victis.zoc import install_zoc_views
-        from tabula.geo.spatialdb import run_sql_file
+        from bellica.engine.vae_victis.zoc import install_zoc_views
+        from bellica.geo.spatialdb import run_sql_file
 
         install_zoc_views(con)
         run_sql_file(con, Path(__file__).resolve().parents[2] / "engine" / "vae_victis" / "sql" / "naval" / "superiority.sql")

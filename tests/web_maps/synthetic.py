@@ -1,4 +1,4 @@
-"""Tiny synthetic map and campaign databases for the web map tests: the schema's tables (tabula.schema), filled row by row.
+"""Tiny synthetic map and campaign databases for the web map tests: the schema's tables (bellica.schema), filled row by row.
 
 Hexes are a disk of H3 cells around Rome: the west third water (ocean, sea,
 coast), one lake, the rest land with every terrain in latitude bands, a river
@@ -13,9 +13,9 @@ from pathlib import Path
 import h3
 import shapely
 
-from tabula.geo.hexgrid import cell_center, cell_polygon, ring
-from tabula.geo.spatialdb import connect
-from tabula.schema import create_campaign_tables, create_database, create_map_tables
+from bellica.geo.hexgrid import cell_center, cell_polygon, ring
+from bellica.geo.spatialdb import connect
+from bellica.schema import create_campaign_tables, create_database, create_map_tables
 
 CENTRE = (41.9, 12.5)
 RES = 6
@@ -139,8 +139,8 @@ def make_campaign_db(path: Path, *, started: bool = True, k: int = 4) -> dict:
                         [[1, "Roma", "Roma", origin], [2, "Roma", "Ostia", coastal], [5, "Etrusci", "Caere", north]])
         if started:
             # The state tables as the ruleset defines them (engine/vae_victis/sql/state.sql).
-            from tabula.engine.core.ruleset import get_ruleset
-            from tabula.engine.core.state import create_state_tables
+            from bellica.engine.core.ruleset import get_ruleset
+            from bellica.engine.core.state import create_state_tables
 
             create_state_tables(con, get_ruleset("vae-victis-ii").schema)
             # Strengths are odd numbers no other part of the page contains, so leaks are detectable.
@@ -177,7 +177,7 @@ def hex_layer_data(page: str) -> dict:
     import json
     import re
 
-    from tabula.web_maps.encode import unpack_rings
+    from bellica.web_maps.encode import unpack_rings
 
     match = re.search(r"var hex_layer_\w+_data = JSON\.parse\('(.*?)'\);\n", page)
     assert match, "no hex layer data in the page"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.core.campaign import Campaign
-from tabula.geo.errors import InputError
-from tabula.web_maps.assets import remote_urls
-from tabula.web_maps.terrain_map import render_terrain_map
+from bellica.engine.core.campaign import Campaign
+from bellica.geo.errors import InputError
+from bellica.web_maps.assets import remote_urls
+from bellica.web_maps.terrain_map import render_terrain_map
 from tests.web_maps.synthetic import layer_payloads
 
 #: What only Carthage (and the umpire) may read: its commands' elements and its fleet's naval points.
@@ -19,7 +19,7 @@ SYRACUSE_SECRETS = ("Art(O) 1", "Sp(O) 8", "LH(O) 2", "20 NP")
 
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory):
-    from tabula.demo_magna_graecia import build_demo_campaign, play_turn
+    from bellica.demo_magna_graecia import build_demo_campaign, play_turn
 
     path = build_demo_campaign(tmp_path_factory.mktemp("mg-map") / "d.duckdb")
     with Campaign.open(path) as c:
@@ -52,7 +52,7 @@ def test_a_side_sees_its_own_strength_and_only_the_others_presence(campaign, tmp
 
 
 def test_the_umpire_sees_everything_and_places_take_their_owners_colour(campaign, tmp_path):
-    from tabula.web_maps.magna_graecia_layers import SIDE_COLOURS
+    from bellica.web_maps.magna_graecia_layers import SIDE_COLOURS
 
     page = _page(campaign, tmp_path)
     for secret in CARTHAGE_SECRETS + SYRACUSE_SECRETS:
@@ -71,8 +71,8 @@ def test_an_unknown_side_is_one_line(campaign, tmp_path):
 def battle(tmp_path_factory):
     """First Punic War, turn 1: Rome marches from Messana on Tauromenium, where Hiero's army stands;
     its movement ended, the battle there is due (base edge Messana), its defence not chosen yet."""
-    from tabula.demo_magna_graecia import SCENARIO_TARGETS, build_demo_campaign, march
-    from tabula.engine.magna_graecia.ruleset import play
+    from bellica.demo_magna_graecia import SCENARIO_TARGETS, build_demo_campaign, march
+    from bellica.engine.magna_graecia.ruleset import play
 
     path = build_demo_campaign(tmp_path_factory.mktemp("mg-battle") / "fp.duckdb", scenario="magna-graecia/first-punic")
     with Campaign.open(path) as c:
@@ -87,7 +87,7 @@ def _battle_points(page):
 
 
 def test_a_battle_due_is_drawn_alike_for_every_viewer(battle, tmp_path):
-    from tabula.web_maps.magna_graecia_layers import battles_due
+    from bellica.web_maps.magna_graecia_layers import battles_due
 
     with Campaign.open(battle, read_only=True) as c:
         due = battles_due(c.con)
@@ -113,7 +113,7 @@ def test_a_battle_due_is_drawn_alike_for_every_viewer(battle, tmp_path):
 def test_the_defenders_choice_is_drawn_once_made(battle, tmp_path):
     import shutil
 
-    from tabula.engine.magna_graecia.ruleset import play
+    from bellica.engine.magna_graecia.ruleset import play
 
     path = tmp_path / "chosen.duckdb"
     shutil.copy(battle, path)
@@ -135,7 +135,7 @@ def test_no_battle_no_marker(campaign, tmp_path):
 def test_battles_due_reads_every_kind_of_battle():
     import duckdb
 
-    from tabula.web_maps.magna_graecia_layers import _battle_tip, battles_due
+    from bellica.web_maps.magna_graecia_layers import _battle_tip, battles_due
 
     con = duckdb.connect()
     con.execute("CREATE TABLE mg_battles (ord INTEGER PRIMARY KEY, node VARCHAR, attacker VARCHAR, defenders VARCHAR, "

@@ -14,11 +14,11 @@ import h3
 import numpy as np
 import pytest
 
-from tabula.geo.hexgrid import cell_center
-from tabula.geo.spatialdb import connect
+from bellica.geo.hexgrid import cell_center
+from bellica.geo.spatialdb import connect
 from tests.web_maps.synthetic import FACTIONS, layer_payloads as _payloads, make_campaign_db
-from tabula.web_maps.scenario_layers import load_scenario
-from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
+from bellica.web_maps.scenario_layers import load_scenario
+from bellica.web_maps.terrain_map import load_hexes, render_terrain_map
 
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
 ZONE = "Mare Tyrrhenum"
@@ -197,10 +197,10 @@ def test_naval_page_in_chromium(naval, tmp_path):
     html = render_terrain_map(db, tmp_path / "umpire.html")
     with offline_page(html) as run:
         page = run.page
-        page.wait_for_selector(".tabula-navy", timeout=15000)
-        assert sorted(page.locator(".tabula-navy .id").all_text_contents()) == ["7", "8"]
+        page.wait_for_selector(".bellica-navy", timeout=15000)
+        assert sorted(page.locator(".bellica-navy .id").all_text_contents()) == ["7", "8"]
         # The umpire sees every strength on the counters.
-        assert sorted(page.locator(".tabula-navy .fp").all_text_contents()) == ["1555", "1777"]
-        legend = page.locator(".tabula-legend").inner_text()
+        assert sorted(page.locator(".bellica-navy .fp").all_text_contents()) == ["1555", "1777"]
+        legend = page.locator(".bellica-legend").inner_text()
         assert "navy ZoC (Etrusci)" in legend and f"{ZONE}: Etrusci 3, Roma 1" in legend
         assert run.errors == [] and run.blocked == []

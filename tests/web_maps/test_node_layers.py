@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.etl.nodes import build_nodes
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
-from tabula.web_maps.assets import OfflineMap, remote_urls
-from tabula.web_maps.node_layers import (COASTAL_FILL, INLAND_FILL, LAND_PATH_COLOUR, NEUTRAL_FILL, SEA_PATH_COLOUR,
+from bellica.etl.nodes import build_nodes
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
+from bellica.web_maps.assets import OfflineMap, remote_urls
+from bellica.web_maps.node_layers import (COASTAL_FILL, INLAND_FILL, LAND_PATH_COLOUR, NEUTRAL_FILL, SEA_PATH_COLOUR,
                                          add_node_layers, read_node_map, render_node_map)
 from tests.etl.test_nodes import make_node_map, node_toml
 from tests.web_maps.synthetic import layer_payloads
@@ -91,6 +91,6 @@ def test_layers_join_any_folium_map(node_map):
 def test_a_map_without_nodes_is_refused(tmp_path):
     path = tmp_path / "bare.duckdb"
     make_node_map(path)
-    with pytest.raises(InputError, match=r"has no node tables: write them with `tabula map nodes"):
+    with pytest.raises(InputError, match=r"has no node tables: write them with `bellica map nodes"):
         render_node_map(path, tmp_path / "x.html")
     assert not (tmp_path / "x.html").exists()

@@ -9,10 +9,10 @@ import re
 import h3
 import pytest
 
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import connect
-from tabula.web_maps.play_aids import load_hex_facts, load_hex_names, load_situation, read_move_rules, resolve_hex
-from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import connect
+from bellica.web_maps.play_aids import load_hex_facts, load_hex_names, load_situation, read_move_rules, resolve_hex
+from bellica.web_maps.terrain_map import load_hexes, render_terrain_map
 from tests.web_maps.playaid import make_playaid_campaign
 from tests.web_maps.synthetic import layer_payloads as _payloads
 from tests.web_maps.synthetic import FACTIONS, hex_layer_data, make_map_db
@@ -158,12 +158,12 @@ def test_every_play_layer_is_on_the_umpire_page(campaign, pages):
     assert {(colour_of[c], cells[i]) for i, c in zip(layer["i"], layer["c"])} == zoc and zoc
 
     points = [p for d in _payloads(page, "point_layer") for p in d]
-    siege = next(p for p in points if p.get("lc", "").endswith("tabula-siege"))
+    siege = next(p for p in points if p.get("lc", "").endswith("bellica-siege"))
     assert siege["label"].startswith("R 3/") and ["besieged by", "Etrusci"] in siege["tip"]
     assert ["besieging armies", "5"] in siege["tip"] and ["since round", 1] in siege["tip"]
     battle = next(p for p in points if p["shape"] == "battle")
     assert ["armies", "1 vs 5"] in battle["tip"] and ["army 5", "loss, 40 % casualties"] in battle["tip"]
-    sup = [p for p in points if "tabula-superiority" in p.get("lc", "")]
+    sup = [p for p in points if "bellica-superiority" in p.get("lc", "")]
     assert sup and "superiority:" in sup[0]["label"]
     lines = _payloads(page, "line_layer")
     tips = [t for d in lines for t in d["tips"]]
@@ -225,7 +225,7 @@ def test_situation_before_any_movement_has_no_paths(tmp_path):
         con.close()
     assert s.movement_round is None and s.paths == {} and s.battles == ()
     page = render_terrain_map(db, tmp_path / "plain.html").read_text(encoding="utf-8")
-    assert "Movement round" not in page and "tabula-panel" in page
+    assert "Movement round" not in page and "bellica-panel" in page
 
 
 @pytest.mark.browser
@@ -244,7 +244,7 @@ def test_click_a_hex_pins_its_tooltip_and_rose_and_the_panel_collapses(campaign,
     with offline_page(html) as run:
         page = run.page
         page.wait_for_selector(".leaflet-overlay-pane canvas", timeout=15000)
-        assert page.locator(".tabula-panel").inner_text().startswith("view of Roma")
+        assert page.locator(".bellica-panel").inner_text().startswith("view of Roma")
         # Turn off the layers drawn over the hex so the click reaches it.
         for label in ("Armies", "Towns and cities", "Movement round 2: Roma", "Battles round 2"):
             page.locator(".leaflet-control-layers label", has_text=label).first.locator("input").click()
@@ -252,30 +252,30 @@ def test_click_a_hex_pins_its_tooltip_and_rose_and_the_panel_collapses(campaign,
         x, y = page.evaluate(f"(() => {{ const p = {FIND_MAP}.latLngToContainerPoint([{lat}, {lng}]); return [p.x, p.y]; }})()")
         box = page.locator(".folium-map").bounding_box()
         page.mouse.click(box["x"] + x + 6, box["y"] + y + 6)
-        pinned = page.wait_for_selector(".leaflet-popup.tabula-pinned", timeout=5000)
+        pinned = page.wait_for_selector(".leaflet-popup.bellica-pinned", timeout=5000)
         text = pinned.inner_text()
         assert name in text and target in text and "neighbour" in text and "not included" in text
-        assert sorted(int(t) for t in page.locator(".tabula-rose").all_inner_texts()) == clocks
+        assert sorted(int(t) for t in page.locator(".bellica-rose").all_inner_texts()) == clocks
         # The pin stays when the pointer moves away; the close button unpins and removes the rose.
         page.mouse.move(5, box["y"] + box["height"] - 5)
-        assert page.locator(".leaflet-popup.tabula-pinned").count() == 1
+        assert page.locator(".leaflet-popup.bellica-pinned").count() == 1
         page.locator(".leaflet-popup-close-button").click()
         page.wait_for_function("document.querySelectorAll('.leaflet-popup').length === 0", timeout=5000)  # after its fade
-        assert page.locator(".tabula-rose").count() == 0
+        assert page.locator(".bellica-rose").count() == 0
         # The toggle collapses the legend and the layer list, and opens them again.
-        assert page.locator(".tabula-legend").is_visible()
-        page.locator(".tabula-toggle").click()
-        assert not page.locator(".tabula-legend").is_visible()
+        assert page.locator(".bellica-legend").is_visible()
+        page.locator(".bellica-toggle").click()
+        assert not page.locator(".bellica-legend").is_visible()
         assert not page.locator(".leaflet-control-layers").is_visible()
-        page.locator(".tabula-toggle").click()
-        assert page.locator(".tabula-legend").is_visible()
+        page.locator(".bellica-toggle").click()
+        assert page.locator(".bellica-legend").is_visible()
     assert run.errors == [] and run.blocked == []
     assert all(u.startswith(("file:", "data:")) for u in run.requests), run.requests
 
     # On a phone-sized screen the legend starts collapsed.
     with offline_page(html, width=390, height=740) as run:
         page = run.page
-        page.wait_for_selector(".tabula-toggle", timeout=15000)
-        assert not page.locator(".tabula-legend").is_visible()
-        assert page.locator(".tabula-toggle").inner_text().startswith("\u2630")
+        page.wait_for_selector(".bellica-toggle", timeout=15000)
+        assert not page.locator(".bellica-legend").is_visible()
+        assert page.locator(".bellica-toggle").inner_text().startswith("\u2630")
     assert run.errors == [] and run.blocked == []

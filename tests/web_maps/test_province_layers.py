@@ -1,4 +1,4 @@
-"""Province campaigns on the map (web_maps/province_layers.py): `tabula render map` of a Rise of Rome
+"""Province campaigns on the map (web_maps/province_layers.py): `bellica render map` of a Rise of Rome
 campaign draws its provinces coloured by owner over the terrain, capitals, resources, external
 armies, Rome's attack options, a panel; a faction's view; another ruleset plugs in by a reader.
 
@@ -14,16 +14,16 @@ import shutil
 import duckdb
 import pytest
 
-from tabula.cli import main
-from tabula.geo.errors import InputError
-from tabula.web_maps.assets import remote_urls
-from tabula.web_maps.province_layers import (PALETTE, READERS, Marker, ProvinceFacts, ProvinceMap, SeaFacts,
+from bellica.cli import main
+from bellica.geo.errors import InputError
+from bellica.web_maps.assets import remote_urls
+from bellica.web_maps.province_layers import (PALETTE, READERS, Marker, ProvinceFacts, ProvinceMap, SeaFacts,
                                              province_reader)
-from tabula.web_maps.terrain_map import render_terrain_map
+from bellica.web_maps.terrain_map import render_terrain_map
 from tests.web_maps.synthetic import layer_payloads
 
 
-def tabula(*args) -> None:
+def bellica(*args) -> None:
     try:
         main([str(a) for a in args])
     except SystemExit as e:
@@ -33,15 +33,15 @@ def tabula(*args) -> None:
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory):
     """A Rise of Rome campaign two turns in (Rome attacks its poorest neighbour in turn 1)."""
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     folder = tmp_path_factory.mktemp("ror-map")
     meta = load_province_scenario("rise-of-rome")
     map_path, path = folder / "italy5.duckdb", folder / "rome.duckdb"
     build_map(map_path, bbox=meta.bbox, res=meta.resolution)
-    tabula("campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", path, "-q")
-    tabula("turn", "start", path, "--seed", "348")
+    bellica("campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", path, "-q")
+    bellica("turn", "start", path, "--seed", "348")
     return path
 
 
@@ -54,9 +54,9 @@ def played(campaign, tmp_path_factory):
     shutil.copy(campaign, path)
     for _ in range(60):
         with redirect_stdout(io.StringIO()):
-            tabula("turn", "next", path)
+            bellica("turn", "next", path)
         with redirect_stdout(buf := io.StringIO()):
-            tabula("turn", "status", path, "--json")
+            bellica("turn", "status", path, "--json")
         view = json.loads(buf.getvalue())
         if view["turn"] > 2 or view["next_step"] is None:
             break
@@ -64,14 +64,14 @@ def played(campaign, tmp_path_factory):
             if view["next_step"] == "attack":
                 rev = {p["power"]: p["revenue"] or 0 for p in view["powers"]}
                 if view["turn"] == 1 and view["targets"]:
-                    tabula("turn", "attack", path, "--target", min(view["targets"], key=lambda t: (rev[t], t)))
+                    bellica("turn", "attack", path, "--target", min(view["targets"], key=lambda t: (rev[t], t)))
                 else:
-                    tabula("turn", "attack", path, "--none")
+                    bellica("turn", "attack", path, "--none")
             elif view["next_step"] == "spend":
                 free = view["rome_free"]
-                tabula("turn", "spend", path, "--attack", free // 2, "--civic", free - free // 2)
+                bellica("turn", "spend", path, "--attack", free // 2, "--civic", free - free // 2)
             elif view["next_step"] == "result":
-                tabula("turn", "result", path, view["pending_battle"]["index"], "--winner", "Romans", "--margin", "minor")
+                bellica("turn", "result", path, view["pending_battle"]["index"], "--winner", "Romans", "--margin", "minor")
     return path
 
 
@@ -112,7 +112,7 @@ def test_the_umpire_page_draws_the_provinces_coloured_by_owner(played, tmp_path)
     seats = {p["text"] for p in points if p["shape"] == "star"}
     assert {"Roma", "Capua", "Syracusae", "Taras"} <= seats and len(seats) == 9
     assert sum(1 for p in points if p["shape"] == "army" and p["colour"] == "#b8860b") == 9  # the nine resources
-    assert {"Latium", "Campania", "Syracusae"} <= {p["label"] for p in points if p.get("lc") == "tabula-label"}
+    assert {"Latium", "Campania", "Syracusae"} <= {p["label"] for p in points if p.get("lc") == "bellica-label"}
     for words in ("Provinces by owner", "Romans", "Civic Development", "Verdict bands", "umpire's view",
                   "a power's seat", "Turn"):
         assert words in page, words
@@ -140,7 +140,7 @@ def test_another_ruleset_plugs_in_with_a_reader(campaign, tmp_path):
     in sea quadrants are drawn from the ProvinceMap it returns."""
     path = tmp_path / "other.duckdb"
     shutil.copy(campaign, path)
-    from tabula.geo.spatialdb import connect
+    from bellica.geo.spatialdb import connect
 
     con = connect(path)
     con.execute("UPDATE scenario_meta SET value = 'test-nostrum' WHERE key = 'ruleset'")
@@ -181,12 +181,12 @@ def test_the_province_page_in_chromium(played, tmp_path):
     html = render_terrain_map(played, tmp_path / "rome.html", faction="Romans")
     with offline_page(html) as run:
         page = run.page
-        page.wait_for_selector(".tabula-panel", timeout=15000)
-        labels = set(page.locator(".tabula-label").all_text_contents())
+        page.wait_for_selector(".bellica-panel", timeout=15000)
+        labels = set(page.locator(".bellica-label").all_text_contents())
         assert {"Latium", "Campania", "Roma"} <= labels
-        panel = page.locator(".tabula-panel").inner_text()
+        panel = page.locator(".bellica-panel").inner_text()
         assert "view of Romans" in panel and "Civic Development" in panel and "Hidden" in panel
-        legend = page.locator(".tabula-legend").inner_text()
+        legend = page.locator(".bellica-legend").inner_text()
         assert "Provinces by owner" in legend and "Romans (you)" in legend
         assert run.errors == [] and run.blocked == []
 
@@ -197,7 +197,7 @@ def test_the_province_page_in_chromium(played, tmp_path):
 @pytest.fixture(scope="module")
 def nostrum_fresh(tmp_path_factory):
     """A new Mare Nostrum campaign (the scenario's bbox at res 4, the 38 provinces from their capitals)."""
-    from tabula.demo_mare_nostrum import build_demo_campaign
+    from bellica.demo_mare_nostrum import build_demo_campaign
 
     return build_demo_campaign(tmp_path_factory.mktemp("mn") / "mn.duckdb")
 
@@ -205,7 +205,7 @@ def nostrum_fresh(tmp_path_factory):
 @pytest.fixture(scope="module")
 def nostrum(nostrum_fresh, tmp_path_factory):
     """The demo's turn 1 played by all six nations (works built, a fleet at sea, battles fought)."""
-    from tabula.demo_mare_nostrum import run_demo_turn
+    from bellica.demo_mare_nostrum import run_demo_turn
 
     path = tmp_path_factory.mktemp("mn-played") / "mn.duckdb"
     shutil.copy(nostrum_fresh, path)
@@ -216,9 +216,9 @@ def nostrum(nostrum_fresh, tmp_path_factory):
 @pytest.fixture(scope="module")
 def nostrum_midturn(nostrum_fresh, tmp_path_factory):
     """Turn 1 in its actions phase: the Romans have attacked Sicilia and it is still their turn."""
-    from tabula.demo_mare_nostrum import WHEELS
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.mare_nostrum.ruleset import act, enter_wheel, run_engine_step
+    from bellica.demo_mare_nostrum import WHEELS
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.mare_nostrum.ruleset import act, enter_wheel, run_engine_step
 
     path = tmp_path_factory.mktemp("mn-mid") / "mn.duckdb"
     shutil.copy(nostrum_fresh, path)
@@ -293,7 +293,7 @@ def test_a_mare_nostrum_faction_view_hides_nothing_and_outlines_its_attacks(nost
 
 def test_a_new_mare_nostrum_campaign_renders(nostrum_fresh, tmp_path):
     out = tmp_path / "new.html"
-    tabula("render", "map", nostrum_fresh, "--out", out, "--force")
+    bellica("render", "map", nostrum_fresh, "--out", out, "--force")
     page = out.read_text(encoding="utf-8")
     drawn = next(d for d in layer_payloads(page, "province_layer") if d["tips"] and d["tips"][0][0][0] == "province")
     assert len(drawn["p"]) == 38 and "turn 1 to begin" in page
@@ -306,12 +306,12 @@ def test_the_mare_nostrum_page_in_chromium(nostrum, tmp_path):
     html = render_terrain_map(nostrum, tmp_path / "mn.html", faction="Ptolemaics")
     with offline_page(html) as run:
         page = run.page
-        page.wait_for_selector(".tabula-panel", timeout=15000)
-        labels = set(page.locator(".tabula-label").all_text_contents())
+        page.wait_for_selector(".bellica-panel", timeout=15000)
+        labels = set(page.locator(".bellica-label").all_text_contents())
         assert {"Aegyptus", "Latium", "Alexandria"} <= labels
-        assert "Mare Syriacum" in set(page.locator(".tabula-zone-label").all_text_contents())
-        panel = page.locator(".tabula-panel").inner_text()
+        assert "Mare Syriacum" in set(page.locator(".bellica-zone-label").all_text_contents())
+        panel = page.locator(".bellica-panel").inner_text()
         assert "view of Ptolemaics" in panel and "Order of play" in panel and "Hidden" in panel
-        legend = page.locator(".tabula-legend").inner_text()
+        legend = page.locator(".bellica-legend").inner_text()
         assert "Provinces by owner" in legend and "Ptolemaics" in legend and "fortification (F)" in legend
         assert run.errors == [] and run.blocked == []

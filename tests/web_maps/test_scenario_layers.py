@@ -8,14 +8,14 @@ import re
 import numpy as np
 import pytest
 
-from tabula.geo.errors import InputError
-from tabula.geo.hexgrid import cell_center
-from tabula.geo.spatialdb import connect
+from bellica.geo.errors import InputError
+from bellica.geo.hexgrid import cell_center
+from bellica.geo.spatialdb import connect
 from tests.web_maps.browser import offline_page
 from tests.web_maps.synthetic import FACTIONS, make_campaign_db
-from tabula.web_maps.assets import remote_urls
-from tabula.web_maps.scenario_layers import faction_view, load_scenario
-from tabula.web_maps.terrain_map import load_hexes, render_terrain_map
+from bellica.web_maps.assets import remote_urls
+from bellica.web_maps.scenario_layers import faction_view, load_scenario
+from bellica.web_maps.terrain_map import load_hexes, render_terrain_map
 
 FIND_MAP = "window[document.querySelector('.folium-map').id]"
 COLOURS = {name: colour for name, colour, _, _ in FACTIONS}
@@ -139,9 +139,9 @@ def test_campaign_page_in_chromium(campaign, tmp_path):
     with offline_page(html) as run:
         page = run.page
         page.wait_for_selector(".leaflet-overlay-pane canvas", timeout=15000)
-        labels = page.locator(".tabula-label:not(.tabula-siege)").all_text_contents()
+        labels = page.locator(".bellica-label:not(.bellica-siege)").all_text_contents()
         assert sorted(labels) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]
-        visible = "Array.from(document.querySelectorAll('.tabula-label:not(.tabula-siege)')).filter(e => e.style.visibility !== 'hidden').map(e => e.textContent).sort()"
+        visible = "Array.from(document.querySelectorAll('.bellica-label:not(.bellica-siege)')).filter(e => e.style.visibility !== 'hidden').map(e => e.textContent).sort()"
         assert page.evaluate(visible) == ["Caere", "Lavinium", "Ostia", "Roma", "Tibur"]  # room for all
         # Zoomed far out, overlapping labels give way to capitals; zooming back restores them.
         page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() - 3, {{animate: false}})")
@@ -149,14 +149,14 @@ def test_campaign_page_in_chromium(campaign, tmp_path):
         assert {"Roma", "Caere"} <= set(page.evaluate(visible))
         page.evaluate(f"void {FIND_MAP}.setZoom({FIND_MAP}.getZoom() + 3, {{animate: false}})")
         page.wait_for_function(f"({visible}).length === 5", timeout=5000)
-        assert page.locator(".tabula-zone-label").inner_text() == "Mare Tyrrhenum"
-        assert sorted(page.locator(".tabula-army .id").all_inner_texts()) == ["1", "2", "5"]
-        assert page.locator(".tabula-siege").inner_text() == "R 3/4"  # Lavinium's siege and its Resilience
-        assert page.locator(".tabula-star").count() == 2
-        page.locator(".tabula-army", has=page.locator(".id", has_text="5")).hover()
-        tip = page.wait_for_selector(".leaflet-tooltip.tabula-tip", timeout=5000).inner_text()
+        assert page.locator(".bellica-zone-label").inner_text() == "Mare Tyrrhenum"
+        assert sorted(page.locator(".bellica-army .id").all_inner_texts()) == ["1", "2", "5"]
+        assert page.locator(".bellica-siege").inner_text() == "R 3/4"  # Lavinium's siege and its Resilience
+        assert page.locator(".bellica-star").count() == 2
+        page.locator(".bellica-army", has=page.locator(".id", has_text="5")).hover()
+        tip = page.wait_for_selector(".leaflet-tooltip.bellica-tip", timeout=5000).inner_text()
         assert "Etrusci" in tip and "2468 FP" in tip
         # Turning the armies layer off removes the counters.
         page.locator(".leaflet-control-layers label", has_text="Armies").locator("input").click()
-        assert page.locator(".tabula-army").count() == 0
+        assert page.locator(".bellica-army").count() == 0
     assert run.errors == [] and run.blocked == []

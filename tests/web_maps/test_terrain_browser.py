@@ -10,7 +10,7 @@ import pytest
 
 from tests.web_maps.browser import colour_census, offline_page
 from tests.web_maps.synthetic import hex_layer_data, make_map_db
-from tabula.web_maps.terrain_map import TERRAIN_COLOURS, render_terrain_map
+from bellica.web_maps.terrain_map import TERRAIN_COLOURS, render_terrain_map
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_terrain_map_renders_offline_in_chromium(tmp_path):
         assert page.evaluate(
             f"""(() => {{ const m = {FIND_MAP}; let polys = 0, hexes = 0, canvas = 0;
                 m.eachLayer(l => {{ if (l instanceof L.Polygon) polys++;
-                                    if (l instanceof L.TabulaHexes) {{ hexes++; if (m.getRenderer(l) instanceof L.Canvas) canvas++; }} }});
+                                    if (l instanceof L.BellicaHexes) {{ hexes++; if (m.getRenderer(l) instanceof L.Canvas) canvas++; }} }});
                 return [polys, hexes, canvas]; }})()"""
         ) == [0, 1, 1]
         # The browser's decoding of the packed rings gives the page's integers exactly.
@@ -59,7 +59,7 @@ def test_terrain_map_renders_offline_in_chromium(tmp_path):
             assert ring == xy
 
         # Legend lists the terrains present; Leaflet's own layer control lists our layers.
-        legend = page.inner_text(".tabula-legend")
+        legend = page.inner_text(".bellica-legend")
         for name in ("farmlands", "mountains", "peaks", "coast", "sea", "ocean", "lake", "river"):
             assert name in legend
         control = page.inner_text(".leaflet-control-layers")
@@ -106,8 +106,8 @@ def test_terrain_map_renders_offline_in_chromium(tmp_path):
 
         png = page.screenshot()
         (tmp_path / "latium.png").write_bytes(png)
-        if os.environ.get("TABULA_KEEP_SCREENSHOT"):  # to look at the map by eye
-            shutil.copy(tmp_path / "latium.png", os.environ["TABULA_KEEP_SCREENSHOT"])
+        if os.environ.get("BELLICA_KEEP_SCREENSHOT"):  # to look at the map by eye
+            shutil.copy(tmp_path / "latium.png", os.environ["BELLICA_KEEP_SCREENSHOT"])
 
     assert run.errors == []
     assert run.blocked == []

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import shapely
 
-from tabula.geo.errors import InputError, MissingInputError, TabulaError
-from tabula.geo.hexgrid import cell_polygon
-from tabula.geo.spatialdb import connect
+from bellica.geo.errors import InputError, MissingInputError, BellicaError
+from bellica.geo.hexgrid import cell_polygon
+from bellica.geo.spatialdb import connect
 from tests.web_maps.synthetic import hex_layer_data, make_map_db
-from tabula.web_maps.assets import leaflet_css, remote_urls, write_html
-from tabula.web_maps.encode import encode_lines, encode_rings, pack_rings, unpack_rings
-from tabula.web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
+from bellica.web_maps.assets import leaflet_css, remote_urls, write_html
+from bellica.web_maps.encode import encode_lines, encode_rings, pack_rings, unpack_rings
+from bellica.web_maps.terrain_map import KIND_COLOURS, TERRAIN_COLOURS, render_terrain_map
 
 
 def _decode(v: list[int], q: int) -> np.ndarray:
@@ -51,7 +51,7 @@ def test_page_is_offline_and_complete(map_db, tmp_path):
     # Hex colours: terrain on land, kind on water.
     colours = {data["colours"][c] for c in data["c"]}
     assert colours == set(TERRAIN_COLOURS.values()) | set(KIND_COLOURS.values())
-    assert "L.control.layers(" in page and "tabula-legend" in page
+    assert "L.control.layers(" in page and "bellica-legend" in page
 
 
 def test_hex_vertices_round_trip_at_the_chosen_precision(map_db, tmp_path):
@@ -149,7 +149,7 @@ def test_bad_output_and_faction_on_a_map_are_one_line(map_db, tmp_path):
 def test_write_is_atomic_and_refuses_remote_pages(tmp_path):
     out = tmp_path / "map.html"
     out.write_text("previous map")
-    with pytest.raises(TabulaError, match="offline"):
+    with pytest.raises(BellicaError, match="offline"):
         write_html('<html><script src="https://cdn.example.org/x.js"></script></html>', out)
     assert out.read_text() == "previous map"
     assert [p.name for p in tmp_path.iterdir()] == ["map.html"]  # no temporary left behind

@@ -7,10 +7,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-import tabula.cli as cli
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.trossian.ruleset import act, engine_step
-from tabula.web_maps.province_layers import trossian
+import bellica.cli as cli
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.trossian.ruleset import act, engine_step
+from bellica.web_maps.province_layers import trossian
 from tests.engine.trossian.campaign_file import fresh_campaign
 
 SECRET = "Cross the Kuban at dawn"
@@ -99,7 +99,7 @@ def test_rendered_pages(campaign, tmp_path, capsys):
 
 
 def test_alliances_and_offers_are_public_on_every_page(tmp_path):
-    from tabula.engine.trossian.ruleset import ally
+    from bellica.engine.trossian.ruleset import ally
 
     path = fresh_campaign(tmp_path, tmp_path / "ally.duckdb")
     with Campaign.open(path) as c:

@@ -30,7 +30,7 @@ what it derives from a Board on the Board (``board.derived["logistics"]``); :mod
 the default sea-zone links and installs the umpire's naval views (``sql/naval/``).
 """
 
-from tabula.engine.vae_victis.logistics.compute import (
+from bellica.engine.vae_victis.logistics.compute import (
     LogisticsCache,
     attach_campaign,
     close_derived,
@@ -40,10 +40,10 @@ from tabula.engine.vae_victis.logistics.compute import (
     logistics_road_edges,
     remember,
 )
-from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsLine, LogisticsOptions
-from tabula.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links
-from tabula.engine.vae_victis.logistics.sql import LINK_TYPES, VIEWS, ensure_logistics, install_logistics
-from tabula.engine.vae_victis.logistics.tables import board_to_duckdb, state_to_duckdb
+from bellica.engine.vae_victis.logistics.options import Logistics, LogisticsLine, LogisticsOptions
+from bellica.engine.vae_victis.logistics.sea import NAVAL_VIEWS, default_sea_links, install_naval_views, round_sea_links
+from bellica.engine.vae_victis.logistics.sql import LINK_TYPES, VIEWS, ensure_logistics, install_logistics
+from bellica.engine.vae_victis.logistics.tables import board_to_duckdb, state_to_duckdb
 
 __all__ = [
     "LINK_TYPES",
@@ -81,7 +81,7 @@ _FROM_PATHS = ("TerrainGraph", "army_mp_distance", "enter_cost", "mp_distances_t
 
 def __getattr__(name: str):
     if name in _FROM_PATHS:
-        from tabula.engine.vae_victis.logistics import paths
+        from bellica.engine.vae_victis.logistics import paths
 
         return getattr(paths, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

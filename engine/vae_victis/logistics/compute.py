@@ -15,7 +15,7 @@ import pyarrow.dataset and pandas (~0.5 s) besides the copies.  The views are th
 (installed by :func:`ensure_logistics` from the same SQL files), and DuckDB binds a view's
 tables when it is queried, so they read the TEMP tables; the static tables are the campaign's
 own, as the copies were.  A read-only campaign takes TEMP tables too; one whose logistics
-tables cannot be installed (read-only, from an older tabula) falls back to the Board's own
+tables cannot be installed (read-only, from an older bellica) falls back to the Board's own
 in-memory database, as before.
 """
 
@@ -30,16 +30,16 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from tabula.engine.vae_victis.logistics.options import Logistics, LogisticsOptions, resolve_options
-from tabula.engine.vae_victis.logistics.sql import _query_lines, ensure_logistics, install_logistics
-from tabula.engine.vae_victis.logistics.tables import (STATE_TABLES, _load_rows, board_to_duckdb, drop_temp_tables,
+from bellica.engine.vae_victis.logistics.options import Logistics, LogisticsOptions, resolve_options
+from bellica.engine.vae_victis.logistics.sql import _query_lines, ensure_logistics, install_logistics
+from bellica.engine.vae_victis.logistics.tables import (STATE_TABLES, _load_rows, board_to_duckdb, drop_temp_tables,
                                                       state_to_duckdb)
-from tabula.engine.vae_victis.model import Board, CampaignState, Phase
-from tabula.geo.errors import TabulaError
-from tabula.geo.spatialdb import run_sql
+from bellica.engine.vae_victis.model import Board, CampaignState, Phase
+from bellica.geo.errors import BellicaError
+from bellica.geo.spatialdb import run_sql
 
 if TYPE_CHECKING:
-    from tabula.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph
+    from bellica.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph
 
 # .paths (the graph searches) is imported by the functions that search the graphs, so a CLI step
 # that computes no logistics (`round status`, `round orders`) never loads it.
@@ -61,7 +61,7 @@ class LogisticsCache:
 
     def terrain(self) -> TerrainGraph:
         if self.graph is None:
-            from tabula.engine.vae_victis.logistics.paths import TerrainGraph
+            from bellica.engine.vae_victis.logistics.paths import TerrainGraph
 
             # From the Board's own dicts, whether or not it was read from a campaign: with the searches
             # in plain Python (no numpy arrays to fill), walking the Board (~20 ms at res 5) beats
@@ -103,7 +103,7 @@ def close_derived(board: Board) -> None:
 
 def _static_for(board: Board, con, options: LogisticsOptions) -> LinkGraphs:
     """The static link graphs of a campaign database whose Board is ``board`` (read once)."""
-    from tabula.engine.vae_victis.logistics.paths import LinkGraphs
+    from bellica.engine.vae_victis.logistics.paths import LinkGraphs
 
     entry = _cache(board)
     if options not in entry.static_db:
@@ -130,7 +130,7 @@ def compute_logistics(
     table ``army_logistics_distance(army, faction, mp_distance)`` (NULL = farther than
     ``options.distance_cutoff_mp``).
     """
-    from tabula.engine.vae_victis.logistics.paths import TerrainGraph, army_distances, line_paths
+    from bellica.engine.vae_victis.logistics.paths import TerrainGraph, army_distances, line_paths
 
     options = resolve_options(options, board=board, con=con)
     if install:
@@ -171,7 +171,7 @@ def compute_logistics(
 
 def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptions | None = None) -> dict[str, frozenset[tuple[str, str]]]:
     """Per faction, the road steps (both directions) lying on its logistics lines (movement's -1 MP)."""
-    from tabula.engine.vae_victis.logistics.paths import line_paths
+    from bellica.engine.vae_victis.logistics.paths import line_paths
 
     options = resolve_options(options, con=con)
     ensure_logistics(con, options)
@@ -186,7 +186,7 @@ def logistics_road_edges(con: duckdb.DuckDBPyConnection, options: LogisticsOptio
 def _con_for(board: Board, options: LogisticsOptions):
     """(connection, static link graphs, whether the connection is the campaign's own).  The terrain
     graph is the caller's to ask for (``_cache(board).terrain()``): :func:`query_for` needs none."""
-    from tabula.engine.vae_victis.logistics.paths import LinkGraphs
+    from bellica.engine.vae_victis.logistics.paths import LinkGraphs
 
     entry = _cache(board)
     if options not in entry.mem:
@@ -196,7 +196,7 @@ def _con_for(board: Board, options: LogisticsOptions):
             try:
                 ensure_logistics(source, options)
                 done = (source, _static_for(board, source, options), True)
-            except (duckdb.Error, TabulaError):
+            except (duckdb.Error, BellicaError):
                 done = None  # e.g. a read-only campaign without the static tables: build from the Board
         if done is None:
             con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.engine.vae_victis.rules import LogisticsRules, default_rules
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.rules import LogisticsRules, default_rules
+from bellica.geo.errors import InputError
 
 
 def _default(name: str):
@@ -73,7 +73,7 @@ def resolve_options(options: LogisticsOptions | None, *, board=None, con=None) -
     if board is not None:
         return LogisticsOptions.from_rules(board.rules.logistics)
     if con is not None:
-        from tabula.engine.vae_victis.rules import read_rules
+        from bellica.engine.vae_victis.rules import read_rules
 
         return LogisticsOptions.from_rules(read_rules(con).logistics)
     return LogisticsOptions()

@@ -1,7 +1,7 @@
 """Graph search for the logistics: MP distances over the map, and the hexes on each line.
 
 Both run in plain Python over compressed adjacency lists built once per graph (kept on the
-Board's :class:`~tabula.engine.vae_victis.logistics.compute.LogisticsCache`), node ``i`` being
+Board's :class:`~bellica.engine.vae_victis.logistics.compute.LogisticsCache`), node ``i`` being
 the ``i``-th cell id in sorted order, so every graph (and so every result) is the same on every run.
 
 Why plain Python (heapq Dijkstra, breadth-first search) rather than ``scipy.sparse.csgraph``:
@@ -29,11 +29,11 @@ from collections import defaultdict
 from heapq import heappop, heappush
 from typing import Iterable, Mapping, NamedTuple
 
-from tabula.engine.vae_victis.costs import step_cost
-from tabula.engine.vae_victis.logistics.options import LogisticsLine
-from tabula.engine.vae_victis.model import Board
-from tabula.engine.vae_victis.rules import MovementRules
-from tabula.geo.spatialdb import run_sql
+from bellica.engine.vae_victis.costs import step_cost
+from bellica.engine.vae_victis.logistics.options import LogisticsLine
+from bellica.engine.vae_victis.model import Board
+from bellica.engine.vae_victis.rules import MovementRules
+from bellica.geo.spatialdb import run_sql
 
 INF = math.inf
 
@@ -144,7 +144,7 @@ class TerrainGraph:
         """The graph of a campaign database (the same hexes, sides, rivers, structures and roads a
         Board is read from), indexed in SQL."""
         if movement is None:
-            from tabula.engine.vae_victis.rules import read_rules
+            from bellica.engine.vae_victis.rules import read_rules
 
             movement = read_rules(con).movement
         run = lambda sql, name: run_sql(con, sql, name=name).fetchall()  # noqa: E731

@@ -43,10 +43,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.logistics.compute import query_for
-from tabula.engine.vae_victis.logistics.options import LogisticsOptions
-from tabula.engine.vae_victis.model import ArmyOrders, Board, CampaignState
-from tabula.geo.spatialdb import run_sql_file
+from bellica.engine.vae_victis.logistics.compute import query_for
+from bellica.engine.vae_victis.logistics.options import LogisticsOptions
+from bellica.engine.vae_victis.model import ArmyOrders, Board, CampaignState
+from bellica.geo.spatialdb import run_sql_file
 
 __all__ = ["NAVAL_SQL_DIR", "NAVAL_VIEWS", "default_sea_links", "install_naval_views", "round_sea_links"]
 
@@ -70,7 +70,7 @@ JOIN logistics_nodes n ON n.faction = f.name AND n.structure = cap.structure AND
 
 
 def _level(board: Board, state: CampaignState, zone: str, faction: str) -> int:
-    from tabula.engine.vae_victis.naval import superiority_level
+    from bellica.engine.vae_victis.naval import superiority_level
 
     return superiority_level(board, state, zone, faction)
 

@@ -11,8 +11,8 @@ from typing import Iterable, Mapping
 
 import duckdb
 
-from tabula.engine.vae_victis.logistics.options import LogisticsLine, LogisticsOptions, resolve_options
-from tabula.geo.spatialdb import insert_rows, run_sql, run_sql_file
+from bellica.engine.vae_victis.logistics.options import LogisticsLine, LogisticsOptions, resolve_options
+from bellica.geo.spatialdb import insert_rows, run_sql, run_sql_file
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql" / "logistics"
 #: The static tables' SQL, in order: the structures' ZoC reach (shared with the ZoC views), the link graphs.
@@ -79,11 +79,11 @@ def ensure_logistics(con: duckdb.DuckDBPyConnection, options: LogisticsOptions |
     """Install the logistics tables and views on a campaign database unless they are already there.
 
     The static tables (link graphs, attachments, structures' ZoC) depend only on the map and
-    scenario tables, so a campaign builds them once (``tabula round start`` or the first step
+    scenario tables, so a campaign builds them once (``bellica round start`` or the first step
     that needs them) and keeps them; ``logistics_meta`` records the SQL and options they were
     made from, and a change of either rebuilds them.  Returns whether anything was (re)built.
     """
-    from tabula.schema import existing_tables
+    from bellica.schema import existing_tables
 
     options = resolve_options(options, con=con)
     if "logistics_meta" in existing_tables(con):
@@ -223,9 +223,9 @@ def _write_core_edges(con) -> None:
         kept = _core_cells(adj[t], terminals[t])
         types += [t] * len(kept)
         cells += sorted(kept)
-    run_sql(con, "CREATE OR REPLACE TEMP TABLE _tabula_core (link_type VARCHAR, cell VARCHAR)", name="logistics_core")
+    run_sql(con, "CREATE OR REPLACE TEMP TABLE _bellica_core (link_type VARCHAR, cell VARCHAR)", name="logistics_core")
     try:
-        insert_rows(con, "INSERT INTO temp.main._tabula_core", list(zip(types, cells)), chunk=2000, name="logistics_core")
+        insert_rows(con, "INSERT INTO temp.main._bellica_core", list(zip(types, cells)), chunk=2000, name="logistics_core")
         run_sql(con, """
             CREATE OR REPLACE TABLE logistics_cell_ids AS
             SELECT cell, (row_number() OVER (ORDER BY cell))::INTEGER AS id
@@ -237,13 +237,13 @@ def _write_core_edges(con) -> None:
                    CASE e.link_type WHEN 'road' THEN 0 WHEN 'coast' THEN 1 ELSE 2 END AS t,
                    ia.id AS a, ib.id AS b
             FROM logistics_edges e
-            SEMI JOIN _tabula_core a ON a.link_type = e.link_type AND a.cell = e.cell
-            SEMI JOIN _tabula_core b ON b.link_type = e.link_type AND b.cell = e.neighbor
+            SEMI JOIN _bellica_core a ON a.link_type = e.link_type AND a.cell = e.cell
+            SEMI JOIN _bellica_core b ON b.link_type = e.link_type AND b.cell = e.neighbor
             JOIN logistics_cell_ids ia ON ia.cell = e.cell
             JOIN logistics_cell_ids ib ON ib.cell = e.neighbor
             ORDER BY e.link_type, e.cell, e.neighbor""", name="logistics_core_edges")
     finally:
-        run_sql(con, "DROP TABLE IF EXISTS temp.main._tabula_core", name="logistics_core")
+        run_sql(con, "DROP TABLE IF EXISTS temp.main._bellica_core", name="logistics_core")
 
 
 def _query_lines(con) -> tuple[dict[str, frozenset[str]], tuple[LogisticsLine, ...]]:

@@ -14,9 +14,9 @@ from typing import Mapping
 
 import duckdb
 
-from tabula.datasets.rules import rules_rows
-from tabula.engine.vae_victis.model import Board, CampaignState
-from tabula.geo.spatialdb import forget_catalog, insert_rows, run_sql
+from bellica.datasets.rules import rules_rows
+from bellica.engine.vae_victis.model import Board, CampaignState
+from bellica.geo.spatialdb import forget_catalog, insert_rows, run_sql
 
 #: The state tables the logistics SQL reads (written by :func:`state_to_duckdb`).
 STATE_TABLES = ("armies", "control", "sieges", "naval_superiority", "sea_links")
@@ -27,13 +27,13 @@ def _load(con, name: str, columns: Mapping[str, tuple[str, list]]) -> None:
     import pyarrow as pa
 
     table = pa.table({c: pa.array(values, type=pa.string() if typ == "VARCHAR" else None) for c, (typ, values) in columns.items()})
-    con.register("_tabula_load", table)
+    con.register("_bellica_load", table)
     try:
         casts = ", ".join(f"CAST({c} AS {typ}) AS {c}" for c, (typ, _) in columns.items())
-        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {casts} FROM _tabula_load")
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {casts} FROM _bellica_load")
         forget_catalog(con)
     finally:
-        con.unregister("_tabula_load")
+        con.unregister("_bellica_load")
 
 
 def _load_rows(con, name: str, columns: Mapping[str, tuple[str, list]], *, temp: bool = False) -> None:

@@ -9,7 +9,7 @@ explanations and the resulting changes as events, commit.
 By concern:
 
 * :mod:`.machine`: the steps, phases and stages, the stored round, what comes next;
-* :mod:`.status`: ``tabula round status``;
+* :mod:`.status`: ``bellica round status``;
 * :mod:`.initiative_step`: initiative uses, their publication, naval superiority;
 * :mod:`.orders_step`: orders (sealed: :data:`ORDER_SEAL`), their validation and views;
 * :mod:`.reveal`: the reveal and lock, the deadline, commit-reveal mode (docs/sealed-orders.md);
@@ -23,9 +23,9 @@ By concern:
 from importlib import import_module
 
 # Each name is imported from its module on first use (PEP 562), not all at once: a CLI step runs
-# in a fresh process, and `tabula round status` needs none of the step modules (issue 11, part 1).
+# in a fresh process, and `bellica round status` needs none of the step modules (issue 11, part 1).
 _WHERE = {
-    "StepRefused": "tabula.engine.core.machine",
+    "StepRefused": "bellica.engine.core.machine",
     "run_administration": ".administration_step",
     **dict.fromkeys(("battle_sheet", "declare_retreat", "record_result", "result_outcomes"), ".battles_step"),
     **dict.fromkeys(("AdminChoices", "load_choices", "parse_choices_text"), ".choices"),

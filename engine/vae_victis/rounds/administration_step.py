@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.vae_victis.model import Board, CampaignState, Event, Phase
-from tabula.engine.vae_victis.rounds.battles_step import engagements_and_results
-from tabula.engine.vae_victis.rounds.choices import AdminChoices
-from tabula.engine.vae_victis.rounds.machine import StepRefused, event, names, read_round, require
-from tabula.engine.vae_victis.rounds.orders_step import row_to_orders
-from tabula.engine.vae_victis.state import save_state
-from tabula.geo.errors import InputError
-from tabula.geo.files import whole_number
+from bellica.engine.vae_victis.model import Board, CampaignState, Event, Phase
+from bellica.engine.vae_victis.rounds.battles_step import engagements_and_results
+from bellica.engine.vae_victis.rounds.choices import AdminChoices
+from bellica.engine.vae_victis.rounds.machine import StepRefused, event, names, read_round, require
+from bellica.engine.vae_victis.rounds.orders_step import row_to_orders
+from bellica.engine.vae_victis.state import save_state
+from bellica.geo.errors import InputError
+from bellica.geo.files import whole_number
 
 __all__ = ["check_choices", "resolve_advance", "run_administration"]
 
@@ -50,7 +50,7 @@ def _hint(name: str, known) -> str:
 
 def check_debarks(board: Board, state: CampaignState, choices: AdminChoices, problems: list[str]) -> dict[int, int]:
     """The debark orders as clock sides of each navy's hex (problems appended in words)."""
-    from tabula.engine.vae_victis.naval import debark, is_navy
+    from bellica.engine.vae_victis.naval import debark, is_navy
 
     out: dict[int, int] = {}
     for army, target in sorted(choices.debarks.items()):
@@ -131,8 +131,8 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
     Refused until every engagement of the round has a result.  The choices are recorded
     (note ``administration_choices``) with the changes they led to.
     """
-    from tabula.engine.vae_victis.administration import AdminInputs, administer
-    from tabula.engine.vae_victis.naval import blockaded_structures
+    from bellica.engine.vae_victis.administration import AdminInputs, administer
+    from bellica.engine.vae_victis.naval import blockaded_structures
 
     choices = choices or AdminChoices()
     with campaign.transaction():
@@ -143,7 +143,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
         if pending:
             raise StepRefused(
                 f"cannot run administration: engagement{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))} "
-                f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `tabula round result`"
+                f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `bellica round result`"
             )
         board: Board = campaign.board
         advances, debarks = check_choices(board, r.state, choices)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Mapping
 
-from tabula.engine.vae_victis.model import ArmyOrders, Board, CampaignState, Event, Phase
-from tabula.engine.vae_victis.rounds.machine import Round, StepRefused, event, next_step, read_round, require
-from tabula.engine.vae_victis.rounds.orders_step import row_to_orders
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.model import ArmyOrders, Board, CampaignState, Event, Phase
+from bellica.engine.vae_victis.rounds.machine import Round, StepRefused, event, next_step, read_round, require
+from bellica.engine.vae_victis.rounds.orders_step import row_to_orders
+from bellica.geo.errors import InputError
 
 __all__ = ["list_engagements", "engagements_and_results", "record_result", "battle_sheet", "declare_retreat"]
 
@@ -28,8 +28,8 @@ def list_engagements(
     ``put_engagement`` events, plus each one's Field of Glory II set-up, worded and kept in the
     ``setups`` note.  ``paths`` (the hexes each army entered) lapse the assault of an army that
     left its siege's ZoC on the way."""
-    from tabula.engine.vae_victis.battles import engagement_setup, find_engagements
-    from tabula.engine.vae_victis.naval import blockaded_structures
+    from bellica.engine.vae_victis.battles import engagement_setup, find_engagements
+    from bellica.engine.vae_victis.naval import blockaded_structures
 
     assaults = {a: o.assault for a, o in orders.items() if o.assault and not o.lift_siege}
     engagements = find_engagements(board, state, assaults=assaults, retreats=tuple(sorted(retreats)), paths=paths)
@@ -59,7 +59,7 @@ def list_engagements(
 
 def engagements_and_results(r: Round):
     """The round's engagements and recorded results as the rules' value objects."""
-    from tabula.engine.vae_victis.battles import Engagement, EngagementResult
+    from bellica.engine.vae_victis.battles import Engagement, EngagementResult
 
     engagements = tuple(
         Engagement(number=row[2], battle=row[1], army_a=row[3], army_b=row[4], assault=row[5]) for row in r.engagement_rows()
@@ -99,11 +99,11 @@ def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, i
 
     A result is recorded once: a second recording for the same engagement is refused, naming
     what was recorded (a repeated command, or a typo in the engagement number, must not flip
-    a winner silently).  ``correction=True`` (``tabula round result --replace``) replaces it,
+    a winner silently).  ``correction=True`` (``bellica round result --replace``) replaces it,
     until administration runs, and the log keeps a ``result_corrected`` event saying what the
     result was; ``correction=True`` with nothing recorded yet is refused too.
     """
-    from tabula.engine.vae_victis.battles import OUTCOMES
+    from bellica.engine.vae_victis.battles import OUTCOMES
 
     with campaign.transaction():
         r = read_round(campaign)
@@ -111,7 +111,7 @@ def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, i
         rows = {row[2]: row for row in r.engagement_rows()}
         if engagement not in rows:
             known = ", ".join(map(str, sorted(rows))) or "none"
-            raise InputError(f"round {r.round} has no engagement {engagement}: its engagements are {known} (see `tabula round battles`)")
+            raise InputError(f"round {r.round} has no engagement {engagement}: its engagements are {known} (see `bellica round battles`)")
         _rnd, _battle, _e, army_a, army_b, assault = rows[engagement]
         armies = [a for a in (army_a, army_b) if a is not None]
         given = sorted(outcomes)
@@ -179,7 +179,7 @@ def battle_sheet(campaign) -> list[str]:
         if results:
             out.append("    result: " + "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items())))
         else:
-            out.append("    result: awaiting (`tabula round result`)")
+            out.append("    result: awaiting (`bellica round result`)")
     out.append(f"next: {next_step(r)}")
     return out
 
@@ -191,7 +191,7 @@ def declare_retreat(campaign, army: int) -> list[Event]:
     again without the army (their numbers may change).  The victory points and where the
     army goes are administration's (``retreats`` note).
     """
-    from tabula.engine.vae_victis.logistics import logistics_for
+    from bellica.engine.vae_victis.logistics import logistics_for
 
     with campaign.transaction():
         r = read_round(campaign)

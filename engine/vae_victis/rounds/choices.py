@@ -1,13 +1,13 @@
 """The administration phase's choices (advances after battle, navies' debarkation, siege
-starts, take-overs, surrenders) and their TOML file format (``tabula round administer --choices FILE``)."""
+starts, take-overs, surrenders) and their TOML file format (``bellica round administer --choices FILE``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.geo.errors import InputError
-from tabula.geo.files import parse_user_toml, read_user_text, whole_number
+from bellica.geo.errors import InputError
+from bellica.geo.files import parse_user_toml, read_user_text, whole_number
 
 __all__ = ["AdminChoices", "parse_choices_text", "load_choices", "choices_from_json"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from tabula.engine.vae_victis.model import ArmyOrders, Board, Event
-from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, STAGE_MOVES, event, names, read_round, require
-from tabula.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders, validate, who
-from tabula.engine.vae_victis.rounds.reveal import reveal_if_complete
-from tabula.engine.vae_victis.state import save_state
-from tabula.geo.errors import InputError
+from bellica.engine.vae_victis.model import ArmyOrders, Board, Event
+from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, STAGE_MOVES, event, names, read_round, require
+from bellica.engine.vae_victis.rounds.orders_step import orders_data, row_to_orders, validate, who
+from bellica.engine.vae_victis.rounds.reveal import reveal_if_complete
+from bellica.engine.vae_victis.state import save_state
+from bellica.geo.errors import InputError
 
 __all__ = ["submit_initiative", "naval_superiority", "publish_initiative"]
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from tabula.engine.core.machine import Step, StepRefused
-from tabula.engine.core.tables import Snapshot
-from tabula.engine.vae_victis.explain import describe
-from tabula.engine.vae_victis.model import Army, Board, CampaignState, Event, Phase, Siege
-from tabula.engine.vae_victis.state import snapshot_state
+from bellica.engine.core.machine import Step, StepRefused
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.vae_victis.explain import describe
+from bellica.engine.vae_victis.model import Army, Board, CampaignState, Event, Phase, Siege
+from bellica.engine.vae_victis.state import snapshot_state
 
 __all__ = [
     "STAGE_INITIATIVE", "STAGE_MOVES", "STEPS", "StepRefused", "Round", "round_of", "read_round", "armies_text",
@@ -48,13 +48,13 @@ STEPS = (
     Step("deadline", "set the orders deadline", Phase.ORDERS.value),
     Step("mode", "set the orders mode", Phase.ORDERS.value),
     Step("commit", "take a commitment", Phase.ORDERS.value, (STAGE_MOVES,),
-         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+         "round {round}'s initiative uses are not published yet; run `bellica round publish`"),
     Step("reveal-orders", "take revealed orders", Phase.ORDERS.value, (STAGE_MOVES,),
-         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+         "round {round}'s initiative uses are not published yet; run `bellica round publish`"),
     Step("reveal", "reveal the orders", Phase.ORDERS.value, (STAGE_MOVES,),
-         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+         "round {round}'s initiative uses are not published yet; run `bellica round publish`"),
     Step("move", "run movement", Phase.ORDERS.value, (STAGE_MOVES,),
-         "round {round}'s initiative uses are not published yet; run `tabula round publish`"),
+         "round {round}'s initiative uses are not published yet; run `bellica round publish`"),
     Step("retreat", "take a retreat", Phase.BATTLES.value),
     Step("result", "record a result", Phase.BATTLES.value),
     Step("administer", "run administration", Phase.BATTLES.value),
@@ -154,27 +154,27 @@ def next_step(r: Round) -> str:
         return "none: the campaign is over"
     if r.state.phase is Phase.ORDERS:
         if r.stage == STAGE_INITIATIVE:
-            return "give initiative uses (`tabula round initiative`), then publish them (`tabula round publish`)"
-        from tabula.engine.vae_victis.rounds import reveal as rv
+            return "give initiative uses (`bellica round initiative`), then publish them (`bellica round publish`)"
+        from bellica.engine.vae_victis.rounds import reveal as rv
 
         missing = r.missing(2)
         if not missing:
-            return "run movement (`tabula round move`)"
-        late = " (after the deadline: `tabula round reveal`, and they stand still)" if rv.deadline_of(r.snap) else ""
+            return "run movement (`bellica round move`)"
+        late = " (after the deadline: `bellica round reveal`, and they stand still)" if rv.deadline_of(r.snap) else ""
         if rv.orders_mode(r.snap) == rv.COMMIT_REVEAL:
             if r.note(rv.REVEAL_NOTE) is None:
                 committed = set(r.note(rv.COMMITMENTS_NOTE) or {})
                 waiting = sorted({a.faction for a in r.live_armies()} - committed)
-                return f"commit orders (`tabula round commit`) for {', '.join(waiting)}{late}"
-            return f"reveal orders (`tabula round reveal-orders`) for {armies_text(missing)}{late}"
-        return f"submit orders (`tabula round orders`) for {armies_text(missing)}{late}"
+                return f"commit orders (`bellica round commit`) for {', '.join(waiting)}{late}"
+            return f"reveal orders (`bellica round reveal-orders`) for {armies_text(missing)}{late}"
+        return f"submit orders (`bellica round orders`) for {armies_text(missing)}{late}"
     if r.state.phase is Phase.BATTLES:
         pending = [row[2] for row in r.engagement_rows() if not r.results_for(row[2])]
         if pending:
-            return f"record results (`tabula round result`) of engagement{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))}"
-        return "run administration (`tabula round administer`)"
+            return f"record results (`bellica round result`) of engagement{'s' if len(pending) > 1 else ''} {', '.join(map(str, pending))}"
+        return "run administration (`bellica round administer`)"
     if r.state.phase is Phase.VICTORY:
-        return "check victory and start the next round (`tabula round victory`)"
+        return "check victory and start the next round (`bellica round victory`)"
     return f"phase {r.phase} has no step"
 
 
@@ -203,7 +203,7 @@ def event(rnd: int, phase: str, kind: str, data: Mapping[str, Any], text: str = 
 def stored_logistics(campaign, state: CampaignState):
     """Logistics of the stored position, computed on the campaign database itself (its static
     link tables are built once and kept there); remembered for the pure rules functions."""
-    from tabula.engine.vae_victis.logistics import compute_logistics, remember
+    from bellica.engine.vae_victis.logistics import compute_logistics, remember
 
     board = campaign.board
     result = compute_logistics(campaign.con, board=board)

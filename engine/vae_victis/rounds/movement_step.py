@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.vae_victis.model import CampaignState, Event, Phase
-from tabula.engine.vae_victis.rounds.battles_step import list_engagements
-from tabula.engine.vae_victis.rounds.machine import StepRefused, armies_text, event, names, read_round, require, stored_logistics
-from tabula.engine.vae_victis.rounds.orders_step import row_to_orders
-from tabula.engine.vae_victis.state import save_state
+from bellica.engine.vae_victis.model import CampaignState, Event, Phase
+from bellica.engine.vae_victis.rounds.battles_step import list_engagements
+from bellica.engine.vae_victis.rounds.machine import StepRefused, armies_text, event, names, read_round, require, stored_logistics
+from bellica.engine.vae_victis.rounds.orders_step import row_to_orders
+from bellica.engine.vae_victis.state import save_state
 
 __all__ = ["start_note", "run_movement"]
 
@@ -36,28 +36,28 @@ def run_movement(campaign) -> list[Event]:
     Before anything moves, the round's sea-zone logistics links are fixed: each faction's choice
     from its orders, the default rule for a zone where it named none
     (:func:`engine.vae_victis.logistics.sea.round_sea_links`)."""
-    from tabula.engine.core.rng import stream
-    from tabula.engine.vae_victis.logistics.sea import round_sea_links
-    from tabula.engine.vae_victis.movement import resolve_movement
-    from tabula.engine.vae_victis.naval import blockaded_structures, navy_cells, resolve_naval_movement
-    from tabula.engine.vae_victis.naval_battles import battle_groups, move_strings, random_numbers, resolve_naval_battles
-    from tabula.engine.vae_victis.orders import sea_movers
-    from tabula.engine.vae_victis.zoc import navy_zoc_cells
+    from bellica.engine.core.rng import stream
+    from bellica.engine.vae_victis.logistics.sea import round_sea_links
+    from bellica.engine.vae_victis.movement import resolve_movement
+    from bellica.engine.vae_victis.naval import blockaded_structures, navy_cells, resolve_naval_movement
+    from bellica.engine.vae_victis.naval_battles import battle_groups, move_strings, random_numbers, resolve_naval_battles
+    from bellica.engine.vae_victis.orders import sea_movers
+    from bellica.engine.vae_victis.zoc import navy_zoc_cells
 
     with campaign.transaction():
         r = read_round(campaign)
         require(campaign, r, "move")
         missing = r.missing(2)
         if missing:
-            from tabula.engine.vae_victis.rounds.reveal import deadline_of
+            from bellica.engine.vae_victis.rounds.reveal import deadline_of
 
-            late = "; after the deadline `tabula round reveal` makes them stand still" if deadline_of(r.snap) else ""
+            late = "; after the deadline `bellica round reveal` makes them stand still" if deadline_of(r.snap) else ""
             raise StepRefused(f"cannot run movement: orders phase incomplete, missing orders from {armies_text(missing)}{late}")
-        from tabula.engine.vae_victis.rounds.reveal import is_locked
+        from bellica.engine.vae_victis.rounds.reveal import is_locked
 
         if not is_locked(r):
             raise StepRefused(f"cannot run movement: round {r.round}'s orders are not revealed yet; "
-                              "every faction reveals them (`tabula round reveal-orders`) or the umpire runs `tabula round reveal` after the deadline")
+                              "every faction reveals them (`bellica round reveal-orders`) or the umpire runs `bellica round reveal` after the deadline")
         board = campaign.board
         orders = {army: row_to_orders(row) for army, row in r.orders_rows().items()}
         start = replace(r.state, sea_links=round_sea_links(board, r.state, orders))

@@ -1,8 +1,8 @@
 """Step 1.3, orders: storing movement/siege/assault/transfer orders, sealed, and reading them back.
 
 Orders are stored when submitted, but nobody -- another faction, nor the umpire -- reads a
-faction's orders before :data:`ORDER_SEAL` opens them (the core applies it to ``tabula log``,
-:func:`orders_view` to ``tabula round show``): initiative uses once published, everything at
+faction's orders before :data:`ORDER_SEAL` opens them (the core applies it to ``bellica log``,
+:func:`orders_view` to ``bellica round show``): initiative uses once published, everything at
 the round's reveal (:mod:`.reveal`: the last live army's orders, or the umpire after the
 deadline) or once the orders phase is over.  A faction reads its own orders always.  Every
 submission records who made it (``submitted_by``); docs/sealed-orders.md says the rest.
@@ -15,11 +15,11 @@ from datetime import datetime
 from dataclasses import replace
 from typing import Any, Mapping
 
-from tabula.engine.core.sealed import ALL, OrderSeal
-from tabula.engine.core.tables import Snapshot
-from tabula.engine.vae_victis.model import ArmyOrders, Board, Event, Phase, Transfer
-from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, event, read_round, require, round_of, stored_logistics
-from tabula.geo.errors import InputError
+from bellica.engine.core.sealed import ALL, OrderSeal
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.vae_victis.model import ArmyOrders, Board, Event, Phase, Transfer
+from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, event, read_round, require, round_of, stored_logistics
+from bellica.geo.errors import InputError
 
 __all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "who", "order_events", "submit_orders",
            "orders_view", "order_submitters"]
@@ -79,7 +79,7 @@ def _transferred_before(r: Round) -> dict[frozenset[int], int]:
 def validate(campaign, r: Round, faction: str | None, orders: Mapping[int, ArmyOrders], source: str) -> None:
     """Layer 2 of :mod:`engine.vae_victis.orders` on the submitted orders *together with* the
     faction's stored ones, so the influence cap and the transfer cap count the whole round."""
-    from tabula.engine.vae_victis.orders import IllegalOrderError, check_orders
+    from bellica.engine.vae_victis.orders import IllegalOrderError, check_orders
 
     board: Board = campaign.board
     if faction is not None and faction not in board.factions:
@@ -115,8 +115,8 @@ def order_events(campaign, r: Round, orders: Mapping[int, ArmyOrders], *, factio
     """Validate step 1.3 orders against the stored round and return their ``put_orders`` events
     (shared by a sealed submission and a commit-reveal reveal).  ``submitted_by`` "" is a log
     written before submitters were recorded (re-adjudication only): nothing is recorded then."""
-    from tabula.engine.vae_victis.orders import IllegalOrderError, OrderProblem
-    from tabula.engine.vae_victis.rounds.reveal import refuse_if_revealed
+    from bellica.engine.vae_victis.orders import IllegalOrderError, OrderProblem
+    from bellica.engine.vae_victis.rounds.reveal import refuse_if_revealed
 
     refuse_if_revealed(r, source)
     stored = r.orders_rows()
@@ -170,7 +170,7 @@ def submit_orders(
     :func:`engine.vae_victis.rounds.reveal.reveal_orders`.  Orders close at the round's deadline
     (``now``: the clock, for tests and replay).
     """
-    from tabula.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline, reveal_if_complete
+    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline, reveal_if_complete
 
     if not orders:
         raise InputError(f"{source} holds no orders: give at least one army's moves")
@@ -181,7 +181,7 @@ def submit_orders(
             raise InputError(f"{source} is for round {round} but the campaign is in round {r.round}: fix its `round`")
         if orders_mode(r.snap) == COMMIT_REVEAL:
             raise InputError("this campaign takes orders in commit-reveal mode: commit their digest with "
-                             "`tabula round commit`, then reveal them with `tabula round reveal-orders`")
+                             "`bellica round commit`, then reveal them with `bellica round reveal-orders`")
         refuse_after_deadline(r, now, source)
         events = order_events(campaign, r, orders, faction=faction, submitted_by=who(faction, submitted_by), source=source)
         after = campaign.append(events, before=r.snap)
@@ -203,7 +203,7 @@ def _carried(data: Mapping[str, Any]) -> frozenset[str]:
 
 
 def _opened(rnd: int, snap: Snapshot) -> frozenset[str] | None:
-    from tabula.engine.vae_victis.rounds.reveal import is_revealed
+    from bellica.engine.vae_victis.rounds.reveal import is_revealed
 
     r = round_of(snap)
     if rnd != r.round or r.state.phase is not Phase.ORDERS or is_revealed(r):

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tabula.engine.core.events import StoredEvent
-from tabula.engine.vae_victis.model import Event
-from tabula.engine.vae_victis.rounds.administration_step import run_administration
-from tabula.engine.vae_victis.rounds.battles_step import declare_retreat, record_result
-from tabula.engine.vae_victis.rounds.choices import choices_from_json
-from tabula.engine.vae_victis.rounds.initiative_step import publish_initiative, submit_initiative
-from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES
-from tabula.engine.vae_victis.rounds.movement_step import run_movement
-from tabula.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
-from tabula.engine.vae_victis.rounds.reveal import (
+from bellica.engine.core.events import StoredEvent
+from bellica.engine.vae_victis.model import Event
+from bellica.engine.vae_victis.rounds.administration_step import run_administration
+from bellica.engine.vae_victis.rounds.battles_step import declare_retreat, record_result
+from bellica.engine.vae_victis.rounds.choices import choices_from_json
+from bellica.engine.vae_victis.rounds.initiative_step import publish_initiative, submit_initiative
+from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES
+from bellica.engine.vae_victis.rounds.movement_step import run_movement
+from bellica.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
+from bellica.engine.vae_victis.rounds.reveal import (
     AFTER_EVERY_DEADLINE, BEFORE_EVERY_DEADLINE, commit_orders, orders_from_canonical, reveal_orders, reveal_round, set_deadline, set_orders_mode,
 )
-from tabula.engine.vae_victis.rounds.victory_step import run_victory
+from bellica.engine.vae_victis.rounds.victory_step import run_victory
 
 __all__ = ["recorded_steps", "run_step", "log_key"]
 

@@ -3,10 +3,10 @@
 Two modes (campaign key ``orders_mode``):
 
 * ``sealed`` (default): step 1.3 orders are stored when submitted, and nobody -- no other
-  faction, not the umpire -- reads them through any tabula interface until the round's
+  faction, not the umpire -- reads them through any bellica interface until the round's
   *reveal*: in the transaction of the submission that brings in the last live army's
   orders (after publication; if every army's orders are in before it, at publication),
-  or when the umpire runs ``tabula round reveal`` once the round's deadline has passed
+  or when the umpire runs ``bellica round reveal`` once the round's deadline has passed
   (armies without orders then stand still, recorded as default orders).  After the
   reveal no order of the round changes.
 * ``commit-reveal``: a faction stores only :func:`orders_commitment` (a SHA-256 digest of
@@ -34,10 +34,10 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from tabula.engine.vae_victis.model import ArmyOrders, Event, Phase, Transfer
-from tabula.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, armies_text, event, read_round, require
-from tabula.geo.errors import InputError
-from tabula.geo.spatialdb import inline
+from bellica.engine.vae_victis.model import ArmyOrders, Event, Phase, Transfer
+from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, armies_text, event, read_round, require
+from bellica.geo.errors import InputError
+from bellica.geo.spatialdb import inline
 
 __all__ = [
     "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "SEALED_TABLES", "orders_mode", "deadline_of", "parse_deadline",
@@ -124,7 +124,7 @@ def refuse_after_deadline(r: Round, now: datetime | None, source: str) -> None:
     if (now or datetime.now(timezone.utc)) >= deadline:
         raise InputError(f"{source}: refused, nothing stored: round {r.round}'s deadline "
                          f"{deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has passed; the umpire reveals the orders "
-                         "(`tabula round reveal`) and armies without orders stand still")
+                         "(`bellica round reveal`) and armies without orders stand still")
 
 
 def _reveal_events(r: Round, by: str, *, closed: bool, defaults=(), text: str) -> list[Event]:
@@ -136,7 +136,7 @@ def _reveal_events(r: Round, by: str, *, closed: bool, defaults=(), text: str) -
 def reveal_if_complete(campaign, snap) -> list[Event]:
     """In sealed mode, after publication: reveal and lock the round once every live army has orders
     (called inside the step's transaction, so the reveal is part of the last submission)."""
-    from tabula.engine.vae_victis.rounds.machine import round_of
+    from bellica.engine.vae_victis.rounds.machine import round_of
 
     r = round_of(snap)
     if (orders_mode(snap) != SEALED or r.stage != STAGE_MOVES or r.missing(2)
@@ -152,7 +152,7 @@ def reveal_if_complete(campaign, snap) -> list[Event]:
 
 
 def set_deadline(campaign, when: str) -> list[Event]:
-    """``tabula round deadline``: the current round's orders deadline (UTC), logged."""
+    """``bellica round deadline``: the current round's orders deadline (UTC), logged."""
     value = parse_deadline(when)
     with campaign.transaction():
         r = read_round(campaign)
@@ -169,7 +169,7 @@ def set_deadline(campaign, when: str) -> list[Event]:
 
 
 def set_orders_mode(campaign, mode: str) -> list[Event]:
-    """``tabula round mode`` (or ``round start --orders-mode``): sealed or commit-reveal, before
+    """``bellica round mode`` (or ``round start --orders-mode``): sealed or commit-reveal, before
     any step 1.3 order or commitment of the round."""
     if mode not in MODES:
         raise InputError(f"orders mode {mode!r} is not one of {', '.join(MODES)}")
@@ -190,14 +190,14 @@ def set_orders_mode(campaign, mode: str) -> list[Event]:
 def _deadline_passed(r: Round, now: datetime | None, what: str) -> None:
     deadline = deadline_of(r.snap)
     if deadline is None:
-        raise InputError(f"cannot {what}: round {r.round} has no deadline; set one with `tabula round deadline`")
+        raise InputError(f"cannot {what}: round {r.round} has no deadline; set one with `bellica round deadline`")
     now = now or datetime.now(timezone.utc)
     if now < deadline:
         raise InputError(f"cannot {what}: round {r.round}'s deadline {deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has not passed")
 
 
 def _default_events(r: Round) -> tuple[list[Event], list[int]]:
-    from tabula.engine.vae_victis.rounds.orders_step import orders_data
+    from bellica.engine.vae_victis.rounds.orders_step import orders_data
 
     events, ids = [], []
     rows = r.orders_rows()
@@ -215,7 +215,7 @@ def _default_events(r: Round) -> tuple[list[Event], list[int]]:
 
 
 def reveal_round(campaign, *, now: datetime | None = None) -> list[Event]:
-    """``tabula round reveal``: once the round's deadline has passed, every live army still without
+    """``bellica round reveal``: once the round's deadline has passed, every live army still without
     orders stands still (default orders, logged as such) and the round's orders are revealed and
     locked.  In commit-reveal mode, before the window opened this opens it (factions that
     committed may still reveal; a second reveal closes it); after, it closes it."""
@@ -224,7 +224,7 @@ def reveal_round(campaign, *, now: datetime | None = None) -> list[Event]:
         require(campaign, r, "reveal")
         mode = orders_mode(r.snap)
         if is_locked(r):
-            raise InputError(f"round {r.round}'s orders are already revealed: run movement (`tabula round move`)")
+            raise InputError(f"round {r.round}'s orders are already revealed: run movement (`bellica round move`)")
         _deadline_passed(r, now, "reveal the orders")
         if mode == SEALED:
             defaults, ids = _default_events(r)
@@ -297,8 +297,8 @@ def _live_factions(r: Round) -> list[str]:
 
 def _require_mode(r: Round, what: str) -> None:
     if orders_mode(r.snap) != COMMIT_REVEAL:
-        raise InputError(f"cannot {what}: this campaign takes sealed orders (`tabula round orders`); "
-                         "commit-reveal mode is set with `tabula round mode`")
+        raise InputError(f"cannot {what}: this campaign takes sealed orders (`bellica round orders`); "
+                         "commit-reveal mode is set with `bellica round mode`")
 
 
 def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | None = None,
@@ -308,7 +308,7 @@ def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | No
     or the round's deadline passes (``now``: the clock, for tests and replay)."""
     digest = str(digest).strip().lower()
     if not _DIGEST.match(digest):
-        raise InputError(f"commitment {digest!r} is not a SHA-256 digest (64 hex digits): compute it with `tabula round commitment`")
+        raise InputError(f"commitment {digest!r} is not a SHA-256 digest (64 hex digits): compute it with `bellica round commitment`")
     with campaign.transaction():
         r = read_round(campaign)
         require(campaign, r, "commit")
@@ -329,7 +329,7 @@ def commit_orders(campaign, faction: str, digest: str, *, submitted_by: str | No
         ]
         if set(live) <= set(commitments):
             events += _reveal_events(r, "commitments", closed=False,
-                                     text=f"every faction has committed: round {r.round}'s reveal window opens (`tabula round reveal-orders`)")
+                                     text=f"every faction has committed: round {r.round}'s reveal window opens (`bellica round reveal-orders`)")
         campaign.append(events, before=r.snap)
     return events
 
@@ -340,8 +340,8 @@ def reveal_orders(campaign, faction: str, orders: Mapping[int, ArmyOrders], secr
     stored), then pass the engine's validator (else refused, nothing stored: the digest binds these
     orders, so its armies stand still at the umpire's reveal after the deadline).  The orders are
     stored and public at once; the round locks when every army has orders."""
-    from tabula.engine.vae_victis.rounds.machine import round_of
-    from tabula.engine.vae_victis.rounds.orders_step import order_events
+    from bellica.engine.vae_victis.rounds.machine import round_of
+    from bellica.engine.vae_victis.rounds.orders_step import order_events
 
     digest = orders_commitment(orders, secret)
     with campaign.transaction():
@@ -350,7 +350,7 @@ def reveal_orders(campaign, faction: str, orders: Mapping[int, ArmyOrders], secr
         _require_mode(r, "take revealed orders")
         if _note(r, REVEAL_NOTE) is None:
             raise InputError(f"cannot take revealed orders: round {r.round}'s reveal window opens when every faction has "
-                             "committed, or at the umpire's `tabula round reveal` after the deadline")
+                             "committed, or at the umpire's `bellica round reveal` after the deadline")
         refuse_if_revealed(r, source)
         committed = (_note(r, COMMITMENTS_NOTE) or {}).get(faction)
         if committed is None:
@@ -398,7 +398,7 @@ def console_seal(con) -> str | None:
     if revealed:
         return None
     return (f"round {rnd}'s orders are sealed until the reveal (the last army's orders, or the umpire's "
-            "`tabula round reveal` after the deadline): the console reads the orders and events tables only then")
+            "`bellica round reveal` after the deadline): the console reads the orders and events tables only then")
 
 
 def sealed_references(con, statement: str, _seen: frozenset[str] = frozenset()) -> set[str]:

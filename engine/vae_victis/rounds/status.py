@@ -1,12 +1,12 @@
-"""Where the round stands and what the umpire does next (``tabula round status``), read-only."""
+"""Where the round stands and what the umpire does next (``bellica round status``), read-only."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from tabula.engine.vae_victis.model import Phase
-from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, armies_text, next_step, read_round
+from bellica.engine.vae_victis.model import Phase
+from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, armies_text, next_step, read_round
 
 __all__ = ["RoundStatus", "round_status"]
 
@@ -60,7 +60,7 @@ def round_status(campaign) -> RoundStatus:
     )
     from datetime import datetime, timezone
 
-    from tabula.engine.vae_victis.rounds import reveal as rv
+    from bellica.engine.vae_victis.rounds import reveal as rv
 
     ordering = r.state.phase is Phase.ORDERS
     deadline = rv.deadline_of(r.snap) if ordering else None

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.vae_victis.model import Event, Phase
-from tabula.engine.vae_victis.rounds.battles_step import engagements_and_results
-from tabula.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, event, names, read_round, require
-from tabula.engine.vae_victis.state import save_state
+from bellica.engine.vae_victis.model import Event, Phase
+from bellica.engine.vae_victis.rounds.battles_step import engagements_and_results
+from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, event, names, read_round, require
+from bellica.engine.vae_victis.state import save_state
 
 __all__ = ["run_victory"]
 
@@ -18,7 +18,7 @@ def run_victory(campaign) -> list[Event]:
     With a winner the campaign ends (``winner`` in the campaign table); otherwise the next
     round starts in the orders phase, initiative stage.
     """
-    from tabula.engine.vae_victis.victory import check_victory, round_victory_points, score_round
+    from bellica.engine.vae_victis.victory import check_victory, round_victory_points, score_round
 
     with campaign.transaction():
         r = read_round(campaign)

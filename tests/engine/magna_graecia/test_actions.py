@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from tabula.engine.magna_graecia.actions import ACTIONS, act
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia.actions import ACTIONS, act
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import battles, movement, retreats, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.model import Command
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import battles, movement, retreats, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.model import Command
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 
@@ -149,7 +149,7 @@ def test_commander_lost_elements_join_another_command_or_stay_leaderless():
 
 
 def test_retreats_owed_are_listed_non_phasing_first():
-    from tabula.engine.magna_graecia.model import Retreat
+    from bellica.engine.magna_graecia.model import Retreat
     s, _ = clash()
     s = s.with_retreats([Retreat(command=4), Retreat(command=6)])     # Red (phasing) first as given
     assert [r.command for r in s.retreats] == [6, 4]

@@ -1,6 +1,6 @@
-"""Magna Graecia as a campaign: made by `tabula campaign new`'s functions on the real node map of
+"""Magna Graecia as a campaign: made by `bellica campaign new`'s functions on the real node map of
 Sicily, a whole 18-turn season of the Dionysian scenario played by the scripted policy of
-tabula/demo_magna_graecia.py through the ruleset's steps, and `verify --readjudicate` reproducing it."""
+bellica/demo_magna_graecia.py through the ruleset's steps, and `verify --readjudicate` reproducing it."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ import shutil
 
 import pytest
 
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.machine import StepRefused
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.magna_graecia.movement import reachable, reachable_by_sea
-from tabula.engine.magna_graecia.ruleset import play, state_of, view
-from tabula.geo.errors import InputError
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.machine import StepRefused
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.magna_graecia.movement import reachable, reachable_by_sea
+from bellica.engine.magna_graecia.ruleset import play, state_of, view
+from bellica.geo.errors import InputError
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    from tabula.demo_magna_graecia import build_demo_campaign
+    from bellica.demo_magna_graecia import build_demo_campaign
 
     folder = tmp_path_factory.mktemp("mg")
     return build_demo_campaign(folder / "dionysian.duckdb")
@@ -27,8 +27,8 @@ def fresh(tmp_path_factory):
 @pytest.fixture(scope="module")
 def sicily(tmp_path_factory):
     """The hex map of the scenarios' bbox (all four share it), built once."""
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     s = load_node_scenario("magna-graecia/dionysian")
     path = tmp_path_factory.mktemp("mg-map") / "sicily6.duckdb"
@@ -91,7 +91,7 @@ PLAN = ((6, {"Syracuse": "Akragas", "Carthage": "Thermae"}), (12, {"Syracuse": "
 
 
 def test_a_whole_season_replays(campaign):
-    from tabula.demo_magna_graecia import play_turn
+    from bellica.demo_magna_graecia import play_turn
 
     with Campaign.open(campaign) as c:
         c.start(seed=5)
@@ -119,7 +119,7 @@ def test_a_whole_season_replays(campaign):
                                          ("first-punic", ["Rome", "Carthage", "Syracuse"]),
                                          ("second-punic", ["Rome", "Carthage", "Syracuse"])])
 def test_every_scenario_makes_a_campaign(sicily, tmp_path, name, order):
-    from tabula.demo_magna_graecia import build_demo_campaign, play_turn
+    from bellica.demo_magna_graecia import build_demo_campaign, play_turn
 
     path = build_demo_campaign(tmp_path / f"{name}.duckdb", scenario=f"magna-graecia/{name}", map_path=sicily)
     with Campaign.open(path) as c:

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import battles, cities, movement, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.rules import rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import battles, cities, movement, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.rules import rules_with
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 
@@ -103,7 +103,7 @@ def test_a_city_attacked_during_a_battle_joins_the_side_that_did_not_attack_it()
 
 
 def test_the_plugin_passes_a_defenders_attack_on_the_city_to_the_rules():
-    from tabula.engine.magna_graecia.ruleset import _action
+    from bellica.engine.magna_graecia.ruleset import _action
     s = game()
     assert _action("attack_city", {"side": "Blue", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum",
                                                                               "by": "Blue"}

@@ -1,6 +1,6 @@
 """Each of the four Magna Graecia scenarios plays a whole first campaign turn (every side's
 player-turn in the scenario's order, the three-sided ones included) by the scripted policy of
-tabula/demo_magna_graecia.py, and `verify --readjudicate` reproduces it.  One hex map of Sicily
+bellica/demo_magna_graecia.py, and `verify --readjudicate` reproduces it.  One hex map of Sicily
 is built for the module (the four scenarios share its bbox); each turn is bounded in time."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.magna_graecia.ruleset import state_of
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.magna_graecia.ruleset import state_of
 
 #: the scenarios' sides in move order, their capitals and friendly pairs, as docs/rules/magna-graecia.md states them
 SHEETS = {
@@ -28,8 +28,8 @@ SECONDS = 60  # one scenario's turn 1, built, played, verified and re-adjudicate
 
 @pytest.fixture(scope="module")
 def sicily(tmp_path_factory):
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_node_scenario
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_node_scenario
 
     s = load_node_scenario("magna-graecia/dionysian")
     path = tmp_path_factory.mktemp("mg-map") / "sicily6.duckdb"
@@ -38,7 +38,7 @@ def sicily(tmp_path_factory):
 
 
 def test_the_demo_knows_every_scenario():
-    from tabula.demo_magna_graecia import SCENARIO_TARGETS, SCENARIOS, scenario_path
+    from bellica.demo_magna_graecia import SCENARIO_TARGETS, SCENARIOS, scenario_path
 
     assert SCENARIOS == tuple(SHEETS)
     for name, (capitals, _) in SHEETS.items():
@@ -48,7 +48,7 @@ def test_the_demo_knows_every_scenario():
 
 @pytest.mark.parametrize("name", list(SHEETS))
 def test_turn_one_of_each_scenario_plays_and_readjudicates(name, sicily, tmp_path):
-    from tabula.demo_magna_graecia import build_demo_campaign, play_first_turn
+    from bellica.demo_magna_graecia import build_demo_campaign, play_first_turn
 
     t0 = time.perf_counter()
     path = build_demo_campaign(tmp_path / f"{name}.duckdb", scenario=f"magna-graecia/{name}", map_path=sicily)

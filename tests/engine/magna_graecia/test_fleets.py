@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import fleets, movement, retreats, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.rules import rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import fleets, movement, retreats, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.rules import rules_with
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 
@@ -117,14 +117,14 @@ def test_one_fleet_counter_per_side_at_most():
 
 
 def test_a_fleet_retreats_onto_the_enemy_fleet_only_when_forced():
-    from tabula.engine.magna_graecia.model import Retreat
+    from bellica.engine.magna_graecia.model import Retreat
     s = game()                                      # Red's fleet at Portus; sea paths to Oppidum and Arx
     s = s.with_fleet(replace(s.fleet("Blue"), node="Oppidum"))
     s = replace(s, phase="retreats", retreats=(Retreat(fleet_side="Red", by="Blue"),))
     with pytest.raises(InputError, match="may not retreat onto the enemy fleet at Oppidum while the sea is open towards Arx"):
         retreats.retreat_fleet(s, MAP, R, "Red", ["Oppidum"])
     # Arx taken by a second Blue fleet counter too (synthetic): every way leads onto an enemy fleet -> destroyed
-    from tabula.engine.magna_graecia.model import Fleet
+    from bellica.engine.magna_graecia.model import Fleet
     boxed = replace(s, fleets=s.fleets + (Fleet("Green", "Arx", 2),), order=("Red", "Blue", "Green"),
                     sides={**s.sides, "Green": replace(s.sides["Blue"], name="Green")})
     s2, ev = retreats.retreat_fleet(boxed, MAP, R, "Red", ["Oppidum"])
@@ -150,7 +150,7 @@ def test_commanders_aboard_a_fleet_sunk_in_a_fight_score_for_the_winner():
 
 
 def test_a_sheltered_fleet_is_never_made_to_fight_in_its_own_turn():
-    from tabula.engine.magna_graecia.model import Command, Siege
+    from bellica.engine.magna_graecia.model import Command, Siege
     # Blue besieges Portus (Red's capital; its sub-general inside) with its army and its fleet off the harbour;
     # Red's fleet lies sheltered there; Red ends its movement: no fleet fight is due
     s = game()
@@ -163,7 +163,7 @@ def test_a_sheltered_fleet_is_never_made_to_fight_in_its_own_turn():
 
 
 def test_a_fleet_ends_its_retreat_among_enemy_land_counters_only_when_forced():
-    from tabula.engine.magna_graecia.model import Retreat
+    from bellica.engine.magna_graecia.model import Retreat
     s = game()                                      # Red's fleet at Portus; Oppidum holds its neutral city
     s = s.with_city("Oppidum", ally="Blue").without_fleet("Blue")   # Oppidum now Blue's ally: enemy land for Red
     s = replace(s, phase="retreats", retreats=(Retreat(fleet_side="Red", by="Blue"),))

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import battles, movement, retreats, sieges, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.state_json import from_dict, to_dict
-from tabula.engine.magna_graecia.victory import victory_points
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import battles, movement, retreats, sieges, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.state_json import from_dict, to_dict
+from bellica.engine.magna_graecia.victory import victory_points
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import movement, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.forces import movement_points
-from tabula.engine.magna_graecia.model import Command, Siege
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import movement, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.forces import movement_points
+from bellica.engine.magna_graecia.model import Command, Siege
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.dice import Dice
 
-from tabula.engine.magna_graecia.recovery import recover_elements, recover_np, recovery_modifiers
+from bellica.engine.magna_graecia.recovery import recover_elements, recover_np, recovery_modifiers
 
 from .tiny import R, game
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.datasets.rules import load_rules
-from tabula.engine.magna_graecia.rules import default_rules, rules_with
-from tabula.geo.errors import InputError
+from bellica.datasets.rules import load_rules
+from bellica.engine.magna_graecia.rules import default_rules, rules_with
+from bellica.geo.errors import InputError
 
 R = default_rules()
 
@@ -72,7 +72,7 @@ def test_file_loads_through_the_shared_loader():
 
 
 def test_dice_are_labelled_reproducible_and_enterable():
-    from tabula.engine.magna_graecia.dice import Dice
+    from bellica.engine.magna_graecia.dice import Dice
     a, b = Dice(5).roll("siege", 3, "Motya", "Syracuse"), Dice(5).roll("siege", 3, "Motya", "Syracuse")
     assert a.value == b.value and 1 <= a.value <= 6 and a.key == "siege/3/Motya/Syracuse"
     d = Dice(5, {"siege/3/Motya/Syracuse": 6})

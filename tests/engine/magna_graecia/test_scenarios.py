@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tabula.engine.magna_graecia.model import Link, NodeMap, Place
-from tabula.engine.magna_graecia.rules import default_rules
-from tabula.engine.magna_graecia.scenario import SCENARIOS, load_scenario, scenario_path
-from tabula.engine.magna_graecia.turn import new_game
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia.model import Link, NodeMap, Place
+from bellica.engine.magna_graecia.rules import default_rules
+from bellica.engine.magna_graecia.scenario import SCENARIOS, load_scenario, scenario_path
+from bellica.engine.magna_graecia.turn import new_game
+from bellica.geo.errors import InputError
 
 R = default_rules()
 
@@ -22,7 +22,7 @@ NAMED = {"Syracuse", "Akragas", "Gela", "Kamarina", "Selinus", "Heraclea Minoa",
 
 def node_places() -> dict[str, Place]:
     """The places of the one node map (sicily-nodes.toml), with their years: the scenarios keep no list of their own."""
-    from tabula.etl.nodes import load_node_file
+    from bellica.etl.nodes import load_node_file
 
     spec = load_node_file(scenario_path("sicily-nodes"))
     return {p.name: Place(p.name, bool(p.coastal), p.fortified, p.commands, p.from_year, p.until_year)

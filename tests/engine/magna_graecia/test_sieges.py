@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.magna_graecia import battles, cities, fleets, movement, retreats, sieges, turn
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.model import Command, Fleet, NodeMap, Place, Retreat, Siege
-from tabula.engine.magna_graecia.rules import rules_with
-from tabula.engine.magna_graecia.victory import victory_points
-from tabula.geo.errors import InputError
+from bellica.engine.magna_graecia import battles, cities, fleets, movement, retreats, sieges, turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.model import Command, Fleet, NodeMap, Place, Retreat, Siege
+from bellica.engine.magna_graecia.rules import rules_with
+from bellica.engine.magna_graecia.victory import victory_points
+from bellica.geo.errors import InputError
 
 from .tiny import MAP, R, game
 
@@ -179,7 +179,7 @@ def test_the_besieged_sally_in_their_own_turn():
 
 
 def test_a_city_of_two_commands_must_meet_its_attacker():
-    from tabula.engine.magna_graecia import cities
+    from bellica.engine.magna_graecia import cities
     s = game()
     s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
     extra = Command(70, "", "Oppidum", dict(R.neutral.elements), general=R.neutral.general, city="Oppidum")
@@ -267,8 +267,8 @@ def test_no_siege_once_the_defenders_chose_a_field_defence():
 
 
 def test_the_defending_side_declares_going_inside_the_phasing_side_may_enter_it():
-    from tabula.engine.core.machine import StepRefused
-    from tabula.engine.magna_graecia.ruleset import _check_turn
+    from bellica.engine.core.machine import StepRefused
+    from bellica.engine.magna_graecia.ruleset import _check_turn
     s = game()
     s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
     s, _ = cities.attack_city(s, R, "Oppidum")                      # Oppidum's forces now fight for Blue

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.model import CityState
-from tabula.engine.magna_graecia.victory import capture_capital, standings, victory_points
-from tabula.engine.magna_graecia import turn
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.model import CityState
+from bellica.engine.magna_graecia.victory import capture_capital, standings, victory_points
+from bellica.engine.magna_graecia import turn
 
 from .tiny import MAP, R, game, scenario
 

@@ -10,11 +10,11 @@ Sea paths: Portus-Oppidum, Oppidum-Arx, Portus-Arx (via the coast), Arx-Insula (
 
 from __future__ import annotations
 
-from tabula.engine.magna_graecia.dice import Dice
-from tabula.engine.magna_graecia.model import Link, NodeMap, Place
-from tabula.engine.magna_graecia.rules import default_rules
-from tabula.engine.magna_graecia.scenario import CommandSpec, Scenario, SideSpec
-from tabula.engine.magna_graecia.turn import new_game
+from bellica.engine.magna_graecia.dice import Dice
+from bellica.engine.magna_graecia.model import Link, NodeMap, Place
+from bellica.engine.magna_graecia.rules import default_rules
+from bellica.engine.magna_graecia.scenario import CommandSpec, Scenario, SideSpec
+from bellica.engine.magna_graecia.turn import new_game
 
 R = default_rules()
 

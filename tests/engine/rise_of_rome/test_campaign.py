@@ -6,16 +6,16 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.rise_of_rome.attacks import candidate_targets
-from tabula.engine.rise_of_rome.battles import BattleResult
-from tabula.engine.rise_of_rome.civic import VERDICTS
-from tabula.engine.rise_of_rome.dice import Roller
-from tabula.engine.rise_of_rome.model import provinces_of
-from tabula.engine.rise_of_rome.rules import default_rules
-from tabula.engine.rise_of_rome.scenario import load_scenario, scenario_meta
-from tabula.engine.rise_of_rome.spending import Spending
-from tabula.engine.rise_of_rome.turn import play_campaign, play_turn, start
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.attacks import candidate_targets
+from bellica.engine.rise_of_rome.battles import BattleResult
+from bellica.engine.rise_of_rome.civic import VERDICTS
+from bellica.engine.rise_of_rome.dice import Roller
+from bellica.engine.rise_of_rome.model import provinces_of
+from bellica.engine.rise_of_rome.rules import default_rules
+from bellica.engine.rise_of_rome.scenario import load_scenario, scenario_meta
+from bellica.engine.rise_of_rome.spending import Spending
+from bellica.engine.rise_of_rome.turn import play_campaign, play_turn, start
+from bellica.geo.errors import InputError
 
 R = default_rules()
 GENERATED = replace(R, options=replace(R.options, generate_player_battles=True))

@@ -8,16 +8,16 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.rise_of_rome.attacks import Attack, AttackPlan
-from tabula.engine.rise_of_rome.battles import BattleResult, ProvinceQuestion, check_defence_split, fight_battles, generate
-from tabula.engine.rise_of_rome.dice import Roller, ScriptedRoller
-from tabula.engine.rise_of_rome.model import suzerain
-from tabula.engine.rise_of_rome.policies import Prudent, make_policy, simulation_rules
-from tabula.engine.rise_of_rome.rules import Rules, default_rules, rules_with
-from tabula.engine.rise_of_rome.scenario import load_scenario
-from tabula.engine.rise_of_rome.spending import Spending
-from tabula.engine.rise_of_rome.turn import start
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan
+from bellica.engine.rise_of_rome.battles import BattleResult, ProvinceQuestion, check_defence_split, fight_battles, generate
+from bellica.engine.rise_of_rome.dice import Roller, ScriptedRoller
+from bellica.engine.rise_of_rome.model import suzerain
+from bellica.engine.rise_of_rome.policies import Prudent, make_policy, simulation_rules
+from bellica.engine.rise_of_rome.rules import Rules, default_rules, rules_with
+from bellica.engine.rise_of_rome.scenario import load_scenario
+from bellica.engine.rise_of_rome.spending import Spending
+from bellica.engine.rise_of_rome.turn import start
+from bellica.geo.errors import InputError
 
 S = load_scenario()
 R = default_rules()
@@ -187,8 +187,8 @@ def test_prudent_defends_to_the_next_step_and_attacks_when_it_can_pay():
 
 
 def test_simulate_plays_prudent_by_default_and_names_the_edge_as_a_departure():
-    from tabula.commands.simulate import command, departures, plot_labels
-    from tabula.engine.rise_of_rome.policies import DEFAULT_POLICY, CampaignRunner
+    from bellica.commands.simulate import command, departures, plot_labels
+    from bellica.engine.rise_of_rome.policies import DEFAULT_POLICY, CampaignRunner
 
     assert DEFAULT_POLICY == "prudent" and CampaignRunner().policy == "prudent"
     option = next(p for p in command.params if p.name == "policy")

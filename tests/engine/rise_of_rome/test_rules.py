@@ -6,18 +6,18 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.rise_of_rome.attacks import attack_modifier, choose_target, roll_attacks
-from tabula.engine.rise_of_rome.battles import command_cards, generate, max_generals, score_bonus
-from tabula.engine.rise_of_rome.civic import civic_end_of_turn, verdict
-from tabula.engine.rise_of_rome.control import transfer
-from tabula.engine.rise_of_rome.dice import Roller, ScriptedRoller
-from tabula.engine.rise_of_rome.externals import end_of_turn, intervention_modifier
-from tabula.engine.rise_of_rome.model import Power, Province, Ruler, Scenario, TurnState, is_active, suzerain
-from tabula.engine.rise_of_rome.revenue import power_revenue
-from tabula.engine.rise_of_rome.rulers import change_rulers, new_ruler, ratings, rebalance
-from tabula.engine.rise_of_rome.rules import default_rules, rules_from_file, rules_with
-from tabula.engine.rise_of_rome.spending import Spending, divert, split_by_ruler
-from tabula.geo.errors import InputError
+from bellica.engine.rise_of_rome.attacks import attack_modifier, choose_target, roll_attacks
+from bellica.engine.rise_of_rome.battles import command_cards, generate, max_generals, score_bonus
+from bellica.engine.rise_of_rome.civic import civic_end_of_turn, verdict
+from bellica.engine.rise_of_rome.control import transfer
+from bellica.engine.rise_of_rome.dice import Roller, ScriptedRoller
+from bellica.engine.rise_of_rome.externals import end_of_turn, intervention_modifier
+from bellica.engine.rise_of_rome.model import Power, Province, Ruler, Scenario, TurnState, is_active, suzerain
+from bellica.engine.rise_of_rome.revenue import power_revenue
+from bellica.engine.rise_of_rome.rulers import change_rulers, new_ruler, ratings, rebalance
+from bellica.engine.rise_of_rome.rules import default_rules, rules_from_file, rules_with
+from bellica.engine.rise_of_rome.spending import Spending, divert, split_by_ruler
+from bellica.geo.errors import InputError
 
 R = default_rules()
 

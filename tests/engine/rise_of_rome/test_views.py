@@ -14,15 +14,15 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from tabula.engine.rise_of_rome.attacks import border_provinces, candidate_targets
-from tabula.engine.rise_of_rome.dice import Roller
-from tabula.engine.rise_of_rome.model import ExternalArmy, TurnState, is_active, provinces_of
-from tabula.engine.rise_of_rome.policies import make_policy, simulation_rules
-from tabula.engine.rise_of_rome.revenue import power_revenue
-from tabula.engine.rise_of_rome.rules import rules_with
-from tabula.engine.rise_of_rome.ruleset import STATE_SQL, install_views, write_scenario
-from tabula.engine.rise_of_rome.scenario import load_scenario
-from tabula.engine.rise_of_rome.turn import play_turn, start
+from bellica.engine.rise_of_rome.attacks import border_provinces, candidate_targets
+from bellica.engine.rise_of_rome.dice import Roller
+from bellica.engine.rise_of_rome.model import ExternalArmy, TurnState, is_active, provinces_of
+from bellica.engine.rise_of_rome.policies import make_policy, simulation_rules
+from bellica.engine.rise_of_rome.revenue import power_revenue
+from bellica.engine.rise_of_rome.rules import rules_with
+from bellica.engine.rise_of_rome.ruleset import STATE_SQL, install_views, write_scenario
+from bellica.engine.rise_of_rome.scenario import load_scenario
+from bellica.engine.rise_of_rome.turn import play_turn, start
 
 SCENARIO = load_scenario()
 
@@ -226,10 +226,10 @@ def test_the_views_answer_on_an_empty_state(view):
 
 
 def test_a_started_campaign_file_has_the_views(tmp_path):
-    """`tabula campaign new` + `tabula turn start`: the ruleset's after_start installs them."""
-    from tabula.cli import main
-    from tabula.etl.build import build_map
-    from tabula.etl.scenario import load_province_scenario
+    """`bellica campaign new` + `bellica turn start`: the ruleset's after_start installs them."""
+    from bellica.cli import main
+    from bellica.etl.build import build_map
+    from bellica.etl.scenario import load_province_scenario
 
     meta = load_province_scenario("rise-of-rome")
     map_path, out = tmp_path / "italy.duckdb", tmp_path / "rome.duckdb"

@@ -1,5 +1,5 @@
 """A Trossian campaign file for the campaign, CLI and map tests: the shipped scenario made the
-way `tabula campaign new --scenario trossian` makes it (its map built at resolution 4 once per
+way `bellica campaign new --scenario trossian` makes it (its map built at resolution 4 once per
 test session, a second or two), copied fresh for each test."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ _BUILT: dict[str, Path] = {}
 def base_campaign(folder: Path) -> Path:
     """The campaign made once (under ``folder``), not started."""
     if "base" not in _BUILT or not _BUILT["base"].is_file():
-        from tabula.engine.core.ruleset import get_ruleset
-        from tabula.etl.campaign import create_province_campaign
-        from tabula.etl.scenario import load_province_scenario
+        from bellica.engine.core.ruleset import get_ruleset
+        from bellica.etl.campaign import create_province_campaign
+        from bellica.etl.scenario import load_province_scenario
 
         scenario = load_province_scenario("trossian")
         writer = get_ruleset(scenario.ruleset).write_scenario_folder
-        from tabula.etl.build import build_map
+        from bellica.etl.build import build_map
 
         map_path = folder / "trossian-map.duckdb"
         build_map(map_path, bbox=scenario.bbox, res=scenario.resolution, force=True, progress=False)

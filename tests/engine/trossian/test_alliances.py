@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.trossian import battles, movement
-from tabula.engine.trossian.model import state_from_dict, state_to_dict
-from tabula.engine.trossian.rules import default_rules
-from tabula.engine.trossian.turn import diplomacy
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import battles, movement
+from bellica.engine.trossian.model import state_from_dict, state_to_dict
+from bellica.engine.trossian.rules import default_rules
+from bellica.engine.trossian.turn import diplomacy
+from bellica.geo.errors import InputError
 
 from .tiny import army, tiny_scenario, tiny_state
 
@@ -95,11 +95,11 @@ def _march_contact(c, army_id: int, to: str):
 
 
 def test_allies_in_a_campaign_march_together_and_treachery_is_a_battle(base_dir, tmp_path):
-    from tabula.engine.core.campaign import Campaign
-    from tabula.engine.core.machine import StepRefused
-    from tabula.engine.core.readjudicate import readjudicate
-    from tabula.engine.core.sealed import log_view
-    from tabula.engine.trossian.ruleset import act, ally, engine_step, enter_result, state_of, status_view
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.core.machine import StepRefused
+    from bellica.engine.core.readjudicate import readjudicate
+    from bellica.engine.core.sealed import log_view
+    from bellica.engine.trossian.ruleset import act, ally, engine_step, enter_result, state_of, status_view
     from tests.engine.trossian.campaign_file import fresh_campaign
 
     path = fresh_campaign(base_dir, tmp_path / "c.duckdb")

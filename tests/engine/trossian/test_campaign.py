@@ -1,9 +1,9 @@
 """Trossian as a campaign: made through the province path, played step by step, sealed, replayed.
 
-The campaign is the shipped Black Sea scenario made as `tabula campaign new --scenario trossian`
+The campaign is the shipped Black Sea scenario made as `bellica campaign new --scenario trossian`
 makes it (tests/engine/trossian/campaign_file.py).  A scripted year (the demo's Early Spring,
 eight more phases, winter quarters with banking and recruiting, the next Early Spring) is
-verified and re-adjudicated from the scenario by the core (`tabula round verify --readjudicate`).
+verified and re-adjudicated from the scenario by the core (`bellica round verify --readjudicate`).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tabula.engine.core.campaign import Campaign
-from tabula.engine.core.machine import StepRefused
-from tabula.engine.core.readjudicate import readjudicate
-from tabula.engine.core.sealed import log_view
-from tabula.engine.trossian.ruleset import (act, engine_step, enter_result, next_decision, next_step, state_of,
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.machine import StepRefused
+from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.core.sealed import log_view
+from bellica.engine.trossian.ruleset import (act, engine_step, enter_result, next_decision, next_step, state_of,
                                             status_view)
-from tabula.geo.errors import InputError
-from tabula.demo_trossian import DEMO_SEED, ORDERS
+from bellica.geo.errors import InputError
+from bellica.demo_trossian import DEMO_SEED, ORDERS
 from tests.engine.trossian.campaign_file import fresh_campaign
 
 MESSAGE = ORDERS["Russia"][1][1]["message"]

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.trossian import cards, sieges, treasury
-from tabula.engine.trossian.model import WINTER, Navy, Siege
-from tabula.engine.trossian.rules import default_rules, rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import cards, sieges, treasury
+from bellica.engine.trossian.model import WINTER, Navy, Siege
+from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.geo.errors import InputError
 
 from .tiny import Scripted, army, tiny_scenario, tiny_state
 

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.trossian import battles, movement, turn
-from tabula.engine.trossian.model import Unit
-from tabula.engine.trossian.rules import default_rules, rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import battles, movement, turn
+from bellica.engine.trossian.model import Unit
+from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.geo.errors import InputError
 
 from .tiny import Scripted, army, tiny_scenario, tiny_state
 

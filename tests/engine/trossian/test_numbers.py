@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabula.engine.trossian.calendar import next_phase, phase_name, season
-from tabula.engine.trossian.model import WINTER, Unit
-from tabula.engine.trossian.rules import default_rules, rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.trossian.calendar import next_phase, phase_name, season
+from bellica.engine.trossian.model import WINTER, Unit
+from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.geo.errors import InputError
 
 R = default_rules()
 

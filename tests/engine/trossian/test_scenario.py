@@ -12,11 +12,11 @@ from collections import Counter
 import duckdb
 import pytest
 
-from tabula.engine.trossian.model import state_from_dict, state_to_dict
-from tabula.engine.trossian.rules import default_rules
-from tabula.engine.trossian.scenario import DEFAULT_SCENARIO, builder_file, default_scenario, load_scenario
-from tabula.engine.trossian.turn import new_game
-from tabula.geo.errors import InputError
+from bellica.engine.trossian.model import state_from_dict, state_to_dict
+from bellica.engine.trossian.rules import default_rules
+from bellica.engine.trossian.scenario import DEFAULT_SCENARIO, builder_file, default_scenario, load_scenario
+from bellica.engine.trossian.turn import new_game
+from bellica.geo.errors import InputError
 
 R = default_rules()
 S = default_scenario()
@@ -78,7 +78,7 @@ def test_new_game_follows_the_census():
 
 
 def test_treasury_of_the_start():
-    from tabula.engine.trossian.treasury import income
+    from bellica.engine.trossian.treasury import income
     st = new_game(S, R)
     totals = {n: sum(income(S, st, R, n).values()) for n in S.nations}
     assert totals == {"Russia": 36, "Ottoman Porte": 46, "Danubian Principalities": 20, "Crimean Khanate": 26}
@@ -104,11 +104,11 @@ def test_bad_scenario_is_one_line(tmp_path, file, old, new, message):
 
 
 def test_province_file_builds_at_resolution_4(tmp_path):
-    """tabula map build + tabula map provinces on the embedded data: the builder's adjacency is
+    """bellica map build + bellica map provinces on the embedded data: the builder's adjacency is
     world.toml's borders, its sea-area adjacency world.toml's lane links."""
     db = tmp_path / "blacksea.duckdb"
     bbox = ",".join(str(v) for v in S.meta["bbox"])
-    run = [sys.executable, "-m", "tabula.cli"]
+    run = [sys.executable, "-m", "bellica.cli"]
     r = subprocess.run([*run, "map", "build", "--bbox", bbox, "--res", str(S.meta["resolution"]), "--out", str(db),
                         "-q"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -132,8 +132,8 @@ def test_province_file_builds_at_resolution_4(tmp_path):
 
 
 def _first_phase(seed):
-    from tabula.engine.trossian import battles, movement, navies, turn
-    from tabula.engine.trossian.dice import Dice
+    from bellica.engine.trossian import battles, movement, navies, turn
+    from bellica.engine.trossian.dice import Dice
 
     dice = Dice(seed=seed)
     st = new_game(S, R)

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.trossian import couriers, navies
-from tabula.engine.trossian.dice import Dice
-from tabula.engine.trossian.model import Courier, Navy
-from tabula.engine.trossian.rules import default_rules, rules_with
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import couriers, navies
+from bellica.engine.trossian.dice import Dice
+from bellica.engine.trossian.model import Courier, Navy
+from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.geo.errors import InputError
 
 from .tiny import Scripted, army, tiny_scenario, tiny_state
 

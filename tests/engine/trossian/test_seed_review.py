@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from tabula.engine.trossian import battles, cards, couriers, navies, sieges, treasury, turn
-from tabula.engine.trossian.model import WINTER, Courier, Navy, Siege, Unit, state_from_dict, state_to_dict
-from tabula.engine.trossian.rules import default_rules, rules_with
-from tabula.engine.trossian.scenario import DEFAULT_SCENARIO, default_scenario, load_scenario
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import battles, cards, couriers, navies, sieges, treasury, turn
+from bellica.engine.trossian.model import WINTER, Courier, Navy, Siege, Unit, state_from_dict, state_to_dict
+from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.engine.trossian.scenario import DEFAULT_SCENARIO, default_scenario, load_scenario
+from bellica.geo.errors import InputError
 
 from .tiny import Scripted, army, tiny_scenario, tiny_state
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from tabula.engine.core.events import to_json
+from bellica.engine.core.events import to_json
 
-from tabula.engine.trossian import battles, couriers, movement, navies, treasury, turn
-from tabula.engine.trossian.model import WINTER, Courier, Navy, state_from_dict, state_to_dict
-from tabula.engine.trossian.rules import default_rules
-from tabula.geo.errors import InputError
+from bellica.engine.trossian import battles, couriers, movement, navies, treasury, turn
+from bellica.engine.trossian.model import WINTER, Courier, Navy, state_from_dict, state_to_dict
+from bellica.engine.trossian.rules import default_rules
+from bellica.geo.errors import InputError
 
 from .test_economy import DECK, TWENTY
 from .tiny import Scripted, army, tiny_scenario, tiny_state

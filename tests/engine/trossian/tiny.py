@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabula.engine.trossian.dice import Dice
-from tabula.engine.trossian.model import Army, GameState, Lane, Nation, NationState, Province, Scenario, Town, Unit
+from bellica.engine.trossian.dice import Dice
+from bellica.engine.trossian.model import Army, GameState, Lane, Nation, NationState, Province, Scenario, Town, Unit
 
 
 def pair(a, b):

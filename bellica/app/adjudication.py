@@ -1,0 +1,254 @@
+"""The app's forms for the rest of a round: engagement results and retreats (phase 3), the
+administration choices (phase 4), and commit-reveal orders, so a round with battles is played
+from browsers alone.
+
+Each form has a section builder (HTML, every value escaped) and a handler that turns the posted
+fields into the engine's own call -- the same functions the CLI calls, so every rule and every
+refusal is the engine's:
+
+================================  =========  ==================================================
+form (POST)                       who        engine call
+================================  =========  ==================================================
+``/umpire/result``                umpire     ``rounds.record_result`` (``replace`` ticked: a
+                                             correction, as ``bellica round result --replace``)
+``/retreat``                      both       ``rounds.declare_retreat``: a player only for the
+                                             armies it commands, the umpire for any
+``/umpire/administer``            umpire     ``rounds.run_administration`` with the choices
+                                             typed in the administration choices format
+                                             (docs/rules/rounds.md); hexes may be hex names
+``/commit``                       faction    ``rounds.commit_orders`` (only the digest is sent)
+``/reveal-orders``                faction    ``rounds.reveal_orders`` (the committed orders file
+                                             and secret, checked against the digest)
+================================  =========  ==================================================
+
+Decisions where the issue is silent:
+
+* Players declare their own armies' retreats (the seed lets the commander choose to retreat
+  rather than fight); the umpire may declare any, for players who send it by other means.
+* The administration form is the choices file itself, pre-filled with a commented template
+  naming the round's winners and the navies at sea: the umpire who knows the CLI's format
+  meets the same text, and nothing the format can say is lost to a simpler form.
+* Commit-reveal in the browser: the digest is computed on the player's own machine
+  (``bellica round commitment --file F --secret S``) and only the digest is pasted, because the
+  point of the mode is that the server never holds the orders before the reveal; an order
+  check as one types would send them, so the page offers none in that mode.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from bellica.app.pages import e
+
+__all__ = ["battles_section", "administration_section", "commit_reveal_section", "post_result", "post_retreat",
+           "post_administer", "post_commit", "post_reveal", "choices_template"]
+
+
+# --- phase 3: engagements, results, retreats --------------------------------------------------------
+
+
+def _engagement_armies(row) -> list[int]:
+    return [a for a in (row[3], row[4]) if a is not None]
+
+
+def battles_section(c, ident) -> str:
+    """The round's engagements with their set-up and result; the umpire's result forms; retreat
+    buttons for the armies the viewer may retreat (before any result is recorded)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    r = read_round(c)
+    rows = r.engagement_rows()
+    if r.phase != "battles":
+        return ""
+    if not rows:
+        return '<h2>Engagements</h2><p id="engagements">no engagements this round</p>'
+    setups = r.note("setups") or {}
+    any_result = any(r.results_for(row[2]) for row in rows)
+    umpire = ident.role == "umpire"
+    parts = ['<h2>Engagements</h2><div id="engagements">']
+    for row in rows:
+        number, armies = row[2], _engagement_armies(row)
+        setup = setups.get(str(number), f"engagement {number}")
+        results = r.results_for(number)
+        done = "; ".join(f"army {a} {res[3]}, {res[4]}% casualties" for a, res in sorted(results.items()))
+        parts.append(f'<div class="box" id="engagement-{number}"><p>{e(setup)}</p>'
+                     f"<p>result: {e(done) if done else 'awaiting'}</p>")
+        if umpire:
+            winners = [(str(a), f"army {a}") for a in armies] + ([("defender", "the defender")] if row[4] is None else [])
+            options = "".join(f'<option value="{e(v)}">{e(t)}</option>' for v, t in winners + [("draw", "a draw")])
+            casualties = "".join(f'<label>army {a} casualties % <input type="text" name="casualties-{a}" '
+                                 f'id="casualties-{number}-{a}" style="width:4rem"></label> ' for a in armies)
+            parts.append(f'<form method="post" action="/umpire/result" id="result-{number}">'
+                         f'<input type="hidden" name="engagement" value="{number}">'
+                         f'winner <select name="winner" id="winner-{number}">{options}</select> {casualties}'
+                         + ('<label><input type="checkbox" name="replace" value="1"> correct the recorded result</label> '
+                            if done else "")
+                         + "<button>record the result</button></form>")
+        parts.append("</div>")
+    fighting = sorted({a for row in rows for a in _engagement_armies(row)})
+    mine = [a for a in fighting if umpire or ident.commands(r.state.army(a))]
+    if mine and not any_result:
+        buttons = "".join(f'<button name="army" value="{a}" id="retreat-{a}">army {a} retreats</button> ' for a in mine)
+        parts.append('<form method="post" action="/retreat" id="retreats"><p>Retreat rather than fight '
+                     f"(before any engagement is fought): {buttons}</p></form>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _whole(value: str, what: str) -> int:
+    from bellica.geo.errors import InputError
+    from bellica.geo.files import whole_number
+
+    n = whole_number(str(value).strip())
+    if n is None:
+        raise InputError(f"{what} {value!r} is not a whole number in digits 0-9")
+    return n
+
+
+def post_result(c, form: Mapping[str, str]):
+    """``/umpire/result``: engagement, winner (an army, ``defender`` or ``draw``), casualties-ARMY, replace."""
+    from bellica.engine.vae_victis import rounds
+    from bellica.geo.errors import InputError
+
+    engagement = _whole(form.get("engagement", ""), "engagement")
+    casualties = {}
+    for key, value in form.items():
+        if key.startswith("casualties-"):
+            army = _whole(key.removeprefix("casualties-"), "army")
+            pct = _whole(value, f"army {army}'s casualties")
+            if pct > 100:
+                raise InputError(f"army {army}'s casualties {value!r} are not a percentage 0-100")
+            casualties[army] = pct
+    winner = form.get("winner", "").strip()
+    won = winner if winner in ("draw", "defender") else _whole(winner, "winner")
+    return rounds.record_result(c, engagement, rounds.result_outcomes(won, casualties), correction=bool(form.get("replace")))
+
+
+def post_retreat(c, ident, form: Mapping[str, str]):
+    """``/retreat``: army; a player may retreat only the armies it commands."""
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.geo.errors import InputError
+
+    army = _whole(form.get("army", ""), "army")
+    if ident.role != "umpire":
+        mine = [a for a in read_round(c).state.armies if a.id == army]
+        if not mine or not ident.commands(mine[0]):
+            raise InputError(f"army {army} is not one you command: you may retreat only your own armies")
+    return rounds.declare_retreat(c, army)
+
+
+# --- phase 4: administration --------------------------------------------------------------------------
+
+
+def choices_template(c) -> str:
+    """The administration choices format, commented with this round's winners and navies at sea."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    r = read_round(c)
+    winners = []
+    for row in r.engagement_rows():
+        for army, res in sorted(r.results_for(row[2]).items()):
+            if res[3] == "win":
+                winners.append(f"# {army} = 5    # army {army} won engagement {row[2]}: the hex it advances into")
+    try:
+        navies = c.con.execute("SELECT army, faction FROM navies ORDER BY army").fetchall()
+    except Exception:  # a campaign without the naval views: no debark hints
+        navies = []
+    debarks = [f"# {army} = 3    # navy {army} ({faction}) is at sea: the land hex its army debarks into"
+               for army, faction in navies]
+    return "\n".join([
+        "# Administration choices; a hex is a clock position, an H3 cell, a structure,",
+        "# or a hex name from the map (\"Gela 5 3\"). Remove the # of the lines you need.",
+        "[advance]", *winners, "", "[debark]", *debarks, "",
+        "[siege]", "start = {}        # e.g. { 4 = \"Gela\" }: army 4 starts (or joins) the siege of Gela",
+        "take_over = []    # structures whose siege your faction continues",
+        "surrender = []    # structures their controller surrenders", ""])
+
+
+def administration_section(c, typed: str | None = None) -> str:
+    return ('<h2>Administration</h2><form method="post" action="/umpire/administer" id="administer">'
+            '<p>Choices (the format of <code>bellica round administer --choices</code>; leave as is for none):</p>'
+            f'<textarea name="choices" id="choices" rows="14">{e(choices_template(c) if typed is None else typed)}</textarea>'
+            '<button id="step-administer">run administration</button></form>')
+
+
+def post_administer(c, form: Mapping[str, str]):
+    from bellica.commands.round import named_hexes
+    from bellica.engine.vae_victis import rounds
+
+    choices = rounds.parse_choices_text(form.get("choices", ""), "the administration form")
+    return rounds.run_administration(c, named_hexes(c, choices))
+
+
+# --- commit-reveal orders ----------------------------------------------------------------------------
+
+
+def _orders_file_template(r, ident) -> str:
+    lines = [f'faction = "{ident.faction}"', f"round = {r.round}", ""]
+    for a in r.live_armies():
+        if ident.commands(a):
+            lines += [f"[armies.{a.id}]", 'moves = ""        # clock positions, e.g. "9 11"; "" stands still', ""]
+    return "\n".join(lines)
+
+
+def commit_reveal_section(c, ident) -> str:
+    """The player's commit form (until every faction has committed) or reveal form (after)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.reveal import COMMITMENTS_NOTE, REVEAL_NOTE, REVEALS_NOTE, is_locked
+
+    r = read_round(c)
+    if is_locked(r):
+        return ""
+    committed = r.note(COMMITMENTS_NOTE) or {}
+    revealed = r.note(REVEALS_NOTE) or {}
+    mine = committed.get(ident.faction)
+    state = (f"{e(ident.faction)} has committed (digest {e(mine[:16])}...)" if mine else f"{e(ident.faction)} has not committed")
+    if ident.armies is not None:
+        return f'<p id="commit-state">{state}. Commitments are the faction\'s: its own token commits and reveals.</p>'
+    howto = ("<p>This campaign takes orders in <b>commit-reveal</b> mode: the server never holds your orders before "
+             "the reveal. Write your orders file (template below), compute its digest <i>on your own machine</i> with "
+             "<code>bellica round commitment --file orders.toml --secret YOUR-SECRET</code>, and paste only the "
+             "digest. Keep the file and the secret: you reveal them when every faction has committed.</p>")
+    template = f"<pre id=\"orders-template\">{e(_orders_file_template(r, ident))}</pre>"
+    if r.note(REVEAL_NOTE) is None:
+        return (f'<p id="commit-state">{state}</p>{howto}{template}'
+                '<form method="post" action="/commit" id="commit"><label>digest (64 hex digits) '
+                '<input type="text" name="digest" id="digest" autocomplete="off"></label> '
+                "<button>commit (replaces your earlier commitment)</button></form>")
+    if ident.faction in revealed:
+        return f'<p id="commit-state">{e(ident.faction)} has revealed its orders.</p>'
+    return (f'<p id="commit-state">{state}; the reveal window is open.</p>'
+            '<form method="post" action="/reveal-orders" id="reveal"><p>Paste the orders file you committed to, '
+            'exactly, and its secret:</p><textarea name="orders" id="reveal-orders" rows="10"></textarea>'
+            '<label>secret <input type="text" name="secret" id="secret" autocomplete="off"></label> '
+            "<button>reveal</button></form>")
+
+
+def _faction_token(ident) -> None:
+    from bellica.geo.errors import InputError
+
+    if ident.armies is not None:
+        raise InputError(f"commitments are {ident.faction}'s: its own token commits and reveals, not {ident.name}'s")
+
+
+def post_commit(c, ident, form: Mapping[str, str]):
+    from bellica.engine.vae_victis import rounds
+
+    _faction_token(ident)
+    return rounds.commit_orders(c, ident.faction, form.get("digest", ""), submitted_by=ident.submitted_by)
+
+
+def post_reveal(c, ident, form: Mapping[str, str]):
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.orders import parse_orders_text
+    from bellica.geo.errors import InputError
+
+    _faction_token(ident)
+    parsed = parse_orders_text(form.get("orders", ""), "the reveal form")
+    if parsed.faction is not None and c.faction(parsed.faction, where="the reveal form's faction") != ident.faction:
+        raise InputError(f"the reveal form's orders are for {parsed.faction!r}, not {ident.faction!r}")
+    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
+        raise InputError(f"the reveal form's orders are for round {parsed.round}, not the campaign's")
+    return rounds.reveal_orders(c, ident.faction, dict(parsed.orders), form.get("secret", ""),
+                                submitted_by=ident.submitted_by, source="the reveal form")

@@ -1,0 +1,228 @@
+"""The ``--json`` output of the commands that print state: one JSON document on stdout, nothing else.
+
+What a script can rely on (README.md, "Scripting the CLI", says the same):
+
+* A command run with ``--json`` prints exactly one JSON document, on one line, on stdout; errors
+  and warnings stay on stderr as ``error: ...``/``warning: ...`` lines, so ``stdout`` parses or is
+  empty.  The one exception is ``bellica sql`` given several statements that return rows: one
+  array per such statement, one per line (JSON Lines), so a single query stays one document.
+  (``bellica log --json`` predates this and prints one object per event, one per line.)
+* Keys keep the order the command reports (SQL: the query's column order), not sorted.
+* Values the JSON grammar lacks are converted, never dropped: DECIMAL as a number (a float:
+  16 significant digits), DATE/TIME/TIMESTAMP as ISO 8601 text, UUID as text, BLOB and GEOMETRY
+  (WKB) as the hex of their bytes (ask for ``ST_AsGeoJSON(geom)`` or ``ST_AsText(geom)``
+  instead), a non-finite float (NaN, inf) as ``null`` (as JavaScript's ``JSON.stringify``
+  does), LIST as an array, STRUCT and MAP as an object with text keys, anything else as its
+  text.  Text is written as UTF-8, not ``\\u`` escapes.
+* SQL rows become objects keyed by column name; a name the result repeats (``SELECT 1 AS a,
+  2 AS a``) gets ``_1``, ``_2``... appended, as DuckDB names them in a subquery, so no value
+  is lost to a key collision.
+* ``map info``: ``map_meta`` values written as JSON by the build (numbers, lists, ``null``)
+  are decoded; a value that is not JSON (a path, a region name) stays text.
+
+This module only shapes data: the commands open the databases and call these functions.
+:func:`status_json` is the shape of ``bellica round status --json``: the round, phase, stage,
+winner, next step, which armies of which faction have submitted initiative uses and orders
+(never what they are), the orders mode and whether they are revealed, the engagements and their
+result state, and the deadline (``null`` when none is set).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import json
+import math
+import uuid
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import click
+
+__all__ = ["dumps", "echo_json", "json_value", "map_info_json", "rows_json", "status_json", "structures_json"]
+
+
+def json_value(value: Any) -> Any:
+    """``value`` (as DuckDB or the engine hands it to Python) as something :func:`json.dumps` writes
+    as valid JSON; the conversions are listed in the module doc."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)  # an IntEnum or numpy-like int subclass written as a plain number
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return None
+        return int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return [json_value(v) for v in items]
+    return str(value)
+
+
+def dumps(data: Any) -> str:
+    """One JSON document on one line (UTF-8 text kept as is; ``NaN`` never written)."""
+    return json.dumps(json_value(data), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as one JSON document on stdout."""
+    click.echo(dumps(data))
+
+
+def _unique_names(columns: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for name in columns:
+        key, n = name, 0
+        while key in seen:
+            n += 1
+            key = f"{name}_{n}"
+        seen.add(key)
+        out.append(key)
+    return out
+
+
+def rows_json(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Rows as objects keyed by column name, in column order (repeated names made unique)."""
+    names = _unique_names(columns)
+    return [{k: json_value(v) for k, v in zip(names, row)} for row in rows]
+
+
+def _meta_value(text: Any) -> Any:
+    if not isinstance(text, str):
+        return json_value(text)
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def map_info_json(map_db: str | Path) -> dict[str, Any]:
+    """What ``bellica map info`` prints, as data: ``{"path", "meta": {key: value}, "kind": {kind: hexes},
+    "terrain": {terrain: hexes}}`` (counts largest first, as in the text)."""
+    import duckdb
+
+    from bellica.etl.export import open_map_database
+    from bellica.geo.errors import InputError
+
+    con, tables = open_map_database(map_db, required="map_meta")
+    try:
+        if "hexes" not in tables:
+            raise InputError(f"{map_db} has no hexes table: pass a database made by `bellica map build`")
+        out: dict[str, Any] = {"path": str(map_db)}
+        out["meta"] = {k: _meta_value(v) for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()}
+        for column in ("kind", "terrain"):
+            rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL "
+                               "GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
+            out[column] = {k: int(n) for k, n in rows}
+        return out
+    except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `bellica map build`") from None
+    finally:
+        con.close()
+
+
+def structures_json(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """``structure_summary`` rows (structure, kind, controller, terrain, coast, resilience) as objects;
+    an uncontrolled structure has ``"controller": null`` (the text shows ``-``)."""
+    out = []
+    for name, kind, controller, terrain, coast, resilience in rows:
+        out.append({
+            "structure": name,
+            "kind": kind,
+            "controller": None if controller in (None, "-") else controller,
+            "terrain": terrain,
+            "coast": bool(coast),
+            "resilience": json_value(resilience),
+        })
+    return out
+
+
+def _by_faction(ids: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
+    return {f: sorted(int(a) for a in ids[f]) for f in sorted(ids)}
+
+
+def _submitted(live: Mapping[str, Iterable[int]], missing: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
+    gone = {int(a) for ids in missing.values() for a in ids}
+    return {f: [a for a in ids if a not in gone] for f, ids in _by_faction(live).items()}
+
+
+def _live_armies(campaign) -> dict[str, list[int]]:
+    """Live armies by faction, read from ``campaign`` (the same rows the status's ``missing`` counts)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    out: dict[str, list[int]] = {}
+    for army in read_round(campaign).live_armies():
+        out.setdefault(army.faction, []).append(int(army.id))
+    return out
+
+
+def status_json(status, campaign=None) -> dict[str, Any]:
+    """``bellica round status --json``: a :class:`~bellica.engine.vae_victis.rounds.status.RoundStatus` as data.
+
+    ``{"round", "phase", "stage", "winner", "next", "initiative": {"submitted", "missing"},
+    "orders": {"submitted", "missing", "mode", "revealed", "committed"}, "engagements": [...],
+    "deadline", "deadline_passed"}``.  ``submitted`` and ``missing`` map a faction to its army
+    numbers: who has (or has not) submitted, never what; ``committed`` lists the factions that
+    sent a commitment (commit-reveal mode).  The status's own ``submitted`` (orders in, by
+    faction) is used when it has one; otherwise ``submitted`` is the live armies, read from
+    ``campaign`` (given inside the command's ``with open_campaign(...)`` block), less the missing
+    ones, and ``null`` without ``campaign``.  With ``campaign`` every faction with live armies is
+    a key of both mappings (its list perhaps empty), so a script need not test for absence.
+    ``initiative`` and ``orders`` are ``null`` outside the orders phase, ``initiative`` also
+    once published.  ``deadline`` is ISO 8601 UTC text, ``null`` when none is set.
+    """
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
+
+    live = _live_armies(campaign) if campaign is not None else None
+    ordering = status.phase == "orders"
+
+    def section(missing: Mapping[str, Iterable[int]], given: Mapping[str, Iterable[int]] | None) -> dict[str, Any]:
+        if live is None:
+            return {"submitted": None if given is None else _by_faction(given), "missing": _by_faction(missing)}
+        if given is None:
+            submitted = _submitted(live, missing)
+        else:
+            submitted = {f: sorted(int(a) for a in given.get(f, ())) for f in sorted(live)}
+        return {"submitted": submitted, "missing": {f: sorted(int(a) for a in missing.get(f, ())) for f in sorted(live)}}
+
+    orders = None
+    if ordering:
+        orders = section(status.missing_orders, getattr(status, "submitted", None))
+        orders["mode"] = getattr(status, "orders_mode", "sealed")
+        orders["revealed"] = bool(getattr(status, "revealed", False))
+        orders["committed"] = sorted(getattr(status, "committed", ()))
+    engagements = []
+    for e, battle, army_a, army_b, assault, done in status.engagements:
+        engagements.append({
+            "engagement": int(e),
+            "battle": json_value(battle),
+            "armies": [int(a) for a in (army_a, army_b) if a is not None],
+            "assault": assault,
+            "result_recorded": bool(done),
+        })
+    return {
+        "round": int(status.round),
+        "phase": status.phase,
+        "stage": status.stage,
+        "winner": status.winner,
+        "next": status.next_step,
+        "initiative": section(status.missing_initiative, None) if ordering and status.stage == STAGE_INITIATIVE else None,
+        "orders": orders,
+        "engagements": engagements,
+        "deadline": json_value(getattr(status, "deadline", None)),
+        "deadline_passed": bool(getattr(status, "deadline_passed", False)),
+    }

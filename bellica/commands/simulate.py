@@ -1,0 +1,327 @@
+"""`bellica simulate`: many campaigns of a ruleset played by the engine, for balance testing (docs/simulate.md).
+
+The engine plays every power; a named policy plays the player.  Each run's seed comes from
+``--seed`` and the run's index, so the same command gives the same outcomes on one core, all
+local cores (the default) or a Dask cluster (``--scheduler``).  With ``--out DIR`` it writes
+``summary.json`` (the distribution), ``runs.csv`` (one row per run) and ``outcomes.png`` (the
+chart, :func:`bellica.web_maps.plots.outcome_plot`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from pathlib import Path
+
+import click
+
+from bellica.commands.options import WHOLE
+
+#: Rulesets that can be simulated, with what the report says of them.
+RULESETS = ("rise-of-rome", "mare-nostrum")
+#: The files written into --out.
+OUTPUTS = ("summary.json", "runs.csv", "outcomes.png")
+
+#: Rise of Rome: the departure from the seed every simulated campaign makes.
+DEPARTURE = ("Rome's own battles (and its Subjects') are generated like every other battle, not played on "
+             "the table as the seed has them: the rules option generate_player_battles is on")
+
+
+def departures(rules) -> list[str]:
+    """Every departure from the seed the simulated campaigns make (the generated battles; Rome's
+    edge in them when the rules option player_battle_bonus is not 0)."""
+    out = [DEPARTURE]
+    edge = rules.options.player_battle_bonus
+    if edge:
+        out.append(f"Rome's side adds {edge:+d} to its score in every generated battle of Rome's (or its Subjects'), "
+                   "standing for the player's skill at the table: the rules option player_battle_bonus is not 0")
+    return out
+
+
+def verdict_words(rules) -> dict[str, str]:
+    """Each verdict with its Civic Development band, from the rules (option band_180 included)."""
+    c = rules.civic
+    italy_low = c.italy if rules.options.band_180 == "italy" else c.italy + 1
+    return {"assured": f"assured ({c.assured}+)", "italy": f"Italy ({italy_low}-{c.assured - 1})",
+            "provincial": f"provincial ({c.provincial + 1}-{italy_low - 1})",
+            "disappear": f"disappear (<={c.provincial})", "disgrace": "disgrace (homes lost)"}
+
+
+def _check_out(out: Path | None, force: bool) -> None:
+    from bellica.geo.errors import InputError
+
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: is a file, not a folder: give a folder for the results")
+    there = [name for name in OUTPUTS if (out / name).exists()]
+    if there and not force:
+        raise InputError(f"--out {out}: already holds {', '.join(there)}: give another folder, or --force to replace them")
+
+
+def _rise_of_rome(policy: str, rules_file: Path | None):
+    """(the runner, the rules used)"""
+    from bellica.engine.rise_of_rome.policies import CampaignRunner, make_policy, simulation_rules
+    from bellica.engine.rise_of_rome.rules import rules_from_file
+    from bellica.engine.rise_of_rome.scenario import load_scenario
+
+    make_policy(policy, 0)  # an unknown name: one line naming the choices
+    rules = simulation_rules(rules_from_file(rules_file) if rules_file else None)
+    return CampaignRunner(policy, rules, load_scenario()), rules
+
+
+def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]:
+    lines = [f"Rise of Rome: {summary['runs']} campaigns, policy {meta['policy']}, seed {meta['seed']}, "
+             f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.1f} runs/s)",
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
+    verdicts = summary["counts"]["verdict"]
+    lines.append("Verdicts: " + ", ".join(f"{words.get(k, k)} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)"
+                                          for k, v in verdicts.items()))
+    c = summary["numbers"]["civic"]
+    if c["n"]:
+        lines.append(f"Civic Development: median {c['median']:g}, 10-90% {c['p10']:g} to {c['p90']:g}, "
+                     f"mean {c['mean']:g}, range {c['min']:g} to {c['max']:g}")
+    t = summary["numbers"]["turns"]
+    if t["n"]:
+        lines.append(f"Turns played: median {t['median']:g}, mean {t['mean']:g} (fewer than {meta['turns']}: Rome lost all its homes)")
+    per_turn = summary["series"]["provinces"]
+    if per_turn:
+        lines.append("Provinces held per turn, median [10-90%]: " + ", ".join(
+            f"{p['index']}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]" for p in per_turn))
+    return lines
+
+
+@click.command(name="simulate")
+@click.argument("ruleset", metavar="RULESET")
+@click.option("--runs", type=WHOLE, default=1000, show_default=True, help="How many campaigns to play.")
+@click.option("--policy", default=None,
+              help="Who plays: Rise of Rome's Rome: prudent (default), builder, conqueror (= weakest-neighbour) or "
+                   "random; Mare Nostrum's six nations: builder (default), aggressor, diplomat or random.")
+@click.option("--nation-policy", "nation_policies", multiple=True, metavar="NATION=POLICY",
+              help="Mare Nostrum: the policy of one nation (repeatable); the others play --policy. "
+                   "Example: --nation-policy Romans=aggressor --nation-policy Gauls=random.")
+@click.option("--seed", type=WHOLE, default=1, show_default=True,
+              help="The master seed: each run's seed derives from it and the run's index.")
+@click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
+@click.option("--scheduler", default=None, metavar="ADDR",
+              help="A Dask scheduler (tcp://host:8786) to run on instead of the local cores ('sync': this process).")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A whole rules file of the ruleset's shape (a variant) instead of the shipped rules.")
+@click.option("--out", type=click.Path(file_okay=True, path_type=Path), default=None,
+              help="Folder for summary.json, runs.csv and outcomes.png.")
+@click.option("--force", is_flag=True, help="Replace those files in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document instead of the report.")
+def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, force, as_json):
+    """Play RULESET's campaign RUNS times and report the distribution of outcomes.
+
+    The engine plays every power and a named policy plays Rome: prudent (the default: defend to
+    the next 20-point step when attacked, else attack the weakest neighbour with 20 when it can,
+    retake lost homes), builder (no attacks, all revenue to Civic Improvement), conqueror (attack
+    the weakest neighbour every turn) or random (a random legal player).  Rome's battles are generated like the others' (a departure from the
+    seed, which plays them on the table; the report says so).  Same --seed, same outcomes,
+    whatever --workers or --scheduler.
+
+    Mare Nostrum (mare-nostrum): the policy plays all six nations (builder, aggressor, diplomat
+    or random), or each --nation-policy NATION=POLICY its nation, each battle decided by a
+    seeded die (a departure from the seed, which fights them in Field of Glory).
+
+    Example: bellica simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
+    """
+    from bellica.engine.core.simulate import summarise
+    from bellica.engine.rise_of_rome.policies import DEFAULT_POLICY, VERDICT_ORDER
+    from bellica.geo.errors import InputError
+
+    if ruleset not in RULESETS:
+        raise InputError(f"no simulation for the ruleset {ruleset!r}: choose one of {', '.join(RULESETS)}")
+    if runs < 1:
+        raise InputError("--runs 0: give 1 or more campaigns to play")
+    if workers is not None and workers < 1:
+        raise InputError("--workers 0: give 1 or more worker processes (or leave it out for every core)")
+    if workers is not None and scheduler not in (None, "processes", "sync"):
+        raise InputError("--workers is for the local cores; a Dask scheduler has its own workers: give one or the other")
+    _check_out(out, force)
+    if ruleset == "mare-nostrum":
+        return _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json)
+    if nation_policies:
+        raise InputError(f"--nation-policy {nation_policies[0]}: Rise of Rome has one player, Rome: give its policy "
+                         "with --policy (--nation-policy is for Mare Nostrum's nations)")
+    policy = policy or DEFAULT_POLICY  # each ruleset names its own default (Rise of Rome: prudent)
+    runner, rules = _rise_of_rome(policy, rules_file)
+
+    rows, seconds, where = _run(runner, seed, runs, scheduler, workers)
+    summary = summarise(rows, counts={"verdict": VERDICT_ORDER}, numbers=("civic", "turns", "final_provinces"),
+                        series=("provinces", "civic_by_turn"))
+    meta = {"ruleset": ruleset, "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
+            "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
+            "rules": str(rules_file) if rules_file else "shipped", "departures": departures(rules),
+            "verdict_bounds": {"assured": rules.civic.assured, "italy": rules.civic.italy,
+                               "provincial": rules.civic.provincial}}
+    document = {**meta, **summary}
+    timing = {"where": where, "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 2) if seconds else None}
+
+    written = []
+    if out is not None:
+        written = _write(out, document, rows, rules)
+    if as_json:
+        from bellica.commands.jsonout import echo_json
+
+        echo_json({**document, **timing, "written": [str(p) for p in written]})
+        return
+    for line in _report_lines({**meta, **timing}, summary, verdict_words(rules)):
+        click.echo(line)
+    if written:
+        click.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+def _run(runner, seed: int, runs: int, scheduler, workers) -> tuple[list[dict], float, str]:
+    """(the rows, seconds taken, where they ran in words)"""
+    from bellica.engine.core.simulate import run_seeds, simulate
+
+    seeds = run_seeds(seed, runs)
+    t0 = time.perf_counter()
+    rows = simulate(runner, seeds, scheduler=scheduler, workers=workers)
+    seconds = time.perf_counter() - t0
+    if scheduler and scheduler not in ("processes", "sync"):
+        where = f"Dask scheduler {scheduler}"
+    else:
+        n = 1 if scheduler == "sync" else (workers or os.cpu_count() or 1)
+        where = "this process" if n == 1 else f"{min(n, runs)} local processes"
+    return rows, seconds, where
+
+
+# --- Mare Nostrum ----------------------------------------------------------------------------
+
+
+def nation_policy_pairs(given, nations, default: str) -> dict[str, str]:
+    """``--nation-policy NATION=POLICY`` values -> nation -> policy for every nation (the others
+    ``default``); a value without '=', an unknown nation or policy: one line naming the choices."""
+    from bellica.engine.mare_nostrum.policies import resolve_policies
+    from bellica.geo.errors import InputError
+
+    pairs = {}
+    for text in given:
+        nation, sep, name = str(text).partition("=")
+        if not sep or not nation.strip() or not name.strip():
+            raise InputError(f"--nation-policy {text!r}: give NATION=POLICY, e.g. --nation-policy Romans=aggressor")
+        pairs[nation.strip()] = name.strip()
+    return resolve_policies(pairs, nations, default)
+
+
+def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json) -> None:
+    from bellica.engine.core.simulate import summarise
+    from bellica.engine.mare_nostrum.policies import DEFAULT_POLICY, DEPARTURE, GameRunner, make_policy, policy_label
+    from bellica.engine.mare_nostrum.rules import default_rules, rules_from_file
+    from bellica.engine.mare_nostrum.scenario import default_scenario
+
+    policy = policy or DEFAULT_POLICY
+    make_policy(policy, 0)  # an unknown name: one line naming the choices
+    nations = list(default_scenario().nations)
+    names = nation_policy_pairs(nation_policies, nations, policy)
+    label = policy_label(names)
+    rules = rules_from_file(rules_file) if rules_file else default_rules()
+    played = label if len(set(names.values())) == 1 else tuple(names.items())
+    rows, seconds, where = _run(GameRunner(played, rules if rules_file else None), seed, runs, scheduler, workers)
+    summary = summarise(rows, counts={"winner": nations + ["none"]}, numbers=("turns", *(f"final_{n}" for n in nations)),
+                        series=tuple(f"provinces_{n}" for n in nations))
+    meta = {"ruleset": "mare-nostrum", "policy": label, "policies": names, "seed": seed, "runs": runs,
+            "turns": rules.game.turns,
+            "nations": nations, "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
+            "rules": str(rules_file) if rules_file else "shipped", "departures": [DEPARTURE]}
+    document = {**meta, **summary}
+    timing = {"where": where, "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 2) if seconds else None}
+    written = []
+    if out is not None:
+        from bellica.web_maps.plots import nations_plot
+
+        out.mkdir(parents=True, exist_ok=True)
+        summary_path = out / "summary.json"
+        summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        runs_path = out / "runs.csv"
+        write_runs_csv(rows, runs_path)
+        title = (f"Mare Nostrum: {runs} games, {_played_by(names)}, seed {seed} "
+                 "(battles decided by a seeded die)")
+        plot_path = nations_plot(document, out / "outcomes.png", title=title, nations=nations)
+        written = [summary_path, runs_path, plot_path]
+    if as_json:
+        from bellica.commands.jsonout import echo_json
+
+        echo_json({**document, **timing, "written": [str(p) for p in written]})
+        return
+    for line in _mare_nostrum_lines({**meta, **timing}, summary, nations):
+        click.echo(line)
+    if written:
+        click.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+def _played_by(names: dict[str, str]) -> str:
+    """Who plays, in words: "policy builder for every nation", or "policies Gauls random, Romans
+    diplomat, the others builder" (the others: the policy most nations play)."""
+    counts: dict[str, int] = {}
+    for p in names.values():
+        counts[p] = counts.get(p, 0) + 1
+    if len(counts) == 1:
+        return f"policy {next(iter(counts))} for every nation"
+    common = max(counts, key=lambda p: counts[p])
+    if counts[common] == 1:
+        return "policies " + ", ".join(f"{n} {p}" for n, p in names.items())
+    return "policies " + ", ".join(f"{n} {p}" for n, p in names.items() if p != common) + f", the others {common}"
+
+
+def _mare_nostrum_lines(meta: dict, summary: dict, nations: list[str]) -> list[str]:
+    lines = [f"Mare Nostrum: {summary['runs']} games, {_played_by(meta['policies'])}, seed {meta['seed']}, "
+             f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.1f} runs/s)",
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
+    wins = summary["counts"]["winner"]
+    lines.append("Wins: " + ", ".join(f"{k} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)" for k, v in wins.items()))
+    t = summary["numbers"]["turns"]
+    if t["n"]:
+        lines.append(f"Turns played: median {t['median']:g}, mean {t['mean']:g}, range {t['min']:g} to {t['max']:g} "
+                     f"(past {meta['turns']}: tied leaders play on)")
+    lines.append("Provinces held per turn, median [10-90%]:")
+    for n in nations:
+        per_turn = summary["series"][f"provinces_{n}"]
+        lines.append(f"  {n}: " + ", ".join(f"{p['index']}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]"
+                                             for p in per_turn))
+    return lines
+
+
+def _write(out: Path, document: dict, rows: list[dict], rules) -> list[Path]:
+    from bellica.web_maps.plots import outcome_plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    summary_path = out / "summary.json"
+    summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    runs_path = out / "runs.csv"
+    write_runs_csv(rows, runs_path)
+    plot_path = outcome_plot(document, rows, out / "outcomes.png", **plot_labels(document, rules))
+    return [summary_path, runs_path, plot_path]
+
+
+def plot_labels(document: dict, rules) -> dict:
+    """The Rise of Rome words and bounds for :func:`bellica.web_maps.plots.outcome_plot`."""
+    c = rules.civic
+    return {"title": (f"Rise of Rome: {document['runs']} campaigns, Rome played by '{document['policy']}', "
+                      f"seed {document['seed']} (Rome's battles generated"
+                      + (f", Rome {rules.options.player_battle_bonus:+d} in them" if rules.options.player_battle_bonus else "")
+                      + ")"),
+            "bounds": {"provincial": c.provincial, "italy": c.italy, "assured": c.assured},
+            "verdict_labels": verdict_words(rules), "score": "civic", "score_label": "final Civic Development",
+            "series": "provinces", "series_label": "provinces Rome holds"}
+
+
+def write_runs_csv(rows: list[dict], path: Path) -> None:
+    """One row per run; list-valued columns spread over ``NAME_t0``, ``NAME_t1``, ..."""
+    if not rows:
+        path.write_text("", encoding="utf-8")
+        return
+    scalar = [k for k, v in rows[0].items() if not isinstance(v, (list, tuple))]
+    lists = {k: len(v) for k, v in rows[0].items() if isinstance(v, (list, tuple))}
+    header = scalar + [f"{k}_t{i}" for k, n in lists.items() for i in range(n)]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for r in rows:
+            w.writerow([r[k] for k in scalar] + [r[k][i] if i < len(r[k]) else "" for k, n in lists.items()
+                                                 for i in range(n)])
