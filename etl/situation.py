@@ -41,6 +41,12 @@ Decisions where the issue is silent:
   other files); an existing file never.
 * A campaign not yet started (no armies or control rows) has no situation: refused, naming
   ``bellica round start``.
+
+The other rulesets' campaigns (Rise of Rome, Mare Nostrum, Magna Graecia, Trossian) are
+exported from their ruleset's player view (:meth:`Situation.from_view`,
+:mod:`bellica.schema.view`): a layer per feature layer of the view (provinces by holder, lanes,
+nodes and paths, counters, fleets, sieges, battles, ...), exactly what the view holds, and the
+view's status as ``status.json``; the ruleset, not this module, decides what a viewer may see.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ import shapely
 from bellica.datasets.rules import canonical_faction
 from bellica.etl.files import clear_leftovers, open_duckdb, table_names, temp_path
 from bellica.geo.errors import InputError
+from bellica.schema.view import FeatureLayer, PlayerView
 
 #: The layers, in the order they are written.
 LAYERS = ("armies", "control", "sieges", "supply_lines", "supplied_structures", "zoc")
@@ -73,6 +80,7 @@ FORMATS = ("gpkg", "geojson")
 MANIFEST = "export.json"
 GPKG_NAME = "situation.gpkg"
 GEOJSON_DIR = "geojson"
+STATUS_NAME = "status.json"
 
 _CAMPAIGN_TABLES = ("hexes", "structures", "factions")
 _STATE_TABLES = ("armies", "control", "sieges", "siege_armies", "campaign")
@@ -96,6 +104,14 @@ class Situation:
     factions: list[str]
     position: dict[str, str]  # the campaign table: round, phase, stage, ...
     layers: dict[str, gpd.GeoDataFrame] = field(default_factory=dict)
+    #: Each layer's geometry type (written even when a layer is empty), in the order written.
+    geometry_types: dict[str, str] = field(default_factory=lambda: dict(GEOMETRY_TYPES))
+    #: Layers the same for every viewer; the others hold what this viewer may see of them.
+    public: tuple[str, ...] = PUBLIC_LAYERS
+    #: What a faction's export leaves out, in words.
+    hidden_words: tuple[str, ...] = ("strength of other factions' armies (NULL)",)
+    #: Where the campaign stands as the viewer may read it (a player view's status; written as status.json).
+    status: dict | None = None
 
     @property
     def round(self) -> int:
@@ -133,10 +149,26 @@ class Situation:
             "viewer": self.viewer or "umpire",
             "crs": "EPSG:4326",
             "layers": {name: len(gdf) for name, gdf in self.layers.items()},
-            "public_layers": list(PUBLIC_LAYERS),
-            "own_faction_only": [] if self.viewer is None else list(OWN_LAYERS),
-            "hidden": [] if self.viewer is None else ["strength of other factions' armies (NULL)"],
+            "public_layers": list(self.public),
+            "own_faction_only": [] if self.viewer is None else [n for n in self.layers if n not in self.public],
+            "hidden": [] if self.viewer is None else list(self.hidden_words),
         }
+
+    @classmethod
+    def from_view(cls, campaign: Path, view: PlayerView, factions: list[str]) -> "Situation":
+        """The situation a ruleset's player view gives (:mod:`bellica.schema.view`): a layer per
+        feature layer, its properties as columns, exactly what the view holds."""
+        layers = {x.name: _features_frame(x) for x in view.layers}
+        position = {"round": str(view.round), "phase": view.phase, "ruleset": view.ruleset}
+        return cls(campaign, view.viewer, factions, position, layers,
+                   geometry_types={x.name: x.geometry_type for x in view.layers},
+                   public=tuple(x.name for x in view.layers if x.public), hidden_words=tuple(view.hidden),
+                   status=dict(view.status))
+
+
+def _features_frame(layer: FeatureLayer) -> gpd.GeoDataFrame:
+    rows = [dict(f.properties) for f in layer.features]
+    return gpd.GeoDataFrame(rows, geometry=[f.geometry for f in layer.features], crs="EPSG:4326")
 
 
 def resolve_faction(name: str, factions: Iterable[str]) -> str:
@@ -299,18 +331,22 @@ def write_situation(situation: Situation, folder: str | Path, formats: Iterable[
     for fmt in formats:
         if fmt == "gpkg":
             out = folder / GPKG_NAME
-            for name in LAYERS:
-                situation.layers[name].to_file(out, layer=name, driver="GPKG", geometry_type=GEOMETRY_TYPES[name])
+            for name, kind in situation.geometry_types.items():
+                situation.layers[name].to_file(out, layer=name, driver="GPKG", geometry_type=kind)
             written.append(out)
         elif fmt == "geojson":
             sub = folder / GEOJSON_DIR
             sub.mkdir(exist_ok=True)
-            for name in LAYERS:
+            for name, kind in situation.geometry_types.items():
                 out = sub / f"{name}.geojson"
-                situation.layers[name].to_file(out, driver="GeoJSON", geometry_type=GEOMETRY_TYPES[name])
+                situation.layers[name].to_file(out, driver="GeoJSON", geometry_type=kind)
                 written.append(out)
         else:
             raise InputError(f"--format {fmt!r}: use gpkg, geojson or both")
+    if situation.status is not None:
+        out = folder / STATUS_NAME
+        out.write_text(json.dumps(situation.status, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+        written.append(out)
     return written
 
 
@@ -354,8 +390,12 @@ def check_out_folder(out: str | Path, *, force: bool, option: str = "--out") -> 
 
 def export_situation(campaign: str | Path, out: str | Path, *, faction: str | None = None,
                      formats: Iterable[str] = FORMATS, force: bool = False,
-                     extra: Callable[[Situation, Path], None] | None = None) -> tuple[Path, Situation]:
+                     extra: Callable[[Situation, Path], None] | None = None,
+                     read: Callable[[], Situation] | None = None) -> tuple[Path, Situation]:
     """Write the campaign's situation now (as ``faction`` may see it) into the folder ``out``.
+
+    ``read`` gives the situation instead of the Vae Victis reader (a ruleset's player view,
+    :meth:`Situation.from_view`); it is called after ``out`` is checked, before anything is written.
 
     ``extra(situation, tmp_folder)`` may add files (the CLI's player packets) before the folder
     is renamed into place; if it raises, nothing is left behind and an existing ``out`` is kept.
@@ -365,7 +405,7 @@ def export_situation(campaign: str | Path, out: str | Path, *, faction: str | No
     for fmt in formats:
         formats_of(fmt)
     check_out_folder(out, force=force)
-    situation = read_situation(campaign, faction=faction)
+    situation = read() if read is not None else read_situation(campaign, faction=faction)
     clear_leftovers(out, command="bellica export")
     tmp = temp_path(out, "tmpdir")
     try:

@@ -59,9 +59,12 @@ def command(campaign: Path, out: Path, faction: str | None, fmt: str, packet: bo
     from bellica.etl.situation import UnknownFactionError, export_situation, formats_of
 
     formats = formats_of(fmt)
-    extra = (lambda situation, folder: write_packets(campaign, situation, folder, formats)) if packet else None
+    views = ruleset_views(campaign)
+    read = (lambda: views(faction)) if views else None
+    extra = (lambda situation, folder: write_packets(campaign, situation, folder, formats, views)) if packet else None
     try:
-        path, situation = export_situation(campaign, out, faction=faction, formats=formats, force=force, extra=extra)
+        path, situation = export_situation(campaign, out, faction=faction, formats=formats, force=force, extra=extra,
+                                           read=read)
     except UnknownFactionError as e:
         raise click.BadParameter(f"{faction!r} is not a faction of this campaign: use one of {', '.join(e.factions)}",
                                  param_hint="--faction") from None
@@ -78,24 +81,56 @@ def folder_name(faction: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", faction) or "_"
 
 
-def write_packets(campaign: Path, situation, folder: Path, formats) -> list[Path]:
+def ruleset_views(campaign: Path):
+    """``views(faction) -> Situation`` from the campaign's ruleset's player view
+    (:meth:`~bellica.engine.core.ruleset.Ruleset.player_view`), or None for a ruleset without one
+    (Vae Victis II, whose situation :mod:`bellica.etl.situation` reads) and for a file that is no
+    started campaign (the situation reader says why in one line)."""
+    from bellica.commands.round import open_campaign, resolve_faction
+    from bellica.engine.core.ruleset import Ruleset
+    from bellica.etl.situation import Situation
+
+    from bellica.geo.errors import InputError
+
+    try:
+        with open_campaign(campaign, read_only=True) as c:
+            if type(c.ruleset).player_view is Ruleset.player_view or not c.has_state():
+                return None
+    except InputError:
+        return None
+
+    def views(faction: str | None) -> Situation:
+        with open_campaign(campaign, read_only=True) as c:
+            c.viewer = viewer = resolve_faction(c, faction)
+            return Situation.from_view(campaign, c.ruleset.player_view(c, viewer), c.ruleset.factions(c))
+
+    return views
+
+
+def write_packets(campaign: Path, situation, folder: Path, formats, views=None) -> list[Path]:
     """Write ``packets/<faction>/`` into ``folder`` for the situation's viewer, or for every
-    faction when it is the umpire's; returns the packet folders."""
+    faction when it is the umpire's; returns the packet folders.  ``views`` (a ruleset's player
+    views, :func:`ruleset_views`) gives each faction's situation; without it, the Vae Victis
+    situation is narrowed per faction and an orders template is added."""
     from bellica.etl.situation import write_situation
 
     factions = [situation.viewer] if situation.viewer else list(situation.factions)
     log_texts = faction_logs(campaign, factions)
     written = []
     for faction in factions:
-        view = situation if situation.viewer == faction else situation.for_faction(faction)
+        if situation.viewer == faction:
+            view = situation
+        else:
+            view = views(faction) if views else situation.for_faction(faction)
         here = folder / PACKETS_DIR / folder_name(faction)
         here.mkdir(parents=True)
         render_faction_map(campaign, here / MAP_NAME, faction)
         text, jsonl = log_texts[faction]
         (here / LOG_NAME).write_text(text, encoding="utf-8")
         (here / LOG_JSON_NAME).write_text(jsonl, encoding="utf-8")
-        round_ = orders_round(view)
-        (here / f"orders-round-{round_}.toml").write_text(orders_template(view, campaign.name), encoding="utf-8")
+        if views is None:
+            round_ = orders_round(view)
+            (here / f"orders-round-{round_}.toml").write_text(orders_template(view, campaign.name), encoding="utf-8")
         write_situation(view, here, formats)
         written.append(here)
     return written

@@ -15,7 +15,8 @@ A ruleset (Vae Victis II, the naval rules, a province game, ...) is a subclass o
   next (:meth:`next_step`), how a recorded log replays as steps
   (:meth:`recorded_steps`, :meth:`run_step`);
 * the **words** of its events (:meth:`describe`) and how its orders are sealed from
-  other factions (:attr:`order_seal`, :mod:`engine.core.sealed`).
+  other factions (:attr:`order_seal`, :mod:`engine.core.sealed`);
+* what a viewer may see now (:meth:`player_view`, :mod:`bellica.schema.view`).
 
 The core gives it the campaign file, transactions, the append-only event log and the
 one reducer, replay and verification, re-adjudication, seeded randomness
@@ -178,6 +179,14 @@ class Ruleset:
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         """The umpire's steps and their inputs, read back from a log, in order."""
         return []
+
+    # --- what a viewer may see ------------------------------------------------------------------
+
+    def player_view(self, campaign, viewer: str | None):
+        """What ``viewer`` (a faction as the campaign spells it; None: the umpire) may see now, as a
+        :class:`bellica.schema.view.PlayerView`: the one place the ruleset decides what another
+        faction may not read.  Exports write it (``bellica export``)."""
+        raise InputError(f"ruleset {self.name} has no player view: it cannot be exported yet")
 
     def log_key(self, event: StoredEvent) -> tuple:
         """What re-adjudication compares of each event (a ruleset may leave out bookkeeping fields)."""

@@ -14,6 +14,8 @@ knows a ruleset: a subclass names its own functions as class attributes.
 
 from __future__ import annotations
 
+import importlib
+
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -153,6 +155,18 @@ class SteppedRuleset(Ruleset):
 
     def factions(self, campaign) -> list[str]:
         return sorted(campaign.board.nations)
+
+    def player_view(self, campaign, viewer: str | None):
+        """The ruleset package's ``player_view(campaign, viewer)``, in its ``player_view`` module
+        (imported when first asked: a round step never needs it)."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.player_view")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.player_view":
+                raise
+            return super().player_view(campaign, viewer)
+        return module.player_view(campaign, viewer)
 
     # --- a scenario folder ----------------------------------------------------------------------
 

@@ -1,0 +1,105 @@
+"""Building blocks of a ruleset's player view (:class:`bellica.schema.view.PlayerView`): the map's
+named places as geometry, and features made from them.
+
+A ruleset decides what a viewer may see (its ``player_view``); these helpers only give that
+decision a place on the map: a province or sea area is its polygon (``provinces``,
+``sea_areas``, docs/provinces.md), a node its site (``nodes``, docs/nodes.md), a path its line
+(``node_paths``).  A marker in a region stands at a point inside it (shapely's
+``point_on_surface`` of the largest part), so it is never drawn in a neighbour.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Mapping
+
+import shapely
+
+from bellica.schema import existing_columns, existing_tables
+from bellica.schema.view import Feature, FeatureLayer
+
+__all__ = ["Places", "feature_layer", "province_layer", "scalar"]
+
+
+def scalar(value: Any) -> Any:
+    """A property value an exported column can hold: scalars as they are, lists and mappings as JSON."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def feature_layer(name: str, geometry_type: str, rows: Iterable[tuple[Any, Mapping[str, Any]]], *,
+                  public: bool = True, description: str = "") -> FeatureLayer:
+    """A layer of ``(geometry, properties)`` rows; rows without a geometry (a place the map lacks)
+    are left out, properties made scalar."""
+    features = tuple(Feature(g, {k: scalar(v) for k, v in props.items()}) for g, props in rows if g is not None)
+    return FeatureLayer(name, geometry_type, features, public=public, description=description)
+
+
+class Places:
+    """The named places of a campaign's map, read once: regions (provinces, sea areas), nodes, paths."""
+
+    def __init__(self, con) -> None:
+        self._con = con
+        self._tables = existing_tables(con)
+        self._regions: dict[str, Any] | None = None
+        self._nodes: dict[str, Any] | None = None
+
+    def _read(self, table: str, key: str = "name") -> dict[str, Any]:
+        if table not in self._tables or "geom" not in existing_columns(self._con, table):
+            return {}
+        rows = self._con.execute(f"SELECT {key}, ST_AsWKB(geom) FROM {table} ORDER BY 1").fetchall()
+        return {name: shapely.from_wkb(bytes(wkb)) for name, wkb in rows if wkb is not None}
+
+    @property
+    def regions(self) -> dict[str, Any]:
+        """Province and sea-area polygons by name (a sea area never shares a province's name)."""
+        if self._regions is None:
+            self._regions = {**self._read("sea_areas"), **self._read("provinces")}
+        return self._regions
+
+    @property
+    def nodes(self) -> dict[str, Any]:
+        """Node sites (points) by name."""
+        if self._nodes is None:
+            self._nodes = self._read("nodes")
+        return self._nodes
+
+    def region(self, name: str | None):
+        return self.regions.get(name) if name else None
+
+    def inside(self, name: str | None):
+        """A point inside region ``name`` (its largest part), or the node ``name``'s site; None if neither."""
+        if name in self.nodes:
+            return self.nodes[name]
+        geom = self.region(name)
+        if geom is None:
+            return None
+        parts = shapely.get_parts(geom)
+        big = max(parts, key=lambda p: p.area) if len(parts) else geom
+        return shapely.point_on_surface(big)
+
+    def paths(self, kind: str | None = None) -> list[tuple[str, str, str, Any]]:
+        """``(a, b, kind, line)`` of every node path (``kind`` 'land' or 'sea', or both)."""
+        if "node_paths" not in self._tables:
+            return []
+        where, params = ("WHERE kind = ?", [kind]) if kind else ("", [])
+        rows = self._con.execute(f"SELECT a, b, kind, ST_AsWKB(geom) FROM node_paths {where} ORDER BY a, b, kind",
+                                 params).fetchall()
+        return [(a, b, k, shapely.from_wkb(bytes(w))) for a, b, k, w in rows if w is not None]
+
+
+def province_layer(places: Places, holders: Mapping[str, str | None], extra: Mapping[str, Mapping[str, Any]] | None = None,
+                   *, name: str = "provinces") -> FeatureLayer:
+    """Every province of ``holders`` as its polygon with its ``holder`` (None: nobody) and any
+    ``extra`` properties of it: who holds what is on the board for every viewer."""
+    extra = extra or {}
+    return feature_layer(name, "MultiPolygon", (
+        (_multi(places.region(p)), {"province": p, "holder": h, **extra.get(p, {})}) for p, h in holders.items()))
+
+
+def _multi(geom):
+    """Polygons as MultiPolygons, so one layer holds one geometry type (GeoPackage wants one)."""
+    if geom is None or geom.geom_type == "MultiPolygon":
+        return geom
+    return shapely.MultiPolygon([geom]) if geom.geom_type == "Polygon" else geom
