@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-import shapely
-
 from bellica.schema import existing_columns, existing_tables
 from bellica.schema.view import Feature, FeatureLayer
 
@@ -46,6 +44,8 @@ class Places:
         self._nodes: dict[str, Any] | None = None
 
     def _read(self, table: str, key: str = "name") -> dict[str, Any]:
+        import shapely  # here, not at import: the warm server preloads the core and never shapely (its threads)
+
         if table not in self._tables or "geom" not in existing_columns(self._con, table):
             return {}
         rows = self._con.execute(f"SELECT {key}, ST_AsWKB(geom) FROM {table} ORDER BY 1").fetchall()
@@ -70,6 +70,8 @@ class Places:
 
     def inside(self, name: str | None):
         """A point inside region ``name`` (its largest part), or the node ``name``'s site; None if neither."""
+        import shapely
+
         if name in self.nodes:
             return self.nodes[name]
         geom = self.region(name)
@@ -81,6 +83,8 @@ class Places:
 
     def paths(self, kind: str | None = None) -> list[tuple[str, str, str, Any]]:
         """``(a, b, kind, line)`` of every node path (``kind`` 'land' or 'sea', or both)."""
+        import shapely
+
         if "node_paths" not in self._tables:
             return []
         where, params = ("WHERE kind = ?", [kind]) if kind else ("", [])
@@ -100,6 +104,8 @@ def province_layer(places: Places, holders: Mapping[str, str | None], extra: Map
 
 def _multi(geom):
     """Polygons as MultiPolygons, so one layer holds one geometry type (GeoPackage wants one)."""
+    import shapely
+
     if geom is None or geom.geom_type == "MultiPolygon":
         return geom
     return shapely.MultiPolygon([geom]) if geom.geom_type == "Polygon" else geom
