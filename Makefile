@@ -41,8 +41,10 @@ demo: venv
 	$(BELLICA) serve tokens $(BUILD)/first-punic-war.duckdb
 	@echo "play through the browser: $(BELLICA) serve $(BUILD)/first-punic-war.duckdb  (then open a link above)"
 
+# On every core (pytest-xdist): tests are handed out one by one as workers free up (worksteal), and
+# session fixtures (the Mediterranean map) are built once per worker.
 test: venv chromium
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist worksteal
 
 bench: venv
 	$(PY) -m benchmarks.run
