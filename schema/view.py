@@ -41,6 +41,8 @@ class FeatureLayer:
     features: Sequence[Feature] = ()
     public: bool = True
     description: str = ""
+    #: The properties every feature may have, in order: an empty layer still has its columns.
+    columns: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         if self.geometry_type not in GEOMETRY_TYPES:

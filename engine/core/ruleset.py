@@ -188,6 +188,11 @@ class Ruleset:
         faction may not read.  Exports write it (``bellica export``)."""
         raise InputError(f"ruleset {self.name} has no player view: it cannot be exported yet")
 
+    def order_sheet(self, view, campaign_name: str) -> tuple[str, str] | None:
+        """``(file name, text)`` of an orders file for ``view``'s faction to fill in (a play-by-email
+        packet's), made from that view alone; None when the ruleset takes orders by its commands."""
+        return None
+
     def log_key(self, event: StoredEvent) -> tuple:
         """What re-adjudication compares of each event (a ruleset may leave out bookkeeping fields)."""
         return (event.round, event.phase, event.kind, event.data, event.text)

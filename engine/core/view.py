@@ -27,11 +27,15 @@ def scalar(value: Any) -> Any:
 
 
 def feature_layer(name: str, geometry_type: str, rows: Iterable[tuple[Any, Mapping[str, Any]]], *,
-                  public: bool = True, description: str = "") -> FeatureLayer:
+                  public: bool = True, description: str = "", columns: Iterable[str] = ()) -> FeatureLayer:
     """A layer of ``(geometry, properties)`` rows; rows without a geometry (a place the map lacks)
-    are left out, properties made scalar."""
+    are left out, properties made scalar.  ``columns``: the properties in order (default: every
+    property of the features, in the order first met), so an empty layer keeps them."""
     features = tuple(Feature(g, {k: scalar(v) for k, v in props.items()}) for g, props in rows if g is not None)
-    return FeatureLayer(name, geometry_type, features, public=public, description=description)
+    names = list(columns)
+    for f in features:
+        names += [k for k in f.properties if k not in names]
+    return FeatureLayer(name, geometry_type, features, public=public, description=description, columns=tuple(names))
 
 
 class Places:

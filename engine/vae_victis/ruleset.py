@@ -103,5 +103,15 @@ class VaeVictisII(Ruleset):
 
         return recorded.log_key(event)
 
+    def player_view(self, campaign, viewer: str | None):
+        from bellica.engine.vae_victis.player_view import player_view
+
+        return player_view(campaign, viewer)
+
+    def order_sheet(self, view, campaign_name: str) -> tuple[str, str] | None:
+        from bellica.engine.vae_victis.order_sheet import order_sheet
+
+        return order_sheet(view, campaign_name)
+
 
 VAE_VICTIS_II = register(VaeVictisII())

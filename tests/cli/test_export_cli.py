@@ -94,7 +94,7 @@ def test_packet_per_faction(played, tmp_path, capsys):
     for faction, armies in (("roma", [9, 10]), ("carthago", [1]), ("syracusae", [])):
         here = out / "packets" / faction
         assert sorted(p.name for p in here.iterdir()) == ["log.jsonl", "log.txt", "map.html", "orders-round-2.toml",
-                                                          "situation.gpkg"]
+                                                          "situation.gpkg", "status.json"]
         template = (here / "orders-round-2.toml").read_text()
         parsed = parse_orders_text(template, "template")
         assert parsed.faction == faction and parsed.round == 2
@@ -138,7 +138,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(played, tmp_path, capsys):
     create_map_tables(con)
     con.close()
     code, _, err = bellica(capsys, "export", map_db, "--out", out)
-    assert code == 1 and err.startswith("error: ") and "is a map, not a campaign" in err
+    assert code == 1 and err.startswith("error: ") and "is a map (from `bellica map build`), not a campaign" in err
     assert len(err.strip().splitlines()) == 1
     code, _, err = bellica(capsys, "export", tmp_path / "none.duckdb", "--out", out)
     assert code == 1 and "does not exist" in err and len(err.strip().splitlines()) == 1

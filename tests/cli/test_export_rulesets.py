@@ -89,7 +89,7 @@ def test_magna_graecia_exports_what_each_side_may_see(mg_campaign, tmp_path, cap
     assert umpire["viewer"] == "umpire" and umpire["hidden"] == []
     assert umpire["layers"]["places"] > 20 and umpire["layers"]["counters"] > 10
     side = _export(capsys, mg_campaign, tmp_path / "c", "--faction", "carthage")
-    assert side["viewer"] == "Carthage" and "counters" in side["own_faction_only"]
+    assert side["viewer"] == "Carthage" and "counters" in side["per_viewer_layers"]
     counters = _layer(tmp_path / "c", "counters")
     # Carthage reads its own commands' elements, of the others only where counters stand.
     assert counters["elements"].notna().sum() > 0

@@ -1,4 +1,6 @@
-"""`bellica export`'s tables: the situation now (etl/situation.py), read back with GeoPandas/pyogrio."""
+"""`bellica export`'s tables: the situation now as a Vae Victis II viewer may see it (the ruleset's
+player view, engine/vae_victis/player_view.py, read by bellica/services/situation.py and written by
+etl/situation.py), read back with GeoPandas/pyogrio."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import pyogrio
 import pytest
 
 from bellica.engine.core.events import Event
-from bellica.etl.situation import (LAYERS, MANIFEST, UnknownFactionError, export_situation, read_situation)
+from bellica.etl.situation import MANIFEST, UnknownFactionError
+from bellica.services.situation import export_campaign as export_situation
+from bellica.services.situation import read_situation
 from bellica.geo.errors import InputError, BellicaError
 from bellica.geo.spatialdb import connect
 from bellica.schema import create_map_tables
@@ -19,6 +23,7 @@ from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
 
+LAYERS = ("armies", "control", "sieges", "supply_lines", "supplied_structures", "zoc")
 DEMO = Path(__file__).resolve().parents[2] / "build" / "first-punic-war.duckdb"
 
 
@@ -117,15 +122,15 @@ def test_layers_read_back_from_geopackage_and_geojson(situation_campaign, tmp_pa
     assert first.geometry.coords[0] == pytest.approx(control.loc[first["from_structure"]].geometry.coords[0])
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["viewer"] == "roma" and manifest["round"] == 1 and manifest["layers"]["armies"] == 3
-    assert manifest["own_faction_only"] == ["supply_lines", "supplied_structures"]
+    assert manifest["per_viewer_layers"] == ["armies", "supply_lines", "supplied_structures"]
 
 
 def test_one_format_only(situation_campaign, tmp_path):
     path, _ = situation_campaign
     out, _ = export_situation(path, tmp_path / "a", formats=("geojson",))
-    assert sorted(p.name for p in out.iterdir()) == ["export.json", "geojson"]
+    assert sorted(p.name for p in out.iterdir()) == ["export.json", "geojson", "status.json"]
     out, _ = export_situation(path, tmp_path / "b", formats=("gpkg",))
-    assert sorted(p.name for p in out.iterdir()) == ["export.json", "situation.gpkg"]
+    assert sorted(p.name for p in out.iterdir()) == ["export.json", "situation.gpkg", "status.json"]
 
 
 def test_bad_input_is_one_line_and_writes_nothing(situation_campaign, tmp_path):
@@ -137,13 +142,13 @@ def test_bad_input_is_one_line_and_writes_nothing(situation_campaign, tmp_path):
     con = connect(map_db)
     create_map_tables(con)
     con.close()
-    with pytest.raises(InputError, match="is a map, not a campaign"):
+    with pytest.raises(InputError, match="is a map \\(from `bellica map build`\\), not a campaign"):
         export_situation(map_db, out)
     with pytest.raises(BellicaError, match="does not exist"):
         export_situation(tmp_path / "none.duckdb", out)
     text = tmp_path / "notes.duckdb"
     text.write_text("not a database\n")
-    with pytest.raises(InputError, match="not a readable DuckDB database"):
+    with pytest.raises(InputError, match="is not a DuckDB database"):
         export_situation(text, out)
     not_started = tmp_path / "new.duckdb"
     c, _ = make_campaign(not_started, m=sketch(radius=2, structures=STRUCTURES[:2]), placements=((9, "roma", "Roma"),))
