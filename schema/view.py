@@ -17,19 +17,40 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-__all__ = ["Feature", "FeatureLayer", "PlayerView", "GEOMETRY_TYPES"]
+__all__ = ["Feature", "FeatureLayer", "PlayerView", "Style", "GEOMETRY_TYPES"]
 
 #: The geometry types a layer may declare (written even when the layer is empty).
 GEOMETRY_TYPES = ("Point", "LineString", "Polygon", "MultiPolygon", "MultiLineString")
 
 
 @dataclass(frozen=True)
+class Style:
+    """How features of one style key are drawn, and what the legend says of them.
+
+    ``shape``: for areas ``fill`` (translucent, the default) or ``outline``; for points ``dot``,
+    ``star``, ``ring``, ``army`` or ``navy`` (a counter); for lines ``line`` or ``dashed``.
+    ``size``: a point's radius or a line's width in px (0: the renderer's default)."""
+
+    colour: str
+    shape: str = ""
+    size: int = 0
+    words: str = ""
+
+
+@dataclass(frozen=True)
 class Feature:
-    """One thing on the map: a shapely geometry in lon/lat (OGC:CRS84) and its properties
-    (scalars, JSON-able: the columns of an exported layer)."""
+    """One thing on the map: a shapely geometry in lon/lat (OGC:CRS84), its properties (scalars,
+    JSON-able: the columns of an exported layer) and how a map shows it: a ``label`` written
+    beside it, a ``text`` on its counter (and a ``sub`` line under it), a ``style`` key of the
+    view's :attr:`PlayerView.styles`, and ``tooltip`` rows ``(label, value)``."""
 
     geometry: Any
     properties: Mapping[str, Any]
+    label: str = ""
+    text: str = ""
+    sub: str = ""
+    style: str = ""
+    tooltip: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,6 +64,8 @@ class FeatureLayer:
     description: str = ""
     #: The properties every feature may have, in order: an empty layer still has its columns.
     columns: Sequence[str] = ()
+    #: Whether a map shows the layer when it opens (the others are in its layer control).
+    show: bool = True
 
     def __post_init__(self) -> None:
         if self.geometry_type not in GEOMETRY_TYPES:
@@ -61,6 +84,11 @@ class PlayerView:
     layers: Sequence[FeatureLayer] = ()
     #: What the view leaves out, in words (empty for the umpire).
     hidden: Sequence[str] = field(default_factory=tuple)
+    #: How each style key of the features is drawn (and named in the legend).
+    styles: Mapping[str, Style] = field(default_factory=dict)
+    #: The map's title and its panel's rows ``(label, value)``: where the campaign stands, in words.
+    title: str = ""
+    panel: Sequence[tuple[str, str]] = ()
 
     def layer(self, name: str) -> FeatureLayer:
         for layer in self.layers:

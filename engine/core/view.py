@@ -11,6 +11,7 @@ decision a place on the map: a province or sea area is its polygon (``provinces`
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from bellica.schema import existing_columns, existing_tables
@@ -26,16 +27,22 @@ def scalar(value: Any) -> Any:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def feature_layer(name: str, geometry_type: str, rows: Iterable[tuple[Any, Mapping[str, Any]]], *,
-                  public: bool = True, description: str = "", columns: Iterable[str] = ()) -> FeatureLayer:
-    """A layer of ``(geometry, properties)`` rows; rows without a geometry (a place the map lacks)
-    are left out, properties made scalar.  ``columns``: the properties in order (default: every
-    property of the features, in the order first met), so an empty layer keeps them."""
-    features = tuple(Feature(g, {k: scalar(v) for k, v in props.items()}) for g, props in rows if g is not None)
+def feature_layer(name: str, geometry_type: str, rows: Iterable[Feature | tuple[Any, Mapping[str, Any]]], *,
+                  public: bool = True, description: str = "", columns: Iterable[str] = (),
+                  show: bool = True) -> FeatureLayer:
+    """A layer of features (or ``(geometry, properties)`` rows); those without a geometry (a place
+    the map lacks) are left out, properties made scalar.  ``columns``: the properties in order
+    (default: every property of the features, in the order first met), so an empty layer keeps them."""
+    features = []
+    for row in rows:
+        f = row if isinstance(row, Feature) else Feature(*row)
+        if f.geometry is not None:
+            features.append(replace(f, properties={k: scalar(v) for k, v in f.properties.items()}))
     names = list(columns)
     for f in features:
         names += [k for k in f.properties if k not in names]
-    return FeatureLayer(name, geometry_type, features, public=public, description=description, columns=tuple(names))
+    return FeatureLayer(name, geometry_type, tuple(features), public=public, description=description,
+                        columns=tuple(names), show=show)
 
 
 class Places:
