@@ -2,7 +2,7 @@
 
     cells of the region --> water fractions (GSHHG)  --> kind (land/coast/sea/ocean/lake)
                         --> elevation stats (DEM)    --> terrain (rules file)
-                        --> rivers (WDB-II majors)   --> river flag
+                        --> rivers (WDB-II majors)   --> river flag; the lines cut to the hexes' outline
                         --> neighbours with clock sides
                         --> hexes, hex_neighbors, map_rivers, map_meta + views
 
@@ -30,7 +30,6 @@ import h3
 import numpy as np
 import pandas as pd
 import shapely
-from tqdm.auto import tqdm
 
 from bellica.datasets import DATASETS_DIR
 from bellica.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, temp_path
@@ -38,6 +37,7 @@ from bellica.etl.shorelines import check_bbox
 from bellica.geo import hexgrid
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.logs import logger
+from bellica.geo.progress import progress_bar
 from bellica.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
 from bellica.schema import create_database, create_map_tables
 
@@ -182,16 +182,30 @@ def dem_has_data(dem: Path, bbox) -> bool:
 
 
 def _check_file(path: Path, what: str, option: str) -> Path:
+    """``path`` made absolute, once it exists here: a Dask worker opens the DEM itself, in its own
+    working folder, where a relative path names another file or none."""
     path = Path(path)
     if not path.exists():
         raise MissingInputError(f"{what} {path} does not exist: pass an existing file with {option}")
-    return path
+    return Path(os.path.abspath(path))
+
+
+def _absolute_inputs(options: BuildOptions) -> BuildOptions:
+    """``options`` with every input file checked (one line naming a missing one) and made absolute,
+    before any work: map_meta then records where each input really was."""
+    options.dem = _check_file(options.dem, "DEM", "--dem")
+    options.shorelines = _check_file(options.shorelines, "shorelines file", "--shorelines")
+    options.rivers = _check_file(options.rivers, "rivers file", "--rivers")
+    # their loaders say what is wrong with them; an absolute path is still clearer in map_meta
+    options.terrain_rules = Path(os.path.abspath(options.terrain_rules)) if options.terrain_rules is not None else None
+    options.ocean = Path(os.path.abspath(options.ocean)) if options.ocean is not None else None
+    return options
 
 
 def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
     """Compute every per-hex attribute and the neighbour table (no database involved)."""
     from bellica.etl.dem import dem_stats_by_cell, fill_unsampled_land
-    from bellica.etl.rivers import read_rivers, select_major_rivers
+    from bellica.etl.rivers import clip_rivers, read_rivers, select_major_rivers
     from bellica.etl.shorelines import read_shorelines
     from bellica.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
     from bellica.etl.water import river_cells, water_fractions_by_cell
@@ -199,12 +213,11 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     hexgrid.check_resolution(options.res)
     rules = load_terrain_rules(options.terrain_rules)
     ocean = load_ocean(options.ocean)
-    dem = _check_file(options.dem, "DEM", "--dem")
-    shore_path = _check_file(options.shorelines, "shorelines file", "--shorelines")
-    rivers_path = _check_file(options.rivers, "rivers file", "--rivers")
+    options = _absolute_inputs(options)
+    dem, shore_path, rivers_path = options.dem, options.shorelines, options.rivers
 
     seconds: dict[str, float] = {}
-    steps = tqdm(total=6, desc="map build", unit="step", disable=not options.progress)
+    steps = progress_bar(6, "map build", "step", enabled=options.progress)
 
     def step(name: str, started: float) -> None:
         seconds[name] = round(time.perf_counter() - started, 3)
@@ -244,6 +257,9 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     majors = select_major_rivers(rivers, min_length_km=options.min_river_km) if options.min_river_km is not None else select_major_rivers(rivers)
     wet = river_cells(cell_ids, majors)
     cells["river"] = cells["cell"].isin(wet)
+    # The River flags come from the whole lines (a line touching a hex's corner flags it); what
+    # map_rivers keeps is cut to the hexes: past them a line describes no hex of this map.
+    majors = clip_rivers(majors, hexgrid.cells_outline(cell_ids))
     step("rivers", t)
 
     t = time.perf_counter()
@@ -324,6 +340,7 @@ def build_map(out: str | Path, *, region: str | None = None, bbox=None, res: int
     options = BuildOptions(bbox=region_bbox(region, bbox), res=hexgrid.check_resolution(res), **{k: v for k, v in kwargs.items() if v is not None})
     check_cell_count(options.bbox, options.res)
     check_embedded_extent(options)
+    options = _absolute_inputs(options)
     out = check_out_dir(out)
     refuse_overwrite(out, force=force, what="map")
     clear_leftovers(out, command="bellica map build")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -390,7 +389,7 @@ def _new_campaign_file(out: Path, scenario, map_path, *, force: bool):
             map_path = workdir / "map.duckdb"
             log.info("building the %s map for %s", scenario.resolution, scenario.name)
             # Its progress bars only on a terminal: in a script or a log they are noise (and `-q` asks for one line).
-            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution, progress=sys.stderr.isatty())
+            build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)  # a bar on a terminal only (geo/progress.py)
         con = create_database(tmp)
         try:
             yield con, map_path, built

@@ -11,10 +11,12 @@ Dask details: windows are submitted as tasks (``Client.submit``) with the region
 cells scattered once to every worker; every :data:`TREE_FAN_IN` leaves get a
 higher-priority combine task, so partials are folded as soon as they exist; the
 combines are folded again in groups of :data:`TREE_FAN_IN` up to one result.  The
-default cluster is a LocalCluster of :data:`DASK_WORKERS` process workers with
-:data:`WORKER_MEMORY_LIMIT` each; ``scheduler="tcp://host:8786"`` uses an existing
-cluster instead (its workers need this project importable).  GDAL's block cache is
-capped per process (:data:`GDAL_CACHE_MB`): windows are read once.
+default cluster (:func:`_local_cluster`) has :data:`DASK_WORKERS` process workers with
+:data:`WORKER_MEMORY_LIMIT` each and no dashboard; ``scheduler="tcp://host:8786"`` uses an
+existing cluster instead (its workers need this project importable, and see the DEM at the
+absolute path the client gives them: each task names the file, and a relative name would be
+resolved in the worker's own working folder).  GDAL's block cache is capped per process
+(:data:`GDAL_CACHE_MB`): windows are read once.
 
 Limits: the region must not cross the antimeridian, and must use the DEM's longitude
 convention (a 0..360 DEM does not cover negative longitudes); cells outside the DEM
@@ -47,10 +49,11 @@ from h3ronpy.vector import cells_bounds
 from pyproj import Geod, Transformer
 from rasterio.enums import MaskFlags
 from rasterio.errors import RasterioError, RasterioIOError
-from tqdm.auto import tqdm
 
-from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.errors import BellicaError, InputError, MissingInputError
 from bellica.geo.hexgrid import check_resolution
+from bellica.geo.logs import library_logs
+from bellica.geo.progress import progress_bar
 from bellica.geo.settings import WGS84
 from bellica.geo.zonal import (
     DEFAULT_MIN_SAMPLES,
@@ -238,13 +241,18 @@ def window_partials(job: WindowJob, cells: np.ndarray | None = None, *, cache_mb
     """
     window = rasterio.windows.Window(job.col_off, job.row_off, job.width, job.height)
     env = rasterio.Env(GDAL_CACHEMAX=cache_mb) if cache_mb is not None else contextlib.nullcontext()
+    failed = None
     with env:
         try:
             with rasterio.open(job.path) as ds:
                 values = ds.read(job.band, window=window)
                 valid = _valid_mask(ds, job.band, window, values)
         except (RasterioIOError, RasterioError) as e:
-            raise MissingInputError(f"DEM {job.path} window at row {job.row_off}, col {job.col_off} cannot be read ({str(e).splitlines()[0]}): the file is damaged; re-create it") from None
+            failed = (str(e).strip().splitlines() or [type(e).__name__])[0]
+    if failed is not None:
+        # Raised outside the handler: a Dask worker sends the error back pickled with its context,
+        # and a rasterio error in that context fails to unpickle, which turns ours into a bare Exception.
+        raise _window_error(job, failed)
     a, b, c, d, e, f = job.transform
     if job.regular:
         lons = c + a * (job.col_off + np.arange(job.width) + 0.5)
@@ -261,6 +269,30 @@ def window_partials(job: WindowJob, cells: np.ndarray | None = None, *, cache_mb
 
         p = partials_from_window(values, res=job.res, valid=valid, lonlat=lonlat, supersample=job.supersample, block=job.block)
     return restrict_partials(p, cells) if cells is not None else p
+
+
+def _window_error(job: WindowJob, reason: str) -> BellicaError:
+    """A window that cannot be read: a DEM that is not there (on a Dask worker: the workers open it
+    themselves, at the client's absolute path) is named as missing; anything else as damaged."""
+    path = job.path.split('"')[1] if job.path.startswith("NETCDF:") and job.path.count('"') >= 2 else job.path
+    if not os.path.exists(path):
+        where = _dask_worker()
+        if where:
+            return MissingInputError(f"DEM {path} does not exist on Dask worker {where}: the workers open the DEM "
+                                     "themselves: put it where every worker sees it at that same path (a shared folder)")
+        return MissingInputError(f"DEM {path} does not exist (any more): pass an existing DEM with --dem")
+    return MissingInputError(f"DEM {path} window at row {job.row_off}, col {job.col_off} cannot be read ({reason}): "
+                             "the file is damaged; re-create it")
+
+
+def _dask_worker() -> str | None:
+    """The address of the Dask worker running this task, None outside one."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return None
 
 
 def _combine(*parts: Partials) -> Partials:
@@ -281,43 +313,86 @@ def _run_local(jobs, cells_u64, bar, threads: int = LOCAL_THREADS) -> Partials:
     return combine_partials(acc)
 
 
-def _run_dask(jobs, cells_u64, bar, scheduler: str | None) -> Partials:
-    from distributed import Client, LocalCluster, as_completed
+def _local_cluster():
+    """:data:`DASK_WORKERS` worker processes of one thread and :data:`WORKER_MEMORY_LIMIT` each, with
+    a scheduler in this process that serves no web page.
 
-    cluster = None
+    LocalCluster(dashboard_address=None) leaves out the Bokeh dashboard only: its scheduler still
+    opens an HTTP server on port 8787 (moving to another port, with a warning, when that one is
+    taken), registers it as the "dashboard" service and logs its address (distributed 2026.8;
+    dask/distributed#7207).  Nobody asked for it, so this scheduler does not start it."""
+    import logging
+
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    class NoHttpScheduler(Scheduler):
+        def start_http_server(self, *args, **kwargs) -> None:  # the one place the scheduler binds it
+            return None
+
+    off = {"dashboard": False, "dashboard_address": None}
+    worker = {"cls": Nanny, "options": {"nthreads": 1, "memory_limit": WORKER_MEMORY_LIMIT, "host": "127.0.0.1",
+                                         "silence_logs": logging.WARNING, **off}}
+    return SpecCluster(scheduler={"cls": NoHttpScheduler, "options": {"host": "127.0.0.1", "port": 0, **off}},
+                       workers={i: worker for i in range(DASK_WORKERS)}, silence_logs=logging.WARNING)
+
+
+def _connect(scheduler: str | None):
+    """(a Client, the cluster started for it or None)."""
+    from distributed import Client
+
+    if not scheduler:
+        cluster = _local_cluster()
+        return Client(cluster, set_as_default=False), cluster
     try:
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout=SCHEDULER_CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as e:
-                raise InputError(f"cannot reach the Dask scheduler {scheduler!r} ({e}): start one or leave --scheduler out") from None
-        else:
-            cluster = LocalCluster(n_workers=DASK_WORKERS, threads_per_worker=1, processes=True,
-                                   memory_limit=WORKER_MEMORY_LIMIT, dashboard_address=None)
-            client = Client(cluster)
+        return Client(scheduler, timeout=SCHEDULER_CONNECT_TIMEOUT, set_as_default=False), None
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address of no known form
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"cannot reach the Dask scheduler {scheduler!r} ({first}): start one or leave --scheduler out") from None
+
+
+def _run_dask(jobs, cells_u64, bar, scheduler: str | None, *, quiet: bool = False) -> Partials:
+    import distributed  # noqa: F401 -- before library_logs: the import sets distributed's log level
+
+    # distributed logs some thirty INFO lines per cluster (geo/logs.py): kept for --verbose
+    with library_logs(quiet=quiet):
+        client, cluster = _connect(scheduler)
         try:
-            cells_f = client.scatter(cells_u64, broadcast=True)
-            leaves, level, pending = [], [], []
-            for i, job in enumerate(jobs):
-                fut = client.submit(window_partials, job, cells_f, key=f"dem-window-{i}-{id(jobs)}", pure=False)
-                leaves.append(fut)
-                pending.append(fut)
-                if len(pending) == TREE_FAN_IN:
-                    # combine as soon as a group is done; higher priority so partials never pile up
-                    level.append(client.submit(_combine, *pending, priority=10, pure=False))
-                    pending = []
-            level += pending
-            for _ in as_completed(leaves):
-                bar.update(1)
-            while len(level) > 1:
-                level = [client.submit(_combine, *level[i : i + TREE_FAN_IN], priority=20, pure=False)
-                         for i in range(0, len(level), TREE_FAN_IN)]
-            return level[0].result() if level else empty_partials()
+            return _submit_tree(client, jobs, cells_u64, bar)
         finally:
             client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _submit_tree(client, jobs, cells_u64, bar) -> Partials:
+    """The windows as tasks, folded in a tree of combines (module doc); their result."""
+    from distributed import as_completed
+
+    cells_f = client.scatter(cells_u64, broadcast=True)
+    leaves, level, pending = [], [], []
+    for i, job in enumerate(jobs):
+        fut = client.submit(window_partials, job, cells_f, key=f"dem-window-{i}-{id(jobs)}", pure=False)
+        leaves.append(fut)
+        pending.append(fut)
+        if len(pending) == TREE_FAN_IN:
+            # combine as soon as a group is done; higher priority so partials never pile up
+            level.append(client.submit(_combine, *pending, priority=10, pure=False))
+            pending = []
+    level += pending
+    for _ in as_completed(leaves, loop=client.loop):
+        bar.update(1)
+    while len(level) > 1:
+        level = [client.submit(_combine, *level[i : i + TREE_FAN_IN], priority=20, pure=False)
+                 for i in range(0, len(level), TREE_FAN_IN)]
+    return level[0].result() if level else empty_partials()
+
+
+def _supersample_k(supersample, pixel_km2: float, cell_km2: float, min_samples: int) -> int:
+    if supersample == "auto":
+        return supersample_factor(pixel_km2, cell_km2, min_samples=min_samples)
+    if isinstance(supersample, int) and not isinstance(supersample, bool) and supersample >= 1:
+        return supersample
+    raise InputError(f"supersample {supersample!r} is not 'auto' or a positive integer: pass 'auto', 1 (off) or k >= 2")
 
 
 def dem_stats_by_cell(
@@ -352,6 +427,8 @@ def dem_stats_by_cell(
     path = Path(dem_path)
     if not path.exists():
         raise MissingInputError(f"DEM {path} does not exist: pass the path of an elevation raster (GeoTIFF, netCDF)")
+    # Absolute before the jobs name it: a Dask worker resolves a relative path in its own working folder.
+    path = Path(os.path.abspath(path))
     cells_u64 = np.sort(np.array([h3.str_to_int(c) for c in cell_list], dtype=np.uint64))
 
     with _open_dem(path) as ds:
@@ -371,12 +448,7 @@ def dem_stats_by_cell(
         pixel_km2 = _pixel_area_km2(ds, to_wgs84, math.floor(mid_r), math.floor(mid_c))
         # the smallest cell sets the supersampling; areas vary smoothly, so a spread-out sample suffices
         cell_km2 = float(np.asarray(cells_area_km2(cells_u64[:: max(1, len(cells_u64) // 4096)])).min())
-        if supersample == "auto":
-            k = supersample_factor(pixel_km2, cell_km2, min_samples=min_samples)
-        elif isinstance(supersample, int) and not isinstance(supersample, bool) and supersample >= 1:
-            k = supersample
-        else:
-            raise InputError(f"supersample {supersample!r} is not 'auto' or a positive integer: pass 'auto', 1 (off) or k >= 2")
+        k = _supersample_k(supersample, pixel_km2, cell_km2, min_samples)
         if block is None:
             block = _auto_block(math.sqrt(cell_km2 / (pixel_km2 / k**2)))
         size = max(1, window_size // k)
@@ -391,9 +463,9 @@ def dem_stats_by_cell(
 
     if use_dask is None:
         use_dask = scheduler is not None or samples > DASK_SAMPLE_THRESHOLD
-    with tqdm(total=len(jobs), desc=f"DEM -> res {res} hexes", unit="window", disable=not progress) as bar:
+    with progress_bar(len(jobs), f"DEM -> res {res} hexes", "window", enabled=progress) as bar:
         if use_dask or scheduler:
-            partials = _run_dask(jobs, cells_u64, bar, scheduler)
+            partials = _run_dask(jobs, cells_u64, bar, scheduler, quiet=not progress)
         else:
             partials = _run_local(jobs, cells_u64, bar)
 

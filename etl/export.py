@@ -84,11 +84,12 @@ def _targets(out: Path, fmt: str, layers) -> dict[str, Path]:
     return {name: out if name == "hexes" else out.with_name(f"{out.stem}_{name}.parquet") for name in layers}
 
 
-def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> Path:
+def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> list[Path]:
     """Write the map as GeoParquet (one file per layer: ``out`` for hexes, ``<stem>_<layer>.parquet`` for
     the others) or as one GeoPackage with a layer per table. Atomic: temp file, then move.
 
-    Existing files are replaced only with ``force``, and a campaign never."""
+    Returns every file written, ``out`` first.  Existing files are replaced only with ``force``, and
+    a campaign never."""
     out = Path(out)
     fmt = EXPORT_FORMATS.get(out.suffix.lower())
     if fmt is None:
@@ -109,7 +110,7 @@ def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> 
             os.replace(tmp, out)
         finally:
             tmp.unlink(missing_ok=True)
-        return out
+        return [out]
     written = []
     try:
         for name, gdf in layers.items():
@@ -122,7 +123,7 @@ def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> 
     finally:
         for tmp, _ in written:
             tmp.unlink(missing_ok=True)
-    return out
+    return sorted((target for _, target in written), key=lambda target: target != out)  # hexes (out) first
 
 
 def map_summary(db_path: str | Path) -> list[str]:

@@ -112,6 +112,37 @@ def select_major_rivers(rivers: gpd.GeoDataFrame, *, min_length_km: float = DEFA
     return rivers[rivers["length_km"] >= min_length_km].reset_index(drop=True)
 
 
+MIN_PART_DEGREES = 1e-9
+"""A clipped piece shorter than this (about 0.1 mm) is an artefact of cutting a line along the extent's edge."""
+
+
+def _line_parts(geom):
+    """The line pieces of a clip's result (LineString, MultiLineString or a GeometryCollection that also holds
+    the points where a line touches the edge), joined where they meet; None when no piece has a length."""
+    if geom is None or geom.is_empty:
+        return None
+    parts = [p for p in shapely.get_parts(shapely.get_parts(geom))
+             if isinstance(p, shapely.LineString) and p.length > MIN_PART_DEGREES]
+    if not parts:
+        return None
+    merged = shapely.line_merge(shapely.MultiLineString(parts)) if len(parts) > 1 else parts[0]
+    return merged if isinstance(merged, (shapely.LineString, shapely.MultiLineString)) else shapely.MultiLineString(parts)
+
+
+def clip_rivers(rivers: gpd.GeoDataFrame, extent) -> gpd.GeoDataFrame:
+    """``rivers`` cut to ``extent`` (a lon/lat polygon: the map's hexes, :func:`bellica.geo.hexgrid.cells_outline`),
+    each as a LineString or MultiLineString; a river with nothing inside is dropped.  river_id and
+    length_km stay those of the whole system (the length :func:`select_major_rivers` kept it for)."""
+    if rivers.empty:
+        return rivers
+    clipped = shapely.intersection(np.asarray(rivers.geometry.values, dtype=object), extent)
+    lines = [_line_parts(g) for g in clipped]
+    keep = np.array([g is not None for g in lines], dtype=bool)
+    out = rivers.loc[keep].copy()
+    out = out.set_geometry(gpd.GeoSeries([g for g in lines if g is not None], index=out.index, crs=rivers.crs))
+    return out.reset_index(drop=True)
+
+
 def read_rivers(path) -> gpd.GeoDataFrame:
     """Rivers from a GeoParquet / GeoPackage / shapefile of lines as GeoDataFrame[river_id, length_km, geometry].
 
@@ -134,4 +165,4 @@ def read_rivers(path) -> gpd.GeoDataFrame:
     return rivers_from_lines(gdf.geometry.values)
 
 
-__all__ = ["DEFAULT_MIN_RIVER_KM", "read_rivers", "read_wdb_rivers", "rivers_from_lines", "select_major_rivers"]
+__all__ = ["DEFAULT_MIN_RIVER_KM", "clip_rivers", "read_rivers", "read_wdb_rivers", "rivers_from_lines", "select_major_rivers"]

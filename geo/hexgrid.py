@@ -255,6 +255,16 @@ def cell_polygons_wkb(cells: Iterable[str]) -> np.ndarray:
     return np.array(pa.array(h3ronpy.vector.cells_to_wkb_polygons(ints)).to_pylist(), dtype=object)
 
 
+def cells_outline(cells: Iterable[str]):
+    """The union of the cells' hexagons, in lon/lat (x = longitude), as a MultiPolygon (one part per
+    group of touching cells).  H3 traces the outline itself (h3.cells_to_h3shape, ~2 s per
+    million cells) instead of a polygon union, which would be many times slower."""
+    cells = list(cells)
+    if not cells:
+        return shapely.Polygon()
+    return shapely.geometry.shape(h3.cells_to_h3shape(cells, tight=False).__geo_interface__)
+
+
 def neighbors_by_clock(cell: str, within: set[str] | None = None) -> dict[int, str]:
     """{clock: neighbour} for the sides of ``cell`` whose neighbour is on the map (``within``)."""
     return {s.clock: s.neighbor for s in cell_sides(cell) if within is None or s.neighbor in within}
@@ -291,6 +301,7 @@ __all__ = [
     "cell_polygons_wkb",
     "cell_sides",
     "cells_in_bbox",
+    "cells_outline",
     "check_resolution",
     "grid_distance",
     "initial_bearing",

@@ -1,8 +1,9 @@
 """`bellica map ...`: the designer's map commands (build, sources, export, info).
 
 Every command here that writes files refuses to replace one without ``--force`` (``map sources``
-included: it rewrites the embedded datasets), ``-q/--quiet`` drops progress bars, and ``map info
---json`` prints the summary as one JSON object (:mod:`bellica.commands.jsonout`).
+included: it rewrites the embedded datasets), progress bars are drawn only on a terminal
+(:mod:`bellica.geo.progress`) and ``-q/--quiet`` drops them, and ``map info --json`` prints the
+summary as one JSON object (:mod:`bellica.commands.jsonout`).
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ def group() -> None:
 @click.option("--dask/--no-dask", "use_dask", default=None, help="Force (or forbid) the Dask path for the DEM.")
 @click.option("--scheduler", default=None, help="Address of a dask.distributed scheduler (default: a LocalCluster when Dask is used).")
 @click.option("--force", is_flag=True, help="Replace --out if it exists (never a campaign).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars (errors still printed).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bars (drawn only on a terminal anyway), and no Dask INFO lines even with "
+                   "--verbose (errors still printed).")
 def build(out, region, bbox, res, dem, shorelines, rivers, terrain_rules, ocean, min_river_km, use_dask, scheduler, force, quiet):
     """Build the H3 hex map of a region into a DuckDB file.
 
@@ -107,13 +110,16 @@ def sources(out_dir, force):
 def export(map_db, out, force):
     """Export the map tables to GeoParquet or GeoPackage for QGIS.
 
-    Existing files are replaced only with --force.
+    GeoParquet holds one layer per file: --out gets the hexes, OUT_<layer>.parquet beside it each
+    other layer; every file written is printed, one a line.  Existing files are replaced only with
+    --force.
 
     Example: bellica map export build/mediterranean.duckdb --out build/mediterranean.gpkg
     """
     from bellica.etl.export import export_map
 
-    click.echo(export_map(map_db, out, force=force))
+    for path in export_map(map_db, out, force=force):
+        click.echo(path)
 
 
 @group.command("info")

@@ -2,9 +2,10 @@
 
 The engine plays every power; a named policy plays the player.  Each run's seed comes from
 ``--seed`` and the run's index, so the same command gives the same outcomes on one core, all
-local cores (the default) or a Dask cluster (``--scheduler``).  With ``--out DIR`` it writes
-``summary.json`` (the distribution), ``runs.csv`` (one row per run) and ``outcomes.png`` (the
-chart, :func:`bellica.web_maps.plots.outcome_plot`).
+local cores (the default) or a Dask cluster (``--scheduler``).  On a terminal a bar counts the
+runs done (``-q`` hides it; never drawn into a file or a pipe: :mod:`bellica.geo.progress`).  With
+``--out DIR`` it writes ``summary.json`` (the distribution), ``runs.csv`` (one row per run) and
+``outcomes.png`` (the chart, :func:`bellica.web_maps.plots.outcome_plot`).
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
               help="Folder for summary.json, runs.csv and outcomes.png.")
 @click.option("--force", is_flag=True, help="Replace those files in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document instead of the report.")
-def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, force, as_json):
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar (drawn only on a terminal anyway).")
+def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, force, as_json, quiet):
     """Play RULESET's campaign RUNS times and report the distribution of outcomes.
 
     The engine plays every power and a named policy plays Rome: prudent (the default: defend to
@@ -143,14 +145,15 @@ def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, ru
         raise InputError("--workers is for the local cores; a Dask scheduler has its own workers: give one or the other")
     _check_out(out, force)
     if ruleset == "mare-nostrum":
-        return _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json)
+        return _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json,
+                                     quiet)
     if nation_policies:
         raise InputError(f"--nation-policy {nation_policies[0]}: Rise of Rome has one player, Rome: give its policy "
                          "with --policy (--nation-policy is for Mare Nostrum's nations)")
     policy = policy or DEFAULT_POLICY  # each ruleset names its own default (Rise of Rome: prudent)
     runner, rules = _rise_of_rome(policy, rules_file)
 
-    rows, seconds, where = _run(runner, seed, runs, scheduler, workers)
+    rows, seconds, where = _run(runner, seed, runs, scheduler, workers, quiet, "campaigns")
     summary = summarise(rows, counts={"verdict": VERDICT_ORDER}, numbers=("civic", "turns", "final_provinces"),
                         series=("provinces", "civic_by_turn"))
     meta = {"ruleset": ruleset, "policy": policy, "seed": seed, "runs": runs, "turns": rules.game.turns,
@@ -175,13 +178,15 @@ def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, ru
         click.echo("Wrote " + ", ".join(str(p) for p in written))
 
 
-def _run(runner, seed: int, runs: int, scheduler, workers) -> tuple[list[dict], float, str]:
-    """(the rows, seconds taken, where they ran in words)"""
+def _run(runner, seed: int, runs: int, scheduler, workers, quiet: bool, what: str) -> tuple[list[dict], float, str]:
+    """(the rows, seconds taken, where they ran in words); a bar of the runs done on a terminal."""
     from bellica.engine.core.simulate import run_seeds, simulate
+    from bellica.geo.progress import counter, progress_bar
 
     seeds = run_seeds(seed, runs)
     t0 = time.perf_counter()
-    rows = simulate(runner, seeds, scheduler=scheduler, workers=workers)
+    with progress_bar(runs, what, "run", enabled=not quiet) as bar:
+        rows = simulate(runner, seeds, scheduler=scheduler, workers=workers, progress=counter(bar), quiet=quiet)
     seconds = time.perf_counter() - t0
     if scheduler and scheduler not in ("processes", "sync"):
         where = f"Dask scheduler {scheduler}"
@@ -209,7 +214,8 @@ def nation_policy_pairs(given, nations, default: str) -> dict[str, str]:
     return resolve_policies(pairs, nations, default)
 
 
-def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json) -> None:
+def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json,
+                          quiet) -> None:
     from bellica.engine.core.simulate import summarise
     from bellica.engine.mare_nostrum.policies import DEFAULT_POLICY, DEPARTURE, GameRunner, make_policy, policy_label
     from bellica.engine.mare_nostrum.rules import default_rules, rules_from_file
@@ -222,7 +228,8 @@ def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, schedule
     label = policy_label(names)
     rules = rules_from_file(rules_file) if rules_file else default_rules()
     played = label if len(set(names.values())) == 1 else tuple(names.items())
-    rows, seconds, where = _run(GameRunner(played, rules if rules_file else None), seed, runs, scheduler, workers)
+    rows, seconds, where = _run(GameRunner(played, rules if rules_file else None), seed, runs, scheduler, workers,
+                                quiet, "games")
     summary = summarise(rows, counts={"winner": nations + ["none"]}, numbers=("turns", *(f"final_{n}" for n in nations)),
                         series=tuple(f"provinces_{n}" for n in nations))
     meta = {"ruleset": "mare-nostrum", "policy": label, "policies": names, "seed": seed, "runs": runs,

@@ -66,11 +66,15 @@ def _is_address(text: str) -> bool:
 
 
 def simulate(play_one: Callable[[int], dict], seeds: Iterable[int], *, scheduler: Any = None,
-             workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> list[dict]:
+             workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+             quiet: bool = False) -> list[dict]:
     """``play_one(seed)`` for every seed, in order; each row gets ``run`` (its index) and ``seed``.
 
-    ``scheduler``/``workers``: module doc.  ``progress(done, total)`` is called as batches finish.
-    A run's exception is raised here (the first in run order for the local pool)."""
+    ``scheduler``/``workers``: module doc.  ``progress(done, total)`` is called with the runs done
+    so far as each run (in this process) or batch (a pool or a cluster) finishes.  ``quiet``:
+    distributed's client logs WARNING and above only, even with --verbose
+    (:class:`bellica.geo.logs.library_logs`).  A run's exception is raised here (the first in run
+    order for the local pool)."""
     seeds = [int(s) for s in seeds]
     n = len(seeds)
     if workers is not None and workers < 1:
@@ -92,7 +96,7 @@ def simulate(play_one: Callable[[int], dict], seeds: Iterable[int], *, scheduler
     elif scheduler is None:
         rows = _local_pool(play_one, seeds, workers or os.cpu_count() or 1, progress)
     else:
-        rows = _dask(play_one, seeds, scheduler, progress)
+        rows = _dask(play_one, seeds, scheduler, progress, quiet)
     return [{"run": i, "seed": s, **row} for i, (s, row) in enumerate(zip(seeds, rows))]
 
 
@@ -117,11 +121,20 @@ def _local_pool(play_one, seeds: list[int], workers: int, progress) -> list[dict
     return [row for rows in out for row in rows]  # type: ignore[union-attr]
 
 
-def _dask(play_one, seeds: list[int], scheduler, progress) -> list[dict]:
+def _dask(play_one, seeds: list[int], scheduler, progress, quiet: bool) -> list[dict]:
     try:
-        from distributed import Client, as_completed
+        import distributed  # noqa: F401 -- imported before library_logs: the import sets its log level
     except ImportError as err:  # pragma: no cover - distributed is a dependency
         raise InputError(f"a Dask scheduler needs the distributed package ({err}): pip install distributed") from None
+    from bellica.geo.logs import library_logs
+
+    with library_logs(quiet=quiet):
+        return _dask_batches(play_one, seeds, scheduler, progress)
+
+
+def _dask_batches(play_one, seeds: list[int], scheduler, progress) -> list[dict]:
+    from distributed import Client, as_completed
+
     own = None
     if isinstance(scheduler, str):
         try:

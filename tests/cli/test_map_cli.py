@@ -133,3 +133,118 @@ def test_numbers_are_ascii_digits_regression(tmp_path, args, hint):
     assert proc.returncode == 2, proc.stderr
     assert hint in proc.stderr and "Traceback" not in proc.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# --- issue 19: every file named, Dask paths and logs, no dashboard ----------------------------------
+
+
+def test_map_export_to_geoparquet_names_every_file_it_wrote(tmp_path):
+    out = tmp_path / "m.duckdb"
+    assert run("map", "build", "--bbox", TINY, "--res", "5", "--out", str(out), "--quiet").returncode == 0
+    r = run("map", "export", str(out), "--out", "x.parquet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    named = r.stdout.splitlines()
+    assert named == ["x.parquet", "x_map_rivers.parquet"]  # the hexes' file first, then one per other layer
+    assert all((tmp_path / name).is_file() for name in named)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["m.duckdb", *named])
+
+
+CLUSTER = """
+import sys
+from distributed import LocalCluster
+
+if __name__ == "__main__":
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, protocol="tcp", dashboard_address=None)
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.read()  # until the test closes our stdin
+    cluster.close()
+"""
+
+
+@pytest.fixture
+def scheduler_elsewhere(tmp_path):
+    """The address of a Dask scheduler whose worker process runs in another working folder, as a
+    scheduler started in another terminal (or on another machine) does."""
+    import select
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "cluster.py").write_text(CLUSTER)
+    proc = subprocess.Popen([sys.executable, "cluster.py"], cwd=elsewhere, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        address = proc.stdout.readline().strip() if ready else ""
+        assert address.startswith("tcp://"), "the cluster did not start"
+        yield address
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_dask_build_with_a_relative_dem_on_a_scheduler_started_elsewhere(tmp_path, scheduler_elsewhere):
+    # The workers opened "dem.tif" in their own folder: "the file is damaged; re-create it" and a
+    # traceback (issue 19).  The client now gives them the absolute path.
+    from tests.etl.test_build import write_dem
+
+    data = tmp_path / "data"
+    data.mkdir()
+    write_dem(data / "dem.tif")
+    build = ("map", "build", "--bbox", TINY, "--res", "5", "--quiet")
+    r = run(*build, "--dem", "dem.tif", "--scheduler", scheduler_elsewhere, "--out", "dask.duckdb", cwd=data)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    r = run(*build, "--dem", "dem.tif", "--no-dask", "--out", "local.duckdb", cwd=data)
+    assert r.returncode == 0, r.stderr
+    import duckdb
+
+    def elevations(name):
+        with duckdb.connect(str(data / name), read_only=True) as con:
+            return con.execute("SELECT cell, elev_mean, elev_samples FROM hexes ORDER BY cell").fetchall()
+
+    assert elevations("dask.duckdb") == elevations("local.duckdb")
+    with duckdb.connect(str(data / "dask.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT value FROM map_meta WHERE key = 'dem'").fetchone()[0] == str(data / "dem.tif")
+
+    # a missing file: checked here, before anything is submitted, and named as missing
+    line = one_error_line(run(*build, "--dem", "nosuch.tif", "--scheduler", scheduler_elsewhere, "--out", "n.duckdb",
+                              cwd=data))
+    assert line == "error: DEM nosuch.tif does not exist: pass an existing file with --dem"
+
+
+def test_a_dem_the_workers_cannot_see_is_named_missing_on_the_worker(tmp_path, scheduler_elsewhere):
+    # the client sees the file, a worker (another machine, another mount) does not: the worker's
+    # error comes back as one line naming the file as missing there, not as damaged
+    from distributed import Client
+
+    from bellica.etl.dem import WindowJob, window_partials
+    from bellica.geo.errors import MissingInputError
+
+    unseen = tmp_path / "only-here" / "dem.tif"
+    job = WindowJob(str(unseen), 1, 0, 0, 16, 16, 5, 1, 2, (0.01, 0.0, 12.0, 0.0, -0.01, 42.0), "EPSG:4326", True)
+    with Client(scheduler_elsewhere, set_as_default=False) as client:
+        with pytest.raises(MissingInputError) as e:  # the class itself, unpickled from the worker process
+            client.submit(window_partials, job, pure=False).result()
+    message = str(e.value)
+    assert message.startswith(f"DEM {unseen} does not exist on Dask worker tcp://") and "damaged" not in message
+    assert "\n" not in message
+
+
+def test_dask_build_logs_nothing_below_warning_unless_verbose_and_starts_no_dashboard(tmp_path):
+    # -q did not silence distributed's ~33 INFO lines, shown even without -q; among them
+    # "dashboard at: http://127.0.0.1:8787/status" though the dashboard was off (issue 19)
+    build = ("map", "build", "--bbox", TINY, "--res", "5", "--dask")
+    r = run(*build, "--out", str(tmp_path / "a.duckdb"))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    r = run("--verbose", *build, "--out", str(tmp_path / "b.duckdb"))
+    assert r.returncode == 0, r.stderr
+    chatter = [line for line in r.stderr.splitlines() if line.startswith("INFO distributed.")]
+    assert len(chatter) > 10, r.stderr  # --verbose shows them
+    assert "dashboard" not in r.stderr.lower() and ":8787" not in r.stderr
+    r = run("--verbose", *build, "--quiet", "--out", str(tmp_path / "c.duckdb"))
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stderr.splitlines() if "distributed" in line] == [], r.stderr

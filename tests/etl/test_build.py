@@ -378,3 +378,46 @@ def test_complex_or_truncated_dem_is_refused_naming_it(tmp_path):
     with pytest.raises((InputError, MissingInputError), match="cut.tif"):
         build_map(tmp_path / "b.duckdb", bbox=(12.2, 40.8, 13.8, 42.3), res=5, dem=cut, progress=False)
     assert not any(p.suffix == ".duckdb" for p in tmp_path.iterdir())
+
+
+# --- issue 19: map_rivers cut to the map --------------------------------------------------------
+
+
+def test_map_rivers_are_cut_to_the_hexes_and_keep_their_river_flags(tmp_path):
+    """145 of the 357 map_rivers features of the default map lay wholly outside it: the build kept
+    every river system that reached the region, whole.  Now every line is cut to the hexes' union."""
+    import geopandas as gpd
+    import shapely
+
+    from bellica.etl.water import river_cells
+
+    dem = write_dem(tmp_path / "dem.tif")
+    lines = [shapely.LineString([(11.0, 41.8), (12.45, 41.8), (13.5, 41.9)]),  # across the map, far past both ends
+             shapely.LineString([(12.6, 40.0), (13.0, 40.5)]),                  # wholly south of it
+             shapely.LineString([(12.3, 41.0), (12.3, 41.75), (12.35, 43.0)])]  # in from the south, out to the north
+    rivers = gpd.GeoDataFrame({"river_id": [1, 2, 3], "length_km": [200.0, 90.0, 150.0]}, geometry=lines, crs=4326)
+    rivers.to_parquet(tmp_path / "rivers.parquet")
+    out = tmp_path / "m.duckdb"
+    build_map(out, bbox=TINY, res=6, dem=dem, rivers=tmp_path / "rivers.parquet", progress=False)
+    con = connect(out, read_only=True)
+    rows = con.execute("""
+        WITH map AS (SELECT ST_Union_Agg(geom) AS g FROM hexes)
+        SELECT river_id, length_km, ST_IsValid(geom), ST_GeometryType(geom)::VARCHAR, ST_Intersects(geom, map.g),
+               ST_Within(geom, ST_Buffer(map.g, 1e-7))
+        FROM map_rivers, map ORDER BY river_id""").fetchall()
+    assert [r[:2] for r in rows] == [(1, 200.0), (3, 150.0)]  # the one outside is gone; lengths are the systems'
+    assert all(valid and kind in ("LINESTRING", "MULTILINESTRING") and inside and within
+               for _, _, valid, kind, inside, within in rows), rows
+    # the River flags are those of the whole lines
+    cells = [c for (c,) in con.execute("SELECT cell FROM hexes ORDER BY cell").fetchall()]
+    flagged = {c for (c,) in con.execute("SELECT cell FROM hexes WHERE river").fetchall()}
+    land = {c for (c,) in con.execute("SELECT cell FROM hexes WHERE kind = 'land'").fetchall()}
+    assert flagged and flagged == river_cells(cells, rivers.iloc[[0, 2]]) & land
+    con.close()
+
+
+def test_every_map_river_of_the_default_map_reaches_its_hexes(med):
+    outside = med.execute("""
+        WITH map AS (SELECT ST_Union_Agg(geom) AS g FROM hexes)
+        SELECT count(*) FILTER (WHERE NOT ST_Intersects(geom, map.g)), count(*) FROM map_rivers, map""").fetchone()
+    assert outside[0] == 0 and outside[1] > 150  # 213 systems reach the map (357 before, 144 of them outside)

@@ -1,6 +1,9 @@
 """DEM reader/driver: tiny synthetic rasters written in tmp_path, compared with brute force."""
 
+import dataclasses
+import io
 import os
+import sys
 
 import h3
 import numpy as np
@@ -187,9 +190,55 @@ def test_scheduler_address_is_used(geotiff, region_cells):
     pd.testing.assert_frame_equal(local, dist)
 
 
-def test_progress_bar_counts_windows(geotiff, region_cells, capsys):
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_counts_windows_on_a_terminal_only(geotiff, region_cells, capsys, monkeypatch):
+    # stderr captured (a file, not a terminal): nothing drawn, not even with progress on (issue 19)
     dem_stats_by_cell(geotiff, region_cells, 6, window_size=128, supersample=1, progress=True)
-    assert "window" in capsys.readouterr().err
+    assert capsys.readouterr().err == ""
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    dem_stats_by_cell(geotiff, region_cells, 6, window_size=128, supersample=1, progress=True)
+    assert "window" in terminal.getvalue()
+    terminal.truncate(0)
+    dem_stats_by_cell(geotiff, region_cells, 6, window_size=128, supersample=1, progress=False)  # -q
+    assert terminal.getvalue() == ""
+
+
+def test_our_local_cluster_starts_no_dashboard():
+    # LocalCluster(dashboard_address=None) still served HTTP on :8787, registered as the "dashboard"
+    # service, logged "dashboard at: http://127.0.0.1:8787/status" and moved (with a warning) when the
+    # port was taken (issue 19; dask/distributed#7207).
+    from distributed import Client
+
+    with dem._local_cluster() as cluster, Client(cluster, set_as_default=False) as client:
+        assert client.dashboard_link == ""
+        assert cluster.scheduler.services == {} and not hasattr(cluster.scheduler, "http_server")
+        assert client.scheduler_info()["services"] == {}
+        assert len(client.nthreads()) == dem.DASK_WORKERS and set(client.nthreads().values()) == {1}
+        assert client.submit(os.getpid).result() != os.getpid()  # worker processes, not threads
+
+
+def test_a_dem_missing_on_a_worker_is_named_missing_not_damaged(geotiff, tmp_path):
+    from distributed import Client, LocalCluster
+
+    gone = tmp_path / "gone.tif"
+    job = dem.WindowJob(str(gone), 1, 0, 0, 16, 16, 6, 1, 2, (0.01, 0.0, 12.0, 0.0, -0.01, 42.0), "EPSG:4326", True)
+    with pytest.raises(MissingInputError, match=r"gone.tif does not exist \(any more\)"):
+        dem.window_partials(job)  # in this process
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster, set_as_default=False) as client:
+        with pytest.raises(MissingInputError) as e:
+            client.submit(dem.window_partials, job, pure=False).result()
+    assert f"DEM {gone} does not exist on Dask worker " in one_line(e)
+    assert "damaged" not in one_line(e) and "shared folder" in one_line(e)
+    cut = tmp_path / "cut.tif"
+    cut.write_bytes(geotiff.read_bytes()[:600])  # there, but truncated: damaged
+    with pytest.raises(MissingInputError, match="cut.tif window at row 0, col 0 cannot be read .* damaged"):
+        dem.window_partials(dataclasses.replace(job, path=str(cut)))
 
 
 # --- errors: one line, naming the input and the fix -------------------------------------------------

@@ -21,7 +21,9 @@ def small_map(tmp_path_factory):
 
 
 def test_geopackage_has_hexes_and_rivers_layers(small_map, tmp_path):
-    out = export_map(small_map, tmp_path / "map.gpkg")
+    written = export_map(small_map, tmp_path / "map.gpkg")
+    assert written == [tmp_path / "map.gpkg"]  # one file, a layer per table
+    out = written[0]
     layers = {name for name, _ in pyogrio.list_layers(out)}
     assert {"hexes", "map_rivers"} <= layers
     hexes = gpd.read_file(out, layer="hexes")
@@ -31,10 +33,12 @@ def test_geopackage_has_hexes_and_rivers_layers(small_map, tmp_path):
 
 
 def test_geoparquet_roundtrip(small_map, tmp_path):
-    out = export_map(small_map, tmp_path / "map.parquet")
-    hexes = gpd.read_parquet(out)
+    written = export_map(small_map, tmp_path / "map.parquet")
+    hexes = gpd.read_parquet(written[0])
     assert len(hexes) > 10 and hexes.crs.to_epsg() == 4326
-    assert (tmp_path / "map_map_rivers.parquet").exists()
+    # every file written is returned (issue 19: the CLI named only the first), the hexes' first
+    assert written == [tmp_path / "map.parquet", tmp_path / "map_map_rivers.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in written)
 
 
 def test_export_errors(small_map, tmp_path):

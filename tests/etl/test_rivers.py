@@ -5,7 +5,7 @@ import pytest
 import shapely
 
 from bellica.datasets import DATASETS_DIR
-from bellica.etl.rivers import read_rivers, read_wdb_rivers, rivers_from_lines, select_major_rivers
+from bellica.etl.rivers import clip_rivers, read_rivers, read_wdb_rivers, rivers_from_lines, select_major_rivers
 from bellica.geo.errors import InputError, MissingInputError
 
 EQUATOR_DEGREE_KM = 111.3195  # WGS84 equatorial circumference / 360
@@ -73,3 +73,26 @@ def test_read_rivers_errors(tmp_path):
     gpd.GeoDataFrame(geometry=[shapely.box(0, 0, 1, 1)], crs=4326).to_parquet(tmp_path / "p.parquet")
     with pytest.raises(InputError, match="lines only"):
         read_rivers(tmp_path / "p.parquet")
+
+
+def test_clip_rivers_keeps_valid_lines_inside_the_extent_only():
+    extent = shapely.box(0, 0, 10, 10)
+    lines = [
+        shapely.LineString([(-5, 5), (15, 5)]),                       # across: cut at both edges
+        shapely.LineString([(20, 20), (30, 30)]),                     # wholly outside: dropped
+        shapely.LineString([(-1, 11), (0, 10), (-1, 9)]),             # touches a corner only: a point, dropped
+        shapely.LineString([(2, -1), (2, 1), (3, -1), (4, 1), (5, -1)]),  # leaves and re-enters: two pieces
+        shapely.LineString([(1, 1), (2, 2)]),                         # inside: unchanged
+        shapely.LineString([(0, 3), (0, 4)]),                         # along the edge
+    ]
+    rivers = gpd.GeoDataFrame({"river_id": [1, 2, 3, 4, 5, 6], "length_km": [9.0, 8.0, 7.0, 6.0, 5.0, 4.0]},
+                              geometry=lines, crs=4326)
+    out = clip_rivers(rivers, extent)
+    assert out["river_id"].tolist() == [1, 4, 5, 6] and out["length_km"].tolist() == [9.0, 6.0, 5.0, 4.0]
+    assert out.crs.to_epsg() == 4326
+    assert set(out.geom_type) <= {"LineString", "MultiLineString"} and out.is_valid.all() and not out.is_empty.any()
+    assert out.geometry.covered_by(extent).all()  # the edge line lies on the boundary: covered, not within
+    assert out.geometry.iloc[0].equals(shapely.LineString([(0, 5), (10, 5)]))
+    assert out.geometry.iloc[1].geom_type == "MultiLineString" and len(out.geometry.iloc[1].geoms) == 2
+    assert out.geometry.iloc[2].equals(lines[4])
+    assert clip_rivers(rivers.iloc[:0], extent).empty
