@@ -80,29 +80,39 @@ def folder_name(faction: str) -> str:
 
 def write_packets(campaign: Path, situation, folder: Path, formats) -> list[Path]:
     """Write ``packets/<faction>/`` into ``folder`` for the situation's viewer, or for every
-    faction when it is the umpire's; returns the packet folders."""
+    faction when it is the umpire's; returns the packet folders (a progress bar on a terminal:
+    each packet renders a map)."""
     from bellica.engine.core.ruleset import get_ruleset
-    from bellica.etl.situation import write_situation
-    from bellica.services.situation import read_situation
+    from bellica.geo.progress import progress_bar
 
     factions = [situation.viewer] if situation.viewer else list(situation.factions)
     log_texts = faction_logs(campaign, factions)
     ruleset = get_ruleset(situation.view.ruleset)
     written = []
-    for faction in factions:
-        view = situation if situation.viewer == faction else read_situation(campaign, faction=faction)
-        here = folder / PACKETS_DIR / folder_name(faction)
-        here.mkdir(parents=True)
-        render_faction_map(campaign, here / MAP_NAME, faction)
-        text, jsonl = log_texts[faction]
-        (here / LOG_NAME).write_text(text, encoding="utf-8")
-        (here / LOG_JSON_NAME).write_text(jsonl, encoding="utf-8")
-        sheet = ruleset.order_sheet(view.view, campaign.name)
-        if sheet is not None:
-            (here / sheet[0]).write_text(sheet[1], encoding="utf-8")
-        write_situation(view, here, formats)
-        written.append(here)
+    with progress_bar(total=len(factions), desc="packets", unit="faction") as bar:
+        for faction in factions:
+            written.append(_write_packet(campaign, situation, folder / PACKETS_DIR / folder_name(faction), formats,
+                                         faction, ruleset, log_texts[faction]))
+            bar.update(1)
     return written
+
+
+def _write_packet(campaign: Path, situation, here: Path, formats, faction: str, ruleset, log_text) -> Path:
+    """One faction's packet in the folder ``here`` (see the module doc)."""
+    from bellica.etl.situation import write_situation
+    from bellica.services.situation import read_situation
+
+    view = situation if situation.viewer == faction else read_situation(campaign, faction=faction)
+    here.mkdir(parents=True)
+    render_faction_map(campaign, here / MAP_NAME, faction)
+    text, jsonl = log_text
+    (here / LOG_NAME).write_text(text, encoding="utf-8")
+    (here / LOG_JSON_NAME).write_text(jsonl, encoding="utf-8")
+    sheet = ruleset.order_sheet(view.view, campaign.name)
+    if sheet is not None:
+        (here / sheet[0]).write_text(sheet[1], encoding="utf-8")
+    write_situation(view, here, formats)
+    return here
 
 
 def render_faction_map(campaign: Path, out: Path, faction: str) -> Path:
