@@ -165,17 +165,35 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
             name="campaign.copy_neighbors",
         )
         if "map_rivers" in tables:
-            _from_map(
-                con, map_path,
-                f"INSERT INTO map_rivers SELECT {_copy_columns(con, 'map_rivers')} FROM m.map_rivers "
-                "WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?))",
-                [west, south, east, north],
-                name="campaign.copy_rivers",
-            )
+            _copy_rivers(con, map_path, scenario.bbox)
         if "map_meta" in tables:
             _from_map(con, map_path, "INSERT INTO map_meta SELECT key, value FROM m.map_meta", name="campaign.copy_meta")
     finally:
         con.execute("DETACH m")
+
+
+def _copy_rivers(con, map_path: Path, bbox) -> None:
+    """The map's river lines over ``bbox``, cut to the campaign's own hexes as `map build` cuts them
+    to its map's (:func:`bellica.etl.rivers.clip_rivers`): past them a line describes no hex here."""
+    import geopandas as gpd
+    import shapely
+
+    from bellica.etl.rivers import clip_rivers
+    from bellica.geo.hexgrid import cells_outline
+
+    west, south, east, north = bbox
+    rows = _from_map(con, map_path, "SELECT river_id, length_km, ST_AsWKB(geom) FROM m.map_rivers "
+                     "WHERE ST_Intersects(geom, ST_MakeEnvelope(?, ?, ?, ?)) ORDER BY river_id",
+                     [west, south, east, north], name="campaign.copy_rivers").fetchall()
+    if not rows:
+        return
+    rivers = gpd.GeoDataFrame({"river_id": [r[0] for r in rows], "length_km": [r[1] for r in rows]},
+                              geometry=shapely.from_wkb([bytes(r[2]) for r in rows]), crs="EPSG:4326")
+    cells = [r[0] for r in con.execute("SELECT cell FROM hexes").fetchall()]
+    kept = clip_rivers(rivers, cells_outline(cells))
+    _bulk_insert(con, "map_rivers", ["river_id", "length_km", "wkb"],
+                 list(zip(kept["river_id"], kept["length_km"], shapely.to_wkb(kept.geometry.values))),
+                 exprs={"wkb": "ST_GeomFromWKB(wkb)"})
 
 
 # --------------------------------------------------------------------------- writing

@@ -407,3 +407,39 @@ def test_open_campaign_on_a_map_or_text_file(tmp_path, synthetic_map):
     text.write_text("hi\n")
     with pytest.raises(InputError, match="not a readable DuckDB database"):
         open_campaign(text)
+
+
+def test_a_campaign_on_a_larger_map_keeps_only_river_lines_on_its_hexes(tmp_path, mediterranean_map):
+    """Like `map build`, a campaign's map_rivers are cut to its own hexes (Italy's, here, from the
+    whole Mediterranean): no line lies past them, and the rivers that cross them remain."""
+    import shapely
+
+    from bellica.geo.hexgrid import cells_outline
+    from tests.cli.test_rise_of_rome_cli import bellica
+
+    out = tmp_path / "italy.duckdb"
+    code = bellica(_NoCapture(), "campaign", "new", "--scenario", "rise-of-rome", "--map", mediterranean_map,
+                   "--out", out, "-q")[0]
+    assert code == 0
+    con = connect(out, read_only=True)
+    try:
+        outline = cells_outline([r[0] for r in con.execute("SELECT cell FROM hexes").fetchall()])
+        lines = [shapely.from_wkb(bytes(r[0])) for r in con.execute("SELECT ST_AsWKB(geom) FROM map_rivers").fetchall()]
+    finally:
+        con.close()
+    big = connect(mediterranean_map, read_only=True)
+    try:
+        on_the_map = big.execute("SELECT count(*) FROM map_rivers").fetchone()[0]
+    finally:
+        big.close()
+    assert 0 < len(lines) < on_the_map
+    assert all(line.is_valid and line.geom_type in ("LineString", "MultiLineString") for line in lines)
+    outside = [line for line in lines if not line.intersects(outline) or line.difference(outline.buffer(1e-6)).length > 1e-6]
+    assert outside == []
+
+
+class _NoCapture:
+    """capsys for a call whose output the test does not read."""
+
+    def readouterr(self):
+        return "", ""
