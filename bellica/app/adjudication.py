@@ -142,8 +142,10 @@ def post_retreat(c, ident, form: Mapping[str, str]):
 
 
 def choices_template(c) -> str:
-    """The administration choices format, commented with this round's winners and navies at sea."""
+    """The administration choices format, commented with this round's winners and navies at sea
+    (a faction's name made safe for a comment: :func:`bellica.geo.toml_text.toml_comment`)."""
     from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.geo.toml_text import toml_comment
 
     r = read_round(c)
     winners = []
@@ -155,7 +157,7 @@ def choices_template(c) -> str:
         navies = c.con.execute("SELECT army, faction FROM navies ORDER BY army").fetchall()
     except Exception:  # a campaign without the naval views: no debark hints
         navies = []
-    debarks = [f"# {army} = 3    # navy {army} ({faction}) is at sea: the land hex its army debarks into"
+    debarks = [toml_comment(f"{army} = 3    # navy {army} ({faction}) is at sea: the land hex its army debarks into")
                for army, faction in navies]
     return "\n".join([
         "# Administration choices; a hex is a clock position, an H3 cell, a structure,",
@@ -185,10 +187,14 @@ def post_administer(c, form: Mapping[str, str]):
 
 
 def _orders_file_template(r, ident) -> str:
-    lines = [f'faction = "{ident.faction}"', f"round = {r.round}", ""]
+    """The orders file a commit-reveal player fills in: values by tomli_w, which escapes any name."""
+    from bellica.geo.toml_text import toml_line
+
+    lines = [toml_line("faction", ident.faction), toml_line("round", r.round), ""]
     for a in r.live_armies():
         if ident.commands(a):
-            lines += [f"[armies.{a.id}]", 'moves = ""        # clock positions, e.g. "9 11"; "" stands still', ""]
+            moves = toml_line("moves", "") + '        # clock positions, e.g. "9 11"; "" stands still'
+            lines += [f"[armies.{int(a.id)}]", moves, ""]
     return "\n".join(lines)
 
 

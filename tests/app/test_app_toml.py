@@ -1,0 +1,61 @@
+"""The TOML the app writes for people to fill in (the commit-reveal orders file, the administration
+choices) is written by tomli-w, its comments kept and made safe (issue 19, item 2).
+
+A hand-written ``f'faction = "{name}"'`` broke on a quote, a backslash or a newline in a name, and
+a comment naming a faction with a newline turned the rest of the name into TOML.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from types import SimpleNamespace
+
+import pytest
+
+from bellica.geo.toml_text import toml_comment, toml_line
+
+#: A quote, a backslash, a newline that would start a TOML key, a control character, non-ASCII.
+NAME = 'Ro"ma\\ Σικελία\nround = 99\x01\x7f'
+
+
+def test_a_value_and_a_comment_round_trip_whatever_the_name():
+    text = "\n".join([toml_comment(f"Orders of {NAME}"), toml_line("faction", NAME), toml_line("round", 3), "",
+                      "[armies.9]", toml_comment(f"army 9: hex 85283473fffffff, at {NAME}"),
+                      toml_comment(f"besieging {NAME}: {toml_line('assault', NAME)} or lift_siege = true"),
+                      toml_line("moves", "")]) + "\n"
+    assert tomllib.loads(text) == {"faction": NAME, "round": 3, "armies": {"9": {"moves": ""}}}
+    assert all(line.startswith("#") or "=" in line or line.startswith("[") or not line for line in text.splitlines())
+    assert "Σικελία" in text  # UTF-8 kept as it is, not escaped
+
+
+def test_the_commit_reveal_orders_file_names_any_faction(monkeypatch):
+    from bellica.app.adjudication import _orders_file_template
+    from bellica.engine.vae_victis.orders import parse_orders_text
+
+    armies = [SimpleNamespace(id=4), SimpleNamespace(id=9)]
+    r = SimpleNamespace(round=2, live_armies=lambda: armies)
+    ident = SimpleNamespace(faction=NAME, commands=lambda a: a.id == 9)
+    text = _orders_file_template(r, ident)
+    assert tomllib.loads(text) == {"faction": NAME, "round": 2, "armies": {"9": {"moves": ""}}}
+    parsed = parse_orders_text(text, "the template")
+    assert parsed.faction == NAME and parsed.round == 2 and list(parsed.orders) == [9]
+    assert '# clock positions, e.g. "9 11"' in text  # the comment kept
+
+
+@pytest.fixture
+def no_winners(monkeypatch):
+    import bellica.engine.vae_victis.rounds.machine as machine
+
+    monkeypatch.setattr(machine, "read_round", lambda c: SimpleNamespace(engagement_rows=lambda: []))
+
+
+def test_the_choices_template_names_a_navy_of_any_faction(no_winners):
+    from bellica.app.adjudication import choices_template
+    from bellica.engine.vae_victis.rounds import parse_choices_text
+
+    con = SimpleNamespace(execute=lambda sql: SimpleNamespace(fetchall=lambda: [(7, NAME)]))
+    text = choices_template(SimpleNamespace(con=con))
+    assert tomllib.loads(text) == {"advance": {}, "debark": {},
+                                   "siege": {"start": {}, "take_over": [], "surrender": []}}
+    assert "# 7 = 3    # navy 7 (Ro\"ma\\ Σικελία\\nround = 99\\u0001\\u007f) is at sea" in text
+    parse_choices_text(text, "the form")  # the engine reads the template as it is
