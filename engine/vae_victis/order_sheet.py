@@ -8,23 +8,14 @@ names nothing the faction may not see; values are written by tomli-w, which esca
 
 from __future__ import annotations
 
+from bellica.geo.toml_text import toml_comment as _comment
+from bellica.geo.toml_text import toml_line as _value
 from bellica.schema.view import PlayerView
 
 
 def orders_round(view: PlayerView) -> int:
     """The round whose orders the players write next: this one in the orders phase, else the next."""
     return view.round if view.phase == "orders" else view.round + 1
-
-
-def _value(key: str, value) -> str:
-    import tomli_w
-
-    return tomli_w.dumps({key: value}).strip()
-
-
-def _comment(text: str) -> str:
-    """A comment line: a name with a newline in it must not end the comment and start a key."""
-    return "# " + " ".join(text.split())
 
 
 def order_sheet(view: PlayerView, campaign_name: str) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from bellica.engine.vae_victis.order_sheet import order_sheet
 from bellica.engine.vae_victis.orders import parse_orders_text
 from bellica.schema.view import PlayerView
 
-NASTY = 'Ro"ma\\ \u00e6 \u2603\nnext = "line"'
+NASTY = 'Ro"ma\\ \u00e6 \u2603\x01\x7f\nnext = "line"'
 
 
 def _view(faction: str, structure: str, phase: str = "movement") -> PlayerView:
