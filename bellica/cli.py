@@ -9,12 +9,17 @@ exception knows it, with ``--verbose`` giving the traceback.  Anything else is a
 traceback, so that it is reported (and the fuzz suite, tests/cli/test_fuzz.py, finds it).
 
 The exit status tells a script what happened (README.md, "Exit codes"): 0 done; 1 bad input or
-data, or an error of the environment (:data:`EXIT_INPUT`); 2 a usage error, click's own
-(:data:`EXIT_USAGE`); 3 refused by the rules: a step out of order (``StepRefused``) or a
-well-formed order the position does not allow (``IllegalOrderError``) (:data:`EXIT_REFUSED`); 4 the
+data, or an error of the environment, a wrong number inside an order or an ARMY=VALUE item included
+(:data:`EXIT_INPUT`); 2 a usage error, click's own (a word for a number-typed option) and a faction,
+nation or side the campaign does not have (:data:`EXIT_USAGE`); 3 refused by the rules: a step out of
+order (``StepRefused``, a step before the campaign's start included) or a well-formed order the
+position does not allow (``IllegalOrderError``) (:data:`EXIT_REFUSED`); 4 the
 campaign's event log or state tables were edited, damaged or do not replay (``ReplayMismatch`` and
 its ``LogTampered``/``LogUnreadable``) (:data:`EXIT_DAMAGED`).  A campaign file that cannot be
 opened at all (not DuckDB, truncated) is bad input, 1: the engine reports it as an InputError.
+The commands share :mod:`bellica.commands.campaigns` for opening a campaign and reading a faction
+name, so each of these is the same in every command of every ruleset (tests/cli/test_exit_codes.py
+walks them all).
 ``--version`` prints the installed distribution's version (importlib.metadata); shell completion
 is click's own (``_BELLICA_COMPLETE=bash_source bellica``, README.md).
 """

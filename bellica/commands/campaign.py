@@ -34,6 +34,8 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
     provinces); then `bellica turn start` begins it.  A node scenario (magna-graecia/dionysian)
     gets the map's hexes and the node map of its year built from its node file; then
     `bellica magna-graecia start` begins it.
+
+    Example: bellica campaign new --scenario first-punic-war --map build/med.duckdb --out punic.duckdb
     """
     from bellica.etl.campaign import create_campaign
     from bellica.etl.scenario import is_node_scenario, is_province_scenario, load_node_scenario, load_province_scenario
@@ -108,12 +110,25 @@ def _new_node_campaign(scenario, out: Path, map_path: Path | None, force: bool, 
 
 
 @group.command(name="place")
-@click.argument("campaign", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("placements", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("placements", type=click.Path(dir_okay=False, path_type=Path))
 def place(campaign: Path, placements: Path) -> None:
-    """Validate PLACEMENTS (army,faction,structure) against CAMPAIGN and store them."""
-    from bellica.etl.campaign import place_armies
+    """Validate PLACEMENTS (army,faction,structure) against CAMPAIGN and store them (before it starts).
 
+    Example: bellica campaign place punic.duckdb placements.csv
+    """
+    from bellica.engine.core.machine import StepRefused
+    from bellica.engine.core.state import has_state
+    from bellica.etl.campaign import open_campaign, place_armies
+
+    con = open_campaign(campaign)
+    try:
+        started = has_state(con)
+    finally:
+        con.close()
+    if started:  # the engine moves armies once the campaign has started: a step out of order, exit 3
+        raise StepRefused(f"campaign {campaign} has already started: placements change only before "
+                          "`bellica round start`; move armies with the round's orders")
     n = place_armies(campaign, placements)
     click.echo(f"{campaign}: {n} armies placed")
 
@@ -123,7 +138,10 @@ def place(campaign: Path, placements: Path) -> None:
 @click.option("--placements", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (not the terrain overrides).")
 def check(scenario: str, placements: Path | None, quiet: bool) -> None:
-    """Check a scenario's files (without a map) and print what it holds."""
+    """Check a scenario's files (without a map) and print what it holds.
+
+    Example: bellica campaign check --scenario first-punic-war --quiet
+    """
     from bellica.etl.scenario import (is_node_scenario, is_province_scenario, load_node_scenario,
                                      load_province_scenario, load_scenario)
 
@@ -159,7 +177,10 @@ def check(scenario: str, placements: Path | None, quiet: bool) -> None:
 @group.command(name="scenarios")
 @click.option("--json", "as_json", is_flag=True, help='One JSON array of {"name", "title"}.')
 def scenarios(as_json: bool) -> None:
-    """List the shipped scenarios."""
+    """List the shipped scenarios.
+
+    Example: bellica campaign scenarios --json
+    """
     from bellica.etl.scenario import list_scenarios, scenario_title
 
     listed = [(name, scenario_title(name)) for name in list_scenarios()]
@@ -179,7 +200,7 @@ def scenarios(as_json: bool) -> None:
 def structures(campaign: Path, as_json: bool) -> None:
     """Print each structure's controller, terrain, coast adjacency and start Resilience.
 
-    Example: bellica campaign structures build/fpw.duckdb --json
+    Example: bellica campaign structures punic.duckdb --json
     """
     from bellica.etl.campaign import open_campaign, structure_summary
 

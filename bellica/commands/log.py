@@ -21,17 +21,14 @@ def command(campaign: Path, round_: int | None, faction: str | None, changes_onl
     Orders not yet revealed show only who submitted them, for every viewer the umpire included
     (docs/sealed-orders.md); a faction reads its own.
 
-    Example: bellica log campaign.duckdb --round 2 --faction Roma
+    Example: bellica log punic.duckdb --round 2 --faction Roma
     """
     import json
 
-    from bellica.commands.round import open_campaign, resolve_faction
+    from bellica.commands.campaigns import open_campaign, resolve_faction
     from bellica.engine.core.sealed import log_view
-    from bellica.geo.errors import InputError
 
-    with open_campaign(campaign, read_only=True) as c:
-        if not c.has_state():
-            raise InputError(f"{campaign} has no event log yet: start the campaign with `bellica round start {campaign}`")
+    with open_campaign(campaign, read_only=True, started=True) as c:  # no log before the start: exit 3
         faction = c.viewer = resolve_faction(c, faction)
         state_kinds = c.ruleset.schema.state_kinds
         lines = log_view(c, viewer=faction, round=round_)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from bellica.commands.campaigns import open_campaign, require_started, resolve_faction
 from bellica.commands.options import WHOLE
 
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
@@ -29,29 +30,33 @@ SIDE = click.option("--side", "side", default=None, help="The side giving the or
 _QUIET = {"put_row", "drop_row", "set_campaign", "put_note"}
 
 
-def _open(campaign: Path, *, read_only: bool = False):
-    from bellica.engine.core.campaign import Campaign
+def _open(campaign: Path, *, read_only: bool = False, started: bool | None = True):
+    """The Magna Graecia campaign (another ruleset's: bad input, exit 1); ``started``: refused as a
+    step out of order (exit 3) before (``started`` False: after) `bellica magna-graecia start`."""
     from bellica.geo.errors import InputError
 
-    c = Campaign.open(campaign, read_only=read_only)
-    if c.ruleset.name != "magna-graecia":
+    c = open_campaign(campaign, read_only=read_only)
+    try:
+        if c.ruleset.name != "magna-graecia":
+            raise InputError(f"{campaign} is a {c.ruleset.name} campaign, not a Magna Graecia one: "
+                             "make one with `bellica campaign new --scenario magna-graecia/dionysian`")
+        if started is not None:
+            require_started(c, started)
+    except BaseException:
         c.close()
-        raise InputError(f"{campaign} is a {c.ruleset.name} campaign, not a Magna Graecia one: "
-                         "make one with `bellica campaign new --scenario magna-graecia/dionysian`")
+        raise
     return c
 
 
-def _started(c) -> None:
-    from bellica.geo.errors import InputError
-
-    if not c.has_state():
-        raise InputError(f"the campaign has not started: `bellica magna-graecia start {c.path}`")
-
-
 def _step(campaign: Path, step: str, arg: dict) -> None:
+    """One step of the ruleset; the sides named in ``arg`` ("side", a fleet's "retreat") are the
+    campaign's (an unknown one is a usage error, exit 2) before the rules look at the step."""
     from bellica.engine.magna_graecia.ruleset import next_decision, play
 
     with _open(campaign) as c:
+        for key in ("side", "retreat"):
+            if arg.get(key) is not None:
+                arg[key] = resolve_faction(c, arg[key], param_hint=f"--{key}", word="side")
         for ev in play(c, step, arg):
             if ev.kind not in _QUIET:
                 click.echo(ev.text if ev.kind != "step" else f"== {ev.text}")
@@ -89,7 +94,7 @@ def start(campaign: Path, seed: int | None) -> None:
     """
     from bellica.engine.magna_graecia.ruleset import next_decision
 
-    with _open(campaign) as c:
+    with _open(campaign, started=False) as c:
         s = c.start(seed=seed)
         for ev in c.events():
             if ev.kind not in _QUIET:
@@ -113,8 +118,7 @@ def status(campaign: Path, side: str | None, as_json: bool) -> None:
     from bellica.engine.magna_graecia.ruleset import view, view_lines
 
     with _open(campaign, read_only=True) as c:
-        _started(c)
-        v = view(c, side=side)
+        v = view(c, side=resolve_faction(c, side, param_hint="--side"))
         if as_json:
             from bellica.commands.jsonout import echo_json
 
@@ -132,7 +136,7 @@ def status(campaign: Path, side: str | None, as_json: bool) -> None:
 def move(campaign: Path, command: str, path: tuple[str, ...], side: str | None) -> None:
     """SIDE moves COMMAND along PATH (the nodes entered, in order).
 
-    Example: bellica magna-graecia move d.duckdb --side Syracuse 38 Leontini Catana
+    Example: bellica magna-graecia move dionysian.duckdb --side Syracuse 38 Leontini Catana
     """
     _step(campaign, "move", {"side": side, "command": command, "path": list(path)})
 
@@ -146,7 +150,7 @@ def move(campaign: Path, command: str, path: tuple[str, ...], side: str | None) 
 def exchange(campaign: Path, giver: str, taker: str, elements: tuple[str, ...], side: str | None) -> None:
     """SIDE moves ELEMENTS (ELEMENT=N ...) from command GIVER to TAKER in one node.
 
-    Example: bellica magna-graecia exchange d.duckdb --side Syracuse 36 37 'Sp(O)=2'
+    Example: bellica magna-graecia exchange dionysian.duckdb --side Syracuse 36 37 'Sp(O)=2'
     """
     _step(campaign, "exchange", {"side": side, "from": giver, "to": taker,
                                  "elements": _pairs(elements, "element", "'Sp(O)=2'")})
@@ -157,7 +161,10 @@ def exchange(campaign: Path, giver: str, taker: str, elements: tuple[str, ...], 
 @click.argument("commands", nargs=-1, required=True)
 @SIDE
 def embark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
-    """SIDE puts COMMANDS aboard its fleet (in the same coastal node)."""
+    """SIDE puts COMMANDS aboard its fleet (in the same coastal node).
+
+    Example: bellica magna-graecia embark dionysian.duckdb --side Syracuse 36 37
+    """
     _step(campaign, "embark", {"side": side, "commands": list(commands)})
 
 
@@ -166,7 +173,10 @@ def embark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
 @click.argument("commands", nargs=-1, required=True)
 @SIDE
 def disembark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
-    """SIDE lands COMMANDS from its fleet where it lies."""
+    """SIDE lands COMMANDS from its fleet where it lies.
+
+    Example: bellica magna-graecia disembark dionysian.duckdb --side Syracuse 36 37
+    """
     _step(campaign, "disembark", {"side": side, "commands": list(commands)})
 
 
@@ -177,7 +187,7 @@ def disembark(campaign: Path, commands: tuple[str, ...], side: str | None) -> No
 def sail(campaign: Path, path: tuple[str, ...], side: str | None) -> None:
     """SIDE sails its fleet along PATH (coastal nodes joined by sea paths).
 
-    Example: bellica magna-graecia sail d.duckdb --side Syracuse Catana
+    Example: bellica magna-graecia sail dionysian.duckdb --side Syracuse Catana
     """
     _step(campaign, "sail", {"side": side, "path": list(path)})
 
@@ -186,7 +196,10 @@ def sail(campaign: Path, path: tuple[str, ...], side: str | None) -> None:
 @CAMPAIGN
 @SIDE
 def shelter(campaign: Path, side: str | None) -> None:
-    """SIDE shelters its fleet in the friendly, garrisoned, fortified coastal city where it lies."""
+    """SIDE shelters its fleet in the friendly, garrisoned, fortified coastal city where it lies.
+
+    Example: bellica magna-graecia shelter dionysian.duckdb --side Carthage
+    """
     _step(campaign, "shelter", {"side": side})
 
 
@@ -196,7 +209,10 @@ def shelter(campaign: Path, side: str | None) -> None:
 @SIDE
 def attack_city(campaign: Path, node: str, side: str | None) -> None:
     """SIDE attacks the neutral city of NODE, where it stands (the city joins SIDE's opponent); a
-    defending side may do so during a battle there, and the city then joins the attacker."""
+    defending side may do so during a battle there, and the city then joins the attacker.
+
+    Example: bellica magna-graecia attack-city dionysian.duckdb --side Syracuse Morgantina
+    """
     _step(campaign, "attack_city", {"side": side, "node": node})
 
 
@@ -204,7 +220,10 @@ def attack_city(campaign: Path, node: str, side: str | None) -> None:
 @CAMPAIGN
 @SIDE
 def end_movement(campaign: Path, side: str | None) -> None:
-    """SIDE ends its movement: stacking checked, alliance rolls, its sieges, the battles due."""
+    """SIDE ends its movement: stacking checked, alliance rolls, its sieges, the battles due.
+
+    Example: bellica magna-graecia end-movement dionysian.duckdb --side Syracuse
+    """
     _step(campaign, "end_movement", {"side": side})
 
 
@@ -214,7 +233,10 @@ def end_movement(campaign: Path, side: str | None) -> None:
 @click.argument("defence", metavar="forward|central|rear")
 @SIDE
 def defence(campaign: Path, node: str, defence: str, side: str | None) -> None:
-    """The defending SIDE at NODE chooses a forward, central or rear defence for the table."""
+    """The defending SIDE at NODE chooses a forward, central or rear defence for the table.
+
+    Example: bellica magna-graecia defence dionysian.duckdb --side Carthage Motya rear
+    """
     _step(campaign, "defence", {"side": side, "node": node, "defence": defence.strip().lower()})
 
 
@@ -224,7 +246,10 @@ def defence(campaign: Path, node: str, defence: str, side: str | None) -> None:
 @SIDE
 def siege(campaign: Path, node: str, side: str | None) -> None:
     """SIDE lays siege to the fortified city of NODE instead of fighting there: the phasing side, or
-    a defending side declaring all its forces there inside the walls."""
+    a defending side declaring all its forces there inside the walls.
+
+    Example: bellica magna-graecia siege dionysian.duckdb --side Syracuse Motya
+    """
     _step(campaign, "siege", {"side": side, "node": node})
 
 
@@ -235,7 +260,10 @@ def siege(campaign: Path, node: str, side: str | None) -> None:
 @click.option("--naval", is_flag=True, help="Its fleet sheltered in the harbour puts out and fights the besieging fleet.")
 def sally(campaign: Path, node: str, side: str | None, naval: bool) -> None:
     """The phasing SIDE's forces besieged in NODE sally against the besiegers (a land battle, or with
-    --naval a fleet fight against the besieging fleet)."""
+    --naval a fleet fight against the besieging fleet).
+
+    Example: bellica magna-graecia sally dionysian.duckdb --side Carthage Motya --naval
+    """
     _step(campaign, "sally", {"side": side, "node": node, **({"naval": True} if naval else {})})
 
 
@@ -250,7 +278,7 @@ def sally(campaign: Path, node: str, side: str | None, naval: bool) -> None:
 def result(campaign: Path, node: str, winner: str, losses: tuple[str, ...], open_paths: tuple[str, ...]) -> None:
     """The umpire enters the table battle's result at NODE: winner and losses (recovery rolls follow).
 
-    Example: bellica magna-graecia result d.duckdb Gela --winner Syracuse --loss '40:Sp(I)=2' --loss '36:Sp(O)=1'
+    Example: bellica magna-graecia result dionysian.duckdb Gela --winner Syracuse --loss '40:Sp(I)=2' --loss '36:Sp(O)=1'
     """
     from bellica.geo.errors import InputError
 
@@ -275,7 +303,10 @@ def result(campaign: Path, node: str, winner: str, losses: tuple[str, ...], open
 @SIDE
 def second_day(campaign: Path, node: str, choice: str, side: str | None) -> None:
     """SIDE writes its sealed stay-or-retire order after an undecided day at NODE; the orders are
-    opened together once every side of the battle has written one."""
+    opened together once every side of the battle has written one.
+
+    Example: bellica magna-graecia second-day dionysian.duckdb --side Syracuse Gela stay
+    """
     _step(campaign, "second_day", {"side": side, "node": node, "choice": choice.strip().lower()})
 
 
@@ -284,7 +315,10 @@ def second_day(campaign: Path, node: str, choice: str, side: str | None) -> None
 @click.argument("node")
 @click.option("--retreat", default=None, help="The defending side retreats its fleet instead of fighting.")
 def fleet_battle(campaign: Path, node: str, retreat: str | None) -> None:
-    """The fleets at NODE fight (a d6 plus naval points each, losses from spare NPs first), or one retreats."""
+    """The fleets at NODE fight (a d6 plus naval points each, losses from spare NPs first), or one retreats.
+
+    Example: bellica magna-graecia fleet-battle dionysian.duckdb Motya --retreat Carthage
+    """
     _step(campaign, "fleet_battle", {"node": node, "retreat": retreat})
 
 
@@ -294,7 +328,10 @@ def fleet_battle(campaign: Path, node: str, retreat: str | None) -> None:
 @click.argument("path", nargs=-1, required=True)
 @SIDE
 def retreat(campaign: Path, command: str, path: tuple[str, ...], side: str | None) -> None:
-    """A beaten COMMAND retreats along PATH (its owner gives it, or the umpire)."""
+    """A beaten COMMAND retreats along PATH (its owner gives it, or the umpire).
+
+    Example: bellica magna-graecia retreat dionysian.duckdb --side Carthage 40 Segesta Panormus
+    """
     _step(campaign, "retreat", {"side": side, "command": command, "path": list(path)})
 
 
@@ -303,7 +340,10 @@ def retreat(campaign: Path, command: str, path: tuple[str, ...], side: str | Non
 @click.argument("path", nargs=-1, required=True)
 @SIDE
 def retreat_fleet(campaign: Path, path: tuple[str, ...], side: str | None) -> None:
-    """SIDE's beaten fleet retreats along PATH."""
+    """SIDE's beaten fleet retreats along PATH.
+
+    Example: bellica magna-graecia retreat-fleet dionysian.duckdb --side Carthage Panormus
+    """
     _step(campaign, "retreat_fleet", {"side": side, "path": list(path)})
 
 
@@ -311,7 +351,10 @@ def retreat_fleet(campaign: Path, path: tuple[str, ...], side: str | None) -> No
 @CAMPAIGN
 @SIDE
 def end_turn(campaign: Path, side: str | None) -> None:
-    """The phasing SIDE ends its player-turn (battles fought, retreats made): the next side moves."""
+    """The phasing SIDE ends its player-turn (battles fought, retreats made): the next side moves.
+
+    Example: bellica magna-graecia end-turn dionysian.duckdb --side Syracuse
+    """
     _step(campaign, "end_turn", {"side": side})
 
 
@@ -319,9 +362,11 @@ def end_turn(campaign: Path, side: str | None) -> None:
 @CAMPAIGN
 @SIDE
 def next_(campaign: Path, side: str | None) -> None:
-    """The phasing SIDE ends its movement, or its turn, whichever comes next."""
+    """The phasing SIDE ends its movement, or its turn, whichever comes next.
+
+    Example: bellica magna-graecia next dionysian.duckdb --side Syracuse
+    """
     with _open(campaign, read_only=True) as c:
-        _started(c)
         phase = c.snapshot().campaign("phase")
     _step(campaign, "end_movement" if phase == "movement" else "end_turn", {"side": side})
 
@@ -333,7 +378,7 @@ def next_(campaign: Path, side: str | None) -> None:
 def roll(campaign: Path, label: str, value: str) -> None:
     """The umpire enters a die rolled at the table under its LABEL (used instead of the seed's).
 
-    Example: bellica magna-graecia roll d.duckdb alliance/1/Morgantina/Syracuse 6
+    Example: bellica magna-graecia roll dionysian.duckdb alliance/1/Morgantina/Syracuse 6
     """
     _step(campaign, "roll", {"label": label, "value": value})
 
@@ -341,5 +386,8 @@ def roll(campaign: Path, label: str, value: str) -> None:
 @group.command("agree-end")
 @CAMPAIGN
 def agree_end(campaign: Path) -> None:
-    """The sides agree to end the season now: the victory points decide."""
+    """The sides agree to end the season now: the victory points decide.
+
+    Example: bellica magna-graecia agree-end dionysian.duckdb
+    """
     _step(campaign, "agree_end", {})

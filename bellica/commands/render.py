@@ -35,8 +35,26 @@ def map_command(database: Path, out: Path, faction: str | None, precision: int, 
     Example: bellica render map punic.duckdb --out punic-roma.html --faction Roma
     """
     from bellica.etl.files import check_out_dir, refuse_overwrite
-    from bellica.web_maps.terrain_map import render_terrain_map
+    from bellica.services.maps import render_map
 
     refuse_overwrite(out, force=force, what="page")
     check_out_dir(out)  # an impossible or read-only --out: one line before the page is built
-    click.echo(str(render_terrain_map(database, out, faction=faction, precision=precision)))
+    if faction is not None:
+        faction = _campaign_faction(database, faction)
+    # A campaign is drawn from its ruleset's player view (Vae Victis II: its own layers, for now).
+    click.echo(str(render_map(database, out, faction=faction, precision=precision)))
+
+
+def _campaign_faction(database: Path, faction: str) -> str:
+    """--faction as the campaign spells it; one it does not have is a usage error (exit 2), as for
+    every command.  A file that is no campaign (a map, a missing file) is left to the renderer,
+    which says what is wrong with it in one line."""
+    from bellica.commands.campaigns import open_campaign, resolve_faction
+    from bellica.geo.errors import BellicaError
+
+    try:
+        c = open_campaign(database, read_only=True)
+    except BellicaError:
+        return faction
+    with c:
+        return resolve_faction(c, faction)

@@ -11,43 +11,30 @@ from pathlib import Path
 
 import click
 
+from bellica.commands.campaigns import file_faction as _file_faction
+from bellica.commands.campaigns import open_campaign, require_started, resolve_faction
 from bellica.commands.options import WHOLE, shown
 
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 
 
-def open_campaign(campaign: Path, *, read_only: bool = False):
-    """The :class:`~bellica.engine.core.campaign.Campaign` of an existing file, for a ``with`` block
-    (one per command); a missing file, or one locked by a running step, is a one-line error."""
-    from bellica.engine.core.campaign import Campaign
-
-    return Campaign.open(campaign, read_only=read_only)
-
-
-def open_round_campaign(campaign: Path, *, read_only: bool = False):
+def open_round_campaign(campaign: Path, *, read_only: bool = False, started: bool | None = True):
     """:func:`open_campaign` for a ``bellica round`` step: a campaign of another game (Rise of Rome,
-    Magna Graecia, ...) is refused in one line naming the command that plays it."""
+    Magna Graecia, ...) is refused in one line naming the command that plays it (exit 1); with
+    ``started`` True (False), one not yet (already) started is a step out of order (exit 3)."""
     from bellica.geo.errors import InputError
 
     c = open_campaign(campaign, read_only=read_only)
-    if c.ruleset.play_command != "bellica round":
-        c.close()
-        raise InputError(f"{campaign} is a {c.ruleset.name} campaign: play it with `{c.ruleset.play_command}` "
-                         "(`bellica round` plays Vae Victis II campaigns)")
-    return c
-
-
-def resolve_faction(c, name: str | None, *, param_hint: str = "--faction") -> str | None:
-    """The campaign's faction a typed name means (any case: "roma" is Roma); a bad option value
-    (exit 2) naming the valid ones otherwise."""
-    from bellica.geo.errors import InputError
-
     try:
-        return c.faction(name, where=param_hint)
-    except InputError:
-        factions = ", ".join(c.ruleset.factions(c))
-        raise click.BadParameter(f"{name!r} is not a faction of this campaign: use one of {factions}",
-                                 param_hint=param_hint) from None
+        if c.ruleset.play_command != "bellica round":
+            raise InputError(f"{campaign} is a {c.ruleset.name} campaign: play it with `{c.ruleset.play_command}` "
+                             "(`bellica round` plays Vae Victis II campaigns)")
+        if started is not None:
+            require_started(c, started)
+    except BaseException:
+        c.close()
+        raise
+    return c
 
 
 UMPIRE = click.option("--umpire", is_flag=True,
@@ -74,6 +61,9 @@ def _echo_events(events) -> None:
 
 
 def _army_items(items, param_hint: str, example: str = "9=strength") -> dict[int, str]:
+    """ARMY=VALUE items by army.  What is wrong inside an item is bad input (exit 1), as in an
+    order ("9=3 x 3"): README.md, "Exit codes"."""
+    from bellica.geo.errors import InputError
     from bellica.geo.files import whole_number
 
     out: dict[int, str] = {}
@@ -81,10 +71,9 @@ def _army_items(items, param_hint: str, example: str = "9=strength") -> dict[int
         army_text, sep, value = item.partition("=")
         army = whole_number(army_text)  # ASCII digits only: "٩=3" is not army 9
         if not sep or army is None:
-            raise click.BadParameter(f"{shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})",
-                                     param_hint=param_hint)
+            raise InputError(f"{param_hint} {shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})")
         if army in out:
-            raise click.BadParameter(f"army {army} is given twice", param_hint=param_hint)
+            raise InputError(f"{param_hint}: army {army} is given twice: give each army once")
         out[army] = value.strip()
     return out
 
@@ -104,7 +93,7 @@ def start(campaign: Path, seed: int | None, orders_mode: str | None) -> None:
 
     Example: bellica round start punic.duckdb --seed 264
     """
-    with open_round_campaign(campaign) as c:
+    with open_round_campaign(campaign, started=False) as c:
         s = c.start(seed=seed)
         if orders_mode is not None:
             from bellica.engine.vae_victis import rounds
@@ -172,7 +161,7 @@ def publish(campaign: Path) -> None:
 @CAMPAIGN
 @click.argument("items", nargs=-1)
 @click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="A faction's TOML orders file (format: engine/orders.py).")
+              help="A faction's TOML orders file (format: engine/vae_victis/orders.py).")
 @click.option("--faction", default=None, help="The submitting faction: its armies only (default: the file's `faction`; or --umpire).")
 @UMPIRE
 @click.option("--army", type=WHOLE, default=None, help="One army's orders from the options below.")
@@ -219,7 +208,7 @@ def orders(campaign, items, orders_file, faction, umpire, army, moves, initiativ
     with open_round_campaign(campaign) as c:
         faction = resolve_faction(c, faction)
         if orders_file is not None and file_faction is not None:
-            file_faction = resolve_faction(c, file_faction, param_hint=f"{orders_file} faction")
+            file_faction = _file_faction(c, file_faction, f"{orders_file} faction")
             if faction is not None and file_faction != faction:
                 raise click.BadParameter(f"{orders_file} is for faction {file_faction!r}, not {faction!r}", param_hint="--faction")
             if not umpire:
@@ -324,7 +313,7 @@ def _faction_orders_file(orders_file: Path):
 
 @group.command("commitment")
 @click.option("--file", "orders_file", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The faction's TOML orders file (format: engine/orders.py).")
+              help="The faction's TOML orders file (format: engine/vae_victis/orders.py).")
 @click.option("--secret", required=True, help="A long random secret, kept until the reveal.")
 def commitment(orders_file: Path, secret: str) -> None:
     """Print the commitment (SHA-256) of an orders file and a secret, offline: no campaign is read.
@@ -375,7 +364,7 @@ def reveal_orders(campaign: Path, faction: str, orders_file: Path, secret: str) 
     parsed = _faction_orders_file(orders_file)
     with open_round_campaign(campaign) as c:
         f = resolve_faction(c, faction)
-        if parsed.faction is not None and resolve_faction(c, parsed.faction, param_hint=f"{orders_file} faction") != f:
+        if parsed.faction is not None and _file_faction(c, parsed.faction, f"{orders_file} faction") != f:
             raise click.BadParameter(f"{orders_file} is for faction {parsed.faction!r}, not {f!r}", param_hint="--faction")
         if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
             raise click.BadParameter(f"{orders_file} is for round {parsed.round}, not the campaign's", param_hint="--file")
@@ -424,14 +413,15 @@ def retreat(campaign: Path, army: int) -> None:
 
 
 def _casualties(items) -> dict[int, int]:
+    from bellica.geo.errors import InputError
     from bellica.geo.files import whole_number
 
     out = {}
     for army, value in _army_items(items, "--casualties", "9=25").items():
         pct = whole_number(value)
         if pct is None or pct > 100:
-            raise click.BadParameter(f"army {army}: {shown(value)} is not a whole percentage 0-100 in digits 0-9",
-                                     param_hint="--casualties")
+            raise InputError(f"--casualties {army}={value}: {shown(value)} is not a whole percentage 0-100 in digits 0-9 "
+                             "(e.g. 9=25)")
         out[army] = pct
     return out
 
@@ -546,7 +536,7 @@ def victory(campaign: Path) -> None:
 def verify(campaign: Path, readjudicate: bool) -> None:
     """Check the event log's hash chain, replay the log from the scenario and compare it with every state table.
 
-    A damaged log or table is one `error:` line naming the first bad event or row (exit 1).
+    A damaged log or table is one `error:` line naming the first bad event or row (exit 4).
     The head hash printed can be noted down: a later verify showing the same head proves the
     log was not rewritten since (docs/campaign-file.md).
 
@@ -554,7 +544,7 @@ def verify(campaign: Path, readjudicate: bool) -> None:
     """
     from bellica.engine.core.readjudicate import readjudicate as readjudicate_log
 
-    with open_campaign(campaign, read_only=True) as c:
+    with open_campaign(campaign, read_only=True, started=True) as c:  # nothing to verify before the start: exit 3
         c.verify()
         n = len(c.events())
         head = c.log_head()

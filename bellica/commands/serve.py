@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from bellica.commands.round import open_campaign
+from bellica.commands.campaigns import open_campaign, resolve_faction
 
 
 class _ServeGroup(click.Group):
@@ -38,14 +38,17 @@ def group() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port.")
 def run(campaign: Path, host: str, port: int) -> None:
-    """Run the web app on CAMPAIGN (uvicorn)."""
+    """Run the web app on CAMPAIGN (uvicorn); typed without the word `run`.
+
+    Example: bellica serve punic.duckdb --host 0.0.0.0 --port 8000
+    """
     import uvicorn
 
     from bellica.app.server import create_app
     from bellica.app.tokens import TABLE
 
-    with open_campaign(campaign, read_only=True) as c:  # a missing or wrong file is one line here, not per request
-        c.require_state()
+    # a missing or wrong file is one line here, not per request; before the start, a step out of order (exit 3)
+    with open_campaign(campaign, read_only=True, started=True) as c:
         if TABLE not in c.tables():
             click.echo(f"warning: {campaign} has no sign-in tokens yet: issue them with `bellica serve tokens {campaign}`", err=True)
     click.echo(f"serving {campaign} on http://{host}:{port}/ (Ctrl-C stops it)")
@@ -65,7 +68,7 @@ def tokens(campaign: Path, url: str, players) -> None:
     Example: bellica serve tokens punic.duckdb --url http://192.168.1.5:8000 --player Scipio=Roma:9,10
     """
     from bellica.app.tokens import issue_tokens
-    from bellica.commands.round import resolve_faction
+    from bellica.geo.errors import InputError
     from bellica.geo.files import whole_number
 
     parsed: dict[str, tuple[str, tuple[int, ...]]] = {}
@@ -73,11 +76,12 @@ def tokens(campaign: Path, url: str, players) -> None:
         name, sep, rest = item.partition("=")
         faction, sep2, armies = rest.rpartition(":")
         numbers = [whole_number(a.strip()) for a in armies.split(",")]
+        # what is wrong inside the value is bad input (exit 1), as in an order; an unknown faction, usage (2)
         if not (sep and sep2 and name.strip() and faction.strip()) or None in numbers:
-            raise click.BadParameter(f"{item!r} is not NAME=FACTION:ARMY,ARMY with armies in digits 0-9 "
-                                     "(e.g. Scipio=Roma:9,10)", param_hint="--player")
+            raise InputError(f"--player {item!r} is not NAME=FACTION:ARMY,ARMY with armies in digits 0-9 "
+                             "(e.g. Scipio=Roma:9,10)")
         if name.strip() in parsed:
-            raise click.BadParameter(f"player {name.strip()!r} is given twice", param_hint="--player")
+            raise InputError(f"--player: player {name.strip()!r} is given twice: give each player once")
         parsed[name.strip()] = (faction.strip(), tuple(numbers))
     with open_campaign(campaign) as c:
         parsed = {n: (resolve_faction(c, f, param_hint="--player"), a) for n, (f, a) in parsed.items()}

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import click
 
+from bellica.commands.campaigns import open_campaign, require_started, resolve_faction
 from bellica.commands.options import WHOLE
 
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
@@ -31,25 +32,24 @@ NATION = click.option("--nation", "nation", required=True, help="The nation givi
 _QUIET_KINDS = {"put_row", "drop_row", "set_campaign", "put_note"}
 
 
-def _open(campaign: Path, *, read_only: bool = False):
-    from bellica.engine.core.campaign import Campaign
+def _open(campaign: Path, *, read_only: bool = False, started: bool | None = True):
+    """The Trossian campaign (another ruleset's: bad input, exit 1); ``started``: refused as a step
+    out of order (exit 3) before (``started`` False: after) `bellica trossian start`."""
     from bellica.geo.errors import InputError
 
-    if not campaign.is_file():
+    if not campaign.exists():
         raise InputError(f"{campaign}: no such campaign file: make one with `bellica campaign new --scenario trossian --out {campaign}`")
-    c = Campaign.open(campaign, read_only=read_only)
-    if c.ruleset.name != "trossian":
+    c = open_campaign(campaign, read_only=read_only)
+    try:
+        if c.ruleset.name != "trossian":
+            raise InputError(f"{campaign} is a {c.ruleset.name} campaign, not a Trossian one: "
+                             f"play it with `{c.ruleset.play_command}`")
+        if started is not None:
+            require_started(c, started)
+    except BaseException:
         c.close()
-        raise InputError(f"{campaign} is a {c.ruleset.name} campaign, not a Trossian one: play it with `bellica turn` or `bellica round`")
+        raise
     return c
-
-
-def _started(c) -> None:
-    from bellica.geo.errors import InputError
-
-    if not c.has_state():
-        raise InputError(f"{c.path}: the campaign has not been started: run `bellica trossian start {c.path}` first")
-    c.require_state()
 
 
 def _echo(c, events, nation: str | None = None) -> None:
@@ -72,12 +72,12 @@ def _next_line(c) -> None:
 
 
 def _act(campaign: Path, step: str, nation: str, **arg) -> None:
-    from bellica.engine.trossian.ruleset import act, nation_named
+    from bellica.engine.trossian.ruleset import act
 
     with _open(campaign) as c:
-        _started(c)
+        nation = resolve_faction(c, nation, param_hint="--nation")
         events = act(c, step, nation, **arg)
-        _echo(c, events, nation_named(c, nation))
+        _echo(c, events, nation)
         _next_line(c)
 
 
@@ -95,7 +95,7 @@ def start(campaign: Path, seed: int | None) -> None:
 
     Example: bellica trossian start blacksea.duckdb --seed 1806
     """
-    with _open(campaign) as c:
+    with _open(campaign, started=False) as c:
         s = c.start(seed=seed)
         for ev in c.events():
             if ev.kind not in _QUIET_KINDS:
@@ -119,8 +119,7 @@ def status(campaign: Path, nation: str | None, as_json: bool) -> None:
     from bellica.engine.trossian.ruleset import status_lines, status_view
 
     with _open(campaign, read_only=True) as c:
-        _started(c)
-        view = status_view(c, nation)
+        view = status_view(c, resolve_faction(c, nation, param_hint="--nation"))
     if as_json:
         from bellica.commands.jsonout import echo_json
 
@@ -217,7 +216,6 @@ def next_(campaign: Path) -> None:
     from bellica.engine.trossian.ruleset import next_step
 
     with _open(campaign) as c:
-        _started(c)
         events = next_step(c)
         _echo(c, events)
         _next_line(c)
@@ -249,7 +247,6 @@ def result(campaign: Path, battle: int, winner: str, fates: tuple[str, ...], ret
         back[whole_number(army)] = where.strip()
     f, d = parse_fates(fates), parse_dice(dice)
     with _open(campaign) as c:
-        _started(c)
         _echo(c, enter_result(c, battle, winner, f, back, d))
         _next_line(c)
 
@@ -295,13 +292,13 @@ def ally(campaign: Path, nation: str, partner: str, brk: bool) -> None:
     is a battle when the orders are next carried out.  Public and logged; in the orders phase or
     winter quarters.
 
-    Example: bellica trossian ally blacksea.duckdb --nation Russia --with Persia
+    Example: bellica trossian ally blacksea.duckdb --nation "Ottoman Porte" --with "Crimean Khanate"
     """
     from bellica.engine.trossian.ruleset import ally as ally_step
-    from bellica.engine.trossian.ruleset import nation_named
 
     with _open(campaign) as c:
-        _started(c)
+        nation = resolve_faction(c, nation, param_hint="--nation")
+        partner = resolve_faction(c, partner, param_hint="--with", word="nation")
         events = ally_step(c, nation, partner, brk=brk)
-        _echo(c, events, nation_named(c, nation))
+        _echo(c, events, nation)
         _next_line(c)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import click
 
+from bellica.commands.campaigns import open_campaign, require_started, resolve_faction
 from bellica.commands.options import WHOLE
 
 CAMPAIGN = click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
@@ -36,22 +37,26 @@ ROR = "rise-of-rome"
 MN = "mare-nostrum"
 
 
-def _open(campaign: Path, *, read_only: bool = False, only: str | None = None):
+def _open(campaign: Path, *, read_only: bool = False, only: str | None = None, started: bool | None = True):
     """The campaign, which must be a province one (another ruleset: one line naming `bellica round`);
-    ``only``: the ruleset the command belongs to (another: one line naming the command's game)."""
-    from bellica.engine.core.campaign import Campaign
+    ``only``: the ruleset the command belongs to (another: one line naming the command's game);
+    ``started`` True (False): refused as a step out of order (exit 3) before (after) `bellica turn start`."""
     from bellica.geo.errors import InputError
 
-    c = Campaign.open(campaign, read_only=read_only)
+    c = open_campaign(campaign, read_only=read_only)
     name = c.ruleset.name
-    if name not in (ROR, MN):
+    game = {ROR: "Rise of Rome", MN: "Mare Nostrum"}
+    try:
+        if name not in (ROR, MN):
+            raise InputError(f"{campaign} is a {name} campaign, not a province one: play it with `{c.ruleset.play_command}`")
+        if only is not None and name != only:
+            raise InputError(f"{campaign} is a {game[name]} campaign: this command is for {game[only]}; "
+                             "`bellica turn status` says what comes next")
+        if started is not None:
+            require_started(c, started)
+    except BaseException:
         c.close()
-        raise InputError(f"{campaign} is a {name} campaign, not a province one: play it with `{c.ruleset.play_command}`")
-    if only is not None and name != only:
-        c.close()
-        game = {ROR: "Rise of Rome", MN: "Mare Nostrum"}
-        raise InputError(f"{campaign} is a {game[name]} campaign: this command is for {game[only]}; "
-                         "`bellica turn status` says what comes next")
+        raise
     return c
 
 
@@ -91,7 +96,7 @@ def start(campaign: Path, seed: int | None) -> None:
 
     Example: bellica turn start rome.duckdb --seed 348
     """
-    with _open(campaign) as c:
+    with _open(campaign, started=False) as c:
         s = c.start(seed=seed)
         for ev in c.events():
             if ev.kind not in _QUIET_KINDS:
@@ -112,7 +117,6 @@ def status(campaign: Path, as_json: bool) -> None:
     Example: bellica turn status rome.duckdb
     """
     with _open(campaign, read_only=True) as c:
-        c.require_state()
         if c.ruleset.name == MN:
             from bellica.engine.mare_nostrum.ruleset import turn_view
         else:
@@ -140,7 +144,6 @@ def next_(campaign: Path) -> None:
     Example: bellica turn next rome.duckdb
     """
     with _open(campaign) as c:
-        c.require_state()
         if c.ruleset.name == MN:
             from bellica.engine.mare_nostrum.ruleset import next_decision, run_engine_step
 
@@ -172,7 +175,6 @@ def attack(campaign: Path, target: str | None, no_attack: bool, nation: str | No
     bellica turn attack mare.duckdb --nation Romans --from Latium --into Etruria
     """
     with _open(campaign) as c:
-        c.require_state()
         if c.ruleset.name == MN:
             from bellica.engine.mare_nostrum.ruleset import act
 
@@ -180,6 +182,7 @@ def attack(campaign: Path, target: str | None, no_attack: bool, nation: str | No
                 raise click.BadParameter("Mare Nostrum attacks take --nation, --from and --into", param_hint="--target")
             if nation is None or base is None or into is None:
                 raise click.BadParameter("give --nation NATION --from PROVINCE --into PROVINCE", param_hint="--nation")
+            nation = resolve_faction(c, nation, param_hint="--nation")
             if sea:
                 _echo(act(c, "amphibious", nation, base=base, sea=sea, target=into))
             else:
@@ -191,7 +194,7 @@ def attack(campaign: Path, target: str | None, no_attack: bool, nation: str | No
                 raise click.BadParameter("Rise of Rome attacks take --target POWER or --none", param_hint="--nation")
             if (target is None) == (not no_attack):
                 raise click.BadParameter("give --target POWER or --none (one of them)", param_hint="--target")
-            _echo(give_attack(c, target))
+            _echo(give_attack(c, resolve_faction(c, target, param_hint="--target", word="power")))
         _next_line(c)
 
 
@@ -215,9 +218,9 @@ def spend(campaign: Path, attack_: int, defence: int, civic: int | None, defence
     """
     from bellica.engine.rise_of_rome.ruleset import give_spending
 
+    split = _split(defence_split)
     with _open(campaign, only=ROR) as c:
-        c.require_state()
-        _echo(give_spending(c, rome_spending(c, attack_, defence, civic), _split(defence_split)))
+        _echo(give_spending(c, rome_spending(c, attack_, defence, civic), split))
         _next_line(c)
 
 
@@ -239,19 +242,20 @@ def rome_spending(c, attack: int, defence: int, civic: int | None, *, names: tup
 
 
 def _split(text: str | None) -> dict[str, int] | None:
-    """``"Samnites=20, Etruscans=10"`` -> {"Samnites": 20, "Etruscans": 10} (a bad item: one line)."""
+    """``"Samnites=20, Etruscans=10"`` -> {"Samnites": 20, "Etruscans": 10}; a bad item is bad input
+    (exit 1, one line), as a bad order is."""
+    from bellica.geo.errors import InputError
+    from bellica.geo.files import whole_number
+
     if text is None:
         return None
     out: dict[str, int] = {}
     for item in (x.strip() for x in text.split(",")):
         name, sep, number = item.rpartition("=")
-        try:
-            n = int(number.strip())
-        except ValueError:
-            n = -1
-        if not sep or not name.strip() or n < 0 or name.strip() in out:
-            raise click.BadParameter(f"{item!r}: give POWER=N (N points, 0 or more), each power once, "
-                                     "separated by commas", param_hint="--defence-split")
+        n = whole_number(number.strip())  # ASCII digits only, as every number a user types
+        if not sep or not name.strip() or n is None or name.strip() in out:
+            raise InputError(f"--defence-split {item!r}: give POWER=N (N points in digits 0-9), each power once, "
+                             "separated by commas (e.g. Samnites=20,Etruscans=10)")
         out[name.strip()] = n
     return out
 
@@ -272,7 +276,6 @@ def province(campaign: Path, province: str | None, by_rule: bool) -> None:
     if (province is None) == (not by_rule):
         raise click.BadParameter("give --choose PROVINCE or --by-rule (one of them)", param_hint="--choose")
     with _open(campaign, only=ROR) as c:
-        c.require_state()
         _echo(choose_province(c, province))
         _next_line(c)
 
@@ -292,7 +295,6 @@ def result(campaign: Path, battle: str, winner: str, margin: str | None) -> None
     bellica turn result mare.duckdb Etruria --winner defender
     """
     with _open(campaign) as c:
-        c.require_state()
         if c.ruleset.name == MN:
             from bellica.engine.mare_nostrum.ruleset import enter_result
 
@@ -318,11 +320,15 @@ def result(campaign: Path, battle: str, winner: str, margin: str | None) -> None
 # --- Mare Nostrum only -------------------------------------------------------------------------
 
 
-def _mn_act(campaign: Path, step: str, nation: str, **arg) -> None:
+def _mn_act(campaign: Path, step: str, nation: str, *, nations: tuple[tuple[str, str], ...] = (), **arg) -> None:
+    """A Mare Nostrum nation's action; ``nations``: the keys of ``arg`` that name another nation
+    (an unknown one, like an unknown --nation, is a usage error: exit 2)."""
     from bellica.engine.mare_nostrum.ruleset import act
 
     with _open(campaign, only=MN) as c:
-        c.require_state()
+        nation = resolve_faction(c, nation, param_hint="--nation")
+        for key, hint in nations:
+            arg[key] = resolve_faction(c, arg[key], param_hint=hint, word="nation")
         _echo(act(c, step, nation, **arg))
         _next_line(c)
 
@@ -352,7 +358,6 @@ def lottery(campaign: Path, numbers: tuple[int, ...], wheel: str | None, turn_: 
     if not numbers:
         raise click.BadParameter("give the numbers after the campaign", param_hint="NUMBERS")
     with _open(campaign, only=MN) as c:
-        c.require_state()
         if label is not None:
             if len(numbers) != 1 or turn_ is not None:
                 raise click.BadParameter("--number LABEL takes one number (and the label names its turn)",
@@ -374,7 +379,6 @@ def begin(campaign: Path) -> None:
     from bellica.engine.mare_nostrum.ruleset import run_engine_step
 
     with _open(campaign, only=MN) as c:
-        c.require_state()
         _echo(run_engine_step(c, "begin"))
         _next_line(c)
 
@@ -403,7 +407,7 @@ def peace(campaign: Path, nation: str, with_: str) -> None:
 
     Example: bellica turn peace mare.duckdb --nation Romans --with Carthaginians
     """
-    _mn_act(campaign, "peace", nation, target=with_)
+    _mn_act(campaign, "peace", nation, target=with_, nations=(("target", "--with"),))
 
 
 @group.command("ally")
@@ -493,6 +497,5 @@ def end(campaign: Path) -> None:
     from bellica.engine.mare_nostrum.ruleset import run_engine_step
 
     with _open(campaign, only=MN) as c:
-        c.require_state()
         _echo(run_engine_step(c, "end"))
         _next_line(c)

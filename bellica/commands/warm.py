@@ -541,7 +541,10 @@ def group() -> None:
               show_default=True, help="Exit after this long without a command.")
 @click.option("--foreground", is_flag=True, help="Serve in this process (stop with Ctrl-C) instead of in the background.")
 def start(idle_minutes: float, foreground: bool) -> None:
-    """Start the warm server for this user and this installation."""
+    """Start the warm server for this user and this installation.
+
+    Example: bellica warm start --idle-minutes 120
+    """
     _supported()
     path = launch.socket_path()
     private_dir(os.path.dirname(path))
@@ -630,7 +633,10 @@ def _close_fds_but(*keep: int) -> None:
 
 @group.command()
 def stop() -> None:
-    """Stop this installation's warm server (commands then run without it)."""
+    """Stop this installation's warm server (commands then run without it).
+
+    Example: bellica warm stop
+    """
     path = launch.socket_path()
     info = ask(b"Q", path)
     if info is None:
@@ -645,7 +651,10 @@ def stop() -> None:
 
 @group.command()
 def status() -> None:
-    """Say whether this installation's warm server is running."""
+    """Say whether this installation's warm server is running.
+
+    Example: bellica warm status
+    """
     path = launch.socket_path()
     info = ask(b"?", path)
     if os.environ.get("BELLICA_WARM", "") == "0":

@@ -123,7 +123,6 @@ def test_out_of_turn_and_bad_inputs_are_refused_in_one_line(campaign, capsys):
     assert code == 3 and "it is Romans' turn to act" in err
     # Bad inputs (exit 1, one line each).
     cases = [
-        (("turn", "build", campaign, "--nation", "Atlantis", "fortification", "Latium"), "error: --nation 'Atlantis' is no nation"),
         (("turn", "build", campaign, "--nation", "Roma", "palace", "Latium"), "error: work 'palace': build one of"),
         (("turn", "build", campaign, "--nation", "Roma", "temple", "Latium"), "a temple needs suburbs standing in Latium"),
         (("turn", "build", campaign, "--nation", "Roma", "fortification", "Sicilia"), "Sicilia is not Romans'"),
@@ -141,7 +140,10 @@ def test_out_of_turn_and_bad_inputs_are_refused_in_one_line(campaign, capsys):
     for args, words in cases:
         code, _, err = bellica(capsys, *args)
         assert code in (1, 3) and len(err.strip().splitlines()) == 1 and words in err, (args, code, err)
-    # Usage errors (exit 2): a Rise of Rome option on a Mare Nostrum campaign, a missing flag.
+    # Usage errors (exit 2): a nation the campaign does not have, a Rise of Rome option on a Mare Nostrum
+    # campaign, a missing flag.
+    code, _, err = bellica(capsys, "turn", "build", campaign, "--nation", "Atlantis", "fortification", "Latium")
+    assert code == 2 and "Error: Invalid value for --nation: 'Atlantis' is not a nation of this campaign" in err
     assert bellica(capsys, "turn", "attack", campaign, "--none")[0] == 2
     assert bellica(capsys, "turn", "lottery", campaign, "1", "2")[0] == 2
     # Nothing refused was written: the log still verifies, and Romans still act first.

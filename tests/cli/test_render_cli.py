@@ -69,9 +69,10 @@ def test_unknown_faction_is_one_line_through_main(tmp_path, capsys):
     make_campaign_db(db)
     with pytest.raises(SystemExit) as info:
         main(["render", "map", str(db), "--out", str(tmp_path / "m.html"), "--faction", "Samnites"])
-    assert info.value.code == 1
+    assert info.value.code == 2  # a faction the campaign does not have: a usage error, as for every command
     err = capsys.readouterr().err
-    assert err == "error: faction 'Samnites' is not in this campaign: pass --faction with one of Carthago, Etrusci, Roma\n"
+    assert err.endswith("Error: Invalid value for --faction: 'Samnites' is not a faction of this campaign: "
+                        "use one of Carthago, Etrusci, Roma\n")
 
 
 # --- issue 8: a map argument that is not a DuckDB file, an impossible --out --------------

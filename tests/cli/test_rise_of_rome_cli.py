@@ -159,7 +159,7 @@ def test_rome_spreads_its_defence_and_chooses_the_provinces_it_takes(campaign, c
         code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", split)
         assert code == 1 and err.startswith(words) and len(err.strip().splitlines()) == 1, (split, err)
     code, _, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10, "--defence-split", "Etruscans")
-    assert code == 2 and "give POWER=N" in err
+    assert code == 1 and "give POWER=N" in err  # inside the value: bad input, as a bad order
     code, out, err = bellica(capsys, "turn", "spend", campaign, "--attack", 10, "--defence", 10,
                             "--defence-split", "etruscans=10")
     assert code == 0, err
@@ -207,8 +207,8 @@ def test_rome_spreads_its_defence_and_chooses_the_provinces_it_takes(campaign, c
 
 
 def test_bad_inputs_are_one_line(campaign, capsys):
-    code, _, err = bellica(capsys, "turn", "status", campaign)
-    assert code == 1 and err.strip() == "error: the campaign has not been started: run `bellica round start CAMPAIGN.duckdb` first"
+    code, _, err = bellica(capsys, "turn", "status", campaign)  # a step out of order: exit 3
+    assert code == 3 and err.strip() == f"error: {campaign} has not been started yet: run `bellica turn start {campaign}` first"
     assert bellica(capsys, "turn", "start", campaign, "--seed", "5")[0] == 0
     # Out of order: Rome's attack before the powers have rolled theirs (exit 3, naming what comes next).
     code, _, err = bellica(capsys, "turn", "attack", campaign, "--none")
@@ -217,9 +217,8 @@ def test_bad_inputs_are_one_line(campaign, capsys):
     assert bellica(capsys, "turn", "next", campaign)[0] == 0
     view = _status(capsys, campaign)
     assert view["next_step"] == "attack" and view["rome_revenue"] >= view["rome_free"] > 0
-    code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Atlantis")
-    assert code == 1 and len(err.strip().splitlines()) == 1
-    assert err.startswith("error: --target 'Atlantis' is no power of this campaign: use one of ")
+    code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Atlantis")  # a power it does not have: usage
+    assert code == 2 and "Error: Invalid value for --target: 'Atlantis' is not a power of this campaign: use one of " in err
     code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Syracusan Greeks")
     assert code == 1 and err.startswith("error: Romans cannot attack 'Syracusan Greeks' this turn: choose one of ")
     code, _, err = bellica(capsys, "turn", "attack", campaign, "--target", "Samnites", "--none")

@@ -93,7 +93,8 @@ def test_refusals_exit_3_and_bad_input_exit_1(bellica, campaign):
     one_line(*bellica("trossian", "next", campaign), 3)                        # orders still due
     one_line(*bellica("trossian", "recruit", campaign, "--nation", "Russia", "--at", "Yedisan",
                      "--unit", "line_infantry"), 3)                           # not winter
-    one_line(*bellica("trossian", "march", campaign, "--nation", "Prussia", "--army", 1, "--to", "Bessarabia"), 1)
+    code, _, err = bellica("trossian", "march", campaign, "--nation", "Prussia", "--army", 1, "--to", "Bessarabia")
+    assert code == 2 and "Error: Invalid value for --nation: 'Prussia' is not a nation of this campaign" in err  # usage
     one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 999, "--to", "Bessarabia"), 1)
     one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Atlantis"), 1)
     one_line(*bellica("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "fly:away"), 1)
@@ -128,7 +129,8 @@ def test_ally_offer_accept_and_break(bellica, campaign):
     code, out, _ = bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break")
     assert code == 0 and "Russia breaks its alliance with Danubian Principalities" in out
     one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Danubian", "--break"), 3)
-    one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Prussia"), 1)
+    code, _, err = bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Prussia")
+    assert code == 2 and "Error: Invalid value for --with: 'Prussia' is not a nation of this campaign" in err  # usage
     one_line(*bellica("trossian", "ally", campaign, "--nation", "Russia", "--with", "Russia"), 3)
     code, out, err = bellica("round", "verify", campaign, "--readjudicate")
     assert code == 0, err

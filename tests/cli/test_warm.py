@@ -165,8 +165,7 @@ def test_a_round_through_the_warm_server_is_the_plain_round(server, tmp_path):
 def test_exit_codes_and_one_line_errors_through_the_server(server, tmp_path):
     c = field_campaign(tmp_path)
     code, _out, err = run(server, "round", "status", c)
-    assert code == 1 and err.strip() == ("error: the campaign has not been started: run `bellica round start "
-                                         "CAMPAIGN.duckdb` first")
+    assert code == 3 and err.strip() == f"error: {c} has not been started yet: run `bellica round start {c}` first"
     run(server, "round", "start", c)
     code, _out, err = run(server, "round", "move", c)
     assert code == 3 and len(err.strip().splitlines()) == 1 and "not published yet" in err
@@ -259,7 +258,7 @@ def test_a_closed_stdin_runs_the_command_itself(server, tmp_path):
     before = served(server)
     proc = subprocess.run([sys.executable, "-c", LAUNCH, "round", "status", str(c)], env=server, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0))
-    assert proc.returncode == 1 and "has not been started" in proc.stderr
+    assert proc.returncode == 3 and "has not been started" in proc.stderr
     assert served(server) == before
 
 
