@@ -130,10 +130,10 @@ def status(campaign: Path, side: str | None, as_json: bool) -> None:
 
 @group.command("move")
 @CAMPAIGN
-@click.argument("command")
+@click.argument("command", type=WHOLE)
 @click.argument("path", nargs=-1, required=True)
 @SIDE
-def move(campaign: Path, command: str, path: tuple[str, ...], side: str | None) -> None:
+def move(campaign: Path, command: int, path: tuple[str, ...], side: str | None) -> None:
     """SIDE moves COMMAND along PATH (the nodes entered, in order).
 
     Example: bellica magna-graecia move dionysian.duckdb --side Syracuse 38 Leontini Catana
@@ -143,11 +143,11 @@ def move(campaign: Path, command: str, path: tuple[str, ...], side: str | None) 
 
 @group.command("exchange")
 @CAMPAIGN
-@click.argument("giver")
-@click.argument("taker")
+@click.argument("giver", type=WHOLE)
+@click.argument("taker", type=WHOLE)
 @click.argument("elements", nargs=-1, required=True)
 @SIDE
-def exchange(campaign: Path, giver: str, taker: str, elements: tuple[str, ...], side: str | None) -> None:
+def exchange(campaign: Path, giver: int, taker: int, elements: tuple[str, ...], side: str | None) -> None:
     """SIDE moves ELEMENTS (ELEMENT=N ...) from command GIVER to TAKER in one node.
 
     Example: bellica magna-graecia exchange dionysian.duckdb --side Syracuse 36 37 'Sp(O)=2'
@@ -158,9 +158,9 @@ def exchange(campaign: Path, giver: str, taker: str, elements: tuple[str, ...], 
 
 @group.command("embark")
 @CAMPAIGN
-@click.argument("commands", nargs=-1, required=True)
+@click.argument("commands", nargs=-1, required=True, type=WHOLE)
 @SIDE
-def embark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
+def embark(campaign: Path, commands: tuple[int, ...], side: str | None) -> None:
     """SIDE puts COMMANDS aboard its fleet (in the same coastal node).
 
     Example: bellica magna-graecia embark dionysian.duckdb --side Syracuse 36 37
@@ -170,9 +170,9 @@ def embark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
 
 @group.command("disembark")
 @CAMPAIGN
-@click.argument("commands", nargs=-1, required=True)
+@click.argument("commands", nargs=-1, required=True, type=WHOLE)
 @SIDE
-def disembark(campaign: Path, commands: tuple[str, ...], side: str | None) -> None:
+def disembark(campaign: Path, commands: tuple[int, ...], side: str | None) -> None:
     """SIDE lands COMMANDS from its fleet where it lies.
 
     Example: bellica magna-graecia disembark dionysian.duckdb --side Syracuse 36 37
@@ -324,10 +324,10 @@ def fleet_battle(campaign: Path, node: str, retreat: str | None) -> None:
 
 @group.command("retreat")
 @CAMPAIGN
-@click.argument("command")
+@click.argument("command", type=WHOLE)
 @click.argument("path", nargs=-1, required=True)
 @SIDE
-def retreat(campaign: Path, command: str, path: tuple[str, ...], side: str | None) -> None:
+def retreat(campaign: Path, command: int, path: tuple[str, ...], side: str | None) -> None:
     """A beaten COMMAND retreats along PATH (its owner gives it, or the umpire).
 
     Example: bellica magna-graecia retreat dionysian.duckdb --side Carthage 40 Segesta Panormus
@@ -374,8 +374,8 @@ def next_(campaign: Path, side: str | None) -> None:
 @group.command("roll")
 @CAMPAIGN
 @click.argument("label")
-@click.argument("value")
-def roll(campaign: Path, label: str, value: str) -> None:
+@click.argument("value", type=WHOLE)
+def roll(campaign: Path, label: str, value: int) -> None:
     """The umpire enters a die rolled at the table under its LABEL (used instead of the seed's).
 
     Example: bellica magna-graecia roll dionysian.duckdb alliance/1/Morgantina/Syracuse 6

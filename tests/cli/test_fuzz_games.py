@@ -618,7 +618,8 @@ def test_superscript_digits_in_the_engines(game, args, mg, tr, root, capsys):
     with workspace(root, ("c.duckdb", src)) as work:
         digest = sha(work / "c.duckdb")
         result = bellica(capsys, game, args[0], work / "c.duckdb", *args[1:])
-        assert result[0] in (1, 3) and "Traceback" not in result[2], result[2][-600:]
+        # 2: a die's face is a number-typed argument, which click refuses before the engine sees it
+        assert result[0] in (1, 2, 3) and "Traceback" not in result[2], result[2][-600:]
         assert sha(work / "c.duckdb") == digest
 
 
