@@ -1,11 +1,10 @@
 """The umpire's read-only SQL console in the app: exactly ``bellica sql``'s splitting and checks.
 
-Both run the typed text through :func:`bellica.engine.vae_victis.console.run_checked`: DuckDB's
-parser splits the statements, a list holding a refused kind (COPY, ATTACH, SET, PRAGMA, ...) is
-refused whole before anything runs, and before the round's reveal any statement reading the sealed
-tables (``orders``, ``events``), directly, through a view or through ``query('...')``, is refused
-(:func:`~bellica.engine.vae_victis.rounds.reveal.console_seal`); the connection is
-:func:`bellica.geo.spatialdb.connect_console`'s, which cannot change the file or reach any other.
+Both run the typed text through :func:`bellica.engine.core.console.run_checked` on the umpire's
+console (:func:`~bellica.engine.core.console.open_console`: an in-memory database holding only what
+the umpire may read, so sealed orders before the reveal are not in it at all): DuckDB's parser
+splits the statements, and a list holding a refused kind (COPY, ATTACH, SET, PRAGMA, ...) is
+refused whole before anything runs.
 That command prints every statement's result; this returns them as tables for the page.
 """
 
@@ -24,15 +23,13 @@ def run_console(campaign: Path, text: str) -> list[tuple[list[str], list[tuple],
     (columns, rows, cut) per statement that returns rows; an :class:`InputError` naming the refusal."""
     import duckdb
 
-    from bellica.engine.vae_victis.console import run_checked
-    from bellica.engine.vae_victis.rounds.reveal import console_seal
+    from bellica.engine.core.console import open_console, run_checked
     from bellica.geo.errors import InputError
-    from bellica.geo.spatialdb import connect_console
 
     if not (text or "").strip():
         raise InputError("the query holds no SQL statement: give a SELECT")
     try:
-        con = connect_console(campaign)
+        con, sealed = open_console(campaign, None)
     except duckdb.Error as e:
         first = str(e).strip().splitlines()[0]
         if "lock" in first.lower():
@@ -40,7 +37,7 @@ def run_console(campaign: Path, text: str) -> list[tuple[list[str], list[tuple],
                              "wait for that step to finish and retry") from None
         raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
     try:
-        results = run_checked(con, text, "the query", console_seal(con), max_rows=MAX_ROWS)
+        results = run_checked(con, text, "the query", sealed, max_rows=MAX_ROWS)
     finally:
         con.close()
     return [(r.columns, r.rows, r.cut) for r in results]

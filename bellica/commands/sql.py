@@ -1,7 +1,7 @@
 """`bellica sql`: the umpire's read-only SQL on a campaign database.
 
-The statements are split, checked and run by :mod:`bellica.engine.vae_victis.console`, as the
-app's console runs them; this module prints their results, every statement's in order: aligned
+The statements are split, checked and run by :mod:`bellica.engine.core.console`, on a database
+holding only what the viewer (``--faction F``, else the umpire) may read, as the app's console runs them; this module prints their results, every statement's in order: aligned
 tables (default) or CSV (``--csv``) one after another with a blank line between, or JSON
 (``--json``: a statement's rows as one array of objects keyed by column name,
 :mod:`bellica.commands.jsonout`, one array per statement, one per line, so one statement prints
@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 # A module global, not an import inside the command: the CLI's tests interrupt the run through it.
-from bellica.engine.vae_victis.console import run_checked
+from bellica.engine.core.console import run_checked
 
 MAX_WIDTH = 60  # a cell wider than this is cut, so one WKT polygon does not flood the terminal
 
@@ -53,7 +53,10 @@ def format_table(columns: list[str], rows: list[tuple]) -> str:
               help="Print CSV instead of an aligned table (a blank line between statements).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print each statement's rows as one JSON array of objects (column: value), one array per line.")
-def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bool, as_json: bool) -> None:
+@click.option("--faction", default=None, metavar="NAME",
+              help="Read the campaign as this faction (nation, side) may: others' secrets are not in its database.")
+def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bool, as_json: bool,
+            faction: str | None) -> None:
     """Run read-only SQL on a campaign database and print every statement's result.
 
     Several statements are separated by ';' (one inside a string, a quoted name or a
@@ -61,12 +64,15 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     blank line between, JSON as one array per statement, one per line (one statement
     prints one array).  A list holding a refused statement is refused whole, nothing run.
 
-    The console reads the campaign and nothing else: it cannot change the file,
-    write or read any other file (COPY, EXPORT, ATTACH, read_csv, ...), install or
-    load an extension, or change a setting (SET, PRAGMA, CALL).  Before a round's orders are revealed
-    it refuses any query reading the orders or events tables (they hold sealed
-    orders; docs/sealed-orders.md), directly or through a view.  The state tables and views are
-    described in engine/vae_victis/README.md and docs/architecture.md.
+    The console's database holds only what its viewer may read: the umpire's (the
+    default) or, with --faction, that faction's.  A secret of another viewer (sealed
+    orders before the reveal, another nation's couriers, another side's elements) is not
+    copied into it, so no SQL reaches it; a table the viewer may read nothing of is
+    refused by name, saying when it opens, and `events` is the log as the viewer reads
+    it (docs/sealed-orders.md).  It cannot write or read any file (COPY, EXPORT, ATTACH,
+    read_csv, ...), install or load an extension, or change a setting (SET, PRAGMA,
+    CALL); each statement may run 30 s and use 2 GB.  The tables and views are described
+    in docs/sql.md.
 
     Example: bellica sql campaign.duckdb "SELECT id, faction, strength FROM armies ORDER BY id" --json
     """
@@ -75,7 +81,7 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     if (query is None) == (sql_file is None):
         raise click.BadParameter("give either a QUERY argument or --file q.sql, not both or neither", param_hint="QUERY")
     text, source = (query, "QUERY") if sql_file is None else (read_sql_file(sql_file), str(sql_file))
-    results = run_on_campaign(campaign, text, source)
+    results = run_on_campaign(campaign, text, source, viewer_of(campaign, faction))
     if as_json:
         from bellica.commands.jsonout import echo_json, rows_json
 
@@ -101,28 +107,35 @@ def read_sql_file(sql_file: Path) -> str:
         raise InputError(f"cannot read SQL file {sql_file}: {e.strerror}") from None
 
 
-def run_on_campaign(campaign: Path, text: str, source: str) -> list:
-    """Every statement's result (:func:`run_checked`), all or none: the campaign opened as a plain
-    database, not a Campaign, so no ruleset is needed to read it (a file naming a ruleset this
-    install does not know can still be queried)."""
+def viewer_of(campaign: Path, faction: str | None) -> str | None:
+    """The faction ``--faction`` names, as the campaign spells it (exit 2 for one it lacks)."""
+    if faction is None:
+        return None
+    from bellica.commands.campaigns import open_campaign, resolve_faction
+
+    with open_campaign(campaign, read_only=True) as c:
+        return resolve_faction(c, faction)
+
+
+def run_on_campaign(campaign: Path, text: str, source: str, viewer: str | None = None) -> list:
+    """Every statement's result (:func:`run_checked`), all or none, on ``viewer``'s console
+    (:func:`bellica.engine.core.console.open_console`: only what that viewer may read is in it)."""
     import duckdb
 
-    from bellica.engine.vae_victis.rounds.reveal import console_seal
+    from bellica.engine.core.console import open_console
     from bellica.geo.errors import InputError, MissingInputError
-    from bellica.geo.spatialdb import connect_console
 
     if not campaign.exists():
         raise MissingInputError(f"campaign database {campaign} does not exist: create it with `bellica campaign new`")
     try:
-        con = connect_console(campaign)
+        con, sealed = open_console(campaign, viewer)
     except duckdb.Error as e:
         first = str(e).strip().splitlines()[0]
         if "lock" in first.lower():
             raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
         raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
     try:
-        # Sealed orders: nobody, the umpire included, reads them through bellica before the reveal.
-        return run_checked(con, text, source, console_seal(con))
+        return run_checked(con, text, source, sealed)
     finally:
         con.close()
 

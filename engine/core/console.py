@@ -1,23 +1,30 @@
-"""The umpire's read-only SQL console: how ``bellica sql`` and the app's console split, check and
-run what the umpire typed.  One implementation for both: the command prints the results, the app
-draws them.
+"""The read-only SQL console (``bellica sql``, the app's console): one viewer's own database, and
+how the typed text is split, checked and run.  One implementation for both front ends: the command
+prints the results, the app draws them.
 
-Why in the engine: the console's seal (no one reads a round's orders before the reveal) is the
-round's (:func:`~bellica.engine.vae_victis.rounds.reveal.console_seal`), and the CLI and the app
-both import the engine, never each other.
+**What the console holds.**  The console's connection is an in-memory database holding only what
+its viewer may read (:func:`open_console`): every table of the campaign file copied through the
+ruleset's declared secrets (:class:`~bellica.engine.core.secrets.Secret`: another faction's rows
+left out, or their secret columns NULL), the event log as
+:func:`~bellica.engine.core.sealed.log_view` gives it to that viewer (sealed events as their public
+stand-ins, no hash that would let a short secret be guessed), every view and macro of the file
+made again over those copies; then the campaign file is detached and the configuration locked.
+A sealed value is not in the database, so no SQL, however computed (``query_table(reverse(...))``,
+``json_execute_serialized_sql``, ``PIVOT``, a temporary macro, statistics, an error message),
+reaches it.  A table the viewer may read nothing of is absent, and naming it is refused in one line
+saying what it holds and when it opens.
 
-Splitting: DuckDB's own tokenizer cuts the text at every ``;`` that is a token (never one inside a
-string, a quoted identifier or a comment), and DuckDB's parser (``extract_statements``) reads each
-piece.  The piece's typed text is what runs and what a refusal names: the parser's copy of a
-statement is not always the typed text (a PRAGMA comes back as the SELECT it stands for, a PIVOT as
-two statements whose texts are cut at the wrong places).
+**Splitting.**  DuckDB's own tokenizer cuts the text at every ``;`` that is a token (never one
+inside a string, a quoted identifier or a comment), and DuckDB's parser (``extract_statements``)
+reads each piece.  The piece's typed text is what runs and what a refusal names: the parser's copy
+of a statement is not always the typed text (a PRAGMA comes back as the SELECT it stands for, a
+PIVOT as two statements whose texts are cut at the wrong places).
 
-Refused before anything runs: a statement of a kind outside :data:`ALLOWED`, a PRAGMA, and before
-the reveal one reading the sealed tables.  Refused by DuckDB as the statement runs: any function
-opening a file (the connection's own lock, :func:`bellica.geo.spatialdb.connect_console`).  Every
-result is kept until the last statement has run, so a refusal or an error anywhere in the list
-gives one error and no result; what the earlier statements made (temporary tables) vanishes with
-the connection.
+**Refused** before anything runs: a statement of a kind outside :data:`ALLOWED` and a PRAGMA, SET,
+RESET or CALL.  Refused by DuckDB as the statement runs: any function opening a file (the
+connection's own lock).  **Bounded**: each statement may run :data:`TIME_LIMIT_S` seconds (then it
+is interrupted) and use :data:`MEMORY_LIMIT` of memory.  Every result is kept until the last
+statement has run, so a refusal or an error anywhere in the list gives one error and no result.
 """
 
 from __future__ import annotations
@@ -25,12 +32,18 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
-__all__ = ["ALLOWED", "REFUSED", "Result", "Statement", "operation", "file_operation", "split_statements",
-           "run_checked"]
+__all__ = ["ALLOWED", "MEMORY_LIMIT", "REFUSED", "TIME_LIMIT_S", "Result", "Statement", "operation", "file_operation",
+           "open_console", "run_checked", "run_console", "split_statements"]
 
-#: Statement kinds the console runs.  The writes among them (CREATE, INSERT, ...) reach only
-#: temporary objects: DuckDB refuses them on the campaign, which is open read-only.  Everything
+#: How long one statement may run before it is interrupted (a recursive CTE without end...).
+TIME_LIMIT_S = 30.0
+#: How much memory the console's database may use (its copies and a query's work).
+MEMORY_LIMIT = "2GB"
+
+#: Statement kinds the console runs.  The writes among them (CREATE, INSERT, ...) reach only the
+#: viewer's in-memory copies, gone with the connection (the campaign file is not attached).  Everything
 #: else (COPY, EXPORT, IMPORT, ATTACH, DETACH, INSTALL, LOAD, SET, RESET, PRAGMA, CALL, PREPARE, ...)
 #: either leaves the campaign or changes the connection, and is refused before it runs.
 ALLOWED = frozenset({"SELECT", "EXPLAIN", "CREATE", "INSERT", "UPDATE", "DELETE", "DROP", "ALTER", "MERGE_INTO"})
@@ -136,91 +149,302 @@ def _check_kind(st: Statement) -> None:
         raise InputError(f"{st.where}: {op} is refused: {REFUSED}; query it with SELECT")
 
 
-def _words_sealed(con, text: str) -> set[str]:
-    """The sealed tables a statement may read, by the words of its text: for a statement DuckDB
-    cannot name the tables of (a PIVOT, which the parser makes two statements).  A sealed table's
-    name, or a view reading one, anywhere in the text (a string or a comment too) counts."""
-    from bellica.engine.vae_victis.rounds.reveal import SEALED_TABLES, sealed_references
-
-    lower = text.lower()
-    found = {name for name in SEALED_TABLES if re.search(rf"(?<!\w){name}(?!\w)", lower)}
-    views = [v for (v,) in con.execute("SELECT lower(view_name) FROM duckdb_views() WHERE NOT internal").fetchall()]
-    for view in views:
-        quoted = view.replace('"', '""')
-        if re.search(rf"(?<!\w){re.escape(view)}(?!\w)", lower) and sealed_references(con, f'SELECT * FROM "{quoted}"'):
-            found.add(view)
-    return found
-
-
-def _check_seal(con, st: Statement, seal: str | None, *, running: bool) -> None:
-    """Refuse ``st`` if it reads the sealed tables while ``seal`` says why they are sealed.
-
-    Checked before anything runs and again as the statement runs: a temporary view is checked where
-    it is used (views are expanded), and it exists only once the earlier statement made it; a CREATE
-    TABLE AS or a macro is checked where it is created."""
-    import duckdb
-
-    from bellica.engine.vae_victis.rounds.reveal import sealed_references
-    from bellica.geo.errors import InputError
-
-    if seal is None:
+def _check_sealed(con, st: Statement, sealed: Mapping[str, str]) -> None:
+    """Refuse ``st`` in one line if it names a table this viewer may read nothing of (it is not in
+    the viewer's database, so the refusal says why rather than "does not exist")."""
+    if not sealed:
         return
     try:
-        touched = _words_sealed(con, st.text) if len(st.kinds) > 1 else sealed_references(con, st.text)
-    except (duckdb.Error, InputError):
-        if running and st.kinds == ("SELECT",):
-            raise
-        # Before the run: decided when it runs (it may read what an earlier statement makes).
-        # A write the parser cannot bind (UPDATE of a view...) only fails on the read-only campaign.
-        touched = set()
-    if touched:
-        raise InputError(f"{st.where}: reading {', '.join(sorted(touched))} is refused: {seal}")
+        names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(st.text)}
+    except Exception:  # noqa: BLE001 - a statement the binder cannot read: DuckDB names it as it runs
+        return
+    _refuse_sealed(st, names, sealed)
 
 
-def _run_one(con, st: Statement, seal: str | None, max_rows: int | None) -> Result | None:
-    """Run one checked statement; its result (None: it has none), or an :class:`InputError`."""
+def _refuse_sealed(st: Statement, names, sealed: Mapping[str, str]) -> None:
+    from bellica.geo.errors import InputError
+
+    for name in sorted(names):
+        if name in sealed:
+            raise InputError(f"{st.where}: reading {name} is refused: {sealed[name]}")
+
+
+_MISSING = re.compile(r"(?:Table|View|Table Function|Macro Function) with name \"?([^\s\"]+)\"? does not exist", re.I)
+
+
+def _run_one(con, st: Statement, sealed: Mapping[str, str], max_rows: int | None, limit_s: float) -> Result | None:
+    """Run one checked statement (interrupted past ``limit_s``); its result (None: it has none), or
+    an :class:`InputError`."""
+    import threading
+
     import duckdb
 
     from bellica.geo.errors import InputError
 
+    timer = threading.Timer(limit_s, con.interrupt)
+    timer.start()
     try:
-        _check_seal(con, st, seal, running=True)
         result = con.execute(st.text)
         if result.description is None:
             return None
         columns = [d[0] for d in result.description]
-        if max_rows is None:
-            return Result(columns, result.fetchall())
-        rows = result.fetchmany(max_rows + 1)
-        return Result(columns, rows[:max_rows], len(rows) > max_rows)
+        rows = result.fetchall() if max_rows is None else result.fetchmany(max_rows + 1)
+        cut = max_rows is not None and len(rows) > max_rows
+        return Result(columns, rows[:max_rows] if cut else rows, cut)
     except duckdb.InterruptException:
+        if timer.finished.is_set() and not timer.is_alive():
+            raise InputError(f"{st.where} ran past the console's {limit_s:g} s limit and was stopped: "
+                             "narrow it (a WHERE, a LIMIT) or ask it in parts") from None
         raise  # Ctrl-C: the caller's "aborted", not a failed query
     except duckdb.PermissionException:
-        # The connection's own lock: a file outside (or the campaign file itself) was reached for.
+        # The connection's own lock: a file outside was reached for.
         raise InputError(f"{st.where}: {file_operation(st.text)} is refused: {REFUSED}") from None
     except duckdb.IOException as e:
         # Spatial's readers (ST_Read, ST_ReadSHP) report the same refusal as "could not open".
         if _CALL.search(st.text):
             raise InputError(f"{st.where}: {file_operation(st.text)} is refused: {REFUSED}") from None
         raise InputError(f"{st.where} failed: {str(e).strip().splitlines()[0]}") from None
+    except duckdb.OutOfMemoryException:
+        raise InputError(f"{st.where} needs more than the console's {MEMORY_LIMIT} of memory: narrow it") from None
     except duckdb.Error as e:
         first = str(e).strip().splitlines()[0]
+        missing = _MISSING.search(first)
+        if missing:
+            _refuse_sealed(st, {missing.group(1).lower()}, sealed)
         if "configuration has been locked" in first:
             raise InputError(f"{st.where}: {operation(st.text)} is refused: {REFUSED}") from None
-        hint = " (the console is read-only: state changes go through `bellica round ...`)" if "read-only" in first.lower() else ""
-        raise InputError(f"{st.where} failed: {first}{hint}") from None
+        raise InputError(f"{st.where} failed: {first}") from None
+    finally:
+        timer.cancel()
 
 
-def run_checked(con, text: str, source: str, seal: str | None, *, max_rows: int | None = None) -> list[Result]:
+def run_checked(con, text: str, source: str, sealed: Mapping[str, str] | None = None, *, max_rows: int | None = None,
+                limit_s: float = TIME_LIMIT_S) -> list[Result]:
     """Run ``text`` (one statement or several) on the console's connection ``con`` after the
     console's checks (module doc): a :class:`Result` per statement that has one, in order, or an
     :class:`InputError` naming the first refused or failed statement (``source`` names the text:
-    ``QUERY``, a file).  With ``seal`` (the round's orders not yet revealed) a statement reading the
-    sealed tables, directly, through a view or inside ``query('...')``, is refused."""
+    ``QUERY``, a file).  ``sealed``: the tables left out of the viewer's database, with why."""
+    sealed = sealed or {}
     statements = split_statements(con, text, source)
     for st in statements:
         _check_kind(st)
     for st in statements:
-        _check_seal(con, st, seal, running=False)
-    results = [_run_one(con, st, seal, max_rows) for st in statements]
+        _check_sealed(con, st, sealed)
+    results = [_run_one(con, st, sealed, max_rows, limit_s) for st in statements]
     return [r for r in results if r is not None]
+
+
+def run_console(campaign, text: str, source: str, *, viewer: str | None = None, max_rows: int | None = None,
+                limit_s: float = TIME_LIMIT_S) -> list[Result]:
+    """Open ``viewer``'s console on the campaign file (:func:`open_console`), run ``text`` there and
+    close it: every statement's result, or one :class:`InputError`."""
+    con, sealed = open_console(campaign, viewer)
+    try:
+        return run_checked(con, text, source, sealed, max_rows=max_rows, limit_s=limit_s)
+    finally:
+        con.close()
+
+
+# --- the viewer's database ------------------------------------------------------------------------
+
+
+def open_console(campaign, viewer: str | None) -> tuple:
+    """``(connection, sealed)``: an in-memory database holding what ``viewer`` (a faction as the
+    campaign spells it; None: the umpire) may read of the campaign file now, locked (module doc),
+    and the tables left out of it, each with the one line that refuses it."""
+    from pathlib import Path
+
+    from bellica.engine.core.campaign import Campaign
+
+    path = Path(campaign)
+    with Campaign.open(path, read_only=True) as c:
+        started = c.has_state()
+        secrets = c.ruleset.secrets(c) if started else ()
+        log = _log_rows(c, viewer) if started else None
+    con = _memory_connection()
+    try:
+        sealed = _copy_readable(con, path, viewer, secrets, log)
+        _lock(con)
+    except BaseException:
+        con.close()
+        raise
+    return con, sealed
+
+
+def _memory_connection():
+    import duckdb
+
+    from bellica.geo.spatialdb import spatial_extension_path
+
+    con = duckdb.connect(":memory:", config={
+        "autoinstall_known_extensions": False,  # no download of an extension a query names
+        "autoload_known_extensions": False,
+        "allow_community_extensions": False,
+        "allow_persistent_secrets": False,
+    })
+    con.execute(f"LOAD '{spatial_extension_path()}'")  # the rules views use spatial functions
+    return con
+
+
+def _lock(con) -> None:
+    """Close every way out of the database and lock the configuration, so no SET reopens one:
+    no file or URL (``enable_external_access``), no local file at all, nothing spilled to disk."""
+    con.execute("SET temp_directory = ''")
+    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET disabled_filesystems = 'LocalFileSystem'")
+    con.execute("SET lock_configuration = true")
+
+
+def _log_rows(c, viewer: str | None) -> list[tuple]:
+    import json
+
+    from bellica.engine.core.sealed import log_view
+
+    c.viewer = viewer
+    return [(ln.event.seq, ln.event.round, ln.event.phase, ln.event.kind, json.dumps(ln.data, sort_keys=True, default=str),
+             ln.text) for ln in log_view(c, viewer=viewer)]
+
+
+def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | None) -> dict[str, str]:
+    """Copy into ``con``'s own database what ``viewer`` may read of the file at ``path``; the tables
+    left out, with their refusals."""
+    from bellica.geo.spatialdb import literal
+
+    by_table = {s.table: s for s in secrets}
+    sealed: dict[str, str] = {}
+    con.execute(f"ATTACH {literal(str(path))} AS src (READ_ONLY)")
+    try:
+        con.execute("USE src")  # the secrets' conditions name the campaign's tables
+        tables = [r[0] for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src' AND schema_name = 'main' ORDER BY 1").fetchall()]
+        restricted = set()
+        for table in tables:
+            if table == "events" and log is not None:
+                restricted.add(table)
+                continue
+            select = _readable(table, by_table.get(table), viewer)
+            if table in by_table and select != f'SELECT * FROM "{table}"':
+                restricted.add(table)
+            if select is None:
+                sealed[table] = by_table[table].refusal()
+            else:
+                con.execute(f'CREATE TABLE memory.main."{table}" AS {select}')
+        views, macros = _definitions(con)
+        con.execute("USE memory")  # from here an unqualified name is the viewer's copy
+        if log is not None:
+            _write_log(con, log)
+        sealed.update(_make_again(con, views + macros, sealed, _reading(con, views, restricted)))
+    finally:
+        con.execute("USE memory")
+        con.execute("DETACH src")
+    return sealed
+
+
+_VIEW_HEAD = re.compile(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?view\s+.*?\s+as\s+")
+
+
+def _reading(con, views: list[tuple[str, str]], restricted: set[str]) -> dict[str, set[str]]:
+    """For each view of the file, the restricted tables (copied for this viewer with less than the
+    file holds) it reads, through the views it reads (DuckDB's parser names them)."""
+    sql = {name.lower(): text for name, text in views}
+    memo: dict[str, set[str]] = {}
+
+    def reads(name: str, seen: frozenset) -> set[str]:
+        if name in memo:
+            return memo[name]
+        body = _VIEW_HEAD.sub("", sql[name], count=1)
+        try:
+            names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(body)}
+        except Exception:  # noqa: BLE001 - the parser cannot read it: every name the text holds counts
+            names = {t for t in restricted | set(sql) if re.search(rf"(?<![\w.]){re.escape(t)}(?!\w)", body, re.I)}
+        out = names & restricted
+        for other in sorted(names & set(sql) - seen - {name}):
+            out |= reads(other, seen | {name})
+        memo[name] = out
+        return out
+
+    return {name: reads(name, frozenset()) for name in sql}
+
+
+def _readable(table: str, secret, viewer: str | None) -> str | None:
+    """The SELECT of what ``viewer`` may read of ``table`` (None: nothing): see :class:`Secret`."""
+    from bellica.geo.spatialdb import literal
+
+    quoted = f'"{table}"'
+    if secret is None or (viewer is None and secret.umpire):
+        return f"SELECT * FROM {quoted}"
+    mine = secret.mine.replace("$viewer", literal(viewer)) if secret.mine and viewer is not None else ""
+    own = " OR ".join(f"({c})" for c in (secret.public, mine) if c)
+    if not secret.columns:
+        return f"SELECT * FROM {quoted} WHERE {own}" if own else None
+    own = own or "false"
+    cols = ", ".join(f'CASE WHEN {own} THEN "{c}" END AS "{c}"' for c in secret.columns)
+    where = f" WHERE ({own}) OR NOT coalesce({secret.hidden_rows}, false)" if secret.hidden_rows else ""
+    return f"SELECT * REPLACE ({cols}) FROM {quoted}{where}"
+
+
+def _definitions(con) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The file's views and macros as ``(name, CREATE statement)``, read from the attached ``src``."""
+    views = [(n, sql) for n, sql in con.execute(
+        "SELECT view_name, sql FROM duckdb_views() WHERE database_name = 'src' AND NOT internal ORDER BY 1").fetchall()]
+    macros = []
+    for name, kind, params, body in con.execute(
+            "SELECT function_name, function_type, parameters, macro_definition FROM duckdb_functions() "
+            "WHERE database_name = 'src' AND function_type IN ('macro', 'table_macro') ORDER BY 1").fetchall():
+        table = "TABLE " if kind == "table_macro" else ""
+        macros.append((name, f'CREATE MACRO "{name}"({", ".join(params)}) AS {table}{body}'))
+    return views, macros
+
+
+def _make_again(con, definitions: list[tuple[str, str]], sealed: Mapping[str, str],
+                reads: Mapping[str, set[str]]) -> dict[str, str]:
+    """Create the views and macros again over the viewer's copies, each once what it reads exists.
+
+    DuckDB's stored text of a view does not always parse again (a correlated join it rewrote): such
+    a view, if it reads no restricted table, is copied as the rows the file's own view gives (the
+    same rows the copies would give); one that reads a restricted table and cannot be made is left
+    out, refused with the reason."""
+    pending, failed = _create_all(con, list(definitions))
+    copied = False
+    for name, _sql in list(pending):
+        if name.lower() in reads and not reads[name.lower()]:
+            con.execute(f'CREATE TABLE memory.main."{name}" AS SELECT * FROM src.main."{name}"')
+            copied = True
+    if copied:
+        pending, failed = _create_all(con, [(n, q) for n, q in pending if n.lower() not in reads or reads[n.lower()]])
+    out = {}
+    for name, sql in pending:
+        why = [sealed[t] for t in sorted(reads.get(name.lower(), ())) if t in sealed]
+        out[name.lower()] = why[0] if why else f"it cannot be made in the console ({_first(failed.get(name, ''))})"
+    return out
+
+
+def _create_all(con, pending: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Run the CREATE statements, again and again while one more succeeds; (those left, their errors)."""
+    import duckdb
+
+    failed: dict[str, str] = {}
+    while pending:
+        left = []
+        for name, sql in pending:
+            try:
+                con.execute(sql)
+            except duckdb.Error as e:
+                left.append((name, sql))
+                failed[name] = str(e)
+        if len(left) == len(pending):
+            break
+        pending = left
+    return pending, failed
+
+
+def _first(text: str) -> str:
+    return (text.strip().splitlines() or ["?"])[0]
+
+
+def _write_log(con, rows: list[tuple]) -> None:
+    """The viewer's log as the ``events`` table: what ``bellica log --faction`` prints, as rows."""
+    con.execute("CREATE TABLE events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR)")
+    if rows:
+        con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", rows)

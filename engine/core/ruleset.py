@@ -188,6 +188,13 @@ class Ruleset:
         faction may not read.  Exports write it (``bellica export``)."""
         raise InputError(f"ruleset {self.name} has no player view: it cannot be exported yet")
 
+    def secrets(self, campaign) -> tuple:
+        """The tables holding what some viewer may not read now
+        (:class:`bellica.engine.core.secrets.Secret`): the SQL console copies each viewer only what
+        they let it read.  Decided beside :meth:`player_view` (the same decision, for SQL); the log's
+        own seal is :attr:`order_seal`.  Default: nothing is secret."""
+        return ()
+
     def order_sheet(self, view, campaign_name: str) -> tuple[str, str] | None:
         """``(file name, text)`` of an orders file for ``view``'s faction to fill in (a play-by-email
         packet's), made from that view alone; None when the ruleset takes orders by its commands."""

@@ -159,14 +159,25 @@ class SteppedRuleset(Ruleset):
     def player_view(self, campaign, viewer: str | None):
         """The ruleset package's ``player_view(campaign, viewer)``, in its ``player_view`` module
         (imported when first asked: a round step never needs it)."""
+        module = self._view_module()
+        return module.player_view(campaign, viewer) if module else super().player_view(campaign, viewer)
+
+    def secrets(self, campaign) -> tuple:
+        """The ruleset package's ``secrets(campaign)``, in its ``secrets`` module beside its player
+        view (none if it has none)."""
+        module = self._view_module("secrets")
+        return module.secrets(campaign) if module else ()
+
+    def _view_module(self, name: str = "player_view"):
+        """The module ``name`` of the ruleset's package, where it decides what a viewer may see
+        (None if it has none)."""
         package = type(self).__module__.rpartition(".")[0]
         try:
-            module = importlib.import_module(f"{package}.player_view")
+            return importlib.import_module(f"{package}.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"{package}.player_view":
+            if e.name != f"{package}.{name}":
                 raise
-            return super().player_view(campaign, viewer)
-        return module.player_view(campaign, viewer)
+            return None
 
     # --- a scenario folder ----------------------------------------------------------------------
 

@@ -16,6 +16,9 @@
   with the ``armies``, ``navies`` and ``structures`` exercising it.
 
 Orders are never in a view: they are sealed in the log (:mod:`bellica.engine.core.sealed`).
+:func:`secrets` is the same decision for the SQL console: before the reveal nobody, the umpire
+included, reads a round's orders but a faction its own; a faction never reads another's army
+strength, sea-link choices or logistics distances.
 Geometry: points and line ends are hex centres (the hex the rules use, so lines meet the
 structures they join), polygons are ``hexes.geom``; all OGC:CRS84 (x = longitude).
 """
@@ -26,6 +29,7 @@ import dataclasses
 
 import duckdb
 
+from bellica.engine.core.secrets import Secret
 from bellica.engine.core.view import feature_layer
 from bellica.geo.errors import InputError
 from bellica.schema.view import PlayerView
@@ -177,3 +181,26 @@ def player_view(c, viewer: str | None) -> PlayerView:
     status = _status(c)
     return PlayerView(ruleset=c.ruleset.name, viewer=viewer, round=int(status["round"]), phase=str(status["phase"]),
                       status=status, layers=layers, hidden=HIDDEN_FROM_A_FACTION if viewer else ())
+
+
+#: What a faction never reads of another's, in the tables (the view's hidden layers, for SQL).
+_ALWAYS = (
+    Secret("armies", "other factions' army strengths", "never (the faction map hides them too)",
+           mine="faction = $viewer", columns=("strength",)),
+    Secret("sea_links", "other factions' sea-zone logistics choices", "never (they follow sealed orders)",
+           mine="faction = $viewer"),
+    Secret("army_logistics_distance", "other factions' logistics distances", "never (they follow sealed sea links)",
+           mine="faction = $viewer"),
+)
+
+
+def secrets(c) -> tuple[Secret, ...]:
+    """The tables holding what a viewer may not read now (module doc)."""
+    from bellica.engine.vae_victis.rounds.reveal import OPENS, sealed_round
+
+    rnd = sealed_round(c.con)
+    if rnd is None:
+        return _ALWAYS
+    orders = Secret("orders", f"round {rnd}'s sealed orders", OPENS,
+                    mine="army IN (SELECT id FROM armies WHERE faction = $viewer)", umpire=False)
+    return _ALWAYS + (orders,)

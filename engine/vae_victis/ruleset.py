@@ -108,6 +108,11 @@ class VaeVictisII(Ruleset):
 
         return player_view(campaign, viewer)
 
+    def secrets(self, campaign) -> tuple:
+        from bellica.engine.vae_victis.player_view import secrets
+
+        return secrets(campaign)
+
     def order_sheet(self, view, campaign_name: str) -> tuple[str, str] | None:
         from bellica.engine.vae_victis.order_sheet import order_sheet
 

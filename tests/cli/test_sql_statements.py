@@ -3,7 +3,7 @@
 The console used to split by hand on ``;`` at a line end: ``SELECT 'a;`` newline ``b'`` failed
 as an unterminated string, and ``SELECT 1 AS a; SELECT 2 AS b`` (one line) ran as one chunk that
 printed only the last result.  Now DuckDB's tokenizer and parser split the text
-(:mod:`bellica.engine.vae_victis.console`), every statement is checked before any runs, and every
+(:mod:`bellica.engine.core.console`), every statement is checked before any runs, and every
 result is printed: tables and CSV with a blank line between, JSON one array per statement per line.
 """
 
@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from bellica.engine.vae_victis.console import run_checked
+from bellica.engine.core.console import run_checked
 from bellica.geo.errors import InputError
 from bellica.geo.spatialdb import connect_console
 from tests.cli.test_round_cli import campaign, bellica  # noqa: F401  (campaign is a fixture)
@@ -108,14 +108,16 @@ def test_an_unterminated_string_is_named_by_its_statement(started, capsys):
 
 
 def test_the_seal_holds_for_a_pivot_and_a_view_made_in_the_same_list(started, capsys):
-    # Before the reveal the orders are sealed.  DuckDB's parser makes a PIVOT two statements whose
-    # texts it cuts wrongly, so the check once read an empty text and let `PIVOT orders` through.
+    # Before the reveal the orders are not in the umpire's console at all.  DuckDB's parser makes a
+    # PIVOT two statements whose texts it cuts wrongly: the refusal still names the table.
     code, out, err = bellica(capsys, "sql", started, "PIVOT orders ON army USING count(*)")
-    assert code == 1 and out == "" and "reading orders is refused: round 1's orders are sealed" in err, err
+    assert code == 1 and out == "" and "reading orders is refused: it holds round 1's sealed orders" in err, err
     code, out, err = bellica(capsys, "sql", started, "PIVOT armies ON faction USING count(*)")
     assert code == 0 and out.splitlines()[-1] == "(3 rows)", err
-    # A view made by an earlier statement is expanded when the statement using it runs; its output
-    # is not printed, so the refusal is the only thing shown.
-    code, out, err = bellica(capsys, "sql", started, "SELECT 1 AS a; CREATE TEMP VIEW v AS SELECT * FROM events; FROM v")
+    # A view made by an earlier statement is refused where it reads the sealed table.
+    code, out, err = bellica(capsys, "sql", started, "SELECT 1 AS a; CREATE TEMP VIEW v AS SELECT * FROM orders; FROM v")
     assert code == 1 and out == ""
-    assert err.startswith("error: statement 3 of QUERY: reading events is refused: round 1's orders are sealed"), err
+    assert err.startswith("error: statement 2 of QUERY: reading orders is refused: it holds round 1's sealed orders"), err
+    # events is the log as the umpire reads it: who submitted, never what.
+    code, out, err = bellica(capsys, "sql", started, "CREATE TEMP VIEW v AS SELECT * FROM events; SELECT count(*) FROM v")
+    assert code == 0, err

@@ -22,8 +22,8 @@ State: the campaign keys ``orders_mode``, ``deadline`` (ISO-8601 UTC, ``...Z``) 
 ``deadline_round`` (a deadline holds for the round it was set in only), and the round notes
 ``commitments`` ({faction: digest}), ``reveals`` ({faction: who}) and ``orders_revealed``
 ({"by", "closed"}: ``closed`` false while a commit-reveal window waits for reveals).
-No round note ever holds an unrevealed order, so the SQL console seals only ``orders`` and
-``events`` (:func:`console_seal`).
+No round note ever holds an unrevealed order, so the SQL console seals only ``orders`` (its
+``events`` are the viewer's log: :mod:`bellica.engine.core.console`, :func:`sealed_round`).
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from bellica.geo.errors import InputError
 from bellica.geo.spatialdb import inline
 
 __all__ = [
-    "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "SEALED_TABLES", "orders_mode", "deadline_of", "parse_deadline",
+    "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "orders_mode", "deadline_of", "parse_deadline",
     "is_revealed", "is_locked", "refuse_if_revealed", "reveal_if_complete", "set_deadline", "set_orders_mode",
     "reveal_round", "canonical_orders", "orders_from_canonical", "orders_commitment", "commit_orders", "reveal_orders",
-    "console_seal", "sealed_references", "AFTER_EVERY_DEADLINE", "BEFORE_EVERY_DEADLINE", "refuse_after_deadline",
+    "sealed_round", "OPENS", "AFTER_EVERY_DEADLINE", "BEFORE_EVERY_DEADLINE", "refuse_after_deadline",
 ]
 
 SEALED = "sealed"
@@ -53,7 +53,6 @@ REVEAL_NOTE = "orders_revealed"
 COMMITMENTS_NOTE = "commitments"
 REVEALS_NOTE = "reveals"
 #: The tables that hold orders before the reveal (the SQL console refuses them until then).
-SEALED_TABLES = frozenset({"orders", "events"})
 #: Re-adjudication's "now": a recorded umpire reveal was made after its deadline, so replay never reads the clock.
 AFTER_EVERY_DEADLINE = datetime.max.replace(tzinfo=timezone.utc)
 #: ... and a recorded submission or commitment was taken before it.
@@ -381,9 +380,9 @@ def reveal_orders(campaign, faction: str, orders: Mapping[int, ArmyOrders], secr
 # --- the SQL console -----------------------------------------------------------------------------
 
 
-def console_seal(con) -> str | None:
-    """Why the SQL console must not read :data:`SEALED_TABLES` now (None: it may), from a plain
-    read-only connection: the campaign is in an orders phase whose orders are not revealed."""
+def sealed_round(con) -> int | None:
+    """The round whose orders are sealed now (None: none is), from a plain read-only connection:
+    the campaign is in an orders phase whose orders are not revealed."""
     try:
         rows = dict(con.execute("SELECT key, value FROM campaign").fetchall())
     except Exception:  # not started (no campaign table): no orders exist yet
@@ -395,72 +394,8 @@ def console_seal(con) -> str | None:
         revealed = con.execute(inline("SELECT count(*) FROM round_notes WHERE round = ? AND key = ?", [rnd, REVEAL_NOTE])).fetchone()[0]
     except Exception:
         revealed = 0
-    if revealed:
-        return None
-    return (f"round {rnd}'s orders are sealed until the reveal (the last army's orders, or the umpire's "
-            "`bellica round reveal` after the deadline): the console reads the orders and events tables only then")
+    return None if revealed else rnd
 
 
-def sealed_references(con, statement: str, _seen: frozenset[str] = frozenset()) -> set[str]:
-    """The sealed tables a statement reads, directly or through the file's views (DuckDB's own
-    parser names the tables, including those inside ``query('...')`` and ``query_table``)."""
-    try:
-        found = con.get_table_names(statement)
-    except Exception:
-        found = _parsed_names(con, statement)  # the binder refused (a view's own binding): the parser alone
-    names = {n.lower().split(".")[-1].strip('"').split(" ")[0] for n in found}
-    out = names & SEALED_TABLES
-    views = dict(con.execute("SELECT lower(view_name), sql FROM duckdb_views() WHERE NOT internal").fetchall())
-    for name in sorted(names - _seen):
-        if name in views and views[name]:
-            body = re.sub(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?view\s+.*?\s+as\s+", "", views[name], count=1)
-            try:
-                out |= sealed_references(con, body, _seen | names)
-            except Exception:
-                out.add(name)  # a view that cannot be read back is treated as sealed
-    return out
-
-
-def _parsed_names(con, statement: str) -> set[str]:
-    """Table names from DuckDB's parser alone (``json_serialize_sql``): base tables, and the
-    arguments of ``query('...')`` / ``query_table('...')``; a statement it cannot parse names none."""
-    tree = json.loads(con.execute(inline("SELECT json_serialize_sql(?)", [statement])).fetchone()[0])
-    if tree.get("error"):
-        raise InputError(f"the statement cannot be read for sealed tables: {tree.get('error_message', '')}")
-    out: set[str] = set()
-
-    def strings(node) -> list[str]:
-        found = []
-        if isinstance(node, dict):
-            if node.get("class") == "CONSTANT" and isinstance(node.get("value"), dict):
-                v = node["value"].get("value")
-                if isinstance(v, str):
-                    found.append(v)
-            for x in node.values():
-                found += strings(x)
-        elif isinstance(node, list):
-            for x in node:
-                found += strings(x)
-        return found
-
-    def walk(node) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "BASE_TABLE" and node.get("table_name"):
-                out.add(str(node["table_name"]))
-            name = str(node.get("function_name", "")).lower()
-            if name in ("query_table", "query"):
-                for text in strings(node.get("children", [])):
-                    out.add(text)
-                    if name == "query":
-                        try:
-                            out.update(_parsed_names(con, text))
-                        except InputError:
-                            pass
-            for x in node.values():
-                walk(x)
-        elif isinstance(node, list):
-            for x in node:
-                walk(x)
-
-    walk(tree)
-    return out
+#: When sealed orders open, in words.
+OPENS = "at the reveal (the last army's orders, or the umpire's `bellica round reveal` after the deadline)"

@@ -1,0 +1,36 @@
+"""What a Trossian nation (or the umpire) may not read of the campaign's tables: the decision of
+the player view (:func:`~.ruleset.status_view`) and of the log's seal (:class:`~.ruleset.TrossianSeal`)
+for the SQL console.
+
+A nation reads its own treasury, couriers and orders; of another nation's armies where they stand,
+not their units; another nation's orders once every nation has given its orders for that round,
+except a courier's (a message never opens to another nation).  The umpire reads every army's units
+and no nation's treasury, couriers or unopened orders, as its view and log show.  ``next_id`` in
+``tr_game`` counts every counter ever made, so it tells how many armies the others raised: only
+the umpire reads it.
+"""
+
+from __future__ import annotations
+
+from bellica.engine.core.secrets import Secret
+
+#: A round whose orders are all in: the orders of it open (tr_ready lists who is done).
+_OPENED = ("round IN (SELECT round FROM tr_ready GROUP BY round "
+           "HAVING count(DISTINCT nation) >= (SELECT count(*) FROM tr_nations))")
+
+SECRETS = (
+    Secret("tr_treasury", "each nation's treasury, chance cards and captured messages", "never (its own nation's)",
+           mine="nation = $viewer", umpire=False),
+    Secret("tr_couriers", "each nation's couriers and their messages", "never (its own nation's)",
+           mine="nation = $viewer", umpire=False),
+    Secret("tr_orders", "the kings' orders of the round", "once every nation has given its orders (a courier's message never)",
+           mine="nation = $viewer", public=f"kind <> 'courier' AND {_OPENED}", umpire=False),
+    Secret("tr_armies", "other nations' armies' units", "never (only where an army stands)",
+           mine="nation = $viewer", columns=("units", "strength", "has_hq", "speed")),
+    Secret("tr_game", "how many counters have been made (next_id)", "never (the umpire's)",
+           public="key <> 'next_id'"),
+)
+
+
+def secrets(c) -> tuple[Secret, ...]:
+    return SECRETS
