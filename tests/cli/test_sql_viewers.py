@@ -72,7 +72,7 @@ def test_a_faction_reads_other_strengths_as_null(sealed, capsys):
     code, out, err = bellica(capsys, "sql", sealed, "SELECT id, strength FROM armies ORDER BY id", "--faction", "carthago",
                              "--json")
     assert code == 0, err
-    assert '{"id":1,"strength":1500}' in out and '{"id":9,"strength":null}' in out and '{"id":10,"strength":null}' in out
+    assert '{"id":1,"strength":1600}' in out and '{"id":9,"strength":null}' in out and '{"id":10,"strength":null}' in out
     code, out, err = bellica(capsys, "sql", sealed, "SELECT count(*) AS n FROM armies WHERE strength IS NULL", "--json")
     assert code == 0 and '"n":0' in out, err  # the umpire reads every strength
 
