@@ -27,9 +27,13 @@ GEOMETRY_TYPES = ("Point", "LineString", "Polygon", "MultiPolygon", "MultiLineSt
 class Style:
     """How features of one style key are drawn, and what the legend says of them.
 
-    ``shape``: for areas ``fill`` (translucent, the default) or ``outline``; for points ``dot``,
-    ``star``, ``ring``, ``army`` or ``navy`` (a counter); for lines ``line`` or ``dashed``.
-    ``size``: a point's radius or a line's width in px (0: the renderer's default)."""
+    ``shape``: for areas ``fill`` (translucent, the default), ``outline`` (a dashed edge, no
+    fill) or ``zone`` (a faint fill in a dashed edge: a sea area); for points ``dot``, ``walled``
+    (a dot in a dark ring: a fortified place), ``star``, ``ring``, ``dashed-ring``, ``battle`` (a
+    ring with crossed swords), ``army`` or ``navy`` (a counter: its ``text`` and ``sub``) or
+    ``label`` (the label alone); for lines ``line``, ``dashed`` or ``dotted``.
+    ``size``: a point's radius or a line's width in px (0: the renderer's default).
+    ``words``: what the legend says of it (empty: not in the legend)."""
 
     colour: str
     shape: str = ""
@@ -66,6 +70,9 @@ class FeatureLayer:
     columns: Sequence[str] = ()
     #: Whether a map shows the layer when it opens (the others are in its layer control).
     show: bool = True
+    #: The map's name for the layer (its layer control entry and legend heading; empty: ``name``).
+    #: Layers of one title are drawn as one map layer (the counters of all of them side by side).
+    title: str = ""
 
     def __post_init__(self) -> None:
         if self.geometry_type not in GEOMETRY_TYPES:

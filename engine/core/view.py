@@ -15,9 +15,18 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from bellica.schema import existing_columns, existing_tables
-from bellica.schema.view import Feature, FeatureLayer
+from bellica.schema.view import Feature, FeatureLayer, Style
 
-__all__ = ["Places", "feature_layer", "province_layer", "scalar"]
+__all__ = ["NOBODY", "PALETTE", "SEA", "Places", "as_multi", "feature_layer", "owner_styles", "point", "province_layer",
+           "scalar"]
+
+#: Colours of the factions a scenario gives none, in the order of its factions: a qualitative palette.
+PALETTE = ("#c62828", "#6d4c41", "#f9a825", "#2e7d32", "#1565c0", "#8e24aa", "#00897b", "#ef6c00",
+           "#3949ab", "#ad1457", "#546e7a", "#9e9d24", "#4e342e", "#26a69a")
+#: What nobody holds.
+NOBODY = "#bdbdbd"
+#: Sea areas (quadrants, lanes) drawn over the sea.
+SEA = "#0b3a66"
 
 
 def scalar(value: Any) -> Any:
@@ -29,10 +38,11 @@ def scalar(value: Any) -> Any:
 
 def feature_layer(name: str, geometry_type: str, rows: Iterable[Feature | tuple[Any, Mapping[str, Any]]], *,
                   public: bool = True, description: str = "", columns: Iterable[str] = (),
-                  show: bool = True) -> FeatureLayer:
+                  show: bool = True, title: str = "") -> FeatureLayer:
     """A layer of features (or ``(geometry, properties)`` rows); those without a geometry (a place
     the map lacks) are left out, properties made scalar.  ``columns``: the properties in order
-    (default: every property of the features, in the order first met), so an empty layer keeps them."""
+    (default: every property of the features, in the order first met), so an empty layer keeps them.
+    ``show`` and ``title``: whether a map shows it at first, and its name there."""
     features = []
     for row in rows:
         f = row if isinstance(row, Feature) else Feature(*row)
@@ -42,7 +52,27 @@ def feature_layer(name: str, geometry_type: str, rows: Iterable[Feature | tuple[
     for f in features:
         names += [k for k in f.properties if k not in names]
     return FeatureLayer(name, geometry_type, tuple(features), public=public, description=description,
-                        columns=tuple(names), show=show)
+                        columns=tuple(names), show=show, title=title)
+
+
+def owner_styles(kind: str, colours: Mapping[str, str], shape: str, size: int = 0,
+                 words: str | Mapping[str, str] = "") -> dict[str, Style]:
+    """A style per owner of ``colours`` (owner -> colour), keyed ``"<kind>:<owner>"``, and
+    ``"<kind>:"`` for what nobody owns (grey); ``words`` the same for all, or per owner (the
+    legend lists a line per distinct words)."""
+    def said(owner: str) -> str:
+        return words if isinstance(words, str) else words.get(owner, "")
+
+    out = {f"{kind}:{owner}": Style(colour, shape, size, said(owner)) for owner, colour in colours.items()}
+    out[f"{kind}:"] = Style(NOBODY, shape, size, said(""))
+    return out
+
+
+def point(lon: float | None, lat: float | None):
+    """The point at ``lon``, ``lat`` (None when either is unknown)."""
+    import shapely
+
+    return None if lon is None or lat is None else shapely.Point(float(lon), float(lat))
 
 
 class Places:
@@ -105,15 +135,18 @@ class Places:
 
 
 def province_layer(places: Places, holders: Mapping[str, str | None], extra: Mapping[str, Mapping[str, Any]] | None = None,
-                   *, name: str = "provinces") -> FeatureLayer:
+                   *, name: str = "provinces", display: Mapping[str, Mapping[str, Any]] | None = None,
+                   title: str = "Provinces") -> FeatureLayer:
     """Every province of ``holders`` as its polygon with its ``holder`` (None: nobody) and any
-    ``extra`` properties of it: who holds what is on the board for every viewer."""
-    extra = extra or {}
+    ``extra`` properties of it: who holds what is on the board for every viewer.  ``display``:
+    per province how a map shows it (:class:`Feature`'s ``label``, ``style``, ``tooltip``)."""
+    extra, display = extra or {}, display or {}
     return feature_layer(name, "MultiPolygon", (
-        (_multi(places.region(p)), {"province": p, "holder": h, **extra.get(p, {})}) for p, h in holders.items()))
+        Feature(as_multi(places.region(p)), {"province": p, "holder": h, **extra.get(p, {})}, **display.get(p, {}))
+        for p, h in holders.items()), title=title)
 
 
-def _multi(geom):
+def as_multi(geom):
     """Polygons as MultiPolygons, so one layer holds one geometry type (GeoPackage wants one)."""
     import shapely
 

@@ -801,7 +801,8 @@ def view(c, *, side: str | None = None) -> dict:
         "counters": counters, "fleets": fleets,
         "sieges": [asdict(s) for s in state.sieges],
         "battles": [{"node": b.node, "kind": b.kind, "attacker": b.attacker, "defenders": list(b.defenders),
-                     "base_edge": b.base_edge, "defence": b.defence, "day": b.day, "undecided": b.undecided}
+                     "base_edge": b.base_edge, "defence": b.defence, "day": b.day, "undecided": b.undecided,
+                     "sally": b.sally}
                     for b in state.battles],
         "second_day": waiting,
         "retreats": [{"command": r.command, "fleet_side": r.fleet_side, "open_paths": list(r.open_paths)}
