@@ -498,6 +498,24 @@ def encode_lines(lines: Sequence, *, precision: int = 5, tolerance: float = 0.0)
     return [encoded[i] for i in keep], [int(owner[i]) for i in keep]
 
 
+def _encode_ring(coords: np.ndarray, scale: int) -> list[int]:
+    q = np.rint(np.asarray(coords)[:-1, :2] * scale).astype(np.int64)  # Leaflet closes rings itself
+    d = q.copy()
+    d[1:] -= q[:-1]
+    return d.ravel().tolist()
+
+
+def encode_polygons(geom, *, precision: int) -> list[list[list[int]]]:
+    """A (Multi)Polygon as ``[[exterior, hole, ...], ...]`` delta arrays (``bellicaDecode``'s format)."""
+    scale = 10**precision
+    out = []
+    for part in shapely.get_parts(geom):
+        if part.is_empty or part.geom_type != "Polygon":
+            continue
+        rings = [part.exterior, *part.interiors]
+        out.append([_encode_ring(np.asarray(r.coords), scale) for r in rings])
+    return out
+
 def _varints(values: np.ndarray) -> bytes:
     """Unsigned LEB128 of each (non-negative, < 2**35) value, concatenated."""
     v = np.asarray(values, dtype=np.uint64)
@@ -579,5 +597,5 @@ def to_json_string(value) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-__all__ = ["BELLICA_JS", "check_precision", "encode_lines", "encode_rings", "pack_rings", "to_json", "to_json_string",
-           "unpack_rings"]
+__all__ = ["BELLICA_JS", "check_precision", "encode_lines", "encode_polygons", "encode_rings", "pack_rings", "to_json",
+           "to_json_string", "unpack_rings"]

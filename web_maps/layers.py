@@ -296,7 +296,8 @@ class PointLayer(Layer):
                 } else if (p.shape === 'battle') {
                     var x = document.createElement('div');
                     x.className = 'bellica-battle'; x.textContent = '\u2694';
-                    mark = L.marker(p.ll, {icon: L.divIcon({html: x, className: '', iconSize: [22, 22], iconAnchor: [11, 11]}),
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: x, className: '', iconSize: [22, 22],
+                                                            iconAnchor: [11 - (p.dx || 0), 11 - (p.dy || 0)]}),
                                            keyboard: false, zIndexOffset: 900});
                 } else if (p.shape === 'ring') {
                     // A ring around a marker (a blockade): only its stroke takes the pointer, so the
@@ -332,6 +333,60 @@ class PointLayer(Layer):
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "PointLayer"
         self.data_json = to_json(list(points))
+
+
+class ProvinceLayer(Layer):
+    """Areas (provinces, sea areas, outlined sets of them): delta-encoded polygons
+    (``encode.encode_polygons``), one fill colour (and optionally stroke colour) and tooltip each."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        var {{ this.get_name() }} = (function (D) {
+            var group = L.featureGroup();
+            for (var i = 0; i < D.p.length; i++) {
+                var polys = D.p[i].map(function (poly) {
+                    return poly.map(function (ring) { return bellicaDecode(ring, D.q); });
+                });
+                var st = L.extend({}, D.style, {fillColor: D.c[i], owner: i});
+                if (D.stroke) st.color = D.stroke[i] || st.color;
+                group.addLayer(L.polygon(polys, st));
+            }
+            if (D.tips.length) {
+                group.bindTooltip(function (layer) { return bellicaTable(D.tips[layer.options.owner]); },
+                                  {sticky: true, className: 'bellica-tip'});
+                group.on('mouseover', function (e) { e.layer.setStyle({weight: D.style.weight + 2}); });
+                group.on('mouseout', function (e) { e.layer.setStyle({weight: D.style.weight}); });
+                group.on('click', function (e) {
+                    L.DomEvent.stop(e);
+                    L.popup({className: 'bellica-tip bellica-pinned', autoPan: false}).setLatLng(e.latlng)
+                        .setContent(bellicaTable(D.tips[e.layer.options.owner])).openOn(e.layer._map);
+                });
+            }
+            return group;
+        })({{ this.data_json }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, polygons: Sequence[list], colours: Sequence[str], tips: Sequence[Sequence[tuple[str, object]]], *,
+                 precision: int, name: str, show: bool = True, stroke: str = "#1b1b1b", weight: float = 1.5,
+                 fill_opacity: float = 0.45, dash: str | None = None, strokes: Sequence[str] | None = None,
+                 interactive: bool = True):
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "ProvinceLayer"
+        if not len(polygons) == len(colours) == len(tips):
+            raise ValueError("ProvinceLayer: polygons, colours and tips must have one entry per feature")
+        style = {"color": stroke, "weight": weight, "opacity": 0.9, "fillOpacity": fill_opacity,
+                 "lineJoin": "round", "interactive": interactive}
+        if dash:
+            style["dashArray"] = dash
+        data = {"q": 10**precision, "p": list(polygons), "c": list(colours),
+                "tips": [[[str(a), b if b is None or isinstance(b, (int, float)) else str(b)] for a, b in t] for t in tips]
+                if interactive else [], "style": style}
+        if strokes is not None:
+            data["stroke"] = list(strokes)
+        self.data_json = to_json(data)
 
 
 class LineLayer(Layer):
@@ -614,4 +669,4 @@ class FitView(MacroElement):
 
 
 __all__ = ["Column", "FitView", "HexLayer", "HexOutlineLayer", "HexZoneLayer", "Legend", "LegendItem", "LegendSection", "LineLayer",
-           "PanelToggle", "PointLayer", "StatusPanel", "Title"]
+           "PanelToggle", "PointLayer", "ProvinceLayer", "StatusPanel", "Title"]

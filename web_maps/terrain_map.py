@@ -1,9 +1,11 @@
 """The terrain map: every hex coloured by terrain (land) or kind (water), rivers, legend; offline HTML.
 
 Reads the map tables of docs/architecture.md (``hexes``, ``map_rivers``,
-``map_meta``) from a map or campaign database.  When the database is a
-campaign, the scenario layers of :mod:`web_maps.scenario_layers` are drawn on
-top (structures, roads, named rivers, sea zones, armies).
+``map_meta``) from a map or campaign database.  When the database is a Vae
+Victis II campaign, the scenario layers of :mod:`web_maps.scenario_layers` are
+drawn on top (structures, roads, named rivers, sea zones, armies); a campaign
+of another ruleset is drawn from the player view its ruleset gives
+(:mod:`web_maps.feature_layers`, passed in by ``bellica.services.maps``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from bellica.geo.hexgrid import cell_polygon
 from bellica.geo.logs import logger
 from bellica.geo.spatialdb import connect
 from bellica.schema import existing_columns, existing_tables
+from bellica.schema.view import PlayerView
 from bellica.web_maps.assets import OfflineMap, check_output, write_html
 from bellica.web_maps.encode import check_precision, encode_lines, encode_rings
 from bellica.web_maps.layers import (Column, FitView, HexLayer, HexOutlineLayer, Legend, LegendItem, LegendSection,
@@ -285,24 +288,15 @@ def map_meta(con) -> dict[str, str]:
     return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM map_meta").fetchall()}
 
 
-def _province_ruleset(con) -> str | None:
-    from bellica.web_maps.province_layers import province_ruleset
-
-    return province_ruleset(con)
-
-
 def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, scenario: bool = True,
-              title: str | None = None) -> OfflineMap:
-    """The folium map for an open database (see :func:`render_terrain_map`)."""
+              title: str | None = None, view: PlayerView | None = None) -> OfflineMap:
+    """The folium map for an open database (see :func:`render_terrain_map`); with ``view`` (a
+    ruleset's player view of the campaign in ``con``) that view is drawn over the terrain
+    (:mod:`web_maps.feature_layers`) instead of anything read from the campaign's tables."""
     check_precision(precision)
-    campaign = scenario and is_campaign(con)
-    # A province campaign (Rise of Rome, Mare Nostrum): its provinces are drawn over the terrain.
-    province = scenario and not campaign and _province_ruleset(con) is not None
-    # A Magna Graecia campaign: its node map, owners and counters over the terrain.
-    from bellica.web_maps.magna_graecia_layers import is_magna_graecia
-
-    node_campaign = scenario and not campaign and not province and is_magna_graecia(con)
-    if faction is not None and not campaign and not province and not node_campaign:
+    # A Vae Victis II campaign: its scenario layers and play aids over the terrain.
+    campaign = scenario and view is None and is_campaign(con)
+    if faction is not None and not campaign:
         raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
                          "is a map: pass a file written by `bellica campaign new`")
     hexes = load_hexes(con, db_path=db_path)
@@ -316,8 +310,63 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     if campaign:
         facts = load_hex_facts(con, hexes.cell, hexes.kind, hexes.terrain, hexes.river)
         situation = load_situation(con)
+    layer, sections = _terrain(m, con, hexes, facts, precision=precision, db_path=db_path, campaign=campaign)
+
+    meta = map_meta(con)
+    # A map built from a bbox records its region as JSON null: name it by its file then.
+    name = next((v for v in (meta.get("name"), meta.get("region")) if v and v != "null"), Path(str(db_path)).stem)
+    if campaign:
+        # Imported here: scenario_layers builds on this module's readers.
+        from bellica.web_maps.scenario_layers import add_scenario_layers
+
+        more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
+                                                   db_path=db_path, situation=situation,
+                                                   names=dict(zip(hexes.cell, facts.names)))
+        sections += more
+        name = scenario_title or name
+    elif view is not None:
+        from bellica.web_maps.feature_layers import add_view_layers
+
+        sections += add_view_layers(m, view, precision=precision)
+        name = view.title or name
+    elif scenario:
+        # A map with a node map on it (`bellica map nodes`): its places and paths over the terrain.
+        from bellica.web_maps.node_layers import add_node_layers, has_nodes
+
+        if has_nodes(con):
+            sections += add_node_layers(m, con, precision=precision, db_path=db_path)
+
+    label = title
+    if label is None:
+        res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
+        label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
+        viewer = view.viewer if view is not None else faction
+        if campaign or view is not None:
+            label += f" \u2014 view of {viewer}" if viewer is not None else " \u2014 umpire's view"
+    m.add_child(Title(label))
+    if view is not None:
+        from bellica.web_maps.feature_layers import view_panel
+
+        m.add_child(view_panel(view))
+    if situation is not None:
+        names = [f for (f,) in con.execute("SELECT name FROM factions ORDER BY name").fetchall()]
+        # add_scenario_layers has refused an unknown faction already: this only spells it as stored.
+        viewer = None if faction is None else canonical_faction(faction, names, where="--faction")
+        shown = situation if viewer is None else situation.for_faction(viewer)
+        m.add_child(StatusPanel("umpire's view" if viewer is None else f"view of {viewer}", panel_rows(shown, names)))
+    m.add_child(Legend(sections))
+    # Before the layer list, so the button stands at the top of its corner.
+    m.add_child(PanelToggle())
+    m.add_child(LayerControl(position="topright", collapsed=False))
+    return m
+
+
+def _terrain(m, con, hexes: HexTable, facts: HexFacts | None, *, precision: int, db_path,
+             campaign: bool) -> tuple[HexLayer, list[LegendSection]]:
+    """The hex layer, the map's rivers and river hexes on ``m``; (the hex layer, their legend sections)."""
     layer, categories = hex_layer(hexes, precision=precision, facts=facts)
     m.add_child(layer)
+    west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     # Simplify river courses to a tenth of a hex edge: finer detail is invisible at map scale.
     edge_deg = (h3.average_hexagon_edge_length(hexes.res, unit="km") / 111.0) if hexes.res is not None else 0.01
     # On a campaign the scenario's named rivers are the ones the rules use; the build's stay available, hidden.
@@ -338,7 +387,7 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
         if facts is None or facts.rules is None:
             return c
         mp = facts.rules.terrain_mp.get(c)
-        return f"{c} · {mp} MP" if mp is not None else f"{c} · impassable"
+        return f"{c} \u00b7 {mp} MP" if mp is not None else f"{c} \u00b7 impassable"
 
     land = [LegendItem(with_mp(c), col, count=n) for c, n, col in categories
             if c in TERRAIN_COLOURS or c.startswith("land")]
@@ -353,62 +402,12 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     if facts is not None and facts.rules is not None:
         r = facts.rules
         sections.append(LegendSection("Movement (MP to enter a hex)", [
-            LegendItem(f"road step: terrain ÷ {r.road_divisor}", ROAD_LEGEND, shape="line"),
+            LegendItem(f"road step: terrain \u00f7 {r.road_divisor}", ROAD_LEGEND, shape="line"),
             LegendItem(f"River hex without Town/City: {r.river_mp:+d}", RIVER_COLOUR, shape="line"),
             LegendItem(f"every step costs {r.min_mp} to {r.max_mp}; water: armies cannot enter", "#333", shape="text"),
             LegendItem("click a hex: its clock sides, neighbours and MP", "#333", shape="text"),
         ]))
-
-    meta = map_meta(con)
-    # A map built from a bbox records its region as JSON null: name it by its file then.
-    name = next((v for v in (meta.get("name"), meta.get("region")) if v and v != "null"), Path(str(db_path)).stem)
-    if campaign:
-        # Imported here: scenario_layers builds on this module's readers.
-        from bellica.web_maps.scenario_layers import add_scenario_layers
-
-        more, scenario_title = add_scenario_layers(m, con, hexes, layer, faction=faction, precision=precision,
-                                                   db_path=db_path, situation=situation,
-                                                   names=dict(zip(hexes.cell, facts.names)))
-        sections += more
-        name = scenario_title or name
-    province_panel = None
-    if province:
-        from bellica.web_maps.province_layers import add_province_layers
-
-        more, name, province_panel = add_province_layers(m, con, faction=faction, precision=precision)
-        sections += more
-    if node_campaign:
-        from bellica.web_maps.magna_graecia_layers import add_magna_graecia_layers
-
-        more, name = add_magna_graecia_layers(m, con, faction=faction, precision=precision)
-        sections += more
-    if scenario and not campaign and not province and not node_campaign:
-        # A map with a node map on it (`bellica map nodes`): its places and paths over the terrain.
-        from bellica.web_maps.node_layers import add_node_layers, has_nodes
-
-        if has_nodes(con):
-            sections += add_node_layers(m, con, precision=precision, db_path=db_path)
-
-    label = title
-    if label is None:
-        res = f"res {hexes.res}" if hexes.res is not None else "mixed resolution"
-        label = f"{name} \u2014 {len(hexes):,} hexes, {res}"
-        if not node_campaign:
-            label += f" \u2014 view of {faction}" if faction is not None else (" \u2014 umpire's view" if campaign or province else "")
-    m.add_child(Title(label))
-    if province_panel is not None:
-        m.add_child(province_panel)
-    if situation is not None:
-        names = [f for (f,) in con.execute("SELECT name FROM factions ORDER BY name").fetchall()]
-        # add_scenario_layers has refused an unknown faction already: this only spells it as stored.
-        viewer = None if faction is None else canonical_faction(faction, names, where="--faction")
-        shown = situation if viewer is None else situation.for_faction(viewer)
-        m.add_child(StatusPanel("umpire's view" if viewer is None else f"view of {viewer}", panel_rows(shown, names)))
-    m.add_child(Legend(sections))
-    # Before the layer list, so the button stands at the top of its corner.
-    m.add_child(PanelToggle())
-    m.add_child(LayerControl(position="topright", collapsed=False))
-    return m
+    return layer, sections
 
 
 def render_terrain_map(
@@ -419,18 +418,22 @@ def render_terrain_map(
     scenario: bool = True,
     precision: int = 5,
     title: str | None = None,
+    view: PlayerView | None = None,
 ) -> Path:
     """Render the map (and, for a campaign, the scenario layers) of ``db_path`` to ``out_html``.
 
-    ``faction`` renders that faction's view of a campaign; ``precision`` is
-    the decimals of a degree kept for vertices (5 = 1.1 m).  The page needs no
-    network; it is written atomically.  Returns the output path.
+    ``faction`` renders that faction's view of a Vae Victis II campaign; ``view`` draws a
+    ruleset's player view of the campaign in ``db_path`` over its terrain (what the viewer may
+    see is the view's: nothing else of the campaign is read); ``precision`` is the decimals of a
+    degree kept for vertices (5 = 1.1 m).  The page needs no network; it is written atomically.
+    Returns the output path.
     """
     start = time.perf_counter()
     check_output(out_html)  # before the work, not after it
     con = open_map_db(db_path)
     try:
-        m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title)
+        m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title,
+                      view=view)
     finally:
         con.close()
     page = m.get_root().render()

@@ -3,7 +3,7 @@
 :func:`bellica.app.server.create_app` passes its routes through :func:`by_ruleset` after
 :func:`bellica.app.provinces.by_ruleset`: the shared pages (``/``, ``/signin``, ``/signout``,
 ``/map``) stay as they are (``/`` shows :func:`home_page` for these campaigns, ``/map`` the
-faction-filtered map :mod:`bellica.web_maps` draws for them), and every other path of a Magna
+ruleset's player view of the viewer, drawn by :mod:`bellica.web_maps`), and every other path of a Magna
 Graecia or Trossian campaign goes to this module's routes (a path they lack is 404).  Each form
 calls the engine function the CLI command calls (``play`` for ``bellica magna-graecia``; ``act``,
 ``next_step`` and ``enter_result`` for ``bellica trossian``), so each rule and refusal is the
@@ -26,7 +26,7 @@ what it said), so a reload never sends it twice.
 =======================  ================  ===================================================
 
 Secrets: a side's page, JSON and map come from the engine's own filtered views
-(``view(c, side)``, ``status_view(c, nation)``, the faction map), so another side's element
+(``view(c, side)``, ``status_view(c, nation)``, and the map drawn from them), so another side's element
 counts and naval points (Magna Graecia) or another nation's orders, couriers, messages and
 treasury (Trossian) never reach it.  The log shown is :func:`~bellica.engine.core.sealed.log_view`
 for the viewer; for a Magna Graecia side only the steps are listed (rule events and dice can

@@ -8,7 +8,7 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  cookie) and redirects to ``/``; no valid token: 401 sign-in page
 ``POST /signin``       anyone    the same from a form field ``token``; ``POST /signout`` clears it
 ``GET /map``           signed    the faction's map (the umpire's: every army), the HTML
-                                 :func:`bellica.web_maps.terrain_map.render_terrain_map` writes,
+                                 :func:`bellica.services.maps.render_map` writes,
                                  cached per viewer and log head (a new event draws it again)
 ``POST /api/check``    player    the order form checked by the engine's validator without storing:
                                  ``{"ok", "problems": [{"army", "field", "index", "message", "text"}]}``
@@ -166,13 +166,14 @@ class CampaignAccess:
                 held.close()
 
     def render_map(self, viewer: str | None, head: str | None) -> bytes:
-        """The map page for ``viewer`` at log head ``head`` (called under the lock, campaign closed)."""
-        from bellica.web_maps.terrain_map import render_terrain_map
+        """The map page for ``viewer`` at log head ``head`` (called under the lock, campaign closed):
+        what ``bellica render map`` draws, from the ruleset's player view (:mod:`bellica.services.maps`)."""
+        from bellica.services.maps import render_map
 
         key = (viewer, head)
         if key not in self.maps:
             out = Path(self.tmp.name) / f"{viewer or 'umpire'}.html"
-            render_terrain_map(self.path, out, faction=viewer)
+            render_map(self.path, out, faction=viewer)
             while len(self.maps) >= MAP_CACHE:
                 self.maps.pop(next(iter(self.maps)))
             self.maps[key] = out.read_bytes()

@@ -1,6 +1,7 @@
-"""Province campaigns on the map (web_maps/province_layers.py): `bellica render map` of a Rise of Rome
-campaign draws its provinces coloured by owner over the terrain, capitals, resources, external
-armies, Rome's attack options, a panel; a faction's view; another ruleset plugs in by a reader.
+"""Province campaigns on the map: `bellica render map` of a Rise of Rome or Mare Nostrum campaign
+draws the ruleset's player view (engine/<ruleset>/player_view.py, drawn by
+web_maps/feature_layers.py): its provinces coloured by owner over the terrain, capitals,
+resources, forces, the attack options outlined, a panel; a faction's view.
 
 The campaign is real: the scenario's bbox at res 5 (built once for the module, about a second),
 the nineteen provinces built from the capitals, two turns played by a scripted Rome.
@@ -15,12 +16,16 @@ import duckdb
 import pytest
 
 from bellica.cli import main
-from bellica.geo.errors import InputError
+from bellica.engine.core.view import PALETTE
+from bellica.etl.situation import UnknownFactionError
+from bellica.services.maps import render_map
 from bellica.web_maps.assets import remote_urls
-from bellica.web_maps.province_layers import (PALETTE, READERS, Marker, ProvinceFacts, ProvinceMap, SeaFacts,
-                                             province_reader)
-from bellica.web_maps.terrain_map import render_terrain_map
 from tests.web_maps.synthetic import layer_payloads
+
+
+def render_terrain_map(path, out, faction=None):
+    """The page `bellica render map` writes (the campaign's player view over its terrain)."""
+    return render_map(path, out, faction=faction)
 
 
 def bellica(*args) -> None:
@@ -41,6 +46,7 @@ def campaign(tmp_path_factory):
     map_path, path = folder / "italy5.duckdb", folder / "rome.duckdb"
     build_map(map_path, bbox=meta.bbox, res=meta.resolution)
     bellica("campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", path, "-q")
+    shutil.copy(path, folder / "new.duckdb")
     bellica("turn", "start", path, "--seed", "348")
     return path
 
@@ -91,7 +97,7 @@ def _state(path):
 def test_the_umpire_page_draws_the_provinces_coloured_by_owner(played, tmp_path):
     page = render_terrain_map(played, tmp_path / "rome.html").read_text(encoding="utf-8")
     assert remote_urls(page) == []
-    for layer in ("Terrain", "Provinces", "Province names", "Romans may attack", "Capitals, resources, forces"):
+    for layer in ("Terrain", "Provinces", "Provinces: names", "Romans may attack", "Capitals, resources, forces"):
         assert f'"{layer}" :' in page, layer
     control, occupied, powers, provinces, attackable = _state(played)
     layers = layer_payloads(page, "province_layer")
@@ -109,12 +115,11 @@ def test_the_umpire_page_draws_the_provinces_coloured_by_owner(played, tmp_path)
     outline = next(d for d in layers if d["style"].get("fillOpacity") == 0.0)
     assert len(outline["p"]) == len(attackable) > 0
     points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
-    seats = {p["text"] for p in points if p["shape"] == "star"}
+    seats = {p["label"] for p in points if p["shape"] == "star"}
     assert {"Roma", "Capua", "Syracusae", "Taras"} <= seats and len(seats) == 9
     assert sum(1 for p in points if p["shape"] == "army" and p["colour"] == "#b8860b") == 9  # the nine resources
     assert {"Latium", "Campania", "Syracusae"} <= {p["label"] for p in points if p.get("lc") == "bellica-label"}
-    for words in ("Provinces by owner", "Romans", "Civic Development", "Verdict bands", "umpire's view",
-                  "a power's seat", "Turn"):
+    for words in ("Romans", "Civic Development", "Verdict bands", "umpire's view", "a power's seat", "Turn"):
         assert words in page, words
 
 
@@ -125,53 +130,28 @@ def test_a_faction_view_hides_nothing_but_says_so(played, tmp_path):
     umpire = render_terrain_map(played, tmp_path / "u.html").read_text(encoding="utf-8")
     provinces = lambda p: next(d for d in layer_payloads(p, "province_layer") if d["tips"])  # noqa: E731
     assert provinces(page) == provinces(umpire)  # the same board
-    with pytest.raises(InputError, match=r"^--faction 'Atlantis' is no power of this campaign: use one of Romans, "):
+    with pytest.raises(UnknownFactionError, match=r"^--faction 'Atlantis' is not a faction of this campaign: use one of "):
         render_terrain_map(played, tmp_path / "x.html", faction="Atlantis")
 
 
-def test_an_unstarted_campaign_renders(campaign, tmp_path):
-    page = render_terrain_map(campaign, tmp_path / "new.html").read_text(encoding="utf-8")
+def test_an_unknown_faction_is_a_usage_error(played, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["render", "map", str(played), "--out", str(tmp_path / "x.html"), "--faction", "Atlantis"])
+    assert e.value.code == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Error:")]
+    assert len(err) == 1 and "'Atlantis' is not a faction of this campaign: use one of " in err[0] and "Romans" in err[0]
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_a_campaign_started_or_not_renders(campaign, tmp_path):
+    page = render_terrain_map(campaign, tmp_path / "started.html").read_text(encoding="utf-8")
     drawn = next(d for d in layer_payloads(page, "province_layer") if d["tips"])
     assert len(drawn["p"]) == 19 and "Civic Development" in page
-
-
-def test_another_ruleset_plugs_in_with_a_reader(campaign, tmp_path):
-    """What Mare Nostrum does: register a reader for its ruleset; fortifications, temples and fleets
-    in sea quadrants are drawn from the ProvinceMap it returns."""
-    path = tmp_path / "other.duckdb"
-    shutil.copy(campaign, path)
-    from bellica.geo.spatialdb import connect
-
-    con = connect(path)
-    con.execute("UPDATE scenario_meta SET value = 'test-nostrum' WHERE key = 'ruleset'")
-    con.execute("INSERT INTO sea_areas VALUES ('Mare Tyrrhenum', 3, "
-                "ST_GeomFromText('MULTIPOLYGON(((10.5 39.5, 12 39.5, 12 40.5, 10.5 40.5, 10.5 39.5)))'))")
-    con.close()
-
-    @province_reader("test-nostrum")
-    def nostrum(con, faction):
-        names = [r[0] for r in con.execute("SELECT name FROM provinces ORDER BY name").fetchall()]
-        return ProvinceMap(
-            title="Test Nostrum", viewer=faction, colours={"Roma": "#aa0000", "Carthago": "#0000aa"},
-            provinces=[ProvinceFacts(n, "Roma" if i % 2 else "Carthago", (("stability", 5),)) for i, n in enumerate(names)],
-            markers=[Marker("fortification", "F", province="Latium"), Marker("temple", "T", province="Latium"),
-                     Marker("fleet", "1", sea="Mare Tyrrhenum", owner="Carthago", rows=(("fleet of", "Carthago"),))],
-            seas=[SeaFacts("Mare Tyrrhenum", (("fleets", "Carthago 1"),))],
-            hidden="Roma's treasury" if faction else "")
-
-    try:
-        page = render_terrain_map(path, tmp_path / "other.html", faction="Carthago").read_text(encoding="utf-8")
-    finally:
-        READERS.pop("test-nostrum")
-    assert "Test Nostrum" in page and "Roma's treasury" in page and '"Sea quadrants" :' in page
-    seas = next(d for d in layer_payloads(page, "province_layer") if d["tips"] and d["tips"][0][0][0] == "sea")
-    assert seas["tips"] == [[["sea", "Mare Tyrrhenum"], ["fleets", "Carthago 1"]]]
-    points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
-    fleet = next(p for p in points if p["shape"] == "navy")
-    assert fleet["colour"] == "#0000aa" and 39.5 < fleet["ll"][0] < 40.5 and 10.5 < fleet["ll"][1] < 12
-    assert {p["text"] for p in points if p["shape"] == "army"} == {"F", "T"}
-    for words in ("fortification (F)", "temple (T)", "fleet, in its sea quadrant", "sea quadrant", "Carthago (you)"):
-        assert words in page, words
+    # Not yet started: drawn as it will start, every province its home power's, nothing else on the board.
+    page = render_terrain_map(campaign.parent / "new.duckdb", tmp_path / "new.html").read_text(encoding="utf-8")
+    drawn = next(d for d in layer_payloads(page, "province_layer") if d["tips"])
+    assert len(drawn["p"]) == 19 and '["Turn","not started"]' in page
+    assert all(dict(map(tuple, t))["owner"] != "nobody" for t in drawn["tips"] if dict(map(tuple, t)).get("home of"))
 
 
 @pytest.mark.browser
@@ -187,7 +167,7 @@ def test_the_province_page_in_chromium(played, tmp_path):
         panel = page.locator(".bellica-panel").inner_text()
         assert "view of Romans" in panel and "Civic Development" in panel and "Hidden" in panel
         legend = page.locator(".bellica-legend").inner_text()
-        assert "Provinces by owner" in legend and "Romans (you)" in legend
+        assert "Provinces" in legend and "Romans (you)" in legend
         assert run.errors == [] and run.blocked == []
 
 
@@ -242,7 +222,7 @@ def _mn(path, sql):
 def test_the_mare_nostrum_page_colours_provinces_by_nation(nostrum, tmp_path):
     page = render_terrain_map(nostrum, tmp_path / "mn.html").read_text(encoding="utf-8")
     assert remote_urls(page) == []
-    for layer in ("Terrain", "Sea quadrants", "Sea quadrant names", "Provinces", "Province names",
+    for layer in ("Terrain", "Sea quadrants", "Sea quadrants: names", "Provinces", "Provinces: names",
                   "battles of turn 1", "Capitals, resources, forces"):
         assert f'"{layer}" :' in page, layer
     colours = dict(_mn(nostrum, "SELECT name, colour FROM mn_nations"))
@@ -262,7 +242,7 @@ def test_the_mare_nostrum_page_colours_provinces_by_nation(nostrum, tmp_path):
     syriacum = dict(map(tuple, next(t for t in seas["tips"] if t[0][1] == "Mare Syriacum")))
     assert syriacum["fleets"] == "1 (Ptolemaics)" and "Cyprus" in syriacum["coasts"]
     points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
-    seats = {p["text"] for p in points if p["shape"] == "star"}
+    seats = {p["label"] for p in points if p["shape"] == "star"}
     assert len(seats) == 6 and {"Roma", "Carthago", "Alexandria"} <= seats
     works = sorted(p["text"] for p in points if p["shape"] == "army" and p["text"] in "FSTA")
     assert works == ["A", "F", "F", "S", "S"]  # Africa and Syria fortified, Pella and Celtica suburbs, Alexandria's artworks
@@ -270,7 +250,7 @@ def test_the_mare_nostrum_page_colours_provinces_by_nation(nostrum, tmp_path):
     assert fleet["colour"] == colours["Ptolemaics"] and fleet["text"] == "1"
     assert {p["text"] for p in points if p["shape"] == "army" and p["text"] in ("Inv", "All")} == {"Inv", "All"}
     for words in ("umpire's view", "Order of play", "Romans, Carthaginians, Macedonians", "turn 2 to begin",
-                  "fortification (F)", "suburb (S)", "fleet, in its sea quadrant", "sea quadrant", "Siege Train"):
+                  "fortification (F)", "suburb (S)", "fleet, in its sea quadrant", "sea quadrant"):
         assert words in page, words
 
 
@@ -279,6 +259,7 @@ def test_a_mare_nostrum_faction_view_hides_nothing_and_outlines_its_attacks(nost
     assert "view of Romans" in page and "Romans (you)" in page
     assert "nothing: the campaign is played in the open" in page
     assert '"Romans may attack by land" :' in page and "Acting" in page and "1 of 15 (290 BC to 280 BC)" in page
+    assert "Siege Train" in page  # this turn's events, as the status says them
     targets = {r[0] for r in _mn(nostrum_midturn, "SELECT province FROM mn_attackable WHERE attacker = 'Romans'")}
     layers = layer_payloads(page, "province_layer")
     outline = next(d for d in layers if d["style"].get("fillOpacity") == 0.0 and d["style"]["color"] == "#b71c1c")
@@ -287,7 +268,7 @@ def test_a_mare_nostrum_faction_view_hides_nothing_and_outlines_its_attacks(nost
     assert '"Romans may attack by land" :' in umpire  # the acting nation's options, in the umpire's view too
     provinces = lambda p: next(d for d in layer_payloads(p, "province_layer") if d["tips"] and d["tips"][0][0][0] == "province")  # noqa: E731
     assert provinces(page) == provinces(umpire)  # the same board
-    with pytest.raises(InputError, match=r"^--faction 'Atlantis' is no nation of this campaign: use one of Carthaginians, "):
+    with pytest.raises(UnknownFactionError, match=r"^--faction 'Atlantis' is not a faction of this campaign: use one of "):
         render_terrain_map(nostrum_midturn, tmp_path / "x.html", faction="Atlantis")
 
 
@@ -313,5 +294,5 @@ def test_the_mare_nostrum_page_in_chromium(nostrum, tmp_path):
         panel = page.locator(".bellica-panel").inner_text()
         assert "view of Ptolemaics" in panel and "Order of play" in panel and "Hidden" in panel
         legend = page.locator(".bellica-legend").inner_text()
-        assert "Provinces by owner" in legend and "Ptolemaics" in legend and "fortification (F)" in legend
+        assert "Provinces" in legend and "Ptolemaics" in legend and "fortification (F)" in legend
         assert run.errors == [] and run.blocked == []

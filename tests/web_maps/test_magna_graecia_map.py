@@ -1,15 +1,23 @@
-"""A Magna Graecia campaign on the web map (web_maps/magna_graecia_layers.py): the node map with the
-places coloured by owner and the counters as one side may see them; nothing of another side's
-secrets (its elements, its fleet's naval points) reaches that side's page."""
+"""A Magna Graecia campaign on the web map, drawn from the ruleset's player view
+(engine/magna_graecia/player_view.py over :func:`~bellica.engine.magna_graecia.ruleset.view`): the
+node map with the places coloured by owner and the counters as one side may see them; nothing of
+another side's secrets (its elements, its fleet's naval points) reaches that side's page, and the
+page holds exactly what `bellica magna-graecia status --json` says to that side."""
 
 from __future__ import annotations
 
+import io
+import json
+import shutil
+from contextlib import redirect_stdout
+
 import pytest
 
+from bellica.cli import main
 from bellica.engine.core.campaign import Campaign
-from bellica.geo.errors import InputError
+from bellica.etl.situation import UnknownFactionError
+from bellica.services.maps import render_map
 from bellica.web_maps.assets import remote_urls
-from bellica.web_maps.terrain_map import render_terrain_map
 from tests.web_maps.synthetic import layer_payloads
 
 #: What only Carthage (and the umpire) may read: its commands' elements and its fleet's naval points.
@@ -22,6 +30,7 @@ def campaign(tmp_path_factory):
     from bellica.demo_magna_graecia import build_demo_campaign, play_turn
 
     path = build_demo_campaign(tmp_path_factory.mktemp("mg-map") / "d.duckdb")
+    shutil.copy(path, path.with_name("new.duckdb"))
     with Campaign.open(path) as c:
         c.start(seed=397)
         play_turn(c)  # Syracuse marches
@@ -29,7 +38,7 @@ def campaign(tmp_path_factory):
 
 
 def _page(campaign, tmp_path, faction=None) -> str:
-    out = render_terrain_map(campaign, tmp_path / f"{faction or 'umpire'}.html", faction=faction)
+    out = render_map(campaign, tmp_path / f"{faction or 'umpire'}.html", faction=faction)
     return out.read_text(encoding="utf-8")
 
 
@@ -52,7 +61,7 @@ def test_a_side_sees_its_own_strength_and_only_the_others_presence(campaign, tmp
 
 
 def test_the_umpire_sees_everything_and_places_take_their_owners_colour(campaign, tmp_path):
-    from bellica.web_maps.magna_graecia_layers import SIDE_COLOURS
+    from bellica.engine.magna_graecia.player_view import SIDE_COLOURS
 
     page = _page(campaign, tmp_path)
     for secret in CARTHAGE_SECRETS + SYRACUSE_SECRETS:
@@ -63,7 +72,7 @@ def test_the_umpire_sees_everything_and_places_take_their_owners_colour(campaign
 
 
 def test_an_unknown_side_is_one_line(campaign, tmp_path):
-    with pytest.raises(InputError, match="--faction 'Athens' is no side of this campaign"):
+    with pytest.raises(UnknownFactionError, match="--faction 'Athens' is not a faction of this campaign: use one of "):
         _page(campaign, tmp_path, "Athens")
 
 
@@ -87,10 +96,10 @@ def _battle_points(page):
 
 
 def test_a_battle_due_is_drawn_alike_for_every_viewer(battle, tmp_path):
-    from bellica.web_maps.magna_graecia_layers import battles_due
+    from bellica.engine.magna_graecia.ruleset import view
 
     with Campaign.open(battle, read_only=True) as c:
-        due = battles_due(c.con)
+        due = view(c)["battles"]
     assert [(b["node"], b["attacker"], b["defenders"], b["base_edge"], b["defence"]) for b in due] == [
         ("Tauromenium", "Rome", ["Syracuse"], "Messana", "")]
     tips = {}
@@ -132,27 +141,6 @@ def test_no_battle_no_marker(campaign, tmp_path):
         assert not _battle_points(page) and "attackers' entry" not in page
 
 
-def test_battles_due_reads_every_kind_of_battle():
-    import duckdb
-
-    from bellica.web_maps.magna_graecia_layers import _battle_tip, battles_due
-
-    con = duckdb.connect()
-    con.execute("CREATE TABLE mg_battles (ord INTEGER PRIMARY KEY, node VARCHAR, attacker VARCHAR, defenders VARCHAR, "
-                "base_edge VARCHAR, defence VARCHAR, day INTEGER, undecided BOOLEAN, kind VARCHAR, sally BOOLEAN)")
-    con.execute("""INSERT INTO mg_battles VALUES
-        (0, 'Gela', 'Carthage', '["city:Gela"]', 'Gela', '', 1, false, 'land', false),
-        (1, 'Catana', 'Rome', '["Syracuse"]', '', '', 1, false, 'naval', false),
-        (2, 'Messana', 'Rome', '["Carthage", "Syracuse"]', 'Tauromenium', 'forward', 2, true, 'land', false)""")
-    gela, catana, messana = battles_due(con)
-    assert gela["defenders"] == ["Gela's own forces"] and gela["base_edge"] == ""  # nobody entered: set up as agreed
-    assert dict(map(tuple, _battle_tip(gela)))["attacker's base edge"].startswith("none")
-    assert catana["kind"] == "naval" and "defence" not in dict(map(tuple, _battle_tip(catana)))
-    tip = dict(map(tuple, _battle_tip(messana)))
-    assert tip["defender"] == "Carthage, Syracuse" and tip["defence"] == "forward" and tip["day"] == "2"
-    assert "sealed" in tip["undecided"]
-
-
 def test_opposing_stacks_in_a_battle_stand_side_by_side_with_a_size(battle, tmp_path):
     page = _page(battle, tmp_path)
     points = [p for payload in layer_payloads(page, "point_layer") for p in payload]
@@ -161,3 +149,72 @@ def test_opposing_stacks_in_a_battle_stand_side_by_side_with_a_size(battle, tmp_
     assert all(p["r"] > 0 for p in points if p.get("shape") in ("army", "navy"))
     rings = [p for p in points if p.get("shape") == "ring" and (p.get("tip") or [[]])[0] == ["battle at", "Tauromenium"]]
     assert len(rings) == 1
+
+
+# --- the map agrees with the status, and holds no other side's secret ---------------------------------
+
+
+def _status(campaign, side) -> dict:
+    with redirect_stdout(buf := io.StringIO()):
+        try:
+            main(["magna-graecia", "status", str(campaign), "--json"] + (["--side", side] if side else []))
+        except SystemExit as e:
+            assert not e.code
+    return json.loads(buf.getvalue())
+
+
+def _cli_page(campaign, tmp_path, side) -> str:
+    out = tmp_path / f"cli-{side or 'umpire'}.html"
+    with redirect_stdout(io.StringIO()):
+        try:
+            main(["render", "map", str(campaign), "--out", str(out)] + (["--faction", side] if side else []))
+        except SystemExit as e:
+            assert not e.code
+    return out.read_text(encoding="utf-8")
+
+
+def _commands(page: str) -> set[int]:
+    """The ids of the commands whose rows a page's counters show (their elements with them)."""
+    return {int(row[0].split()[1]) for p in _counters(page) for row in p["tip"] if row[0].startswith("command ")}
+
+
+def _counters(page: str) -> list[dict]:
+    return [p for payload in layer_payloads(page, "point_layer") for p in payload if p.get("shape") in ("army", "navy")]
+
+
+def test_each_sides_map_holds_exactly_what_its_status_holds(campaign, tmp_path):
+    """Per side and for the umpire: the commands shown in full, the stacks, the fleets' naval points
+    on the page are exactly those of ``status --json``; another side's commands and naval points
+    never reach a side's page, and the umpire's page holds every one."""
+    umpire = _status(campaign, None)
+    every = {x["id"] for x in umpire["counters"] if x["side"]}
+    pages = {}
+    for side in (None, "Syracuse", "Carthage"):
+        status, page = _status(campaign, side), _cli_page(campaign, tmp_path, side)
+        pages[side] = page
+        own = {x["id"] for x in status["counters"] if x.get("side")}
+        assert _commands(page) == own and (side is not None or own == every)
+        stacks: dict[tuple, int] = {}
+        for x in status["counters"]:
+            who = x["side"] if "side" in x else ("" if x["city"] else x["owner"])
+            if who:
+                stacks[(x["node"], who)] = stacks.get((x["node"], who), 0) + 1
+        drawn = {(dict(map(tuple, p["tip"]))["node"], p["tip"][0][1]): int(p["text"].split("x")[1])
+                 for p in _counters(page) if p["shape"] == "army"}
+        assert drawn == stacks
+        fleets = {(p["tip"][0][1], p.get("sub")) for p in _counters(page) if p["shape"] == "navy"}
+        assert fleets == {(f["side"], f"{f['np']} NP" if "np" in f else None) for f in status["fleets"]}
+        for secret in (f"{f['np']} NP" for f in umpire["fleets"] if f["side"] != side and side):
+            assert secret not in page
+    for side in ("Syracuse", "Carthage"):
+        others = {x["id"] for x in umpire["counters"] if x["side"] and x["side"] != side}
+        assert not _commands(pages[side]) & others
+    assert all(f"{f['np']} NP" in pages[None] for f in umpire["fleets"])
+
+
+def test_a_campaign_not_started_shows_its_node_map_to_anyone(campaign, tmp_path):
+    new = campaign.with_name("new.duckdb")
+    for side in (None, "Syracuse"):
+        page = _page(new, tmp_path, side)
+        places = [p for payload in layer_payloads(page, "point_layer") for p in payload if p.get("shape") == "circle"]
+        assert len(places) > 20 and not _counters(page) and '["Turn","not started"]' in page

@@ -1,0 +1,78 @@
+"""A campaign's web map as one viewer may see it (``bellica render map``, the app's ``/map``, the
+packets of ``bellica export``): the ruleset's player view drawn over the map's terrain.
+
+What the viewer may see is decided once, by the ruleset (:meth:`Ruleset.player_view`, the same
+view ``bellica export`` writes and ``status --json`` prints); :mod:`bellica.web_maps` draws the
+view it is handed and reads none of the ruleset's tables.  A map file (no campaign) and a Vae
+Victis II campaign, whose map keeps its own layers for now (``web_maps/scenario_layers.py``,
+with its hex play aids), are rendered by :func:`~bellica.web_maps.terrain_map.render_terrain_map`
+as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.core.ruleset import Ruleset
+from bellica.geo.errors import BellicaError, InputError
+from bellica.schema.view import PlayerView
+
+__all__ = ["OWN_MAP_LAYERS", "campaign_view", "render_campaign_map", "render_map"]
+
+#: Rulesets whose maps are still drawn from their own tables (web_maps/scenario_layers.py).
+OWN_MAP_LAYERS = frozenset({"vae-victis-ii"})
+
+
+def draws_from_view(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset``'s campaigns are drawn from its player view."""
+    return ruleset.name not in OWN_MAP_LAYERS and type(ruleset).player_view is not Ruleset.player_view
+
+
+def campaign_view(c: Campaign, faction: str | None) -> PlayerView:
+    """The player view of the open campaign ``c`` for ``faction`` (any case, or the beginning of
+    one faction's name, as the commands read it; None: the umpire).  An unknown faction is
+    :class:`~bellica.etl.situation.UnknownFactionError`, one line naming the valid ones."""
+    try:
+        viewer = c.faction(faction)
+    except InputError:
+        # Here, not at import: etl.situation brings in geopandas, which drawing a map never needs.
+        from bellica.etl.situation import UnknownFactionError
+
+        factions = c.ruleset.factions(c)
+        begun = [f for f in factions if f.casefold().startswith(str(faction).strip().casefold())] if faction else []
+        if len(begun) != 1:
+            raise UnknownFactionError(f"--faction {faction!r} is not a faction of this campaign: "
+                                      f"use one of {', '.join(factions)}", factions) from None
+        viewer = begun[0]
+    c.viewer = viewer  # a damaged log is reported to a faction without what the edited rows hold
+    return c.ruleset.player_view(c, viewer)
+
+
+def render_campaign_map(campaign: str | Path, out: str | Path, faction: str | None = None, *,
+                        precision: int = 5) -> Path:
+    """Render ``campaign`` as ``faction`` may see it to the page ``out``, from its ruleset's player
+    view (the campaign is read, and closed, before the page is drawn)."""
+    from bellica.web_maps.terrain_map import render_terrain_map
+
+    with Campaign.open(campaign, read_only=True) as c:
+        view = campaign_view(c, faction)
+    return render_terrain_map(campaign, out, view=view, precision=precision)
+
+
+def render_map(database: str | Path, out: str | Path, *, faction: str | None = None, precision: int = 5) -> Path:
+    """Render a map or campaign file to the page ``out``: a campaign whose ruleset draws from its
+    player view by :func:`render_campaign_map`, anything else by ``render_terrain_map`` (which
+    says in one line what is wrong with a file that is neither)."""
+    from bellica.web_maps.terrain_map import render_terrain_map
+
+    try:
+        c = Campaign.open(database, read_only=True)
+    except BellicaError:
+        c = None  # a map, or no readable file: the renderer names the problem in its own words
+    if c is not None:
+        with c:
+            view = campaign_view(c, faction) if draws_from_view(c.ruleset) else None
+        if view is not None:
+            return render_terrain_map(database, out, view=view, precision=precision)
+    return render_terrain_map(database, out, faction=faction, precision=precision)
