@@ -48,18 +48,17 @@ def require_started(c, started: bool = True) -> None:
 
 
 def _matches(c, name: str) -> tuple[list[str], list[str]]:
-    """(the campaign's factions ``name`` may mean, all its factions): its name in any case, else
-    every faction it begins."""
+    """(the campaign's factions ``name`` may mean, all its factions): :func:`bellica.engine.core.names.matches`."""
+    from bellica.engine.core.names import matches
+
     names = list(c.ruleset.factions(c))
-    typed = str(name).strip().casefold()
-    exact = [f for f in names if f.casefold() == typed]
-    return exact or ([f for f in names if f.casefold().startswith(typed)] if typed else []), names
+    return matches(name, names), names
 
 
 def _refusal(name: str, found: list[str], names: list[str], word: str) -> str:
-    if found:
-        return f"{name!r} begins several {word}s of this campaign ({', '.join(found)}): write more of the name"
-    return f"{name!r} is not a {word} of this campaign: use one of {', '.join(names) or 'none (it has no ' + word + 's)'}"
+    from bellica.engine.core.names import refusal
+
+    return refusal(name, found, names, word)
 
 
 def resolve_faction(c, name: str | None, *, param_hint: str = "--faction", word: str | None = None) -> str | None:

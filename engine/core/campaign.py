@@ -24,7 +24,6 @@ from typing import Any, Callable, Iterable, Iterator
 
 import duckdb
 
-from bellica.datasets.rules import canonical_faction
 from bellica.engine.core import rng
 from bellica.engine.core import state as st
 from bellica.engine.core.events import Event, StoredEvent
@@ -127,11 +126,13 @@ class Campaign:
 
     def faction(self, name: str | None, *, where: str = "--faction") -> str | None:
         """The campaign's faction ``name`` means, spelled as the scenario spells it (None stays None):
-        one resolver for every faction a user types, so "roma" is Roma, and an unknown name is
-        refused with the valid ones (``where`` says which input it was)."""
+        one resolver for every faction a user types, so "roma" and "rom" are Roma, and an unknown name is
+        refused with the valid ones (``where`` says which input it was; :mod:`engine.core.names`)."""
         if name is None:
             return None
-        return canonical_faction(name, self.ruleset.factions(self), where=where)
+        from bellica.engine.core.names import one_named
+
+        return one_named(name, self.ruleset.factions(self), what="faction", where=where)
 
     def tables(self) -> set[str]:
         """Names of the tables and views in the file (lower case)."""

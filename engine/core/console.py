@@ -149,6 +149,44 @@ def _check_kind(st: Statement) -> None:
         raise InputError(f"{st.where}: {op} is refused: {REFUSED}; query it with SELECT")
 
 
+_TEMP_CREATE = re.compile(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp|temporary)\b")
+_DROP_OR_ALTER = re.compile(r"(?is)^\s*(?:drop|alter)\s+\w+\s+(?:if\s+exists\s+)?([\w.\"]+)")
+READ_ONLY = ("the console is read-only: the campaign changes through bellica's commands; "
+             "a TEMP table, view or macro of your own may be made and written")
+
+
+def _campaign_names(con) -> set[str]:
+    """The tables, views and macros of the viewer's database (not the user's TEMP ones)."""
+    rows = con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory' "
+                       "UNION SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal "
+                       "UNION SELECT function_name FROM duckdb_functions() WHERE database_name = 'memory' "
+                       "AND function_type IN ('macro', 'table_macro')").fetchall()
+    return {r[0].lower() for r in rows}
+
+
+def _check_write(con, st: Statement, campaign: set[str]) -> None:
+    """Refuse a statement that would change the campaign's tables in the viewer's copy (it would
+    change nothing of the file, and a later query would read the change as the campaign's)."""
+    from bellica.geo.errors import InputError
+
+    op = operation(st.text)
+    first = op.split()[0]
+    if first == "CREATE" and not _TEMP_CREATE.match(st.text) and "SELECT" not in st.kinds[-1:]:
+        raise InputError(f"{st.where}: {op} is refused: {READ_ONLY}")
+    if first in ("DROP", "ALTER"):
+        m = _DROP_OR_ALTER.match(st.text)
+        target = m.group(1).split(".")[-1].strip('"').lower() if m else ""
+        if not target or target in campaign:
+            raise InputError(f"{st.where}: {op} is refused: {READ_ONLY}")
+    if first in ("INSERT", "UPDATE", "DELETE", "MERGE"):
+        try:
+            names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(st.text)}
+        except Exception:  # noqa: BLE001 - unreadable: it reaches nothing it may write
+            names = set(campaign)
+        if names & campaign:
+            raise InputError(f"{st.where}: {op} is refused: {READ_ONLY}")
+
+
 def _check_sealed(con, st: Statement, sealed: Mapping[str, str]) -> None:
     """Refuse ``st`` in one line if it names a table this viewer may read nothing of (it is not in
     the viewer's database, so the refusal says why rather than "does not exist")."""
@@ -230,7 +268,11 @@ def run_checked(con, text: str, source: str, sealed: Mapping[str, str] | None = 
         _check_kind(st)
     for st in statements:
         _check_sealed(con, st, sealed)
-    results = [_run_one(con, st, sealed, max_rows, limit_s) for st in statements]
+    campaign = _campaign_names(con)
+    results = []
+    for st in statements:
+        _check_write(con, st, campaign)  # here: a TEMP table an earlier statement made may be written
+        results.append(_run_one(con, st, sealed, max_rows, limit_s))
     return [r for r in results if r is not None]
 
 

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bellica.engine.core.events import Event
+from bellica.engine.core.names import matches as _match
 from bellica.engine.core.machine import Step, StepRefused, position_of
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.sealed import OrderSeal
@@ -471,10 +472,6 @@ def _second_day_sides(state: GameState, b: Battle) -> list[str]:
 # --- names as players type them --------------------------------------------------------------------
 
 
-def _match(name: str, options: Sequence[str]) -> list[str]:
-    n = str(name).strip().casefold()
-    exact = [o for o in options if o.casefold() == n]
-    return exact or ([o for o in options if o.casefold().startswith(n)] if n else [])
 
 
 def side_named(board: Board, name: str, where: str = "--side") -> str:

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from bellica.engine.core.events import Event
+from bellica.engine.core.names import matches as _match
 from bellica.engine.core.machine import Step, StepRefused, position_of, require_step
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.stepped import (SteppedRuleset, adjacency_of, border_pairs, create_scenario_tables, diff_events,
@@ -688,12 +689,6 @@ def _side(attack: Attack, winner: str) -> str:
 # --- names as players type them ------------------------------------------------------------------
 
 
-def _match(name: str, options: Sequence[str]) -> list[str]:
-    n = str(name).strip().casefold()
-    exact = [o for o in options if o.casefold() == n]
-    if exact:
-        return exact
-    return [o for o in options if o.casefold().startswith(n)] if n else []
 
 
 def nation_named(c, name: str, where: str = "--nation") -> str:

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from bellica.engine.core.events import Event
+from bellica.engine.core.names import matches as _match
 from bellica.engine.core.machine import Step, StepRefused, position_of, require_step
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.sealed import OrderSeal
@@ -479,10 +480,6 @@ def _refuse(err: InputError, what: str) -> StepRefused:
 # --- names as players type them ------------------------------------------------------------------
 
 
-def _match(name: str, options: Sequence[str]) -> list[str]:
-    n = str(name).strip().casefold()
-    exact = [o for o in options if o.casefold() == n]
-    return exact or ([o for o in options if o.casefold().startswith(n)] if n else [])
 
 
 def nation_named(c, name: str, where: str = "--nation") -> str:

@@ -60,6 +60,7 @@ def _endpoints():
         ("step", "POST", "/umpire/step", {"step": "move"}),
         ("deadline", "POST", "/umpire/deadline", {"when": "2100-01-01T00:00:00Z"}),
         ("sql", "POST", "/umpire/sql", {"query": "SELECT moves FROM orders"}),
+        # events is the log as the umpire reads it (sealed orders as who-submitted stand-ins): it runs.
         ("sql-view", "POST", "/umpire/sql", {"query": "SELECT data FROM events"}),
         ("result", "POST", "/umpire/result", {"engagement": "1", "winner": "9", "casualties-9": "10", "casualties-1": "20"}),
         ("administer", "POST", "/umpire/administer", {"choices": ""}),
@@ -76,7 +77,7 @@ EXPECTED = {
     "wrong": dict.fromkeys(ALL, 401),
     "player": {"home": 200, "map": 200, "check": 200, "orders": 400, "step": 403, "deadline": 403, "sql": 403, "sql-view": 403,
                "result": 403, "administer": 403, "retreat": 400, "commit": 400, "reveal": 400},
-    "umpire": {"home": 200, "map": 200, "check": 403, "orders": 403, "step": 409, "deadline": 200, "sql": 400, "sql-view": 400,
+    "umpire": {"home": 200, "map": 200, "check": 403, "orders": 403, "step": 409, "deadline": 200, "sql": 400, "sql-view": 200,
                "result": 409, "administer": 409, "retreat": 409, "commit": 403, "reveal": 403},
 }
 

@@ -1,0 +1,126 @@
+"""The conformance test of the player view (issue 20 part 2): for every ruleset with secrets, a
+script plants a secret of one viewer's, and every interface is read as every other viewer (the
+umpire included where the ruleset seals it from the umpire too): the planted text must not be in
+any of it.  The interfaces: the ruleset's status (text and JSON), `bellica log` (text and JSON),
+`bellica render map`, `bellica export` (every file, GeoPackage bytes included) and the SQL console
+(every table of the viewer's database).  The owner must find it somewhere, so the test can fail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_rise_of_rome_cli import bellica
+
+#: ruleset -> (the status command, its viewer option)
+STATUS = {"vae-victis-ii": (["round", "status"], None), "trossian": (["trossian", "status"], "--nation")}
+
+VV_SECRET = "0 0 0 0 0 0 0"  # Roma's sealed orders for army 9, before the reveal
+TR_SECRET = "Bring-the-guns-to-Ismail"  # Russia's courier's message: Russia's alone, for ever
+
+
+class _Capture:
+    def readouterr(self):
+        return "", ""
+
+
+def _run(capsys, *args) -> str:
+    code, out, err = bellica(capsys, *args)
+    assert code == 0, (args, err)
+    return out
+
+
+@pytest.fixture(scope="module")
+def vae_victis(tmp_path_factory):
+    from tests.engine.boards import sketch
+    from tests.engine.test_rounds import STRUCTURES, WATER
+    from tests.engine.test_state import make_campaign
+
+    path = tmp_path_factory.mktemp("conf-vv") / "c.duckdb"
+    c, _m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
+                          m=sketch(radius=4, structures=STRUCTURES, water=WATER))
+    c.close()
+    cap = _Capture()
+    for step in (["round", "start", path, "--seed", "5"], ["round", "publish", path],
+                 ["round", "orders", path, "--faction", "roma", f"9={VV_SECRET}", "10="]):
+        assert bellica(cap, *step)[0] == 0, step
+    return {"path": path, "ruleset": "vae-victis-ii", "secret": VV_SECRET, "owner": "roma",
+            "others": [None, "carthago"]}
+
+
+@pytest.fixture(scope="module")
+def trossian(tmp_path_factory):
+    from tests.engine.trossian.campaign_file import fresh_campaign
+
+    folder = tmp_path_factory.mktemp("conf-tr")
+    path = fresh_campaign(folder, folder / "c.duckdb")
+    cap = _Capture()
+    for step in (["trossian", "start", path, "--seed", "148"], ["trossian", "next", path],
+                 ["trossian", "courier", path, "send", "--nation", "Russia", "--courier", "74", "--message", TR_SECRET,
+                  "--to", "Kuban Corps"]):
+        assert bellica(cap, *step)[0] == 0, step
+    return {"path": path, "ruleset": "trossian", "secret": TR_SECRET, "owner": "Russia",
+            "others": [None, "Ottoman Porte", "Danubian"]}
+
+
+def _status(capsys, game, viewer) -> str:
+    command, option = STATUS[game["ruleset"]]
+    who = [option, viewer] if option and viewer else []
+    return _run(capsys, *command, game["path"], *who) + _run(capsys, *command, game["path"], *who, "--json")
+
+
+def _log(capsys, game, viewer) -> str:
+    who = ["--faction", viewer] if viewer else []
+    return _run(capsys, "log", game["path"], *who) + _run(capsys, "log", game["path"], *who, "--json")
+
+
+def _map(capsys, game, viewer, tmp_path) -> str:
+    out = tmp_path / "map.html"
+    _run(capsys, "render", "map", game["path"], "--out", out, "--force", *(["--faction", viewer] if viewer else []))
+    return out.read_text(encoding="utf-8")
+
+
+def _export(capsys, game, viewer, tmp_path) -> str:
+    out = tmp_path / "export"
+    _run(capsys, "export", game["path"], "--out", out, "--force", *(["--faction", viewer] if viewer else []))
+    return "".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(out.rglob("*")) if p.is_file())
+
+
+def _console(capsys, game, viewer) -> str:
+    who = ["--faction", viewer] if viewer else []
+    tables = json.loads(_run(capsys, "sql", game["path"], "SELECT table_name FROM duckdb_tables() ORDER BY 1",
+                             "--json", *who))
+    query = "; ".join(f'SELECT * FROM "{t["table_name"]}"' for t in tables)
+    return _run(capsys, "sql", game["path"], query, "--csv", *who)
+
+
+INTERFACES = {
+    "status": lambda capsys, game, viewer, tmp: _status(capsys, game, viewer),
+    "log": lambda capsys, game, viewer, tmp: _log(capsys, game, viewer),
+    "map": lambda capsys, game, viewer, tmp: _map(capsys, game, viewer, tmp),
+    "export": lambda capsys, game, viewer, tmp: _export(capsys, game, viewer, tmp),
+    "sql": lambda capsys, game, viewer, tmp: _console(capsys, game, viewer),
+}
+
+
+@pytest.fixture(params=["vae_victis", "trossian"])
+def game(request):
+    return request.getfixturevalue(request.param)
+
+
+@pytest.mark.parametrize("interface", sorted(INTERFACES))
+def test_no_viewer_reads_another_viewers_secret(game, interface, capsys, tmp_path):
+    for viewer in game["others"]:
+        text = INTERFACES[interface](capsys, game, viewer, tmp_path / str(viewer))
+        assert game["secret"] not in text, f"{interface} shows {game['owner']}'s secret to {viewer or 'the umpire'}"
+
+
+def test_the_owner_reads_its_secret(game, capsys, tmp_path):
+    owner = game["owner"]
+    shown = [name for name in ("status", "log", "sql")
+             if STATUS[game["ruleset"]][1] or name != "status"
+             if game["secret"] in INTERFACES[name](capsys, game, owner, tmp_path / name)]
+    assert shown, f"{owner}'s own secret is in none of its interfaces: the test could not fail"
