@@ -193,6 +193,7 @@ def main(argv=None) -> int:
         work = Path(tmp)
         rows += bench_map_build(work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_build", work, quick=args.quick)
+        rows += optional_rows("benchmarks.bench_terrain", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_zonal", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_maps", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_app", work, quick=args.quick)

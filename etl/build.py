@@ -23,7 +23,7 @@ import math
 import os
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import h3
@@ -207,7 +207,8 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     from bellica.etl.dem import dem_stats_by_cell, fill_unsampled_land
     from bellica.etl.rivers import clip_rivers, read_rivers, select_major_rivers
     from bellica.etl.shorelines import read_shorelines
-    from bellica.etl.terrain import classify_kinds, classify_terrain, load_ocean, load_terrain_rules
+    from bellica.etl.terrain import (classify_kinds, classify_terrain, finer_bbox, ground_of, ground_resolution,
+                                     load_ocean, load_terrain_rules, relief_from_finer)
     from bellica.etl.water import river_cells, water_fractions_by_cell
 
     hexgrid.check_resolution(options.res)
@@ -257,6 +258,8 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     majors = select_major_rivers(rivers, min_length_km=options.min_river_km) if options.min_river_km is not None else select_major_rivers(rivers)
     wet = river_cells(cell_ids, majors)
     cells["river"] = cells["cell"].isin(wet)
+    # The terrain rules measure water in km from each centre to the whole lines (docs/terrain.md).
+    cells = cells.join(ground_of(cells, shorelines, majors, rules=rules))
     # The River flags come from the whole lines (a line touching a hex's corner flags it); what
     # map_rivers keeps is cut to the hexes: past them a line describes no hex of this map.
     majors = clip_rivers(majors, hexgrid.cells_outline(cell_ids))
@@ -269,6 +272,15 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     cells = fill_unsampled_land(cells, dem, shorelines, rules=rules)
     # Rivers flow on land: a water hex is not a River hex for the rules.
     cells.loc[cells["kind"] != "land", "river"] = False
+    ground = ground_resolution(rules)
+    if options.res < ground:
+        # A hex wider than the relief disc reads the relief most of its land has on a map of the same
+        # ground at the disc's resolution (docs/terrain.md, "Ground, not hexes").
+        fine = replace(options, res=ground, bbox=finer_bbox(cell_ids, ground), progress=False)
+        if estimated_cells(fine.bbox, ground) <= MAX_CELLS:
+            cells = cells.join(relief_from_finer(cells, hex_attributes(fine)[0], rules=rules))
+        else:
+            log.warning("relief of res %d hexes read on them, not at res %d: too many hexes there", options.res, ground)
     cells["terrain"] = classify_terrain(cells, neighbors, rules=rules)
     step("classification", t)
     steps.close()

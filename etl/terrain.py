@@ -4,14 +4,17 @@ The thresholds live in ``datasets/terrain_rules.toml``; docs/terrain.md explains
 each rule.  Order matters: a land hex takes the first terrain whose rule it
 meets, in the order peaks, mountains, marshes, desert, forests, hills, farmlands.
 
-Linear in the map: every adjacency question (coast, near a river or lake, the neighbourhood's
-relief, hexes to the coast) is asked of integer arrays.  Cell names are numbered once per
-call (:func:`_step_codes`: Arrow's hash lookup of the neighbour table's ends in the cells'
-names), then a step of the neighbour table is a pair of numbers and each question is a
-scatter over those pairs, never a set of strings, a string join or a groupby on strings.
-Names, not rows, are what a neighbour table links, as before: a name given twice in
-``cells`` is one node, and a neighbour-table end outside ``cells`` is a node of its own (it
-can carry a hop towards the coast, never land, a river or an elevation).
+Kinds are adjacency questions (a coast hex is a water hex next to land), asked of integer arrays:
+cell names are numbered once per call (:func:`_step_codes`: Arrow's hash lookup of the neighbour
+table's ends in the cells' names), then a step of the neighbour table is a pair of numbers and each
+question is a scatter over those pairs.  Names, not rows, are what a neighbour table links: a name
+given twice in ``cells`` is one node, and a neighbour-table end outside ``cells`` is a node of its own.
+
+Terrain asks no adjacency question (issue 25): the rules measure the ground, so the same land gets
+the same terrain at every resolution.  Water is a distance in km from the hex's centre
+(:func:`ground_of`, from the shorelines and river lines), relief is read over discs of fixed radius
+in km around the centre (:func:`_over_discs`), and a hex wider than the relief disc reads the relief
+most of its land has on a map at the disc's resolution (:func:`relief_from_finer`).
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ import tomllib
 from pathlib import Path
 
 import geopandas as gpd
+import h3
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import shapely
+from h3ronpy import cells_parse, cells_to_string, change_resolution
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
+from scipy.spatial import cKDTree
 
 from bellica.datasets import DATASETS_DIR
 from bellica.geo.errors import InputError, MissingInputError
@@ -36,6 +42,22 @@ DEFAULT_OCEAN = DATASETS_DIR / "ocean_default.geojson"
 
 TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
 WATER = ("coast", "sea", "ocean")
+GROUND_COLUMNS = ("coast_km", "river_km", "lake_km")
+"""What :func:`classify_terrain` needs beyond a hex's own attributes: km from its centre to the sea,
+to a major river line and to a kept lake (:func:`ground_of`)."""
+RELIEF_COLUMNS = ("relief_m", "neighbourhood_relief_m")
+"""Optional in :func:`classify_terrain`: the relief of a hex wider than the relief disc, read on a finer
+map (:func:`relief_from_finer`); where given (not NaN) it replaces the disc's."""
+GROUND_KEYS = ("coastal_km", "watered_km", "lake_shore_km", "relief_radius_km", "neighbourhood_radius_km")
+HEX_COUNT_KEYS = {"marshes": "max_coast_distance", "desert": "steppe_min_coast_distance", "forests": "min_coast_distance"}
+"""Keys of rules files written before issue 25: hexes to the coast, which is other ground at every
+resolution.  Their km replacements: [ground] coastal_km, [desert] steppe_min_coast_km."""
+EARTH_RADIUS_KM = 6371.007180918475
+"""The authalic sphere h3 measures on (h3.great_circle_distance): relief discs are measured on it (a
+20 km disc is within 0.5 % of the ellipsoid's at any latitude, far below what a relief threshold means)."""
+DISC_CHUNK_VALUES = 4_000_000
+"""Values per block when reducing over discs: a res-7 map of a million hexes has ~240 centres in a
+20-km disc, so blocks bound the memory to ~100 MB of temporaries whatever the map."""
 
 
 def load_terrain_rules(path: str | Path | None = None) -> dict:
@@ -50,11 +72,27 @@ def load_terrain_rules(path: str | Path | None = None) -> dict:
     missing = {"kind", "peaks", "mountains", "marshes", "desert", "forests", "hills"} - rules.keys()
     if missing:
         raise InputError(f"terrain rules file {path} lacks sections {sorted(missing)}: copy them from {DEFAULT_TERRAIN_RULES}")
-    if "islands" not in rules:
-        # files written before the small-island rule: that rule comes from the embedded file (docs/terrain.md)
-        rules["islands"] = tomllib.loads(DEFAULT_TERRAIN_RULES.read_text())["islands"]
+    for section in ("islands", "ground"):
+        if section not in rules:
+            # files written before the small-island rule (issue 12) or the ground rules (issue 25): that
+            # section comes from the embedded file (docs/terrain.md)
+            rules[section] = tomllib.loads(DEFAULT_TERRAIN_RULES.read_text())[section]
     _check_islands(rules["islands"], path)
+    _check_ground(rules, path)
     return rules
+
+
+def _check_ground(rules: dict, path: Path) -> None:
+    for section, key in HEX_COUNT_KEYS.items():
+        if key in rules[section]:
+            raise InputError(f"terrain rules file {path} [{section}] {key} counts hexes, which cover other ground at "
+                             f"every resolution: give km instead ([ground] coastal_km, [desert] steppe_min_coast_km; "
+                             f"see {DEFAULT_TERRAIN_RULES})")
+    for section, key in [*(("ground", k) for k in GROUND_KEYS), ("desert", "steppe_min_coast_km")]:
+        v = rules[section].get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) or v <= 0:
+            raise InputError(f"terrain rules file {path} [{section}] {key} is {v!r}: give km > 0, "
+                             f"e.g. {key} = {tomllib.loads(DEFAULT_TERRAIN_RULES.read_text())[section][key]}")
 
 
 def _check_islands(isl: dict, path: Path) -> None:
@@ -187,41 +225,118 @@ def classify_kinds(
     return kind
 
 
-def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dict) -> pd.Series:
+def ground_reach_km(rules: dict) -> float:
+    """The farthest any terrain rule looks for water: distances beyond it are not measured."""
+    g = rules["ground"]
+    return float(max(g["coastal_km"], g["watered_km"], g["lake_shore_km"], rules["desert"]["steppe_min_coast_km"]))
+
+
+def ground_of(cells: pd.DataFrame, shorelines: gpd.GeoDataFrame, rivers, *, rules: dict) -> pd.DataFrame:
+    """:data:`GROUND_COLUMNS` for ``cells`` (needs lat, lng, land_fraction, keeps_island), aligned on
+    its index: km from each hex's centre to the sea, a major river and a kept lake, measured only for
+    hexes that can be land (inf elsewhere, and beyond :func:`ground_reach_km`).  ``rivers`` are the
+    whole lines, not cut to the map: a river just past the map's edge waters the hexes beside it."""
+    from bellica.etl.water import ground_distances
+
+    may_be_land = (cells["land_fraction"].fillna(0.0).to_numpy() >= rules["kind"]["land_fraction"]) | \
+        cells["keeps_island"].fillna(False).astype(bool).to_numpy()
+    out = pd.DataFrame(np.inf, index=cells.index, columns=list(GROUND_COLUMNS))
+    some = cells.loc[may_be_land]
+    if len(some):
+        got = ground_distances(some["lat"].to_numpy(), some["lng"].to_numpy(), shorelines, rivers,
+                               reach_km=ground_reach_km(rules))
+        out.loc[some.index, list(GROUND_COLUMNS)] = got[list(GROUND_COLUMNS)].to_numpy()
+    return out
+
+
+def _sphere_xyz(lat: np.ndarray, lng: np.ndarray) -> np.ndarray:
+    """Points on the :data:`EARTH_RADIUS_KM` sphere, in km: a chord between two is their great-circle
+    distance to within a millionth at the radii used here."""
+    phi, lam = np.radians(lat), np.radians(lng)
+    return EARTH_RADIUS_KM * np.column_stack([np.cos(phi) * np.cos(lam), np.cos(phi) * np.sin(lam), np.sin(phi)])
+
+
+def _over_discs(xyz: np.ndarray, radius_km: float, columns: list[tuple[np.ndarray, str]]) -> list[np.ndarray]:
+    """Per point, each (values, "max"|"min"|"mean") reduced over the points within ``radius_km`` of it
+    (itself included), NaN values ignored (NaN when all are).  One KD-tree of the centres; the disc
+    members are padded to a block's largest disc with a NaN, in blocks of :data:`DISC_CHUNK_VALUES`."""
+    n = len(xyz)
+    out = [np.full(n, np.nan) for _ in columns]
+    if not n:
+        return out
+    tree = cKDTree(xyz)
+    # the chord of the arc, a hair longer: query() keeps distances below its bound, the count those up to it
+    chord = 2.0 * EARTH_RADIUS_KM * np.sin(radius_km / (2.0 * EARTH_RADIUS_KM)) * (1 + 1e-12)
+    counts = tree.query_ball_point(xyz, chord, return_length=True)
+    padded = [np.append(np.asarray(v, dtype=float), np.nan) for v, _ in columns]
+    step = max(1, DISC_CHUNK_VALUES // int(counts.max()))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        k = int(counts[lo:hi].max())
+        dist, idx = tree.query(xyz[lo:hi], k=k, distance_upper_bound=chord)
+        idx = np.where(np.isfinite(dist), idx, n).reshape(hi - lo, k)
+        for o, values, (_, how) in zip(out, padded, columns):
+            v = values[idx]
+            if how == "max":
+                o[lo:hi] = np.fmax.reduce(v, axis=1)
+            elif how == "min":
+                o[lo:hi] = np.fmin.reduce(v, axis=1)
+            else:
+                known = ~np.isnan(v)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    o[lo:hi] = np.where(known, v, 0.0).sum(axis=1) / known.sum(axis=1)
+    return out
+
+
+def _ground_relief(cells: pd.DataFrame, is_land: np.ndarray, g: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(highest, lowest point within ``relief_radius_km``, neighbourhood relief) per hex, over land hexes.
+
+    The relief thresholds were set on res-5 hexes; the disc has a res-5 hex's area, so at res 5 it
+    holds the hex alone and these are the hex's own max and min.  Neighbourhood relief is the range,
+    over ``neighbourhood_radius_km`` (a res-5 hex's six neighbours), of the mean elevation of each
+    hex's relief disc, so finer hexes are compared at the scale res-5 hexes were."""
+    # Only land is measured and only land is classified: water hexes stay out of the discs.
+    land = cells.loc[is_land]
+    mean = land["elev_mean"].to_numpy(dtype=float)
+    top = land["elev_max"].fillna(land["elev_mean"]).to_numpy(dtype=float)
+    bottom = land["elev_min"].fillna(land["elev_mean"]).to_numpy(dtype=float)
+    xyz = _sphere_xyz(land["lat"].to_numpy(dtype=float), land["lng"].to_numpy(dtype=float))
+    top, bottom, footprint = _over_discs(xyz, g["relief_radius_km"], [(top, "max"), (bottom, "min"), (mean, "mean")])
+    high, low = _over_discs(xyz, g["neighbourhood_radius_km"], [(footprint, "max"), (footprint, "min")])
+    out = [np.full(len(cells), np.nan) for _ in range(3)]
+    for o, v in zip(out, (top, bottom, high - low)):
+        o[is_land] = v
+    return out[0], out[1], np.where(np.isnan(out[2]), 0.0, out[2])
+
+
+def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame | None = None, *, rules: dict) -> pd.Series:
     """Land terrain per cell (None for water), by the ordered rules of ``rules``.
 
-    ``cells`` needs: cell, kind, lat, elev_mean, elev_min, elev_max, river.
-    Vectorised: every rule is a boolean column, and the first that holds wins.
-    A land hex with no elevation at all (elev_mean NaN: no DEM pixel over its land, see
-    etl.dem.fill_unsampled_land) takes ``rules["islands"]["unmeasured_terrain"]``, a stated
-    rule, rather than whatever its elevation filled with 0 would give (it used to be marshes).
+    ``cells`` needs: cell, kind, lat, lng, elev_mean, elev_min, elev_max and :data:`GROUND_COLUMNS`
+    (:func:`ground_of`); :data:`RELIEF_COLUMNS` where hexes are wider than the relief disc.  ``neighbors`` is not read: the rules measure the ground in km, not in hexes
+    (it stays a parameter for the callers that pass the map's neighbour table).  Vectorised: every
+    rule is a boolean column, and the first that holds wins.  A land hex with no elevation at all
+    (elev_mean NaN: no DEM pixel over its land, see etl.dem.fill_unsampled_land) takes
+    ``rules["islands"]["unmeasured_terrain"]``, a stated rule, rather than whatever its elevation
+    filled with 0 would give (it used to be marshes).
     """
-    kind = cells["kind"].to_numpy()
-    is_land = kind == "land"
-    row_code, src, dst, n_nodes = _step_codes(cells["cell"], neighbors)
-    hops = _hops(src, dst, n_nodes, row_code[np.isin(kind, WATER)], limit=8)[row_code]
-    cdist = np.where(np.isfinite(hops), hops, 99).astype(int)
-
-    def near(mask: np.ndarray) -> np.ndarray:
-        """The cell or one of its neighbours satisfies ``mask``."""
-        return mask | _touching(mask, row_code, src, dst, n_nodes)
-
-    watered = near(cells["river"].fillna(False).astype(bool).to_numpy())
-    near_lake = near(kind == "lake")
-
+    missing = [c for c in GROUND_COLUMNS if c not in cells.columns]
+    if missing:
+        raise InputError(f"cells lack {', '.join(missing)}: measure them with etl.terrain.ground_of before classifying")
+    is_land = cells["kind"].to_numpy() == "land"
+    g = rules["ground"]
+    top, bottom, nbr_relief = _ground_relief(cells, is_land, g)
     e_mean = cells["elev_mean"].fillna(0.0).to_numpy(dtype=float)
-    e_max = cells["elev_max"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
-    e_min = cells["elev_min"].fillna(cells["elev_mean"]).fillna(0.0).to_numpy(dtype=float)
-    relief = e_max - e_min
-    # Range of elev_mean over the hex and its land neighbours (missing elevations ignored:
-    # fmax/fmin keep the number when one side is NaN).
-    node_elev = np.full(n_nodes, np.nan)
-    node_elev[row_code] = np.where(is_land, cells["elev_mean"].to_numpy(dtype=float), np.nan)
-    top, bottom = node_elev.copy(), node_elev.copy()
-    np.fmax.at(top, src, node_elev[dst])
-    np.fmin.at(bottom, src, node_elev[dst])
-    span = (top - bottom)[row_code]
-    nbr_relief = np.where(np.isnan(span), 0.0, span)
+    e_max = np.nan_to_num(top)
+    relief = e_max - np.nan_to_num(bottom)
+    if set(RELIEF_COLUMNS) <= set(cells.columns):  # a hex wider than the relief disc: its land's relief
+        finer = cells[list(RELIEF_COLUMNS)].to_numpy(dtype=float)
+        relief = np.where(np.isnan(finer[:, 0]), relief, finer[:, 0])
+        nbr_relief = np.where(np.isnan(finer[:, 1]), nbr_relief, finer[:, 1])
+    coast, river, lake = (cells[c].to_numpy(dtype=float) for c in GROUND_COLUMNS)
+    coastal = coast <= g["coastal_km"]
+    watered = river <= g["watered_km"]
+    near_lake = lake <= g["lake_shore_km"]
 
     p, m, ma, d, f, h = (rules[k] for k in ("peaks", "mountains", "marshes", "desert", "forests", "hills"))
     lat = cells["lat"].to_numpy(dtype=float)
@@ -233,16 +348,59 @@ def classify_terrain(cells: pd.DataFrame, neighbors: pd.DataFrame, *, rules: dic
         (e_mean >= m["min_elev_mean"]) | ((e_mean >= m["rugged_min_elev_mean"]) & (relief >= m["rugged_min_relief"])),
         (e_mean <= ma["max_elev_mean"])
         & (e_max <= ma["max_elev_max"])
-        & ((cdist <= ma["max_coast_distance"]) | (ma.get("river_or_lake_counts", True) & (watered | near_lake))),
+        & (coastal | (ma.get("river_or_lake_counts", True) & (watered | near_lake))),
         ~(d.get("watered_by_river", True) & watered)
-        & ((lat <= d["max_lat"]) | ((lat <= d["steppe_max_lat"]) & (cdist >= d["steppe_min_coast_distance"]))),
+        & ((lat <= d["max_lat"]) | ((lat <= d["steppe_max_lat"]) & (coast > d["steppe_min_coast_km"]))),
         (lat >= f["min_lat"])
         & (e_mean >= f["min_elev_mean"])
         & (e_mean < f["max_elev_mean"])
-        & (cdist >= f["min_coast_distance"])
+        & ~coastal
         & (nbr_relief <= f["max_neighbourhood_relief"]),
         (e_mean >= h["min_elev_mean"]) | (relief >= h["min_relief"]) | (nbr_relief >= h["min_neighbourhood_relief"]),
     ]
     choices = [None, rules["islands"]["unmeasured_terrain"], "peaks", "mountains", "marshes", "desert", "forests", "hills"]
     terrain = np.select(conditions, np.array(choices, dtype=object), default="farmlands")
     return pd.Series(terrain, index=cells.index, dtype=object)
+
+
+def ground_resolution(rules: dict) -> int:
+    """The H3 resolution whose average hex is nearest in area to the relief disc (res 5 for 9 km):
+    a coarser map reads its relief there (:func:`relief_from_finer`)."""
+    disc = np.pi * rules["ground"]["relief_radius_km"] ** 2
+    areas = np.array([h3.average_hexagon_area(r, unit="km^2") for r in range(16)])
+    return int(np.argmin(np.abs(np.log(areas / disc))))
+
+
+def relief_from_finer(cells: pd.DataFrame, fine: pd.DataFrame, *, rules: dict) -> pd.DataFrame:
+    """:data:`RELIEF_COLUMNS` for ``cells`` (cell), aligned on its index: the median, over the land
+    hexes of ``fine`` (a map of the same ground at :func:`ground_resolution`: cell, kind, lat, lng and
+    the elevation columns) whose parent is the cell, of their relief and neighbourhood relief; NaN
+    where no land hex of ``fine`` falls in the cell.
+
+    A hex wider than the relief disc cannot say where in it its relief lies: a res-4 hex holding the
+    Mesaoria and the Kyrenia range spans 420 m, though most of its land is plain.  The median is the
+    relief most of its land has, read where the thresholds were set."""
+    out = pd.DataFrame(np.nan, index=cells.index, columns=list(RELIEF_COLUMNS))
+    land = (fine["kind"] == "land").to_numpy()
+    if not len(cells) or not land.any():
+        return out
+    top, bottom, nbr_relief = _ground_relief(fine, land, rules["ground"])
+    ints = cells_parse(pa.array(fine["cell"].to_numpy(dtype=object)[land], type=pa.large_string()))
+    res = h3.get_resolution(cells["cell"].iloc[0])
+    parents = pa.array(cells_to_string(change_resolution(ints, res))).to_numpy(zero_copy_only=False)
+    median = pd.DataFrame({"relief_m": (top - bottom)[land], "neighbourhood_relief_m": nbr_relief[land]},
+                          index=parents).groupby(level=0).median()
+    out[list(RELIEF_COLUMNS)] = median.reindex(cells["cell"].to_numpy())[list(RELIEF_COLUMNS)].to_numpy()
+    return out
+
+
+def finer_bbox(cells, fine_res: int) -> tuple[float, float, float, float]:
+    """(west, south, east, north) holding every ``fine_res`` child of ``cells``: the cells' outline
+    widened by one fine edge (a grandchild's centre can lie just past its grandparent's boundary)."""
+    from bellica.etl.water import hex_rings_lonlat
+
+    lon, lat, _ = hex_rings_lonlat(list(cells))
+    pad = h3.average_hexagon_edge_length(fine_res, unit="km") / 111.0
+    pad_lng = pad / max(np.cos(np.radians(min(89.0, np.abs(lat).max() + pad))), 0.01)
+    return (max(-180.0, lon.min() - pad_lng), max(-90.0, lat.min() - pad),
+            min(180.0, lon.max() + pad_lng), min(90.0, lat.max() + pad))

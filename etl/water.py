@@ -285,13 +285,7 @@ def water_fractions_by_cell(
 def river_cells(cells: Iterable[str], rivers) -> set[str]:
     """The cells (of ``cells``) that any of ``rivers`` (a GeoDataFrame or lon/lat lines) crosses or touches."""
     cells = check_cells(cells)
-    if isinstance(rivers, gpd.GeoDataFrame | gpd.GeoSeries):
-        if rivers.crs is not None and not rivers.crs.equals(WGS84):
-            rivers = rivers.to_crs(WGS84)
-        lines = np.asarray(rivers.geometry.values if isinstance(rivers, gpd.GeoDataFrame) else rivers.values,
-                           dtype=object)
-    else:
-        lines = np.asarray(list(rivers), dtype=object)
+    lines = _lonlat_lines(rivers)
     if not len(cells) or not len(lines):
         return set()
     if not all(isinstance(g, (shapely.LineString, shapely.MultiLineString)) for g in lines if g is not None):
@@ -303,5 +297,75 @@ def river_cells(cells: Iterable[str], rivers) -> set[str]:
     return {cells[i] for i in np.unique(hex_i)}
 
 
-__all__ = ["DEFAULT_MIN_ISLAND_KM2", "DEFAULT_MIN_LAKE_KM2", "DEFAULT_MIN_LANDMASS_FRACTION",
+def _lonlat_lines(rivers) -> np.ndarray:
+    """River lines as an array of lon/lat geometries (a GeoDataFrame/GeoSeries in any CRS, or lines)."""
+    if isinstance(rivers, gpd.GeoDataFrame | gpd.GeoSeries):
+        if rivers.crs is not None and not rivers.crs.equals(WGS84):
+            rivers = rivers.to_crs(WGS84)
+        return np.asarray(rivers.geometry.values if isinstance(rivers, gpd.GeoDataFrame) else rivers.values, dtype=object)
+    return np.asarray(list(rivers), dtype=object)
+
+
+def _segments(lines: np.ndarray) -> np.ndarray:
+    """Every straight segment of ``lines`` as its own two-point line: an STRtree of short segments
+    answers a nearest-line query without measuring a whole river (the Nile has thousands of vertices)."""
+    parts = shapely.get_parts(lines[[g is not None and not g.is_empty for g in lines]])
+    coords, part = shapely.get_coordinates(parts, return_index=True)
+    same = part[1:] == part[:-1]
+    return shapely.linestrings(np.stack([coords[:-1][same], coords[1:][same]], axis=1))
+
+
+def _nearest_km(points: np.ndarray, targets: np.ndarray, reach_km: float) -> np.ndarray:
+    """Km from each point to the nearest target (0 inside a polygon); inf beyond ``reach_km``."""
+    out = np.full(len(points), np.inf)
+    if len(targets) and len(points):
+        (i, _), metres = shapely.STRtree(targets).query_nearest(points, max_distance=reach_km * 1000.0,
+                                                                return_distance=True, all_matches=False)
+        out[i] = metres / 1000.0
+    return out
+
+
+def ground_distances(lat, lng, shorelines: gpd.GeoDataFrame, rivers, *, reach_km: float,
+                     min_lake_km2: float = DEFAULT_MIN_LAKE_KM2) -> pd.DataFrame:
+    """Per point (hex centres): ``coast_km`` to the sea (0 at sea), ``river_km`` to the nearest line of
+    ``rivers``, ``lake_km`` to a lake (level 2) of at least ``min_lake_km2`` (0 inside); inf beyond
+    ``reach_km``, the farthest any terrain rule asks.
+
+    The terrain rules read these instead of counting hexes, so a place is as far from the Nile at
+    res 7 as at res 4 (docs/terrain.md, "Ground, not hexes").  Distances are measured in the
+    equal-area plane of :func:`water_fractions_by_cell` (within 2 % over the whole Mediterranean, at
+    ~20 degrees from its centre).  The sea is what the shorelines' extent holds outside level-1 land,
+    so the straight edge of a clipped shorelines file is never a coast."""
+    lat, lng = np.asarray(lat, dtype=float), np.asarray(lng, dtype=float)
+    out = pd.DataFrame({"coast_km": np.full(len(lat), np.inf), "river_km": np.inf, "lake_km": np.inf})
+    if not len(lat):
+        return out
+    levels, _, geoms = _shorelines_arrays(shorelines)
+    transformer = Transformer.from_crs(WGS84, laea_for_bounds(lng.min(), lat.min(), lng.max(), lat.max()), always_xy=True)
+    points = shapely.points(*transformer.transform(lng, lat))
+    # The region the rules can reach, in degrees (a degree of longitude shrinks towards the pole).
+    pad_lat = reach_km / 111.0 + REGION_MARGIN_DEG
+    pad_lng = pad_lat / max(np.cos(np.radians(min(89.0, np.abs(lat).max() + pad_lat))), 0.01)
+    region = shapely.box(max(-180.0, lng.min() - pad_lng), max(-90.0, lat.min() - pad_lat),
+                         min(180.0, lng.max() + pad_lng), min(90.0, lat.max() + pad_lat))
+    if len(geoms):  # no shorelines at all: all sea
+        region = shapely.intersection(region, shapely.box(*shorelines.total_bounds))
+    clipped = shapely.intersection(shapely.make_valid(geoms), region)
+
+    def plane(g):
+        return shapely.make_valid(_project(shapely.segmentize(np.asarray(g, dtype=object), MAX_EDGE_DEG), transformer))
+
+    sea = polygonal_part(shapely.difference(region, shapely.union_all(clipped[levels == 1])))
+    sea_pieces = pieces_from_polygon(plane([sea])[0]) if sea is not None else []
+    out["coast_km"] = _nearest_km(points, np.array(sea_pieces, dtype=object), reach_km)
+    lakes = [g for g in (polygonal_part(g) for g in plane(clipped[levels == 2])) if g is not None]
+    lake_pieces = [p for g in lakes if g.area >= min_lake_km2 * 1e6 for p in pieces_from_polygon(g)]
+    out["lake_km"] = _nearest_km(points, np.array(lake_pieces, dtype=object), reach_km)
+    lines = _lonlat_lines(rivers)
+    if len(lines):
+        out["river_km"] = _nearest_km(points, _segments(plane(shapely.intersection(lines, region))), reach_km)
+    return out
+
+
+__all__ = ["DEFAULT_MIN_ISLAND_KM2", "DEFAULT_MIN_LAKE_KM2", "DEFAULT_MIN_LANDMASS_FRACTION", "ground_distances",
            "laea_for_bounds", "pieces_from_polygon", "river_cells", "water_fractions_by_cell"]

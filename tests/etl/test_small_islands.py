@@ -45,8 +45,9 @@ def pixel_rows_cols(west, north, lon0, lat0, lon1, lat1):
 
 def one_land_hex(cell, land_fraction, elev):
     lat, lng = hexgrid.cell_center(cell)
+    # a small island is all shore: at sea distance 0, far from rivers and lakes
     return pd.DataFrame({"cell": [cell], "kind": ["land"], "lat": [lat], "lng": [lng], "land_fraction": [land_fraction],
-                         "river": [False]}).merge(elev, on="cell")
+                         "river": [False], "coast_km": [0.0], "river_km": [np.inf], "lake_km": [np.inf]}).merge(elev, on="cell")
 
 
 def test_unsampled_island_hex_takes_the_nearest_pixels_of_its_own_island(tmp_path):

@@ -1,5 +1,6 @@
 """Hex classification rules on tiny synthetic neighbourhoods."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -72,19 +73,20 @@ def test_inland_hex_with_an_island_in_a_lake_stays_lake_not_sea():
     assert kinds[centre] == "lake"
 
 
-def terrain_of(lat=42.0, lng=13.0, river=False, coast_ring=False, **elev):
+def terrain_of(lat=42.0, lng=13.0, river=False, coast_km=float("inf"), **elev):
+    """The centre's terrain in a land neighbourhood of even heights, the centre's own water distances
+    (a river through it when ``river``) and elevations given."""
     centre, frame, nb = neighbourhood(lat=lat, lng=lng, k=3)
     frame["kind"] = "land"
-    if coast_ring:
-        outer = hexgrid.ring(centre, 3) - hexgrid.ring(centre, 2)
-        frame.loc[frame.cell.isin(outer), "kind"] = "coast"
     base = dict(elev_mean=100.0, elev_min=60.0, elev_max=140.0)
     for k, v in base.items():
         frame[k] = v
     for k, v in elev.items():
         frame.loc[frame.cell == centre, k] = v
-    frame["river"] = False
-    frame.loc[frame.cell == centre, "river"] = river
+    frame["river"] = frame.cell == centre if river else False
+    frame["coast_km"] = coast_km
+    frame["river_km"] = np.where(frame.cell == centre, 0.0 if river else np.inf, np.inf)
+    frame["lake_km"] = np.inf
     terr = dict(zip(frame.cell, classify_terrain(frame, nb, rules=RULES)))
     return terr[centre]
 
@@ -113,6 +115,7 @@ def test_water_hexes_have_no_terrain():
     frame["kind"] = "sea"
     frame["elev_mean"] = frame["elev_min"] = frame["elev_max"] = float("nan")
     frame["river"] = False
+    frame["coast_km"], frame["river_km"], frame["lake_km"] = 0.0, np.inf, np.inf
     assert classify_terrain(frame, nb, rules=RULES).isna().all()
 
 
