@@ -3,10 +3,10 @@ packets of ``bellica export``): the ruleset's player view drawn over the map's t
 
 What the viewer may see is decided once, by the ruleset (:meth:`Ruleset.player_view`, the same
 view ``bellica export`` writes and ``status --json`` prints); :mod:`bellica.web_maps` draws the
-view it is handed and reads none of the ruleset's tables.  A map file (no campaign) and a Vae
-Victis II campaign, whose map keeps its own layers for now (``web_maps/scenario_layers.py``,
-with its hex play aids), are rendered by :func:`~bellica.web_maps.terrain_map.render_terrain_map`
-as before.
+view it is handed and reads none of the ruleset's tables.  A map file (no campaign) and a
+campaign whose ruleset keeps map layers of its own (:attr:`Ruleset.own_map_layers`: Vae Victis
+II's hex play aids, ``web_maps/scenario_layers.py``) are rendered by
+:func:`~bellica.web_maps.terrain_map.render_terrain_map` as before.
 """
 
 from __future__ import annotations
@@ -18,33 +18,25 @@ from bellica.engine.core.ruleset import Ruleset
 from bellica.geo.errors import BellicaError, InputError
 from bellica.schema.view import PlayerView
 
-__all__ = ["OWN_MAP_LAYERS", "campaign_view", "render_campaign_map", "render_map"]
-
-#: Rulesets whose maps are still drawn from their own tables (web_maps/scenario_layers.py).
-OWN_MAP_LAYERS = frozenset({"vae-victis-ii"})
+__all__ = ["campaign_view", "render_campaign_map", "render_map"]
 
 
 def draws_from_view(ruleset: Ruleset) -> bool:
-    """Whether ``ruleset``'s campaigns are drawn from its player view."""
-    return ruleset.name not in OWN_MAP_LAYERS and type(ruleset).player_view is not Ruleset.player_view
+    """Whether ``ruleset``'s campaigns are drawn from its player view (not its own map layers)."""
+    return not ruleset.own_map_layers and type(ruleset).player_view is not Ruleset.player_view
 
 
 def campaign_view(c: Campaign, faction: str | None) -> PlayerView:
     """The player view of the open campaign ``c`` for ``faction`` (any case, or the beginning of
-    one faction's name, as the commands read it; None: the umpire).  An unknown faction is
+    one faction's name: :meth:`Campaign.faction`; None: the umpire).  An unknown faction is
     :class:`~bellica.etl.situation.UnknownFactionError`, one line naming the valid ones."""
     try:
         viewer = c.faction(faction)
-    except InputError:
+    except InputError as e:
         # Here, not at import: etl.situation brings in geopandas, which drawing a map never needs.
         from bellica.etl.situation import UnknownFactionError
 
-        factions = c.ruleset.factions(c)
-        begun = [f for f in factions if f.casefold().startswith(str(faction).strip().casefold())] if faction else []
-        if len(begun) != 1:
-            raise UnknownFactionError(f"--faction {faction!r} is not a faction of this campaign: "
-                                      f"use one of {', '.join(factions)}", factions) from None
-        viewer = begun[0]
+        raise UnknownFactionError(str(e), c.ruleset.factions(c)) from None
     c.viewer = viewer  # a damaged log is reported to a faction without what the edited rows hold
     return c.ruleset.player_view(c, viewer)
 

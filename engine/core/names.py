@@ -33,5 +33,5 @@ def one_named(name: str, options: Sequence[str], *, what: str, where: str = "") 
     """The one option ``name`` means; an :class:`InputError` (``where``: which input) otherwise."""
     found = matches(name, options)
     if len(found) != 1:
-        raise InputError(f"{where + ': ' if where else ''}{refusal(name, found, options, what)}")
+        raise InputError(f"{where + ' ' if where else ''}{refusal(name, found, options, what)}")
     return found[0]

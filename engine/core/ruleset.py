@@ -82,6 +82,8 @@ class Ruleset:
     steps: tuple[Step, ...] = ()
     #: How its orders are sealed from other factions (``None``: nothing is sealed).
     order_seal: OrderSeal | None = None
+    #: Its web map keeps layers of its own rather than drawing its player view's features.
+    own_map_layers: bool = False
 
     # --- the schema -----------------------------------------------------------------
 

@@ -53,6 +53,7 @@ class VaeVictisII(Ruleset):
     reducers = state.REDUCERS
     steps = machine.STEPS
     order_seal = ORDER_SEAL
+    own_map_layers = True  # the hex play aids of web_maps/scenario_layers.py, not yet features of its view
 
     def load_board(self, campaign) -> Any:
         from bellica.engine.vae_victis.board import board_from_duckdb
