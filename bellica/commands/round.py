@@ -270,7 +270,9 @@ def show(campaign: Path, faction: str | None) -> None:
 def deadline(campaign: Path, when: str) -> None:
     """The current round's orders deadline, ISO-8601 in UTC; after it `bellica round reveal` may reveal.
 
-    Example: bellica round deadline punic.duckdb 2025-06-01T18:00:00Z
+    It may not be before the campaign started nor more than 10 years from now.
+
+    Example: bellica round deadline punic.duckdb 2030-06-01T18:00:00Z
     """
     from bellica.engine.vae_victis import rounds
 

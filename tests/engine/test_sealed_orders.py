@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 import pytest
 
 from bellica.engine.core.readjudicate import readjudicate
+from bellica.engine.core.state import ReplayMismatch
 from bellica.engine.core.sealed import log_view
 from bellica.engine.vae_victis import rounds
 from bellica.engine.vae_victis.model import ArmyOrders
@@ -14,8 +16,10 @@ from bellica.engine.vae_victis.rounds import reveal as rv
 from bellica.geo.errors import InputError
 from tests.engine.test_rounds import FIELD, started
 
-PAST = "2000-01-01T00:00:00Z"
-FUTURE = "2999-01-01T00:00:00Z"
+from tests.cli.test_sealed_cli import just_passed
+
+#: A deadline may not be set before the campaign's start nor more than ten years ahead.
+FUTURE = "2035-01-01T00:00:00Z"
 
 
 def at_war(path):
@@ -51,12 +55,12 @@ def test_deadline_then_reveal_makes_missing_armies_stand_still(tmp_path):
     with pytest.raises(InputError, match="has no deadline"):
         rounds.reveal_round(c)
     rounds.set_deadline(c, FUTURE)
-    assert rounds.round_status(c).deadline == "2999-01-01T00:00:00Z"
+    assert rounds.round_status(c).deadline == FUTURE
     with pytest.raises(InputError, match="has not passed"):
         rounds.reveal_round(c)
     with pytest.raises(rounds.StepRefused, match="missing orders"):
         rounds.run_movement(c)
-    rounds.set_deadline(c, PAST)
+    rounds.set_deadline(c, just_passed())
     events = rounds.reveal_round(c)
     defaults = [e for e in events if e.kind == "put_orders"]
     assert sorted(e.data["army"] for e in defaults) == [1, 10]
@@ -75,6 +79,22 @@ def test_bad_deadlines_are_refused():
     with pytest.raises(InputError, match="not an ISO-8601 time"):
         rv.parse_deadline("tomorrow")
     assert rv.parse_deadline("2025-06-01T20:00:00+00:00") == "2025-06-01T20:00:00Z"
+    with pytest.raises(InputError, match="before the campaign started"):
+        rv.parse_deadline("2025-06-01T20:00:00Z", earliest=datetime(2025, 6, 2, tzinfo=timezone.utc))
+    now = datetime(2026, 2, 28, 12, tzinfo=timezone.utc)
+    assert rv.parse_deadline("2036-02-28T12:00:00Z", now=now) == "2036-02-28T12:00:00Z"
+    with pytest.raises(InputError, match="more than 10 years ahead"):
+        rv.parse_deadline("2036-02-28T12:00:01Z", now=now)
+
+
+def test_stored_deadlines_of_every_version_read():
+    assert rv.read_deadline("1-01-01T00:00:00Z") == datetime(1, 1, 1, tzinfo=timezone.utc)
+    assert rv.read_deadline("999-12-31T23:59:59Z") == datetime(999, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
+    assert rv.read_deadline("2025-06-01T18:00:00Z") == datetime(2025, 6, 1, 18, tzinfo=timezone.utc)
+    assert rv.format_deadline(datetime(1, 1, 1, tzinfo=timezone.utc)) == "0001-01-01T00:00:00Z"
+    for bad in ("garbage", "2025-06-01T18:00:00", "2025-13-01T00:00:00Z", ""):
+        with pytest.raises(ReplayMismatch, match="is not a UTC time bellica writes"):
+            rv.read_deadline(bad)
 
 
 ROMA = {9: ArmyOrders(9, moves=(3, 3)), 10: ArmyOrders(10)}
@@ -119,7 +139,7 @@ def test_commit_reveal_unrevealed_faction_stands_still(tmp_path):
     rounds.commit_orders(c, "roma", rounds.orders_commitment(ROMA, "r"))
     rounds.commit_orders(c, "carthago", rounds.orders_commitment(CARTHAGO, "c"))
     rounds.reveal_orders(c, "roma", ROMA, "r")
-    rounds.set_deadline(c, PAST)
+    rounds.set_deadline(c, just_passed())
     events = rounds.reveal_round(c)
     assert [e.data["army"] for e in events if e.kind == "put_orders"] == [1]
     with pytest.raises(InputError, match="orders were revealed"):
@@ -132,7 +152,7 @@ def test_commit_reveal_unrevealed_faction_stands_still(tmp_path):
 def test_commit_reveal_uncommitted_faction_stands_still_at_the_deadline(tmp_path):
     c = commit_reveal(tmp_path / "c.duckdb")
     rounds.commit_orders(c, "roma", rounds.orders_commitment(ROMA, "r"))
-    rounds.set_deadline(c, PAST)
+    rounds.set_deadline(c, just_passed())
     events = rounds.reveal_round(c)
     assert [e.data["army"] for e in events if e.kind == "put_orders"] == [1]
     assert "open for reveals by roma" in events[-2].text
@@ -172,7 +192,7 @@ def test_commitments_close_at_the_deadline(tmp_path):
 
     c = at_war(tmp_path / "c.duckdb")
     rounds.set_orders_mode(c, rounds.COMMIT_REVEAL)
-    rounds.set_deadline(c, PAST)
+    rounds.set_deadline(c, just_passed())
     with pytest.raises(InputError, match="roma's commitment: refused, nothing stored: .* has passed"):
         rounds.commit_orders(c, "roma", "a" * 64)
     rounds.commit_orders(c, "roma", "a" * 64, now=datetime(1999, 1, 1, tzinfo=timezone.utc))

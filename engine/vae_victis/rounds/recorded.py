@@ -98,7 +98,8 @@ _RUNNERS = {
     "initiative": lambda c, x: submit_initiative(c, x[0], submitted_by=x[1], source="the log"),
     # The log recorded that a submission or commitment came before the deadline (replay never reads the clock).
     "orders": lambda c, x: submit_orders(c, x[0], submitted_by=x[1], source="the log", now=BEFORE_EVERY_DEADLINE),
-    "deadline": lambda c, x: set_deadline(c, x),
+    # The log recorded an accepted deadline, in the form its version wrote: stored as written.
+    "deadline": lambda c, x: set_deadline(c, x, recorded=True),
     "mode": lambda c, x: set_orders_mode(c, x),
     "commit": lambda c, x: commit_orders(c, x[0], x[1], submitted_by=x[2], now=BEFORE_EVERY_DEADLINE),
     "reveal-orders": lambda c, x: reveal_orders(c, x[0], x[1], x[2], submitted_by=x[3], source="the log"),

@@ -31,16 +31,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Mapping
 
+from bellica.engine.core.state import ReplayMismatch
 from bellica.engine.vae_victis.model import ArmyOrders, Event, Phase, Transfer
 from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, armies_text, event, read_round, require
 from bellica.geo.errors import InputError
 from bellica.geo.spatialdb import inline
 
 __all__ = [
-    "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "orders_mode", "deadline_of", "parse_deadline",
+    "SEALED", "COMMIT_REVEAL", "MODES", "REVEAL_NOTE", "orders_mode", "deadline_of", "parse_deadline", "read_deadline",
+    "format_deadline", "DEADLINE_HORIZON_YEARS",
     "is_revealed", "is_locked", "refuse_if_revealed", "reveal_if_complete", "set_deadline", "set_orders_mode",
     "reveal_round", "canonical_orders", "orders_from_canonical", "orders_commitment", "commit_orders", "reveal_orders",
     "sealed_round", "OPENS", "AFTER_EVERY_DEADLINE", "BEFORE_EVERY_DEADLINE", "refuse_after_deadline",
@@ -70,21 +72,87 @@ def orders_mode(snap) -> str:
 def deadline_of(snap) -> datetime | None:
     """The deadline of the campaign's current round (None: none set for it)."""
     value, rnd = snap.campaign("deadline"), snap.campaign("deadline_round")
-    if not value or rnd is None or int(rnd) != int(snap.campaign("round")):
+    if not value or rnd is None:
         return None
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    try:
+        current = int(rnd) == int(snap.campaign("round"))
+    except (TypeError, ValueError):
+        raise ReplayMismatch(f"the stored deadline round {rnd!r} is not a round number: the campaign file was edited "
+                             "outside bellica; restore it from a copy (`bellica round verify` names the change)") from None
+    return read_deadline(value) if current else None
 
 
-def parse_deadline(text: str) -> str:
-    """An ISO-8601 UTC time as stored (``YYYY-MM-DDTHH:MM:SSZ``); a bad or zone-less time is refused."""
+#: The latest deadline accepted, in years from now: a round's orders are due in days or weeks, and
+#: ten years covers any pause of a campaign by post while still refusing a mistyped century.
+DEADLINE_HORIZON_YEARS = 10
+
+#: The form bellica stores.  Before this check, years below 1000 were written without leading zeros
+#: (strftime's %Y on glibc: "1-01-01T00:00:00Z"), which ``datetime.fromisoformat`` refuses.
+_STORED = re.compile(r"(\d{1,4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z")
+
+
+def format_deadline(when: datetime) -> str:
+    """``YYYY-MM-DDTHH:MM:SSZ`` in UTC, the year always four digits (strftime's %Y is not, below 1000)."""
+    w = when.astimezone(timezone.utc)
+    return f"{w.year:04d}-{w.month:02d}-{w.day:02d}T{w.hour:02d}:{w.minute:02d}:{w.second:02d}Z"
+
+
+def read_deadline(value) -> datetime:
+    """A stored deadline as a UTC time: any form a version of bellica stored reads; a value none
+    stored (edited outside bellica) is one line naming it, never a traceback."""
+    text = str(value).strip()
+    match = _STORED.fullmatch(text)
+    try:
+        if match:
+            return datetime(*(int(g) for g in match.groups()), tzinfo=timezone.utc)
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        if when.tzinfo is not None:
+            return when.astimezone(timezone.utc)
+    except (ValueError, OverflowError):
+        pass
+    raise ReplayMismatch(f"the stored deadline {text!r} is not a UTC time bellica writes: the campaign file was edited "
+                         "outside bellica; restore it from a copy (`bellica round verify` names the change)")
+
+
+def _example(now: datetime) -> str:
+    return format_deadline((now + timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0))
+
+
+def parse_deadline(text: str, *, earliest: datetime | None = None, now: datetime | None = None) -> str:
+    """An ISO-8601 UTC time as stored (``YYYY-MM-DDTHH:MM:SSZ``); a bad or zone-less time, one
+    before ``earliest`` (the campaign's start) or more than :data:`DEADLINE_HORIZON_YEARS` after
+    ``now`` (the clock) is refused."""
     t = str(text).strip()
+    now = now or datetime.now(timezone.utc)
+    fix = f"write it in UTC like {_example(now)}"
     try:
         when = datetime.fromisoformat(t.replace("Z", "+00:00") if t.endswith(("Z", "z")) else t)
     except ValueError:
-        raise InputError(f"deadline {t!r} is not an ISO-8601 time: write it in UTC like 2025-06-01T18:00:00Z") from None
+        raise InputError(f"deadline {t!r} is not an ISO-8601 time: {fix}") from None
     if when.tzinfo is None or when.utcoffset().total_seconds() != 0:
-        raise InputError(f"deadline {t!r} is not in UTC: write it with Z, like 2025-06-01T18:00:00Z")
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        raise InputError(f"deadline {t!r} is not in UTC: write it with Z, like {_example(now)}")
+    when = when.replace(microsecond=0)
+    if earliest is not None and when < earliest.replace(microsecond=0):
+        raise InputError(f"deadline {t!r} is before the campaign started ({format_deadline(earliest)}): "
+                         f"give a later time, {fix}")
+    latest = _years_after(now, DEADLINE_HORIZON_YEARS)
+    if when > latest:
+        raise InputError(f"deadline {t!r} is more than {DEADLINE_HORIZON_YEARS} years ahead (after "
+                         f"{format_deadline(latest)}): give a nearer time, {fix}")
+    return format_deadline(when)
+
+
+def _years_after(when: datetime, years: int) -> datetime:
+    try:
+        return when.replace(year=when.year + years)
+    except ValueError:  # 29 February in a year that has none
+        return when.replace(year=when.year + years, day=28)
+
+
+def _started_at(campaign) -> datetime | None:
+    """When the campaign started: its log's first recorded time (stored as naive UTC)."""
+    at = campaign.con.execute('SELECT min("at") FROM events').fetchone()[0]
+    return at.replace(tzinfo=timezone.utc) if isinstance(at, datetime) else None
 
 
 def _note(r: Round, key: str):
@@ -122,7 +190,7 @@ def refuse_after_deadline(r: Round, now: datetime | None, source: str) -> None:
         return
     if (now or datetime.now(timezone.utc)) >= deadline:
         raise InputError(f"{source}: refused, nothing stored: round {r.round}'s deadline "
-                         f"{deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has passed; the umpire reveals the orders "
+                         f"{format_deadline(deadline)} has passed; the umpire reveals the orders "
                          "(`bellica round reveal`) and armies without orders stand still")
 
 
@@ -150,12 +218,18 @@ def reveal_if_complete(campaign, snap) -> list[Event]:
 # --- the umpire's steps -----------------------------------------------------------------------------
 
 
-def set_deadline(campaign, when: str) -> list[Event]:
-    """``bellica round deadline``: the current round's orders deadline (UTC), logged."""
-    value = parse_deadline(when)
+def set_deadline(campaign, when: str, *, recorded: bool = False, now: datetime | None = None) -> list[Event]:
+    """``bellica round deadline``: the current round's orders deadline (UTC), logged.  ``recorded``:
+    replaying a log, whose value was accepted when it was set: stored as written (an older version
+    may have written it in another form), its window not checked again (replay never reads the clock)."""
+    value = str(when) if recorded else parse_deadline(when, now=now)
+    if recorded:
+        read_deadline(value)
     with campaign.transaction():
         r = read_round(campaign)
         require(campaign, r, "deadline")
+        if not recorded:
+            value = parse_deadline(when, earliest=_started_at(campaign), now=now)
         events = [
             event(r.round, "orders", "set_campaign", {"key": "deadline", "value": value, "was": r.snap.campaign("deadline")},
                   f"the umpire sets round {r.round}'s orders deadline: {value}"),
@@ -192,7 +266,7 @@ def _deadline_passed(r: Round, now: datetime | None, what: str) -> None:
         raise InputError(f"cannot {what}: round {r.round} has no deadline; set one with `bellica round deadline`")
     now = now or datetime.now(timezone.utc)
     if now < deadline:
-        raise InputError(f"cannot {what}: round {r.round}'s deadline {deadline.strftime('%Y-%m-%dT%H:%M:%SZ')} has not passed")
+        raise InputError(f"cannot {what}: round {r.round}'s deadline {format_deadline(deadline)} has not passed")
 
 
 def _default_events(r: Round) -> tuple[list[Event], list[int]]:

@@ -72,7 +72,7 @@ def round_status(campaign) -> RoundStatus:
                 submitted.setdefault(a.faction, []).append(a.id)
     return RoundStatus(
         orders_mode=rv.orders_mode(r.snap),
-        deadline=deadline.strftime("%Y-%m-%dT%H:%M:%SZ") if deadline else None,
+        deadline=rv.format_deadline(deadline) if deadline else None,
         deadline_passed=bool(deadline and datetime.now(timezone.utc) >= deadline),
         revealed=ordering and rv.is_revealed(r),
         submitted={f: tuple(ids) for f, ids in submitted.items()},
