@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 
 import duckdb
+import h3
 import pytest
 
 from bellica.engine.trossian.model import state_from_dict, state_to_dict
@@ -123,12 +124,30 @@ def test_province_file_builds_at_resolution_4(tmp_path):
         seas = {frozenset(p) for p in con.execute("SELECT a, b FROM sea_area_adjacency").fetchall()}
         names = {r[0] for r in con.execute("SELECT name FROM provinces").fetchall()}
         parts = dict(con.execute("SELECT name, parts FROM provinces").fetchall())
+        cells = dict(con.execute("SELECT cell, province FROM province_cells").fetchall())
     finally:
         con.close()
     assert names == set(S.provinces)
     assert built == S.borders
     assert seas == S.lane_links
     assert all(n >= 1 for n in parts.values())
+    # the hexes of the towns that fix the 1806 borders of the Principalities and the Budjak
+    # (docs/rules/trossian.md, "The map's borders") are their own province's
+    for town in ("Iasi", "Focsani", "Kishinev", "Bender", "Akkerman", "Bucharest", "Craiova"):
+        t = S.towns[town]
+        assert cells.get(h3.latlng_to_cell(t.lat, t.lon, S.meta["resolution"])) == t.province, town
+
+
+def test_borders_of_1806():
+    """The borders chosen from history (docs/rules/trossian.md, "The map's borders"); the test
+    above checks that the province builder's hexes give exactly world.toml's borders."""
+    for pair in (("Moldavia", "Wallachia"), ("Moldavia", "Bessarabia"), ("Moldavia", "Budjak"),
+                 ("Moldavia", "Dobruja"), ("Bessarabia", "Budjak"), ("Oltenia", "Serbia"), ("Rumelia", "Serbia"),
+                 ("Rumelia", "Vidin")):
+        assert frozenset(pair) in S.borders, pair
+    for pair in (("Transylvania", "Bessarabia"), ("Transylvania", "Budjak"), ("Wallachia", "Bessarabia"),
+                 ("Wallachia", "Budjak")):
+        assert frozenset(pair) not in S.borders, pair            # Moldavia lies between
 
 
 def _first_phase(seed):
