@@ -54,6 +54,9 @@ def test_simulate_json(capsys):
     (["rome"], "no simulation for the ruleset 'rome'"),
     (["rise-of-rome", "--policy", "timid"], "no Rome policy called 'timid'"),
     (["rise-of-rome", "--runs", "0"], "--runs 0"),
+    # Unbounded, it ran until killed (issue 23, item 10).
+    (["rise-of-rome", "--runs", "99999999999999999999"], "--runs 99999999999999999999 is more than 100,000 campaigns"),
+    (["mare-nostrum", "--runs", "100001"], "give at most 100000, or run several --seed values"),
     (["rise-of-rome", "--workers", "0"], "--workers 0"),
     (["rise-of-rome", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "give one or the other"),
     (["rise-of-rome", "--runs", "1", "--scheduler", "nonsense"], "scheduler 'nonsense'"),
