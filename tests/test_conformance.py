@@ -90,11 +90,23 @@ def _export(capsys, game, viewer, tmp_path) -> str:
 
 
 def _console(capsys, game, viewer) -> str:
-    who = ["--faction", viewer] if viewer else []
-    tables = json.loads(_run(capsys, "sql", game["path"], "SELECT table_name FROM duckdb_tables() ORDER BY 1",
-                             "--json", *who))
-    query = "; ".join(f'SELECT * FROM "{t["table_name"]}"' for t in tables)
-    return _run(capsys, "sql", game["path"], query, "--csv", *who)
+    """Every table and view of the viewer's console, read through the console's own checks (a
+    table it refuses adds its one-line refusal)."""
+    from bellica.engine.core.console import open_console, run_checked
+    from bellica.geo.errors import InputError
+
+    con, sealed = open_console(game["path"], viewer)
+    try:
+        names = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
+        out = []
+        for name in names:
+            try:
+                out += [repr(r.rows) for r in run_checked(con, f'SELECT * FROM "{name}"', "QUERY", sealed)]
+            except InputError as e:
+                out.append(str(e))
+        return "\n".join(out)
+    finally:
+        con.close()
 
 
 INTERFACES = {

@@ -122,6 +122,12 @@ def split_statements(con, text: str, source: str) -> list[Statement]:
 
     from bellica.geo.errors import InputError
 
+    try:
+        (text or "").encode("utf-8")
+    except UnicodeEncodeError as e:
+        # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate, which
+        # neither the tokenizer's byte offsets nor DuckDB can read.
+        raise InputError(f"{source} is not UTF-8 text (character {e.start + 1}): type the query in UTF-8") from None
     pieces = _pieces(text or "")
     out = []
     for i, piece in enumerate(pieces):
@@ -192,11 +198,24 @@ def _check_sealed(con, st: Statement, sealed: Mapping[str, str]) -> None:
     the viewer's database, so the refusal says why rather than "does not exist")."""
     if not sealed:
         return
-    try:
-        names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(st.text)}
-    except Exception:  # noqa: BLE001 - a statement the binder cannot read: DuckDB names it as it runs
-        return
+    names = _names_read(con, st.text)
+    if len(st.kinds) > 1:  # a PIVOT: the parser's two statements name nothing, its words do
+        names |= {t for t in sealed if re.search(rf"(?<![\w.]){re.escape(t)}(?!\w)", st.text, re.I)}
     _refuse_sealed(st, names, sealed)
+
+
+def _names_read(con, text: str, seen: frozenset = frozenset()) -> set[str]:
+    """The tables and views ``text`` reads (DuckDB's parser names them, those inside ``query('...')``
+    and ``query_table('...')`` included), through the bodies of the TEMP views it reads, and for a
+    CREATE ... AS, its body's."""
+    try:
+        names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(_CREATE_HEAD.sub("", text, count=1))}
+    except Exception:  # noqa: BLE001 - a statement the parser cannot read: DuckDB names it as it runs
+        return set()
+    temp = dict(con.execute("SELECT lower(view_name), sql FROM duckdb_views() WHERE temporary").fetchall())
+    for name in sorted((names & set(temp)) - seen):
+        names |= _names_read(con, temp[name], seen | {name})
+    return names
 
 
 def _refuse_sealed(st: Statement, names, sealed: Mapping[str, str]) -> None:
@@ -299,10 +318,11 @@ def open_console(campaign, viewer: str | None) -> tuple:
     from bellica.engine.core.campaign import Campaign
 
     path = Path(campaign)
-    with Campaign.open(path, read_only=True) as c:
-        started = c.has_state()
-        secrets = c.ruleset.secrets(c) if started else ()
-        log = _log_rows(c, viewer) if started else None
+    secrets, log = (), None
+    if not _is_map(path):  # a map holds no state, so no secret: it is read whole
+        with Campaign.open(path, read_only=True) as c:
+            if c.has_state():
+                secrets, log = c.ruleset.secrets(c), _log_rows(c, viewer)
     con = _memory_connection()
     try:
         sealed = _copy_readable(con, path, viewer, secrets, log)
@@ -311,6 +331,23 @@ def open_console(campaign, viewer: str | None) -> tuple:
         con.close()
         raise
     return con, sealed
+
+
+def _is_map(path) -> bool:
+    """Whether the file is a map (``bellica map build``'s tables, no scenario): anything else is
+    opened as a campaign, which names what is wrong with a file that is neither."""
+    import duckdb
+
+    try:
+        con = duckdb.connect(str(path), read_only=True, config={"autoload_known_extensions": False,
+                                                                "autoinstall_known_extensions": False})
+    except duckdb.Error:
+        return False
+    try:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    finally:
+        con.close()
+    return "hexes" in tables and not tables & {"scenario_meta", "factions", "campaign"}
 
 
 def _memory_connection():
@@ -369,9 +406,10 @@ def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | No
             if table in by_table and select != f'SELECT * FROM "{table}"':
                 restricted.add(table)
             if select is None:
+                # An empty shell keeps the table's columns in the catalogue; naming it is refused.
                 sealed[table] = by_table[table].refusal()
-            else:
-                con.execute(f'CREATE TABLE memory.main."{table}" AS {select}')
+                select = f'SELECT * FROM "{table}" LIMIT 0'
+            con.execute(f'CREATE TABLE memory.main."{table}" AS {select}')
         views, macros = _definitions(con)
         con.execute("USE memory")  # from here an unqualified name is the viewer's copy
         if log is not None:
@@ -383,7 +421,7 @@ def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | No
     return sealed
 
 
-_VIEW_HEAD = re.compile(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?view\s+.*?\s+as\s+")
+_CREATE_HEAD = re.compile(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?(table|view)\s+.*?\s+as\s+")
 
 
 def _reading(con, views: list[tuple[str, str]], restricted: set[str]) -> dict[str, set[str]]:
@@ -395,7 +433,7 @@ def _reading(con, views: list[tuple[str, str]], restricted: set[str]) -> dict[st
     def reads(name: str, seen: frozenset) -> set[str]:
         if name in memo:
             return memo[name]
-        body = _VIEW_HEAD.sub("", sql[name], count=1)
+        body = _CREATE_HEAD.sub("", sql[name], count=1)
         try:
             names = {n.split(".")[-1].strip('"').lower() for n in con.get_table_names(body)}
         except Exception:  # noqa: BLE001 - the parser cannot read it: every name the text holds counts
@@ -430,13 +468,53 @@ def _definitions(con) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The file's views and macros as ``(name, CREATE statement)``, read from the attached ``src``."""
     views = [(n, sql) for n, sql in con.execute(
         "SELECT view_name, sql FROM duckdb_views() WHERE database_name = 'src' AND NOT internal ORDER BY 1").fetchall()]
-    macros = []
+    overloads: dict[str, list[str]] = {}
     for name, kind, params, body in con.execute(
             "SELECT function_name, function_type, parameters, macro_definition FROM duckdb_functions() "
             "WHERE database_name = 'src' AND function_type IN ('macro', 'table_macro') ORDER BY 1").fetchall():
         table = "TABLE " if kind == "table_macro" else ""
-        macros.append((name, f'CREATE MACRO "{name}"({", ".join(params)}) AS {table}{body}'))
+        overloads.setdefault(name, []).append(f"({', '.join(params)}) AS {table}{body}")
+    # A macro with several parameter lists is one CREATE naming them all.  DuckDB's catalogue forgets
+    # a parameter's default (``in_year := NULL``): the project's own SQL file says it, where it has one.
+    sources = _macro_sources()
+    macros = [(name, sources.get(name.lower()) or f'CREATE MACRO "{name}"' + ", ".join(forms))
+              for name, forms in overloads.items()]
     return views, macros
+
+
+_MACRO = re.compile(r"(?is)^(?:\s*--[^\n]*\n)*\s*create\s+(?:or\s+replace\s+)?macro\s+\"?(\w+)\"?")
+_SOURCES: dict[str, str] = {}
+
+
+def _macro_sources() -> dict[str, str]:
+    """Every ``CREATE MACRO`` of the SQL files installed with bellica and its rulesets (engine/,
+    schema/, etl/): macro name -> that statement, read once per process.  (A ruleset installed as
+    its own distribution whose macros take defaults would name them here too: not needed yet.)"""
+    if not _SOURCES:
+        import duckdb
+        from pathlib import Path
+
+        import bellica.engine
+        import bellica.etl
+        import bellica.schema
+
+        # Each subpackage's own folders: an editable install maps them outside bellica/.
+        roots = [*bellica.engine.__path__, *bellica.schema.__path__, *bellica.etl.__path__]
+        parser = duckdb.connect(":memory:")
+        try:
+            for root in roots:
+                for sql_file in sorted(Path(root).rglob("*.sql")):
+                    text = sql_file.read_text(encoding="utf-8")
+                    if "macro" not in text.lower():
+                        continue
+                    for st in parser.extract_statements(text):
+                        m = _MACRO.match(st.query)
+                        if m:
+                            _SOURCES[m.group(1).lower()] = st.query
+        finally:
+            parser.close()
+        _SOURCES.setdefault("", "")  # read: nothing more to look for
+    return _SOURCES
 
 
 def _make_again(con, definitions: list[tuple[str, str]], sealed: Mapping[str, str],
@@ -459,6 +537,10 @@ def _make_again(con, definitions: list[tuple[str, str]], sealed: Mapping[str, st
     for name, sql in pending:
         why = [sealed[t] for t in sorted(reads.get(name.lower(), ())) if t in sealed]
         out[name.lower()] = why[0] if why else f"it cannot be made in the console ({_first(failed.get(name, ''))})"
+    for name, tables in reads.items():  # made over an empty shell: it would answer as if nothing were there
+        why = [sealed[t] for t in sorted(tables) if t in sealed]
+        if why:
+            out.setdefault(name, why[0])
     return out
 
 
