@@ -26,6 +26,7 @@ import duckdb
 
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.logs import logger
+from bellica.geo.spatialdb import foreign_database, offline_connect, shortfall
 
 log = logger(__name__)
 
@@ -56,12 +57,23 @@ def open_duckdb(path: str | Path, *, what: str, fix: str) -> duckdb.DuckDBPyConn
             raise InputError(f"{what} {path} is a directory: {fix}")
         raise MissingInputError(f"{what} {path} does not exist: {fix}")
     try:
-        return connect(path, read_only=True)
+        con = connect(path, read_only=True)
     except duckdb.Error as e:
         if _locked(e):
             raise InputError(f"{what} {path} is open for writing by another process ({_first_line(e)}): "
                              "try again once that command has finished") from None
-        raise InputError(f"{what} {path} is not a readable DuckDB database ({_first_line(e)}): {fix}") from None
+        why = foreign_database(path) or _first_line(e)
+        raise InputError(f"{what} {path} is not a readable DuckDB database ({why}): {fix}") from None
+    try:
+        short = shortfall(con, path)
+    except BaseException:
+        con.close()
+        raise
+    if short:
+        con.close()
+        raise InputError(f"{what} {path} is truncated ({short[0]} bytes of the {short[1]} its header counts, cut short "
+                         f"while written or copied): restore it from a copy, or {fix}")
+    return con
 
 
 def table_names(con: duckdb.DuckDBPyConnection, what: str, path: Path) -> set[str]:
@@ -76,11 +88,24 @@ def table_names(con: duckdb.DuckDBPyConnection, what: str, path: Path) -> set[st
     return {r[0] for r in rows}
 
 
+def require_printable(out: str | Path, *, option: str = "--out") -> Path:
+    """Refuse an output path holding a control character (a newline or a tab: GDAL's writers fail on
+    them, and a newline would split every message naming the path) or a byte that is not UTF-8 (a
+    lone surrogate here, which GDAL and the file names bellica derives cannot encode)."""
+    import unicodedata
+
+    text = str(out)
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+        raise InputError(f"{option} {text!r} holds a control character or a byte that is not UTF-8: "
+                         "choose a name of printable characters")
+    return Path(out)
+
+
 def check_out_dir(out: str | Path, *, option: str = "--out") -> Path:
     """``out`` if a file can be written at that path: its folder is made when missing, and a
     probe file is created and removed there, so an impossible or read-only ``--out`` fails
     in one line before any work is done."""
-    out = Path(out)
+    out = require_printable(out, option=option)
     if out.is_dir():
         raise InputError(f"{option} {out} is a directory: pass {option} naming a file")
     parent = out.parent
@@ -108,7 +133,7 @@ def campaign_tables(path: Path) -> set[str] | None:
     """The campaign marker tables ``path`` holds (empty for a map or any other DuckDB file),
     None when it is not a readable DuckDB file; InputError when a writer has it open."""
     try:
-        con = duckdb.connect(str(path), read_only=True)
+        con = offline_connect(path, read_only=True)
     except duckdb.Error as e:
         if _locked(e):
             raise InputError(f"{path} is open for writing by another process ({_first_line(e)}): "
@@ -209,4 +234,4 @@ def clear_leftovers(out: str | Path, *, command: str) -> list[Path]:
 
 
 __all__ = ["CAMPAIGN_MARKERS", "campaign_tables", "check_out_dir", "clear_leftovers", "open_duckdb", "pid_alive",
-           "refuse_overwrite", "table_names", "temp_path"]
+           "refuse_overwrite", "require_printable", "table_names", "temp_path"]

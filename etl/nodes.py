@@ -44,6 +44,7 @@ from bellica.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.files import read_user_text
+from bellica.geo.spatialdb import offline_connect
 from bellica.schema import SCHEMA_DIR, run_schema, schema_tables
 
 __all__ = [
@@ -597,7 +598,7 @@ def build_nodes(map_db: str | Path, node_file: str | Path, *, force: bool = Fals
         con.close()
     result = compute_nodes(g, res, spec, year=year)
     try:
-        con = duckdb.connect(str(map_db))
+        con = offline_connect(map_db)
     except duckdb.Error as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "

@@ -41,6 +41,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
 from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
 from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.spatialdb import offline_connect
 from bellica.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
 
 __all__ = [
@@ -610,7 +611,7 @@ def build_provinces(map_db: str | Path, province_file: str | Path, *, force: boo
         con.close()
     result = compute_provinces(hexes, spec)
     try:
-        con = duckdb.connect(str(map_db))
+        con = offline_connect(map_db)
     except duckdb.Error as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "

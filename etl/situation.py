@@ -32,7 +32,7 @@ from typing import Callable, Iterable
 import geopandas as gpd
 import pandas as pd
 
-from bellica.etl.files import clear_leftovers, temp_path
+from bellica.etl.files import clear_leftovers, require_printable, temp_path
 from bellica.geo.errors import InputError
 from bellica.schema.view import FeatureLayer, PlayerView
 
@@ -174,7 +174,7 @@ def check_out_folder(out: str | Path, *, force: bool, option: str = "--out") -> 
     an existing file; an existing folder without ``force``; with ``force``, a folder that does
     not hold an earlier export (its ``export.json``), so that nothing but an export is replaced.
     The parent folder is made when missing and must be writable."""
-    out = Path(out)
+    out = require_printable(out, option=option)
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise InputError(f"{option} {out} is a file: an export is a folder: choose another {option}")
     if out.is_dir():

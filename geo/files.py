@@ -26,6 +26,10 @@ __all__ = ["MAX_USER_FILE_BYTES", "read_user_text", "parse_user_toml", "whole_nu
 #: scripts are a few KiB; anything this large is a wrong file, not a bigger campaign.
 MAX_USER_FILE_BYTES = 10 * 1024 * 1024
 
+#: The most digits (leading zeros aside) a number typed for bellica may have: no count, id, seed or
+#: percentage needs more, and Python refuses to read more than 4300 (``sys.get_int_max_str_digits``).
+MAX_DIGITS = 100
+
 _WHOLE = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"[+-]?[0-9]+")
 
@@ -77,6 +81,10 @@ def parse_user_toml(text: str, source: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{source} is not valid TOML: {e}; fix the syntax") from None
+    except ValueError:
+        # tomllib reads an integer with int(), which refuses more than 4300 digits.
+        raise InputError(f"{source} holds a number too long to read (over 4300 digits): "
+                         f"write numbers of at most {MAX_DIGITS} digits") from None
     except RecursionError:
         # tomllib parses nested arrays and inline tables recursively: thousands of "[" exhaust the stack.
         raise InputError(f"{source} is nested too deeply to be read (arrays or tables within each other "
@@ -92,10 +100,16 @@ def whole_number(text: Any, *, signed: bool = False) -> int | None:
     """The non-negative (``signed``: any) whole number ``text`` writes in ASCII digits, else None.
 
     ``"12"`` -> 12, ``" 7 "`` -> 7; ``"٩"``, ``"２０"``, ``"1_000"``, ``"1e3"``, ``""`` -> None.
+    More than :data:`MAX_DIGITS` digits is an :class:`InputError` (its first digits and the fix).
     """
     if not isinstance(text, str):
         return None
     t = text.strip()
     if (_SIGNED if signed else _WHOLE).fullmatch(t) is None:
         return None
-    return int(t)
+    digits = t.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise InputError(f"the number {t[:12]}... has {len(digits)} digits, more than any number bellica reads "
+                         f"({MAX_DIGITS}): give a smaller number")
+    # Without its leading zeros: int() counts them against Python's limit of 4300 digits.
+    return int(("-" if t.startswith("-") else "") + (digits or "0"))

@@ -56,9 +56,52 @@ def spatial_extension_path() -> Path:
     return found[0]
 
 
+#: Set on every connection bellica opens (:func:`offline_connect`).  DuckDB otherwise downloads an
+#: extension a file or a query needs: opening a SQLite file as a database fetches ``sqlite_scanner``
+#: from extensions.duckdb.org (DNS lookups, ``~/.duckdb/extensions`` created), and bellica never
+#: touches the network.  The extensions it uses are built in or loaded from their pinned file.
+OFFLINE = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def offline_connect(path: str | Path | None = None, *, read_only: bool = False,
+                config: Mapping[str, object] | None = None) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` with :data:`OFFLINE` set (whatever ``config`` says): the one way the
+    project opens a DuckDB database; ``None`` gives an in-memory one."""
+    return duckdb.connect(str(path) if path is not None else ":memory:", read_only=read_only,
+                          config={**(config or {}), **OFFLINE})
+
+
+def foreign_database(path: str | Path) -> str | None:
+    """What other database ``path`` holds, by its header (None: none known).  DuckDB opens a SQLite
+    file through the ``sqlite_scanner`` extension, which bellica never loads, and its error then
+    names only the missing extension."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None
+    return "a SQLite database" if head == b"SQLite format 3\x00" else None
+
+
+#: DuckDB's file header: a main header and two database headers of 4 KiB before the first block.
+HEADER_BYTES = 3 * 4096
+
+
+def shortfall(con: duckdb.DuckDBPyConnection, path: str | Path) -> tuple[int, int] | None:
+    """``(size, expected)`` when the database file ``path`` open on ``con`` is shorter than the blocks
+    its header counts (else None): cut short after the catalog, it opens, and fails only when a
+    query reads a table past the cut, its SQL in the message."""
+    # Only the blocks in use must lie in the file: DuckDB counts free blocks past the end of a
+    # file a checkpoint has shortened in total_blocks, so that count would refuse sound files.
+    block_size, used_blocks = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    expected = HEADER_BYTES + int(block_size) * int(used_blocks)
+    size = Path(path).stat().st_size
+    return (size, expected) if size < expected else None
+
+
 def connect(path: str | Path | None = None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (or create) a DuckDB database with spatial loaded; ``None`` gives an in-memory one."""
-    con = duckdb.connect(str(path) if path is not None else ":memory:", read_only=read_only)
+    con = offline_connect(path, read_only=read_only)
     con.execute(f"LOAD '{spatial_extension_path()}'")
     return con
 
@@ -79,9 +122,7 @@ def connect_console(path: str | Path) -> duckdb.DuckDBPyConnection:
       with the local file system off nothing opens a local file at all.  The database file itself is
       already open and keeps being read through its handle.
     """
-    con = duckdb.connect(str(path), read_only=True, config={
-        "autoinstall_known_extensions": False,  # no download of an extension a query names
-        "autoload_known_extensions": False,
+    con = offline_connect(path, read_only=True, config={  # no download of an extension a query names
         "allow_community_extensions": False,
         "allow_persistent_secrets": False,
     })

@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from bellica.geo.errors import InputError, SqlError
-from bellica.geo.spatialdb import catalog_kinds, connect, run_sql, spatial_extension_path
+from bellica.geo.spatialdb import catalog_kinds, connect, offline_connect, run_sql, spatial_extension_path
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -184,7 +184,7 @@ def _catalog() -> tuple[tuple[str, str, str], ...]:
     here (issue 11).  Should a schema file one day need spatial to bind, the catalog is read with it
     (the same rows: tests/cli/test_startup_imports.py compares the two)."""
     try:
-        return _read_catalog(duckdb.connect())
+        return _read_catalog(offline_connect())
     except SqlError:
         return _read_catalog(connect())
 
@@ -228,7 +228,7 @@ def create_database(path: str | Path) -> duckdb.DuckDBPyConnection:
     path = Path(path)
     if path.exists():
         raise InputError(f"{path} exists: create_database writes a new file; remove it first")
-    con = duckdb.connect(str(path), config={"storage_compatibility_version": STORAGE_VERSION})
+    con = offline_connect(path, config={"storage_compatibility_version": STORAGE_VERSION})
     con.execute(f"LOAD '{spatial_extension_path()}'")
     return con
 

@@ -24,7 +24,7 @@ from bellica.datasets.rules import canonical_faction
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.hexgrid import cell_polygon
 from bellica.geo.logs import logger
-from bellica.geo.spatialdb import connect
+from bellica.geo.spatialdb import connect, foreign_database
 from bellica.schema import existing_columns, existing_tables
 from bellica.schema.view import PlayerView
 from bellica.web_maps.assets import OfflineMap, check_output, write_html
@@ -75,7 +75,8 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
         if "lock" in first.lower():
             raise InputError(f"{path} is open for writing by another process ({first}): "
                              "render it once that command has finished") from e
-        raise InputError(f"{path} is not a readable DuckDB database ({first}): pass a file written by `bellica map build`") from e
+        why = foreign_database(path) or first
+        raise InputError(f"{path} is not a readable DuckDB database ({why}): pass a file written by `bellica map build`") from e
     if "hexes" not in existing_tables(con):
         con.close()
         raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `bellica map build`")

@@ -36,11 +36,15 @@ class WholeNumber(click.ParamType):
     name = "integer"
 
     def convert(self, value, param, ctx):
+        from bellica.geo.errors import InputError
         from bellica.geo.files import whole_number
 
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        n = whole_number(value)
+        try:
+            n = whole_number(value)
+        except InputError as e:  # too many digits: the option's usage error, as for any bad number
+            self.fail(str(e), param, ctx)
         if n is None:
             self.fail(f"{shown(value)} is not a whole number: write digits 0-9", param, ctx)
         return n

@@ -25,7 +25,7 @@ from pathlib import Path
 import duckdb
 
 from bellica.geo.errors import InputError, MissingInputError
-from bellica.geo.spatialdb import catalog_kinds, remember_catalog
+from bellica.geo.spatialdb import catalog_kinds, foreign_database, offline_connect, remember_catalog, shortfall
 
 __all__ = ["connect", "load_spatial", "open_connection", "damaged", "lock_holder", "lock_message"]
 
@@ -49,7 +49,7 @@ def connect(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
 
     No progress bar: a step's queries take milliseconds, and DuckDB's bar polls every running
     query's progress (measured: 3-4% of a round step's instructions, for a bar never shown)."""
-    con = duckdb.connect(str(path), read_only=read_only)
+    con = offline_connect(path, read_only=read_only)
     con.execute("SET enable_progress_bar = false")  # a session option: DuckDB refuses it in connect's config
     return con
 
@@ -112,6 +112,8 @@ def _open_failure_message(path: Path, e: duckdb.Error, read_only: bool) -> str:
         return lock_message(path, text, read_only=read_only)
     if "permission denied" in low:
         return _permission_message(path, read_only)
+    if foreign_database(path):
+        return f"campaign database {path} is {foreign_database(path)}, not a DuckDB one: give {_CREATE}"
     if "not a valid duckdb database" in low:
         size = path.stat().st_size if path.exists() else 0
         what = "an empty file" if size == 0 else f"not a DuckDB database ({size} bytes of something else)"
@@ -128,19 +130,12 @@ def _open_failure_message(path: Path, e: duckdb.Error, read_only: bool) -> str:
     return f"campaign database {path} cannot be opened ({_first_line(e)}): give {_CREATE}"
 
 
-#: DuckDB's file header: a main header and two database headers of 4 KiB before the first block.
-HEADER_BYTES = 3 * 4096
-
-
 def _require_whole_file(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """Refuse a file shorter than the blocks its header counts: cut short after the catalog, it
     opens, and fails only when a step reads a table past the cut (perhaps half-way through)."""
-    # Only the blocks in use must lie in the file: DuckDB counts free blocks past the end of a
-    # file a checkpoint has shortened in total_blocks, so that count would refuse sound files.
-    block_size, used_blocks = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
-    expected = HEADER_BYTES + int(block_size) * int(used_blocks)
-    size = path.stat().st_size
-    if size < expected:
+    short = shortfall(con, path)
+    if short:
+        size, expected = short
         raise InputError(f"campaign database {path} is truncated ({size} bytes of the {expected} its header counts, "
                          "cut short while written or copied): restore it from a copy, or recreate it with "
                          "`bellica campaign new`")

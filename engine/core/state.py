@@ -285,6 +285,8 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
     for i, ev in enumerate(events):
         # Round-trip through JSON so the live path applies exactly what replay will read.
         text = to_json(ev.data)
+        if "\\ud" in text or "\\uD" in text or not ev.text.isascii():  # a surrogate is escaped so: look closer
+            _require_utf8(ev)
         apply_event(after, ev.kind, json.loads(text))
         staged.append([start + i + 1, int(ev.round), str(ev.phase), ev.kind, text, ev.text, at, None])
     rows = []
@@ -300,6 +302,33 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
                 [v for r in rows for v in r], name="state.append_events")
     _write_changed(con, before, after)
     return after
+
+
+def _texts(value: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Every string in an event's data (keys too), with where it sits (``input.message``)."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            inner = f"{where}.{k}" if where else str(k)
+            yield from _texts(k, inner)
+            yield from _texts(v, inner)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for i, v in enumerate(value):
+            yield from _texts(v, f"{where}[{i}]")
+
+
+def _require_utf8(ev: Event) -> None:
+    """Refuse an event holding text that is not UTF-8, before anything is written.  A byte of another
+    encoding typed on a command line reaches Python as a lone surrogate, which DuckDB's JSON and text
+    cannot store: the INSERT would fail, its whole statement (hashes and all) in the message."""
+    for where, text in [*_texts(ev.data, ""), ("text", ev.text)]:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            name = where.rsplit(".", 1)[-1].split("[")[0] or "text"  # the field's own name: "message"
+            raise InputError(f"{name} {text[:60]!r} is not UTF-8 text (a byte of another encoding was typed): "
+                             "type it in UTF-8; nothing stored") from None
 
 
 def load_events(con: duckdb.DuckDBPyConnection, *, round: int | None = None, strict: bool = True) -> list[StoredEvent]:

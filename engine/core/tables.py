@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping
 import duckdb
 
 from bellica.geo.errors import BellicaError
+from bellica.geo.spatialdb import offline_connect
 
 __all__ = ["StateTable", "StateSchema", "Snapshot", "tables_from_sql", "core_tables", "events_ddl", "sort_key"]
 
@@ -105,7 +106,7 @@ def _read_sql(sql: str | Path) -> _Read:
 
 
 def _read_sql_duckdb(text: str, where: str) -> _Read:
-    scratch = duckdb.connect()
+    scratch = offline_connect()
     try:
         creates: dict[str, str] = {}
         try:

@@ -69,3 +69,15 @@ def test_only_ascii_digits_are_numbers(text):
 def test_whole_numbers():
     assert whole_number("12") == 12 and whole_number(" 7 ") == 7 and whole_number("0") == 0
     assert whole_number("-3", signed=True) == -3 and whole_number("٣", signed=True) is None
+
+
+def test_a_number_of_thousands_of_digits_is_one_line():
+    # Bug: int() refused more than 4300 digits with a ValueError, a traceback from every command.
+    from bellica.geo.errors import InputError
+
+    with pytest.raises(InputError, match=r"^the number 999999999999\.\.\. has 5000 digits, .* give a smaller number$"):
+        whole_number("9" * 5000)
+    assert whole_number("0" * 5000 + "42") == 42 and whole_number("-" + "0" * 5000 + "4", signed=True) == -4
+    assert whole_number("9" * 100) == int("9" * 100)
+    with pytest.raises(InputError, match="too long to read"):
+        parse_user_toml("x = " + "9" * 5000, "orders file o.toml")

@@ -36,7 +36,7 @@ from bellica.engine.vae_victis.logistics.tables import (STATE_TABLES, _load_rows
                                                       state_to_duckdb)
 from bellica.engine.vae_victis.model import Board, CampaignState, Phase
 from bellica.geo.errors import BellicaError
-from bellica.geo.spatialdb import run_sql
+from bellica.geo.spatialdb import offline_connect, run_sql
 
 if TYPE_CHECKING:
     from bellica.engine.vae_victis.logistics.paths import LinkGraphs, TerrainGraph
@@ -199,7 +199,7 @@ def _con_for(board: Board, options: LogisticsOptions):
             except (duckdb.Error, BellicaError):
                 done = None  # e.g. a read-only campaign without the static tables: build from the Board
         if done is None:
-            con = duckdb.connect()  # the logistics SQL needs no spatial functions: skip loading the extension
+            con = offline_connect()  # the logistics SQL needs no spatial functions: skip loading the extension
             board_to_duckdb(board, con)
             state_to_duckdb(CampaignState(0, Phase.ORDERS, (), {}), con)
             install_logistics(con, options)

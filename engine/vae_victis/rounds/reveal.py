@@ -357,6 +357,13 @@ def orders_commitment(orders: Mapping[int, ArmyOrders], secret: str) -> str:
         raise InputError("the orders to commit hold no army: give at least one army's moves")
     if not secret:
         raise InputError("the secret is empty: choose a long random one (e.g. `python -c \"import secrets; print(secrets.token_hex(16))\"`)")
+    try:
+        secret.encode("utf-8")
+    except UnicodeEncodeError as e:
+        # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate: the digest
+        # is defined over UTF-8 text, so such a secret has none.
+        raise InputError(f"the secret is not UTF-8 text (position {e.start}): choose one of letters and digits "
+                         "(e.g. `python -c \"import secrets; print(secrets.token_hex(16))\"`)") from None
     text = json.dumps({"orders": canonical_orders(orders), "secret": secret}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
