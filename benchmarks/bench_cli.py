@@ -262,9 +262,9 @@ def import_times(campaign: Path, *, pythonpath=None, cwd=None) -> dict[str, floa
 
 def _final_state(campaign: Path) -> tuple:
     """What the round left: its events' kinds and the armies table (to check the CLI played the same round)."""
-    import duckdb
+    from bellica.geo.spatialdb import offline_connect
 
-    con = duckdb.connect(str(campaign), read_only=True)
+    con = offline_connect(campaign, read_only=True)
     try:
         kinds = [k for (k,) in con.execute("SELECT kind FROM events ORDER BY seq").fetchall()]
         armies = con.execute("SELECT * FROM armies ORDER BY id").fetchall()

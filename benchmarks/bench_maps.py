@@ -250,9 +250,9 @@ def page_figures(html: Path, *, repeats: int = 2) -> dict:
 
 
 def _hex_count(db: Path) -> int:
-    import duckdb
+    from bellica.geo.spatialdb import offline_connect
 
-    con = duckdb.connect(str(db), read_only=True)
+    con = offline_connect(db, read_only=True)
     try:
         return con.execute("SELECT count(*) FROM hexes").fetchone()[0]
     finally:

@@ -140,9 +140,9 @@ def _time(con, sql: str) -> tuple[float, int]:
 
 def time_views(path: Path, repeats: int, views: tuple[str, ...] = VIEWS) -> dict[str, dict]:
     """{view: {ms, rows, old_ms?}} on one read-only connection to ``path``."""
-    import duckdb
+    from bellica.geo.spatialdb import offline_connect
 
-    con = duckdb.connect(str(path), read_only=True)
+    con = offline_connect(path, read_only=True)
     try:
         for name, sql in OLD_SQL.items():
             if name not in views:
