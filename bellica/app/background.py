@@ -1,4 +1,5 @@
-"""The app on a real uvicorn server in a background thread, on a free loopback port (tests, benchmark)."""
+"""The app on a real uvicorn server: ``bellica serve`` in the foreground (:func:`serve`), or in a
+background thread on a free loopback port (:func:`running`: tests, benchmark)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,30 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
-__all__ = ["running"]
+__all__ = ["GRACE_S", "running", "serve"]
+
+#: How long a stopping server waits for the requests under way (a step, a map) before it cancels them.
+GRACE_S = 3.0
+
+
+def serve(campaign: str | Path, *, host: str, port: int) -> None:
+    """Serve ``campaign`` until SIGINT or SIGTERM; a console query running then is interrupted, so
+    the server stops within :data:`GRACE_S` seconds and a moment for the file (not the query's 30 s)."""
+    import uvicorn
+
+    from bellica.app.server import create_app
+
+    app = create_app(campaign)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            app.state.access.stop()  # before the graceful shutdown starts to wait for the requests
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE_S)
+    Server(config).run()
 
 
 @contextmanager

@@ -39,7 +39,9 @@ Decisions where the issue is silent:
   while requests keep coming (:class:`CampaignAccess`): it lets the file go after 2 s without a
   request, so the CLI can use it between bursts (while the app holds it, a CLI step is refused
   as "in use": use the app's buttons, or retry).  A file held by another process (a CLI step
-  running) answers 503 with ``Retry-After``.
+  running) answers 503 with ``Retry-After``.  The SQL console and the map renderer read a copy
+  of the file, outside the lock, so a long query or render holds up no other request; every
+  request runs in a worker thread, never on the event loop.
 * The order form holds every live army of the faction; an empty move field stands still.  A form
   that leaves an army's ``moves-ARMY`` field out leaves that army's orders as they are (a script
   may submit one army at a time).  The
@@ -98,8 +100,10 @@ class CampaignAccess:
     Opening the campaign costs more than most requests (the connection, the board read from the
     map tables): one request after another reuses one open :class:`Campaign` (its board cached),
     and the file is let go after :attr:`hold_s` seconds without a request, so the umpire's CLI
-    can use it between bursts.  Anything that opens the file another way (the map renderer, the
-    SQL console's locked-down connection) first calls :meth:`release`.
+    can use it between bursts.  Steps and page reads take the lock in turn (the file has one
+    connection); the slow work that only reads, the SQL console and the map renderer, runs on a
+    copy of the file (:meth:`copy`, made under the lock in a few milliseconds), so a long query or
+    render holds up no other request.
     """
 
     def __init__(self, path: Path, *, hold_s: float = 2.0):
@@ -111,6 +115,9 @@ class CampaignAccess:
         self._held = None
         self._last_used = 0.0
         self._timer: threading.Timer | None = None
+        self._small = threading.Lock()  # the map cache and the running consoles, never held across work
+        self._consoles: set = set()
+        self.stopping = threading.Event()
 
     def _connect(self):
         from bellica.engine.core.campaign import Campaign
@@ -142,6 +149,24 @@ class CampaignAccess:
             self._last_used = time.monotonic()
             self._arm()
 
+    @contextmanager
+    def copy(self):
+        """A copy of the campaign file as it is now, for one request to read without the lock:
+        yields (its path, its log head); deleted afterwards."""
+        import shutil
+        import uuid
+
+        folder = Path(self.tmp.name) / uuid.uuid4().hex
+        folder.mkdir()
+        try:
+            with self.open() as c:
+                c.con.execute("CHECKPOINT")  # everything in the file itself, no WAL to copy
+                head = c.log_head()
+                shutil.copyfile(self.path, folder / self.path.name)  # the same name: pages may show it
+            yield folder / self.path.name, head
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def _arm(self) -> None:
         if self._timer is None:
             self._timer = threading.Timer(self.hold_s, self._idle)
@@ -158,26 +183,58 @@ class CampaignAccess:
             else:
                 self._arm()
 
-    def release(self) -> None:
-        """Close the held campaign (the file is free for other connections and processes)."""
-        with self.lock:
+    def release(self, *, wait_s: float | None = None) -> None:
+        """Close the held campaign (the file is free for other connections and processes); with
+        ``wait_s``, give up when a request still holds it that long (the server is stopping: a step
+        cut short by the exit commits nothing)."""
+        if not self.lock.acquire(timeout=-1 if wait_s is None else wait_s):
+            return
+        try:
             if self._held is not None:
                 held, self._held = self._held, None
                 held.close()
+        finally:
+            self.lock.release()
+
+    @contextmanager
+    def console(self, con):
+        """Count ``con`` (a console query's connection) as running, so :meth:`stop` can interrupt it."""
+        with self._small:
+            self._consoles.add(con)
+        try:
+            if self.stopping.is_set():
+                con.interrupt()
+            yield con
+        finally:
+            with self._small:
+                self._consoles.discard(con)
+
+    def stop(self) -> None:
+        """The server is stopping: interrupt the running console queries (each could run 30 s) and
+        any that starts from now on, so the graceful shutdown waits for nothing long."""
+        self.stopping.set()
+        with self._small:
+            for con in self._consoles:
+                con.interrupt()
 
     def render_map(self, viewer: str | None, head: str | None) -> bytes:
-        """The map page for ``viewer`` at log head ``head`` (called under the lock, campaign closed):
-        what ``bellica render map`` draws, from the ruleset's player view (:mod:`bellica.services.maps`)."""
+        """The map page for ``viewer`` at log head ``head``: what ``bellica render map`` draws, from the
+        ruleset's player view (:mod:`bellica.services.maps`), drawn from a copy of the file."""
         from bellica.services.maps import render_map
 
-        key = (viewer, head)
-        if key not in self.maps:
-            out = Path(self.tmp.name) / f"{viewer or 'umpire'}.html"
-            render_map(self.path, out, faction=viewer)
+        with self._small:
+            cached = self.maps.get((viewer, head))
+        if cached is not None:
+            return cached
+        with self.copy() as (path, head):
+            out = path.with_name(f"{viewer or 'umpire'}.html")
+            render_map(path, out, faction=viewer)
+            html = out.read_bytes()
+        with self._small:
             while len(self.maps) >= MAP_CACHE:
                 self.maps.pop(next(iter(self.maps)))
-            self.maps[key] = out.read_bytes()
-        return self.maps[key]
+            self.maps[(viewer, head)] = html  # the copy's head: a step since the request began draws anew
+        return html
 
 
 _ACCESS: dict[Path, CampaignAccess] = {}
@@ -473,21 +530,21 @@ def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
         def go():
             from bellica.app.console import run_console
 
-            with access.lock:
-                with access.open() as c:
-                    _identify(c, request, ("umpire",))
-                # The console opens its own locked-down connection: the campaign is closed first.
-                access.release()
-                results = run_console(access.path, query)
-                if _wants_json(request):
-                    from bellica.commands.jsonout import rows_json
+            with access.open() as c:
+                _identify(c, request, ("umpire",))
+            # The query runs on a copy of the file and without the lock: however long it takes,
+            # the players' pages and steps go on meanwhile.
+            with access.copy() as (path, _head):
+                results = run_console(path, query, name=access.path, running=access.console)
+            if _wants_json(request):
+                from bellica.commands.jsonout import rows_json
 
-                    return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
-                html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
-                               + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
-                with access.open() as c:
-                    ident = _identify(c, request, ("umpire",))
-                    return HTMLResponse(page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
+                return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
+            html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
+                           + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
+            with access.open() as c:
+                ident = _identify(c, request, ("umpire",))
+                return HTMLResponse(page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
         return await run_in_threadpool(_guarded, request, go)
     return umpire_sql
 
@@ -544,13 +601,10 @@ def create_app(campaign: str | Path) -> Starlette:
 
     async def map_page(request: Request) -> Response:
         def go():
-            with access.lock:
-                with access.open() as c:
-                    ident = _identify(c, request, both)
-                    head = c.log_head()
-                if (ident.faction, head) not in access.maps:
-                    access.release()  # the renderer opens the file itself
-                html = access.render_map(ident.faction, head)
+            with access.open() as c:
+                ident = _identify(c, request, both)
+                head = c.log_head()
+            html = access.render_map(ident.faction, head)  # drawn without the lock, from a copy
             return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "private, no-store"})
         return await run_in_threadpool(_guarded, request, go)
 
@@ -670,8 +724,11 @@ def create_app(campaign: str | Path) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(_app):
+        access.stopping.clear()  # a server started again in this process (tests) runs queries again
         yield
-        access.release()  # the server stops: the file is free at once, not after the idle delay
+        # The server stops: the file is free at once, not after the idle delay; a step still
+        # running past the wait is cut short by the exit, which commits nothing of it.
+        access.release(wait_s=2.0)
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.access = access

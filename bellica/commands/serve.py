@@ -42,9 +42,7 @@ def run(campaign: Path, host: str, port: int) -> None:
 
     Example: bellica serve punic.duckdb --host 0.0.0.0 --port 8000
     """
-    import uvicorn
-
-    from bellica.app.server import create_app
+    from bellica.app.background import serve
     from bellica.app.tokens import TABLE
 
     # a missing or wrong file is one line here, not per request; before the start, a step out of order (exit 3)
@@ -52,7 +50,7 @@ def run(campaign: Path, host: str, port: int) -> None:
         if TABLE not in c.tables():
             click.echo(f"warning: {campaign} has no sign-in tokens yet: issue them with `bellica serve tokens {campaign}`", err=True)
     click.echo(f"serving {campaign} on http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(create_app(campaign), host=host, port=port, log_level="warning")
+    serve(campaign, host=host, port=port)
 
 
 @group.command("tokens")
