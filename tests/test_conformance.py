@@ -60,7 +60,9 @@ def trossian(tmp_path_factory):
     cap = _Capture()
     for step in (["trossian", "start", path, "--seed", "148"], ["trossian", "next", path],
                  ["trossian", "courier", path, "send", "--nation", "Russia", "--courier", "74", "--message", TR_SECRET,
-                  "--to", "Kuban Corps"]):
+                  "--to", "Kuban Corps"],
+                 *(["trossian", "done", path, "--nation", n] for n in ("Russia", "Ottoman Porte", "Danubian", "Crimean")),
+                 ["trossian", "next", path]):  # carried out: the message is in the courier's row, and in the orders
         assert bellica(cap, *step)[0] == 0, step
     return {"path": path, "ruleset": "trossian", "secret": TR_SECRET, "owner": "Russia",
             "others": [None, "Ottoman Porte", "Danubian"]}
