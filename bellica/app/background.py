@@ -15,21 +15,23 @@ __all__ = ["GRACE_S", "running", "serve"]
 GRACE_S = 3.0
 
 
-def serve(campaign: str | Path, *, host: str, port: int) -> None:
+def serve(campaign: str | Path, *, host: str, port: int, secure_cookies: bool = False, behind_proxy: bool = False) -> None:
     """Serve ``campaign`` until SIGINT or SIGTERM; a console query running then is interrupted, so
     the server stops within :data:`GRACE_S` seconds and a moment for the file (not the query's 30 s)."""
     import uvicorn
 
     from bellica.app.server import create_app
 
-    app = create_app(campaign)
+    app = create_app(campaign, secure_cookies=secure_cookies, behind_proxy=behind_proxy)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
             app.state.access.stop()  # before the graceful shutdown starts to wait for the requests
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=GRACE_S)
+    # proxy_headers off: the app alone decides whether X-Forwarded-* are believed (--behind-proxy).
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
+                            timeout_graceful_shutdown=GRACE_S)
     Server(config).run()
 
 

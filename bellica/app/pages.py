@@ -9,7 +9,9 @@ from __future__ import annotations
 from html import escape
 from typing import Iterable, Sequence
 
-__all__ = ["e", "page", "signin_page", "error_page", "table", "CHECK_SCRIPT"]
+from bellica.app.csrf import stamp
+
+__all__ = ["e", "page", "signin_page", "confirm_signin_page", "error_page", "table", "CHECK_SCRIPT"]
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0;padding:0 1rem 2rem;max-width:70rem;color:#222}
@@ -36,7 +38,8 @@ CHECK_SCRIPT = """
     state.className = j.ok ? 'ok' : 'error';
   }
   function check(){
-    fetch('/api/check', {method: 'POST', body: new FormData(form), credentials: 'same-origin'})
+    var csrf = form.elements.csrf ? form.elements.csrf.value : '';
+    fetch('/api/check', {method: 'POST', body: new FormData(form), credentials: 'same-origin', headers: {'X-CSRF-Token': csrf}})
       .then(function(r){ return r.json(); }).then(show)
       .catch(function(){ state.textContent = 'the check could not reach the server; submitting still checks'; });
   }
@@ -53,16 +56,26 @@ def page(title: str, body: str, *, who: str | None = None, script: str = "") -> 
     signed = (f'<span>signed in as <b>{e(who)}</b></span><form method="post" action="/signout">'
               '<button>sign out</button></form>') if who else ""
     js = f"<script>{script}</script>" if script else ""
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{STYLE}</style></head><body>"
-            f"<header><h1>{e(title)}</h1>{signed}</header>{body}{js}</body></html>")
+    # Every POST form gets the request's CSRF check value (bellica.app.csrf): none can be forgotten.
+    return stamp(f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                 f"<title>{e(title)}</title><style>{STYLE}</style></head><body>"
+                 f"<header><h1>{e(title)}</h1>{signed}</header>{body}{js}</body></html>")
 
 
 def signin_page(message: str) -> str:
     body = (f'<div class="box error" id="message">{e(message)}</div>'
             '<form method="post" action="/signin"><label>Your token (from the umpire) '
             '<input type="text" name="token" autocomplete="off"></label> <button>sign in</button></form>')
+    return page("bellica: sign in", body)
+
+
+def confirm_signin_page(token: str, name: str, now: str | None) -> str:
+    """The sign-in link opened from another site: sign in as ``name`` only when the person asks."""
+    current = f" You are signed in as <b>{e(now)}</b> now." if now else ""
+    body = (f'<div class="box" id="message">This sign-in link was opened from another site or page: sign in as '
+            f'<b>{e(name)}</b>?{current}</div><form method="post" action="/signin" id="confirm-signin">'
+            f'<input type="hidden" name="token" value="{e(token)}"><button>sign in as {e(name)}</button></form>')
     return page("bellica: sign in", body)
 
 

@@ -5,8 +5,10 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 =====================  ========  ============================================================
 ``GET /``              anyone    the player's page (map, round, log, order form) or the
                                  umpire's; ``/?token=T`` signs in (an HttpOnly, SameSite=Strict
-                                 cookie) and redirects to ``/``; no valid token: 401 sign-in page
-``POST /signin``       anyone    the same from a form field ``token``; ``POST /signout`` clears it
+                                 cookie) and redirects to ``/`` (opened from another site: a page
+                                 asks first); no valid token: 401 sign-in page
+``POST /signin``       anyone    the same from a form field ``token`` (and the sign-in form's
+                                 ``csrf``); ``POST /signout`` clears it
 ``GET /map``           signed    the faction's map (the umpire's: every army), the HTML
                                  :func:`bellica.services.maps.render_map` writes,
                                  cached per viewer and log head (a new event draws it again)
@@ -52,8 +54,13 @@ Decisions where the issue is silent:
   says so as one types.
 * Errors: the engine's ``InputError`` is 400 with its message, ``StepRefused`` 409, an unknown
   token 401, a role's wrong endpoint 403, a busy file 503.
-* Cookies are ``HttpOnly; SameSite=Strict`` (no cross-site form can post with them); the app
-  speaks plain HTTP on loopback by default: put it behind an HTTPS proxy to play over the internet.
+* Cookies are ``HttpOnly; SameSite=Strict``, ``Secure`` when the operator says the players come
+  over HTTPS (:class:`~bellica.app.csrf.Guard`).  SameSite does not stop a page on another port
+  of the same host, nor a forged sign-in: every POST must come from the app's own pages, with
+  the session's check value (:mod:`.csrf`, 403 otherwise).  The app speaks plain HTTP on loopback
+  by default: put it behind an HTTPS proxy (``bellica serve --behind-proxy``) to play over the
+  internet.
+* Blanks around a token are dropped wherever it comes from (:func:`~bellica.app.tokens.lookup`).
 """
 
 from __future__ import annotations
@@ -69,15 +76,16 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from bellica.app import adjudication, pages
+from bellica.app.csrf import COOKIE, CsrfMiddleware, Guard
 from bellica.app.pages import e
 from bellica.app.tokens import Identity, lookup
 
 __all__ = ["create_app", "COOKIE", "STEPS"]
 
-COOKIE = "bellica_token"
 #: The umpire's buttons: a step name of the phase machine -> what runs it (results stay on the CLI).
 STEPS = ("publish", "reveal", "move", "administer", "victory")
 MAP_CACHE = 16
@@ -257,7 +265,7 @@ def _access_of(path: Path) -> CampaignAccess:
 def _token(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
+        return auth[7:]  # lookup drops the blanks around it
     return request.cookies.get(COOKIE)
 
 
@@ -552,11 +560,40 @@ def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
 # --- the application ------------------------------------------------------------------------------
 
 
-def create_app(campaign: str | Path) -> Starlette:
-    """The ASGI app serving ``campaign`` (a started campaign file with tokens issued)."""
+def sign_in(access: CampaignAccess, guard: Guard, request: Request, token: str, what: str) -> Response:
+    """The token's cookie and a redirect home, or 401 naming ``what`` was unknown.  Blanks around
+    the token are dropped (a pasted link or token often ends in one; a token never holds one)."""
+    token = token.strip()
+    with access.open() as c:
+        ident = lookup(c.con, token)
+    if ident is None:
+        raise HttpError(401, f"{what} is unknown or revoked: ask the umpire for a new one")
+    resp = RedirectResponse("/", status_code=303)
+    resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90, secure=guard.secure(request))
+    return resp
+
+
+def link_sign_in(access: CampaignAccess, guard: Guard, request: Request, token: str) -> Response:
+    """``GET /?token=T``: signs in, unless another site sent the browser here (``Sec-Fetch-Site``):
+    then a page asks first, so a page elsewhere cannot switch a player to the attacker's token."""
+    if request.headers.get("sec-fetch-site") not in ("cross-site", "same-site"):
+        return sign_in(access, guard, request, token, "that sign-in link")
+    with access.open() as c:
+        ident, now = lookup(c.con, token), lookup(c.con, request.cookies.get(COOKIE))
+    if ident is None:
+        raise HttpError(401, "that sign-in link is unknown or revoked: ask the umpire for a new one")
+    return HTMLResponse(pages.confirm_signin_page(token.strip(), ident.name, now.name if now else None),
+                        headers={"Cache-Control": "no-store"})
+
+
+def create_app(campaign: str | Path, *, secure_cookies: bool = False, behind_proxy: bool = False) -> Starlette:
+    """The ASGI app serving ``campaign`` (a started campaign file with tokens issued); cookies get
+    ``Secure`` with ``secure_cookies``, or over HTTPS as a trusted proxy reports it (``behind_proxy``:
+    :class:`~bellica.app.csrf.Guard`)."""
     from bellica.app import nodes, provinces
 
     access = _access_of(Path(campaign))
+    guard = Guard(secure_cookies=secure_cookies, behind_proxy=behind_proxy)
     both = ("player", "umpire")
 
     def read(request, roles, fn, *, write=False):
@@ -565,20 +602,10 @@ def create_app(campaign: str | Path) -> Starlette:
                 return fn(c, _identify(c, request, roles))
         return _guarded(request, go)
 
-    def sign_in(token: str, what: str) -> Response:
-        """The token's cookie and a redirect home, or 401 naming ``what`` was unknown."""
-        with access.open() as c:
-            ident = lookup(c.con, token)
-        if ident is None:
-            raise HttpError(401, f"{what} is unknown or revoked: ask the umpire for a new one")
-        resp = RedirectResponse("/", status_code=303)
-        resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90)
-        return resp
-
     async def home(request: Request) -> Response:
         token = request.query_params.get("token")
         if token is not None:
-            return await run_in_threadpool(_guarded, request, lambda: sign_in(token, "that sign-in link"))
+            return await run_in_threadpool(_guarded, request, lambda: link_sign_in(access, guard, request, token))
 
         def show(c, ident):
             if provinces.is_province(c.ruleset.name):  # Rise of Rome, Mare Nostrum: bellica.app.provinces' page
@@ -591,12 +618,12 @@ def create_app(campaign: str | Path) -> Starlette:
 
     async def signin(request: Request) -> Response:
         form = await _form(request)
-        token = form.get("token", "").strip()
-        return await run_in_threadpool(_guarded, request, lambda: sign_in(token, "that token"))
+        token = form.get("token", "")
+        return await run_in_threadpool(_guarded, request, lambda: sign_in(access, guard, request, token, "that token"))
 
     async def signout(request: Request) -> Response:
         resp = HTMLResponse(pages.signin_page("signed out"), status_code=200)
-        resp.delete_cookie(COOKIE, httponly=True, samesite="strict")
+        resp.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=guard.secure(request))
         return resp
 
     async def map_page(request: Request) -> Response:
@@ -730,6 +757,6 @@ def create_app(campaign: str | Path) -> Starlette:
         # running past the wait is cut short by the exit, which commits nothing of it.
         access.release(wait_s=2.0)
 
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.access = access
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(CsrfMiddleware, guard=guard)])
+    app.state.access, app.state.guard = access, guard
     return app

@@ -14,6 +14,7 @@ SHA-256 of each token is stored, so a copy of the file (or the umpire's SQL cons
 read the table) never yields a token; a token is a 32-byte ``secrets.token_urlsafe`` value, too
 long to guess, so an unsalted hash is enough.  :func:`issue_tokens` replaces every token at
 once: issuing again revokes the old links (a lost or leaked link is fixed by re-issuing).
+Blanks around a presented token are ignored (:func:`lookup`).
 """
 
 from __future__ import annotations
@@ -109,7 +110,11 @@ def issue_tokens(campaign, players: Mapping[str, tuple[str, tuple[int, ...]]] | 
 
 
 def lookup(con, token: str | None) -> Identity | None:
-    """The identity a presented token signs in as, or None (absent, unknown, revoked, or no tokens issued)."""
+    """The identity a presented token signs in as, or None (absent, unknown, revoked, or no tokens
+    issued).  Whitespace around it is dropped, from every input alike (link, form, header, cookie):
+    a token is URL-safe base64 and never holds any, while a pasted one often ends in a blank or a
+    newline.  Whitespace inside it is kept, so such a token is unknown."""
+    token = (token or "").strip()
     if not token or len(token) > 200:
         return None
     try:

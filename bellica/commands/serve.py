@@ -37,7 +37,10 @@ def group() -> None:
 @click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port.")
-def run(campaign: Path, host: str, port: int) -> None:
+@click.option("--secure-cookies", is_flag=True, help="Mark the cookies Secure (the players reach the app over HTTPS).")
+@click.option("--behind-proxy", is_flag=True,
+              help="Trust X-Forwarded-Proto/-Host from an HTTPS proxy in front (cookies Secure over HTTPS); listen on loopback.")
+def run(campaign: Path, host: str, port: int, secure_cookies: bool, behind_proxy: bool) -> None:
     """Run the web app on CAMPAIGN (uvicorn); typed without the word `run`.
 
     Example: bellica serve punic.duckdb --host 0.0.0.0 --port 8000
@@ -50,7 +53,7 @@ def run(campaign: Path, host: str, port: int) -> None:
         if TABLE not in c.tables():
             click.echo(f"warning: {campaign} has no sign-in tokens yet: issue them with `bellica serve tokens {campaign}`", err=True)
     click.echo(f"serving {campaign} on http://{host}:{port}/ (Ctrl-C stops it)")
-    serve(campaign, host=host, port=port)
+    serve(campaign, host=host, port=port, secure_cookies=secure_cookies, behind_proxy=behind_proxy)
 
 
 @group.command("tokens")

@@ -43,11 +43,16 @@ def test_sign_in_sets_a_strict_http_only_cookie(camp):
     assert f"{COOKIE}={tokens['roma']}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
     r = c.get("/")
     assert r.status_code == 200 and "signed in as <b>roma</b>" in r.text and 'id="moves-9"' in r.text
+    assert "Secure" not in cookie  # plain HTTP on loopback: `bellica serve --secure-cookies` adds it
     c2 = client(path)
-    r = c2.post("/signin", data={"token": tokens["umpire"]})
+    form = c2.get("/").text  # the sign-in page: its form's check value, the same in a cookie (double submit)
+    check = form.split('name="csrf" value="')[1].split('"')[0]
+    assert c2.cookies["bellica_signin"] == check
+    r = c2.post("/signin", data={"token": tokens["umpire"], "csrf": check})
     assert r.status_code == 200 and "bellica: umpire" in r.text
-    r = c2.post("/signout")
-    assert c2.get("/").status_code == 401
+    signout = r.text.split('action="/signout">')[1].split('value="')[1].split('"')[0]
+    r = c2.post("/signout", data={"csrf": signout})
+    assert r.status_code == 200 and c2.get("/").status_code == 401
 
 
 def _endpoints():

@@ -267,10 +267,12 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             expect(romans.locator("#act-peace")).to_be_visible()
             expect(carthage.locator("#waiting")).to_contain_text("Romans acts now")
             assert carthage.locator("#act-build").count() == 0
-            # Out of turn: the Carthaginians' form kept from an earlier page is refused on their page.
+            # Out of turn: the Carthaginians' form kept from an earlier page (its session's CSRF
+            # check value with it) is refused on their page.
             carthage.evaluate("""() => { const f = document.createElement('form'); f.method = 'post';
                 f.action = '/turn/act'; f.id = 'forged';
-                for (const [k, v] of [['action', 'grain']]) { const i = document.createElement('input');
+                const csrf = document.querySelector('input[name=csrf]').value;
+                for (const [k, v] of [['action', 'grain'], ['csrf', csrf]]) { const i = document.createElement('input');
                   i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }
                 document.body.appendChild(f); f.submit(); }""")
             expect(carthage.locator("#error")).to_contain_text("it is Romans' turn to act, not Carthaginians'")
