@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from bellica.geo.spatialdb import offline_connect
+
 __all__ = ["ALLOWED", "MEMORY_LIMIT", "REFUSED", "TIME_LIMIT_S", "Result", "Statement", "operation", "file_operation",
            "open_console", "run_checked", "run_console", "split_statements"]
 
@@ -339,8 +341,7 @@ def _is_map(path) -> bool:
     import duckdb
 
     try:
-        con = duckdb.connect(str(path), read_only=True, config={"autoload_known_extensions": False,
-                                                                "autoinstall_known_extensions": False})
+        con = offline_connect(path, read_only=True)
     except duckdb.Error:
         return False
     try:
@@ -351,13 +352,9 @@ def _is_map(path) -> bool:
 
 
 def _memory_connection():
-    import duckdb
-
     from bellica.geo.spatialdb import spatial_extension_path
 
-    con = duckdb.connect(":memory:", config={
-        "autoinstall_known_extensions": False,  # no download of an extension a query names
-        "autoload_known_extensions": False,
+    con = offline_connect(None, config={  # no download of an extension a query names (OFFLINE)
         "allow_community_extensions": False,
         "allow_persistent_secrets": False,
     })
@@ -491,7 +488,6 @@ def _macro_sources() -> dict[str, str]:
     schema/, etl/): macro name -> that statement, read once per process.  (A ruleset installed as
     its own distribution whose macros take defaults would name them here too: not needed yet.)"""
     if not _SOURCES:
-        import duckdb
         from pathlib import Path
 
         import bellica.engine
@@ -500,7 +496,7 @@ def _macro_sources() -> dict[str, str]:
 
         # Each subpackage's own folders: an editable install maps them outside bellica/.
         roots = [*bellica.engine.__path__, *bellica.schema.__path__, *bellica.etl.__path__]
-        parser = duckdb.connect(":memory:")
+        parser = offline_connect(None)
         try:
             for root in roots:
                 for sql_file in sorted(Path(root).rglob("*.sql")):
