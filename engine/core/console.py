@@ -490,12 +490,12 @@ def _macro_sources() -> dict[str, str]:
     if not _SOURCES:
         from pathlib import Path
 
-        import bellica.engine
-        import bellica.etl
-        import bellica.schema
+        from importlib.util import find_spec
 
-        # Each subpackage's own folders: an editable install maps them outside bellica/.
-        roots = [*bellica.engine.__path__, *bellica.schema.__path__, *bellica.etl.__path__]
+        # Each subpackage's own folders (an editable install maps them outside bellica/), found
+        # without importing them: the engine reads their SQL files, it never imports etl.
+        roots = [p for name in ("bellica.engine", "bellica.schema", "bellica.etl")
+                 for p in (find_spec(name).submodule_search_locations or [])]
         parser = offline_connect(None)
         try:
             for root in roots:

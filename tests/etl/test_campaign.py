@@ -357,7 +357,7 @@ def test_campaign_new_map_that_is_not_duckdb_is_one_input_error(tmp_path, synthe
     bad = tmp_path / "t.duckdb"
     bad.write_bytes(synthetic_map.read_bytes()[:300000] if content == "truncated" else content)
     out = tmp_path / "c.duckdb"
-    with pytest.raises(InputError, match=r"map .*t\.duckdb .*(not a readable DuckDB|cannot be read)"):
+    with pytest.raises(InputError, match=r"map .*t\.duckdb .*(not a readable DuckDB|cannot be read|is truncated)"):
         create_campaign(write_synthetic_scenario(tmp_path / "s"), out, map_path=bad)
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s", "t.duckdb"]
