@@ -26,8 +26,9 @@ from tests.engine.boards import sketch
 from tests.engine.test_rounds import FIELD, WATER
 from tests.engine.test_state import make_campaign
 
-pytestmark = pytest.mark.skipif(not (hasattr(os, "fork") and hasattr(socket, "SO_PEERCRED")),
-                                reason="the warm server needs Linux (fork, SO_PEERCRED)")
+pytestmark = [pytest.mark.skipif(not (hasattr(os, "fork") and hasattr(socket, "SO_PEERCRED")),
+                                reason="the warm server needs Linux (fork, SO_PEERCRED)"),
+              pytest.mark.serial]  # processes, signals and timeouts: run alone (Makefile)
 
 LAUNCH = "from bellica.launch import main; main()"
 PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia"))
