@@ -49,7 +49,6 @@ COMMANDS = {
     "turn": "turn:group",
     "simulate": "simulate:command",
     "magna-graecia": "magna_graecia:group",
-    "trossian": "trossian:group",
     "warm": "warm:group",
 }
 
@@ -58,7 +57,9 @@ class LazyGroup(click.Group):
     """A click group whose subcommands (:data:`COMMANDS`) are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *COMMANDS})
+        from bellica.commands.play import group_names
+
+        return sorted({*super().list_commands(ctx), *COMMANDS, *group_names()})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in COMMANDS:
@@ -67,6 +68,13 @@ class LazyGroup(click.Group):
             if command.name != name:
                 raise RuntimeError(f"bellica.commands.{module}.{attribute} is named {command.name!r}, not {name!r}")
             self.add_command(command)
+        elif name not in self.commands:
+            # A ruleset's group made from its declared steps (an installed ruleset's too).
+            from bellica.commands.play import group_for, ruleset_of_group
+
+            ruleset = ruleset_of_group(name)
+            if ruleset is not None:
+                self.add_command(group_for(ruleset))
         return super().get_command(ctx, name)
 
 

@@ -84,6 +84,17 @@ class Ruleset:
     order_seal: OrderSeal | None = None
     #: Its web map keeps layers of its own rather than drawing its player view's features.
     own_map_layers: bool = False
+    #: The game's name in words (``Magna Graecia``; empty: :attr:`name`).
+    title: str = ""
+    #: What its messages call a round (``turn``, ``round``, ``phase``).
+    round_word: str = "round"
+    #: Its tables whose new rows a step's output tells (an order given), beside the rules' own events.
+    told_tables: frozenset = frozenset()
+    #: The command-line group its declared steps make (``bellica <group> <step>``; empty: the
+    #: ruleset declares none, or its group is written by hand).  :attr:`play_command` names it.
+    command_group: str = ""
+    #: The option naming the faction that takes a side's step (``--nation``, ``--side``).
+    faction_flag: str = "--faction"
 
     # --- the schema -----------------------------------------------------------------
 
@@ -181,6 +192,63 @@ class Ruleset:
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         """The umpire's steps and their inputs, read back from a log, in order."""
         return []
+
+    # --- the steps as data (engine/core/steps.py): every front end follows from them ------------
+
+    def actions(self) -> tuple:
+        """The ruleset's declared steps (:class:`~bellica.engine.core.steps.Action`), in the order
+        its help lists them; none by default."""
+        return ()
+
+    def action(self, name: str):
+        """The declared step ``name`` (an :class:`InputError` naming the others otherwise)."""
+        for a in self.actions():
+            if a.name == name:
+                return a
+        raise InputError(f"{self.name} has no step {name!r}: its steps are {', '.join(a.name for a in self.actions())}")
+
+    def open_actions(self, campaign, viewer: str | None) -> list:
+        """The declared steps ``viewer`` (a faction; None: the umpire) may take now: theirs
+        (:data:`~bellica.engine.core.steps.SIDE` for a faction, the umpire's otherwise) whose
+        machine step the position allows (:meth:`may_take`)."""
+        from bellica.engine.core.steps import SIDE, UMPIRE
+
+        if not campaign.has_state():
+            return []
+        snap = campaign.snapshot()
+        who = UMPIRE if viewer is None else SIDE
+        return [a for a in self.actions() if a.who == who and self.may_take(campaign, snap, a, viewer)]
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        """Whether ``viewer`` may take ``action`` now: by default, whether :meth:`require` lets
+        its machine step run (a ruleset whose turns belong to one side says more)."""
+        try:
+            self.require(campaign, snap, action.machine_step)
+        except InputError:
+            return False
+        return True
+
+    def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
+        """What a step's ``events`` tell ``viewer`` (None: the umpire) as lines: the rules' own
+        events (bookkeeping rows only for :attr:`told_tables`), each sealed as the log seals it
+        (:attr:`order_seal`); a ``step`` event is a heading."""
+        quiet = {"put_row", "drop_row", "set_campaign", "put_note"}
+        seal = self.order_seal
+        snap = campaign.snapshot() if seal is not None else None
+        lines = []
+        for ev in events:
+            if ev.kind in quiet and not (ev.kind == "put_row" and ev.data.get("table") in self.told_tables):
+                continue
+            if seal is not None and seal.hides(viewer, ev.kind, ev.data, snap):
+                lines.append(seal.text(ev.data))
+            else:
+                lines.append(f"== {ev.text}" if ev.kind == "step" else ev.text)
+        return lines
+
+    def status_lines(self, status: Mapping) -> list[str]:
+        """The player view's ``status`` as lines of text (``<group> status`` without ``--json``):
+        by default one ``key: value`` line per entry."""
+        return [f"{k}: {v}" for k, v in status.items()]
 
     # --- what a viewer may see ------------------------------------------------------------------
 

@@ -168,6 +168,11 @@ class SteppedRuleset(Ruleset):
         module = self._view_module("secrets")
         return module.secrets(campaign) if module else ()
 
+    def actions(self) -> tuple:
+        """The ruleset package's declared steps: ``ACTIONS`` in its ``steps`` module (none if it has none)."""
+        module = self._view_module("steps")
+        return tuple(module.ACTIONS) if module else ()
+
     def _view_module(self, name: str = "player_view"):
         """The module ``name`` of the ruleset's package, where it decides what a viewer may see
         (None if it has none)."""

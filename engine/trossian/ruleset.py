@@ -814,6 +814,10 @@ def enter_result(c, battle: int, winner: str, fates: Mapping[int, str] | None = 
 class Trossian(SteppedRuleset):
     name = RULESET
     play_command = "bellica trossian"
+    command_group = "trossian"
+    faction_flag = "--nation"
+    title = "Trossian"
+    told_tables = frozenset({"tr_orders", "tr_ready"})
     state_sql = STATE_SQL
     order_seal = TROSSIAN_SEAL
     steps = (
@@ -901,6 +905,18 @@ class Trossian(SteppedRuleset):
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        if action.name == "next":
+            return next_decision(campaign, snap)[0] in ("begin", "resolve", "end", "spring")
+        try:
+            _require(campaign, snap, action.machine_step, viewer)
+        except InputError:
+            return False
+        return True
+
+    def status_lines(self, status: Mapping) -> list[str]:
+        return status_lines(status)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ("begin", "resolve", "end", "spring"):

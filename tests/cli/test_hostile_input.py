@@ -126,7 +126,6 @@ def trossian_base(tmp_path_factory):
 def test_a_courier_message_that_is_not_utf8(trossian_base, tmp_path, capsys, monkeypatch):
     from tests.engine.trossian.campaign_file import fresh_campaign
 
-    monkeypatch.setitem(cli.COMMANDS, "trossian", "trossian:group")
     path = fresh_campaign(trossian_base, tmp_path / "t.duckdb")
     assert bellica(capsys, "trossian", "start", path, "--seed", 148)[0] == 0
     assert bellica(capsys, "trossian", "next", path)[0] == 0

@@ -1,0 +1,194 @@
+"""A ruleset's steps declared as data: who takes each, its typed parameters, its help and example.
+
+Every front end follows from these declarations.  ``bellica <group> <step>`` on the command
+line is built from them (bellica/commands/play.py), the web app draws one form per step a viewer
+may take now (bellica/app/step_forms.py), and both hand the typed text to :meth:`Param.parse`
+here, so the command line and the page accept and refuse the same input in the same words.
+
+A ruleset lists its :class:`Action` declarations in its package's ``steps`` module as
+``ACTIONS`` (:class:`~bellica.engine.core.stepped.SteppedRuleset` reads it); each names the
+function that plays it, ``run(campaign, actor, **input)``, which returns the step's events
+(the ruleset's own transaction, step check, dice and state diff).  ``actor`` is the faction
+taking a :data:`SIDE` step, ``None`` for the umpire's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from bellica.geo.errors import InputError
+
+__all__ = ["Action", "Param", "ParamError", "SIDE", "UMPIRE", "KINDS", "parse_input"]
+
+#: Who takes a step: the umpire, or a side (one faction, named on the command line with the
+#: ruleset's :attr:`~bellica.engine.core.ruleset.Ruleset.faction_flag`, on a page by the signed-in player).
+UMPIRE, SIDE = "umpire", "side"
+
+#: The kinds of parameter: free ``text``; a ``whole`` number (ASCII digits); one of ``choices``;
+#: a ``flag`` (present or not); a ``faction`` of the campaign (any case, a unique beginning).
+KINDS = ("text", "whole", "choice", "flag", "faction")
+
+
+class ParamError(InputError):
+    """A parameter's text the declaration refuses; ``param`` is the declaration."""
+
+    def __init__(self, param: "Param", message: str):
+        super().__init__(f"{param.label}: {message}")
+        self.param = param
+        self.reason = message
+
+
+@dataclass(frozen=True)
+class Param:
+    """One typed parameter of a step.
+
+    ``name`` is its key in the step's input; ``flag`` its option on the command line (``--army``;
+    empty: a positional argument, named ``metavar`` or the name in capitals); ``many``: it repeats
+    (an option given again, or the rest of the positional words), its value a list; ``default``:
+    its value when not given (a list parameter's is ``[]``).  ``example`` is typed text, shown as
+    a form's placeholder."""
+
+    name: str
+    help: str
+    kind: str = "text"
+    flag: str = ""
+    required: bool = False
+    many: bool = False
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    metavar: str = ""
+    example: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"parameter {self.name}: kind {self.kind!r} is not one of {KINDS}")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"parameter {self.name}: a choice needs its choices")
+        if self.flag and not self.flag.startswith("--"):
+            raise ValueError(f"parameter {self.name}: its flag {self.flag!r} must begin with --")
+
+    @property
+    def positional(self) -> bool:
+        return not self.flag
+
+    @property
+    def label(self) -> str:
+        """How a message names it: its flag, or its positional name in capitals."""
+        return self.flag or (self.metavar or self.name.upper())
+
+    def empty(self) -> Any:
+        """Its value when not given."""
+        if self.kind == "flag":
+            return bool(self.default)
+        return list(self.default or ()) if self.many else self.default
+
+    def parse(self, given: Any, factions: Sequence[str] = (), word: str = "faction") -> Any:
+        """The typed value of ``given`` (text from a form, a list of texts for a ``many``, or
+        a value the command line has already typed); ``factions`` are the campaign's, for a
+        ``faction`` (``word``: what the ruleset calls one).  Raises :class:`ParamError` naming the parameter and the fix."""
+        if self.kind == "flag":
+            return given if isinstance(given, bool) else str(given or "").strip().lower() in ("1", "on", "true", "yes")
+        items = _items(given, many=self.many)
+        if not items:
+            if self.required:
+                raise ParamError(self, f"missing: {self.help[:1].lower() + self.help[1:].rstrip('.')}"
+                                       + (f", e.g. {self.example}" if self.example else ""))
+            return self.empty()
+        values = [self._one(item, factions, word) for item in items]
+        return values if self.many else values[0]
+
+    def _one(self, item: Any, factions: Sequence[str], word: str) -> Any:
+        if self.kind == "whole":
+            return _whole(self, item)
+        text = str(item).strip()
+        if self.kind == "choice":
+            return _choice(self, text)
+        if self.kind == "faction":
+            return _faction(self, text, factions, word)
+        return text
+
+
+def _items(given: Any, *, many: bool) -> list:
+    """The non-blank items of ``given``: a list as it is, a text split on lines for a ``many``."""
+    if given is None:
+        return []
+    if isinstance(given, (list, tuple)):
+        items = list(given)
+    elif many and isinstance(given, str):
+        items = given.splitlines()
+    else:
+        items = [given]
+    return [i for i in items if not (isinstance(i, str) and not i.strip())]
+
+
+def _whole(param: Param, item: Any) -> int:
+    from bellica.geo.files import whole_number
+
+    if isinstance(item, int) and not isinstance(item, bool) and item >= 0:
+        return item
+    number = whole_number(str(item).strip())
+    if number is None:
+        raise ParamError(param, f"{str(item).strip()!r} is not a whole number: give one such as {param.example or '3'}")
+    return number
+
+
+def _choice(param: Param, text: str) -> str:
+    found = [c for c in param.choices if c.lower() == text.lower()]
+    if not found:
+        raise ParamError(param, f"{text!r} is not one of {', '.join(param.choices)}")
+    return found[0]
+
+
+def _faction(param: Param, text: str, factions: Sequence[str], word: str) -> str:
+    from bellica.engine.core.names import matches, refusal
+
+    found = matches(text, list(factions))
+    if len(found) != 1:
+        raise ParamError(param, refusal(text, found, list(factions), word))
+    return found[0]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step a ruleset's players or umpire take.
+
+    ``name`` is the command (``march``); ``summary`` its one line of help and ``details`` the
+    rest; ``example`` a whole command line (``CAMPAIGN`` stands for the file); ``who`` is
+    :data:`UMPIRE` or :data:`SIDE`; ``step`` the round machine's step whose position it needs
+    (empty: ``name``), which decides whether a page offers it now; ``run(campaign, actor,
+    **input)`` plays it and returns its events."""
+
+    name: str
+    summary: str
+    run: Callable[..., list]
+    who: str = UMPIRE
+    params: tuple[Param, ...] = ()
+    details: str = ""
+    example: str = ""
+    step: str = ""
+
+    def __post_init__(self) -> None:
+        if self.who not in (UMPIRE, SIDE):
+            raise ValueError(f"step {self.name}: who must be {UMPIRE!r} or {SIDE!r}, not {self.who!r}")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"step {self.name}: two parameters share a name")
+        if sum(1 for p in self.params if p.positional and p.many) > 1:
+            raise ValueError(f"step {self.name}: only one positional parameter may repeat")
+
+    @property
+    def machine_step(self) -> str:
+        return self.step or self.name
+
+    def help_text(self) -> str:
+        """The whole help: summary, details, example."""
+        parts = [self.summary, self.details, f"Example: {self.example}" if self.example else ""]
+        return "\n\n".join(p for p in parts if p)
+
+
+def parse_input(action: Action, given: Mapping[str, Any], factions: Sequence[str] = (),
+                word: str = "faction") -> dict[str, Any]:
+    """The typed input of ``action`` from ``given`` (each parameter's text or value by name;
+    a missing one is not given); :class:`ParamError` for the first parameter refused."""
+    return {p.name: p.parse(given.get(p.name), factions, word) for p in action.params}

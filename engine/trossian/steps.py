@@ -1,0 +1,150 @@
+"""The Trossian campaign's steps as data: `bellica trossian <step>` and the web forms follow from them.
+
+The umpire makes the campaign (``bellica campaign new --scenario trossian``), starts it
+(``start``) and moves it on (``next``: begin a phase, carry out the orders once every nation
+has given them, end the phase once every battle's result is in, leave winter quarters).  In a
+phase's orders each nation gives its kings' orders (``march``, ``sail``, ``courier``, ``army``),
+sealed from the others until every nation is ``done``; ``result`` enters a table battle's result
+and each unit's fate (the attrition dice follow, from the seed or as entered with ``--die``); in
+winter quarters a nation moves banked AP (``bank``) and recruits (``recruit``).  While orders
+are given and in winter quarters nations treat (``ally``).  Pacification and sieges need no
+command.  The rules themselves are in ``ruleset.py``; each step here only names its function.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param
+from bellica.geo.errors import InputError
+
+__all__ = ["ACTIONS"]
+
+
+def _act(kind: str):
+    def run(c, nation, **arg):
+        from .ruleset import act
+
+        return act(c, kind, nation, **arg)
+    return run
+
+
+def _next(c, _actor):
+    from .ruleset import next_step
+
+    return next_step(c)
+
+
+def _ally(c, nation, *, partner, brk):
+    from .ruleset import ally
+
+    return ally(c, nation, partner, brk=brk)
+
+
+def _retreats(items: Sequence[str]) -> dict[int, str]:
+    from bellica.geo.files import whole_number
+
+    back = {}
+    for item in items:
+        army, sep, where = item.partition("=")
+        if not sep or whole_number(army) is None or not where.strip():  # ASCII digits: "²".isdigit() is True
+            raise InputError(f"--retreat {item!r}: give ARMY=PROVINCE, e.g. 30=Varna")
+        back[whole_number(army)] = where.strip()
+    return back
+
+
+def _result(c, _actor, *, battle, winner, fates, retreats, dice):
+    from .ruleset import enter_result, parse_dice, parse_fates
+
+    return enter_result(c, battle, winner, parse_fates(fates), _retreats(retreats), parse_dice(dice))
+
+
+def _army(c, nation, *, action, army, others, units, name):
+    from .ruleset import act
+
+    return act(c, "army", nation, army=army, action=action, **{"with": others}, units=units, name=name)
+
+
+def _courier(c, nation, *, action, courier, message, to, path):
+    from .ruleset import act
+
+    return act(c, "courier", nation, courier=courier, action=action, message=message, to=to, path=path)
+
+
+def _bank(c, nation, *, source, target, ap):
+    from .ruleset import act
+
+    return act(c, "bank", nation, source=source, target=target, ap=ap)
+
+
+ARMY = Param("army", "The army's number.", "whole", "--army", required=True, example="1")
+
+ACTIONS = (
+    Action("march", "Order an army to march (sealed until every nation has given its orders).", _act("march"), SIDE, (
+        ARMY,
+        Param("path", "The provinces entered, in order (repeat): infantry and artillery 1, mounted 2, +1 along roads.",
+              flag="--to", required=True, many=True, metavar="PROVINCE", example="Bessarabia"),
+    ), example="bellica trossian march blacksea.duckdb --nation Russia --army 1 --to Bessarabia --to Moldavia"),
+    Action("sail", "Order a navy's actions this phase (sealed until every nation has given its orders).", _act("sail"), SIDE, (
+        Param("navy", "The navy's number.", "whole", "--navy", required=True, example="70"),
+        Param("actions", "Up to four, in order: sail:LANE, put_in:TOWN, lie_off:PROVINCE, put_out, embark:ARMY, "
+                         "disembark:ARMY.", flag="--do", required=True, many=True, metavar="ACTION", example="put_out"),
+    ), example='bellica trossian sail blacksea.duckdb --nation "Ottoman Porte" --navy 70 --do put_out '
+               '--do sail:"Western Black Sea"'),
+    Action("courier", "Order a courier: send (give it a message in the capital), move (4 places, +1 along roads; "
+                      "a d6 per enemy place entered), deliver.", _courier, SIDE, (
+        Param("action", "send, move or deliver.", "choice", choices=("send", "move", "deliver"), required=True,
+              metavar="ACTION"),
+        Param("courier", "The courier's number.", "whole", "--courier", required=True, example="74"),
+        Param("message", "send: the king's order it carries.", flag="--message", example="Hold Bender"),
+        Param("to", "send: whom it is for (an army, a general, a city).", flag="--to", example="army 1"),
+        Param("path", "move: the provinces and sea lanes passed, in order (repeat).", flag="--via", many=True,
+              metavar="PLACE"),
+    ), details="Its message is its nation's alone.",
+       example='bellica trossian courier blacksea.duckdb send --nation Russia --courier 74 --message "Hold Bender" '
+               '--to "army 1"'),
+    Action("army", "Order an army: merge others into it, detach units as a new army, or (an army without an HQ) hold "
+                   "or march home.", _army, SIDE, (
+        Param("action", "merge, detach, hold or home.", "choice", choices=("merge", "detach", "hold", "home"),
+              required=True, metavar="ACTION"),
+        ARMY,
+        Param("others", "merge: an army joining it (same province; repeat).", "whole", "--with", many=True),
+        Param("units", "detach: a unit leaving it as a new army (repeat).", "whole", "--unit", many=True),
+        Param("name", "detach: the new army's name.", flag="--name", default=""),
+    ), details="Sealed like every order; a detached army's number is given when the orders are carried out.",
+       example="bellica trossian army blacksea.duckdb detach --nation Russia --army 1 --unit 9 --unit 10 --name Cossacks"),
+    Action("done", "The nation has given all its orders for this phase.", _act("done"), SIDE,
+           example="bellica trossian done blacksea.duckdb --nation Russia"),
+    Action("next", "The umpire moves the campaign on: begin the phase; carry out the orders (every nation done); end "
+                   "the phase (every battle entered); leave winter quarters.", _next, UMPIRE,
+           example="bellica trossian next blacksea.duckdb"),
+    Action("result", "Enter a table battle's result; the post-battle attrition rolls follow.", _result, UMPIRE, (
+        Param("battle", "The battle's number.", "whole", required=True, example="75"),
+        Param("winner", "a, b (or a nation of that side) or draw.", flag="--winner", required=True, example="a"),
+        Param("fates", "A unit's fate on the table: destroyed, routed or remaining (the default); repeat.",
+              flag="--fate", many=True, metavar="UNIT=FATE", example="12=destroyed"),
+        Param("retreats", "Where a beaten army retreats (default: the first open).", flag="--retreat", many=True,
+              metavar="ARMY=PROVINCE", example="30=Varna"),
+        Param("dice", "A real attrition die (else drawn from the seed); repeat.", flag="--die", many=True,
+              metavar="LABEL=FACE"),
+    ), example="bellica trossian result blacksea.duckdb 75 --winner Russia --fate 12=destroyed --fate 33=routed"),
+    Action("bank", "Winter quarters: move banked AP between two of the nation's cities (neither besieged).", _bank, SIDE, (
+        Param("source", "The city province the AP leave.", flag="--from", required=True, example="Yedisan"),
+        Param("target", "The city province they go to.", flag="--to", required=True, example="Kherson"),
+        Param("ap", "How many AP.", "whole", "--ap", required=True, example="10"),
+    ), example="bellica trossian bank blacksea.duckdb --nation Russia --from Yedisan --to Kherson --ap 10"),
+    Action("recruit", "Winter quarters: buy units, couriers or a navy at one of the nation's cities.", _act("recruit"), SIDE, (
+        Param("at", "The city province where the recruits appear.", flag="--at", required=True, example="Yedisan"),
+        Param("kinds", "A unit kind, courier or navy (repeat); paid from the AP banked there first.", flag="--unit",
+              required=True, many=True, metavar="KIND", example="line_infantry"),
+        Param("quality", "line (default), guard or militia.", flag="--quality", default="line"),
+    ), example="bellica trossian recruit blacksea.duckdb --nation Russia --at Yedisan --unit line_infantry --unit courier"),
+    Action("ally", "Offer an alliance, accept the one offered to the nation (both words make it), or break one with "
+                   "--break (one word is enough: treachery).", _ally, SIDE, (
+        Param("partner", "The other nation.", "faction", "--with", required=True, example="Crimean Khanate"),
+        Param("brk", "Break the alliance at once (or take back an open offer).", "flag", "--break"),
+    ), details="Allies march through and stand in each other's provinces, never battle each other and fight on one "
+               "side; an alliance broken where both stand is a battle when the orders are next carried out.  Public "
+               "and logged; in the orders phase or winter quarters.",
+       example='bellica trossian ally blacksea.duckdb --nation "Ottoman Porte" --with "Crimean Khanate"'),
+)
