@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 BELLICA := $(VENV)/bin/bellica
 BUILD := build
 
-.PHONY: demo test bench venv chromium clean
+.PHONY: demo test fuzz bench venv chromium clean
 
 venv: $(VENV)/.installed
 
@@ -48,6 +48,11 @@ demo: venv
 test: venv chromium
 	$(PY) -m pytest -q -n auto --dist worksteal -m "not serial"
 	$(PY) -m pytest -q -m serial || $(PY) -m pytest -q -m serial --last-failed
+
+# The fuzz tests alone, at four times their stated examples (make test tries half of them).
+FUZZ_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py
+fuzz: venv
+	BELLICA_FUZZ_SCALE=4 $(PY) -m pytest -q -n auto --dist worksteal $(FUZZ_TESTS)
 
 bench: venv
 	$(PY) -m benchmarks.run

@@ -36,9 +36,14 @@ from tests.engine.test_state import make_campaign
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
 
 
+#: The share of each fuzz test's stated examples that a run tries: half in `make test`, bounded so
+#: the suite stays within its minutes on two cores; `make fuzz` runs four times the stated number.
+FUZZ_SCALE = float(os.environ.get("BELLICA_FUZZ_SCALE") or 0.5)
+
+
 def fuzz_settings(n: int):
     return settings(
-        max_examples=n,
+        max_examples=max(3, round(n * FUZZ_SCALE)),
         deadline=None,
         derandomize=True,  # the same examples every run: a CI failure reproduces locally
         database=None,  # no .hypothesis/ folder left in the repository

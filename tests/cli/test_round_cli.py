@@ -21,14 +21,18 @@ def bellica(capsys, *args) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _write_campaign(structures):
+    def build(path):
+        m = sketch(radius=4, structures=structures, water=WATER)
+        con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
+        con.close()
+    return build
+
+
 @pytest.fixture
-def campaign(tmp_path):
+def campaign(tmp_path, built_once):
     """A campaign file: synthetic map + scenario + placements, not yet started."""
-    path = tmp_path / "c.duckdb"
-    m = sketch(radius=4, structures=STRUCTURES, water=WATER)
-    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
-    return path
+    return built_once("vv-round-campaign", _write_campaign(STRUCTURES), tmp_path / "c.duckdb")
 
 
 def test_start_and_status(campaign, capsys):
@@ -101,15 +105,11 @@ def test_log_in_words_and_sealed_for_other_factions(campaign, capsys):
 
 
 @pytest.fixture
-def field_campaign(tmp_path):
+def field_campaign(tmp_path, built_once):
     """Roma and Capua four farmland hexes apart (tests/engine/test_rounds.py FIELD), not started."""
     from tests.engine.test_rounds import FIELD
 
-    path = tmp_path / "field.duckdb"
-    m = sketch(radius=4, structures=FIELD, water=WATER)
-    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
-    return path
+    return built_once("vv-field-campaign", _write_campaign(FIELD), tmp_path / "field.duckdb")
 
 
 def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):

@@ -27,10 +27,12 @@ def snapshot(directory):
 
 
 @pytest.fixture
-def started(campaign, capsys):  # noqa: F811
-    code, _, err = bellica(capsys, "round", "start", campaign, "--seed", "5")
-    assert code == 0, err
-    return campaign
+def started(campaign, capsys, built_once):  # noqa: F811
+    def build(path):
+        shutil.copyfile(campaign, path)
+        code, _, err = bellica(capsys, "round", "start", path, "--seed", "5")
+        assert code == 0, err
+    return built_once("vv-started-seed-5", build, campaign)
 
 
 @pytest.fixture

@@ -8,6 +8,8 @@ every escape below finds nothing, whether it is refused, fails or runs.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.cli.test_round_cli import campaign, bellica  # noqa: F401  (campaign is a fixture)
@@ -42,13 +44,15 @@ ESCAPES = [
 
 
 @pytest.fixture
-def sealed(campaign, capsys):  # noqa: F811
+def sealed(campaign, capsys, built_once):  # noqa: F811
     """Round 1's orders phase, Roma's orders in (sealed: Carthago has not given its own)."""
-    for step in (["round", "start", campaign, "--seed", "5"], ["round", "publish", campaign],
-                 ["round", "orders", campaign, "--faction", "roma", f"9={SECRET_MOVES}", "10="]):
-        code, _, err = bellica(capsys, *step)
-        assert code == 0, err
-    return campaign
+    def build(path):
+        shutil.copyfile(campaign, path)
+        for step in (["round", "start", path, "--seed", "5"], ["round", "publish", path],
+                     ["round", "orders", path, "--faction", "roma", f"9={SECRET_MOVES}", "10="]):
+            code, _, err = bellica(capsys, *step)
+            assert code == 0, err
+    return built_once("vv-sealed-orders", build, campaign)
 
 
 @pytest.mark.parametrize("query", ESCAPES)
