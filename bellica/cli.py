@@ -48,7 +48,6 @@ COMMANDS = {
     "serve": "serve:group",
     "turn": "turn:group",
     "simulate": "simulate:command",
-    "magna-graecia": "magna_graecia:group",
     "warm": "warm:group",
 }
 

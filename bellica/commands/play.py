@@ -147,8 +147,9 @@ def _step_command(ruleset, action) -> click.Command:
     params: list[click.Parameter] = [_campaign_argument()]
     params += [_click_param(p) for p in action.params if p.positional]
     if action.who == SIDE:
-        params.append(click.Option([ruleset.faction_flag, "actor"], required=True,
-                                   help=f"The {_word(ruleset)} taking the step (its name, any case, or its beginning)."))
+        params.append(click.Option([ruleset.faction_flag, "actor"], required=not action.umpire_too,
+                                   help=f"The {_word(ruleset)} taking the step (its name, any case, or its beginning)"
+                                        + ("; default: the umpire, for it." if action.umpire_too else ".")))
     params += [_click_param(p) for p in action.params if not p.positional]
 
     def callback(campaign: Path, actor: str | None = None, **given) -> None:

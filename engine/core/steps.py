@@ -157,7 +157,8 @@ class Action:
     rest; ``example`` a whole command line (``CAMPAIGN`` stands for the file); ``who`` is
     :data:`UMPIRE` or :data:`SIDE`; ``step`` the round machine's step whose position it needs
     (empty: ``name``), which decides whether a page offers it now; ``run(campaign, actor,
-    **input)`` plays it and returns its events."""
+    **input)`` plays it and returns its events.  ``umpire_too``: a :data:`SIDE` step the umpire
+    may also take for the side (the faction flag is then optional, and ``actor`` None)."""
 
     name: str
     summary: str
@@ -167,10 +168,13 @@ class Action:
     details: str = ""
     example: str = ""
     step: str = ""
+    umpire_too: bool = False
 
     def __post_init__(self) -> None:
         if self.who not in (UMPIRE, SIDE):
             raise ValueError(f"step {self.name}: who must be {UMPIRE!r} or {SIDE!r}, not {self.who!r}")
+        if self.umpire_too and self.who != SIDE:
+            raise ValueError(f"step {self.name}: only a side's step may be the umpire's too")
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"step {self.name}: two parameters share a name")

@@ -332,6 +332,13 @@ SEAL = MagnaGraeciaSeal(
 class MagnaGraecia(SteppedRuleset):
     name = RULESET
     play_command = "bellica magna-graecia"
+    # `bellica magna-graecia <step>` is made from the steps declared in steps.py (bellica/commands/play.py)
+    command_group = "magna-graecia"
+    faction_flag = "--side"
+    title = "Magna Graecia"
+    round_word = "turn"
+    status_before_start = False  # `status` before `start` is a step out of order (exit 3), as it always was
+    example_campaign = "dionysian.duckdb"
     state_sql = STATE_SQL
     steps = tuple(Step(n, WORDS[n], phases[0]) for n, (phases, _who) in STEPS.items())
     order_seal = SEAL
@@ -416,6 +423,49 @@ class MagnaGraecia(SteppedRuleset):
             raise BellicaError(f"ruleset {self.name} has no step {name!r}")
         return play(campaign, name, arg)
 
+    # --- the declared steps (steps.py) as the front ends offer and tell them ---------------------------
+
+    def open_actions(self, campaign, viewer: str | None) -> list:
+        """The generic answer, and for the umpire also the sides' steps it may take for them
+        (``umpire_too``: a defence, a retreat) when one is due."""
+        found = super().open_actions(campaign, viewer)
+        if viewer is None and campaign.has_state():
+            snap = campaign.snapshot()
+            found += [a for a in self.actions() if a.umpire_too and self.may_take(campaign, snap, a, None)]
+        return found
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        """Whether ``viewer`` (None: the umpire) may take ``action`` now: the step's phase, and who
+        gives it (:data:`STEPS`): the phasing side, a defending side, a side of an undecided
+        battle, a beaten command's or fleet's owner, the umpire."""
+        if snap.campaign("phase") in (None, OVER) or snap.campaign("winner"):
+            return False
+        state = state_of(snap)
+        step = "end_movement" if action.name == "next" and state.phase == "movement" else (
+            "end_turn" if action.name == "next" else action.machine_step)
+        if step not in STEPS:
+            return False
+        phases, who = STEPS[step]
+        if state.phase not in phases:
+            return False
+        if viewer is None:
+            return _umpire_may(state, step, who)
+        return _side_may(state, step, who, viewer, snap)
+
+    def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
+        """What a step tells whoever took it: every event but the bookkeeping (the step's own
+        words as a heading), as the table plays it; another viewer reads it sealed as the log is."""
+        taker = next((((e.data.get("input") or {}).get("side")) for e in events if e.kind == "step"), None)
+        if viewer is not None and taker != viewer:
+            return super().said(campaign, events, viewer)
+        quiet = {"put_row", "drop_row", "set_campaign", "put_note"}
+        return [f"== {e.text}" if e.kind == "step" else e.text for e in events if e.kind not in quiet]
+
+    def status_lines(self, status: Mapping) -> list[str]:
+        if not status.get("started", True):
+            return [f"{status['title']}: not started: `bellica magna-graecia start CAMPAIGN`"]
+        return view_lines(status)
+
 
 MAGNA_GRAECIA = register(MagnaGraecia())
 
@@ -457,6 +507,52 @@ def next_decision(c, snap: Snapshot) -> str:
             return f"command {r.command} must retreat: `bellica magna-graecia retreat CAMPAIGN {r.command} NODE...`"
         return f"{_poss(r.fleet_side)} fleet must retreat: `bellica magna-graecia retreat-fleet CAMPAIGN --side {r.fleet_side} NODE...`"
     return f"{side} ends its turn: `bellica magna-graecia end-turn CAMPAIGN --side {side}`"
+
+
+def _defending(state: GameState, side: str, b: Battle) -> bool:
+    return side in b.defenders or any(state.friends(side, d) for d in b.defenders if d in state.sides)
+
+
+def _umpire_may(state: GameState, step: str, who: str) -> bool:
+    """The umpire's steps, and the sides' it may take for them (a defence, a retreat), when one is due."""
+    land = [b for b in state.battles if b.kind == "land"]
+    if step == "result":
+        return any(b.defence and not b.undecided for b in land)
+    if step == "fleet_battle":
+        return any(b.kind == "naval" for b in state.battles)
+    if step == "defence":
+        return any(not b.defence and not b.undecided for b in land)
+    if step == "retreat":
+        return any(r.command for r in state.retreats)
+    if step == "retreat_fleet":
+        return any(r.fleet_side for r in state.retreats)
+    return who == "umpire"
+
+
+def _side_may(state: GameState, step: str, who: str, side: str, snap: Snapshot) -> bool:
+    """A side's steps: whether ``side`` gives ``step`` now (the rules may still refuse its input)."""
+    phasing = side == state.phasing
+    land = [b for b in state.battles if b.kind == "land"]
+    if step == "end_turn":
+        return phasing and not state.battles and not state.retreats
+    if step == "sally":
+        return phasing and any(s.besieger != side and any(c.side == side and c.node == s.node for c in state.commands)
+                               for s in state.sieges)
+    if step == "defence":
+        return any(not b.defence and not b.undecided and _defending(state, side, b) for b in land)
+    if step == "siege":
+        return any(not b.defence and (phasing or _defending(state, side, b)) for b in land)
+    if step == "attack_city" and state.phase == "battles":
+        return phasing or any(_defending(state, side, b) for b in land)
+    if step == "second_day":
+        written = {k for k in snap.tables["mg_orders"]}
+        return any(b.undecided and side in _second_day_sides(state, b)
+                   and (state.turn, b.node, b.day, side) not in written for b in land)
+    if step == "retreat":
+        return any(r.command and state.owner(state.command(r.command)) == side for r in state.retreats)
+    if step == "retreat_fleet":
+        return any(r.fleet_side == side for r in state.retreats)
+    return who in ("phasing", "phasing or defender") and phasing
 
 
 def _fortified(c, node: str) -> bool:

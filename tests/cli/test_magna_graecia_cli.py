@@ -127,16 +127,58 @@ def test_second_day_sealed_until_both_sides_chose(campaign, capsys):
     assert code == 0, err
 
 
-def test_a_naval_sally_reaches_the_engine_as_such(monkeypatch, tmp_path, capsys):
+def test_a_naval_sally_reaches_the_engine_as_such(campaign, monkeypatch, capsys):
     # A besieged harbour's fleet putting out (the seed's "land or naval battle"): the flag is the step's input.
-    import bellica.commands.magna_graecia as mg_commands
+    import bellica.engine.magna_graecia.ruleset as mg_ruleset
 
     given = []
-    monkeypatch.setattr(mg_commands, "_step", lambda campaign, step, arg: given.append((step, arg)))
-    assert bellica(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--naval", "--side", "Syracuse")[0] == 0
-    assert bellica(capsys, "magna-graecia", "sally", tmp_path / "c.duckdb", "Gela", "--side", "Syracuse")[0] == 0
+    monkeypatch.setattr(mg_ruleset, "play", lambda c, step, arg: given.append((step, arg)) or [])
+    assert bellica(capsys, "magna-graecia", "sally", campaign, "Gela", "--naval", "--side", "Syracuse")[0] == 0
+    assert bellica(capsys, "magna-graecia", "sally", campaign, "Gela", "--side", "syr")[0] == 0
     assert given == [("sally", {"side": "Syracuse", "node": "Gela", "naval": True}),
                      ("sally", {"side": "Syracuse", "node": "Gela"})]
+
+
+@pytest.mark.parametrize("args, where", [
+    (["move", "--side", "Syracuse", "x", "Catana"], "COMMAND"),  # a word for a number
+    (["roll", "alliance/1/Morgantina/Syracuse", "six"], "VALUE"),
+    (["embark", "--side", "Syracuse", "36", "thirty-seven"], "COMMANDS"),
+    (["defence", "Gela", "sideways"], "forward|central|rear"),  # not one of the choices
+    (["fleet-battle", "Motya", "--retreat", "Atlantis"], "--retreat"),  # no side of the campaign
+    (["move", "38", "Catana"], "--side"),  # the phasing side's step names its side
+])
+def test_a_bad_parameter_is_a_usage_error_of_one_line(campaign, capsys, args, where):
+    import re
+
+    from tests.cli.test_fuzz import the_error_line
+
+    before = campaign.read_bytes()
+    code, out, err = bellica(capsys, "magna-graecia", args[0], campaign, *args[1:])
+    assert code == 2 and "Traceback" not in err, err
+    line = the_error_line(code, re.sub(r"\n {2,}(?=\S)", " ", err))  # click wraps a long usage line
+    assert line.startswith("Error: ") and where in line, line
+    assert campaign.read_bytes() == before
+
+
+def test_the_umpire_may_take_a_defence_or_a_retreat_for_a_side(capsys):
+    # --side is optional on the steps the umpire may take for a side, required on the others.
+    for step, required in (("defence", False), ("retreat", False), ("retreat-fleet", False), ("move", True),
+                           ("second-day", True), ("end-turn", True)):
+        code, text, err = bellica(capsys, "magna-graecia", step, "--help")
+        assert code == 0 and "--side" in text and ("default: the umpire" in text) is not required, (step, text)
+
+
+def test_a_page_offers_a_side_only_the_steps_it_may_take_now(campaign):
+    from bellica.engine.core.campaign import Campaign
+
+    with Campaign.open(campaign, read_only=True) as c:
+        phasing = {a.name for a in c.ruleset.open_actions(c, "Syracuse")}
+        other = {a.name for a in c.ruleset.open_actions(c, "Carthage")}
+        umpire = {a.name for a in c.ruleset.open_actions(c, None)}
+    assert {"move", "sail", "embark", "end-movement", "next"} <= phasing
+    assert not phasing & {"defence", "result", "end-turn", "second-day", "retreat"}
+    assert other == set()  # not Carthage's turn, and no battle to defend
+    assert umpire == {"roll", "agree-end"}
 
 
 def test_a_sides_log_names_no_other_sides_forces(campaign, capsys):
