@@ -1,36 +1,33 @@
-"""The app's pages and forms for Magna Graecia (a node map of Sicily) and the Trossian campaign.
+"""The app's pages and forms for Magna Graecia (a node map of Sicily), written by hand.
 
-:func:`bellica.app.server.create_app` passes its routes through :func:`by_ruleset` after
-:func:`bellica.app.provinces.by_ruleset`: the shared pages (``/``, ``/signin``, ``/signout``,
-``/map``) stay as they are (``/`` shows :func:`home_page` for these campaigns, ``/map`` the
-ruleset's player view of the viewer, drawn by :mod:`bellica.web_maps`), and every other path of a Magna
-Graecia or Trossian campaign goes to this module's routes (a path they lack is 404).  Each form
-calls the engine function the CLI command calls (``play`` for ``bellica magna-graecia``; ``act``,
-``next_step`` and ``enter_result`` for ``bellica trossian``), so each rule and refusal is the
-engine's: a step out of turn or one the rules refuse (the CLI's exit 3) is 409, a bad input
-(exit 1) 400, both shown on the page with what was typed kept and nothing stored; another
-role's form is 403.  A form that succeeds answers 303 to ``GET /turn?said=KEY`` (the page with
-what it said), so a reload never sends it twice.
+:mod:`bellica.app.routing` sends a Magna Graecia campaign's paths to :func:`routes` (the shared
+pages, ``/``, ``/signin``, ``/signout``, ``/map``, are :mod:`bellica.app.server`'s: ``/`` shows
+:func:`home_page`, ``/map`` the ruleset's player view of the viewer, drawn by
+:mod:`bellica.web_maps`); a path it lacks is 404.  Each form calls the engine function
+``bellica magna-graecia`` calls (``play``), so each rule and refusal is the engine's: a step out of
+turn or one the rules refuse (the CLI's exit 3) is 409, a bad input (exit 1) 400, both shown on
+the page with what was typed kept and nothing stored; another role's form is 403.  A form that
+succeeds answers 303 to ``GET /turn?said=KEY`` (the page with what it said), so a reload never
+sends it twice.  These forms stay until Magna Graecia declares its steps (engine/core/steps.py):
+then its name leaves :data:`RULESETS` and :mod:`bellica.app.step_forms` makes its pages, as it
+does the Trossian campaign's.
 
 =======================  ================  ===================================================
-``POST /turn/act``       a side / nation   ``step`` and its fields.  Magna Graecia: move,
-                                           sail, embark, disembark, exchange, shelter,
-                                           attack_city, end_movement, defence, siege, sally,
-                                           second_day, retreat, retreat_fleet, end_turn.
-                                           Trossian: march, sail, courier, army, done, bank,
-                                           recruit.  The side is the token's own.
-``POST /umpire/act``     umpire            Magna Graecia: result, fleet_battle, roll,
-                                           retreat, agree_end.  Trossian: next, result.
+``POST /turn/act``       a side            ``step`` and its fields: move, sail, embark,
+                                           disembark, exchange, shelter, attack_city,
+                                           end_movement, defence, siege, sally, second_day,
+                                           retreat, retreat_fleet, end_turn.  The side is the
+                                           token's own.
+``POST /umpire/act``     umpire            result, fleet_battle, roll, retreat, agree_end
 ``GET /api/status``      anyone            the status JSON as the viewer may see it
 ``POST /umpire/sql``     umpire            the read-only SQL console
 =======================  ================  ===================================================
 
-Secrets: a side's page, JSON and map come from the engine's own filtered views
-(``view(c, side)``, ``status_view(c, nation)``, and the map drawn from them), so another side's element
-counts and naval points (Magna Graecia) or another nation's orders, couriers, messages and
-treasury (Trossian) never reach it.  The log shown is :func:`~bellica.engine.core.sealed.log_view`
-for the viewer; for a Magna Graecia side only the steps are listed (rule events and dice can
-name a command's elements), another side's element exchanges without their elements.
+Secrets: a side's page, JSON and map come from the engine's own filtered view (``view(c, side)``,
+and the map drawn from it), so another side's element counts and naval points never reach it.
+The log shown is :func:`~bellica.engine.core.sealed.log_view` for the viewer; for a side only
+the steps are listed (rule events and dice can name a command's elements), another side's
+element exchanges without their elements.
 """
 
 from __future__ import annotations
@@ -45,14 +42,15 @@ from starlette.routing import Route
 
 from bellica.app import pages
 from bellica.app.pages import e
-from bellica.app.server import HttpError, console_endpoint, _error_response, _guarded, _identify
+from bellica.app.server import HttpError, console_endpoint, _guarded, _identify
 from bellica.app.tokens import Identity
 
-__all__ = ["MG", "TR", "RULESETS", "is_node", "home_page", "by_ruleset", "routes", "status_json"]
+__all__ = ["MG", "RULESETS", "is_node", "home_page", "routes", "status_json"]
 
 MG = "magna-graecia"
-TR = "trossian"
-RULESETS = (MG, TR)
+#: The rulesets whose forms this module still writes by hand (:mod:`bellica.app.routing` reads it):
+#: the Trossian campaign declares its steps and has the generic page of :mod:`bellica.app.step_forms`.
+RULESETS = (MG,)
 BOTH = ("player", "umpire")
 _QUIET = {"put_row", "drop_row", "set_campaign", "put_note", "dice"}
 
@@ -60,8 +58,6 @@ _QUIET = {"put_row", "drop_row", "set_campaign", "put_note", "dice"}
 MG_SIDE_STEPS = ("move", "sail", "embark", "disembark", "exchange", "shelter", "attack_city", "end_movement",
                  "defence", "siege", "sally", "second_day", "retreat", "retreat_fleet", "end_turn")
 MG_UMPIRE_STEPS = ("result", "fleet_battle", "roll", "retreat", "agree_end")
-TR_NATION_STEPS = ("march", "sail", "courier", "army", "done", "bank", "recruit", "ally")
-TR_UMPIRE_STEPS = ("next", "result")
 
 
 def is_node(ruleset: str) -> bool:
@@ -112,26 +108,17 @@ def _viewer(ident: Identity) -> str | None:
 
 
 def status_json(c, ident: Identity) -> dict:
-    """What ``bellica magna-graecia status --side S --json`` / ``bellica trossian status --nation N --json`` print."""
+    """What ``bellica magna-graecia status --side S --json`` prints."""
+    from bellica.engine.magna_graecia.ruleset import view
+
     c.require_state()
-    if c.ruleset.name == MG:
-        from bellica.engine.magna_graecia.ruleset import view
-
-        return view(c, side=_viewer(ident))
-    from bellica.engine.trossian.ruleset import status_view
-
-    return status_view(c, _viewer(ident))
+    return view(c, side=_viewer(ident))
 
 
 def _status_lines(c, v: Mapping) -> list[str]:
-    if c.ruleset.name == MG:
-        from bellica.engine.magna_graecia.ruleset import view_lines
+    from bellica.engine.magna_graecia.ruleset import view_lines
 
-        lines = view_lines(v)
-    else:
-        from bellica.engine.trossian.ruleset import status_lines
-
-        lines = status_lines(v)
+    lines = view_lines(v)
     return [ln.replace("CAMPAIGN", c.path.name) for ln in lines]
 
 
@@ -251,63 +238,6 @@ def _mg_umpire_forms(c, v: Mapping, f: _Form) -> str:
     return "<h2>The umpire's steps</h2>" + "".join(parts)
 
 
-def _tr_nation_forms(c, nation: str, v: Mapping, f: _Form) -> str:
-    armies = [str(a["army"]) for a in v["armies"] if a["nation"] == nation]
-    couriers = [str(x["courier"]) for x in v.get("couriers") or ()]
-    navies = [str(n["navy"]) for n in v["navies"] if n["nation"] == nation]
-    provinces = list(c.board.provinces)
-    others = [n for n in c.board.nations if n != nation]
-    parts = []
-    if v["phase"] in ("orders", "winter") and others:
-        # Alliances are public words, given in the orders phase (done or not) and in winter quarters.
-        parts.append(f.form("ally", "Alliance", "with " + f.select("ally", "with", others) + " "
-                            + f.select("ally", "word", ["offer or accept", "break"]), "give your word"))
-    if v["phase"] == "orders" and nation not in v["ready"]:
-        parts += [
-            f.form("march", "March", "army " + f.select("march", "army", armies) + " through "
-                   + f.text("march", "path", "Podolia Moldavia", "16rem"), "give the order"),
-            f.form("sail", "Navy", "navy " + f.select("sail", "navy", navies) + " actions "
-                   + f.text("sail", "actions", "sail:LANE put_in:TOWN", "18rem"), "give the order"),
-            f.form("courier", "Courier", "courier " + f.select("courier", "courier", couriers) + " "
-                   + f.select("courier", "action", ["send", "move", "deliver"]) + " message "
-                   + f.text("courier", "message", "march on Bender", "14rem") + " to "
-                   + f.text("courier", "to", "army 1", "8rem") + " via " + f.text("courier", "path", "Podolia", "12rem"),
-                   "give the order"),
-            f.form("army", "Army", "army " + f.select("army", "army", armies) + " "
-                   + f.select("army", "action", ["merge", "detach", "hold", "home"]) + " with "
-                   + f.text("army", "with", "13", "5rem") + " units " + f.text("army", "units", "2 3", "6rem")
-                   + " name " + f.text("army", "name", "", "8rem"), "give the order"),
-            f.form("done", "Done", "(your orders are sealed until every nation is done)", "done for this phase"),
-        ]
-    elif v["phase"] == "winter":
-        parts += [
-            f.form("bank", "Move banked AP", "from " + f.select("bank", "source", provinces) + " to "
-                   + f.select("bank", "target", provinces) + " AP " + f.text("bank", "ap", "5", "4rem"), "move"),
-            f.form("recruit", "Recruit", "at " + f.select("recruit", "at", provinces) + " buy "
-                   + f.text("recruit", "kinds", "infantry cavalry courier", "14rem") + " quality "
-                   + f.select("recruit", "quality", ["line", "guard", "militia"]), "recruit"),
-        ]
-    if not parts:
-        parts.append('<p id="waiting">nothing for your nation to do now: this page follows the campaign</p>')
-    return "<h2>Your orders</h2>" + "".join(parts)
-
-
-def _tr_umpire_forms(c, v: Mapping, f: _Form) -> str:
-    parts = []
-    if v["next_step"] in ("begin", "resolve", "end", "spring"):
-        parts.append(f.form("next", "Next", f"({v['next_step']})", f"run: {v['next_step']}", "/umpire/act"))
-    for b in v["battles"]:
-        parts.append(f.form("result", f"Battle {b['battle']} in {b['province']}",
-                            f'<input type="hidden" name="battle" value="{e(b["battle"])}">winner '
-                            + f.select("result", "winner", ["a", "b", "draw"],
-                                       {"a": f"a ({' & '.join(b['nations'][0])})", "b": f"b ({' & '.join(b['nations'][1])})"})
-                            + " fates " + f.text("result", "fates", "7=destroyed 8=routed", "14rem")
-                            + " retreats " + f.text("result", "retreats", "ARMY=PROVINCE", "12rem")
-                            + " dice " + f.text("result", "dice", "LABEL=FACE", "12rem"),
-                            "enter the result", "/umpire/act"))
-    return "<h2>The umpire's steps</h2>" + "".join(parts)
-
-
 def _log(c, ident: Identity) -> str:
     from bellica.engine.core.sealed import log_view
 
@@ -315,7 +245,7 @@ def _log(c, ident: Identity) -> str:
     lines = []
     for ln in log_view(c, viewer=viewer):  # the ruleset's seal decides what this viewer reads
         ev = ln.event
-        if ev.kind in _QUIET or (c.ruleset.name == MG and ln.sealed and ev.kind != "step"):
+        if ev.kind in _QUIET or (ln.sealed and ev.kind != "step"):
             continue  # bookkeeping, and Magna Graecia's outcomes a side may not read: left out, not listed
         lines.append((ev.round, ln.text))
     lines = lines[-200:]
@@ -336,18 +266,14 @@ def home_page(c, ident: Identity, *, message: str | None = None, error: str | No
         parts.append(f'<div class="box error" id="error">refused, nothing stored: '
                      f'{e(error.replace("CAMPAIGN", c.path.name))}</div>')
     f = _Form(typed)
-    if c.ruleset.name == MG:
-        parts.append(_mg_side_forms(c, ident.faction, v, f) if ident.role == "player" else _mg_umpire_forms(c, v, f))
-    else:
-        parts.append(_tr_nation_forms(c, ident.faction, v, f) if ident.role == "player" else _tr_umpire_forms(c, v, f))
+    parts.append(_mg_side_forms(c, ident.faction, v, f) if ident.role == "player" else _mg_umpire_forms(c, v, f))
     if ident.role == "umpire":
         parts.append('<h2>SQL console (read-only)</h2><form method="post" action="/umpire/sql" id="sql">'
                      f'<textarea name="query" rows="3">{e(sql)}</textarea><button>run</button></form>{sql_html}')
     what = "the umpire's map" if ident.role == "umpire" else f"{ident.faction}'s map"
     parts.append(f'<h2>Map</h2><iframe id="map" src="/map" title="{e(what)}"></iframe>')
     parts.append(_log(c, ident))
-    game = "Magna Graecia" if c.ruleset.name == MG else "Trossian campaign"
-    title = f"bellica: {game}, " + ("umpire" if ident.role == "umpire" else ident.faction)
+    title = "bellica: Magna Graecia, " + ("umpire" if ident.role == "umpire" else ident.faction)
     return pages.page(title, "".join(parts), who=ident.name)
 
 
@@ -430,76 +356,6 @@ def mg_umpire_act(c, ident: Identity, form: Mapping[str, str]):
     return play(c, step, _mg_arg(step, form))
 
 
-def tr_nation_act(c, ident: Identity, form: Mapping[str, str]):
-    from bellica.engine.trossian.ruleset import act, ally
-    from bellica.geo.errors import InputError
-
-    from bellica.geo.files import whole_number
-
-    nation = _own_side(ident, form)
-    c.require_state()
-    step = str(form.get("step", "")).strip().lower()
-    if step not in TR_NATION_STEPS:
-        raise InputError(f"step {form.get('step', '')!r}: give one of {', '.join(TR_NATION_STEPS)}")
-    if step == "ally":
-        return ally(c, nation, _need(form, "with", "the nation"), brk=str(form.get("word", "")).strip() == "break")
-
-    def whole(key: str, what: str) -> int:
-        v = _need(form, key, what)
-        if whole_number(v) is None:
-            raise InputError(f"{key} {v!r}: give a whole number ({what})")
-        return whole_number(v)
-
-    if step == "march":
-        arg = {"army": whole("army", "the army's number"), "path": _path(form.get("path", ""))}
-    elif step == "sail":
-        arg = {"navy": whole("navy", "the navy's number"), "actions": _path(form.get("actions", ""))}
-    elif step == "courier":
-        arg = {"courier": whole("courier", "the courier's number"), "action": str(form.get("action", "")).strip(),
-               "message": str(form.get("message", "")).strip() or None, "to": str(form.get("to", "")).strip() or None,
-               "path": _path(form.get("path", ""))}
-    elif step == "army":
-        units = _words(form.get("units", ""))
-        if any(whole_number(u) is None for u in units):
-            raise InputError(f"units {form.get('units')!r}: give unit numbers")
-        arg = {"army": whole("army", "the army's number"), "action": str(form.get("action", "")).strip(),
-               "with": _words(form.get("with", "")), "units": [whole_number(u) for u in units],
-               "name": str(form.get("name", "")).strip()}
-    elif step == "bank":
-        arg = {"source": _need(form, "source", "the city the AP leave"), "target": _need(form, "target", "the city"),
-               "ap": whole("ap", "the AP moved")}
-    elif step == "recruit":
-        arg = {"at": _need(form, "at", "the city"), "kinds": _words(form.get("kinds", "")),
-               "quality": str(form.get("quality", "line")).strip() or "line"}
-    else:
-        arg = {}
-    return act(c, step, nation, **arg)
-
-
-def tr_umpire_act(c, ident: Identity, form: Mapping[str, str]):
-    from bellica.engine.trossian.ruleset import enter_result, next_step, parse_dice, parse_fates
-    from bellica.geo.errors import InputError
-    from bellica.geo.files import whole_number
-
-    c.require_state()
-    step = str(form.get("step", "")).strip().lower()
-    if step == "next":
-        return next_step(c)
-    if step != "result":
-        raise InputError(f"step {form.get('step', '')!r}: the umpire gives next or result")
-    battle = _need(form, "battle", "the battle's number")
-    if whole_number(battle) is None:
-        raise InputError(f"battle {battle!r}: give the battle's number")
-    retreats = {}
-    for item in _words(form.get("retreats", "")):
-        army, sep, prov = item.partition("=")
-        if not sep or whole_number(army) is None or not prov.strip():
-            raise InputError(f"retreats {item!r}: give ARMY=PROVINCE")
-        retreats[whole_number(army)] = prov.strip()
-    return enter_result(c, whole_number(battle), _need(form, "winner", "a, b or draw"), parse_fates(_words(form.get("fates", ""))),
-                        retreats, parse_dice(_words(form.get("dice", ""))))
-
-
 # --- the routes -----------------------------------------------------------------------------------------
 
 
@@ -508,7 +364,7 @@ def _said(events) -> list[str]:
 
 
 def routes(access, ruleset: str) -> list[Route]:
-    """The routes of a ``ruleset`` (Magna Graecia or Trossian) campaign served through ``access``."""
+    """The routes of a Magna Graecia campaign (``ruleset``) served through ``access``."""
     from bellica.app.provinces import form_action, turn_page_endpoint
 
     def action(roles: tuple[str, ...], run: Callable):
@@ -523,46 +379,11 @@ def routes(access, ruleset: str) -> list[Route]:
                 return JSONResponse(json.loads(json.dumps(status_json(c, ident), default=str)))
         return await run_in_threadpool(_guarded, request, go)
 
-    side_run, umpire_run = (mg_side_act, mg_umpire_act) if ruleset == MG else (tr_nation_act, tr_umpire_act)
     if ruleset not in RULESETS:
         raise ValueError(f"ruleset {ruleset!r} is not {' or '.join(RULESETS)}")
+    side_run, umpire_run = mg_side_act, mg_umpire_act
     return [Route("/api/status", api_status, methods=["GET"]),
             Route("/turn", turn_page, methods=["GET"]),
             Route("/umpire/sql", console_endpoint(access, home_page), methods=["POST"]),
             Route("/turn/act", action(BOTH, side_run), methods=["POST"]),
             Route("/umpire/act", action(("umpire",), umpire_run), methods=["POST"])]
-
-
-def by_ruleset(access, others: list[Route]) -> list[Route]:
-    """``others`` (the routes :func:`bellica.app.provinces.by_ruleset` gives) with every non-shared path
-    sent, for a Magna Graecia or Trossian campaign, to :func:`routes` (a path they lack: 404), and
-    for any other campaign to ``others``' route as before."""
-    from bellica.app.provinces import SHARED, ruleset_of
-
-    table: dict[str, dict[str, Route]] = {}
-    for r in others:
-        if r.path not in SHARED:
-            table.setdefault(r.path, {})["other"] = r
-    for kind in RULESETS:
-        for r in routes(access, kind):
-            table.setdefault(r.path, {})[kind] = r
-
-    def dispatch(path: str, by_kind: Mapping[str, Route]):
-        async def endpoint(request: Request) -> Response:
-            from bellica.geo.errors import BellicaError
-
-            try:
-                kind = await run_in_threadpool(ruleset_of, access)
-            except HttpError as err:
-                return _error_response(request, err.status, err.message, err.headers)
-            except BellicaError:
-                kind = "other"
-            route = by_kind.get(kind if is_node(kind) else "other")
-            if route is None or request.method not in (route.methods or ()):
-                return _error_response(request, 404, f"{path} is no page of a {kind} campaign: see / for its forms")
-            return await route.endpoint(request)
-        return endpoint
-
-    methods = lambda rs: sorted({m for r in rs.values() for m in (r.methods or ()) if m != "HEAD"})  # noqa: E731
-    return ([r for r in others if r.path in SHARED]
-            + [Route(path, dispatch(path, rs), methods=methods(rs)) for path, rs in table.items()])

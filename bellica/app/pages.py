@@ -1,7 +1,10 @@
-"""The app's HTML: plain f-strings, every value escaped, no script or style from elsewhere (offline).
+"""The app's HTML frame and shared pages, from the Jinja2 templates of ``templates/`` (:mod:`.render`,
+autoescaped); no script or style from elsewhere (offline).
 
 One small stylesheet and one small script (the player's live order check) are written into the
-pages themselves; the map is the page :mod:`bellica.web_maps` writes, in an iframe.
+pages themselves; the map is the page :mod:`bellica.web_maps` writes, in an iframe.  Pages still
+built as HTML text (the Vae Victis and province pages) go into the same frame with :func:`page`,
+their values escaped with :func:`e`.
 """
 
 from __future__ import annotations
@@ -9,9 +12,9 @@ from __future__ import annotations
 from html import escape
 from typing import Iterable, Sequence
 
-from bellica.app.csrf import stamp
+from bellica.app.render import Markup, fragment, render
 
-__all__ = ["e", "page", "signin_page", "confirm_signin_page", "error_page", "table", "CHECK_SCRIPT"]
+__all__ = ["e", "page", "frame", "signin_page", "confirm_signin_page", "error_page", "table", "CHECK_SCRIPT"]
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0;padding:0 1rem 2rem;max-width:70rem;color:#222}
@@ -49,41 +52,34 @@ CHECK_SCRIPT = """
 
 
 def e(value) -> str:
+    """``value`` escaped for HTML (the hand-written pages' pieces; templates escape by themselves)."""
     return escape("" if value is None else str(value), quote=True)
 
 
 def page(title: str, body: str, *, who: str | None = None, script: str = "") -> str:
-    signed = (f'<span>signed in as <b>{e(who)}</b></span><form method="post" action="/signout">'
-              '<button>sign out</button></form>') if who else ""
-    js = f"<script>{script}</script>" if script else ""
+    """A whole page in the one frame every page shares (``templates/base.html``): ``body`` is HTML
+    (a hand-written page's, its values escaped), ``script`` the page's own code (never a value)."""
     # Every POST form gets the request's CSRF check value (bellica.app.csrf): none can be forgotten.
-    return stamp(f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-                 f"<title>{e(title)}</title><style>{STYLE}</style></head><body>"
-                 f"<header><h1>{e(title)}</h1>{signed}</header>{body}{js}</body></html>")
+    return render("base.html", title=title, body=Markup(body), who=who, style=Markup(STYLE), script=Markup(script))
+
+
+def frame(who: str | None = None, script: str = "") -> dict:
+    """The context ``templates/base.html`` needs besides the title, for a template extending it."""
+    return {"who": who, "style": Markup(STYLE), "script": Markup(script)}
 
 
 def signin_page(message: str) -> str:
-    body = (f'<div class="box error" id="message">{e(message)}</div>'
-            '<form method="post" action="/signin"><label>Your token (from the umpire) '
-            '<input type="text" name="token" autocomplete="off"></label> <button>sign in</button></form>')
-    return page("bellica: sign in", body)
+    return render("signin.html", title="bellica: sign in", message=message, **frame())
 
 
 def confirm_signin_page(token: str, name: str, now: str | None) -> str:
     """The sign-in link opened from another site: sign in as ``name`` only when the person asks."""
-    current = f" You are signed in as <b>{e(now)}</b> now." if now else ""
-    body = (f'<div class="box" id="message">This sign-in link was opened from another site or page: sign in as '
-            f'<b>{e(name)}</b>?{current}</div><form method="post" action="/signin" id="confirm-signin">'
-            f'<input type="hidden" name="token" value="{e(token)}"><button>sign in as {e(name)}</button></form>')
-    return page("bellica: sign in", body)
+    return render("confirm_signin.html", title="bellica: sign in", token=token, name=name, now=now, **frame())
 
 
 def error_page(message: str, *, who: str | None = None) -> str:
-    return page("bellica: refused", f'<div class="box error" id="message">{e(message)}</div><p><a href="/">back</a></p>', who=who)
+    return render("error.html", title="bellica: refused", message=message, **frame(who))
 
 
 def table(columns: Sequence[str], rows: Iterable[Sequence]) -> str:
-    head = "".join(f"<th>{e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{e(v)}</td>" for v in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return fragment("table.html", columns=list(columns), rows=[list(r) for r in rows])

@@ -1,11 +1,10 @@
 """The app's pages and forms for province campaigns: Rise of Rome (Rome, solo) and Mare Nostrum (six nations).
 
-:func:`bellica.app.server.create_app` passes its routes through :func:`by_ruleset`: the shared
-pages (``/``, ``/signin``, ``/signout``, ``/map``) stay as they are (``/`` shows this module's page
-for a province campaign), and every other path goes, per request, to the endpoint of the
-campaign's ruleset (read on the first request, so a file another process holds when the app
-starts answers 503 like any request): a Vae Victis campaign keeps exactly its pages, a province
-campaign gets the routes of :func:`routes`, and a path its ruleset lacks is 404.  Every form
+:mod:`bellica.app.routing` sends a province campaign's paths to :func:`routes` (the shared
+pages, ``/``, ``/signin``, ``/signout``, ``/map``, are :mod:`bellica.app.server`'s: ``/`` shows this
+module's page for a province campaign); a path its ruleset lacks is 404.  These forms are written
+by hand until Rise of Rome and Mare Nostrum declare their steps (engine/core/steps.py): then
+their names leave :data:`RULESETS` and :mod:`bellica.app.step_forms` makes their pages.  Every form
 calls the engine function its ``bellica turn`` command calls (so each rule and each refusal is
 the engine's), and every page shows the engine's ``turn_view`` (what ``bellica turn status``
 prints; ``GET /api/status`` gives its ``--json`` object).
@@ -64,9 +63,6 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
-import secrets
-import threading
-from collections import OrderedDict
 from typing import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
@@ -76,10 +72,11 @@ from starlette.routing import Route
 
 from bellica.app import pages
 from bellica.app.pages import e
-from bellica.app.server import HttpError, console_endpoint, _error_response, _form, _guarded, _identify, _wants_json
+from bellica.app.server import (HttpError, console_endpoint, _form, _guarded, _identify, _wants_json, keep_said,
+                                said_for)
 from bellica.app.tokens import Identity
 
-__all__ = ["ROR", "MN", "RULESETS", "SHARED", "is_province", "home_page", "by_ruleset", "routes", "ruleset_of",
+__all__ = ["ROR", "MN", "RULESETS", "is_province", "home_page", "form_action", "routes",
            "status_json"]
 
 ROR = "rise-of-rome"
@@ -101,9 +98,8 @@ def is_province(ruleset: str) -> bool:
 
 
 def _quiet() -> set[str]:
-    from bellica.commands.turn import _QUIET_KINDS
-
-    return _QUIET_KINDS
+    """The bookkeeping kinds a page leaves out (what the rules said is in the other events)."""
+    return {"put_row", "drop_row", "set_campaign", "put_note"}
 
 
 def _view(c):
@@ -296,7 +292,7 @@ def ror_attack(c, ident, form):
 
 
 def ror_spend(c, ident, form):
-    from bellica.commands.turn import rome_spending
+    from bellica.engine.rise_of_rome.steps import rome_spending
     from bellica.engine.rise_of_rome.ruleset import give_spending
 
     _need_rome(c, ident, "the spending")
@@ -529,84 +525,7 @@ def mn_result(c, ident, form):
     return enter_result(c, province, str(form.get("winner", "")))
 
 
-# --- what an action said, for the page it redirects to ----------------------------------------------
-
-#: Messages kept for ``GET /turn?said=KEY``: key -> (the token's name, the HTML), the newest last.
-_SAID: "OrderedDict[str, tuple[str, str]]" = OrderedDict()
-_SAID_LOCK = threading.Lock()
-#: How many are kept (per process); an older key shows the page without its message.
-SAID_KEPT = 512
-
-
-def keep_said(name: str, html: str) -> str:
-    """Keep ``html`` (what an action by the token ``name`` said) and return its key."""
-    key = secrets.token_urlsafe(12)
-    with _SAID_LOCK:
-        _SAID[key] = (name, html)
-        while len(_SAID) > SAID_KEPT:
-            _SAID.popitem(last=False)
-    return key
-
-
-def said_for(name: str, key: str | None) -> str | None:
-    """The message kept under ``key`` if the token ``name`` caused it (another viewer's key: none)."""
-    with _SAID_LOCK:
-        kept = _SAID.get(key or "")
-    return kept[1] if kept and kept[0] == name else None
-
-
 # --- the routes ---------------------------------------------------------------------------------------
-
-
-#: The pages every ruleset shares (``/`` picks its page by the open campaign's ruleset).
-SHARED = ("/", "/signin", "/signout", "/map")
-_KINDS: dict = {}
-_KINDS_LOCK = threading.Lock()
-
-
-def ruleset_of(access) -> str:
-    """The ruleset of the campaign ``access`` serves, read once per file (503 while another process holds it)."""
-    key = access.path.resolve()
-    with _KINDS_LOCK:
-        if key in _KINDS:
-            return _KINDS[key]
-    with access.open() as c:
-        name = c.ruleset.name
-    with _KINDS_LOCK:
-        _KINDS[key] = name
-    return name
-
-
-def by_ruleset(access, others: list[Route]) -> list[Route]:
-    """The app's routes: the shared pages of ``others`` (the Vae Victis routes) as they are, and
-    each other path sent, per request, to the endpoint of the campaign's ruleset (read once):
-    ``others``' for a campaign that is not a province one (exactly today's pages), :func:`routes`'
-    for Rise of Rome and Mare Nostrum; a path the ruleset does not have is 404."""
-    table: dict[str, dict[str, Route]] = {}
-    for kind, group in (("other", [r for r in others if r.path not in SHARED]), (ROR, routes(access, ROR)),
-                        (MN, routes(access, MN))):
-        for r in group:
-            table.setdefault(r.path, {})[kind] = r
-
-    def dispatch(path: str, by_kind: Mapping[str, Route]):
-        async def endpoint(request: Request) -> Response:
-            from bellica.geo.errors import BellicaError
-
-            try:
-                kind = await run_in_threadpool(ruleset_of, access)
-            except HttpError as err:
-                return _error_response(request, err.status, err.message, err.headers)
-            except BellicaError:
-                kind = "other"  # not a campaign the core opens: the Vae Victis endpoint says why, as today
-            route = by_kind.get(kind if is_province(kind) else "other")
-            if route is None or request.method not in (route.methods or ()):
-                return _error_response(request, 404, f"{path} is no page of a {kind} campaign: see / for its forms")
-            return await route.endpoint(request)
-        return endpoint
-
-    methods = lambda rs: sorted({m for r in rs.values() for m in (r.methods or ()) if m != "HEAD"})  # noqa: E731
-    return ([r for r in others if r.path in SHARED]
-            + [Route(path, dispatch(path, rs), methods=methods(rs)) for path, rs in table.items()])
 
 
 def form_action(access, roles: tuple[str, ...], run: Callable, page: Callable, *, nothing: Callable,

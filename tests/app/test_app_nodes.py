@@ -339,53 +339,54 @@ def test_tr_phase_with_a_courier_sealed_orders_and_refusals(tr):
                      client(path, tokens["umpire"]))
     others = [client(path, tokens[n]) for n in ("Danubian Principalities", "Crimean Khanate")]
     page = _ids_unique(rus.get("/").text.replace("&#x27;", "'"))
-    assert "Trossian campaign, Russia" in page and "treasury:" in page and "nothing for your nation" in page
+    assert ", Russia</title>" in page and "treasury:" in page and "nothing for your nation to do now" in page
     upage = _ids_unique(ump.get("/").text.replace("&#x27;", "'"))
     assert 'id="form-next"' in upage and "treasury:" not in upage
     n = _log_len(path)
-    r = rus.post("/turn/act", data={"step": "march", "army": "1", "path": "Podolia"})
+    r = rus.post("/step/march", data={"army": "1", "path": "Podolia"})
     assert r.status_code == 409 and "refused, nothing stored" in T(r)
-    r = rus.post("/umpire/act", data={"step": "next"})
+    r = rus.post("/step/next", data={})
     assert r.status_code == 403
     assert _log_len(path) == n
-    _post(ump, "/umpire/act", {"step": "next"})
+    _post(ump, "/step/next", {})
     page = rus.get("/").text.replace("&#x27;", "'")
     assert 'id="form-courier"' in page and 'id="form-done"' in page
     # Bad input (exit 1): 400 with what was typed kept; an order the rules refuse: 409.
-    r = rus.post("/turn/act", data={"step": "march", "army": "one", "path": "Podolia"})
-    assert r.status_code == 400 and "whole number" in T(r) and 'value="Podolia"' in T(r)
-    r = rus.post("/turn/act", data={"step": "march", "army": "1", "path": "Atlantis"})
+    r = rus.post("/step/march", data={"army": "one", "path": "Podolia"})
+    assert r.status_code == 400 and "--army: 'one' is not a whole number" in T(r)
+    assert 'value="one"' in T(r) and ">Podolia</textarea>" in T(r)  # what was typed, kept
+    r = rus.post("/step/march", data={"army": "1", "path": "Atlantis"})
     assert r.status_code == 400 and "'Atlantis' is not a province" in T(r)
-    r = rus.post("/turn/act", data={"step": "march", "army": "20", "path": "Thrace"})
+    r = rus.post("/step/march", data={"army": "20", "path": "Thrace"})
     assert r.status_code == 400 and "Ottoman Porte's, not Russia's" in T(r)
-    r = rus.post("/turn/act", data={"step": "done", "nation": "Ottoman Porte"})
+    r = rus.post("/step/done", data={"nation": "Ottoman Porte"})
     assert r.status_code == 403
-    r = ump.post("/turn/act", data={"step": "done"})
+    r = ump.post("/step/done", data={})
     assert r.status_code == 403
-    r = rus.post("/turn/act", data={"step": "bank", "source": "Yedisan", "target": "Podolia", "ap": "5"})
+    r = rus.post("/step/bank", data={"source": "Yedisan", "target": "Podolia", "ap": "5"})
     assert r.status_code == 409 and "refused, nothing stored" in T(r)
-    r = rus.post("/turn/act", data={"step": "recruit", "at": "Yedisan", "kinds": "infantry"})
+    r = rus.post("/step/recruit", data={"at": "Yedisan", "kinds": "infantry"})
     assert r.status_code == 409
-    r = ump.post("/umpire/act", data={"step": "result", "battle": "1", "winner": "a"})
+    r = ump.post("/step/result", data={"battle": "1", "winner": "a"})
     assert r.status_code in (400, 409)
 
     # Russia's courier carries a sealed message; no one else reads it.
     secret = "Kutuzov marches at dawn on Bender"
-    _post(rus, "/turn/act", {"step": "courier", "courier": "74", "action": "send", "message": secret, "to": "army 1"})
+    _post(rus, "/step/courier", {"courier": "74", "action": "send", "message": secret, "to": "army 1"})
     page = rus.get("/").text.replace("&#x27;", "'")
     assert secret in page and "order 1: courier" in page and "(Yedisan 10)" in page
     for cl in (ott, ump, *others):
         text = cl.get("/").text.replace("&#x27;", "'") + cl.get("/api/status").text
         assert secret not in text and "order 1: courier" not in text
         assert "(Yedisan 10)" not in text and '"Yedisan":10' not in text  # Russia's bank
-    _post(rus, "/turn/act", {"step": "done"})
-    r = rus.post("/turn/act", data={"step": "done"})
+    _post(rus, "/step/done", {})
+    r = rus.post("/step/done", data={})
     assert r.status_code == 409 and "has given all its orders" in T(r)
-    r = ump.post("/umpire/act", data={"step": "next"})
+    r = ump.post("/step/next", data={})
     assert r.status_code == 409 and "cannot go on" in T(r) and "orders from" in T(r)
     for cl in (ott, *others):
-        _post(cl, "/turn/act", {"step": "done"})
-    page = _post(ump, "/umpire/act", {"step": "next"})
+        _post(cl, "/step/done", {})
+    page = _post(ump, "/step/next", {})
     assert "orders are carried out" in page
     for cl in (ott, ump, *others):
         text = cl.get("/").text.replace("&#x27;", "'") + cl.get("/api/status").text
@@ -401,14 +402,14 @@ def test_tr_phase_with_a_courier_sealed_orders_and_refusals(tr):
         v = json.loads(ump.get("/api/status").text)
         if v["next_step"] == "result":
             b = v["battles"][0]
-            _post(ump, "/umpire/act", {"step": "result", "battle": str(b["battle"]), "winner": "draw"})
+            _post(ump, "/step/result", {"battle": str(b["battle"]), "winner": "draw"})
         elif v["next_step"] == "end":
-            page = _post(ump, "/umpire/act", {"step": "next"})
+            page = _post(ump, "/step/next", {})
             break
         else:
             raise AssertionError(v["next"])
     assert json.loads(ump.get("/api/status").text)["phase"] == "begin"
-    r = ump.post("/umpire/act", data={"step": "result", "battle": "x", "winner": "a"})
+    r = ump.post("/step/result", data={"battle": "x", "winner": "a"})
     assert r.status_code == 400
     r = ump.post("/umpire/sql", data={"query": "SELECT count(*) FROM tr_orders"})
     assert r.status_code == 200 and 'id="sql-result"' in T(r)
@@ -421,15 +422,15 @@ def test_tr_alliance_given_and_accepted_in_the_browser(tr):
     path, tokens = tr
     ott, crim, ump = (client(path, tokens["Ottoman Porte"]), client(path, tokens["Crimean Khanate"]),
                       client(path, tokens["umpire"]))
-    r = ott.post("/turn/act", data={"step": "ally", "with": "Crimean Khanate", "word": "offer or accept"})
+    r = ott.post("/step/ally", data={"partner": "Crimean Khanate"})
     assert r.status_code == 409 and "refused, nothing stored" in T(r)  # not before the orders phase
-    _post(ump, "/umpire/act", {"step": "next"})
+    _post(ump, "/step/next", {})
     assert 'id="form-ally"' in T(ott.get("/"))
-    r = ott.post("/turn/act", data={"step": "ally", "with": "Atlantis", "word": "offer or accept"})
+    r = ott.post("/step/ally", data={"partner": "Atlantis"})
     assert r.status_code == 400 and "Atlantis" in T(r)
-    _post(ott, "/turn/act", {"step": "ally", "with": "Crimean Khanate", "word": "offer or accept"})
-    _post(crim, "/turn/act", {"step": "ally", "with": "Ottoman Porte", "word": "offer or accept"})
+    _post(ott, "/step/ally", {"partner": "Crimean Khanate"})
+    _post(crim, "/step/ally", {"partner": "Ottoman Porte"})
     status = ump.get("/api/status").json()
     assert any({"Crimean Khanate", "Ottoman Porte"} == set(pair) for pair in status["alliances"]), status["alliances"]
-    _post(crim, "/turn/act", {"step": "ally", "with": "Ottoman Porte", "word": "break"})
+    _post(crim, "/step/ally", {"partner": "Ottoman Porte", "brk": "on"})
     assert not ump.get("/api/status").json()["alliances"]

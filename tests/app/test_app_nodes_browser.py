@@ -7,9 +7,11 @@
     alliance die rolled at the table, Syracuse ends its movement, Carthage chooses the defence,
     the umpire enters the result with the losses, and the retreat and end of turn follow; no
     page or map of Carthage's carries Syracuse's element counts or its fleet's naval points.
-(b) Trossian: Russia's and the Ottomans' browsers and the umpire's play a phase in which Russia's
-    courier carries a sealed message (never on the Ottomans' or the umpire's page), a bad order
-    is refused with what was typed kept, and the umpire carries the orders out and ends the phase.
+(b) Trossian (the generic page of its declared steps, bellica/app/step_forms.py): Russia's and the
+    Ottomans' browsers and the umpire's play a phase in which Russia's courier carries a sealed
+    message (never on the Ottomans' or the umpire's page), a bad order is refused with what was
+    typed kept, and the umpire carries the orders out and ends the phase; every field has its
+    label, and a reload after a step never takes it again.
 """
 
 from __future__ import annotations
@@ -121,7 +123,15 @@ def test_trossian_phase_with_a_courier_in_three_browsers(capsys, tmp_path):
         try:
             rus, ott, ump = b.page(tokens["Russia"]), b.page(tokens["Ottoman Porte"]), b.page(tokens["umpire"])
             _act(ump, "next", expect_text="begins")
+            assert "/turn?said=" in ump.url  # Post/Redirect/Get: a reload shows the page, never sends the step again
+            n = _log_len(path)
+            ump.reload()
+            assert _log_len(path) == n
             rus.reload()
+            # Every input of the step forms (made from the declared parameters) has its label.
+            unlabelled = rus.evaluate("() => [...document.querySelectorAll('form.step :is(input, select, textarea)')]"
+                                      ".filter(e => e.type !== 'hidden' && !(e.labels && e.labels.length)).map(e => e.id)")
+            assert rus.locator("form.step").count() >= 4 and unlabelled == [], unlabelled
             # A bad order: refused on the page, what was typed kept.
             _act(rus, "march", {"army": "1", "path": "Atlantis"}, expect_text="'Atlantis' is not a province")
             expect(rus.locator("#march-path")).to_have_value("Atlantis")
@@ -133,7 +143,7 @@ def test_trossian_phase_with_a_courier_in_three_browsers(capsys, tmp_path):
             assert secret not in ott.content()
             _act(ott, "done", expect_text="Ottoman Porte")
             for n in ("Danubian Principalities", "Crimean Khanate"):
-                r = httpx.post(f"{url}/turn/act", data={"step": "done"}, headers={"Authorization": f"Bearer {tokens[n]}"})
+                r = httpx.post(f"{url}/step/done", headers={"Authorization": f"Bearer {tokens[n]}"})
                 assert r.status_code == 303
             ump.reload()
             _act(ump, "next", expect_text="orders are carried out")
@@ -141,7 +151,7 @@ def test_trossian_phase_with_a_courier_in_three_browsers(capsys, tmp_path):
                 v = _status(url, tokens["umpire"])
                 if v["next_step"] == "result":
                     ump.reload()
-                    _act(ump, "result", {"winner": "draw"}, expect_text="battle")
+                    _act(ump, "result", {"battle": str(v["battles"][0]["battle"]), "winner": "draw"}, expect_text="battle")
                 elif v["next_step"] == "end":
                     ump.reload()
                     _act(ump, "next", expect_text="ends")

@@ -1,0 +1,115 @@
+"""Which pages a campaign gets: its ruleset's declared steps, or the forms still written by hand.
+
+Every ruleset that declares its steps (:meth:`~bellica.engine.core.ruleset.Ruleset.actions`, an
+installed one included) gets the one generic page of :mod:`.step_forms`; nothing here names it.
+The rulesets whose forms are still written by hand are named by the modules that write them
+(:data:`bellica.app.provinces.RULESETS`, :data:`bellica.app.nodes.RULESETS`): they keep those
+pages until their forms are replaced (then the module drops the name).  A ruleset that is neither
+(Vae Victis) gets the order pages of :mod:`.vae_victis`.
+
+The shared pages (``/``, ``/signin``, ``/signout``, ``/map``) are :mod:`.server`'s; ``/`` asks
+:func:`home_page` for the viewer's page.  Every other path goes, per request, to the route of the
+campaign's kind of pages (read on the first request, so a file another process holds when the app
+starts answers 503 like any request); a path that kind lacks is 404.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Mapping
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from bellica.app.server import CampaignAccess, HttpError, _error_response
+
+__all__ = ["STEPS", "ORDERS", "kind_of", "home_page", "by_ruleset"]
+
+#: The kind of pages of a ruleset that declares its steps, and of one with the Vae Victis order pages.
+STEPS, ORDERS = "steps", "orders"
+
+_KINDS: dict = {}
+_KINDS_LOCK = threading.Lock()
+
+
+def _hand_written() -> dict:
+    """Ruleset name -> the module whose hand-written forms it still has."""
+    from bellica.app import nodes, provinces
+
+    return {**{name: provinces for name in provinces.RULESETS}, **{name: nodes for name in nodes.RULESETS}}
+
+
+def kind_of(ruleset) -> str:
+    """The kind of pages of ``ruleset``: its name (hand-written forms), :data:`STEPS` or :data:`ORDERS`."""
+    from bellica.app.step_forms import declares_steps
+
+    if ruleset.name in _hand_written():
+        return ruleset.name
+    return STEPS if declares_steps(ruleset) else ORDERS
+
+
+def _kind_served(access: CampaignAccess) -> str:
+    """The kind of pages of the campaign ``access`` serves, read once per file."""
+    key = access.path.resolve()
+    with _KINDS_LOCK:
+        if key in _KINDS:
+            return _KINDS[key]
+    with access.open() as c:
+        kind = kind_of(c.ruleset)
+    with _KINDS_LOCK:
+        _KINDS[key] = kind
+    return kind
+
+
+def home_page(c, ident, said=None) -> str:
+    """The viewer's page of campaign ``c``, with what their last step ``said`` (kept by the step's module)."""
+    kind = kind_of(c.ruleset)
+    if kind == STEPS:
+        from bellica.app import step_forms
+
+        return step_forms.home_page(c, ident, said=said if isinstance(said, list) else None)
+    if kind == ORDERS:
+        from bellica.app import vae_victis
+
+        return vae_victis.home_page(c, ident)
+    return _hand_written()[kind].home_page(c, ident, message=said if isinstance(said, str) else None)
+
+
+def _routes_by_kind(access: CampaignAccess) -> dict[str, list[Route]]:
+    from bellica.app import step_forms, vae_victis
+
+    out = {ORDERS: vae_victis.routes(access), STEPS: step_forms.routes(access)}
+    for name, module in _hand_written().items():
+        out[name] = module.routes(access, name)
+    return out
+
+
+def _dispatch(access: CampaignAccess, path: str, by_kind: Mapping[str, Route]):
+    async def endpoint(request: Request) -> Response:
+        from bellica.geo.errors import BellicaError
+
+        try:
+            kind = await run_in_threadpool(_kind_served, access)
+        except HttpError as err:
+            return _error_response(request, err.status, err.message, err.headers)
+        except BellicaError:
+            kind = ORDERS  # not a campaign the core opens: the order pages' endpoint says why
+        route = by_kind.get(kind)
+        if route is None or request.method not in (route.methods or ()):
+            return _error_response(request, 404, f"{path} is no page of this campaign: see / for its forms")
+        return await route.endpoint(request)
+    return endpoint
+
+
+def by_ruleset(access: CampaignAccess) -> list[Route]:
+    """A route per path of any kind of pages, each sent per request to the campaign's kind's."""
+    table: dict[str, dict[str, Route]] = {}
+    for kind, routes in _routes_by_kind(access).items():
+        for r in routes:
+            table.setdefault(r.path, {})[kind] = r
+
+    def methods(rs: Mapping[str, Route]) -> list[str]:
+        return sorted({m for r in rs.values() for m in (r.methods or ()) if m != "HEAD"})
+    return [Route(path, _dispatch(access, path, rs), methods=methods(rs)) for path, rs in table.items()]

@@ -1,0 +1,325 @@
+"""One page for every ruleset that declares its steps (engine/core/steps.py): forms follow from the declarations.
+
+Nothing here knows a ruleset.  The page (``templates/steps.html``) shows the viewer's status (the
+ruleset's player view, in its :meth:`~bellica.engine.core.ruleset.Ruleset.status_lines`), one form
+per step the viewer may take now (:meth:`~bellica.engine.core.ruleset.Ruleset.open_actions`), each
+field made from a :class:`~bellica.engine.core.steps.Param`: its help is the label, its example the
+placeholder, and its kind the input (``whole``: a number; ``choice``: a select of its choices;
+``flag``: a checkbox; ``faction``: a select of the campaign's factions; ``many``: a text area, one
+value a line; ``text``: a text field).  For the umpire, the SQL console; for everyone, the map and
+the log as the ruleset's seal lets the viewer read it.
+
+=======================  ================  ===================================================
+``POST /step/NAME``      the step's taker  the declared step ``NAME``, its fields by parameter
+                                           name (a ``many`` one: one value a line, or the field
+                                           repeated; a JSON body may give lists).  The actor is
+                                           the signed-in token's faction for a side's step, none
+                                           for the umpire's: never a field of the form.
+``GET /turn?said=KEY``   anyone signed in  the page with what the viewer's last step said
+``GET /api/status``      anyone signed in  the player view's status as JSON
+``GET /api/steps``       anyone signed in  the steps the viewer may take now, with their fields
+``POST /umpire/sql``     umpire            the read-only SQL console
+=======================  ================  ===================================================
+
+A step's input goes through :func:`~bellica.engine.core.steps.parse_input`, the parser the command
+line uses, and ``action.run(campaign, actor, **typed)``.  It succeeds with Post/Redirect/Get (303
+to ``/turn?said=KEY``: what :meth:`~bellica.engine.core.ruleset.Ruleset.said` tells the actor, and
+the next step); a refused one answers the page at once with the one-line error and what was typed
+kept (400 for bad input, a :class:`~bellica.engine.core.steps.ParamError` naming its field; 409 a
+step out of order; 403 another role's step, or a form naming another faction than the token's).
+Asked for JSON (``Accept: application/json``, or a JSON body), it answers ``{"step", "said",
+"next"}`` or ``{"error"}`` (and ``"param"`` for a refused field).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from bellica.app.pages import frame
+from bellica.app.render import Markup, render
+from bellica.app.server import (HttpError, _error_response, _guarded, _identify, _wants_json, console_endpoint, keep_said,
+                                said_for)
+from bellica.app.tokens import Identity
+
+__all__ = ["Field", "StepForm", "declares_steps", "forms_of", "home_page", "take_step", "routes"]
+
+BOTH = ("player", "umpire")
+#: Log entries that are bookkeeping (what the rules said is in the other events).
+QUIET = frozenset({"put_row", "drop_row", "set_campaign", "put_note", "dice"})
+#: Form fields that name who acts: a form may repeat the token's own faction, never another's.
+ACTOR_FIELDS = ("faction", "side", "nation", "actor")
+
+
+def declares_steps(ruleset) -> bool:
+    """Whether ``ruleset`` declares its steps as data (then this module makes its pages)."""
+    return bool(ruleset.actions())
+
+
+def viewer_of(ident: Identity) -> str | None:
+    return ident.faction if ident.role == "player" else None
+
+
+# --- the forms ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a step's form, made from a declared parameter."""
+
+    id: str
+    name: str
+    label: str
+    widget: str  # number, select, checkbox, textarea, text
+    placeholder: str = ""
+    value: str = ""
+    options: tuple[str, ...] = ()
+    required: bool = False
+    invalid: bool = False
+
+
+@dataclass(frozen=True)
+class StepForm:
+    """One step's form: its name, its words and its fields."""
+
+    name: str
+    summary: str
+    details: str
+    fields: tuple[Field, ...]
+    umpire: bool
+
+
+def _typed_text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "\n".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any] | None, invalid: str = "") -> Field:
+    """The input of ``param`` in the form of ``step``, refilled from ``typed`` (the refused form's values)."""
+    given = (typed or {}).get(param.name)
+    value = _typed_text(given) if typed is not None else ""
+    if param.kind == "flag":
+        widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
+    elif param.many:
+        widget = "textarea"
+    elif param.kind == "whole":
+        widget = "number"
+    elif param.kind in ("choice", "faction"):
+        widget = "select"
+    else:
+        widget = "text"
+    options: tuple[str, ...] = ()
+    if widget == "select":
+        options = tuple(param.choices if param.kind == "choice" else factions)
+        if not param.required:
+            options = ("",) + options
+    placeholder = param.example + (" (one a line)" if param.many and param.example else "")
+    if param.many and not param.example:
+        placeholder = "one a line"
+    return Field(id=f"{step}-{param.name}", name=param.name, label=param.help, widget=widget, placeholder=placeholder,
+                 value=value, options=options, required=param.required and param.kind != "flag",
+                 invalid=invalid == param.name)
+
+
+def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[str, Any] | None = None,
+             invalid: str = "") -> list[StepForm]:
+    """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``."""
+    from bellica.engine.core.steps import UMPIRE
+
+    ruleset = c.ruleset
+    factions = ruleset.factions(c)
+    out = []
+    for action in ruleset.open_actions(c, viewer_of(ident)):
+        kept = typed if action.name == failed else None
+        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "") for p in action.params)
+        out.append(StepForm(action.name, action.summary, action.details, fields, action.who == UMPIRE))
+    return out
+
+
+# --- the page -----------------------------------------------------------------------------------------
+
+
+def _here(c, text: str) -> str:
+    """``text`` with the placeholder ``CAMPAIGN`` of a command's words replaced by the file's name."""
+    return text.replace("CAMPAIGN", c.path.name)
+
+
+def next_words(c) -> str:
+    return _here(c, c.ruleset.next_step(c, c.snapshot()))
+
+
+def log_lines(c, viewer: str | None, *, last: int = 200) -> list[tuple[int, str]]:
+    """The log as ``viewer`` may read it (the ruleset's seal), newest first, bookkeeping left out
+    (a row of one of the ruleset's told tables is an order given: kept)."""
+    from bellica.engine.core.sealed import log_view
+
+    told = c.ruleset.told_tables
+    lines = []
+    for ln in log_view(c, viewer=viewer):
+        ev = ln.event
+        if ev.kind in QUIET and not (ev.kind == "put_row" and ev.data.get("table") in told):
+            continue
+        if ln.text:
+            lines.append((ev.round, ln.text))
+    return list(reversed(lines[-last:]))
+
+
+def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: str | None = None,
+              failed: str | None = None, typed: Mapping[str, Any] | None = None, invalid: str = "",
+              sql: str = "", sql_html: str = "") -> str:
+    """The signed-in viewer's page (``said``: what their last step told them; ``error``: the one line
+    a refused step ``failed`` answered, ``typed`` its values as given, ``invalid`` the field it names;
+    ``sql``, ``sql_html``: the umpire's console query and its result)."""
+    c.require_state()
+    ruleset, viewer = c.ruleset, viewer_of(ident)
+    view = ruleset.player_view(c, viewer)
+    who = "umpire" if viewer is None else viewer
+    return render(
+        "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
+        status=[_here(c, line) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
+        said=list(said or ()), error=_here(c, error) if error else None,
+        forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), next=next_words(c),
+        umpire=ident.role == "umpire", faction=viewer, word=ruleset.faction_flag.lstrip("-"),
+        sql=sql, sql_html=Markup(sql_html), log=log_lines(c, viewer))
+
+
+# --- a step -------------------------------------------------------------------------------------------
+
+
+def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
+    """Who takes ``action``: the token's faction for a side's step, None for the umpire's; 403 for
+    another role's step, or a form naming another faction as the one acting."""
+    from bellica.engine.core.steps import SIDE
+
+    word = c.ruleset.faction_flag.lstrip("-")
+    if action.who == SIDE:
+        if ident.role != "player":
+            raise HttpError(403, f"{action.name} is a {word}'s step: the umpire takes none (each {word} acts "
+                                 "with its own token)")
+        params = {p.name for p in action.params}
+        for key in {word, *ACTOR_FIELDS} - params:
+            named = _typed_text(given.get(key)).strip()
+            if named and named.casefold() != ident.faction.casefold():
+                raise HttpError(403, f"your token ({ident.name}) acts for {ident.faction} only, not for {named}")
+        return ident.faction
+    if ident.role != "umpire":
+        raise HttpError(403, f"{action.name} is the umpire's step: your token ({ident.name}) may not take it")
+    return None
+
+
+def take_step(c, ident: Identity, name: str, given: Mapping[str, Any]):
+    """Run the declared step ``name`` with the text ``given`` as ``ident``: (its events, what it tells
+    them).  Raises what refuses it (:class:`HttpError` 403, ``ParamError``, ``InputError``, ``StepRefused``)."""
+    from bellica.engine.core.steps import parse_input
+
+    c.require_state()
+    ruleset = c.ruleset
+    action = ruleset.action(name)
+    actor = _actor(c, ident, action, given)
+    typed = parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
+    events = action.run(c, actor, **typed)
+    return events, [_here(c, line) for line in ruleset.said(c, events, viewer_of(ident)) if line]
+
+
+async def _given(request: Request) -> dict[str, Any]:
+    """A step's fields: a JSON object's, or the form's (a field given more than once: a list)."""
+    if request.headers.get("content-type", "").startswith("application/json"):
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            raise HttpError(400, "the JSON body must be one object: the step's fields by name")
+        return body
+    form = await request.form()
+    out: dict[str, Any] = {}
+    for key, value in form.multi_items():
+        if isinstance(value, str) and key != "csrf":
+            out[key] = [*out[key], value] if isinstance(out.get(key), list) else ([out[key], value] if key in out else value)
+    return out
+
+
+def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str, Any], err: Exception) -> Response:
+    from bellica.engine.core.machine import StepRefused
+    from bellica.engine.core.steps import ParamError
+
+    status = err.status if isinstance(err, HttpError) else 409 if isinstance(err, StepRefused) else 400
+    message = err.message if isinstance(err, HttpError) else str(err)
+    invalid = err.param.name if isinstance(err, ParamError) else ""
+    if _wants_json(request):
+        return JSONResponse({"error": message, **({"param": invalid} if invalid else {})}, status_code=status)
+    page = home_page(c, ident, error=message, failed=name, typed=given, invalid=invalid)
+    return HTMLResponse(page, status_code=status)
+
+
+def step_endpoint(access):
+    """``POST /step/NAME``: the declared step, as the signed-in viewer."""
+    async def endpoint(request: Request) -> Response:
+        from bellica.geo.errors import BellicaError
+
+        name = request.path_params["name"]
+        try:
+            given = await _given(request)
+        except HttpError as err:
+            return _error_response(request, err.status, err.message)
+
+        def go():
+            with access.open(write=True) as c:
+                ident = _identify(c, request, BOTH)
+                try:
+                    _events, said = take_step(c, ident, name, given)
+                except (BellicaError, HttpError) as err:
+                    return _refused(request, c, ident, name, given, err)
+                nxt = next_words(c)
+                if _wants_json(request) or request.headers.get("content-type", "").startswith("application/json"):
+                    return JSONResponse({"step": name, "said": said, "next": nxt})
+                # Post/Redirect/Get: a reload shows the page again, it never takes the step twice.
+                key = keep_said(ident.name, [*said, f"next: {nxt}"])
+                return RedirectResponse(f"/turn?said={key}", status_code=303)
+        return await run_in_threadpool(_guarded, request, go)
+    return endpoint
+
+
+def _read(access, request: Request, fn) -> Response:
+    def go():
+        with access.open() as c:
+            return fn(c, _identify(c, request, BOTH))
+    return _guarded(request, go)
+
+
+def _json(value) -> JSONResponse:
+    return JSONResponse(json.loads(json.dumps(value, default=str)))
+
+
+def _steps_json(c, ident: Identity) -> JSONResponse:
+    return _json([{"step": a.name, "summary": a.summary, "who": a.who, "params": [
+        {"name": p.name, "kind": p.kind, "help": p.help, "required": p.required, "many": p.many,
+         "choices": list(p.choices), "example": p.example} for p in a.params]}
+        for a in c.ruleset.open_actions(c, viewer_of(ident))])
+
+
+def routes(access) -> list[Route]:
+    """The routes of a campaign whose ruleset declares its steps, served through ``access``."""
+    async def turn_page(request: Request) -> Response:
+        return await run_in_threadpool(_read, access, request, lambda c, ident: HTMLResponse(
+            home_page(c, ident, said=said_for(ident.name, request.query_params.get("said")))))
+
+    async def api_status(request: Request) -> Response:
+        return await run_in_threadpool(_read, access, request, lambda c, ident: _json(
+            c.ruleset.player_view(c, viewer_of(ident)).status))
+
+    async def api_steps(request: Request) -> Response:
+        return await run_in_threadpool(_read, access, request, _steps_json)
+
+    return [Route("/turn", turn_page, methods=["GET"]),
+            Route("/api/status", api_status, methods=["GET"]),
+            Route("/api/steps", api_steps, methods=["GET"]),
+            Route("/step/{name}", step_endpoint(access), methods=["POST"]),
+            Route("/umpire/sql", console_endpoint(access, home_page), methods=["POST"])]
