@@ -50,7 +50,8 @@ test: venv chromium
 	$(PY) -m pytest -q -m serial || $(PY) -m pytest -q -m serial --last-failed
 
 # The fuzz tests alone, at four times their stated examples (make test tries half of them).
-FUZZ_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py
+FUZZ_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py \
+	tests/engine/test_mare_nostrum_views.py
 fuzz: venv
 	BELLICA_FUZZ_SCALE=4 $(PY) -m pytest -q -n auto --dist worksteal $(FUZZ_TESTS)
 

@@ -18,7 +18,6 @@ the example counts are sized for about two minutes on two cores.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
 import traceback
@@ -30,20 +29,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bellica.cli import main
+from tests.bounds import examples
 from tests.engine.boards import sketch
 from tests.engine.test_rounds import STRUCTURES, WATER
 from tests.engine.test_state import make_campaign
 from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenario
 
 
-#: The share of each fuzz test's stated examples that a run tries: half in `make test`, bounded so
-#: the suite stays within its minutes on two cores; `make fuzz` runs four times the stated number.
-FUZZ_SCALE = float(os.environ.get("BELLICA_FUZZ_SCALE") or 0.5)
-
-
 def fuzz_settings(n: int):
     return settings(
-        max_examples=max(3, round(n * FUZZ_SCALE)),
+        max_examples=examples(n),  # bounded in make test, more in make fuzz (tests/bounds.py)
         deadline=None,
         derandomize=True,  # the same examples every run: a CI failure reproduces locally
         database=None,  # no .hypothesis/ folder left in the repository
