@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 BELLICA := $(VENV)/bin/bellica
 BUILD := build
 
-.PHONY: demo test fuzz bench venv chromium clean
+.PHONY: demo test long bench venv chromium clean
 
 venv: $(VENV)/.installed
 
@@ -46,14 +46,17 @@ demo: venv
 # (marker serial) time forks, signals and sockets: they run alone afterwards, and once more when
 # one fails, because a loaded machine can delay a fork past their waits.
 test: venv chromium
-	$(PY) -m pytest -q -n auto --dist worksteal -m "not serial"
+	$(PY) -m pytest -q -n auto --dist worksteal -m "not serial and not slow"
 	$(PY) -m pytest -q -m serial || $(PY) -m pytest -q -m serial --last-failed
 
-# The fuzz tests alone, at four times their stated examples (make test tries half of them).
-FUZZ_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py \
+# The suite's bounded cases at full size: the fuzz tests at four times their stated examples and
+# the property tests over every played state (make test tries half and a stride: tests/bounds.py),
+# then the tests on large synthetic data (marker slow: a 20000 x 20000 raster on a Dask cluster).
+LONG_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py \
 	tests/engine/test_mare_nostrum_views.py
-fuzz: venv
-	BELLICA_FUZZ_SCALE=4 $(PY) -m pytest -q -n auto --dist worksteal $(FUZZ_TESTS)
+long: venv
+	BELLICA_FUZZ_SCALE=4 $(PY) -m pytest -q -n auto --dist worksteal $(LONG_TESTS)
+	$(PY) -m pytest -q -m slow
 
 bench: venv
 	$(PY) -m benchmarks.run

@@ -1,7 +1,7 @@
-"""How big the suite's generated cases are: bounded in `make test`, larger in `make fuzz`.
+"""How big the suite's generated cases are: bounded in `make test`, larger in `make long`.
 
 ``BELLICA_FUZZ_SCALE`` (default 0.5) is the share of each fuzz test's stated examples a run tries;
-`make fuzz` sets 4.  Property tests over played states take a stride that shrinks as it grows.
+`make long` sets 4.  Property tests over played states take a stride that shrinks as it grows.
 """
 
 from __future__ import annotations

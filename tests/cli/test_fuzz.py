@@ -38,7 +38,7 @@ from tests.etl.test_campaign import build_synthetic_map, write_synthetic_scenari
 
 def fuzz_settings(n: int):
     return settings(
-        max_examples=examples(n),  # bounded in make test, more in make fuzz (tests/bounds.py)
+        max_examples=examples(n),  # bounded in make test, more in make long (tests/bounds.py)
         deadline=None,
         derandomize=True,  # the same examples every run: a CI failure reproduces locally
         database=None,  # no .hypothesis/ folder left in the repository
