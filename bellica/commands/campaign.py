@@ -40,6 +40,7 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
     from bellica.etl.campaign import create_campaign
     from bellica.etl.scenario import is_node_scenario, is_province_scenario, load_node_scenario, load_province_scenario
 
+    scenario = installed_scenario(scenario)
     if is_node_scenario(scenario):
         if placements is not None:
             raise click.BadParameter("a node scenario takes no placements: omit --placements", param_hint="--placements")
@@ -145,6 +146,7 @@ def check(scenario: str, placements: Path | None, quiet: bool) -> None:
     from bellica.etl.scenario import (is_node_scenario, is_province_scenario, load_node_scenario,
                                      load_province_scenario, load_scenario)
 
+    scenario = installed_scenario(scenario)
     if is_node_scenario(scenario):
         from bellica.engine.core.ruleset import get_ruleset
 
@@ -177,13 +179,17 @@ def check(scenario: str, placements: Path | None, quiet: bool) -> None:
 @group.command(name="scenarios")
 @click.option("--json", "as_json", is_flag=True, help='One JSON array of {"name", "title"}.')
 def scenarios(as_json: bool) -> None:
-    """List the shipped scenarios.
+    """List the scenarios bellica ships, then those of installed rulesets.
 
     Example: bellica campaign scenarios --json
     """
+    from bellica.engine.core.ruleset import ruleset_scenarios
     from bellica.etl.scenario import list_scenarios, scenario_title
 
-    listed = [(name, scenario_title(name)) for name in list_scenarios()]
+    shipped = list_scenarios()
+    installed = {name: path for name, path in ruleset_scenarios().items() if name not in shipped}
+    listed = [(name, scenario_title(name)) for name in shipped]
+    listed += [(name, scenario_title(path)) for name, path in sorted(installed.items())]
     if as_json:
         from bellica.commands.jsonout import echo_json
 
@@ -191,6 +197,21 @@ def scenarios(as_json: bool) -> None:
         return
     for name, title in listed:
         click.echo(f"{name}: {title}")
+
+
+def installed_scenario(scenario: str) -> str:
+    """``scenario`` as the ETL reads it: a path or a name bellica ships stays as given; the name of
+    a scenario an installed ruleset ships (:attr:`Ruleset.scenarios`, a distribution's own folder)
+    becomes that scenario's path, so a ruleset installed through the ``bellica.rulesets`` entry
+    point is played from its own scenarios with no file of bellica edited."""
+    from bellica.etl.scenario import list_scenarios
+
+    if Path(scenario).exists() or scenario in list_scenarios():
+        return scenario
+    from bellica.engine.core.ruleset import ruleset_scenarios
+
+    found = ruleset_scenarios().get(scenario.strip("/").removesuffix(".toml"))
+    return str(found) if found is not None else scenario
 
 
 @group.command(name="structures")

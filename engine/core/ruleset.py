@@ -52,6 +52,7 @@ __all__ = [
     "register",
     "get_ruleset",
     "ruleset_names",
+    "ruleset_scenarios",
 ]
 
 #: A reducer applies one state event's data to a snapshot, in place.
@@ -95,6 +96,10 @@ class Ruleset:
     command_group: str = ""
     #: The option naming the faction that takes a side's step (``--nation``, ``--side``).
     faction_flag: str = "--faction"
+    #: A folder of the scenario folders the ruleset ships (a distribution's own; None: it ships
+    #: none, or they are bellica's ``datasets/scenarios``): ``bellica campaign new --scenario NAME``
+    #: and ``bellica campaign scenarios`` find them by name (:func:`ruleset_scenarios`).
+    scenarios: Path | None = None
 
     # --- the schema -----------------------------------------------------------------
 
@@ -327,6 +332,36 @@ def get_ruleset(name: str | None) -> Ruleset:
     if name not in _REGISTRY:
         raise InputError(f"unknown ruleset {name!r} in scenario_meta: use one of {', '.join(ruleset_names()) or 'none installed'}")
     return _REGISTRY[name]
+
+
+def ruleset_scenarios() -> dict[str, Path]:
+    """The scenarios the found rulesets ship in their :attr:`Ruleset.scenarios` folders, by the name
+    ``bellica campaign new --scenario`` takes: a folder's name (a hex or province scenario: its
+    ``scenario.toml`` or ``provinces.toml``), or ``<folder>/<stem>`` for each TOML file of a folder
+    whose ``[scenario]`` names a ruleset and a node file (a node scenario, docs/nodes.md).  The
+    first ruleset offering a name keeps it."""
+    import tomllib
+
+    def node_scenario(path: Path) -> bool:
+        try:
+            head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario")
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return False
+        return isinstance(head, dict) and bool(head.get("ruleset")) and bool(head.get("nodes"))
+
+    found: dict[str, Path] = {}
+    for name in ruleset_names():
+        folder = _REGISTRY[name].scenarios
+        if folder is None or not Path(folder).is_dir():
+            continue
+        for sub in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
+            if (sub / "scenario.toml").is_file() or (sub / "provinces.toml").is_file():
+                found.setdefault(sub.name, sub)
+            else:
+                for f in sorted(sub.glob("*.toml")):
+                    if node_scenario(f):
+                        found.setdefault(f"{sub.name}/{f.stem}", f)
+    return found
 
 
 def ruleset_names() -> list[str]:

@@ -1,0 +1,178 @@
+"""A sixth ruleset that lives outside the repository (issue 20, part 6): installed, then played.
+
+The example distribution ``examples/bellica-archidamian`` (the Archidamian War: two sides, nine
+provinces of Greece, a sealed march per side a year, the umpire's resolve with a die each from the
+campaign seed) is copied into the test's temporary folder and installed offline into a throw-away
+venv that sees this project's environment (``pip install --no-index --no-build-isolation
+--no-deps``); nothing of bellica is edited.  Then it is played through that venv's ``bellica`` as a
+user types it: ``campaign scenarios`` and ``campaign new`` by the scenario's name, the group built
+from its declared steps, ``status`` (text and JSON), ``render map``, ``export``, ``log`` and ``sql``
+as each viewer, and ``round verify --readjudicate``.  The conformance check of
+tests/test_conformance.py is made here for it (that test runs in-process, where the ruleset is not
+installed): a side's dispatch, sealed until the year is resolved, is in no interface of the other
+side or the umpire, and in its own side's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "bellica-archidamian"
+SECRET = "Ravage-the-Megarid-at-dawn"  # Athens' dispatch of 431 BC: Athens' alone until the year is resolved
+SPARTA_SECRET = "Hold-the-Isthmus"
+
+#: Every table and view of a viewer's SQL console, read through the console's own checks (one
+#: subprocess for all of them: the ruleset is importable only in the venv).
+CONSOLE_DUMP = """
+import sys
+from bellica.engine.core.console import open_console, run_checked
+from bellica.geo.errors import InputError
+con, sealed = open_console(sys.argv[1], sys.argv[2] or None)
+names = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
+for name in names:
+    try:
+        print(name, [r.rows for r in run_checked(con, f'SELECT * FROM "{name}"', "QUERY", sealed)])
+    except InputError as e:
+        print(name, "refused:", e)
+"""
+
+
+class Venv:
+    def __init__(self, root: Path, cwd: Path):
+        self.python = root / "bin" / "python"
+        self.bellica = root / "bin" / "bellica"
+        self.cwd = cwd
+        self.env = {**os.environ, "BELLICA_WARM": "0"}  # a warm server would run the command without the venv
+
+    def run(self, *args, code: int = 0) -> str:
+        done = subprocess.run([str(self.bellica), *map(str, args)], cwd=self.cwd, env=self.env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == code, (args, done.returncode, done.stdout, done.stderr)
+        return done.stdout + done.stderr
+
+    def console(self, campaign: Path, viewer: str | None) -> str:
+        done = subprocess.run([str(self.python), "-c", CONSOLE_DUMP, str(campaign), viewer or ""], cwd=self.cwd,
+                              env=self.env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory) -> Venv:
+    """The example distribution copied here and installed offline into a venv of its own."""
+    tmp = tmp_path_factory.mktemp("installed-ruleset")
+    source = tmp / "bellica-archidamian"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    root = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True, timeout=120)
+    site = subprocess.run([str(root / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    # The venv sees this project's environment (bellica, setuptools, pip) as its system site-packages.
+    Path(site, "_bellica_project.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
+    subprocess.run([str(root / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation",
+                    "--no-deps", "--disable-pip-version-check", str(source)],
+                   check=True, capture_output=True, timeout=300, cwd=tmp, env={**os.environ, "PIP_NO_INPUT": "1"})
+    (root / "bin" / "bellica").write_text(f"#!{root / 'bin' / 'python'}\nimport sys\nfrom bellica.launch import main\n"
+                                          "sys.exit(main())\n")
+    (root / "bin" / "bellica").chmod(0o755)
+    play = tmp / "play"
+    play.mkdir()
+    return Venv(root, play)
+
+
+@pytest.fixture(scope="module")
+def sealed(venv) -> Path:
+    """A campaign made from the installed scenario by name, started, both marches of 431 BC given."""
+    listed = venv.run("campaign", "scenarios")
+    assert "archidamian-war: The Archidamian War, 431 BC" in listed
+    out = venv.run("campaign", "new", "--scenario", "archidamian-war", "--out", "war.duckdb")
+    assert "scenario archidamian-war (ruleset archidamian-war)" in out and "9 provinces" in out
+    assert "2 sides, 9 provinces, 13 places: OK" in venv.run("campaign", "check", "--scenario", "archidamian-war")
+    assert "campaign started, year 1, seed 431" in venv.run("archidamian", "start", "war.duckdb", "--seed", "431")
+    out = venv.run("archidamian", "march", "war.duckdb", "--side", "athens", "--to", "megar", "--dispatch", SECRET)
+    assert f"Athens marches to Megaris: '{SECRET}'" in out
+    venv.run("archidamian", "march", "war.duckdb", "--side", "Sparta", "--to", "Arcadia", "--dispatch", SPARTA_SECRET)
+    return venv.cwd / "war.duckdb"
+
+
+def _interfaces(venv: Venv, path: Path, viewer: str | None, tmp: Path, *, files: bool = True) -> dict[str, str]:
+    """Every interface's text as ``viewer`` reads it (``files``: the map page and the export too)."""
+    who = ["--faction", viewer] if viewer else []
+    side = ["--side", viewer] if viewer else []
+    out = {
+        "status": venv.run("archidamian", "status", path, *side) + venv.run("archidamian", "status", path, *side, "--json"),
+        "log": venv.run("log", path, *who) + venv.run("log", path, *who, "--json"),
+        "sql": venv.console(path, viewer),
+    }
+    if files:
+        tmp.mkdir(parents=True, exist_ok=True)
+        venv.run("render", "map", path, "--out", tmp / "map.html", "--force", *who)
+        venv.run("export", path, "--out", tmp / "export", "--force", *who)
+        out["map"] = (tmp / "map.html").read_text(encoding="utf-8")
+        out["export"] = "".join(p.read_bytes().decode("utf-8", "replace") for p in sorted((tmp / "export").rglob("*"))
+                                if p.is_file())
+        assert "Attica" in out["map"] and (tmp / "export" / "geojson" / "provinces.geojson").is_file()
+    return out
+
+
+def test_installed_ruleset_played_through_the_command_line(venv, sealed, tmp_path):
+    """One test, so the one install and the one campaign are made once (a worker of their own)."""
+    _no_viewer_reads_another_sides_sealed_march(venv, sealed, tmp_path)
+    _sql_refuses_the_sealed_table_before_it_opens(venv, sealed)
+    _played_to_the_verdict_and_readjudicated(venv, sealed)
+
+
+def _no_viewer_reads_another_sides_sealed_march(venv, sealed, tmp_path):
+    for viewer in (None, "Sparta"):
+        for interface, text in _interfaces(venv, sealed, viewer, tmp_path / str(viewer)).items():
+            assert SECRET not in text, f"{interface} shows Athens' sealed dispatch to {viewer or 'the umpire'}"
+    mine = _interfaces(venv, sealed, "Athens", tmp_path / "Athens", files=False)
+    assert all(SECRET in mine[name] for name in ("status", "log", "sql")), "Athens' own dispatch: the test could not fail"
+    assert SPARTA_SECRET not in "".join(mine.values())
+
+
+def _sql_refuses_the_sealed_table_before_it_opens(venv, sealed):
+    out = venv.run("sql", sealed, "SELECT * FROM ar_orders", code=1)
+    assert "reading ar_orders is refused" in out and "it opens when the umpire resolves the year" in out
+    rows = json.loads(venv.run("sql", sealed, "SELECT side, dispatch FROM ar_orders", "--faction", "Sparta", "--json"))
+    assert rows == [{"side": "Sparta", "dispatch": SPARTA_SECRET}]
+
+
+def _played_to_the_verdict_and_readjudicated(venv, sealed):
+    status = json.loads(venv.run("archidamian", "status", sealed, "--json"))
+    assert status["marched"] == ["Athens", "Sparta"] and status["my_march"] is None and status["year"] == "431 BC"
+    # Out of order, unknown names, another game's command: the project's exit codes.
+    venv.run("archidamian", "march", sealed, "--side", "Persia", "--to", "Attica", code=2)
+    venv.run("archidamian", "march", sealed, "--side", "Sparta", "--to", "Attica", code=3)  # not across one border
+    venv.run("trossian", "status", sealed, code=1)
+    out = venv.run("archidamian", "resolve", sealed)
+    assert "Athens marches to Megaris" in out and "next: each side marches" in out
+    log = venv.run("log", sealed, "--faction", "Sparta")
+    assert SECRET in log, "the year resolved, Athens' dispatch is everyone's"
+    assert SECRET in venv.run("sql", sealed, "SELECT dispatch FROM ar_marches", "--faction", "Sparta")
+    # Both armies into Corinthia: a battle, one die each from the campaign's seed.
+    venv.run("archidamian", "march", sealed, "--side", "Athens", "--to", "Corinthia")
+    venv.run("archidamian", "resolve", sealed, code=3)  # Sparta has not marched
+    venv.run("archidamian", "march", sealed, "--side", "Sparta", "--to", "Corinthia")
+    assert "battle in Corinthia" in venv.run("archidamian", "resolve", sealed)
+    for _year in range(5):
+        status = json.loads(venv.run("archidamian", "status", sealed, "--json"))
+        if status["winner"]:
+            break
+        for army in status["armies"]:
+            venv.run("archidamian", "march", sealed, "--side", army["side"], "--to", army["province"])
+        venv.run("archidamian", "resolve", sealed)
+    status = json.loads(venv.run("archidamian", "status", sealed, "--json"))
+    assert status["winner"] and status["phase"] == "over" and len(status["battles"]) == 1
+    venv.run("archidamian", "resolve", sealed, code=3)  # the war is over
+    out = venv.run("round", "verify", sealed, "--readjudicate")
+    assert "re-adjudicated from the scenario give the same" in out
