@@ -15,7 +15,7 @@ knows a ruleset: a subclass names its own functions as class attributes.
 from __future__ import annotations
 
 import importlib
-
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -25,7 +25,7 @@ from bellica.engine.core.rules import stored_rules
 from bellica.engine.core.ruleset import Ruleset
 from bellica.engine.core.tables import Snapshot, StateSchema
 
-__all__ = ["SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
+__all__ = ["StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
            "set_campaign", "snapshot_of", "step_event", "store_rules"]
 
 #: A state as rows: ``{table: {key: row dict}}``.
@@ -75,6 +75,39 @@ def snapshot_of(schema: StateSchema, position: Iterable[tuple[str, str]], rows: 
             row = spec.row_from(r)
             snap.tables[table][spec.key_of(row)] = row
     return snap
+
+
+# --- one step, run by the core --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepInput:
+    """What a step's rule is given: the campaign's snapshot, its board and rules, the pure state
+    read from the snapshot, the round and phase it runs in, the dice (the campaign's one seeded
+    source) and the faction taking it (None: the umpire)."""
+
+    snap: Snapshot
+    board: Any
+    rules: Any
+    state: Any
+    round: int
+    phase: str
+    dice: Any
+    actor: str | None
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """What a step's rule gives back: the ``step`` event logged first (``marker``), the new pure
+    state (None: no state table changes), the rules' own events (``told``), events written after
+    the dice (``extra``: rows the step puts itself) and the new position in the ruleset's own
+    terms (``where``; None: :meth:`SteppedRuleset.position_events` reads it from the state)."""
+
+    marker: Event
+    state: Any = None
+    told: Sequence[Event] = ()
+    extra: Sequence[Event] = ()
+    where: Any = None
 
 
 # --- the static scenario in the campaign file -------------------------------------------------------
@@ -219,6 +252,62 @@ class SteppedRuleset(Ruleset):
 
     def after_start(self, campaign) -> None:
         self.install_views(campaign.con)
+
+    # --- one step: the core's runner and the ruleset's hooks -------------------------------------------
+
+    def take_step(self, campaign, name: str, rule: Callable[[StepInput], StepOutcome], *,
+                  actor: str | None = None, entered: Mapping[str, int] | None = None) -> list[Event]:
+        """Run step ``name`` in one transaction: check the position (:meth:`check_step`), read
+        the pure state (:meth:`state_of`) and the dice (:meth:`dice_of`, ``entered``: dice rolled
+        at the table), run the pure ``rule``, then log its marker, its events, the dice it used
+        (:meth:`dice_events`), its extra events, the state tables' diff and the new position
+        (:meth:`position_events`).  Returns the events logged."""
+        c = campaign
+        with c.transaction():
+            snap = c.snapshot()
+            self.check_step(c, snap, name, actor)
+            state = self.state_of(c, snap)
+            rnd, phase = int(snap.campaign("round")), snap.campaign("phase")
+            dice = self.dice_of(c, snap, entered)
+            out = rule(StepInput(snap, c.board, c.rules, state, rnd, phase, dice, actor))
+            events = [out.marker, *self.told_events(out, state, rnd, phase), *self.dice_events(dice, state, rnd, phase),
+                      *out.extra]
+            if out.state is not None:
+                events += diff_events(c, snap, self.step_rows(c, out.state), rnd, phase, state_keys=self.state_keys)
+            events += self.position_events(c, snap, out, rnd, phase)
+            c.append(events, before=snap)
+        return events
+
+    #: For a key/value state table, the keys the pure state owns (:func:`diff_events`).
+    state_keys: Mapping[str, Iterable[str]] = {}
+
+    def check_step(self, campaign, snap: Snapshot, name: str, actor: str | None) -> None:
+        """Refuse step ``name`` by ``actor`` unless the position allows it (default: :meth:`require`)."""
+        self.require(campaign, snap, name)
+
+    def step_rows(self, campaign, state: Any) -> Rows:
+        """The state tables' rows a step's new pure state holds (default: :meth:`state_rows`)."""
+        return self.state_rows(campaign.board, state)
+
+    def state_of(self, campaign, snap: Snapshot) -> Any:
+        """The pure state the snapshot's rows hold."""
+        raise NotImplementedError
+
+    def dice_of(self, campaign, snap: Snapshot, entered: Mapping[str, int] | None) -> Any:
+        """The step's dice: the campaign's seeded source, with the dice ``entered`` at the table."""
+        raise NotImplementedError
+
+    def told_events(self, out: StepOutcome, state: Any, rnd: int, phase: str) -> list[Event]:
+        """The rule's events as logged (default: as the rule gave them)."""
+        return list(out.told)
+
+    def dice_events(self, dice: Any, state: Any, rnd: int, phase: str) -> list[Event]:
+        """The rolls the step used, as events (default: none logged)."""
+        return []
+
+    def position_events(self, campaign, snap: Snapshot, out: StepOutcome, rnd: int, phase: str) -> list[Event]:
+        """``set_campaign`` events moving the core position to where the step leaves it (default: none)."""
+        return []
 
     # --- words and re-adjudication -------------------------------------------------------------
 

@@ -61,7 +61,7 @@ from bellica.engine.core.names import matches as _match
 from bellica.engine.core.machine import Step, StepRefused, position_of, require_step
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.sealed import OrderSeal
-from bellica.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
+from bellica.engine.core.stepped import (StepInput, StepOutcome, SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
                                         store_rules)
 from bellica.engine.core.stepped import set_campaign as _set
 from bellica.engine.core.tables import Snapshot
@@ -451,26 +451,17 @@ def _position(c, snap: Snapshot, rnd: int, phase: str, where: str, new_round: in
 
 
 def _run(c, name: str, body: Callable, *, nation: str | None = None, entered: Mapping[str, int] | None = None) -> list[Event]:
-    """One step in one transaction.  ``body(snap, scenario, rules, state, rnd, dice, nation)``
-    returns ``(marker, new_state or None, rule events, extra events, (where, round) or None)``."""
-    with c.transaction():
-        snap = c.snapshot()
-        if nation is not None:
-            nation = nation_named(c, nation)
-        _require(c, snap, name, nation)
-        scenario, rules = c.board, c.rules
-        state = state_of(snap)
-        rnd, phase = int(snap.campaign("round")), snap.campaign("phase")
-        dice = Dice(seed=int(snap.campaign("seed")), entered=dict(entered or {}))
-        marker, new, told, extra, where = body(snap, scenario, rules, state, rnd, dice, nation)
-        owners = {x.id: x.nation for x in state.couriers}
-        events = [marker, *_tag_couriers(_restamp(rnd, phase, told), owners), *_dice_events(rnd, phase, dice, owners), *extra]
-        if new is not None:
-            events += diff_events(c, snap, _rows(scenario, new, rules), rnd, phase, state_keys={"tr_game": _GAME_KEYS})
-        if where is not None:
-            events += _position(c, snap, rnd, phase, where[1], where[0])
-        c.append(events, before=snap)
-    return events
+    """One step, run by the core (:meth:`SteppedRuleset.take_step`).  ``body(snap, scenario, rules,
+    state, rnd, dice, nation)`` returns ``(marker, new_state or None, rule events, extra events,
+    (round, phase) or None)``."""
+    if nation is not None:
+        nation = nation_named(c, nation)
+
+    def rule(i: StepInput) -> StepOutcome:
+        marker, new, told, extra, where = body(i.snap, i.board, i.rules, i.state, i.round, i.dice, i.actor)
+        return StepOutcome(marker, new, told, extra, where)
+
+    return c.ruleset.take_step(c, name, rule, actor=nation, entered=entered)
 
 
 def _refuse(err: InputError, what: str) -> StepRefused:
@@ -902,6 +893,32 @@ class Trossian(SteppedRuleset):
 
     def require(self, campaign, snap: Snapshot, name: str) -> None:
         _require(campaign, snap, name)
+
+    # --- one step (the core's runner: SteppedRuleset.take_step) ---
+
+    state_keys = {"tr_game": _GAME_KEYS}
+
+    def check_step(self, campaign, snap: Snapshot, name: str, actor: str | None) -> None:
+        _require(campaign, snap, name, actor)
+
+    def state_of(self, campaign, snap: Snapshot) -> GameState:
+        return state_of(snap)
+
+    def dice_of(self, campaign, snap: Snapshot, entered) -> Dice:
+        return Dice(seed=int(snap.campaign("seed")), entered=dict(entered or {}))
+
+    def step_rows(self, campaign, state: GameState):
+        return _rows(campaign.board, state, campaign.rules)
+
+    def told_events(self, out, state: GameState, rnd: int, phase: str) -> list[Event]:
+        """The rules' events in the step's round and phase, a courier's carrying its nation."""
+        return _tag_couriers(_restamp(rnd, phase, out.told), {x.id: x.nation for x in state.couriers})
+
+    def dice_events(self, dice: Dice, state: GameState, rnd: int, phase: str) -> list[Event]:
+        return _dice_events(rnd, phase, dice, {x.id: x.nation for x in state.couriers})
+
+    def position_events(self, campaign, snap: Snapshot, out, rnd: int, phase: str) -> list[Event]:
+        return [] if out.where is None else _position(campaign, snap, rnd, phase, out.where[1], out.where[0])
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
