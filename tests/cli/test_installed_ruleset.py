@@ -7,7 +7,8 @@ venv that sees this project's environment (``pip install --no-index --no-build-i
 --no-deps``); nothing of bellica is edited.  Then it is played through that venv's ``bellica`` as a
 user types it: ``campaign scenarios`` and ``campaign new`` by the scenario's name, the group built
 from its declared steps, ``status`` (text and JSON), ``render map``, ``export``, ``log`` and ``sql``
-as each viewer, and ``round verify --readjudicate``.  The conformance check of
+as each viewer, and ``round verify --readjudicate``; then the web app's pages (bellica/app/step_forms.py)
+on a copy of the started campaign: the form of each open step, posted.  The conformance check of
 tests/test_conformance.py is made here for it (that test runs in-process, where the ruleset is not
 installed): a side's dispatch, sealed until the year is resolved, is in no interface of the other
 side or the umpire, and in its own side's.
@@ -46,6 +47,44 @@ for name in names:
 """
 
 
+#: The web app (bellica serve's, through Starlette's TestClient) on a started campaign: each side's
+#: page offers the form of its open step, Athens posts its march (signed in with a Bearer token),
+#: a march the rules refuse is 409, the umpire's page offers resolve once both have marched.
+WEB_PROBE = """
+import sys, json, warnings
+warnings.filterwarnings("ignore")
+from starlette.testclient import TestClient
+from bellica.app.server import create_app
+from bellica.app.tokens import issue_tokens
+from bellica.engine.core.campaign import Campaign
+path, secret = sys.argv[1], sys.argv[2]
+with Campaign.open(path) as c:
+    tokens = {i.name: i.token for i in issue_tokens(c)}
+def client(who):
+    return TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens[who]}"}, follow_redirects=False)
+out = {}
+ath, spa, ump = client("Athens"), client("Sparta"), client("umpire")
+out["athens_page"] = ath.get("/").text
+out["umpire_before"] = ump.get("/").text
+r = ath.post("/step/march", data={"target": "Megaris", "dispatch": secret})
+out["post"] = [r.status_code, r.headers.get("location")]
+out["athens_after"] = ath.get(r.headers["location"]).text if r.status_code == 303 else r.text
+r = ath.post("/step/march", data={"target": "Laconia"})
+out["refused"] = [r.status_code, r.text]
+out["sparta_page"] = spa.get("/").text
+out["sparta_json"] = spa.get("/api/status").text
+out["sparta_map"] = spa.get("/map").text
+out["umpire_page"] = ump.get("/").text
+r = spa.post("/step/march", data={"target": "Arcadia"})
+out["sparta_post"] = r.status_code
+out["umpire_after"] = ump.get("/").text
+r = ump.post("/step/resolve", data={})
+out["resolve"] = [r.status_code, r.headers.get("location")]
+out["sparta_end"] = spa.get("/").text
+print(json.dumps(out))
+"""
+
+
 class Venv:
     def __init__(self, root: Path, cwd: Path):
         self.python = root / "bin" / "python"
@@ -58,6 +97,12 @@ class Venv:
                               text=True, timeout=120)
         assert done.returncode == code, (args, done.returncode, done.stdout, done.stderr)
         return done.stdout + done.stderr
+
+    def web(self, campaign: Path, secret: str) -> dict:
+        done = subprocess.run([str(self.python), "-c", WEB_PROBE, str(campaign), secret], cwd=self.cwd, env=self.env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
 
     def console(self, campaign: Path, viewer: str | None) -> str:
         done = subprocess.run([str(self.python), "-c", CONSOLE_DUMP, str(campaign), viewer or ""], cwd=self.cwd,
@@ -98,6 +143,7 @@ def sealed(venv) -> Path:
     assert "scenario archidamian-war (ruleset archidamian-war)" in out and "9 provinces" in out
     assert "2 sides, 9 provinces, 13 places: OK" in venv.run("campaign", "check", "--scenario", "archidamian-war")
     assert "campaign started, year 1, seed 431" in venv.run("archidamian", "start", "war.duckdb", "--seed", "431")
+    shutil.copy(venv.cwd / "war.duckdb", venv.cwd / "web.duckdb")  # the web pages' own copy of the started campaign
     out = venv.run("archidamian", "march", "war.duckdb", "--side", "athens", "--to", "megar", "--dispatch", SECRET)
     assert f"Athens marches to Megaris: '{SECRET}'" in out
     venv.run("archidamian", "march", "war.duckdb", "--side", "Sparta", "--to", "Arcadia", "--dispatch", SPARTA_SECRET)
@@ -129,6 +175,21 @@ def test_installed_ruleset_played_through_the_command_line(venv, sealed, tmp_pat
     _no_viewer_reads_another_sides_sealed_march(venv, sealed, tmp_path)
     _sql_refuses_the_sealed_table_before_it_opens(venv, sealed)
     _played_to_the_verdict_and_readjudicated(venv, sealed)
+    _played_in_the_browser(venv, sealed.with_name("web.duckdb"))
+
+
+def _played_in_the_browser(venv, path):
+    secret = "Sail-round-the-Peloponnese"
+    out = venv.web(path, secret)
+    assert 'id="form-march"' in out["athens_page"] and 'name="dispatch"' in out["athens_page"]
+    assert 'id="form-march"' not in out["umpire_before"] and 'id="form-resolve"' not in out["umpire_before"]
+    assert out["post"][0] == 303 and out["post"][1].startswith("/turn?said=")
+    assert secret in out["athens_after"] and "Athens marches to Megaris" in out["athens_after"]
+    assert out["refused"][0] == 409 and "not Laconia" in out["refused"][1]
+    for name in ("sparta_page", "sparta_json", "sparta_map", "umpire_page", "umpire_after"):
+        assert secret not in out[name], f"the web {name} shows Athens' sealed dispatch"
+    assert out["sparta_post"] == 303 and 'id="form-resolve"' in out["umpire_after"]
+    assert out["resolve"][0] == 303 and secret in out["sparta_end"], "resolved: Athens' dispatch is everyone's"
 
 
 def _no_viewer_reads_another_sides_sealed_march(venv, sealed, tmp_path):
