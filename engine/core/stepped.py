@@ -267,7 +267,7 @@ class SteppedRuleset(Ruleset):
             snap = c.snapshot()
             self.check_step(c, snap, name, actor)
             state = self.state_of(c, snap)
-            rnd, phase = int(snap.campaign("round")), snap.campaign("phase")
+            rnd, phase = self.step_time(snap, state)
             dice = self.dice_of(c, snap, entered)
             out = rule(StepInput(snap, c.board, c.rules, state, rnd, phase, dice, actor))
             events = [out.marker, *self.told_events(out, state, rnd, phase), *self.dice_events(dice, state, rnd, phase),
@@ -292,6 +292,10 @@ class SteppedRuleset(Ruleset):
     def state_of(self, campaign, snap: Snapshot) -> Any:
         """The pure state the snapshot's rows hold."""
         raise NotImplementedError
+
+    def step_time(self, snap: Snapshot, state: Any) -> tuple[int, str]:
+        """The round and phase a step's events are logged in (default: the campaign's position)."""
+        return int(snap.campaign("round")), snap.campaign("phase")
 
     def dice_of(self, campaign, snap: Snapshot, entered: Mapping[str, int] | None) -> Any:
         """The step's dice: the campaign's seeded source, with the dice ``entered`` at the table."""

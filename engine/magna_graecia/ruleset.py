@@ -58,7 +58,7 @@ from bellica.engine.core.names import matches as _match
 from bellica.engine.core.machine import Step, StepRefused, position_of
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.sealed import OrderSeal
-from bellica.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
+from bellica.engine.core.stepped import (StepInput, StepOutcome, SteppedRuleset, create_scenario_tables, scenario_tables,
                                         snapshot_of, store_rules)
 from bellica.engine.core.stepped import set_campaign as _set
 from bellica.engine.core.stepped import step_event as _marker
@@ -418,6 +418,28 @@ class MagnaGraecia(SteppedRuleset):
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)
 
+    # --- one step (the core's runner: SteppedRuleset.take_step) ---
+
+    state_keys = {"mg_game": _GAME_KEYS}
+
+    def check_step(self, campaign, snap: Snapshot, name: str, actor: str | None) -> None:
+        _check_position(campaign, snap, name)
+
+    def state_of(self, campaign, snap: Snapshot) -> GameState:
+        return state_of(snap)
+
+    def step_time(self, snap: Snapshot, state: GameState) -> tuple[int, str]:
+        return state.turn, state.phase
+
+    def dice_of(self, campaign, snap: Snapshot, entered) -> Dice:
+        return _dice(snap)  # the dice rolled at the table are the mg_rolls rows (`roll`)
+
+    def dice_events(self, dice: Dice, state: GameState, rnd: int, phase: str) -> list[Event]:
+        return _dice_event(rnd, phase, dice)
+
+    def position_events(self, campaign, snap: Snapshot, out, rnd: int, phase: str) -> list[Event]:
+        return [] if out.state is None else _position(rnd, phase, out.state, snap, campaign.rules)
+
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name not in STEPS:
             raise BellicaError(f"ruleset {self.name} has no step {name!r}")
@@ -722,50 +744,47 @@ def play(c, step: str, arg: Mapping | None = None) -> list[Event]:
     arg = dict(arg or {})
     if not c.has_state():
         raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: `bellica magna-graecia start {c.path}`")
-    with c.transaction():
-        snap = c.snapshot()
-        if snap.campaign("phase") is None:
-            raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: "
-                              "`bellica magna-graecia start CAMPAIGN`")
-        pos = position_of(snap)
-        phases, _who = STEPS[step]
-        if pos.winner is not None or pos.phase == OVER:
-            raise StepRefused(f"cannot {WORDS[step]}: the season is over")
-        if pos.phase not in phases:
-            raise StepRefused(f"cannot {WORDS[step]}: turn {pos.round} is in the {pos.phase} phase; "
-                              + next_decision(c, snap).replace("CAMPAIGN", str(c.path)))
-        board, rules = c.board, c.rules
-        state = state_of(snap)
-        a = _resolve(board, state, step, arg)
-        _check_turn(state, step, a)
-        rnd, phase = state.turn, state.phase
-        dice = _dice(snap)
-        extra: list[Event] = []
-        new, told = state, []
-        if step == "roll":
-            if a["label"] in {k[0] for k in snap.tables["mg_rolls"]}:
-                raise StepRefused(f"roll {a['label']} has been entered already")
-            extra = [Event(rnd, phase, "put_row", {"table": "mg_rolls", "row": {"label": a["label"], "value": a["value"]}},
-                           f"die {a['label']} = {a['value']} (rolled at the table)")]
-            text = f"the umpire enters the die {a['label']}: {a['value']}"
-        elif step == "second_day":
-            a["turn"] = state.turn  # the seal's round
-            new, told, extra, text = _second_day(c, snap, state, a, dice)
-        else:
-            action = _action(step, a, state)
-            try:
-                new, told = actions_mod.act(state, board.nmap, rules, dice, action)
-            except StepRefused:
-                raise
-            except InputError as err:  # the rules refuse it: illegal now, not malformed
-                raise StepRefused(f"cannot {WORDS[step]}: {err}") from None
-            text = _words(step, a, state)
-        events = [_marker(rnd, phase, step, a, f"Turn {rnd}: {text}"), *told, *_dice_event(rnd, phase, dice), *extra]
-        if new is not state:
-            events += diff_events(c, snap, state_rows(board, new), rnd, phase, state_keys={"mg_game": _GAME_KEYS})
-            events += _position(rnd, phase, new, snap, rules)
-        c.append(events, before=snap)
-    return events
+    return c.ruleset.take_step(c, step, lambda i: _rule(c, step, arg, i))
+
+
+def _check_position(c, snap: Snapshot, step: str) -> None:
+    """Refuse ``step`` unless the season is on and in one of the step's phases."""
+    if snap.campaign("phase") is None:
+        raise StepRefused(f"cannot {WORDS[step]}: the campaign has not started: `bellica magna-graecia start CAMPAIGN`")
+    pos = position_of(snap)
+    phases, _who = STEPS[step]
+    if pos.winner is not None or pos.phase == OVER:
+        raise StepRefused(f"cannot {WORDS[step]}: the season is over")
+    if pos.phase not in phases:
+        raise StepRefused(f"cannot {WORDS[step]}: turn {pos.round} is in the {pos.phase} phase; "
+                          + next_decision(c, snap).replace("CAMPAIGN", str(c.path)))
+
+
+def _rule(c, step: str, arg: dict, i: StepInput) -> StepOutcome:
+    """The step's input resolved against the board and checked against the turn, then the rules."""
+    snap, board, state, rnd, phase, dice = i.snap, i.board, i.state, i.round, i.phase, i.dice
+    a = _resolve(board, state, step, arg)
+    _check_turn(state, step, a)
+    extra: list[Event] = []
+    new, told = state, []
+    if step == "roll":
+        if a["label"] in {k[0] for k in snap.tables["mg_rolls"]}:
+            raise StepRefused(f"roll {a['label']} has been entered already")
+        extra = [Event(rnd, phase, "put_row", {"table": "mg_rolls", "row": {"label": a["label"], "value": a["value"]}},
+                       f"die {a['label']} = {a['value']} (rolled at the table)")]
+        text = f"the umpire enters the die {a['label']}: {a['value']}"
+    elif step == "second_day":
+        a["turn"] = state.turn  # the seal's round
+        new, told, extra, text = _second_day(c, snap, state, a, dice)
+    else:
+        try:
+            new, told = actions_mod.act(state, board.nmap, i.rules, dice, _action(step, a, state))
+        except StepRefused:
+            raise
+        except InputError as err:  # the rules refuse it: illegal now, not malformed
+            raise StepRefused(f"cannot {WORDS[step]}: {err}") from None
+        text = _words(step, a, state)
+    return StepOutcome(_marker(rnd, phase, step, a, f"Turn {rnd}: {text}"), None if new is state else new, told, extra)
 
 
 def _action(step: str, a: Mapping, state: GameState) -> dict:
