@@ -2,9 +2,10 @@
 
 Every ruleset that declares its steps (:meth:`~bellica.engine.core.ruleset.Ruleset.actions`, an
 installed one included) gets the one generic page of :mod:`.step_forms`; nothing here names it.
-The rulesets whose forms are still written by hand are named by the modules that write them
-(:data:`bellica.app.provinces.RULESETS`, :data:`bellica.app.nodes.RULESETS`): they keep those
-pages until their forms are replaced (then the module drops the name).  A ruleset that is neither
+The rulesets whose forms are still written by hand are named by the module that writes them
+(:data:`bellica.app.provinces.RULESETS`: Rise of Rome, Mare Nostrum): they keep those pages until
+their forms are replaced (then the module drops the name).  The Trossian campaign and Magna
+Graecia have the generic page (their hand-written forms, bellica/app/nodes.py, are gone).  A ruleset that is neither
 (Vae Victis) gets the order pages of :mod:`.vae_victis`.
 
 The shared pages (``/``, ``/signin``, ``/signout``, ``/map``) are :mod:`.server`'s; ``/`` asks
@@ -36,9 +37,9 @@ _KINDS_LOCK = threading.Lock()
 
 def _hand_written() -> dict:
     """Ruleset name -> the module whose hand-written forms it still has."""
-    from bellica.app import nodes, provinces
+    from bellica.app import provinces
 
-    return {**{name: provinces for name in provinces.RULESETS}, **{name: nodes for name in nodes.RULESETS}}
+    return {name: provinces for name in provinces.RULESETS}
 
 
 def kind_of(ruleset) -> str:

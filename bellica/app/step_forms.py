@@ -194,12 +194,15 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
 
 
 def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
-    """Who takes ``action``: the token's faction for a side's step, None for the umpire's; 403 for
-    another role's step, or a form naming another faction as the one acting."""
+    """Who takes ``action``: the token's faction for a side's step, None for the umpire's (and for a
+    side's step the umpire may take too, ``Action.umpire_too``); 403 for another role's step, or a
+    form naming another faction as the one acting."""
     from bellica.engine.core.steps import SIDE
 
     word = c.ruleset.faction_flag.lstrip("-")
     if action.who == SIDE:
+        if ident.role != "player" and getattr(action, "umpire_too", False):
+            return None  # a side's step the umpire may take for the side (the ruleset knows whose)
         if ident.role != "player":
             raise HttpError(403, f"{action.name} is a {word}'s step: the umpire takes none (each {word} acts "
                                  "with its own token)")

@@ -166,75 +166,76 @@ def _check_mg_secrets(path, tokens, cls) -> None:
 def test_mg_pages_turn_to_a_battle_result_and_refusals(mg):
     path, tokens = mg
     syr, car, ump = client(path, tokens["Syracuse"]), client(path, tokens["Carthage"]), client(path, tokens["umpire"])
-    page = _ids_unique(syr.get("/").text.replace("&#x27;", "'"))
-    assert "Magna Graecia, Syracuse" in page and 'id="form-move"' in page and 'id="form-end_movement"' in page
-    assert 'id="map"' in page and "can reach:" in page
-    cpage = _ids_unique(car.get("/").text.replace("&#x27;", "'"))
+    page = _ids_unique(T(syr.get("/")))
+    assert ", Syracuse</title>" in page and 'id="form-move"' in page and 'id="form-end-movement"' in page
+    assert 'id="map"' in page and "can reach" in page
+    cpage = _ids_unique(T(car.get("/")))
     assert 'id="form-move"' not in cpage and "nothing for your side to do now" in cpage
-    upage = _ids_unique(ump.get("/").text.replace("&#x27;", "'"))
+    upage = _ids_unique(T(ump.get("/")))
     assert 'id="form-roll"' in upage and 'id="sql"' in upage and "Cv(O) + 8 Sp(O)" in upage
     _check_mg_secrets(path, tokens, {"Syracuse": syr, "Carthage": car})
 
     n = _log_len(path)
     # Out of turn (the CLI's exit 3): 409 on the page, nothing stored.
-    r = car.post("/turn/act", data={"step": "move", "command": "40", "path": "Solus"})
+    r = car.post("/step/move", data={"command": "40", "path": "Solus"})
     assert r.status_code == 409 and "it is Syracuse's turn, not Carthage's" in T(r) and "refused, nothing stored" in T(r)
     # Bad input (exit 1): 400, one line, what was typed kept.
-    r = syr.post("/turn/act", data={"step": "move", "command": "38", "path": "Leontini Atlantis"})
+    r = syr.post("/step/move", data={"command": "38", "path": "Leontini\nAtlantis"})
     assert r.status_code == 400 and "'Atlantis' is not a place" in T(r)
-    assert 'value="Leontini Atlantis"' in T(r)
-    r = syr.post("/turn/act", data={"step": "exchange", "from": "36", "to": "37", "elements": "Sp(O)=x"})
-    assert r.status_code == 400 and "ELEMENT=N" in T(r) and 'value="Sp(O)=x"' in T(r)
+    assert ">Leontini\nAtlantis</textarea>" in T(r)
+    r = syr.post("/step/exchange", data={"giver": "36", "taker": "37", "elements": "Sp(O)=x"})
+    assert r.status_code == 400 and "ELEMENT=N" in T(r) and ">Sp(O)=x</textarea>" in T(r)
+    r = syr.post("/step/move", data={"command": "thirty-eight", "path": "Leontini"})
+    assert r.status_code == 400 and "is not a whole number" in T(r) and 'value="thirty-eight"' in T(r)
     # The rules refuse it (exit 3): a path that is not one.
-    r = syr.post("/turn/act", data={"step": "move", "command": "38", "path": "Morgantina"})
+    r = syr.post("/step/move", data={"command": "38", "path": "Morgantina"})
     assert r.status_code == 409 and "no path from Syracuse to Morgantina" in T(r)
-    # Another role's form: 403.
-    r = syr.post("/umpire/act", data={"step": "roll", "label": "alliance/1/Morgantina/Syracuse", "value": "1"})
+    # Another role's step: 403.
+    r = syr.post("/step/roll", data={"label": "alliance/1/Morgantina/Syracuse", "value": "1"})
     assert r.status_code == 403
-    r = ump.post("/turn/act", data={"step": "end_movement"})
-    assert r.status_code == 403 and "the umpire takes no side's steps" in T(r)
-    r = syr.post("/turn/act", data={"step": "end_movement", "side": "Carthage"})
+    r = ump.post("/step/end-movement")
+    assert r.status_code == 403 and "the umpire takes none" in T(r)
+    r = syr.post("/step/end-movement", data={"side": "Carthage"})
     assert r.status_code == 403 and "acts for Syracuse only" in T(r)
-    r = syr.post("/turn/act", data={"step": "result", "node": "Gela", "winner": "Syracuse"})
+    r = syr.post("/step/result", data={"node": "Gela", "winner": "Syracuse"})
     assert r.status_code == 403
-    r = syr.post("/turn/act", data={"step": "warp"})
-    assert r.status_code == 400 and "give one of" in T(r)
-    r = ump.post("/umpire/act", data={"step": "fleet_battle", "node": "Gela"})
+    r = syr.post("/step/warp")
+    assert r.status_code == 400 and "has no step 'warp'" in T(r)
+    r = ump.post("/step/fleet-battle", data={"node": "Gela"})
     assert r.status_code == 409 and "movement phase" in T(r)
-    r = ump.post("/umpire/act", data={"step": "result", "node": "Gela", "winner": "Syracuse"})
+    r = ump.post("/step/result", data={"node": "Gela", "winner": "Syracuse"})
     assert r.status_code == 409
-    r = ump.post("/umpire/act", data={"step": "move"})
-    assert r.status_code == 400 and "the umpire gives one of" in T(r)
-    r = syr.post("/turn/act", data={"step": "defence", "node": "Gela", "defence": "central"})
+    r = ump.post("/step/move", data={"command": "38", "path": "Leontini"})
+    assert r.status_code == 403
+    r = syr.post("/step/defence", data={"node": "Gela", "defence": "central"})
     assert r.status_code == 409
     assert _log_len(path) == n
 
     # Syracuse marches on Morgantina, attacks the neutral city (it joins Carthage); the umpire enters the
     # alliance die rolled at the table (a 1: it stays Carthage's); end of movement: a battle.
-    page = _post(syr, "/turn/act", {"step": "move", "command": "38", "path": "Leontini, Morgantina"})
+    page = _post(syr, "/step/move", {"command": "38", "path": "Leontini\nMorgantina"})
     assert "command 38 moves Leontini -> Morgantina" in page and 'id="message"' in page
-    page = _post(syr, "/turn/act", {"step": "attack_city", "node": "Morgantina"})
+    page = _post(syr, "/step/attack-city", {"node": "Morgantina"})
     assert "joins Carthage" in page
-    _post(ump, "/umpire/act", {"step": "roll", "label": "alliance/1/Morgantina/Syracuse", "value": "1"})
-    r = ump.post("/umpire/act", data={"step": "roll", "label": "alliance/1/Morgantina/Syracuse", "value": "9"})
+    _post(ump, "/step/roll", {"label": "alliance/1/Morgantina/Syracuse", "value": "1"})
+    r = ump.post("/step/roll", data={"label": "alliance/1/Morgantina/Syracuse", "value": "9"})
     assert r.status_code == 400 and "from 1 to 6" in T(r)
-    page = _post(syr, "/turn/act", {"step": "end_movement"})
+    page = _post(syr, "/step/end-movement", {})
     assert "battle at Morgantina" in page
     # Reloading the redirected page does not send the step again.
     n = _log_len(path)
     assert syr.get("/").status_code == 200 and _log_len(path) == n
 
-    cpage = car.get("/").text.replace("&#x27;", "'")
+    cpage = T(car.get("/"))
     assert 'id="form-defence"' in cpage
-    r = car.post("/turn/act", data={"step": "defence", "node": "Morgantina", "defence": "sideways"})
+    r = car.post("/step/defence", data={"node": "Morgantina", "defence": "sideways"})
     assert r.status_code == 400
-    _post(car, "/turn/act", {"step": "defence", "node": "Morgantina", "defence": "central"})
-    upage = ump.get("/").text.replace("&#x27;", "'")
+    _post(car, "/step/defence", {"node": "Morgantina", "defence": "central"})
+    upage = T(ump.get("/"))
     assert 'id="form-result"' in upage
-    r = ump.post("/umpire/act", data={"step": "result", "node": "Morgantina", "winner": "Syracuse", "losses": "oops"})
-    assert r.status_code == 400 and "COMMAND:ELEMENT=N" in T(r) and 'value="oops"' in T(r)
-    page = _post(ump, "/umpire/act", {"step": "result", "node": "Morgantina", "winner": "Syracuse",
-                                      "losses": "38:LH(O)=1 25:Sp(I)=2"})
+    r = ump.post("/step/result", data={"node": "Morgantina", "winner": "Syracuse", "losses": "oops"})
+    assert r.status_code == 400 and "COMMAND:ELEMENT=N" in T(r) and ">oops</textarea>" in T(r)
+    page = _post(ump, "/step/result", {"node": "Morgantina", "winner": "Syracuse", "losses": "38:LH(O)=1\n25:Sp(I)=2"})
     assert "the battle at Morgantina is entered: Syracuse wins" in page
     _check_mg_secrets(path, tokens, {"Syracuse": syr, "Carthage": car})
     # A retreat owed is the umpire's (a city's own command) or its owner's; then Syracuse ends its turn.
@@ -248,10 +249,10 @@ def test_mg_pages_turn_to_a_battle_result_and_refusals(mg):
         if not v["retreats"]:
             break
         r0 = v["retreats"][0]
-        _post(ump, "/umpire/act", {"step": "retreat", "command": str(r0["command"]), "path": r0["open_paths"][0]})
-    page = _post(syr, "/turn/act", {"step": "end_turn"})
+        _post(ump, "/step/retreat", {"command": str(r0["command"]), "path": r0["open_paths"][0]})
+    page = _post(syr, "/step/end-turn", {})
     assert "Carthage is phasing" in page
-    assert 'id="form-move"' in car.get("/").text.replace("&#x27;", "'")
+    assert 'id="form-move"' in T(car.get("/"))
     code = json.loads(syr.get("/api/status").text)
     assert code["phasing"] == "Carthage" and code["viewer"] == "Syracuse"
     r = ump.post("/umpire/sql", data={"query": "SELECT count(*) AS n FROM mg_commands"})
@@ -298,7 +299,7 @@ def _two_sided_battle(path) -> tuple[str, list[str], list[str]]:
 
 def _unsaid(text: str) -> str:
     """The page without the words every page may hold (the next step's words, the form's options)."""
-    for s in ("stay or retire", '"retire"', ">retire<", "stay|retire"):
+    for s in ("stay or retire", "stay-or-retire", '"retire"', ">retire<", "stay|retire"):
         text = text.replace(s, "")
     return text
 
@@ -310,23 +311,23 @@ def test_mg_second_day_is_sealed_until_both_wrote(mg):
     node, (a, b), defenders = _two_sided_battle(path)
     cl = {s: client(path, tokens[s]) for s in (a, b)}
     ump = client(path, tokens["umpire"])
-    _post(cl[defenders[0]], "/turn/act", {"step": "defence", "node": node, "defence": "central"})
-    page = _post(ump, "/umpire/act", {"step": "result", "node": node, "winner": "none"})
+    _post(cl[defenders[0]], "/step/defence", {"node": node, "defence": "central"})
+    page = _post(ump, "/step/result", {"node": node, "winner": "none"})
     assert "undecided" in page
     for s in (a, b):
-        assert 'id="form-second_day"' in T(cl[s].get("/"))
-    r = cl[a].post("/turn/act", data={"step": "second_day", "node": node, "choice": "maybe"})
-    assert r.status_code == 400 and 'give one of' in T(r)
-    _post(cl[a], "/turn/act", {"step": "second_day", "node": node, "choice": "retire"})
-    r = cl[a].post("/turn/act", data={"step": "second_day", "node": node, "choice": "stay"})
+        assert 'id="form-second-day"' in T(cl[s].get("/"))
+    r = cl[a].post("/step/second-day", data={"node": node, "choice": "maybe"})
+    assert r.status_code == 400 and "'maybe' is not one of stay, retire" in T(r)
+    _post(cl[a], "/step/second-day", {"node": node, "choice": "retire"})
+    r = cl[a].post("/step/second-day", data={"node": node, "choice": "stay"})
     assert r.status_code == 409 and "written one already" in T(r)
-    assert 'id="form-second_day"' not in T(cl[a].get("/"))
+    assert 'id="form-second-day"' not in T(cl[a].get("/"))
     for viewer in (cl[b], ump):
         text = T(viewer.get("/")) + viewer.get("/api/status").text
         assert f"{a} writes its sealed second-day order" in text
         assert "retire" not in _unsaid(text).replace(f"{a} retires", "")
         assert f"{a} retires" not in text
-    page = _post(cl[b], "/turn/act", {"step": "second_day", "node": node, "choice": "stay"})
+    page = _post(cl[b], "/step/second-day", {"node": node, "choice": "stay"})
     assert f"{a} retires" in page and f"{b} stays" in page
 
 

@@ -1,6 +1,8 @@
 """Magna Graecia and the Trossian campaign played through browsers (headless Debian chromium) against
 `bellica serve` on a real uvicorn, as tests/app/test_app_provinces_browser.py plays the province games.
 
+Both games have the generic page of their declared steps (bellica/app/step_forms.py).
+
 (a) Magna Graecia: Syracuse's, Carthage's and the umpire's browsers play a turn to a battle's result:
     Syracuse marches on the neutral city of Morgantina and attacks it (it joins Carthage), a move
     of Carthage's out of turn is refused on its page (nothing stored), the umpire enters the
@@ -65,15 +67,14 @@ def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily,
             syr, car, ump = b.page(tokens["Syracuse"]), b.page(tokens["Carthage"]), b.page(tokens["umpire"])
             expect(syr.locator("#status")).to_contain_text("Syracuse is phasing (view of Syracuse)")
             assert car.locator("#form-move").count() == 0
-            # Syracuse marches on Morgantina; the command list offers its own commands only.
-            offered = syr.locator("#move-command option").evaluate_all("os => os.map(o => o.value)")
-            assert "38" in offered and "40" not in offered
-            _act(syr, "move", {"command": "38", "path": "Leontini Morgantina"},
+            # Syracuse marches on Morgantina (the command a number, the path one node a line).
+            assert syr.locator("#move-command").get_attribute("type") == "number"
+            _act(syr, "move", {"command": "38", "path": "Leontini\nMorgantina"},
                  expect_text="command 38 moves Leontini -> Morgantina")
-            _act(syr, "attack_city", {"node": "Morgantina"}, expect_text="joins Carthage")
+            _act(syr, "attack-city", {"node": "Morgantina"}, expect_text="joins Carthage")
             # Carthage cannot act out of its turn: a forged post is refused on its page, nothing stored.
             n = _log_len(path)
-            r = httpx.post(f"{url}/turn/act", data={"step": "end_movement"},
+            r = httpx.post(f"{url}/step/end-movement",
                            headers={"Authorization": f"Bearer {tokens['Carthage']}"})
             assert r.status_code == 409 and "Syracuse's turn" in html.unescape(r.text)
             assert _log_len(path) == n
@@ -81,24 +82,24 @@ def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily,
             ump.reload()
             _act(ump, "roll", {"label": "alliance/1/Morgantina/Syracuse", "value": "1"},
                  expect_text="alliance/1/Morgantina/Syracuse: 1")
-            _act(syr, "end_movement", expect_text="Syracuse ends its movement")
+            _act(syr, "end-movement", expect_text="Syracuse ends its movement")
             expect(syr.locator("#status")).to_contain_text("land battle at Morgantina")
             # Carthage (Morgantina's ally) chooses the defence in its browser.
             car.reload()
             expect(car.locator("#form-defence")).to_be_visible()
-            _act(car, "defence", {"defence": "central"}, expect_text="central defence")
+            _act(car, "defence", {"node": "Morgantina", "defence": "central"}, expect_text="central defence")
             # The umpire enters the table's result: a typo is refused with the text kept, then the losses.
             ump.reload()
-            _act(ump, "result", {"winner": "Syracuse", "losses": "38:LH(O)"}, expect_text="give ELEMENT=N")
+            _act(ump, "result", {"node": "Morgantina", "winner": "Syracuse", "losses": "38:LH(O)"}, expect_text="give ELEMENT=N")
             expect(ump.locator("#result-losses")).to_have_value("38:LH(O)")
-            _act(ump, "result", {"winner": "Syracuse", "losses": "38:LH(O)=1 25:Sp(I)=2"},
+            _act(ump, "result", {"node": "Morgantina", "winner": "Syracuse", "losses": "38:LH(O)=1\n25:Sp(I)=2"},
                  expect_text="the battle at Morgantina is entered: Syracuse wins")
             v = _status(url, tokens["umpire"])
             for r0 in v["retreats"]:
                 ump.reload()
-                _act(ump, "retreat", {"path": r0["open_paths"][0]}, expect_text="retreats")
+                _act(ump, "retreat", {"command": str(r0["command"]), "path": r0["open_paths"][0]}, expect_text="retreats")
             syr.reload()
-            _act(syr, "end_turn", expect_text="Carthage")
+            _act(syr, "end-turn", expect_text="Carthage")
             expect(syr.locator("#status")).to_contain_text("Carthage is phasing")
             car.reload()
             expect(car.locator("#form-move")).to_be_visible()

@@ -1,6 +1,5 @@
 """`bellica serve` on Magna Graecia and Trossian campaigns, fed hostile form data (issue #13): every
-POST to /turn/act and /umpire/act (Magna Graecia's hand-written forms) and /step/NAME (the Trossian
-campaign's declared steps, bellica/app/step_forms.py) with a garbled step, unknown sides, nations, nodes and numbers,
+POST to /step/NAME (their declared steps, bellica/app/step_forms.py) with a garbled step, unknown sides, nations, nodes and numbers,
 element specs like '40:Sp(I)=-3', huge and unicode values, missing and repeated fields answers a
 page (never a 500), and a refused one stores nothing (the campaign's log unchanged).  A step
 the engine accepts (303, Post/Redirect/Get) may add to the log; nothing else may.  Derandomized
@@ -24,15 +23,15 @@ from tests.cli.test_fuzz_games import run  # noqa: E402
 
 #: Any text a form field may carry, NUL included (a form is no argv).
 ANY = st.one_of(TEXT, st.sampled_from(["", " ", "\x00", "a" * 10_000, "１", "-1", "99999999999999999999", "nan", "٣"]))
-MG_STEPS = ["move", "sail", "embark", "disembark", "exchange", "shelter", "attack_city", "attack-city", "end_movement",
-            "defence", "siege", "sally", "second_day", "retreat", "retreat_fleet", "end_turn", "result", "fleet_battle",
-            "roll", "agree_end", "MOVE", "Move", "next", "status", "", "warp", "__init__", "play"]
+MG_STEPS = ["move", "sail", "embark", "disembark", "exchange", "shelter", "attack_city", "attack-city", "end-movement",
+            "defence", "siege", "sally", "second-day", "retreat", "retreat-fleet", "end-turn", "result", "fleet-battle",
+            "roll", "agree-end", "MOVE", "Move", "next", "status", "end_turn", "warp", "__init__", "play"]
 MG_VALUES = st.one_of(st.sampled_from(["38", "36", "40", "Leontini Catana", "Leontini, Atlantis", "Syracuse -> Motya",
                                        "Sp(O)=2", "40:Sp(I)=-3", "999:Xx=1", "a:b=c", "Sp(O)=0", "Sp(I)=99999999999999999999",
                                        "Gela", "Syracuse", "Carthage", "carthage", "none", "forward", "stay", "retire",
                                        "alliance/1/Morgantina/Syracuse", "6"]), ANY)
-MG_FIELDS = ["step", "command", "path", "commands", "from", "to", "elements", "node", "defence", "choice", "winner",
-             "losses", "open", "retreat", "label", "value"]
+MG_FIELDS = ["command", "path", "commands", "giver", "taker", "elements", "node", "defence", "choice", "winner",
+             "losses", "open_paths", "retreat", "naval", "label", "value", "side", "faction"]
 TR_STEPS = ["march", "sail", "courier", "army", "done", "bank", "recruit", "next", "result", "MARCH", "ally", "start",
             "warp", "__init__", "status", "%00", "ä"]  # (a path of ".." is the URL's own: /)
 TR_VALUES = st.one_of(st.sampled_from(["1", "13", "70", "74", "0", "-3", "Bessarabia, Moldavia", "Atlantis", "put_out",
@@ -110,9 +109,8 @@ def _post(path, token: str, url: str, form: dict, json: bool) -> None:
 
 
 def _as(player: str):
-    """(token's name, url): mostly each role at its own form; sometimes another's (403)."""
-    return st.sampled_from([(player, "/turn/act")] * 3 + [("umpire", "/umpire/act")] * 2
-                           + [(player, "/umpire/act"), ("umpire", "/turn/act")])
+    """(token's name, a word): the player most often, the umpire sometimes (another role's step: 403)."""
+    return st.sampled_from([(player, "")] * 3 + [("umpire", "")] * 2)
 
 
 #: The side/nation field a form may carry besides the token's (absent, own in any case, another's, garbage).
@@ -124,9 +122,8 @@ NAMED = st.one_of(st.none(), st.none(), st.sampled_from(["syracuse", "SYRACUSE",
        json=st.booleans())
 def test_magna_graecia_forms(step, form, who_url, named, json, mg):
     path, tokens = mg
-    who, url = who_url
     extra = {} if named is None else {"side": named}
-    _post(path, tokens[who], url, {**form, **extra, "step": step}, json)
+    _post(path, tokens[who_url[0]], f"/step/{step}", {**form, **extra}, json)
 
 
 @fuzz_settings(60)
@@ -142,9 +139,10 @@ def test_trossian_forms(step, form, who_url, named, json, tr):
 # --- the failures found, pinned: "²".isdigit() is True and int("²") a ValueError (a 500) ------------
 
 @pytest.mark.parametrize("who, url, form", [
-    ("Syracuse", "/turn/act", {"step": "exchange", "from": "36", "to": "37", "elements": "Sp(O)=²"}),
-    ("Syracuse", "/turn/act", {"step": "exchange", "from": "36", "to": "37", "elements": "Sp(O)=٢"}),
-    ("umpire", "/umpire/act", {"step": "result", "node": "Gela", "winner": "Syracuse", "losses": "40:Sp(I)=²"}),
+    ("Syracuse", "/step/exchange", {"giver": "36", "taker": "37", "elements": "Sp(O)=²"}),
+    ("Syracuse", "/step/exchange", {"giver": "36", "taker": "37", "elements": "Sp(O)=٢"}),
+    ("Syracuse", "/step/exchange", {"giver": "3٦", "taker": "37", "elements": "Sp(O)=1"}),
+    ("umpire", "/step/result", {"node": "Gela", "winner": "Syracuse", "losses": "40:Sp(I)=²"}),
 ])
 def test_magna_graecia_counts_in_ascii_digits(who, url, form, mg):
     path, tokens = mg
