@@ -46,7 +46,7 @@ COMMANDS = {
     "render": "render:group",
     "export": "export:command",
     "serve": "serve:group",
-    "turn": "turn:group",
+    "turn": "shared_group:group",  # the rulesets played with `bellica turn` (their play_command)
     "simulate": "simulate:command",
     "warm": "warm:group",
 }

@@ -99,7 +99,7 @@ def _start_command(ruleset) -> click.Command:
 
     return click.Command("start", callback=start, help=(
         f"Start the campaign: every side at its start, {ruleset.round_word} 1.\n\n"
-        f"Example: {ruleset.play_command} start CAMPAIGN --seed 7"), params=[
+        f"Example: {_example(ruleset, 'start')} --seed 7"), params=[
         _campaign_argument(),
         click.Option(["--seed"], type=WHOLE, default=None, help="The campaign's random seed (default 1): every die comes from it.")])
 
@@ -108,23 +108,28 @@ def _status_command(ruleset) -> click.Command:
     flag = ruleset.faction_flag
 
     def status(campaign: Path, as_json: bool, **viewer) -> None:
-        with _open(ruleset, campaign, read_only=True, started=None) as c:
+        with _open(ruleset, campaign, read_only=True, started=None if ruleset.status_before_start else True) as c:
             who = resolve_faction(c, viewer.popitem()[1], param_hint=flag)
             view = ruleset.player_view(c, who)
         if as_json:
             from bellica.commands.jsonout import echo_json
 
-            echo_json(_with_file(view.status, campaign))
+            echo_json(_with_file(view.status, campaign) if ruleset.status_json_names_file else view.status)
             return
         for line in ruleset.status_lines(view.status):
             click.echo(line.replace("CAMPAIGN", str(campaign)))
 
     return click.Command("status", callback=status, help=(
         f"Where the campaign stands, as a {_word(ruleset)} sees it with {flag} (default: the umpire).\n\n"
-        f"Example: {ruleset.play_command} status CAMPAIGN"), params=[
+        f"Example: {_example(ruleset, 'status')}"), params=[
         _campaign_argument(),
         click.Option([flag, "viewer"], default=None, help=f"See as this {_word(ruleset)} (its name, any case, or its beginning)."),
         click.Option(["--json", "as_json"], is_flag=True, help="One JSON object: the player view's status.")])
+
+
+def _example(ruleset, command: str) -> str:
+    """A generated command's example: this group's command on the ruleset's example file."""
+    return f"bellica {ruleset.command_group} {command} {ruleset.example_campaign}"
 
 
 def _with_file(status, campaign: Path):
@@ -166,9 +171,10 @@ def _run(ruleset, action, campaign: Path, actor: str | None, given: dict) -> Non
         actor = resolve_faction(c, actor, param_hint=ruleset.faction_flag)
         try:
             typed = parse_input(action, given, ruleset.factions(c), _word(ruleset))
+            # A step's own check of its parameters together (one of two flags) is a usage error too.
+            events = action.run(c, actor, **typed)
         except ParamError as e:
             raise click.BadParameter(e.reason, param_hint=e.param.label) from None
-        events = action.run(c, actor, **typed)
         for line in ruleset.said(c, events, actor):
             click.echo(line)
         _next_line(c)
@@ -186,8 +192,8 @@ def _click_param(p) -> click.Parameter:
         return click.Argument([p.name], type=kind, nargs=-1 if p.many else 1, required=p.required,
                               metavar=p.metavar or None)
     if p.kind == "flag":
-        return click.Option([p.flag, p.name], is_flag=True, default=bool(p.default), help=p.help)
-    return click.Option([p.flag, p.name], type=kind, multiple=p.many, required=p.required, default=None,
+        return click.Option([p.flag, *p.aliases, p.name], is_flag=True, default=bool(p.default), help=p.help)
+    return click.Option([p.flag, *p.aliases, p.name], type=kind, multiple=p.many, required=p.required, default=None,
                         metavar=p.metavar or None, help=p.help)
 
 

@@ -38,7 +38,8 @@ from bellica import launch
 #: commands import (their own imports pull in the rest).  One that fails to import is skipped
 #: (the worker then imports it, and fails, as the plain command would).
 PRELOAD = ("duckdb", "bellica.cli", "bellica.geo.errors", "bellica.commands.options", "bellica.commands.round",
-           "bellica.commands.turn", "bellica.commands.sql", "bellica.commands.log", "bellica.commands.campaign",
+           "bellica.commands.shared_group", "bellica.commands.play", "bellica.commands.sql", "bellica.commands.log",
+           "bellica.commands.campaign",
            "bellica.commands.jsonout", "bellica.engine.core.campaign", "bellica.engine.core.machine",
            "bellica.engine.core.state", "bellica.engine.core.sealed", "bellica.engine.vae_victis.rounds",
            "bellica.engine.vae_victis.order_errors")

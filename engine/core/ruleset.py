@@ -49,6 +49,7 @@ __all__ = [
     "Reducer",
     "LEGACY_RULESET",
     "ENTRY_POINT_GROUP",
+    "QUIET_KINDS",
     "register",
     "get_ruleset",
     "ruleset_names",
@@ -63,6 +64,10 @@ LEGACY_RULESET = DEFAULT_RULESET
 
 #: Entry-point group through which an installed distribution offers rulesets (value: a module to import).
 ENTRY_POINT_GROUP = "bellica.rulesets"
+
+#: Bookkeeping event kinds: they state what the tables now hold, and a step's output leaves them
+#: out (:meth:`Ruleset.said`); the player reads the rules' own events.
+QUIET_KINDS = frozenset({"put_row", "drop_row", "set_campaign", "put_note"})
 
 
 class Ruleset:
@@ -100,6 +105,14 @@ class Ruleset:
     #: none, or they are bellica's ``datasets/scenarios``): ``bellica campaign new --scenario NAME``
     #: and ``bellica campaign scenarios`` find them by name (:func:`ruleset_scenarios`).
     scenarios: Path | None = None
+    #: Whether ``<group> status`` answers before the campaign's start (False: it is a step out
+    #: of order there, exit 3, naming ``start``).
+    status_before_start: bool = True
+    #: The campaign file the generated ``start`` and ``status`` help examples name.
+    example_campaign: str = "CAMPAIGN"
+    #: Whether ``<group> status --json`` writes the file's name for the placeholder ``CAMPAIGN`` of
+    #: its words (False: the player view's status as it is, as the web app's status JSON gives it).
+    status_json_names_file: bool = True
 
     # --- the schema -----------------------------------------------------------------
 
@@ -237,7 +250,7 @@ class Ruleset:
         """What a step's ``events`` tell ``viewer`` (None: the umpire) as lines: the rules' own
         events (bookkeeping rows only for :attr:`told_tables`), each sealed as the log seals it
         (:attr:`order_seal`); a ``step`` event is a heading."""
-        quiet = {"put_row", "drop_row", "set_campaign", "put_note"}
+        quiet = QUIET_KINDS
         seal = self.order_seal
         snap = campaign.snapshot() if seal is not None else None
         lines = []

@@ -47,7 +47,8 @@ class Param:
     empty: a positional argument, named ``metavar`` or the name in capitals); ``many``: it repeats
     (an option given again, or the rest of the positional words), its value a list; ``default``:
     its value when not given (a list parameter's is ``[]``).  ``example`` is typed text, shown as
-    a form's placeholder."""
+    a form's placeholder; ``aliases``: other spellings of its flag the command line also takes
+    (``--defense`` for ``--defence``)."""
 
     name: str
     help: str
@@ -59,6 +60,7 @@ class Param:
     default: Any = None
     metavar: str = ""
     example: str = ""
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -67,6 +69,8 @@ class Param:
             raise ValueError(f"parameter {self.name}: a choice needs its choices")
         if self.flag and not self.flag.startswith("--"):
             raise ValueError(f"parameter {self.name}: its flag {self.flag!r} must begin with --")
+        if any(not a.startswith("--") for a in self.aliases) or (self.aliases and not self.flag):
+            raise ValueError(f"parameter {self.name}: aliases are other flags, each beginning with --")
 
     @property
     def positional(self) -> bool:
@@ -187,7 +191,8 @@ class Action:
 
     def help_text(self) -> str:
         """The whole help: summary, details, example."""
-        parts = [self.summary, self.details, f"Example: {self.example}" if self.example else ""]
+        several = "; bellica " in self.example  # examples are separated by "; "
+        parts = [self.summary, self.details, f"Example{'s' if several else ''}: {self.example}" if self.example else ""]
         return "\n\n".join(p for p in parts if p)
 
 

@@ -291,6 +291,14 @@ def _diff(c, snap: Snapshot, rows: Mapping[str, Mapping[tuple, dict]], rnd: int,
 class MareNostrum(SteppedRuleset):
     name = RULESET
     play_command = "bellica turn"
+    # Its steps (steps.py) make `bellica mare-nostrum ...`, which `bellica turn ...` runs for its campaigns.
+    command_group = "mare-nostrum"
+    faction_flag = "--nation"
+    title = "Mare Nostrum"
+    round_word = "turn"
+    status_before_start = False
+    status_json_names_file = False  # `status --json` is the web app's status JSON, CAMPAIGN in its words
+    example_campaign = "mare.duckdb"
     state_sql = STATE_SQL
     steps = (
         Step("lottery", "enter lottery numbers", "begin"),
@@ -372,6 +380,20 @@ class MareNostrum(SteppedRuleset):
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        if action.name == "next":
+            return next_decision(campaign, snap)[0] in ("begin", "end")
+        try:
+            _require(campaign, snap, action.machine_step, viewer)
+        except InputError:
+            return False
+        return True
+
+    def status_lines(self, status: Mapping) -> list[str]:
+        from .steps import status_lines
+
+        return status_lines(status)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ("begin", "end"):

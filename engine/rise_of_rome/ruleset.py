@@ -256,6 +256,14 @@ def _plan_of(data) -> AttackPlan:
 class RiseOfRome(SteppedRuleset):
     name = RULESET
     play_command = "bellica turn"
+    # Its steps (steps.py) make `bellica rise-of-rome ...`, which `bellica turn ...` runs for its campaigns.
+    command_group = "rise-of-rome"
+    faction_flag = "--power"
+    title = "Rise of Rome"
+    round_word = "turn"
+    status_before_start = False
+    status_json_names_file = False  # `status --json` is the web app's status JSON, CAMPAIGN in its words
+    example_campaign = "rome.duckdb"
     state_sql = STATE_SQL
     steps = (
         Step("revenue", "open the turn (revenue)", "revenue"),
@@ -312,6 +320,16 @@ class RiseOfRome(SteppedRuleset):
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)[1]
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        if action.name == "next":
+            return next_decision(campaign, snap)[0] in ENGINE_STEPS.values()
+        return super().may_take(campaign, snap, action, viewer)
+
+    def status_lines(self, status: Mapping) -> list[str]:
+        from bellica.engine.rise_of_rome.steps import status_lines
+
+        return status_lines(status)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ENGINE_STEPS.values():

@@ -80,7 +80,7 @@ def _rome_turn_one(path) -> None:
     """Turn 1 played through the engine (the browser plays turn 2): Rome attacks its poorest
     neighbour with half its free revenue and a quarter to Defense, wins every battle played on the
     table by a Major Victory and takes provinces by the seed's rule."""
-    from bellica.commands.turn import rome_spending
+    from bellica.engine.rise_of_rome.steps import rome_spending
     from bellica.engine.core.campaign import Campaign
     from bellica.engine.rise_of_rome import ruleset as ror
 

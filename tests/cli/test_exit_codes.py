@@ -28,14 +28,16 @@ from pathlib import Path
 import click
 import pytest
 
+from bellica.commands.play import group_names
 from tests.cli.command_tree import examples, leaf_commands, resolve
 from tests.cli.test_fuzz import bellica, the_error_line
 
 #: The campaign file names the examples use, and the ruleset each stands for.
 EXAMPLE_CAMPAIGNS = {"punic.duckdb": "vae-victis-ii", "rome.duckdb": "rise-of-rome", "mare.duckdb": "mare-nostrum",
                      "dionysian.duckdb": "magna-graecia", "blacksea.duckdb": "trossian"}
-#: The groups that play one kind of game; any other command is ruleset-neutral and walked on all five.
-RULESET_GROUPS = {"round", "turn", "magna-graecia", "trossian"}
+#: The groups that play one kind of game (a ruleset's group made from its declared steps among them);
+#: any other command is ruleset-neutral and walked on all five.
+RULESET_GROUPS = {"round", "turn", "magna-graecia", "trossian", *group_names()}
 #: Output paths are click.Path parameters too, but are not read: named so by convention.
 OUTPUTS = {"out", "out_dir"}
 #: The options that name a faction of the campaign, whatever a ruleset calls it.

@@ -1,0 +1,147 @@
+"""Rise of Rome's steps as data: `bellica rise-of-rome <step>` (and `bellica turn <step>`) and the
+web forms follow from them.
+
+The game is solo: the engine plays the eight other powers and the external armies, and the one
+player, Rome, takes every decision at the keyboard (so each step here is the umpire's: no
+faction is named on the command line).  ``next`` runs the phases until Rome must decide (its
+attack, its spending, the result of a battle played on the table, a province Rome takes);
+``attack``, ``spend``, ``result`` and ``province`` are those decisions, and ``status`` says where
+the turn stands and what Rome may do.  The rules themselves are in ``ruleset.py``; each step
+here only names its function, and the parsing of what the player typed (the ``--defence-split``
+list, Civic Improvement being what is left) is here, shared by every front end.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from bellica.engine.core.steps import UMPIRE, Action, Param, ParamError
+from bellica.geo.errors import InputError
+
+__all__ = ["ACTIONS", "rome_spending", "parse_split"]
+
+
+def rome_spending(c, attack: int, defence: int, civic: int | None, *, names: tuple[str, str] = ("--attack", "--defence")):
+    """Rome's :class:`~.spending.Spending` as given, Civic Improvement (``civic`` None) being what
+    is left of the revenue Rome may spend freely; ``names`` spell the two amounts in the refusal
+    (the CLI's options, the app's fields)."""
+    from .ruleset import rome_free_revenue, state_of
+    from .spending import Spending
+
+    if civic is None:
+        free = rome_free_revenue(c.board, state_of(c.board, c.snapshot()))
+        civic = free - attack - defence
+        if civic < 0:
+            raise InputError(f"{names[0]} {attack} + {names[1]} {defence} is more than the {free} Rome may spend: "
+                             "give smaller amounts")
+    return Spending(attack, defence, civic)
+
+
+def parse_split(text: str | None) -> dict[str, int] | None:
+    """``"Samnites=20, Etruscans=10"`` -> {"Samnites": 20, "Etruscans": 10}; a bad item is bad input
+    (exit 1, one line), as a bad order is."""
+    from bellica.geo.files import whole_number
+
+    if text is None:
+        return None
+    out: dict[str, int] = {}
+    for item in (x.strip() for x in text.split(",")):
+        name, sep, number = item.rpartition("=")
+        n = whole_number(number.strip())  # ASCII digits only, as every number a user types
+        if not sep or not name.strip() or n is None or name.strip() in out:
+            raise InputError(f"--defence-split {item!r}: give POWER=N (N points in digits 0-9), each power once, "
+                             "separated by commas (e.g. Samnites=20,Etruscans=10)")
+        out[name.strip()] = n
+    return out
+
+
+def _next(c, _actor):
+    from .ruleset import play_until_decision
+
+    return play_until_decision(c)
+
+
+def _attack(c, _actor, *, target, none):
+    from .ruleset import give_attack
+
+    if (target is None) == (not none):
+        raise ParamError(_TARGET, "give --target POWER or --none (one of them)")
+    return give_attack(c, target)
+
+
+def _spend(c, _actor, *, attack, defence, civic, defence_split):
+    from .ruleset import give_spending
+
+    split = parse_split(defence_split)
+    return give_spending(c, rome_spending(c, attack, defence, civic), split)
+
+
+def _result(c, _actor, *, battle, winner, margin):
+    from .ruleset import enter_result
+
+    return enter_result(c, battle, winner, margin == "major")
+
+
+def _province(c, _actor, *, province, by_rule):
+    from .ruleset import choose_province
+
+    if (province is None) == (not by_rule):
+        raise ParamError(_CHOOSE, "give --choose PROVINCE or --by-rule (one of them)")
+    return choose_province(c, province)
+
+
+_TARGET = Param("target", "The Active power Rome attacks (a neighbour; any case).", "faction", "--target",
+                example="Samnites")
+_CHOOSE = Param("province", "The province Rome takes (any case).", flag="--choose", metavar="PROVINCE",
+                example="Campania")
+
+ACTIONS = (
+    Action("next", "Run the engine until a decision is needed (or the campaign ends).", _next, UMPIRE,
+           details="The phases run until Rome must decide; a decision with nothing to choose is taken at once (no "
+                   "attack when Rome borders no Active power, everything to Civic Improvement when Rome has nothing "
+                   "to spend freely).",
+           example="bellica rise-of-rome next rome.duckdb"),
+    Action("attack", "Rome's attack this turn (phase 3): --target POWER or --none.", _attack, UMPIRE, (
+        _TARGET,
+        Param("none", "Rome does not attack this turn.", "flag", "--none"),
+    ), example="bellica rise-of-rome attack rome.duckdb --target Samnites"),
+    Action("spend", "Rome's spending (phase 4): the revenue it may spend freely, split three ways.", _spend, UMPIRE, (
+        Param("attack", "Revenue to Attack (default 0).", "whole", "--attack", default=0, example="20"),
+        Param("defence", "Revenue to Defense (default 0).", "whole", "--defence", default=0, example="10",
+              aliases=("--defense",)),
+        Param("civic", "Revenue to Civic Improvement (default: what is left).", "whole", "--civic", example="15"),
+        Param("defence_split", "How Rome's Defense meets the attacks on it: points against each attacking power named "
+                               "(the rest spread evenly over the attacks not named; default: all spread evenly).",
+              flag="--defence-split", metavar="POWER=N,...", aliases=("--defense-split",),
+              example="Samnites=20,Etruscans=10"),
+    ), details="The three must add up to that revenue (`bellica turn status` shows it); a subject's civic-only yield "
+               "goes to Civic Improvement by itself.  Attacked more than once, Rome may say how its Defense meets "
+               "each attack with --defence-split.",
+       example='bellica rise-of-rome spend rome.duckdb --attack 20 --defence 10 --civic 15; '
+               'bellica rise-of-rome spend rome.duckdb --defence 30 --defence-split "Samnites=20,Etruscans=10"'),
+    Action("result", "The result of BATTLE, played on the table; then `bellica turn next` fights on.", _result, UMPIRE, (
+        Param("battle", "The battle's number.", "whole", required=True, metavar="BATTLE", example="3"),
+        Param("winner", "attacker or defender (or the winning side's power).", flag="--winner", required=True,
+              example="attacker"),
+        Param("margin", "A Major or a Minor Victory.", "choice", "--margin", required=True,
+              choices=("major", "minor")),
+    ), example="bellica rise-of-rome result rome.duckdb 3 --winner attacker --margin minor"),
+    Action("province", "The province Rome takes, where the seed lets the player choose.", _province, UMPIRE, (
+        _CHOOSE,
+        Param("by_rule", "Let the seed's rule pick (most revenue next turn, a resource, a die).", "flag", "--by-rule"),
+    ), details="The province of Rome's attack, the second province of Rome's Major Victory, the province a Roman "
+               "defender's Major Victory takes.  `bellica turn status` lists the options; then `bellica turn next`.",
+       example="bellica rise-of-rome province rome.duckdb --choose Campania"),
+)
+
+
+def status_lines(status: Mapping) -> list[str]:
+    """The player view's status (:func:`~.ruleset.turn_view` as JSON) as ``status`` prints it."""
+    from .attacks import Attack
+    from .ruleset import TurnView
+
+    if not status.get("started", True):
+        return [f"turn {status.get('turn', 0)}, phase {status.get('phase', 'setup')}: not started"]
+    fields = {k: status[k] for k in TurnView.__dataclass_fields__}
+    fields["plan"] = tuple(Attack(**a) for a in status["plan"])
+    return TurnView(**fields).lines()
