@@ -35,6 +35,8 @@ __all__ = [
     "VALIDATION",
     "Validation",
     "RULES_DIR",
+    "register_rules_file",
+    "rules_file",
     "canonical_faction",
     "load_rules",
     "resolve_factions",
@@ -80,15 +82,36 @@ class Validation:
         )
 
 
+#: The rules files of rulesets that are not shipped in this folder (a distribution's own), by name.
+_REGISTERED: dict[str, Path] = {}
+
+
+def register_rules_file(ruleset: str, path: str | Path) -> None:
+    """Read ``ruleset``'s rules from ``path``, a file of the same format as this folder's (its values,
+    an optional ``[validation]`` table): a ruleset installed as its own distribution keeps its rule
+    constants in its own package and calls this when imported; :func:`load_rules` and
+    :func:`bellica.engine.core.rules_loaders.rules_loaders` then read it as they read a shipped one."""
+    path = Path(path)
+    if _REGISTERED.get(ruleset) != path:
+        _REGISTERED[ruleset] = path
+        _ruleset_file.cache_clear()
+        _default_rules.cache_clear()
+
+
+def rules_file(ruleset: str) -> Path:
+    """Where ``ruleset``'s rules are read from: its registered file, else this folder's ``<ruleset>.toml``."""
+    return _REGISTERED.get(ruleset) or RULES_DIR / f"{ruleset}.toml"
+
+
 def rulesets() -> list[str]:
-    """Names of the rulesets shipped in this folder."""
-    return sorted(p.stem for p in RULES_DIR.glob("*.toml"))
+    """Names of the rulesets shipped in this folder, and of those registered (:func:`register_rules_file`)."""
+    return sorted({p.stem for p in RULES_DIR.glob("*.toml")} | set(_REGISTERED))
 
 
 @lru_cache(maxsize=None)
 def _ruleset_file(ruleset: str) -> tuple[dict, Validation]:
     """(the ruleset's values, its validation table)."""
-    path = RULES_DIR / f"{ruleset}.toml"
+    path = rules_file(ruleset)
     if not path.is_file():
         raise InputError(f"ruleset {ruleset!r} does not exist: use one of {', '.join(rulesets())}")
     import tomllib  # here: a round step reads its rules from the campaign, never from this file

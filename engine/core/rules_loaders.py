@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from bellica.datasets.rules import load_rules
+from bellica.datasets.rules import load_rules, rules_file
 from bellica.geo.errors import InputError
 
 __all__ = ["load_ruleset_values", "read_rules_file", "rules_loaders"]
@@ -25,7 +25,14 @@ def load_ruleset_values(ruleset: str, overrides: Mapping[str, Any] | None, sourc
     try:
         return load_rules(ruleset, overrides, source=source)
     except tomllib.TOMLDecodeError as err:
-        raise InputError(f"datasets/rules/{ruleset}.toml: not valid TOML ({err}): fix the file") from None
+        raise InputError(f"{_shown(rules_file(ruleset))}: not valid TOML ({err}): fix the file") from None
+
+
+def _shown(path: Path) -> str:
+    """A rules file as messages name it: ``datasets/rules/<ruleset>.toml`` for a shipped one."""
+    from bellica.datasets.rules import RULES_DIR
+
+    return f"datasets/rules/{path.name}" if path.parent == RULES_DIR else str(path)
 
 
 def read_rules_file(path: str | Path) -> dict:

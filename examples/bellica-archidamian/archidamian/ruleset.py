@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from bellica.datasets.rules import register_rules_file
 from bellica.engine.core import rng
 from bellica.engine.core.events import Event
 from bellica.engine.core.machine import Step, StepRefused, position_of
 from bellica.engine.core.names import matches
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.engine.core.sealed import OrderSeal
 from bellica.engine.core.stepped import (SteppedRuleset, create_scenario_tables, diff_events, scenario_tables,
                                         set_campaign, store_rules)
@@ -42,38 +44,27 @@ FIRST_YEAR = 431
 
 # --- the rules constants (rules.toml, with a scenario's [rules] over them) ----------------------------
 
+# bellica reads and checks this ruleset's rules file as it reads its own rulesets' (datasets/rules/):
+# unknown keys, wrong types and values below [validation] are one line naming the key.
+register_rules_file(NAME, HERE / "rules.toml")
+
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
+    """The merged rule constants: ``rules.years``, ``rules.die``, ``rules.home_bonus``, ``rules.loss``."""
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], name: str = NAME) -> "Rules":
-        for key, value in values.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "home_bonus" else 1):
-                raise InputError(f"rules {key} = {value!r}: give a whole number"
-                                 + (" of 0 or more" if key == "home_bonus" else " of 1 or more"))
         return cls(name, dict(values))
 
     def __getattr__(self, key: str) -> int:
-        try:
-            return self.values[key]
-        except KeyError:
-            raise AttributeError(key) from None
+        values = self.__dict__.get("values", {})
+        if key.startswith("_") or key not in values:
+            raise AttributeError(key)
+        return values[key]
 
 
-def default_rules() -> Rules:
-    with (HERE / "rules.toml").open("rb") as f:
-        return Rules.from_mapping(tomllib.load(f))
-
-
-def rules_with(overrides: Mapping[str, Any], *, source: str = "rules") -> Rules:
-    base = dict(default_rules().values)
-    unknown = sorted(set(overrides) - set(base))
-    if unknown:
-        raise InputError(f"{source}: no rule {unknown[0]!r}: the rules are {', '.join(sorted(base))}")
-    try:
-        return Rules.from_mapping({**base, **overrides})
-    except InputError as e:
-        raise InputError(f"{source}: {e}") from None
+default_rules, rules_with, rules_from_file = rules_loaders(NAME, Rules.from_mapping)
 
 
 # --- the scenario (a folder: provinces.toml, places.geojson) -------------------------------------------
