@@ -109,6 +109,21 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
     tables = existing_tables(con)
     meta = dict(_rows(con, "SELECT key, value FROM scenario_meta")) if "scenario_meta" in tables else {}
     centres = hexes.centres()
+    factions, structures = _factions_and_structures(con, tables, centres, db_path)
+    sieges = {}
+    if "sieges" in tables and {"structure", "faction"} <= set(existing_columns(con, "sieges")):
+        sieges = dict(_rows(con, "SELECT structure, faction FROM sieges"))
+    kinds = dict(zip(hexes.cell, hexes.kind))
+    armies = _armies(con, tables, meta, centres, kinds)
+    title = meta.get("title") or meta.get("name")
+    besieged = {s.name: sieges[s.name] for s in structures if s.name in sieges}
+    naval = load_naval(con, kinds, [(a.id, a.faction, a.cell) for a in armies if a.navy], structures, besieged)
+    return Scenario(title, factions, tuple(structures), tuple(_roads(con, tables, centres)),
+                    tuple(_rivers(con, tables, centres)), tuple(_zones(con, tables)), tuple(armies), besieged, naval)
+
+
+def _factions_and_structures(con, tables: set, centres: dict, db_path) -> tuple[tuple, list]:
+    """The factions (with their colours) and the structures on the map, each with its controller now."""
     try:
         stored_factions, stored_structures = read_factions(con), read_structures(con)
     except InputError as e:
@@ -117,14 +132,10 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
     known = {f.name for f in factions}
     # A faction's capitals list is the rules' word on capitals, whatever structures.capital says.
     capitals = {c for f in factions for c in f.capitals}
-
     control = {}
     if "control" in tables and {"structure", "controller"} <= set(existing_columns(con, "control")):
         # The engine's current control supersedes the scenario's control at start.
         control = dict(_rows(con, "SELECT structure, controller FROM control"))
-    sieges = {}
-    if "sieges" in tables and {"structure", "faction"} <= set(existing_columns(con, "sieges")):
-        sieges = dict(_rows(con, "SELECT structure, faction FROM sieges"))
     structures = []
     for s in stored_structures:
         if s.cell not in centres:
@@ -134,40 +145,49 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
         if controller is not None and controller not in known:
             log.warning("structure %s is controlled by %s, which is not a faction: drawn neutral", s.name, controller)
         structures.append(replace(s, controller=controller, capital=bool(s.capital) or s.name in capitals))
+    return factions, structures
 
-    roads: list[NamedLine] = []
+
+def _roads(con, tables: set, centres: dict) -> list[NamedLine]:
     if "road_cells" in tables:
         by_road = defaultdict(list)
         for road, cell in _rows(con, "SELECT road, cell FROM road_cells ORDER BY road, seq"):
             by_road[road].append(cell)
         # The road is the chain of hexes the rules move along: draw it through their centres.
-        for road, cells in by_road.items():
-            line = _lines_from_cells(cells, centres)
-            if line is not None:
-                roads.append(NamedLine(road, line, tuple(cells)))
-    elif "roads" in tables:
-        roads = [NamedLine(n, g) for n, g in _named_geoms(con, "roads") if g is not None]
+        lines = ((road, _lines_from_cells(cells, centres), cells) for road, cells in by_road.items())
+        return [NamedLine(road, line, tuple(cells)) for road, line, cells in lines if line is not None]
+    if "roads" in tables:
+        return [NamedLine(n, g) for n, g in _named_geoms(con, "roads") if g is not None]
+    return []
 
-    rivers: list[NamedLine] = []
-    if "rivers" in tables:
-        river_cells = defaultdict(list)
-        if "river_cells" in tables:
-            for river, cell in _rows(con, "SELECT river, cell FROM river_cells ORDER BY river, cell"):
-                river_cells[river].append(cell)
-        for name, geom in _named_geoms(con, "rivers"):
-            if geom is None and river_cells.get(name):
-                geom = _lines_from_cells(river_cells[name], centres)
-            rivers.append(NamedLine(name, geom, tuple(river_cells.get(name, ()))))
 
-    zones: list[NamedLine] = []
-    if "sea_zones" in tables:
-        zone_cells = defaultdict(list)
-        if "hex_sea_zones" in tables:
-            for cell, zone in _rows(con, "SELECT cell, zone FROM hex_sea_zones ORDER BY zone, cell"):
-                zone_cells[zone].append(cell)
-        for name, geom in _named_geoms(con, "sea_zones"):
-            zones.append(NamedLine(name, geom, tuple(zone_cells.get(name, ()))))
+def _rivers(con, tables: set, centres: dict) -> list[NamedLine]:
+    if "rivers" not in tables:
+        return []
+    river_cells = defaultdict(list)
+    if "river_cells" in tables:
+        for river, cell in _rows(con, "SELECT river, cell FROM river_cells ORDER BY river, cell"):
+            river_cells[river].append(cell)
+    rivers = []
+    for name, geom in _named_geoms(con, "rivers"):
+        if geom is None and river_cells.get(name):
+            geom = _lines_from_cells(river_cells[name], centres)
+        rivers.append(NamedLine(name, geom, tuple(river_cells.get(name, ()))))
+    return rivers
 
+
+def _zones(con, tables: set) -> list[NamedLine]:
+    if "sea_zones" not in tables:
+        return []
+    zone_cells = defaultdict(list)
+    if "hex_sea_zones" in tables:
+        for cell, zone in _rows(con, "SELECT cell, zone FROM hex_sea_zones ORDER BY zone, cell"):
+            zone_cells[zone].append(cell)
+    return [NamedLine(name, geom, tuple(zone_cells.get(name, ()))) for name, geom in _named_geoms(con, "sea_zones")]
+
+
+def _armies(con, tables: set, meta: dict, centres: dict, kinds: dict) -> list[ArmyMark]:
+    """The armies on the map (before the start: the placements, at the scenario's start FP); one at sea is a navy."""
     armies: list[ArmyMark] = []
     acols = existing_columns(con, "armies") if "armies" in tables else []
     if {"id", "faction", "cell"} <= set(acols):
@@ -176,7 +196,6 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
         for i, faction, cell, s in _rows(con, f"SELECT id, faction, cell, {strength} FROM armies {alive} ORDER BY id"):
             armies.append(ArmyMark(int(i), faction, cell, None if s is None else int(s), False))
     if not armies and "placements" in tables:
-        # Not started yet: the placements are where the armies will stand, at the scenario's start FP.
         start = int(meta["start_fp"]) if str(meta.get("start_fp", "")).isdigit() else None
         for army, faction, cell in _rows(con, "SELECT army, faction, cell FROM placements ORDER BY army"):
             armies.append(ArmyMark(int(army), faction, cell, start, True))
@@ -184,16 +203,9 @@ def load_scenario(con: duckdb.DuckDBPyConnection, hexes: HexTable, *, db_path="d
     if off_map:
         log.warning("armies %s stand in cells that are not on the map: not drawn", off_map)
         armies = [a for a in armies if a.cell in centres]
-    kinds = dict(zip(hexes.cell, hexes.kind))
     # An army at sea is a navy (placements are always on land structures, so only started campaigns have navies).
-    armies = [replace(a, navy=True, hex_kind=kinds[a.cell]) if not a.placed and kinds.get(a.cell) in NAVY_KINDS else a
-              for a in armies]
-
-    title = meta.get("title") or meta.get("name")
-    besieged = {s.name: sieges[s.name] for s in structures if s.name in sieges}
-    naval = load_naval(con, kinds, [(a.id, a.faction, a.cell) for a in armies if a.navy], structures, besieged)
-    return Scenario(title, factions, tuple(structures), tuple(roads), tuple(rivers), tuple(zones), tuple(armies),
-                    besieged, naval)
+    return [replace(a, navy=True, hex_kind=kinds[a.cell]) if not a.placed and kinds.get(a.cell) in NAVY_KINDS else a
+            for a in armies]
 
 
 def _named_geoms(con, table: str) -> list[tuple[str, object]]:
@@ -286,57 +298,15 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             situation = situation.for_faction(scenario.viewer)
     centres = hexes.centres()
     index = {c: i for i, c in enumerate(hexes.cell)}
-    sections: list[LegendSection] = []
-    lines: list[LegendItem] = []
-
     # Sea zones first, so roads, rivers and markers draw over their borders.
     zones = [z for z in scenario.sea_zones if z.geom is not None or z.cells]
-    if zones:
-        kinds = dict(zip(hexes.cell, hexes.kind))
-        outlines = [_zone_border(z, kinds) if z.cells else z.geom.boundary for z in zones]
-        parts, owner = encode_lines(outlines, precision=precision)
-        tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None), *superiority_rows(scenario.naval, z.name)]
-                for z in zones]
-        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Sea zones", colour=ZONE_COLOUR,
-                              weight=2.5, opacity=0.85, dash="6 4"))
-        labels = []
-        for z in zones:
-            pts = [centres[c] for c in z.cells if c in centres]
-            if pts:
-                lat, lng = float(np.mean([p[0] for p in pts])), float(np.mean([p[1] for p in pts]))
-            else:
-                p = shapely.point_on_surface(z.geom)
-                lat, lng = p.y, p.x
-            labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "none", "r": 0, "label": z.name,
-                           "lc": "bellica-zone-label", "ldir": "center", "prio": 3})
-        m.add_child(PointLayer(labels, name="Sea zone names"))
-        lines.append(LegendItem("sea zone border", ZONE_COLOUR, shape="line", count=len(zones)))
-
-    rivers = [r for r in scenario.rivers if r.geom is not None]
-    if rivers:
-        parts, owner = encode_lines([r.geom for r in rivers], precision=precision)
-        tips = [[("river", r.name), ("river hexes", len(r.cells) or None)] for r in rivers]
-        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Rivers (scenario)",
-                              colour=NAMED_RIVER_COLOUR, weight=3.0))
-        lines.append(LegendItem("river (scenario)", NAMED_RIVER_COLOUR, shape="line", count=len(rivers)))
-    river_hexes = sorted({index[c] for r in scenario.rivers for c in r.cells if c in index})
-    if river_hexes:
-        m.add_child(HexOutlineLayer(hex_layer, river_hexes, name="River hexes (scenario)", colour=NAMED_RIVER_COLOUR,
-                                    show=False, weight=2.0))
-        lines.append(LegendItem("river hex (scenario)", NAMED_RIVER_COLOUR, shape="outline", count=len(river_hexes)))
-
-    if scenario.roads:
-        parts, owner = encode_lines([r.geom for r in scenario.roads], precision=precision)
-        tips = [[("road", r.name), ("hexes", len(r.cells) or None)] for r in scenario.roads]
-        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Roads", colour=ROAD_COLOUR, weight=3.0))
-        lines.append(LegendItem("road", ROAD_COLOUR, shape="line", count=len(scenario.roads)))
-
+    lines = _zone_layers(m, scenario, zones, hexes, centres, precision)
+    lines += _river_and_road_layers(m, scenario, index, hex_layer, precision)
     navies = [(a.id, a.faction, a.cell) for a in scenario.armies if a.navy]
     naval_items = add_naval_layers(
         m, scenario.naval, colour=scenario.colour, factions=[f.name for f in scenario.factions], navies=navies,
         structures=scenario.structures, centres=centres, hex_index=index, hex_layer=hex_layer, precision=precision,
         ring_radius=_structure_radius)
-
     play_sections: list[LegendSection] = []
     if situation is not None:
         by_name = {x.name: x for x in scenario.structures}
@@ -345,36 +315,93 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
             structures=scenario.structures, names=names or {}, centres=centres, hex_index=index, hex_layer=hex_layer,
             zones=zones, precision=precision,
             ring_radius=lambda name: _structure_radius(by_name[name]) if name in by_name else 5)
-
     if scenario.structures:
-        points = []
-        for s in scenario.structures:
-            lat, lng = centres[s.cell]
-            rows = [["name", s.name], ["modern", s.modern], ["kind", s.kind], ["cell", s.cell],
-                    ["controller", s.controller or "nobody"], ["capital", "yes" if s.capital else None],
-                    ["besieged by", scenario.besieged_by.get(s.name)]]
-            if s.name in scenario.naval.blockades:
-                rows.append(["blockaded by", blockade_text(scenario.naval.blockades[s.name])])
-            city = (s.kind or "").lower() == "city"
-            points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
-                           "colour": scenario.colour(s.controller), "r": _structure_radius(s),
-                           "label": s.name, "lc": "bellica-label capital" if s.capital else "bellica-label",
-                           "prio": 4 if s.capital else (2 if city else 1), "tip": rows})
-        m.add_child(PointLayer(points, name="Towns and cities"))
-
+        m.add_child(PointLayer(_structure_points(scenario, centres), name="Towns and cities"))
     if any(not a.navy for a in scenario.armies):
         m.add_child(PointLayer(_army_points(scenario, centres), name="Armies"))
     if navies:
         m.add_child(PointLayer(_army_points(scenario, centres, navies=True), name="Navies"))
+    return _legend(scenario, lines, navies, naval_items) + play_sections, scenario.title
 
+
+def _zone_layers(m, scenario: Scenario, zones: list[NamedLine], hexes: HexTable, centres: dict,
+                 precision: int) -> list[LegendItem]:
+    """The sea zones' borders and names."""
+    if not zones:
+        return []
+    kinds = dict(zip(hexes.cell, hexes.kind))
+    outlines = [_zone_border(z, kinds) if z.cells else z.geom.boundary for z in zones]
+    parts, owner = encode_lines(outlines, precision=precision)
+    tips = [[("sea zone", z.name), ("hexes", len(z.cells) or None), *superiority_rows(scenario.naval, z.name)]
+            for z in zones]
+    m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Sea zones", colour=ZONE_COLOUR,
+                          weight=2.5, opacity=0.85, dash="6 4"))
+    labels = []
+    for z in zones:
+        pts = [centres[c] for c in z.cells if c in centres]
+        if pts:
+            lat, lng = float(np.mean([p[0] for p in pts])), float(np.mean([p[1] for p in pts]))
+        else:
+            p = shapely.point_on_surface(z.geom)
+            lat, lng = p.y, p.x
+        labels.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "none", "r": 0, "label": z.name,
+                       "lc": "bellica-zone-label", "ldir": "center", "prio": 3})
+    m.add_child(PointLayer(labels, name="Sea zone names"))
+    return [LegendItem("sea zone border", ZONE_COLOUR, shape="line", count=len(zones))]
+
+
+def _river_and_road_layers(m, scenario: Scenario, index: dict[str, int], hex_layer: HexLayer,
+                           precision: int) -> list[LegendItem]:
+    """The scenario's rivers (lines and, hidden at load, their hexes) and roads."""
+    items = []
+    rivers = [r for r in scenario.rivers if r.geom is not None]
+    if rivers:
+        parts, owner = encode_lines([r.geom for r in rivers], precision=precision)
+        tips = [[("river", r.name), ("river hexes", len(r.cells) or None)] for r in rivers]
+        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Rivers (scenario)",
+                              colour=NAMED_RIVER_COLOUR, weight=3.0))
+        items.append(LegendItem("river (scenario)", NAMED_RIVER_COLOUR, shape="line", count=len(rivers)))
+    river_hexes = sorted({index[c] for r in scenario.rivers for c in r.cells if c in index})
+    if river_hexes:
+        m.add_child(HexOutlineLayer(hex_layer, river_hexes, name="River hexes (scenario)", colour=NAMED_RIVER_COLOUR,
+                                    show=False, weight=2.0))
+        items.append(LegendItem("river hex (scenario)", NAMED_RIVER_COLOUR, shape="outline", count=len(river_hexes)))
+    if scenario.roads:
+        parts, owner = encode_lines([r.geom for r in scenario.roads], precision=precision)
+        tips = [[("road", r.name), ("hexes", len(r.cells) or None)] for r in scenario.roads]
+        m.add_child(LineLayer(parts, owner, tips, precision=precision, name="Roads", colour=ROAD_COLOUR, weight=3.0))
+        items.append(LegendItem("road", ROAD_COLOUR, shape="line", count=len(scenario.roads)))
+    return items
+
+
+def _structure_points(scenario: Scenario, centres: dict) -> list[dict]:
+    """A marker per town and city in its controller's colour: a star for a capital."""
+    points = []
+    for s in scenario.structures:
+        lat, lng = centres[s.cell]
+        rows = [["name", s.name], ["modern", s.modern], ["kind", s.kind], ["cell", s.cell],
+                ["controller", s.controller or "nobody"], ["capital", "yes" if s.capital else None],
+                ["besieged by", scenario.besieged_by.get(s.name)]]
+        if s.name in scenario.naval.blockades:
+            rows.append(["blockaded by", blockade_text(scenario.naval.blockades[s.name])])
+        city = (s.kind or "").lower() == "city"
+        points.append({"ll": [round(lat, 5), round(lng, 5)], "shape": "star" if s.capital else "circle",
+                       "colour": scenario.colour(s.controller), "r": _structure_radius(s),
+                       "label": s.name, "lc": "bellica-label capital" if s.capital else "bellica-label",
+                       "prio": 4 if s.capital else (2 if city else 1), "tip": rows})
+    return points
+
+
+def _legend(scenario: Scenario, lines: list[LegendItem], navies: list, naval_items: list[LegendItem]) -> list[LegendSection]:
+    """The legend's sections of the scenario: factions, marks and lines, what is at sea, superiority."""
     counts = defaultdict(int)
     for s in scenario.structures:
         counts[s.controller] += 1
-    sections.append(LegendSection("Factions", [
+    factions = LegendSection("Factions", [
         LegendItem(f.name + (" (you)" if f.name == scenario.viewer else ""), f.colour, shape="dot",
                    count=counts.get(f.name, 0))
         for f in scenario.factions
-    ] + ([LegendItem("uncontrolled", NEUTRAL, shape="dot", count=counts[None])] if counts.get(None) else [])))
+    ] + ([LegendItem("uncontrolled", NEUTRAL, shape="dot", count=counts[None])] if counts.get(None) else []))
     marks = []
     if any(s.capital for s in scenario.structures):
         marks.append(LegendItem("capital", "#333333", shape="star"))
@@ -386,11 +413,9 @@ def add_scenario_layers(m, con, hexes: HexTable, hex_layer: HexLayer, *, faction
     if land:
         marks.append(LegendItem("army (number; strength in FP where you may see it)", "#333333", shape="swatch",
                                 count=land))
-    sections.append(LegendSection("Scenario", marks + lines))
     at_sea = ([LegendItem("navy (army number)", "#333333", shape="hull", count=len(navies))] if navies else [])
-    sections.append(LegendSection("At sea", at_sea + naval_items))
-    sections.append(LegendSection("Naval superiority", superiority_legend(scenario.naval, ZONE_COLOUR)))
-    return sections + play_sections, scenario.title
+    return [factions, LegendSection("Scenario", marks + lines), LegendSection("At sea", at_sea + naval_items),
+            LegendSection("Naval superiority", superiority_legend(scenario.naval, ZONE_COLOUR))]
 
 
 def _structure_radius(s: Structure) -> int:
