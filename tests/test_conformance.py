@@ -1,4 +1,5 @@
-"""The conformance test of the player view (issue 20 part 2): for every ruleset with secrets, a
+"""The conformance test of the player view (issue 20 part 2): for every ruleset with secrets (the
+Archidamian War, which lives outside the repository in examples/bellica-archidamian, included), a
 script plants a secret of one viewer's, and every interface is read as every other viewer (the
 umpire included where the ruleset seals it from the umpire too): the planted text must not be in
 any of it.  The interfaces: the ruleset's status (text and JSON), `bellica log` (text and JSON),
@@ -16,10 +17,15 @@ import pytest
 from tests.cli.test_rise_of_rome_cli import bellica
 
 #: ruleset -> (the status command, its viewer option)
-STATUS = {"vae-victis-ii": (["round", "status"], None), "trossian": (["trossian", "status"], "--nation")}
+STATUS = {"vae-victis-ii": (["round", "status"], None), "trossian": (["trossian", "status"], "--nation"),
+          "archidamian-war": (["archidamian", "status"], "--side")}
 
 VV_SECRET = "0 0 0 0 0 0 0"  # Roma's sealed orders for army 9, before the reveal
 TR_SECRET = "Bring-the-guns-to-Ismail"  # Russia's courier's message: Russia's alone, for ever
+AR_SECRET = "Ravage-the-Megarid-by-night"  # Athens' dispatch: Athens' alone until the year is resolved
+#: The ruleset that lives outside the repository (docs/writing-a-ruleset.md), imported from its folder
+#: as its entry point imports it once installed (tests/cli/test_installed_ruleset.py installs it).
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "bellica-archidamian"
 
 
 class _Capture:
@@ -66,6 +72,34 @@ def trossian(tmp_path_factory):
         assert bellica(cap, *step)[0] == 0, step
     return {"path": path, "ruleset": "trossian", "secret": TR_SECRET, "owner": "Russia",
             "others": [None, "Ottoman Porte", "Danubian"]}
+
+
+@pytest.fixture(scope="module")
+def archidamian(tmp_path_factory):
+    import sys
+
+    from bellica.engine.core import ruleset as registry
+
+    before = dict(registry._REGISTRY)
+    sys.path.insert(0, str(EXAMPLE))
+    try:
+        import archidamian.ruleset  # noqa: F401  (registers it, as its entry point does)
+
+        path = tmp_path_factory.mktemp("conf-ar") / "war.duckdb"
+        cap = _Capture()
+        for step in (["campaign", "new", "--scenario", "archidamian-war", "--out", path, "-q"],
+                     ["archidamian", "start", path, "--seed", "431"],
+                     ["archidamian", "march", path, "--side", "Athens", "--to", "Megaris", "--dispatch", AR_SECRET],
+                     ["archidamian", "march", path, "--side", "Sparta", "--to", "Arcadia"]):
+            assert bellica(cap, *step)[0] == 0, step
+        yield {"path": path, "ruleset": "archidamian-war", "secret": AR_SECRET, "owner": "Athens",
+               "others": [None, "Sparta"]}
+    finally:
+        sys.path.remove(str(EXAMPLE))
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(before)
+        for name in [m for m in sys.modules if m == "archidamian" or m.startswith("archidamian.")]:
+            del sys.modules[name]
 
 
 def _status(capsys, game, viewer) -> str:
@@ -120,7 +154,7 @@ INTERFACES = {
 }
 
 
-@pytest.fixture(params=["vae_victis", "trossian"])
+@pytest.fixture(params=["vae_victis", "trossian", "archidamian"])
 def game(request):
     return request.getfixturevalue(request.param)
 
