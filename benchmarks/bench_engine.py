@@ -211,6 +211,32 @@ def time_query(campaign: Path, repeats: int) -> tuple[float, int]:
     return statistics.median(times), len(lg.lines)
 
 
+def time_checkpoint(campaign: Path, work: Path, repeats: int) -> tuple[float, float]:
+    """(a step left in the WAL, the CHECKPOINT the engine now runs after it): medians in seconds.
+
+    The step is a one-row note appended in a plain transaction (no log check), on a copy of the
+    started campaign; the checkpoint then writes it into the file (issue 23 item 6)."""
+    from bellica.engine.core import state as st
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.core.events import Event
+
+    copy = work / f"checkpoint-{campaign.name}"
+    shutil.copy(campaign, copy)
+    steps, checkpoints = [], []
+    with Campaign.open(copy) as c:
+        for i in range(repeats):
+            t = time.perf_counter()
+            with st.transaction(c.con):
+                c.append([Event(1, "orders", "put_note", {"round": 1, "key": f"bench-{i}", "value": i})],
+                         before=st.read_snapshot(c.con, c.ruleset.schema))
+            steps.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            c.con.execute("CHECKPOINT")
+            checkpoints.append(time.perf_counter() - t)
+    copy.unlink()
+    return statistics.median(steps), statistics.median(checkpoints)
+
+
 def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
     work = Path(work_dir) / "bench-engine"
     work.mkdir(parents=True, exist_ok=True)
@@ -236,6 +262,10 @@ def run(work_dir: Path, *, quick: bool = False) -> list[dict]:
         rows.append(_row(f"engine: logistics query alone (compute_logistics), res {res}", round(query_s * 1000, 1), "ms",
                          f"target {QUERY_TARGET_S * 1000:g} ms", round(query_s / QUERY_TARGET_S, 2),
                          f"{note}; {n_lines} line links"))
+    step_s, checkpoint_s = time_checkpoint(campaigns[min(campaigns)], work, 3 * repeats)
+    rows.append(_row("engine: checkpoint after a step vs the step itself (left in the WAL)", round(checkpoint_s * 1000, 1),
+                     "ms", f"the step: {step_s * 1000:.1f} ms", round(checkpoint_s / step_s, 2),
+                     f"median of {3 * repeats}; res {min(campaigns)}; a one-row step, so the ratio is the worst case"))
     if 5 in found and 6 in found:
         rows.append(_row("engine: full round, res 6 vs res 5", round(found[6][0], 3), "s", "res 5 round above",
                          round(found[6][0] / found[5][0], 2), "same script, ~7x the hexes"))

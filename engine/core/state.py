@@ -168,10 +168,22 @@ def drop_state_tables(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> No
 
 
 def has_state(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether the campaign has been started (the event log exists and is not empty)."""
-    if "events" not in existing_tables(con):
+    """Whether the campaign has been started (the event log exists and is not empty).
+
+    An empty log beside state tables that hold a position was emptied outside bellica: that is
+    refused (:class:`LogTampered`, exit 4), never taken for a campaign not yet started, which
+    the next ``start`` would begin again over the lost rounds."""
+    tables = existing_tables(con)
+    if "events" not in tables:
         return False
-    return con.execute("SELECT count(*) FROM events").fetchone()[0] > 0
+    if con.execute("SELECT count(*) FROM events").fetchone()[0] > 0:
+        return True
+    if "campaign" in tables and con.execute("SELECT count(*) FROM campaign").fetchone()[0] > 0:
+        where = dict(con.execute("SELECT key, value FROM campaign WHERE key IN ('round', 'phase')").fetchall())
+        raise LogTampered(f"the event log is empty but the state tables stand at round {where.get('round', '?')} "
+                          f"({where.get('phase') or 'no phase'}): the log was emptied outside bellica; restore the "
+                          "file from a copy (docs/campaign-file.md)")
+    return False
 
 
 def require_state(con: duckdb.DuckDBPyConnection) -> None:

@@ -357,3 +357,38 @@ def test_a_factions_view_of_an_edited_file_warns_without_the_edited_rows(campaig
         assert "9999" not in err and "roma" not in err and "Mare Tyrrhenum" not in err, err
     code, _, err = bellica(capsys, "log", campaign)  # the umpire's view still names the row
     assert "armies (9,)" in err and "9999" in err
+
+
+# --- issue 23 item 6: durability -------------------------------------------------------------------
+
+
+def test_an_emptied_log_is_refused_not_taken_for_a_campaign_not_yet_started(campaign, capsys):
+    """Before: `DELETE FROM events` made the file look unstarted; the next `round start` began the
+    campaign again over its rounds.  Now every command refuses it as damaged (exit 4), naming the file."""
+    edit(campaign, "DELETE FROM events")
+    before = digest(campaign)
+    for args in (["round", "status", campaign], ["round", "publish", campaign], ["round", "start", campaign],
+                 ["round", "verify", campaign]):
+        code, out, err = bellica(capsys, *args)
+        assert code == 4, (args, out, err)
+        assert err.count("\n") == 1 and f"{campaign}: the event log is empty but the state tables stand at round 1" in err
+    assert digest(campaign) == before
+
+
+def test_every_step_is_in_the_file_itself_when_it_returns(campaign):
+    """A committed step is checkpointed while its campaign is still open: nothing of it waits in the
+    WAL, where a WAL cut short (a crash, a copy taken mid-session) lost it silently."""
+    from bellica.engine.core.events import Event
+
+    wal = campaign.with_name(campaign.name + ".wal")
+    with Campaign.open(campaign) as c:
+        with c.transaction():
+            c.append([Event(1, "orders", "put_note", {"round": 1, "key": "durability", "value": "kept"})],
+                     before=c.snapshot())
+        assert not wal.exists() or wal.stat().st_size == 0
+        with open(campaign, "rb") as f:  # the file alone, as a copy taken now would be
+            copy = campaign.with_name("copy.duckdb")
+            copy.write_bytes(f.read())
+    with Campaign.open(copy, read_only=True) as c:
+        assert ((1, "durability"), (1, "durability", '"kept"')) in c.snapshot().tables["round_notes"].items()
+        c.verify()
