@@ -1,12 +1,14 @@
 """Which pages a campaign gets: its ruleset's declared steps, or the forms still written by hand.
 
 Every ruleset that declares its steps (:meth:`~bellica.engine.core.ruleset.Ruleset.actions`, an
-installed one included) gets the one generic page of :mod:`.step_forms`; nothing here names it.
-The rulesets whose forms are still written by hand are named by the module that writes them
-(:data:`bellica.app.provinces.RULESETS`: Rise of Rome, Mare Nostrum): they keep those pages until
-their forms are replaced (then the module drops the name).  The Trossian campaign and Magna
-Graecia have the generic page (their hand-written forms, bellica/app/nodes.py, are gone).  A ruleset that is neither
-(Vae Victis) gets the order pages of :mod:`.vae_victis`.
+installed one included) gets the one generic page of :mod:`.step_forms`, unless it is named by a
+module that still writes its forms by hand: :data:`bellica.app.provinces.RULESETS` (Rise of Rome,
+Mare Nostrum) until their forms are replaced (then the module drops the name), and
+:data:`bellica.app.vae_victis.RULESETS` (Vae Victis: its order form checks a faction's orders as
+one types, which the generic page does not).  A ruleset that declares no steps gets the Vae
+Victis order pages of :mod:`.vae_victis`, as every campaign did before rulesets were plug-ins.
+The Trossian campaign and Magna Graecia have the generic page (their hand-written forms,
+bellica/app/nodes.py, are gone).
 
 The shared pages (``/``, ``/signin``, ``/signout``, ``/map``) are :mod:`.server`'s; ``/`` asks
 :func:`home_page` for the viewer's page.  Every other path goes, per request, to the route of the
@@ -46,9 +48,13 @@ def kind_of(ruleset) -> str:
     """The kind of pages of ``ruleset``: its name (hand-written forms), :data:`STEPS` or :data:`ORDERS`."""
     from bellica.app.step_forms import declares_steps
 
+    from bellica.app import vae_victis
+
     if ruleset.name in _hand_written():
         return ruleset.name
-    return STEPS if declares_steps(ruleset) else ORDERS
+    if ruleset.name in vae_victis.RULESETS or not declares_steps(ruleset):
+        return ORDERS
+    return STEPS
 
 
 def _kind_served(access: CampaignAccess) -> str:

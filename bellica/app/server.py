@@ -212,11 +212,11 @@ class CampaignAccess:
     @contextmanager
     def console(self, con):
         """Count ``con`` (a console query's connection) as running, so :meth:`stop` can interrupt it."""
+        if self.stopping.is_set():  # the server stopped while the console was being made: no query starts
+            raise HttpError(503, "the server is stopping: run the query again when the app is back", {"Retry-After": "10"})
         with self._small:
             self._consoles.add(con)
         try:
-            if self.stopping.is_set():
-                con.interrupt()
             yield con
         finally:
             with self._small:
@@ -226,9 +226,19 @@ class CampaignAccess:
         """The server is stopping: interrupt the running console queries (each could run 30 s) and
         any that starts from now on, so the graceful shutdown waits for nothing long."""
         self.stopping.set()
-        with self._small:
-            for con in self._consoles:
+        threading.Thread(target=self._interrupt_consoles, daemon=True).start()
+
+    def _interrupt_consoles(self, *, for_s: float = 5.0) -> None:
+        """Interrupt the running console queries, again every 50 ms while any runs (for ``for_s``
+        seconds at most): a console's own check queries before its long one clear an interrupt
+        DuckDB received between them."""
+        deadline = time.monotonic() + for_s
+        while time.monotonic() < deadline:
+            with self._small:
+                running = list(self._consoles)
+            for con in running:
                 con.interrupt()
+            time.sleep(0.05)
 
     def render_map(self, viewer: str | None, head: str | None) -> bytes:
         """The map page for ``viewer`` at log head ``head``: what ``bellica render map`` draws, from the

@@ -1,7 +1,7 @@
 """The app's pages and forms for Vae Victis campaigns: the order form, the umpire's steps, results.
 
-:mod:`bellica.app.routing` sends a Vae Victis campaign's paths here (the ruleset declares no steps
-as data yet: its forms are written by hand).  The endpoints are those of the table in
+:mod:`bellica.app.routing` sends a Vae Victis campaign's paths here, and those of any ruleset that
+declares no steps as data (its forms are written by hand).  The endpoints are those of the table in
 :mod:`bellica.app.server`'s doc: ``POST /api/check``, ``/orders``, ``/umpire/step``,
 ``/umpire/deadline``, ``/umpire/sql``, ``/umpire/result``, ``/umpire/administer``, ``/retreat``,
 ``/commit`` and ``/reveal-orders``.
@@ -18,11 +18,15 @@ from starlette.routing import Route
 
 from bellica.app import adjudication, pages
 from bellica.app.pages import e
+from bellica.app.render import Markup, render
 from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint
 from bellica.app.tokens import Identity
 
-__all__ = ["STEPS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
+__all__ = ["RULESETS", "STEPS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
 
+#: The rulesets whose pages this module writes by hand (:mod:`bellica.app.routing` reads it), though
+#: Vae Victis declares its steps too: its order form checks a whole faction's orders as one types.
+RULESETS = ("vae-victis-ii",)
 #: The umpire's buttons: a step name of the phase machine -> what runs it (results stay on the CLI).
 STEPS = ("publish", "reveal", "move", "administer", "victory")
 BOTH = ("player", "umpire")
@@ -104,82 +108,63 @@ def _orders_text(o) -> dict[str, str]:
             "sea": "; ".join(f"{z}:{s}" for z, s in o.sea_links)}
 
 
+def _army_rows(r, ident: Identity, view, submitters, typed) -> list[dict]:
+    """The order form's row of each live army ``ident`` commands: its stored (sealed) orders, or
+    what was typed into a refused form."""
+    rows = []
+    for a in (a for a in r.live_armies() if ident.commands(a)):
+        o = view.get(a.id, (None, None))[1]
+        stored = _orders_text(o) if o is not None and a.id in submitters else {"moves": "", "initiative": "strength", "sea": ""}
+        if typed is not None:
+            stored = {"moves": typed.get(f"moves-{a.id}", ""), "initiative": typed.get(f"initiative-{a.id}", "strength"),
+                      "sea": typed.get(f"sea-{a.id}", "")}
+        state = f"in from {submitters[a.id]} (sealed)" if a.id in submitters else "no orders yet"
+        rows.append({"id": a.id, "strength": a.strength, "state": state, **stored})
+    return rows
+
+
+def _revealed(view, faction: str, status, ordering: bool) -> str:
+    rows = []
+    for army, (fac, o) in sorted(view.items()):
+        if fac != faction and not (ordering and status.revealed):
+            continue  # before the reveal (or out of the orders phase) only one's own, as the engine shows them
+        t = _orders_text(o) if o is not None else {"moves": "-", "initiative": "", "sea": ""}
+        rows.append((army, fac, t["moves"], t["initiative"], t["sea"]))
+    return pages.table(["army", "faction", "moves", "initiative", "sea links"], rows)
+
+
+def _log(c, viewer: str | None) -> list[tuple[int, str]]:
+    from bellica.engine.core.sealed import log_view
+
+    lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"][-200:]
+    return [(ln.event.round, ln.text) for ln in reversed(lines)]
+
+
 def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
                 error: str | None = None) -> str:
-    from bellica.engine.core.sealed import log_view
+    """A player's page (``templates/orders_player.html``): the round, the order form (or the
+    commit-reveal forms, or the orders as the engine shows them once locked), battles, map, log."""
+    from bellica.app.adjudication import battles_section, commit_reveal_section
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
-    from bellica.app.adjudication import battles_section, commit_reveal_section
     from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
 
     f = ident.faction
     status = rounds.round_status(c)
     r = read_round(c)
     ordering = status.phase == "orders"
-    locked = not ordering or is_locked(r)
+    open_now = ordering and not is_locked(r)
     view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
     submitters = rounds.order_submitters(c) if ordering else {}
-    own = [a for a in r.live_armies() if ident.commands(a)]
-    commit_reveal = orders_mode(r.snap) == COMMIT_REVEAL
-    parts = [f'<div class="box" id="round">round {e(status.round)}, phase {e(status.phase)}'
-             + (f" ({e(status.stage)})" if ordering and status.stage else "")
-             + (f"; deadline {e(status.deadline)}" + (" (passed)" if status.deadline_passed else "") if status.deadline else "")
-             + ("; orders revealed" if ordering and status.revealed else "")
-             + (f"; campaign won by {e(status.winner)}" if status.winner else "") + "</div>"]
-    if message:
-        parts.append(f'<div class="box ok" id="message">{e(message)}</div>')
-    if error:
-        parts.append(f'<div class="box error" id="error">refused, nothing stored: {e(error)}</div>')
-    if problems:
-        items = "".join(f"<li>{e(p)}</li>" for p in problems)
-        parts.append(f'<div class="box error" id="submit-problems">nothing stored: {len(problems)} problem(s)<ul>{items}</ul></div>')
-    parts.append("<h2>Orders</h2>")
-    if ordering and not locked and commit_reveal:
-        parts.append(commit_reveal_section(c, ident))
-    elif ordering and not locked:
-        initiative = status.stage == STAGE_INITIATIVE
-        rows = []
-        for a in own:
-            o = view.get(a.id, (None, None))[1]
-            stored = _orders_text(o) if o is not None and a.id in submitters else {"moves": "", "initiative": "strength", "sea": ""}
-            if typed is not None:
-                stored = {"moves": typed.get(f"moves-{a.id}", ""), "initiative": typed.get(f"initiative-{a.id}", "strength"),
-                          "sea": typed.get(f"sea-{a.id}", "")}
-            state = f"in from {e(submitters[a.id])} (sealed)" if a.id in submitters else "no orders yet"
-            cells = (f"<td>army {a.id}<br><small>strength {e(a.strength)}; {state}</small></td>"
-                     f'<td><input type="text" name="moves-{a.id}" id="moves-{a.id}" value="{e(stored["moves"])}" '
-                     f'placeholder="e.g. 9 11 0" autocomplete="off"></td>')
-            if initiative:
-                cells += (f'<td><input type="text" name="initiative-{a.id}" id="initiative-{a.id}" '
-                          f'value="{e(stored["initiative"])}"></td>')
-            cells += (f'<td><input type="text" name="sea-{a.id}" id="sea-{a.id}" value="{e(stored["sea"])}" '
-                      f'placeholder="Mare Sardoum:Caralis"></td>')
-            rows.append(f"<tr>{cells}</tr>")
-        head = "<th>army</th><th>moves (clock positions, 0 stays)</th>" + ("<th>initiative</th>" if initiative else "") + "<th>sea links</th>"
-        parts.append(
-            f'<form id="orders" method="post" action="/orders"><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
-            '</tbody></table><p><span id="check-state"></span></p><ul id="problems"></ul>'
-            '<button id="submit">submit orders (replaces your earlier ones until the reveal)</button></form>'
-            "<p><small>An empty move field stands still. Your orders are sealed: no other faction, nor the umpire, "
-            "reads them before the reveal (every army's orders in, or the deadline).</small></p>")
-    else:
-        rows = []
-        for army, (fac, o) in sorted(view.items()):
-            if fac != f and not (ordering and status.revealed):
-                continue  # before the reveal (or out of the orders phase) only one's own, as the engine shows them
-            if o is None:
-                rows.append((army, fac, "-", "", ""))
-            else:
-                t = _orders_text(o)
-                rows.append((army, fac, t["moves"], t["initiative"], t["sea"]))
-        note = ("the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now")
-        parts.append(f'<p id="locked">{e(note)}</p><div id="revealed">{pages.table(["army", "faction", "moves", "initiative", "sea links"], rows)}</div>')
-    parts.append(battles_section(c, ident))
-    parts.append('<h2>Map</h2><iframe id="map" src="/map" title="faction map"></iframe>')
-    lines = [ln for ln in log_view(c, viewer=f) if ln.event.kind != "put_note"][-200:]
-    log_rows = "".join(f"<li>round {e(ln.event.round)}: {e(ln.text)}</li>" for ln in reversed(lines))
-    parts.append(f'<h2>Log</h2><ul class="log" id="log">{log_rows}</ul>')
-    return pages.page(f"bellica: {f}", "".join(parts), who=ident.name, script=pages.CHECK_SCRIPT)
+    commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
+    return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name, pages.CHECK_SCRIPT),
+                  status=status, ordering=ordering, message=message, error=error, problems=list(problems),
+                  commit_reveal=Markup(commit_reveal_section(c, ident)) if commit_reveal else None,
+                  armies=_army_rows(r, ident, view, submitters, typed) if open_now and not commit_reveal else None,
+                  initiative=status.stage == STAGE_INITIATIVE,
+                  note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
+                  revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
+                  log=_log(c, f))
 
 
 # --- the umpire's page ---------------------------------------------------------------------------
@@ -210,44 +195,38 @@ def run_step(c, step: str):
     return steps[step](c)
 
 
+def _submitted(c, data) -> str | None:
+    """Who has submitted which armies' orders (never what), or None out of the orders phase."""
+    from bellica.engine.vae_victis import rounds
+
+    if data["orders"] is None:
+        return None
+    submitters = rounds.order_submitters(c)
+    orders = data["orders"]
+    rows = [(f, ", ".join(map(str, orders["submitted"][f])) or "-", ", ".join(map(str, orders["missing"][f])) or "-",
+             ", ".join(sorted({str(submitters.get(a)) for a in orders["submitted"][f]})) or "-")
+            for f in orders["submitted"]]
+    return pages.table(["faction", "armies in", "armies missing", "submitted by"], rows)
+
+
 def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "",
                 choices: str | None = None, error: str | None = None) -> str:
+    """The umpire's page (``templates/orders_umpire.html``); ``message`` is HTML, its values escaped."""
     from bellica.app.adjudication import administration_section, battles_section
     from bellica.commands.jsonout import status_json
-    from bellica.engine.core.sealed import log_view
     from bellica.engine.vae_victis import rounds
 
     status = rounds.round_status(c)
     data = status_json(status, campaign=c)
-    parts = [f'<div class="box" id="round">{"<br>".join(e(line) for line in status.lines())}</div>']
-    if message:
-        parts.append(f'<div class="box ok" id="message">{message}</div>')
-    if error:
-        parts.append(f'<div class="box error" id="error">refused, nothing stored: {e(error)}</div>')
-    if data["orders"] is not None:
-        submitters = rounds.order_submitters(c)
-        rows = [(f, ", ".join(map(str, data["orders"]["submitted"][f])) or "-", ", ".join(map(str, data["orders"]["missing"][f])) or "-",
-                 ", ".join(sorted({str(submitters.get(a)) for a in data["orders"]["submitted"][f]})) or "-")
-                for f in data["orders"]["submitted"]]
-        parts.append('<h2>Orders (who, never what, until the reveal)</h2><div id="submitted">'
-                     + pages.table(["faction", "armies in", "armies missing", "submitted by"], rows) + "</div>")
-        parts.append('<form method="post" action="/umpire/deadline" id="deadline">deadline (UTC) '
-                     f'<input type="text" name="when" style="width:14rem" value="{e(data["deadline"] or "")}" placeholder="2025-06-01T18:00:00Z"> '
-                     "<button>set the deadline</button></form>")
-    parts.append(battles_section(c, ident))
     steps = allowed_steps(c)
-    buttons = "".join(f'<button name="step" value="{s}" id="step-{s}">{s}</button> ' for s in steps if s != "administer")
-    if buttons or "administer" not in steps:
-        parts.append(f'<h2>Next step</h2><form method="post" action="/umpire/step" id="steps">{buttons or "none"}</form>')
-    if "administer" in steps:
-        parts.append(administration_section(c, choices))
-    parts.append('<h2>SQL console (read-only)</h2><form method="post" action="/umpire/sql" id="sql">'
-                 f'<textarea name="query" rows="3">{e(sql)}</textarea><button>run</button></form>{sql_html}')
-    parts.append('<h2>Map</h2><p><a href="/map" target="_blank">the umpire\'s map (every army)</a></p>')
-    lines = [ln for ln in log_view(c, viewer=None) if ln.event.kind != "put_note"][-200:]
-    parts.append('<h2>Log</h2><ul class="log" id="log">'
-                 + "".join(f"<li>round {e(ln.event.round)}: {e(ln.text)}</li>" for ln in reversed(lines)) + "</ul>")
-    return pages.page("bellica: umpire", "".join(parts), who=ident.name)
+    submitted = _submitted(c, data)
+    return render("orders_umpire.html", title="bellica: umpire", **pages.frame(ident.name),
+                  status_lines=status.lines(), message=Markup(message) if message else None, error=error,
+                  submitted=Markup(submitted) if submitted is not None else None, deadline=data["deadline"] or "",
+                  battles=Markup(battles_section(c, ident)), buttons=[s for s in steps if s != "administer"],
+                  administering="administer" in steps,
+                  administer=Markup(administration_section(c, choices)) if "administer" in steps else "",
+                  sql=sql, sql_html=Markup(sql_html), log=_log(c, None))
 
 
 # --- the endpoints -------------------------------------------------------------------------------
