@@ -100,14 +100,17 @@ class StepInput:
 class StepOutcome:
     """What a step's rule gives back: the ``step`` event logged first (``marker``), the new pure
     state (None: no state table changes), the rules' own events (``told``), events written after
-    the dice (``extra``: rows the step puts itself) and the new position in the ruleset's own
-    terms (``where``; None: :meth:`SteppedRuleset.position_events` reads it from the state)."""
+    the dice (``extra``: rows the step puts itself), the new position in the ruleset's own
+    terms (``where``; None: :meth:`SteppedRuleset.position_events` reads it from the state) and
+    events written after the state tables' diff, before the position (``after``: notes and rows
+    the step derives from its new state)."""
 
     marker: Event
     state: Any = None
     told: Sequence[Event] = ()
     extra: Sequence[Event] = ()
     where: Any = None
+    after: Sequence[Event] = ()
 
 
 # --- the static scenario in the campaign file -------------------------------------------------------
@@ -260,8 +263,8 @@ class SteppedRuleset(Ruleset):
         """Run step ``name`` in one transaction: check the position (:meth:`check_step`), read
         the pure state (:meth:`state_of`) and the dice (:meth:`dice_of`, ``entered``: dice rolled
         at the table), run the pure ``rule``, then log its marker, its events, the dice it used
-        (:meth:`dice_events`), its extra events, the state tables' diff and the new position
-        (:meth:`position_events`).  Returns the events logged."""
+        (:meth:`dice_events`), its extra events, the state tables' diff, its ``after`` events and
+        the new position (:meth:`position_events`).  Returns the events logged."""
         c = campaign
         with c.transaction():
             snap = c.snapshot()
@@ -274,7 +277,7 @@ class SteppedRuleset(Ruleset):
                       *out.extra]
             if out.state is not None:
                 events += diff_events(c, snap, self.step_rows(c, out.state), rnd, phase, state_keys=self.state_keys)
-            events += self.position_events(c, snap, out, rnd, phase)
+            events += [*out.after, *self.position_events(c, snap, out, rnd, phase)]
             c.append(events, before=snap)
         return events
 
