@@ -8,8 +8,9 @@ stores them in its ``rules(key, value)`` table; :func:`stored_rules` reads that 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import duckdb
 
@@ -17,7 +18,7 @@ from bellica.datasets.rules import rules_from_rows
 from bellica.geo.errors import InputError
 from bellica.schema import existing_tables
 
-__all__ = ["RuleSet", "stored_rules", "stored_ruleset_name"]
+__all__ = ["RuleSet", "reading_rules", "stored_rules", "stored_ruleset_name"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,19 @@ class RuleSet:
                 raise KeyError(f"{self.name} rules have no {dotted!r} (missing {part!r})")
             node = node[part]
         return node
+
+
+@contextmanager
+def reading_rules(where: str, ruleset: str) -> Iterator[None]:
+    """Around the making of a ruleset's typed rules from its merged values: a missing key or a value
+    of the wrong kind is one :class:`InputError` line naming ``where`` and the keys of
+    ``datasets/rules/<ruleset>.toml``."""
+    try:
+        yield
+    except KeyError as err:
+        raise InputError(f"{where} lack {err}: use datasets/rules/{ruleset}.toml's keys") from None
+    except (TypeError, ValueError) as err:
+        raise InputError(f"{where}: {err}: use datasets/rules/{ruleset}.toml's keys") from None
 
 
 def stored_ruleset_name(con: duckdb.DuckDBPyConnection, default: str) -> str:

@@ -1,6 +1,6 @@
 """What a Magna Graecia side (or the umpire) may see, as a player view (:mod:`bellica.schema.view`).
 
-The decision of what a side may read is :func:`~.ruleset.view`'s (its own commands with their
+The decision of what a side may read is :func:`~.status.view`'s (its own commands with their
 elements and its fleet's naval points and load; of the others only that counters stand in a
 node, and where their fleets are); this module gives that view its places on the node map and
 adds nothing the view does not hold but the node map itself (public: the places and paths of
@@ -201,7 +201,7 @@ def _panel(status: dict) -> list[tuple[str, str]]:
 
 
 def player_view(c, viewer: str | None) -> PlayerView:
-    from .ruleset import view  # the ruleset's own redaction
+    from .status import view  # the ruleset's own redaction
 
     board = c.board
     sides = list(board.scenario.order)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules import RuleSet, reading_rules
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -127,7 +127,7 @@ class Rules(RuleSet):
     @classmethod
     def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
         where = f"{name} rules"
-        try:
+        with reading_rules(where, RULESET):
             el, mv = merged["elements"], merged["movement"]
             rules = cls(
                 name=name,
@@ -143,10 +143,6 @@ class Rules(RuleSet):
                 victory=VictoryRules(**merged["victory"]),
                 options=Options(**merged["options"]),
             )
-        except KeyError as err:
-            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        except (TypeError, ValueError) as err:
-            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
         rules._check(where)
         return rules
 

@@ -1,5 +1,5 @@
 """What a Magna Graecia side may not read of the campaign's tables: the player view's decision
-(:func:`~.ruleset.view`, :mod:`.player_view`) for the SQL console.
+(:func:`~.status.view`, :mod:`.player_view`) for the SQL console.
 
 A side reads its own commands and fleet in full; of another side's commands only where they
 stand (their ids, elements, generals and movement are NULL), none carried aboard that side's

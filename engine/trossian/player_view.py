@@ -1,6 +1,6 @@
 """What a Trossian nation (or the umpire) may see, as a player view (:mod:`bellica.schema.view`).
 
-The decision is :func:`~.ruleset.status_view`'s (a nation's own treasury, couriers, orders and
+The decision is :func:`~.status.status_view`'s (a nation's own treasury, couriers, orders and
 armies' units; other nations' armies without their units; the umpire every army's units and no
 nation's couriers or orders); this module places that view on the map and adds nothing to it
 but the static board (provinces, towns, lanes) and, for a nation, where its own armies may march
@@ -33,7 +33,7 @@ MARKERS = "Capitals, resources, forces"
 
 def _status(c, viewer: str | None) -> dict:
     """The ruleset's status view; for a campaign not yet started, the scenario's board alone."""
-    from .ruleset import status_view
+    from .status import status_view
 
     if c.has_state():
         return status_view(c, viewer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules import RuleSet, reading_rules
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -177,7 +177,7 @@ class Rules(RuleSet):
     @classmethod
     def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
         where = f"{name} rules"
-        try:
+        with reading_rules(where, RULESET):
             cal = dict(merged["calendar"])
             units = {k: tuple(v) for k, v in merged["units"].items()}
             ice = dict(merged["ice"])
@@ -198,10 +198,6 @@ class Rules(RuleSet):
                 cards=CardRules(**merged["cards"]),
                 options=Options(**merged["options"]),
             )
-        except KeyError as err:
-            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        except (TypeError, ValueError) as err:
-            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
         rules._check(where)
         return rules
 

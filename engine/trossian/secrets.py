@@ -1,5 +1,5 @@
 """What a Trossian nation (or the umpire) may not read of the campaign's tables: the decision of
-the player view (:func:`~.ruleset.status_view`) and of the log's seal (:class:`~.ruleset.TrossianSeal`)
+the player view (:func:`~.status.status_view`) and of the log's seal (:class:`~.seal.TrossianSeal`)
 for the SQL console.
 
 A nation reads its own treasury, couriers and orders; of another nation's armies where they stand,

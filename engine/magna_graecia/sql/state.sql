@@ -1,4 +1,4 @@
--- Magna Graecia campaign state (engine/magna_graecia/ruleset.py): the pure GameState as rows.
+-- Magna Graecia campaign state (engine/magna_graecia/storage.py): the pure GameState as rows.
 -- JSON columns hold lists and element tables; ord keeps each list's order.
 
 -- The rest of the game state: scenario, year, turn, order (JSON), current, phase, next_id,

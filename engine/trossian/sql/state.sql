@@ -1,4 +1,4 @@
--- The Trossian campaign state (engine/trossian/ruleset.py writes every row from the pure
+-- The Trossian campaign state (engine/trossian/storage.py writes every row from the pure
 -- GameState; the core adds `campaign`, `round_notes` and the `events` log).
 -- The rest of the game state: year, phase (0-8, -1 winter quarters), scheduled (the year whose
 -- card schedule is rolled), next_id, alliances, contested, entries, offers, sailed (JSON; offers and

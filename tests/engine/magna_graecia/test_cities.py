@@ -103,7 +103,7 @@ def test_a_city_attacked_during_a_battle_joins_the_side_that_did_not_attack_it()
 
 
 def test_the_plugin_passes_a_defenders_attack_on_the_city_to_the_rules():
-    from bellica.engine.magna_graecia.ruleset import _action
+    from bellica.engine.magna_graecia.play import _action
     s = game()
     assert _action("attack_city", {"side": "Blue", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum",
                                                                               "by": "Blue"}

@@ -268,7 +268,7 @@ def test_no_siege_once_the_defenders_chose_a_field_defence():
 
 def test_the_defending_side_declares_going_inside_the_phasing_side_may_enter_it():
     from bellica.engine.core.machine import StepRefused
-    from bellica.engine.magna_graecia.ruleset import _check_turn
+    from bellica.engine.magna_graecia.inputs import _check_turn
     s = game()
     s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
     s, _ = cities.attack_city(s, R, "Oppidum")                      # Oppidum's forces now fight for Blue

@@ -1,0 +1,172 @@
+"""A nation's orders as the players give them: the names they type (:func:`nation_named`,
+:func:`place_named`), an order's input resolved to the scenario's spelling (what the log records),
+an order carried out by the rules, and the orders stored for a round (``tr_orders``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from bellica.engine.core.names import matches as _match
+from bellica.engine.core.tables import Snapshot
+from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.files import whole_number
+
+from . import couriers as couriers_mod
+from . import movement, navies
+from .dice import Dice
+from .model import GameState, Scenario
+from .rules import Rules
+
+__all__ = ["ALLY_PHASES", "NATION_STEPS", "ORDER_KINDS", "nation_named", "place_named"]
+
+#: The orders a nation gives in the orders phase (sealed, carried out by ``resolve``).
+ORDER_KINDS = ("march", "sail", "courier", "army")
+#: Every step a nation takes (the others are the umpire's).
+NATION_STEPS = ORDER_KINDS + ("done", "bank", "recruit")
+#: The phases a nation may offer, accept or break an alliance in (the ``ally`` step).
+ALLY_PHASES = ("orders", "winter")
+
+
+def nation_named(c, name: str, where: str = "--nation") -> str:
+    found = _match(name, list(c.board.nations))
+    if len(found) != 1:
+        raise InputError(f"{where} {name!r} is no nation of this campaign: use one of {', '.join(c.board.nations)}")
+    return found[0]
+
+
+def place_named(scenario: Scenario, name: str, where: str, *, lanes: bool = False, provinces: bool = True) -> str:
+    options = (list(scenario.provinces) if provinces else []) + (list(scenario.lanes) if lanes else [])
+    found = _match(name, options)
+    if len(found) != 1:
+        what = "a province" + (" or a sea lane" if lanes else "") if provinces else "a sea lane"
+        raise InputError(f"{where} {name!r} is not {what} of this campaign: use one of {', '.join(options)}")
+    return found[0]
+
+
+def _town_named(scenario: Scenario, name: str, where: str) -> str:
+    found = _match(name, list(scenario.towns))
+    if len(found) != 1:
+        raise InputError(f"{where} {name!r} is not a town of this campaign: use one of {', '.join(scenario.towns)}")
+    return found[0]
+
+
+def _own(state: GameState, what: str, ident: int, nation: str):
+    getter = {"army": state.army, "navy": state.navy, "courier": state.courier}[what]
+    try:
+        thing = getter(int(ident))
+    except KeyError:
+        mine = [x.id for x in {"army": state.armies, "navy": state.navies, "courier": state.couriers}[what]
+                if x.nation == nation]
+        raise InputError(f"--{what} {ident}: no such {what}: {nation}'s are {', '.join(map(str, mine)) or 'none'}") from None
+    if thing.nation != nation:
+        raise InputError(f"--{what} {ident} is {thing.nation}'s, not {nation}'s")
+    return thing
+
+
+_NAVY_VERBS = ("sail", "put_in", "lie_off", "put_out", "embark", "disembark")
+
+
+def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str, arg: Mapping) -> dict:
+    """The order's input with every name spelled as the scenario spells it (what the log records)."""
+    if kind == "march":
+        army = _own(state, "army", arg["army"], nation)
+        path = [place_named(scenario, p, "--to") for p in arg.get("path") or ()]
+        if not path:
+            raise InputError("march: give the provinces to pass, in order: --to P [--to P ...]")
+        return {"nation": nation, "army": army.id, "path": path}
+    if kind == "sail":
+        navy = _own(state, "navy", arg["navy"], nation)
+        actions = []
+        for a in arg.get("actions") or ():
+            verb, *rest = a if isinstance(a, (list, tuple)) else str(a).split(":", 1)
+            verb = str(verb).strip().replace("-", "_")
+            if verb not in _NAVY_VERBS:
+                raise InputError(f"--do {a!r}: give one of {', '.join(v + (':X' if v != 'put_out' else '') for v in _NAVY_VERBS)}")
+            if verb == "put_out":
+                actions.append([verb])
+                continue
+            if not rest or not str(rest[0]).strip():
+                raise InputError(f"--do {verb}: give its object ({verb}:NAME)")
+            obj = str(rest[0]).strip()
+            if verb == "sail":
+                obj = place_named(scenario, obj, "--do sail:", lanes=True, provinces=False)
+            elif verb == "put_in":
+                obj = _town_named(scenario, obj, "--do put_in:")
+            elif verb == "lie_off":
+                obj = place_named(scenario, obj, "--do lie_off:")
+            else:
+                if whole_number(obj) is None:  # ASCII digits only: "²".isdigit() is True, int("²") fails
+                    raise InputError(f"--do {verb}:{obj}: give an army's number")
+                obj = whole_number(obj)
+            actions.append([verb, obj])
+        if not actions:
+            raise InputError("sail: give the navy's actions in order: --do sail:LANE --do put_in:TOWN ...")
+        return {"nation": nation, "navy": navy.id, "actions": actions}
+    if kind == "courier":
+        courier = _own(state, "courier", arg["courier"], nation)
+        action = arg.get("action")
+        if action == "send":
+            if not str(arg.get("message") or "").strip() or not str(arg.get("to") or "").strip():
+                raise InputError("courier send: give --message TEXT and --to WHOM")
+            return {"nation": nation, "courier": courier.id, "action": "send", "message": str(arg["message"]).strip(),
+                    "to": str(arg["to"]).strip()}
+        if action == "move":
+            path = [place_named(scenario, p, "--via", lanes=True) for p in arg.get("path") or ()]
+            if not path:
+                raise InputError("courier move: give the provinces and lanes to pass: --via P [--via P ...]")
+            return {"nation": nation, "courier": courier.id, "action": "move", "path": path}
+        if action == "deliver":
+            return {"nation": nation, "courier": courier.id, "action": "deliver"}
+        raise InputError(f"courier action {action!r}: give send, move or deliver")
+    if kind == "army":
+        army = _own(state, "army", arg["army"], nation)
+        action = arg.get("action")
+        if action == "merge":
+            others = [_own(state, "army", x, nation).id for x in arg.get("with") or ()]
+            if not others:
+                raise InputError("army merge: give the armies joining it: --with ARMY [--with ARMY ...]")
+            return {"nation": nation, "army": army.id, "action": "merge", "with": others}
+        if action == "detach":
+            units = [int(u) for u in arg.get("units") or ()]
+            if not units:
+                raise InputError("army detach: give the units leaving it: --unit ID [--unit ID ...]")
+            return {"nation": nation, "army": army.id, "action": "detach", "units": units,
+                    "name": str(arg.get("name") or "")}
+        if action in ("hold", "home"):
+            return {"nation": nation, "army": army.id, "action": action}
+        raise InputError(f"army action {action!r}: give merge, detach, hold or home")
+    raise BellicaError(f"no order kind {kind!r}")
+
+
+def _apply_order(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, kind: str, a: Mapping):
+    """Carry out one resolved order (InputError where the rules refuse it)."""
+    if kind == "march":
+        return movement.move_army(scenario, state, rules, int(a["army"]), list(a["path"]))
+    if kind == "sail":
+        return navies.navy_actions(scenario, state, rules, int(a["navy"]), [tuple(x) for x in a["actions"]])
+    if kind == "army":
+        if a["action"] == "merge":
+            return movement.merge(state, [int(a["army"]), *(int(x) for x in a["with"])])
+        if a["action"] == "detach":
+            return movement.detach(state, int(a["army"]), [int(u) for u in a["units"]], a.get("name", ""))
+        return movement.set_standing(state, int(a["army"]), a["action"])
+    if a["action"] == "send":
+        return couriers_mod.send_courier(scenario, state, a["nation"], int(a["courier"]), a["message"], a["to"])
+    if a["action"] == "move":
+        return couriers_mod.move_courier(scenario, state, rules, int(a["courier"]), list(a["path"]), dice)
+    return couriers_mod.deliver(state, int(a["courier"]))
+
+
+class _SafeRoads(Dice):
+    """The dice an order is checked with when given: every courier gets through (the highest
+    face), so checking an order neither draws nor reveals a roll the resolution will make."""
+
+    def roll(self, sides: int, *label: object) -> int:
+        return sides
+
+
+def _orders_of(snap: Snapshot, rnd: int, nation: str | None = None) -> list[tuple[str, int, str, dict]]:
+    """(nation, seq, kind, input) of round ``rnd``'s stored orders, by nation then seq."""
+    return sorted((r[1], int(r[2]), r[3], json.loads(r[4])) for k, r in snap.tables["tr_orders"].items()
+                  if k[0] == rnd and (nation is None or k[1] == nation))
