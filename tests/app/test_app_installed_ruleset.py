@@ -34,7 +34,6 @@ def war(capsys, tmp_path, monkeypatch):
     if not (EXAMPLE / "archidamian" / "ruleset.py").is_file():
         pytest.skip("the example ruleset is not in this tree")
     monkeypatch.syspath_prepend(str(EXAMPLE))
-    before = dict(registry._REGISTRY)
     try:
         import archidamian.ruleset  # noqa: F401  (registers the ruleset, as its entry point does)
 
@@ -45,8 +44,11 @@ def war(capsys, tmp_path, monkeypatch):
         assert code == 0, err
         yield path, _tokens(path)
     finally:
-        registry._REGISTRY.clear()
-        registry._REGISTRY.update(before)
+        # Only the example's ruleset leaves the registry: the in-tree ones registered meanwhile stay
+        # (their modules stay imported, so they would not register again).
+        for name, ruleset in list(registry._REGISTRY.items()):
+            if type(ruleset).__module__.split(".")[0] == "archidamian":
+                del registry._REGISTRY[name]
         for name in [m for m in sys.modules if m == "archidamian" or m.startswith("archidamian.")]:
             del sys.modules[name]
 
