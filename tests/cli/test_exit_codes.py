@@ -88,23 +88,39 @@ START = {"vae-victis-ii": ("round", "start"), "rise-of-rome": ("turn", "start"),
          "magna-graecia": ("magna-graecia", "start"), "trossian": ("trossian", "start")}
 
 
-@pytest.fixture(scope="module")
-def campaigns(tmp_path_factory) -> dict[str, dict[str, Path]]:
-    """{"made": {ruleset: file}, "started": {ruleset: file}}: each ruleset's campaign before and after its start."""
+def _made(ruleset: str, path: Path) -> None:
+    """Write a small campaign of ``ruleset`` at ``path``, not started."""
     from tests.engine.trossian.campaign_file import base_campaign
 
-    folder = tmp_path_factory.mktemp("exit-codes")
-    made = {"vae-victis-ii": _vae_victis(folder),
-            "rise-of-rome": _from_scenario(folder, "rise-of-rome", "rise-of-rome"),
-            "mare-nostrum": _from_scenario(folder, "mare-nostrum", "mare-nostrum", res=4),
-            "magna-graecia": _from_scenario(folder, "magna-graecia/dionysian", "magna-graecia"),
-            "trossian": base_campaign(folder)}
-    started = {}
-    for ruleset, path in made.items():
-        started[ruleset] = folder / f"{ruleset}-started.duckdb"
-        shutil.copyfile(path, started[ruleset])
-        _run_ok(*START[ruleset], started[ruleset], "--seed", "7")
+    folder = path.parent / f"{path.stem}-build"
+    folder.mkdir()
+    makers = {"vae-victis-ii": lambda: _vae_victis(folder),
+              "rise-of-rome": lambda: _from_scenario(folder, "rise-of-rome", "rise-of-rome"),
+              "mare-nostrum": lambda: _from_scenario(folder, "mare-nostrum", "mare-nostrum", res=4),
+              "magna-graecia": lambda: _from_scenario(folder, "magna-graecia/dionysian", "magna-graecia"),
+              "trossian": lambda: base_campaign(folder)}
+    shutil.copyfile(makers[ruleset](), path)
+
+
+def ruleset_campaigns(built_once, folder: Path) -> dict[str, dict[str, Path]]:
+    """{"made": {ruleset: file}, "started": {ruleset: file}}: each ruleset's small campaign before and
+    after its start (seed 7), copied into ``folder`` from files built once per test process (the
+    fuzz of declared steps, tests/cli/test_fuzz_declared.py, starts from the same)."""
+    made, started = {}, {}
+    for ruleset in START:
+        made[ruleset] = built_once(f"made-{ruleset}", lambda p, r=ruleset: _made(r, p), folder / f"{ruleset}.duckdb")
+
+        def start(p: Path, r=ruleset) -> None:
+            shutil.copyfile(made[r], p)
+            _run_ok(*START[r], p, "--seed", "7")
+        started[ruleset] = built_once(f"started-{ruleset}", start, folder / f"{ruleset}-started.duckdb")
     return {"made": made, "started": started}
+
+
+@pytest.fixture(scope="module")
+def campaigns(tmp_path_factory, built_once) -> dict[str, dict[str, Path]]:
+    """Each ruleset's campaign before and after its start (:func:`ruleset_campaigns`)."""
+    return ruleset_campaigns(built_once, tmp_path_factory.mktemp("exit-codes"))
 
 
 @pytest.fixture
