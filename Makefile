@@ -52,7 +52,7 @@ test: venv chromium
 # The suite's bounded cases at full size: the fuzz tests at four times their stated examples and
 # the property tests over every played state (make test tries half and a stride: tests/bounds.py),
 # then the tests on large synthetic data (marker slow: a 20000 x 20000 raster on a Dask cluster).
-LONG_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/app/test_app_nodes_hostile.py \
+LONG_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/cli/test_fuzz_declared.py tests/app/test_app_nodes_hostile.py \
 	tests/engine/test_mare_nostrum_views.py
 long: venv
 	BELLICA_FUZZ_SCALE=4 $(PY) -m pytest -q -n auto --dist worksteal $(LONG_TESTS)

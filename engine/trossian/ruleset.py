@@ -90,6 +90,7 @@ class Trossian(SteppedRuleset):
     faction_flag = "--nation"
     title = "Trossian"
     told_tables = frozenset({"tr_orders", "tr_ready"})
+    status_before_start = False  # `status` before `start` is a step out of order (exit 3), as it always was
     state_sql = STATE_SQL
     order_seal = TROSSIAN_SEAL
     steps = (
