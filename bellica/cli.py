@@ -37,10 +37,11 @@ from bellica.geo.errors import BellicaError
 #: Each top-level command and where it is defined ("module:attribute" under bellica.commands).
 #: A command's module is imported only when that command runs (or help lists it): a
 #: ``bellica round`` step does not pay for the map, simulation or server commands' imports.
+#: A ruleset's own group (``bellica round``, Vae Victis II's) is made from its declared steps
+#: (:mod:`bellica.commands.play`), found through the registry.
 COMMANDS = {
     "map": "map:group",
     "campaign": "campaign:group",
-    "round": "round:group",
     "sql": "sql:command",
     "log": "log:command",
     "render": "render:group",

@@ -176,7 +176,7 @@ def administration_section(c, typed: str | None = None) -> str:
 
 
 def post_administer(c, form: Mapping[str, str]):
-    from bellica.commands.round import named_hexes
+    from bellica.engine.vae_victis.hex_names import named_hexes
     from bellica.engine.vae_victis import rounds
 
     choices = rounds.parse_choices_text(form.get("choices", ""), "the administration form")

@@ -131,7 +131,7 @@ def faction_logs(campaign: Path, factions) -> dict[str, tuple[str, str]]:
     """The log as each faction may read it: the lines of ``bellica log --faction F`` and of its ``--json``."""
     import json
 
-    from bellica.commands.round import open_campaign
+    from bellica.commands.campaigns import open_campaign
     from bellica.engine.core.sealed import log_view
 
     texts = {}

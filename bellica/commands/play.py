@@ -27,6 +27,10 @@ __all__ = ["group_for", "ruleset_of_group"]
 #: The positional argument every command of a ruleset's group begins with.
 CAMPAIGN_ARG = "campaign"
 
+#: Commands of no ruleset that a ruleset's group also offers, by group name: "module:attribute"
+#: under bellica.commands (``bellica round verify`` checks any ruleset's campaign).
+EXTRA_COMMANDS: dict[str, tuple[str, ...]] = {"round": ("checks:verify",)}
+
 
 def ruleset_of_group(name: str):
     """The installed ruleset whose declared steps make the command group ``name`` (None: none)."""
@@ -47,13 +51,20 @@ def group_names() -> list[str]:
 
 
 def group_for(ruleset) -> click.Group:
-    """The command group of ``ruleset``: start, status and its declared steps."""
-    names = ", ".join(["start", "status", *(a.name for a in ruleset.actions())])
+    """The command group of ``ruleset``: start, status and its declared steps (a step declared
+    ``start`` or ``status`` is the ruleset's own), then :data:`EXTRA_COMMANDS`."""
+    import importlib
+
+    extras = [getattr(importlib.import_module(f"bellica.commands.{module}"), attribute)
+              for module, attribute in (spec.split(":") for spec in EXTRA_COMMANDS.get(ruleset.command_group, ()))]
+    names = ", ".join(dict.fromkeys(["start", "status", *(a.name for a in ruleset.actions()), *(c.name for c in extras)]))
     group = click.Group(name=ruleset.command_group, help=f"Play a {ruleset.title or ruleset.name} campaign: {names}.")
     group.add_command(_start_command(ruleset))
     group.add_command(_status_command(ruleset))
     for action in ruleset.actions():
         group.add_command(_step_command(ruleset, action))
+    for command in extras:
+        group.add_command(command)
     return group
 
 
@@ -149,15 +160,16 @@ def _with_file(status, campaign: Path):
 def _step_command(ruleset, action) -> click.Command:
     from bellica.engine.core.steps import SIDE
 
-    params: list[click.Parameter] = [_campaign_argument()]
+    params: list[click.Parameter] = [] if action.opens == "offline" else [_campaign_argument()]
     params += [_click_param(p) for p in action.params if p.positional]
     if action.who == SIDE:
         params.append(click.Option([ruleset.faction_flag, "actor"], required=not action.umpire_too,
-                                   help=f"The {_word(ruleset)} taking the step (its name, any case, or its beginning)"
-                                        + ("; default: the umpire, for it." if action.umpire_too else ".")))
+                                   help=action.actor_help or (
+                                       f"The {_word(ruleset)} taking the step (its name, any case, or its beginning)"
+                                       + ("; default: the umpire, for it." if action.umpire_too else "."))))
     params += [_click_param(p) for p in action.params if not p.positional]
 
-    def callback(campaign: Path, actor: str | None = None, **given) -> None:
+    def callback(campaign: Path | None = None, actor: str | None = None, **given) -> None:
         _run(ruleset, action, campaign, actor, given)
 
     return click.Command(action.name, callback=callback, params=params, help=action.help_text(),
@@ -167,7 +179,16 @@ def _step_command(ruleset, action) -> click.Command:
 def _run(ruleset, action, campaign: Path, actor: str | None, given: dict) -> None:
     from bellica.engine.core.steps import ParamError, parse_input
 
-    with _open(ruleset, campaign) as c:
+    if action.opens == "offline":
+        try:
+            events = action.run(None, None, **parse_input(action, given, (), _word(ruleset)))
+        except ParamError as e:
+            raise click.BadParameter(e.reason, param_hint=e.param.label) from None
+        for line in ruleset.said(None, events, None):
+            click.echo(line)
+        return
+    opening = {"step": {}, "view": {"read_only": True}, "start": {"started": False}}[action.opens]
+    with _open(ruleset, campaign, **opening) as c:
         actor = resolve_faction(c, actor, param_hint=ruleset.faction_flag)
         try:
             typed = parse_input(action, given, ruleset.factions(c), _word(ruleset))
@@ -177,7 +198,8 @@ def _run(ruleset, action, campaign: Path, actor: str | None, given: dict) -> Non
             raise click.BadParameter(e.reason, param_hint=e.param.label) from None
         for line in ruleset.said(c, events, actor):
             click.echo(line)
-        _next_line(c)
+        if action.opens == "step" and ruleset.says_next:
+            _next_line(c)
 
 
 def _campaign_argument() -> click.Argument:

@@ -37,7 +37,7 @@ from bellica import launch
 #: Modules a server imports before it listens: what the round, turn, sql, log and campaign
 #: commands import (their own imports pull in the rest).  One that fails to import is skipped
 #: (the worker then imports it, and fails, as the plain command would).
-PRELOAD = ("duckdb", "bellica.cli", "bellica.geo.errors", "bellica.commands.options", "bellica.commands.round",
+PRELOAD = ("duckdb", "bellica.cli", "bellica.geo.errors", "bellica.commands.options", "bellica.commands.checks",
            "bellica.commands.shared_group", "bellica.commands.play", "bellica.commands.sql", "bellica.commands.log",
            "bellica.commands.campaign",
            "bellica.commands.jsonout", "bellica.engine.core.campaign", "bellica.engine.core.machine",

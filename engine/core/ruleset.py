@@ -113,6 +113,9 @@ class Ruleset:
     #: Whether ``<group> status --json`` writes the file's name for the placeholder ``CAMPAIGN`` of
     #: its words (False: the player view's status as it is, as the web app's status JSON gives it).
     status_json_names_file: bool = True
+    #: Whether a step's output ends with the ``next:`` line naming what comes next (False: the
+    #: ruleset's ``status`` says it, and a step prints only what it did).
+    says_next: bool = True
 
     # --- the schema -----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bellica.geo.errors import InputError
 
-__all__ = ["Action", "Param", "ParamError", "SIDE", "UMPIRE", "KINDS", "parse_input"]
+__all__ = ["Action", "Param", "ParamError", "SIDE", "UMPIRE", "KINDS", "OPENS", "parse_input"]
 
 #: Who takes a step: the umpire, or a side (one faction, named on the command line with the
 #: ruleset's :attr:`~bellica.engine.core.ruleset.Ruleset.faction_flag`, on a page by the signed-in player).
@@ -28,6 +28,12 @@ UMPIRE, SIDE = "umpire", "side"
 #: The kinds of parameter: free ``text``; a ``whole`` number (ASCII digits); one of ``choices``;
 #: a ``flag`` (present or not); a ``faction`` of the campaign (any case, a unique beginning).
 KINDS = ("text", "whole", "choice", "flag", "faction")
+
+#: How a step opens its campaign: ``step`` a started campaign, to change it; ``view`` a started
+#: campaign, read only (the step tells what is, its ``run`` changes nothing); ``start`` a campaign
+#: not yet started (a ruleset's own ``start``); ``offline`` none (no campaign argument; ``run``
+#: is given None).
+OPENS = ("step", "view", "start", "offline")
 
 
 class ParamError(InputError):
@@ -48,7 +54,8 @@ class Param:
     (an option given again, or the rest of the positional words), its value a list; ``default``:
     its value when not given (a list parameter's is ``[]``).  ``example`` is typed text, shown as
     a form's placeholder; ``aliases``: other spellings of its flag the command line also takes
-    (``--defense`` for ``--defence``)."""
+    (``--defense`` for ``--defence``); ``keeps_blank``: a ``text`` given blank is a value (``""``:
+    an army's moves standing still), not a parameter left out."""
 
     name: str
     help: str
@@ -61,6 +68,7 @@ class Param:
     metavar: str = ""
     example: str = ""
     aliases: tuple[str, ...] = ()
+    keeps_blank: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -93,6 +101,8 @@ class Param:
         ``faction`` (``word``: what the ruleset calls one).  Raises :class:`ParamError` naming the parameter and the fix."""
         if self.kind == "flag":
             return given if isinstance(given, bool) else str(given or "").strip().lower() in ("1", "on", "true", "yes")
+        if self.keeps_blank and isinstance(given, str) and not given.strip() and self.kind == "text" and not self.many:
+            return given.strip()
         items = _items(given, many=self.many)
         if not items:
             if self.required:
@@ -162,7 +172,9 @@ class Action:
     :data:`UMPIRE` or :data:`SIDE`; ``step`` the round machine's step whose position it needs
     (empty: ``name``), which decides whether a page offers it now; ``run(campaign, actor,
     **input)`` plays it and returns its events.  ``umpire_too``: a :data:`SIDE` step the umpire
-    may also take for the side (the faction flag is then optional, and ``actor`` None)."""
+    may also take for the side (the faction flag is then optional, and ``actor`` None).
+    ``opens``: how it opens the campaign (:data:`OPENS`); ``actor_help``: the faction flag's help
+    (empty: the generic words)."""
 
     name: str
     summary: str
@@ -173,8 +185,12 @@ class Action:
     example: str = ""
     step: str = ""
     umpire_too: bool = False
+    opens: str = "step"
+    actor_help: str = ""
 
     def __post_init__(self) -> None:
+        if self.opens not in OPENS:
+            raise ValueError(f"step {self.name}: opens must be one of {OPENS}, not {self.opens!r}")
         if self.who not in (UMPIRE, SIDE):
             raise ValueError(f"step {self.name}: who must be {UMPIRE!r} or {SIDE!r}, not {self.who!r}")
         if self.umpire_too and self.who != SIDE:

@@ -4,7 +4,8 @@ The core finds it by the name a campaign file records (``scenario_meta.ruleset``
 files that record none are Vae Victis II campaigns).  What it plugs in: the state
 tables and kinds of :mod:`.state`, the Board of :mod:`.board` (with the logistics
 derived from it, closed with the campaign), the rules data of :mod:`.rules`, the
-round of :mod:`.rounds` and the words of :mod:`.explain`.
+round of :mod:`.rounds` and the words of :mod:`.explain`.  Its steps are declared as data in
+:mod:`.steps` (:meth:`VaeVictisII.actions`): ``bellica round ...`` is made from them.
 """
 
 from __future__ import annotations
@@ -54,6 +55,35 @@ class VaeVictisII(Ruleset):
     steps = machine.STEPS
     order_seal = ORDER_SEAL
     own_map_layers = True  # the hex play aids of web_maps/scenario_layers.py, not yet features of its view
+    title = "Vae Victis II"
+    round_word = "round"
+    command_group = "round"  # bellica round <step>, made from .steps (bellica/commands/play.py)
+    faction_flag = "--faction"
+    example_campaign = "punic.duckdb"
+    status_before_start = False  # `round status` before the start is a step out of order (exit 3)
+    says_next = False  # a step prints what it did; `bellica round status` says what comes next
+
+    def actions(self) -> tuple:
+        from bellica.engine.vae_victis.steps import ACTIONS
+
+        return ACTIONS
+
+    def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
+        """A step the position allows now (its machine step, :attr:`steps`); never a view or an
+        offline step, nor the start once started."""
+        from bellica.geo.errors import BellicaError
+
+        if action.opens != "step":
+            return False
+        try:
+            self.require(campaign, snap, action.machine_step)
+        except BellicaError:
+            return False
+        return True
+
+    def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
+        """A step's events in words (its bookkeeping notes left out), and the lines it tells as they are."""
+        return [e if isinstance(e, str) else e.text for e in events if isinstance(e, str) or e.kind != "put_note"]
 
     def load_board(self, campaign) -> Any:
         from bellica.engine.vae_victis.board import board_from_duckdb

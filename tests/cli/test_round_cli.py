@@ -52,7 +52,7 @@ def test_commands_on_a_campaign_not_started(campaign, capsys):
     assert code == 3
     assert err.strip() == f"error: {campaign} has not been started yet: run `bellica round start {campaign}` first"
     code, _, err = bellica(capsys, "round", "status", campaign.parent / "nope.duckdb")
-    assert code == 1 and "does not exist: create it with `bellica campaign new`" in err
+    assert code == 1 and "no such campaign file: make one with `bellica campaign new" in err  # every group's words
 
 
 def test_sql_prints_a_table_and_is_read_only(campaign, capsys):

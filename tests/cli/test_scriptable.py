@@ -106,7 +106,7 @@ def test_exit_codes_tell_refusal_damage_input_and_usage_apart(started, capsys):
     code, _, err = bellica(capsys, "sql", c, "SELEC nonsense")
     assert code == EXIT_INPUT == 1 and err.startswith("error: ")
     code, _, err = bellica(capsys, "round", "status", c.parent / "nope.duckdb")
-    assert code == EXIT_INPUT and "does not exist" in err
+    assert code == EXIT_INPUT and "no such campaign file" in err
     # 2: usage (click's own: a missing argument, an unknown option, options that exclude each other)
     assert bellica(capsys, "sql", c)[0] == EXIT_USAGE == 2
     assert bellica(capsys, "round", "status", c, "--no-such-option")[0] == EXIT_USAGE
@@ -240,7 +240,7 @@ def test_campaign_scenarios_json(capsys):
 
 def test_round_status_json_says_who_submitted_never_what(started, capsys):
     from bellica.commands.jsonout import dumps, status_json
-    from bellica.commands.round import open_campaign
+    from bellica.commands.campaigns import open_campaign
     from bellica.engine.vae_victis import rounds
 
     c = started

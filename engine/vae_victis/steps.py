@@ -1,0 +1,472 @@
+"""Vae Victis II's steps as data: `bellica round <step>` follows from them (bellica/commands/play.py).
+
+A round (docs/rules/rounds.md): ``initiative`` uses (sealed) and ``publish``; ``orders`` (sealed
+until the reveal: the last army's orders, or ``reveal`` after the ``deadline``; or, in
+commit-reveal ``mode``, ``commit`` then ``reveal-orders``); ``move`` (movement and the
+engagements); ``retreat`` and ``result`` per engagement (``battles`` lists them); ``administer``;
+``victory``.  ``start`` and ``status`` are the ruleset's own (the round's start line and
+``--orders-mode``; the round status and its JSON), ``show`` and ``battles`` read the campaign
+only (:data:`~bellica.engine.core.steps.OPENS` ``view``), ``commitment`` reads no campaign
+(``offline``).  ``bellica round verify`` is no step of this ruleset: it checks any campaign
+(bellica/commands/checks.py).
+
+Each step's ``run`` calls the rules of :mod:`.rounds` and returns their events, or the lines it
+tells (the submissions' one-line receipts, a view's lines): :meth:`VaeVictisII.said` prints the
+events' words (the bookkeeping notes left out) and the lines as they are.  What a step refuses in
+its parameters together (``--faction`` or ``--umpire``, one way of giving orders) is a
+:class:`~bellica.engine.core.steps.ParamError`, a usage error; what is wrong inside an item
+(``ARMY=VALUE``, a percentage) is bad input, as inside an order (README.md, "Exit codes").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError
+from bellica.geo.errors import InputError
+
+__all__ = ["ACTIONS", "army_items", "casualties_of", "shown", "status_data", "submitter"]
+
+
+def shown(value, width: int = 60) -> str:
+    """A user's value quoted for a message, cut short: a pasted file must not become the message."""
+    text = str(value)
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
+def army_items(items: Iterable[str], param_hint: str, example: str = "9=strength") -> dict[int, str]:
+    """ARMY=VALUE items by army.  What is wrong inside an item is bad input (exit 1), as in an
+    order ("9=3 x 3"): README.md, "Exit codes"."""
+    from bellica.geo.files import whole_number
+
+    out: dict[int, str] = {}
+    for item in items:
+        army_text, sep, value = item.partition("=")
+        army = whole_number(army_text)  # ASCII digits only: "٩=3" is not army 9
+        if not sep or army is None:
+            raise InputError(f"{param_hint} {shown(item)} is not ARMY=VALUE with the army in digits 0-9 (e.g. {example})")
+        if army in out:
+            raise InputError(f"{param_hint}: army {army} is given twice: give each army once")
+        out[army] = value.strip()
+    return out
+
+
+def casualties_of(items: Iterable[str]) -> dict[int, int]:
+    """``--casualties`` ARMY=PCT items by army (a whole percentage 0-100); bad input otherwise."""
+    from bellica.geo.files import whole_number
+
+    out = {}
+    for army, value in army_items(items, "--casualties", "9=25").items():
+        pct = whole_number(value)
+        if pct is None or pct > 100:
+            raise InputError(f"--casualties {army}={value}: {shown(value)} is not a whole percentage 0-100 in digits 0-9 "
+                             "(e.g. 9=25)")
+        out[army] = pct
+    return out
+
+
+def _file_faction(c, name: str, where: str) -> str:
+    """The campaign's faction an orders file names (any case, a unique beginning); bad input otherwise."""
+    from bellica.engine.core.names import matches, refusal
+
+    names = list(c.ruleset.factions(c))
+    found = matches(name, names)
+    if len(found) != 1:
+        raise InputError(f"{where}: {refusal(name, found, names, 'faction')}")
+    return found[0]
+
+
+def status_data(status, campaign=None) -> dict[str, Any]:
+    """``bellica round status --json``: a :class:`~.rounds.status.RoundStatus` as data.
+
+    ``{"round", "phase", "stage", "winner", "next", "initiative": {"submitted", "missing"},
+    "orders": {"submitted", "missing", "mode", "revealed", "committed"}, "engagements": [...],
+    "deadline", "deadline_passed"}``: who has submitted (never what), every faction with live
+    armies a key of both mappings when ``campaign`` is given (the same shape as
+    bellica.commands.jsonout.status_json, which the web app reads)."""
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
+
+    def by_faction(ids):
+        return {f: sorted(int(a) for a in ids[f]) for f in sorted(ids)}
+
+    live = None
+    if campaign is not None:
+        live = {}
+        for army in read_round(campaign).live_armies():
+            live.setdefault(army.faction, []).append(int(army.id))
+    ordering = status.phase == "orders"
+
+    def section(missing, given) -> dict[str, Any]:
+        if live is None:
+            return {"submitted": None if given is None else by_faction(given), "missing": by_faction(missing)}
+        if given is None:
+            gone = {int(a) for ids in missing.values() for a in ids}
+            submitted = {f: [a for a in ids if a not in gone] for f, ids in by_faction(live).items()}
+        else:
+            submitted = {f: sorted(int(a) for a in given.get(f, ())) for f in sorted(live)}
+        return {"submitted": submitted, "missing": {f: sorted(int(a) for a in missing.get(f, ())) for f in sorted(live)}}
+
+    orders = None
+    if ordering:
+        orders = section(status.missing_orders, getattr(status, "submitted", None))
+        orders["mode"] = getattr(status, "orders_mode", "sealed")
+        orders["revealed"] = bool(getattr(status, "revealed", False))
+        orders["committed"] = sorted(getattr(status, "committed", ()))
+    engagements = [{"engagement": int(e), "battle": battle, "armies": [int(a) for a in (army_a, army_b) if a is not None],
+                    "assault": assault, "result_recorded": bool(done)}
+                   for e, battle, army_a, army_b, assault, done in status.engagements]
+    return {
+        "round": int(status.round),
+        "phase": status.phase,
+        "stage": status.stage,
+        "winner": status.winner,
+        "next": status.next_step,
+        "initiative": section(status.missing_initiative, None) if ordering and status.stage == STAGE_INITIATIVE else None,
+        "orders": orders,
+        "engagements": engagements,
+        "deadline": getattr(status, "deadline", None),
+        "deadline_passed": bool(getattr(status, "deadline_passed", False)),
+    }
+
+
+def _json_line(data) -> str:
+    """One JSON document on one line, as every ``--json`` prints it (UTF-8 text kept as is)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=str)
+
+
+# --- the parameters several steps share --------------------------------------------------------------
+
+#: The faction flag, to name it in a refusal (the command line's option is the generated actor's).
+FACTION = Param("faction", "The submitting faction.", flag="--faction")
+UMPIRE_FLAG = Param("umpire", "Submit as the umpire (recorded as \"umpire\"), for any army; refused in commit-reveal mode.",
+                    "flag", "--umpire")
+ORDERS_FILE = Param("orders_file", "A faction's TOML orders file (format: engine/vae_victis/orders.py).", flag="--file",
+                    metavar="FILE", example="roma.toml")
+
+
+def submitter(actor: str | None, umpire: bool) -> tuple[str | None, str]:
+    """(faction, submitted_by) of a submission: --faction F (its armies only, recorded as F) or
+    --umpire (any army, recorded as "umpire"); one of them is required, never both."""
+    if umpire and actor is not None:
+        raise ParamError(UMPIRE_FLAG, "give --faction F or --umpire, not both")
+    if umpire:
+        return None, "umpire"
+    if actor is None:
+        raise ParamError(FACTION, "say who submits: --faction F (its armies only) or --umpire")
+    return actor, actor
+
+
+def _rounds():
+    from bellica.engine.vae_victis import rounds
+
+    return rounds
+
+
+def _stored(what: str, events) -> str:
+    armies = [str(e.data["army"]) for e in events]
+    return f"{what} stored (sealed) for arm{'y' if len(armies) == 1 else 'ies'} {', '.join(armies)}"
+
+
+# --- the steps -------------------------------------------------------------------------------------------
+
+
+def _start(c, _umpire, *, seed, orders_mode):
+    s = c.start(seed=seed)
+    if orders_mode is not None:
+        _rounds().set_orders_mode(c, orders_mode)
+    armies = f", {len(s.tables['armies'])} armies" if "armies" in s.tables else ""
+    return [f"{c.path}: campaign started, round {s.campaign('round')}, phase {s.campaign('phase')}{armies}, "
+            f"seed {s.campaign('seed')}"]
+
+
+def _status(c, _umpire, *, as_json):
+    s = _rounds().round_status(c)
+    return [_json_line(status_data(s, campaign=c))] if as_json else s.lines()
+
+
+def _initiative(c, actor, *, uses, umpire):
+    given = army_items(uses, "USES")
+    faction, by = submitter(actor, umpire)
+    return [_stored("initiative", _rounds().submit_initiative(c, given, faction=faction, submitted_by=by))]
+
+
+def _publish(c, _umpire):
+    return _rounds().publish_initiative(c)
+
+
+ORDERS_WAYS = Param("items", "ARMY=MOVES items.", many=True)
+SEA_LINK = Param("sea_links", 'ZONE:STRUCTURE, a sea-zone logistics link to that town/city (repeatable), e.g. '
+                              '"Mare Sardoum:Caralis".', flag="--sea-link", many=True)
+MOVES = Param("moves", 'Moves as players write them: "3 3 5 0 5" ("" stands still).', flag="--moves", keeps_blank=True)
+
+
+def _orders(c, actor, *, items, orders_file, umpire, army, moves, initiative_use, assault, lift_siege, transfers,
+            sea_links):
+    from bellica.engine.vae_victis import orders as orders_mod
+
+    if sea_links and army is None:
+        raise ParamError(SEA_LINK, "--sea-link goes with --army N (or a file's sea_links)")
+    if sum([orders_file is not None, bool(items), army is not None]) != 1:
+        raise ParamError(ORDERS_WAYS, "give exactly one of: --file FILE, ARMY=MOVES items, or --army N --moves \"...\"")
+    round_, source, faction, file_faction = None, "the command line", actor, None
+    if orders_file is not None:
+        parsed = orders_mod.load_orders_file(Path(orders_file))
+        file_faction, round_, given, source = parsed.faction, parsed.round, dict(parsed.orders), str(orders_file)
+    elif items:
+        given = orders_mod.orders_from_cli(items)
+    else:
+        if moves is None:
+            raise ParamError(MOVES, "--army needs --moves (\"\" to stand still)")
+        given = {army: orders_mod.army_orders_from_cli(
+            army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers,
+            sea_links=sea_links)}
+    if orders_file is not None and file_faction is not None:
+        file_faction = _file_faction(c, file_faction, f"{orders_file} faction")
+        if faction is not None and file_faction != faction:
+            raise ParamError(FACTION, f"{orders_file} is for faction {file_faction!r}, not {faction!r}")
+        if not umpire:
+            faction = file_faction
+    if orders_file is not None and faction is None and not umpire:
+        raise ParamError(FACTION, f"{orders_file} names no `faction`: add faction = \"...\" to it, or give --faction F "
+                                  "(or --umpire)")
+    faction, by = submitter(faction, umpire)
+    events = _rounds().submit_orders(c, given, faction=faction, submitted_by=by, round=round_, source=source)
+    return [_stored("orders", [e for e in events if e.kind == "put_orders"]),
+            *(e.text for e in events if e.kind == "orders_revealed")]
+
+
+def _show(c, actor):
+    rounds = _rounds()
+    faction = c.viewer = actor
+    view = rounds.orders_view(c, faction=faction)
+    submitters = rounds.order_submitters(c)
+    snap = c.snapshot()
+    all_open = rounds.ORDER_SEAL.opened(int(snap.campaign("round")), snap) is None
+    lines = []
+    for army, army_faction, o in view:
+        if o is None:
+            if army in submitters:
+                by = submitters[army]
+                lines.append(f"army {army:>3} ({army_faction}): orders in" + (f" from {by}" if by else "")
+                             + ", sealed until the reveal")
+            else:
+                lines.append(f"army {army:>3} ({army_faction}): -")
+            continue
+        parts = [f"initiative {o.initiative}"]
+        if all_open or army_faction == faction:
+            parts.append(f"moves \"{' '.join(map(str, o.moves))}\"")
+        elif army in submitters:
+            by = submitters[army]
+            parts.append("orders in" + (f" from {by}" if by else "") + ", sealed until the reveal")
+        if o.assault:
+            parts.append(f"assault {o.assault}")
+        if o.lift_siege:
+            parts.append("lift siege")
+        parts += [f"transfer {t.fp} FP to army {t.to_army}" for t in o.transfers]
+        parts += [f"sea link to {structure} across {zone}" for zone, structure in o.sea_links]
+        lines.append(f"army {army:>3} ({army_faction}): " + ", ".join(parts))
+    return lines
+
+
+def _deadline(c, _umpire, *, when):
+    return _rounds().set_deadline(c, when)[:1]
+
+
+def _mode(c, _umpire, *, mode):
+    return _rounds().set_orders_mode(c, mode)
+
+
+def _reveal(c, _umpire):
+    return _rounds().reveal_round(c)
+
+
+def _orders_of(orders_file):
+    from bellica.engine.vae_victis import orders as orders_mod
+
+    return orders_mod.load_orders_file(Path(orders_file))
+
+
+def _commitment(_none, _umpire, *, orders_file, secret):
+    return [_rounds().orders_commitment(dict(_orders_of(orders_file).orders), secret)]
+
+
+DIGEST = Param("digest", "The commitment from `bellica round commitment` (computed on your machine).", flag="--digest")
+
+
+def _commit(c, actor, *, digest, orders_file, secret):
+    if (digest is None) == (orders_file is None) or (orders_file is not None) != (secret is not None):
+        raise ParamError(DIGEST, "give --digest D, or --file FILE with --secret S")
+    rounds = _rounds()
+    if digest is None:
+        digest = rounds.orders_commitment(dict(_orders_of(orders_file).orders), secret)
+    return rounds.commit_orders(c, actor, digest, submitted_by=actor)
+
+
+def _reveal_orders(c, actor, *, orders_file, secret):
+    parsed = _orders_of(orders_file)
+    if parsed.faction is not None and _file_faction(c, parsed.faction, f"{orders_file} faction") != actor:
+        raise ParamError(FACTION, f"{orders_file} is for faction {parsed.faction!r}, not {actor!r}")
+    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
+        raise ParamError(ORDERS_FILE, f"{orders_file} is for round {parsed.round}, not the campaign's")
+    return _rounds().reveal_orders(c, actor, dict(parsed.orders), secret, submitted_by=actor, source=str(orders_file))
+
+
+def _move(c, _umpire):
+    return _rounds().run_movement(c)
+
+
+def _battles(c, _umpire):
+    return _rounds().battle_sheet(c)
+
+
+def _retreat(c, _umpire, *, army):
+    return _rounds().declare_retreat(c, army)
+
+
+WINNER = Param("winner", "The winning army, or `defender` when an assault fails.", flag="--winner")
+
+
+def _result(c, _umpire, *, engagement, winner, draw, casualties, replace):
+    from bellica.geo.files import whole_number
+
+    if draw == (winner is not None):
+        raise ParamError(WINNER, "give either --winner ARMY (or `defender`) or --draw")
+    pct = casualties_of(casualties)
+    won = "draw" if draw else "defender" if winner == "defender" else whole_number(winner)
+    if won is None:
+        raise ParamError(WINNER, f"{shown(winner)}: name an army given in --casualties (digits 0-9), or `defender`")
+    rounds = _rounds()
+    return rounds.record_result(c, engagement, rounds.result_outcomes(won, pct), correction=replace)
+
+
+CHOICES = Param("choices_file", "TOML file of umpire/player choices (format: docs/rules/rounds.md).", flag="--choices",
+                metavar="FILE")
+
+
+def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
+    from bellica.engine.vae_victis.hex_names import named_hexes
+
+    rounds = _rounds()
+    if choices_file is not None and (advances or sieges or take_overs or surrenders or debarks):
+        raise ParamError(CHOICES, "give choices either in --choices FILE or as options, not both")
+    if choices_file is not None:
+        choices = rounds.load_choices(Path(choices_file))
+    else:
+        choices = rounds.AdminChoices(
+            advances=army_items(advances, "--advance", "14=5"),
+            siege_starts=army_items(sieges, "--siege", "4=Gela"),
+            take_overs=frozenset(take_overs),
+            surrenders=frozenset(surrenders),
+            debarks=army_items(debarks, "--debark", "6=3"),
+        )
+    return rounds.run_administration(c, named_hexes(c, choices))
+
+
+def _victory(c, _umpire):
+    return _rounds().run_victory(c)
+
+
+ACTIONS = (
+    Action("start", "Start the campaign from its scenario (Vae Victis II: armies from `placements`, control from "
+                    "`structures`), round 1.", _start, UMPIRE, (
+        Param("seed", "The campaign's random seed (default 1); recorded in the campaign table.", "whole", "--seed"),
+        Param("orders_mode", "How orders are taken (docs/sealed-orders.md; default sealed).", "choice", "--orders-mode",
+              choices=("sealed", "commit-reveal")),
+    ), opens="start", example="bellica round start punic.duckdb --seed 264"),
+    Action("status", "Where the round stands and the next command.", _status, UMPIRE, (
+        Param("as_json", "One JSON object: round, phase, stage, who has submitted (never what), engagements, next, "
+                         "deadline.", "flag", "--json"),
+    ), opens="view", example="bellica round status punic.duckdb --json"),
+    Action("initiative", "Step 1.1: initiative uses as ARMY=USE, USE being `strength` or a sea zone (sealed).",
+           _initiative, SIDE, (
+               Param("uses", "ARMY=USE items.", required=True, many=True, example="9=strength"),
+               UMPIRE_FLAG,
+           ), umpire_too=True, actor_help="The submitting faction: its armies only (or --umpire).",
+           example="bellica round initiative punic.duckdb --faction Roma 9=strength \"10=Mare Tyrrhenum\""),
+    Action("publish", "Step 1.2: open the initiative uses (default: strength) and publish naval superiority.", _publish,
+           example="bellica round publish punic.duckdb"),
+    Action("orders", "Step 1.3: movement, siege, assault and transfer orders, sealed from everyone (the umpire too) "
+                     "until the reveal: the last army's orders, or `bellica round reveal` after the deadline.",
+           _orders, SIDE, (
+               ORDERS_WAYS, ORDERS_FILE, UMPIRE_FLAG,
+               Param("army", "One army's orders from the options below.", "whole", "--army"),
+               MOVES,
+               Param("initiative_use", "Initiative use (before publication only).  [default: strength]",
+                     flag="--initiative", default="strength"),
+               Param("assault", "Assault this besieged structure.", flag="--assault"),
+               Param("lift_siege", "Lift this army's siege.", "flag", "--lift-siege"),
+               Param("transfers", "TO:FP, FP given to army TO (repeatable).", flag="--transfer", many=True),
+               SEA_LINK,
+           ), details="Give a file, or ARMY=MOVES items, or --army with --moves and the other options.\n"
+                      "Nothing is stored unless every order is legal.",
+           umpire_too=True,
+           actor_help="The submitting faction: its armies only (default: the file's `faction`; or --umpire).",
+           example="bellica round orders punic.duckdb --faction Roma \"9=3 3 5 0 5\" \"10=0\""),
+    Action("show", "This round's orders; before the reveal only your faction's (the umpire sees who submitted, not "
+                   "what).", _show, SIDE, umpire_too=True, opens="view",
+           actor_help="Show the orders as this faction may see them (default: the umpire's view).",
+           example="bellica round show punic.duckdb --faction Carthago"),
+    Action("deadline", "The current round's orders deadline, ISO-8601 in UTC; after it `bellica round reveal` may "
+                       "reveal.", _deadline, UMPIRE, (
+               Param("when", "The deadline, ISO-8601 in UTC.", required=True, metavar="WHEN",
+                     example="2030-06-01T18:00:00Z"),
+           ), details="It may not be before the campaign started nor more than 10 years from now.",
+           example="bellica round deadline punic.duckdb 2030-06-01T18:00:00Z"),
+    Action("mode", "How orders are taken from this round on: sealed (default) or commit-reveal (before the round's "
+                   "first order).", _mode, UMPIRE, (
+               Param("mode", "sealed or commit-reveal.", "choice", choices=("sealed", "commit-reveal"), required=True),
+           ), example="bellica round mode punic.duckdb commit-reveal"),
+    Action("reveal", "After the deadline: armies without orders stand still (default orders) and the orders are "
+                     "revealed.", _reveal, example="bellica round reveal punic.duckdb"),
+    Action("commitment", "Print the commitment (SHA-256) of an orders file and a secret, offline: no campaign is read.",
+           _commitment, UMPIRE, (
+               Param("orders_file", "The faction's TOML orders file (format: engine/vae_victis/orders.py).",
+                     flag="--file", required=True, metavar="FILE", example="roma.toml"),
+               Param("secret", "A long random secret, kept until the reveal.", flag="--secret", required=True),
+           ), opens="offline", example="bellica round commitment --file roma.toml --secret 5f0c..."),
+    Action("commit", "Commit-reveal mode: store a faction's commitment to its orders (only the digest).", _commit, SIDE, (
+        DIGEST,
+        Param("orders_file", "Or compute it here from the orders file ...", flag="--file", metavar="FILE"),
+        Param("secret", "... and the secret (only the digest is stored).", flag="--secret"),
+    ), actor_help="The committing faction.", example="bellica round commit punic.duckdb --faction Roma --digest 3a7b..."),
+    Action("reveal-orders", "Commit-reveal mode: reveal a faction's orders; refused (\"tampered\") unless they give its "
+                            "commitment.", _reveal_orders, SIDE, (
+        Param("orders_file", "The orders file committed to.", flag="--file", required=True, metavar="FILE"),
+        Param("secret", "The secret committed with it.", flag="--secret", required=True),
+    ), actor_help="The revealing faction.",
+           example="bellica round reveal-orders punic.duckdb --faction Roma --file roma.toml --secret 5f0c..."),
+    Action("move", "Phase 2: simultaneous movement, then the engagements of phase 3.", _move,
+           example="bellica round move punic.duckdb"),
+    Action("battles", "Phase 3: the engagements, their Field of Glory II set-up and recorded results.", _battles,
+           opens="view", example="bellica round battles punic.duckdb"),
+    Action("retreat", "Phase 3: ARMY retreats rather than fight (before any engagement is fought).", _retreat, UMPIRE, (
+        Param("army", "The army retreating.", "whole", required=True, example="7"),
+    ), example="bellica round retreat punic.duckdb 7"),
+    Action("result", "Phase 3: record an engagement's result (once: a second time needs --replace).", _result, UMPIRE, (
+        Param("engagement", "The engagement's number (`bellica round status` lists them).", "whole", required=True,
+              example="1"),
+        WINNER,
+        Param("draw", "The engagement was drawn.", "flag", "--draw"),
+        Param("casualties", "ARMY=PCT, casualties as FoG II shows them (each army).", flag="--casualties", many=True,
+              required=True, example="9=25"),
+        Param("replace", "Correct a result already recorded (until administration); the log keeps the old one as a "
+                         "correction.", "flag", "--replace"),
+    ), example="bellica round result punic.duckdb 1 --winner 9 --casualties 9=25 --casualties 4=48"),
+    Action("administer", "Phase 4: the nine administration steps (refused until every engagement has a result).",
+           _administer, UMPIRE, (
+               CHOICES,
+               Param("advances", "ARMY=HEX: a winner advances (clock position, H3 cell, structure, or hex name like "
+                                 "'Gela 5').", flag="--advance", many=True, example="14=9"),
+               Param("sieges", "ARMY=STRUCTURE: the army starts (or joins) a siege.", flag="--siege", many=True,
+                     example="4=Gela"),
+               Param("take_overs", "STRUCTURE: continue another faction's siege of it.", flag="--take-over", many=True),
+               Param("surrenders", "STRUCTURE: its controller surrenders it.", flag="--surrender", many=True),
+               Param("debarks", "NAVY=HEX: the navy debarks its army (clock position, H3 cell, structure or hex name); "
+                                "others stay at sea.", flag="--debark", many=True, example="6=3"),
+           ), details="Choices come from --choices FILE or the options (not both).",
+           example="bellica round administer punic.duckdb --siege 4=Gela --advance 14=9 --debark 6=3"),
+    Action("victory", "Victory points and the five victory conditions; starts the next round unless someone won.",
+           _victory, example="bellica round victory punic.duckdb"),
+)
