@@ -25,9 +25,13 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  faction's commit-reveal orders (:mod:`.adjudication`)
 =====================  ========  ============================================================
 
-A province campaign (Rise of Rome, Mare Nostrum) keeps ``/``, the sign-in and ``/map`` and gets
-the turn forms of :mod:`.provinces` instead of the order forms above.  A Magna Graecia or Trossian campaign likewise
-gets the forms of :mod:`.nodes`.
+The routes after ``/map`` are those of a Vae Victis campaign (:mod:`.vae_victis`).  Every
+campaign keeps ``/``, the sign-in and ``/map``; :mod:`.routing` gives the other paths by its
+ruleset: a ruleset that declares its steps (Magna Graecia, Trossian, one installed from elsewhere)
+gets the one generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made from the
+declarations), a province campaign (Rise of Rome, Mare Nostrum) the turn forms of
+:mod:`.provinces`.  Every page is a Jinja2 template of ``templates/`` (:mod:`.render`, autoescaped)
+in the frame of ``templates/base.html``.
 
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token
 reads only its faction's things: its orders before the reveal (everyone's after), the log as
