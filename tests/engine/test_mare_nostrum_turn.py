@@ -573,7 +573,8 @@ def test_the_artworks_step_is_refused_outside_the_own_turn_under_own_turn():
     from types import SimpleNamespace
 
     from bellica.engine.core.machine import StepRefused
-    from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _require
+    from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM
+    from bellica.engine.mare_nostrum.status import require as _require
 
     class Snap:
         tables = {"mn_nations_state": {}, "mn_results": {}, "mn_attacks": {}, "mn_game": {}}

@@ -7,7 +7,7 @@ after each action (attacks declared, bases assailed, peace imposed, works ordere
 fleets at sea), at the end of each turn, under the default rules and under the other options the
 views read (one-way diagonals, one attack per base, the capital rule counting enemy-held homes,
 the action floor on the treasury count only).  The views read the state tables only, so a state is
-written as the rows the ruleset stores (ruleset._rows) in an in-memory campaign file.
+written as the rows the ruleset stores (storage.state_rows) in an in-memory campaign file.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bellica.engine.mare_nostrum.actions import action_count, treasury
 from bellica.engine.mare_nostrum.lottery import lottery_for
 from bellica.engine.mare_nostrum.model import provinces_of
 from bellica.engine.mare_nostrum.rules import default_rules, rules_with
-from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM, _rows, install_views, write_scenario
+from bellica.engine.mare_nostrum.ruleset import MARE_NOSTRUM, install_views, state_rows, write_scenario
 from bellica.engine.mare_nostrum.scenario import default_scenario
 from bellica.engine.mare_nostrum.turn import begin_turn, end_turn, finish_actions, new_game
 from bellica.geo.errors import InputError
@@ -47,7 +47,7 @@ def campaign_db(rules) -> duckdb.DuckDBPyConnection:
 
 def put_state(con, state) -> None:
     """Write ``state`` as the ruleset stores it (one multi-row INSERT a table: fast enough for ~1,300 states)."""
-    for table, rows in _rows(S, state).items():
+    for table, rows in state_rows(S, state).items():
         con.execute(f"DELETE FROM {table}")
         if rows:
             cols = list(next(iter(rows.values())))

@@ -1,0 +1,95 @@
+"""Mare Nostrum's names as players type them: a nation, province, sea quadrant or wheel in any
+case or by its beginning, and an action's input with every name spelled as the scenario spells
+it (what the log records)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from bellica.engine.core.names import matches as _match
+from bellica.geo.errors import InputError
+
+from . import building
+from .model import Scenario, pirates_name
+
+__all__ = ["WHEEL_CITIES", "nation_named", "province_named", "resolve", "sea_named", "wheel_named"]
+
+#: Wheel codes and the Lotto cities they stand for (the seed's wheels).
+WHEEL_CITIES = {"BA": "Bari", "CA": "Cagliari", "FI": "Firenze", "GE": "Genova", "MI": "Milano", "NA": "Napoli",
+                "PA": "Palermo", "RM": "Roma", "TO": "Torino", "VE": "Venezia"}
+
+
+def nation_named(c, name: str, where: str = "--nation") -> str:
+    """The nation ``name`` means: its name in any case, or the unique nation it begins ("Roma", "carth")."""
+    options = list(c.board.nations)
+    found = _match(name, options)
+    if len(found) != 1:
+        raise InputError(f"{where} {name!r} is no nation of this campaign: use one of {', '.join(options)}")
+    return found[0]
+
+
+def province_named(scenario: Scenario, name: str, what: str = "province") -> str:
+    found = _match(name, list(scenario.provinces))
+    if len(found) != 1:
+        raise InputError(f"{what} {name!r} is not a province of this campaign: use one of {', '.join(scenario.provinces)}")
+    return found[0]
+
+
+def sea_named(scenario: Scenario, name: str) -> str:
+    options = list(scenario.seas)
+    found = _match(name, options) or [s for s in options if s.casefold().endswith(" " + str(name).strip().casefold())]
+    if len(found) != 1:
+        raise InputError(f"--sea {name!r} is not a sea quadrant of this campaign: use one of {', '.join(options)}")
+    return found[0]
+
+
+def wheel_named(scenario: Scenario, name: str) -> str:
+    """A wheel code from a code (BA), a city (Bari) or a nation's name (Carthaginians)."""
+    n = str(name).strip().casefold()
+    codes = [w.wheel for w in scenario.nations.values()]
+    for code in codes:
+        if n in (code.casefold(), WHEEL_CITIES.get(code, code).casefold()):
+            return code
+    nations = _match(name, list(scenario.nations))
+    if len(nations) == 1:
+        return scenario.nations[nations[0]].wheel
+    raise InputError(f"--wheel {name!r}: give one of the wheels " + ", ".join(f"{c} ({WHEEL_CITIES.get(c, c)})" for c in codes)
+                     + " or a nation's name")
+
+
+def resolve(c, scenario: Scenario, step: str, arg: Mapping) -> dict:
+    """The action's input with every name spelled as the scenario spells it (what the log records)."""
+    out = {}
+    for k, v in arg.items():
+        if v is None or v == "":
+            if k == "sea":
+                out[k] = ""
+            continue
+        if k in ("province", "base", "target") and not (step == "peace" and k == "target"):
+            out[k] = province_named(scenario, v, {"base": "--from", "target": "--into"}.get(k, "province"))
+        elif k == "target":
+            out[k] = nation_named(c, v, "--with")
+        elif k == "sea":
+            out[k] = sea_named(scenario, v)
+        elif k == "enemy":
+            pirates = pirates_name(c.rules)
+            out[k] = pirates if str(v).strip().casefold() == pirates.casefold() else nation_named(c, v, "--enemy")
+        elif k == "work":
+            works = tuple(building.WORKS)
+            found = _match(v, works) or ([w for w in works if w + "s" == str(v).strip().casefold()])
+            if len(found) != 1:
+                raise InputError(f"work {v!r}: build one of {', '.join(works)}")
+            out[k] = found[0]
+        else:
+            out[k] = v
+    need = {"build": ("work", "province"), "peace": ("target",), "alliance": ("province",), "attack": ("base", "target"),
+            "amphibious": ("base", "sea", "target"), "naval": ("sea", "enemy"), "destroy": ("work", "province"),
+            "artworks": ("province",)}.get(step, ())
+    for k in need:
+        if k not in out:
+            flag = {"base": "--from", "target": "--into" if step != "peace" else "--with", "enemy": "--enemy",
+                    "sea": "--sea"}.get(k, k.upper())
+            raise InputError(f"{step}: give {flag}")
+    if step == "build":
+        out.setdefault("sea", "")
+    return out
