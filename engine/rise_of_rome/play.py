@@ -1,0 +1,367 @@
+"""Rise of Rome's steps: each runs its pure rules in one transaction through the core's step
+runner (:meth:`~bellica.engine.core.stepped.SteppedRuleset.take_step`, the hooks on
+:class:`~bellica.engine.rise_of_rome.ruleset.RiseOfRome`).  A step's rule takes the
+:class:`~bellica.engine.core.stepped.StepInput` (the pure state, the round, the campaign's
+:class:`~bellica.engine.rise_of_rome.dice.Roller`) and gives a
+:class:`~bellica.engine.core.stepped.StepOutcome`: its ``step`` event, the new state, the rules'
+events, the rows and notes it writes and where the turn goes next (a :class:`Move`).
+
+The engine's steps (:func:`run_engine_step`: revenue, rulers, attacks, battles, end) and Rome's
+decisions (:func:`give_attack`, :func:`give_spending`, :func:`enter_result`,
+:func:`choose_province`); :func:`play_until_decision` runs the engine until Rome must decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable, Mapping, NamedTuple, Sequence
+
+from bellica.engine.core.events import Event
+from bellica.engine.core.stepped import StepInput, StepOutcome
+from bellica.engine.core.stepped import set_campaign as _position
+from bellica.engine.core.stepped import step_event as _marker
+from bellica.engine.core.tables import Snapshot
+from bellica.engine.rise_of_rome.attacks import candidate_targets, declare_player_attack, roll_attacks
+from bellica.engine.rise_of_rome.battles import Battle, BattleResult, ProvinceQuestion, check_defence_split, fight_battles
+from bellica.engine.rise_of_rome.civic import VERDICTS, civic_end_of_turn, verdict
+from bellica.engine.rise_of_rome.externals import end_of_turn, external_attacks
+from bellica.engine.rise_of_rome.model import Scenario, TurnState
+from bellica.engine.rise_of_rome.revenue import collect_revenue
+from bellica.engine.rise_of_rome.rulers import change_rulers
+from bellica.engine.rise_of_rome.spending import Spending, divert, spend
+from bellica.engine.rise_of_rome.status import ENGINE_STEPS, OVER, next_decision, rome_free_revenue
+from bellica.engine.rise_of_rome.storage import plan_json, plan_of, state_of
+from bellica.engine.rise_of_rome.turn import begin_turn
+from bellica.geo.errors import InputError, BellicaError
+
+__all__ = ["Move", "choose_province", "enter_result", "give_attack", "give_spending", "move_events", "play_until_decision",
+           "run_engine_step"]
+
+
+class Move(NamedTuple):
+    """Where a step leaves the turn: its phase, its stage and, for a new turn, its round."""
+
+    phase: str
+    stage: str | None = None
+    round_to: int | None = None
+
+
+def move_events(rnd: int, phase: str, snap: Snapshot, to: Move) -> list[Event]:
+    """set_campaign events moving the core position from ``snap``'s to ``to``."""
+    out = []
+    if to.round_to is not None and str(to.round_to) != snap.campaign("round"):
+        out.append(_position(rnd, phase, "round", to.round_to))
+    out.append(_position(rnd, phase, "phase", to.phase))
+    if to.stage != snap.campaign("stage"):
+        out.append(_position(rnd, phase, "stage", to.stage))
+    return out
+
+
+def _take(c, name: str, rule: Callable[..., StepOutcome], *args) -> list[Event]:
+    """Step ``name``, run by the core: ``rule(c, StepInput, *args)``."""
+    return c.ruleset.take_step(c, name, lambda i: rule(c, i, *args))
+
+
+def _plan_note(rnd: int, phase: str, plan, words: str) -> Event:
+    return Event(rnd, phase, "put_note", {"round": rnd, "key": "plan", "value": plan_json(plan)},
+                 words + (", ".join(f"{a.attacker} on {a.target}" for a in plan.attacks) or "none"))
+
+
+def _treasury(c, snap: Snapshot, scenario: Scenario, state: TurnState, rnd: int, phase: str,
+              spent: Spending | None = None) -> list[Event]:
+    player = scenario.player
+    old = snap.tables["ror_treasury"].get((rnd,))
+    names = c.ruleset.schema.tables["ror_treasury"].column_names
+    row = dict(zip(names, old)) if old else {"turn": rnd, "revenue": state.revenue.get(player, 0),
+                                               "civic_only": state.civic_only.get(player, 0),
+                                               "attack": 0, "defence": 0, "civic": 0}
+    if spent is not None:
+        row.update(attack=spent.attack, defence=spent.defence, civic=spent.civic)
+    row.update(civic_spent=state.civic_spent, civic_penalty=state.civic_penalty, civic_total=state.civic_total)
+    return [Event(rnd, phase, "put_row", {"table": "ror_treasury", "row": row},
+                  f"Rome's treasury, turn {rnd}: revenue {row['revenue']}, Attack {row['attack']}, Defense {row['defence']}, "
+                  f"Civic {row['civic']}; Civic Development {row['civic_total']}")]
+
+
+# --- the engine's steps ------------------------------------------------------------------------
+
+
+def _revenue(c, i: StepInput) -> StepOutcome:
+    rules = i.rules
+    state = begin_turn(i.state)
+    rnd = state.turn  # the turn it opens (the ruleset's step_time logs the step in it)
+    y0, y1 = rules.game.years(state.turn)
+    marker = _marker(rnd, "revenue", "revenue", None, f"Turn {rnd} of {rules.game.turns}: {-y0} to {-y1} BC")
+    state, told = collect_revenue(i.board, state, rules)
+    return StepOutcome(marker, state, told, where=Move("rulers", round_to=rnd))
+
+
+def _rulers(c, i: StepInput) -> StepOutcome:
+    rnd = i.round
+    state, told = change_rulers(i.board, i.state, i.rules, i.dice)
+    return StepOutcome(_marker(rnd, "rulers", "rulers", None, f"Turn {rnd}, phase 2: change of rulers"), state, told,
+                       where=Move("attacks", "engine"))
+
+
+def _attacks(c, i: StepInput) -> StepOutcome:
+    rnd = i.round
+    state, plan, told = external_attacks(i.board, i.state, i.rules, i.dice)
+    plan, more = roll_attacks(i.board, state, i.rules, i.dice, plan)
+    return StepOutcome(_marker(rnd, "attacks", "attacks", None, f"Turn {rnd}, phase 3: attacks"), state, [*told, *more],
+                       after=[_plan_note(rnd, "attacks", plan, "the attacks so far: ")], where=Move("attacks", "rome"))
+
+
+class _NeedResult(Exception):
+    def __init__(self, battle: Battle):
+        self.battle = battle
+
+
+class _NeedProvince(Exception):
+    def __init__(self, question: ProvinceQuestion):
+        self.question = question
+
+
+@dataclass
+class _Chooser:
+    entered: Mapping[int, BattleResult]
+    generate: bool
+    chosen: Mapping[tuple[int, str], str | None] = None
+
+    def province(self, state, options, why):
+        return None  # the rule decides (the most revenue, a resource, a die)
+
+    def province_question(self, state, q: ProvinceQuestion):
+        """The seed lets Rome choose the provinces it takes: a stored choice, or the campaign stops for one."""
+        if len(q.options) < 2:
+            return None
+        if (q.battle, q.kind) in (self.chosen or {}):
+            return self.chosen[(q.battle, q.kind)]  # None: the seed's rule, as Rome asked
+        raise _NeedProvince(q)
+
+    def result(self, battle: Battle):
+        if battle.index in self.entered:
+            return self.entered[battle.index]
+        if self.generate:
+            return None
+        raise _NeedResult(battle)
+
+
+
+
+def _battles(c, i: StepInput) -> StepOutcome:
+    snap, rnd, rules = i.snap, i.round, i.rules
+    plan = plan_of(snap.note(rnd, "plan"))
+    spending = {p: Spending(**s) for p, s in (snap.note(rnd, "spending") or {}).items()}
+    entered = {b: BattleResult(w, bool(m)) for (t, b), (_t, _b, w, m) in snap.tables["ror_battle_results"].items() if t == rnd}
+    chosen = {(b, k): p for (t, b, k), (_t, _b, _k, p) in snap.tables["ror_province_choices"].items() if t == rnd}
+    split = snap.note(rnd, "defence_split") or None
+    marker = _marker(rnd, "battles", "battles", None, f"Turn {rnd}, phase 5: battles")
+    try:
+        new, _battles_fought, told = fight_battles(i.board, i.state, rules, i.dice, plan, spending,
+                                                   _Chooser(entered, rules.options.generate_player_battles, chosen), split)
+    except _NeedProvince as need:
+        q = need.question
+        return StepOutcome(marker, told=[
+            Event(rnd, "battles", "province_awaited", {"battle": q.battle, "kind": q.kind, "options": list(q.options)},
+                  f"Battle {q.battle}: Rome takes a province of {q.power} ({q.why}); choose one of {', '.join(q.options)}"),
+            Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_province", "value": asdict(q)},
+                  f"battle {q.battle} awaits Rome's choice of province")], where=Move("battles", "province"))
+    except _NeedResult as need:
+        b = need.battle
+        return StepOutcome(marker, told=[
+            Event(rnd, "battles", "battle_awaited", {"index": b.index}, f"Battle {b.index}: {b.text()}; enter its result"),
+            Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_battle", "value": asdict(b)},
+                  f"battle {b.index} awaits its result")], where=Move("battles", "result"))
+    after = []
+    if snap.note(rnd, "pending_battle") is not None:
+        after.append(Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_battle", "value": None},
+                           "no battle awaits its result"))
+    if snap.note(rnd, "pending_province") is not None:
+        after.append(Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_province", "value": None},
+                           "no province awaits Rome's choice"))
+    return StepOutcome(marker, new, told, after=after, where=Move("end"))
+
+
+def _end(c, i: StepInput) -> StepOutcome:
+    scenario, rules, state, rnd = i.board, i.rules, i.state, i.round
+    told: list[Event] = []
+    if not state.defeated:
+        state, ev = end_of_turn(scenario, state, rules, i.dice)
+        told += ev
+    state, ev = civic_end_of_turn(scenario, state, rules)
+    told += ev
+    after = _treasury(c, i.snap, scenario, state, rnd, "end")
+    where = Move("revenue")
+    if state.defeated or state.turn >= rules.game.turns:
+        v = verdict(state.civic_total, rules, defeated=state.defeated)
+        after += [Event(rnd, "civic", "verdict", {"total": state.civic_total, "verdict": v},
+                        f"Final Civic Development {state.civic_total}: {VERDICTS[v]}"),
+                  Event(rnd, "end", "put_row", {"table": "ror_game", "row": {"key": "verdict", "value": v}}, f"verdict: {v}")]
+        where = Move(OVER)
+    return StepOutcome(_marker(rnd, "end", "end", None, f"Turn {rnd}, phase 6: end of the turn"), state, told,
+                       after=after, where=where)
+
+
+_ENGINE_RULES = {"revenue": _revenue, "rulers": _rulers, "attacks": _attacks, "battles": _battles, "end": _end}
+
+
+def run_engine_step(c, name: str) -> list[Event]:
+    """Run the engine's step ``name`` (one transaction); its events."""
+    def rule(c, i: StepInput) -> StepOutcome:
+        if name not in _ENGINE_RULES:
+            raise BellicaError(f"no engine step {name!r}")
+        return _ENGINE_RULES[name](c, i)
+
+    return _take(c, name, rule)
+
+
+# --- Rome's decisions ---------------------------------------------------------------------------
+
+
+def give_attack(c, target: str | None) -> list[Event]:
+    """Rome's attack this turn: a power's name (any case), or None for no attack."""
+    return _take(c, "attack", _attack, target)
+
+
+def _attack(c, i: StepInput, target: str | None) -> StepOutcome:
+    scenario, rnd = i.board, i.round
+    if target is not None:
+        target = _power_named(scenario, target, candidate_targets(scenario, i.state, scenario.player), "--target")
+    plan, told = declare_player_attack(scenario, i.state, i.rules, plan_of(i.snap.note(rnd, "plan")), target)
+    return StepOutcome(_marker(rnd, "attacks", "attack", target, f"Turn {rnd}: Rome's decision, attack {target or 'nobody'}"),
+                       told=told, extra=[_plan_note(rnd, "attacks", plan, "the turn's attacks: ")], where=Move("spending"))
+
+
+def _power_named(scenario: Scenario, name: str, allowed: Sequence[str], where: str) -> str:
+    by_lower = {p.lower(): p for p in scenario.nations}
+    power = by_lower.get(name.strip().lower())
+    if power is None:
+        raise InputError(f"{where} {name!r} is no power of this campaign: use one of {', '.join(allowed) or 'none'}")
+    return power
+
+
+def give_spending(c, given: Spending, defence_split: Mapping[str, int] | None = None) -> list[Event]:
+    """Rome's split of its revenue (it must add up to the revenue it may spend freely).
+    ``defence_split``: {attacking power: Defense points} for some or all of the attacks on Rome
+    (the rest of the Defense is spread evenly over the attacks not named)."""
+    return _take(c, "spend", _spend, given, defence_split)
+
+
+def _spend(c, i: StepInput, given: Spending, defence_split: Mapping[str, int] | None) -> StepOutcome:
+    scenario, rules, state, rnd = i.board, i.rules, i.state, i.round
+    plan = plan_of(i.snap.note(rnd, "plan"))
+    player = scenario.player
+    split: dict[str, int] = {}
+    if defence_split:
+        on_rome = [a.attacker for a in plan.attacks if a.target == player]
+        for name_, n in defence_split.items():
+            by_lower = {p.lower(): p for p in scenario.powers}
+            who = by_lower.get(str(name_).strip().lower())
+            if who is None:
+                raise InputError(f"--defence-split {name_!r} is no power of this campaign: name one of "
+                                 f"{', '.join(on_rome) or 'none (nobody attacks Rome this turn)'}")
+            split[who] = int(n)
+        free = rome_free_revenue(scenario, state)
+        if min(given.attack, given.defence, given.civic) >= 0 and given.total == free:
+            attacking = any(a.attacker == player for a in plan.attacks)
+            check_defence_split(plan, player, divert(given, attacking, bool(on_rome)).defence, split)
+    arg = asdict(given) | ({"defence_split": split} if split else {})
+    words = "; Defense " + ", ".join(f"{n} against {w}" for w, n in split.items()) if split else ""
+    marker = _marker(rnd, "spending", "spend", arg,
+                     f"Turn {rnd}: Rome's decision, {given.attack} Attack, {given.defence} Defense, {given.civic} Civic" + words)
+    state, spending, told = spend(scenario, state, rules, plan, given)
+    after = []
+    if split:
+        after.append(Event(rnd, "spending", "put_note", {"round": rnd, "key": "defence_split", "value": {player: split}},
+                           f"Rome's Defense named for the attacks: {', '.join(f'{w} {n}' for w, n in split.items())}"))
+    after += _treasury(c, i.snap, scenario, state, rnd, "spending", spending.get(scenario.player, Spending()))
+    after.append(Event(rnd, "spending", "put_note",
+                       {"round": rnd, "key": "spending", "value": {p: asdict(s) for p, s in spending.items()}},
+                       "every power's spending noted for the battles"))
+    return StepOutcome(marker, state, told, after=after, where=Move("battles", "fight"))
+
+
+def enter_result(c, battle: int, winner: str, major: bool) -> list[Event]:
+    """The result of table-played battle ``battle``: ``winner`` is "attacker", "defender" or a side's power."""
+    return _take(c, "result", _result, battle, winner, major)
+
+
+def _result(c, i: StepInput, battle: int, winner: str, major: bool) -> StepOutcome:
+    rnd = i.round
+    pending = i.snap.note(rnd, "pending_battle") or {}
+    if int(battle) != pending.get("index"):
+        raise InputError(f"battle {battle} does not await its result: battle {pending.get('index')} does "
+                         f"({pending.get('attacker')} against {pending.get('army')} in {pending.get('province')})")
+    w = winner.strip().lower()
+    sides = {"attacker": "attacker", "defender": "defender",
+             str(pending["attacker"]).lower(): "attacker", str(pending["army"]).lower(): "defender",
+             str(pending["target"]).lower(): "defender"}
+    if w not in sides:
+        raise InputError(f"--winner {winner!r}: give attacker ({pending['attacker']}) or defender ({pending['army']})")
+    side = sides[w]
+    result = BattleResult(side, bool(major))
+    return StepOutcome(
+        _marker(rnd, "battles", "result", {"battle": int(battle), "winner": side, "major": bool(major)},
+                f"Turn {rnd}: battle {battle} was played on the table: {result.text()}"),
+        extra=[Event(rnd, "battles", "put_row", {"table": "ror_battle_results",
+                                                 "row": {"turn": rnd, "battle": int(battle), "winner": side, "major": bool(major)}},
+                     f"battle {battle}: {result.text()} (entered)")],
+        where=Move("battles", "fight"))
+
+
+def choose_province(c, province: str | None, *, battle: int | None = None, kind: str | None = None) -> list[Event]:
+    """The province Rome takes at the choice the battles stopped for (``province`` None: the seed's rule
+    picks it: the most revenue next turn, then a resource, then a die).  ``battle``/``kind``, when given,
+    must be the pending choice's (re-adjudication passes them)."""
+    return _take(c, "province", _province, province, battle, kind)
+
+
+def _province(c, i: StepInput, province: str | None, battle: int | None, kind: str | None) -> StepOutcome:
+    rnd = i.round
+    q = i.snap.note(rnd, "pending_province") or {}
+    if (battle is not None and int(battle) != q.get("battle")) or (kind is not None and kind != q.get("kind")):
+        raise InputError(f"battle {battle} ({kind}) does not await Rome's choice: battle {q.get('battle')} "
+                         f"({q.get('why')}) does")
+    options = list(q.get("options") or ())
+    if province is not None:
+        by_lower = {p.lower(): p for p in options}
+        chosen = by_lower.get(province.strip().lower())
+        if chosen is None:
+            raise InputError(f"--choose {province!r}: Rome may take one of {', '.join(options)} "
+                             f"(battle {q.get('battle')}, {q.get('why')}), or give --by-rule")
+        province = chosen
+    words = province if province is not None else "as the seed's rule picks it"
+    return StepOutcome(
+        _marker(rnd, "battles", "province", {"battle": q["battle"], "kind": q["kind"], "province": province},
+                f"Turn {rnd}: Rome's decision, battle {q['battle']}: the province taken, {words}"),
+        extra=[Event(rnd, "battles", "put_row", {"table": "ror_province_choices",
+                                                 "row": {"turn": rnd, "battle": q["battle"], "kind": q["kind"],
+                                                         "province": province}},
+                     f"battle {q['battle']}: Rome takes {words} (chosen)")],
+        where=Move("battles", "fight"))
+
+
+def play_until_decision(c, *, auto: bool = True) -> list[Event]:
+    """Run the engine's steps until Rome must decide (or the campaign is over).  With ``auto``,
+    a decision with nothing to choose is taken at once: no attack when Rome has no Active
+    neighbour, and all to Civic Improvement when Rome has nothing to spend freely."""
+    events: list[Event] = []
+    while True:
+        snap = c.snapshot()
+        step, _words = next_decision(c, snap)
+        if step is None:
+            return events
+        if step in ENGINE_STEPS.values():
+            events += run_engine_step(c, step)
+            continue
+        if not auto:
+            return events
+        state = state_of(c.board, snap)
+        if step == "attack" and not candidate_targets(c.board, state, c.board.player):
+            events += give_attack(c, None)
+            continue
+        if step == "spend" and rome_free_revenue(c.board, state) <= 0:
+            events += give_spending(c, Spending(0, 0, 0))
+            continue
+        return events
+
