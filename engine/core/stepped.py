@@ -24,6 +24,7 @@ from bellica.engine.core.events import Event, StoredEvent
 from bellica.engine.core.rules import stored_rules
 from bellica.engine.core.ruleset import Ruleset
 from bellica.engine.core.tables import Snapshot, StateSchema
+from bellica.geo.errors import InputError
 
 __all__ = ["StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
            "set_campaign", "snapshot_of", "step_event", "store_rules"]
@@ -111,6 +112,19 @@ class StepOutcome:
     extra: Sequence[Event] = ()
     where: Any = None
     after: Sequence[Event] = ()
+
+
+def _require_used(entered: Mapping[str, int] | None, dice: Any) -> None:
+    """Refuse dice entered at the table that the step never rolled (a mistyped label was silently
+    dropped, the die drawn from the seed instead): one line naming it and the step's rolls."""
+    if not entered:
+        return
+    used = {r.key for r in getattr(dice, "log", ())}
+    unused = sorted(set(entered) - used)
+    if unused:
+        rolled = ", ".join(sorted(used)) or "none"
+        raise InputError(f"entered die {unused[0]}: this step rolls no die of that label (its rolls: {rolled}); "
+                         "give the label as the step names it")
 
 
 # --- the static scenario in the campaign file -------------------------------------------------------
@@ -273,6 +287,7 @@ class SteppedRuleset(Ruleset):
             rnd, phase = self.step_time(snap, state)
             dice = self.dice_of(c, snap, entered)
             out = rule(StepInput(snap, c.board, c.rules, state, rnd, phase, dice, actor))
+            _require_used(entered, dice)
             events = [out.marker, *self.told_events(out, state, rnd, phase), *self.dice_events(dice, state, rnd, phase),
                       *out.extra]
             if out.state is not None:

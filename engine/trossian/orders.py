@@ -44,6 +44,30 @@ def place_named(scenario: Scenario, name: str, where: str, *, lanes: bool = Fals
     return found[0]
 
 
+#: The titles that make an addressee a person the engine cannot check (``General Rtishchev``): a
+#: king writes to his generals and governors by name; anyone else must be an army or a place.
+TITLES = ("general", "governor", "admiral", "marshal", "colonel", "prince", "count", "pasha", "hospodar", "khan")
+
+
+def _addressee(scenario: Scenario, state, nation: str, to: str) -> str:
+    """Whom a courier's message is for: one of the nation's armies (``army N``, or the army's name),
+    a place of the campaign (a province or town), or a person by title and name (:data:`TITLES`).
+    Anything else (``Atlantis``, ``army 999``, ``army -1``) is refused in one line."""
+    armies = {a.id: a for a in state.armies if a.nation == nation}
+    words = to.split()
+    if len(words) == 2 and words[0].lower() == "army" and whole_number(words[1]) in armies:
+        return f"army {whole_number(words[1])}"
+    if len(words) >= 2 and words[0].lower() in TITLES and words[0].lower() != "army":
+        return " ".join(words)
+    named = _match(to, list(dict.fromkeys([a.name for a in armies.values() if a.name] + list(scenario.provinces)
+                                          + list(scenario.towns))))
+    if len(named) == 1 and not (words and words[0].lower() == "army" and to.lower() not in (n.lower() for n in named)):
+        return named[0]
+    ours = ", ".join(f"army {n}" for n in sorted(armies)) or "none"
+    raise InputError(f"--to {to!r} is not one of {nation}'s armies ({ours}, or an army's name), a place of this "
+                     f"campaign, nor a person by title (General NAME, Governor NAME, ...): give one of those")
+
+
 def _town_named(scenario: Scenario, name: str, where: str) -> str:
     found = _match(name, list(scenario.towns))
     if len(found) != 1:
@@ -84,6 +108,8 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
             if verb not in _NAVY_VERBS:
                 raise InputError(f"--do {a!r}: give one of {', '.join(v + (':X' if v != 'put_out' else '') for v in _NAVY_VERBS)}")
             if verb == "put_out":
+                if rest and str(rest[0]).strip():
+                    raise InputError(f"--do {a!r}: put_out takes nothing after it: give --do put_out")
                 actions.append([verb])
                 continue
             if not rest or not str(rest[0]).strip():
@@ -110,7 +136,7 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
             if not str(arg.get("message") or "").strip() or not str(arg.get("to") or "").strip():
                 raise InputError("courier send: give --message TEXT and --to WHOM")
             return {"nation": nation, "courier": courier.id, "action": "send", "message": str(arg["message"]).strip(),
-                    "to": str(arg["to"]).strip()}
+                    "to": _addressee(scenario, state, nation, str(arg["to"]).strip())}
         if action == "move":
             path = [place_named(scenario, p, "--via", lanes=True) for p in arg.get("path") or ()]
             if not path:

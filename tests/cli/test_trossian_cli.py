@@ -66,6 +66,9 @@ def test_a_phase_from_the_command_line(bellica, campaign):
     assert code == 0 and "marched Yedisan -> Bessarabia -> Moldavia" in out and "Hold the Don" not in out
     assert "detached from army 13" in out
     battle = json.loads(bellica("trossian", "status", campaign, "--json")[1])["battles"][0]["battle"]
+    # A die entered under a label the step never rolls was dropped and drawn from the seed: now refused.
+    code, _, err = bellica("trossian", "result", campaign, battle, "--winner", "Russia", "--die", "attrition/1806/0/x/2=6")
+    assert code == 1 and err.count("\n") == 1 and "entered die attrition/1806/0/x/2: this step rolls no die" in err
     code, out, _ = bellica("trossian", "result", campaign, battle, "--winner", "Russia", "--fate", "3=destroyed",
                           "--fate", "49=routed", "--die", f"attrition/1806/0/{battle}/2=6")
     assert code == 0 and "d6" in out and "retreats" in out
@@ -98,6 +101,11 @@ def test_refusals_exit_3_and_bad_input_exit_1(bellica, campaign):
     one_line(*bellica("trossian", "march", campaign, "--nation", "Russia", "--army", 1, "--to", "Atlantis"), 1)
     one_line(*bellica("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "fly:away"), 1)
     one_line(*bellica("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74), 1)
+    # Silent accepts before (issue 23): an addressee nobody is, an argument put_out ignored.
+    for nobody in ("Atlantis", "army 999", "army -1"):
+        one_line(*bellica("trossian", "courier", campaign, "send", "--nation", "Russia", "--courier", 74,
+                          "--message", "Hold", "--to", nobody), 1)
+    one_line(*bellica("trossian", "sail", campaign, "--nation", "Ottoman", "--navy", 70, "--do", "put_out:x"), 1)
     one_line(*bellica("trossian", "army", campaign, "hold", "--nation", "Russia", "--army", 1), 3)  # it has an HQ
     one_line(*bellica("trossian", "result", campaign, 1, "--winner", "a", "--fate", "3=vanished"), 1)
     one_line(*bellica("trossian", "status", campaign.with_name("missing.duckdb")), 1)
