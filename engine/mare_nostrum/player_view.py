@@ -207,7 +207,8 @@ def _start_nations(board, state) -> list[dict]:
 
 
 def player_view(c, viewer: str | None) -> PlayerView:
-    from .ruleset import state_of, turn_view
+    from .status import turn_view
+    from .storage import state_of
     from .turn import new_game
 
     board = c.board

@@ -7,7 +7,7 @@ play takes its actions (``build``, ``peace``, ``ally``, ``grain``, ``attack``, `
 ``destroy``, ``artworks``) and ``done``; ``result`` enters each battle's Field of Glory result
 and ``end`` fights them and gives the verdict (``next`` begins or ends the turn when that is
 what comes next).  A nation acting out of its turn is refused.  The rules themselves are in
-``ruleset.py``; each step here only names its function.
+``play.py``; each step here only names its function.
 """
 
 from __future__ import annotations
@@ -21,14 +21,15 @@ __all__ = ["ACTIONS", "status_lines"]
 
 def _engine(name: str):
     def run(c, _actor):
-        from .ruleset import run_engine_step
+        from .play import run_engine_step
 
         return run_engine_step(c, name)
     return run
 
 
 def _next(c, _actor):
-    from .ruleset import next_decision, run_engine_step
+    from .play import run_engine_step
+    from .status import next_decision
 
     step, _words = next_decision(c, c.snapshot())
     return run_engine_step(c, step) if step in ("begin", "end") else []
@@ -37,14 +38,14 @@ def _next(c, _actor):
 def _act(step: str, **rename):
     """A nation's action ``step``; ``rename``: the engine's name of each declared parameter whose differs."""
     def run(c, nation, **given):
-        from .ruleset import act
+        from .play import act
 
         return act(c, step, nation, **{rename.get(k, k): v for k, v in given.items()})
     return run
 
 
 def _attack(c, nation, *, base, into, sea):
-    from .ruleset import act
+    from .play import act
 
     if sea:
         return act(c, "amphibious", nation, base=base, sea=sea, target=into)
@@ -52,7 +53,7 @@ def _attack(c, nation, *, base, into, sea):
 
 
 def _lottery(c, _actor, *, numbers, wheel, turn, label):
-    from .ruleset import enter_number, enter_wheel
+    from .play import enter_number, enter_wheel
 
     if (wheel is None) == (label is None):
         raise ParamError(_WHEEL, "give --wheel WHEEL N N N N N or --number LABEL N (one of them)")
@@ -66,7 +67,7 @@ def _lottery(c, _actor, *, numbers, wheel, turn, label):
 
 
 def _result(c, _actor, *, battle, winner):
-    from .ruleset import enter_result
+    from .play import enter_result
 
     return enter_result(c, battle, winner)
 
@@ -150,8 +151,8 @@ ACTIONS = (
 
 
 def status_lines(status: Mapping) -> list[str]:
-    """The player view's status (:func:`~.ruleset.turn_view` as JSON) as ``status`` prints it."""
-    from .ruleset import TurnView
+    """The player view's status (:func:`~.status.turn_view` as JSON) as ``status`` prints it."""
+    from .status import TurnView
 
     if not status.get("started", True):
         return [f"turn {status.get('turn', 0)}, phase {status.get('phase', 'setup')}: not started"]

@@ -1,7 +1,7 @@
 """What the Rise of Rome player (or any power's name, or the umpire) sees, as a player view.
 
 The seed is solo: the engine plays the other eight powers in the open, so every view is the
-whole board (:func:`~.ruleset.turn_view` and who holds each province); nothing is hidden.  What
+whole board (:func:`~.status.turn_view` and who holds each province); nothing is hidden.  What
 nobody knows, the powers' future dice (ruler changes, attack and target rolls, battles), is drawn
 only when its phase is played, so no view can hold it.
 
@@ -141,7 +141,8 @@ def _notes(board, state, revenue_next: dict[str, int]) -> dict[str, str]:
 def player_view(c, viewer: str | None) -> PlayerView:
     from .model import TurnState, controller
     from .revenue import power_revenue
-    from .ruleset import state_of, turn_view
+    from .status import turn_view
+    from .storage import state_of
 
     board = c.board
     started = c.has_state()

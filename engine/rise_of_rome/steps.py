@@ -6,7 +6,7 @@ player, Rome, takes every decision at the keyboard (so each step here is the ump
 faction is named on the command line).  ``next`` runs the phases until Rome must decide (its
 attack, its spending, the result of a battle played on the table, a province Rome takes);
 ``attack``, ``spend``, ``result`` and ``province`` are those decisions, and ``status`` says where
-the turn stands and what Rome may do.  The rules themselves are in ``ruleset.py``; each step
+the turn stands and what Rome may do.  The rules themselves are in ``play.py``; each step
 here only names its function, and the parsing of what the player typed (the ``--defence-split``
 list, Civic Improvement being what is left) is here, shared by every front end.
 """
@@ -25,7 +25,8 @@ def rome_spending(c, attack: int, defence: int, civic: int | None, *, names: tup
     """Rome's :class:`~.spending.Spending` as given, Civic Improvement (``civic`` None) being what
     is left of the revenue Rome may spend freely; ``names`` spell the two amounts in the refusal
     (the CLI's options, the app's fields)."""
-    from .ruleset import rome_free_revenue, state_of
+    from .status import rome_free_revenue
+    from .storage import state_of
     from .spending import Spending
 
     if civic is None:
@@ -56,13 +57,13 @@ def parse_split(text: str | None) -> dict[str, int] | None:
 
 
 def _next(c, _actor):
-    from .ruleset import play_until_decision
+    from .play import play_until_decision
 
     return play_until_decision(c)
 
 
 def _attack(c, _actor, *, target, none):
-    from .ruleset import give_attack
+    from .play import give_attack
 
     if (target is None) == (not none):
         raise ParamError(_TARGET, "give --target POWER or --none (one of them)")
@@ -70,20 +71,20 @@ def _attack(c, _actor, *, target, none):
 
 
 def _spend(c, _actor, *, attack, defence, civic, defence_split):
-    from .ruleset import give_spending
+    from .play import give_spending
 
     split = parse_split(defence_split)
     return give_spending(c, rome_spending(c, attack, defence, civic), split)
 
 
 def _result(c, _actor, *, battle, winner, margin):
-    from .ruleset import enter_result
+    from .play import enter_result
 
     return enter_result(c, battle, winner, margin == "major")
 
 
 def _province(c, _actor, *, province, by_rule):
-    from .ruleset import choose_province
+    from .play import choose_province
 
     if (province is None) == (not by_rule):
         raise ParamError(_CHOOSE, "give --choose PROVINCE or --by-rule (one of them)")
@@ -136,9 +137,9 @@ ACTIONS = (
 
 
 def status_lines(status: Mapping) -> list[str]:
-    """The player view's status (:func:`~.ruleset.turn_view` as JSON) as ``status`` prints it."""
+    """The player view's status (:func:`~.status.turn_view` as JSON) as ``status`` prints it."""
     from .attacks import Attack
-    from .ruleset import TurnView
+    from .status import TurnView
 
     if not status.get("started", True):
         return [f"turn {status.get('turn', 0)}, phase {status.get('phase', 'setup')}: not started"]
