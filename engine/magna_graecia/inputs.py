@@ -122,13 +122,46 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
         label, value = a.get("label"), a.get("value")
         if isinstance(value, str) and whole_number(value) is not None:  # ASCII digits only: "²" is no face
             value = a["value"] = whole_number(value)
-        if not isinstance(label, str) or label.count("/") < 2:
-            raise InputError(f"roll label {label!r}: give KIND/TURN/... as the dice are labelled "
-                             "(alliance/3/Gela/Syracuse, siege/4/Motya/Syracuse; engine/magna_graecia/README.md)")
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
             raise InputError(f"roll {label} = {value!r}: give a whole number from 1 to 6")
-        a["label"] = label.strip().strip("/")
+        a["label"] = roll_label(board, state, label)
     return a
+
+
+#: The dice the rules roll, by kind: what follows ``KIND/TURN/`` in a label (engine/magna_graecia/README.md).
+ROLL_LABELS = {"alliance": ("node", "side"), "siege": ("node", "side"), "disease": ("node", "side"),
+               "disease-passing": ("side", "number", "node"), "fleet": ("node", "side", "number"),
+               "recovery": ("node", "number", "element", "number"), "recovery-np": ("node", "side", "number"),
+               "salvage": ("node", "side", "number")}
+
+
+def roll_label(board: Board, state: GameState, label) -> str:
+    """A die's label as the rules will roll it (names spelled as the campaign spells them), or one
+    line saying why no roll of this season can have it: an unknown kind, a past turn, a place or
+    side the campaign does not have.  A die entered under such a label was stored and never used."""
+    form = ", ".join(f"{k}/TURN/" + "/".join(p.upper() for p in parts) for k, parts in ROLL_LABELS.items())
+    parts = [p.strip() for p in str(label or "").strip().strip("/").split("/")]
+    kind = parts[0].lower() if parts else ""
+    if kind not in ROLL_LABELS or len(parts) != 2 + len(ROLL_LABELS[kind]):
+        raise InputError(f"roll label {label!r}: give one the rules roll: {form}")
+    turn = whole_number(parts[1])
+    if turn is None or turn < state.turn:
+        raise InputError(f"roll label {label!r}: turn {parts[1]!r} is not this turn ({state.turn}) or a later one")
+    out = [kind, str(turn)]
+    for what, text in zip(ROLL_LABELS[kind], parts[2:]):
+        if what == "node":
+            out.append(node_named(board, text, f"roll label {label!r}:"))
+        elif what == "side":
+            out.append(side_named(board, text, f"roll label {label!r}:"))
+        elif what == "number":
+            if not whole_number(text):
+                raise InputError(f"roll label {label!r}: {text!r} is not a number from 1 up")
+            out.append(str(whole_number(text)))
+        else:  # an element type: letters, as the rules name them (the turn's losses say which)
+            if not text.replace("_", "").replace("-", "").isalpha():
+                raise InputError(f"roll label {label!r}: {text!r} is not an element type")
+            out.append(text)
+    return "/".join(out)
 
 
 def _check_turn(state: GameState, step: str, a: Mapping) -> None:

@@ -194,3 +194,21 @@ def test_a_sides_log_names_no_other_sides_forces(campaign, capsys):
     code, syracuse, err = bellica(capsys, "log", campaign, "--faction", "Syracuse")
     assert code == 0, err
     assert "Syracuse moves command 38" in syracuse
+
+
+def test_a_die_entered_under_a_label_no_roll_has_is_refused(campaign, capsys):
+    """Silent accepts before (issue 23): `roll ../../etc 6` was stored, and so was a die for a past
+    turn, an unknown place or a kind of die the rules never roll; now each is one line, nothing stored."""
+    from tests.cli.test_fuzz import sha
+
+    before = sha(campaign)
+    for label, why in (("../../etc", "give one the rules roll: alliance/TURN/NODE/SIDE"),
+                       ("alliance/0/Gela/Syracuse", "turn '0' is not this turn (1) or a later one"),
+                       ("siege/1/Atlantis/Carthage", "'Atlantis' is not a place of this campaign's map"),
+                       ("fleet/1/Gela/Rome/1", "'Rome' is no side of this campaign"),
+                       ("bogus/1/Gela", "give one the rules roll")):
+        code, _, err = bellica(capsys, "magna-graecia", "roll", campaign, label, "4")
+        assert code == 1 and err.count("\n") == 1 and why in err, (label, err)
+    assert sha(campaign) == before
+    code, out, err = bellica(capsys, "magna-graecia", "roll", campaign, "alliance/1/gela/syracuse", "4")
+    assert code == 0 and "the umpire enters the die alliance/1/Gela/Syracuse: 4" in out, err
