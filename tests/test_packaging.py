@@ -28,7 +28,7 @@ FOLDERS = {
     "web_maps": "bellica/web_maps",
     "datasets": "bellica/datasets",
 }
-SHIPPED_SUFFIXES = {".py", ".sql", ".toml", ".csv", ".geojson", ".tif", ".parquet", ".md"}
+SHIPPED_SUFFIXES = {".py", ".sql", ".toml", ".csv", ".geojson", ".tif", ".parquet", ".md", ".html"}
 
 
 @pytest.fixture(scope="session")
