@@ -131,6 +131,13 @@ def status_data(status, campaign=None) -> dict[str, Any]:
     }
 
 
+def _path(text: str, flag: str) -> Path:
+    """The file a parameter names; a name no file can have (a NUL byte) is bad input."""
+    if "\x00" in str(text) or not str(text).strip():
+        raise InputError(f"{flag} {shown(text)} is not a file name: give the path of a TOML file")
+    return Path(text)
+
+
 def _json_line(data) -> str:
     """One JSON document on one line, as every ``--json`` prints it (UTF-8 text kept as is)."""
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=str)
@@ -212,7 +219,7 @@ def _orders(c, actor, *, items, orders_file, umpire, army, moves, initiative_use
         raise ParamError(ORDERS_WAYS, "give exactly one of: --file FILE, ARMY=MOVES items, or --army N --moves \"...\"")
     round_, source, faction, file_faction = None, "the command line", actor, None
     if orders_file is not None:
-        parsed = orders_mod.load_orders_file(Path(orders_file))
+        parsed = orders_mod.load_orders_file(_path(orders_file, "--file"))
         file_faction, round_, given, source = parsed.faction, parsed.round, dict(parsed.orders), str(orders_file)
     elif items:
         given = orders_mod.orders_from_cli(items)
@@ -285,7 +292,7 @@ def _reveal(c, _umpire):
 def _orders_of(orders_file):
     from bellica.engine.vae_victis import orders as orders_mod
 
-    return orders_mod.load_orders_file(Path(orders_file))
+    return orders_mod.load_orders_file(_path(orders_file, "--file"))
 
 
 def _commitment(_none, _umpire, *, orders_file, secret):
@@ -352,7 +359,7 @@ def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surre
     if choices_file is not None and (advances or sieges or take_overs or surrenders or debarks):
         raise ParamError(CHOICES, "give choices either in --choices FILE or as options, not both")
     if choices_file is not None:
-        choices = rounds.load_choices(Path(choices_file))
+        choices = rounds.load_choices(_path(choices_file, "--choices"))
     else:
         choices = rounds.AdminChoices(
             advances=army_items(advances, "--advance", "14=5"),
