@@ -82,6 +82,8 @@ class Field:
     options: tuple[str, ...] = ()
     required: bool = False
     invalid: bool = False
+    #: The values the ruleset offers for a list (``many``) field, said under it.
+    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,31 +103,36 @@ def _typed_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any] | None, invalid: str = "") -> Field:
-    """The input of ``param`` in the form of ``step``, refilled from ``typed`` (the refused form's values)."""
+def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any] | None, invalid: str = "",
+             offered: Sequence[str] | None = None) -> Field:
+    """The input of ``param`` in the form of ``step``, refilled from ``typed`` (the refused form's
+    values); ``offered``: the values the ruleset offers now (:meth:`Ruleset.choices`), a select for
+    one value, said under a list."""
     given = (typed or {}).get(param.name)
     value = _typed_text(given) if typed is not None else ""
+    options: tuple[str, ...] = ()
+    if param.kind == "faction":
+        offered = tuple(factions)
     if param.kind == "flag":
         widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
     elif param.many:
         widget = "textarea"
-    elif param.kind == "whole":
-        widget = "number"
-    elif param.kind in ("choice", "faction"):
+    elif offered is not None and param.kind == "text":
+        widget, options = "text", tuple(str(o) for o in offered)  # suggestions: any text may still be typed
+    elif offered is not None:
         widget = "select"
+        options = tuple(str(o) for o in offered)
+        options = (("",) if not param.required or not options else ()) + options + \
+            ((value,) if value and value not in options else ())  # what was typed stays on the page
     else:
-        widget = "text"
-    options: tuple[str, ...] = ()
-    if widget == "select":
-        options = tuple(param.choices if param.kind == "choice" else factions)
-        if not param.required:
-            options = ("",) + options
+        widget = "number" if param.kind == "whole" else "text"
     placeholder = param.example + (" (one a line)" if param.many and param.example else "")
     if param.many and not param.example:
         placeholder = "one a line"
+    hint = f"one a line, from: {', '.join(map(str, offered))}" if param.many and offered else ""
     return Field(id=f"{step}-{param.name}", name=param.name, label=param.help, widget=widget, placeholder=placeholder,
                  value=value, options=options, required=param.required and param.kind != "flag",
-                 invalid=invalid == param.name)
+                 invalid=invalid == param.name, hint=hint)
 
 
 def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[str, Any] | None = None,
@@ -136,9 +143,11 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     ruleset = c.ruleset
     factions = ruleset.factions(c)
     out = []
-    for action in ruleset.open_actions(c, viewer_of(ident)):
+    viewer = viewer_of(ident)
+    for action in ruleset.open_actions(c, viewer):
         kept = typed if action.name == failed else None
-        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "") for p in action.params)
+        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "",
+                                ruleset.choices(c, viewer, action, p)) for p in action.params)
         out.append(StepForm(action.name, action.summary, action.details, fields, action.who == UMPIRE))
     return out
 
@@ -302,10 +311,16 @@ def _json(value) -> JSONResponse:
 
 
 def _steps_json(c, ident: Identity) -> JSONResponse:
+    """The steps open to the viewer, each parameter with the values the ruleset offers now (``offered``: null for any)."""
+    viewer = viewer_of(ident)
+
+    def offered(a, p):
+        values = c.ruleset.choices(c, viewer, a, p)
+        return None if values is None else [str(v) for v in values]
     return _json([{"step": a.name, "summary": a.summary, "who": a.who, "params": [
         {"name": p.name, "kind": p.kind, "help": p.help, "required": p.required, "many": p.many,
-         "choices": list(p.choices), "example": p.example} for p in a.params]}
-        for a in c.ruleset.open_actions(c, viewer_of(ident))])
+         "choices": list(p.choices), "offered": offered(a, p), "example": p.example} for p in a.params]}
+        for a in c.ruleset.open_actions(c, viewer)])
 
 
 def routes(access) -> list[Route]:

@@ -266,6 +266,12 @@ class Ruleset:
                 lines.append(f"== {ev.text}" if ev.kind == "step" else ev.text)
         return lines
 
+    def choices(self, campaign, viewer: str | None, action, param) -> Sequence[str] | None:
+        """The values ``viewer`` may give ``param`` of ``action`` now, for a page to offer (the
+        viewer's own armies' numbers, the places in reach), or None: any text.  Only a help: the
+        step itself still decides.  Default: a ``choice`` parameter's choices, else None."""
+        return tuple(param.choices) if param.kind == "choice" else None
+
     def status_lines(self, status: Mapping) -> list[str]:
         """The player view's ``status`` as lines of text (``<group> status`` without ``--json``):
         by default one ``key: value`` line per entry."""

@@ -217,6 +217,27 @@ class Trossian(SteppedRuleset):
     def status_lines(self, status: Mapping) -> list[str]:
         return status_lines(status)
 
+    def choices(self, campaign, viewer: str | None, action, param):
+        """What a nation's (or the umpire's) page offers: its own armies', navies' and couriers'
+        numbers, the places it may name, the cities it holds, what it may recruit, the open battles."""
+        from .storage import state_of as stored_state
+
+        if not campaign.has_state():
+            return super().choices(campaign, viewer, action, param)
+        state, s = stored_state(campaign.snapshot()), campaign.board
+        own = lambda xs: [x.id for x in xs if x.nation == viewer]  # noqa: E731
+        cities = [p for p, prov in s.provinces.items() if prov.city and state.control.get(p) == viewer]
+        offered = {
+            "army": own(state.armies), "others": own(state.armies), "navy": own(state.navies),
+            "courier": own(state.couriers), "source": cities, "target": cities, "at": cities,
+            "kinds": list(campaign.rules.costs), "battle": [b.id for b in state.battles],
+            "to": [f"army {a}" for a in own(state.armies)] if action.name == "courier" else sorted(s.provinces),
+            "path": sorted(s.provinces) + (sorted(s.lanes) if action.name == "courier" else []),
+        }.get(param.name)
+        if action.name == "result" and param.name == "winner":
+            offered = ["a", "b", "draw"]
+        return offered if offered is not None else super().choices(campaign, viewer, action, param)
+
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         if name in ("begin", "resolve", "end", "spring"):
             return engine_step(campaign, name)

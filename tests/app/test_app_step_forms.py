@@ -51,19 +51,29 @@ def test_a_form_per_open_step_every_input_labelled(tr):
     with Campaign.open(path, read_only=True) as c:
         open_now = [a.name for a in c.ruleset.open_actions(c, "Russia")]
         actions = {a.name: a for a in c.ruleset.actions()}
+        offered = {(a.name, p.name): c.ruleset.choices(c, "Russia", a, p) for a in actions.values() for p in a.params}
     assert list(forms) == open_now and {"march", "courier", "done", "ally"} <= set(forms)
     for name, body in forms.items():
         for p in actions[name].params:
             field = f"{name}-{p.name}"
             assert f'<label for="{field}">{p.help}</label>' in html.unescape(body), (name, p.name)
             tag = re.search(rf'<(input|select|textarea)[^>]*\bid="{field}"[^>]*>', body).group(0)
+            chosen = offered[(name, p.name)] is not None  # the ruleset offers its values: a select, or suggestions
             want = ("<textarea" if p.many else '<input type="checkbox"' if p.kind == "flag"
-                    else "<select" if p.kind in ("choice", "faction") else '<input type="number"' if p.kind == "whole"
-                    else '<input type="text"')
+                    else '<input type="text"' if p.kind == "text"
+                    else "<select" if p.kind in ("choice", "faction") or chosen else '<input type="number"')
             assert tag.startswith(want), (field, tag)
-            if p.example and p.kind not in ("choice", "faction", "flag"):
+            if chosen and p.kind == "text" and not p.many:
+                assert f'list="{field}-list"' in tag and f'<datalist id="{field}-list">' in body, (field, tag)
+            if chosen and p.many:
+                assert f'<small id="{field}-hint">one a line, from: ' in body, field
+            if p.example and p.kind not in ("choice", "faction", "flag") and not tag.startswith("<select"):
                 assert f'placeholder="{html.escape(p.example, quote=True)}' in tag, (field, tag)
     assert '<option value="Crimean Khanate">' in forms["ally"]  # a faction parameter: the campaign's factions
+    # The nation's own armies, couriers and addressees are offered, no other nation's.
+    assert '<option value="1">' in forms["march"] and '<option value="13">' in forms["march"]
+    assert '<option value="52">' not in forms["march"]  # the Crimean Khanate's
+    assert '<option value="army 1">' in forms["courier"]
     assert 'name="csrf"' not in page  # a Bearer script's page: no cookie session, no check value (csrf.py)
 
 
@@ -97,7 +107,7 @@ def test_a_bad_parameter_is_one_line_with_the_typed_text_kept(tr):
     err = re.search(r'<div class="box error" id="error" role="alert">(.*?)</div>', r.text, flags=re.S).group(1)
     assert "\n" not in err and html.unescape(err) == "refused, nothing stored: --army: 'one' is not a whole number: give one such as 1"
     march = _forms(r.text)["march"]
-    assert 'id="march-army" value="one"' in march and 'aria-invalid="true"' in march
+    assert '<option value="one" selected>' in march and 'aria-invalid="true"' in march  # kept, though no army is "one"
     assert "Podolia\n&lt;script&gt;alert(1)&lt;/script&gt;</textarea>" in march and "<script>alert" not in r.text
     r = rus.post("/step/courier", data={"courier": "74", "action": "fly"})
     assert r.status_code == 400 and "ACTION: 'fly' is not one of send, move, deliver" in T(r)
