@@ -252,8 +252,8 @@ def test_a_vae_victis_campaign_is_not_played_with_turn(tmp_path, capsys):
 def test_a_province_campaign_is_not_played_with_round(campaign, capsys, command):
     code, out, err = bellica(capsys, *command, campaign)
     assert code == 1 and out == ""
-    assert err.strip() == (f"error: {campaign} is a rise-of-rome campaign: play it with `bellica turn` "
-                           "(`bellica round` plays Vae Victis II campaigns)")
+    assert err.strip() == (f"error: {campaign} is a rise-of-rome campaign, not a Vae Victis II one: "
+                           "play it with `bellica turn`")  # every declared group's words
 
 
 def test_scenarios_list_and_check_the_province_scenario(capsys):
