@@ -36,6 +36,9 @@ def ruleset_of_group(name: str):
     """The installed ruleset whose declared steps make the command group ``name`` (None: none)."""
     from bellica.engine.core.ruleset import get_ruleset, ruleset_names
 
+    default = get_ruleset(None)  # the default ruleset's group found without importing every other (a step's time)
+    if default.command_group == name and default.actions():
+        return default
     for ruleset_name in ruleset_names():
         ruleset = get_ruleset(ruleset_name)
         if ruleset.command_group == name and ruleset.actions():
