@@ -166,6 +166,27 @@ class MagnaGraecia(SteppedRuleset):
             return f"the siege of {k['node']} is over"
         return None
 
+    def choices(self, campaign, viewer: str | None, action, param):
+        """What a side's (or the umpire's) page offers: its own commands' numbers (a city's beaten
+        command for the umpire), the places of the map, the neutral cities to attack, the nodes
+        where a battle or siege stands, a battle's sides for its winner."""
+        from .storage import state_of as stored_state
+
+        if not campaign.has_state():
+            return super().choices(campaign, viewer, action, param)
+        state = stored_state(campaign.snapshot())
+        mine = [c.id for c in state.commands if viewer is None or state.owner(c) == viewer]
+        battles = [b.node for b in state.battles]
+        nodes = {"attack-city": [n for n, city in sorted(state.cities.items()) if city.ally is None],
+                 "siege": battles, "defence": battles, "result": battles, "second-day": battles,
+                 "fleet-battle": battles, "sally": [s.node for s in state.sieges]}
+        offered = {"command": mine, "commands": mine, "giver": mine, "taker": mine,
+                   "path": sorted(campaign.board.nmap.places), "open_paths": sorted(campaign.board.nmap.places),
+                   "node": nodes.get(action.name, sorted(campaign.board.nmap.places))}.get(param.name)
+        if action.name == "result" and param.name == "winner":
+            offered = sorted(campaign.board.scenario.order) + ["none"]
+        return offered if offered is not None else super().choices(campaign, viewer, action, param)
+
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_decision(campaign, snap)
 

@@ -67,8 +67,10 @@ def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily,
             syr, car, ump = b.page(tokens["Syracuse"]), b.page(tokens["Carthage"]), b.page(tokens["umpire"])
             expect(syr.locator("#status")).to_contain_text("Syracuse is phasing (view of Syracuse)")
             assert car.locator("#form-move").count() == 0
-            # Syracuse marches on Morgantina (the command a number, the path one node a line).
-            assert syr.locator("#move-command").get_attribute("type") == "number"
+            # Syracuse marches on Morgantina (the command chosen among its own, the path one node a line).
+            own = syr.locator("#move-command option").all_inner_texts()
+            assert "38" in own and "40" not in own  # Syracuse's command, not Carthage's
+            expect(syr.locator("#move-path-hint")).to_contain_text("one a line, from: Acrae")
             _act(syr, "move", {"command": "38", "path": "Leontini\nMorgantina"},
                  expect_text="command 38 moves Leontini -> Morgantina")
             _act(syr, "attack-city", {"node": "Morgantina"}, expect_text="joins Carthage")
