@@ -347,7 +347,7 @@ def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
             with access.copy() as (path, _head):
                 results = run_console(path, query, name=access.path, running=access.console)
             if _wants_json(request):
-                from bellica.commands.jsonout import rows_json
+                from bellica.services.jsonout import rows_json
 
                 return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
             html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")

@@ -213,11 +213,11 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
                 choices: str | None = None, error: str | None = None) -> str:
     """The umpire's page (``templates/orders_umpire.html``); ``message`` is HTML, its values escaped."""
     from bellica.app.adjudication import administration_section, battles_section
-    from bellica.commands.jsonout import status_json
     from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.steps import status_data
 
     status = rounds.round_status(c)
-    data = status_json(status, campaign=c)
+    data = status_data(status, campaign=c)
     steps = allowed_steps(c)
     submitted = _submitted(c, data)
     return render("orders_umpire.html", title="bellica: umpire", **pages.frame(ident.name),

@@ -2,7 +2,7 @@
 
 ``campaign new`` replaces an existing --out only with ``--force``; ``-q/--quiet`` drops the notes
 (``new``) and the override list (``check``) and keeps the summary line and errors; ``structures``
-and ``scenarios`` print one JSON array with ``--json`` (:mod:`bellica.commands.jsonout`).
+and ``scenarios`` print one JSON array with ``--json`` (:mod:`bellica.services.jsonout`).
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def scenarios(as_json: bool) -> None:
     listed = [(name, scenario_title(name)) for name in shipped]
     listed += [(name, scenario_title(path)) for name, path in sorted(installed.items())]
     if as_json:
-        from bellica.commands.jsonout import echo_json
+        from bellica.services.jsonout import echo_json
 
         echo_json([{"name": name, "title": title} for name, title in listed])
         return
@@ -231,7 +231,7 @@ def structures(campaign: Path, as_json: bool) -> None:
     finally:
         con.close()
     if as_json:
-        from bellica.commands.jsonout import echo_json, structures_json
+        from bellica.services.jsonout import echo_json, structures_json
 
         echo_json(structures_json(rows))
         return

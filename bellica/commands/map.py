@@ -3,7 +3,7 @@
 Every command here that writes files refuses to replace one without ``--force`` (``map sources``
 included: it rewrites the embedded datasets), progress bars are drawn only on a terminal
 (:mod:`bellica.geo.progress`) and ``-q/--quiet`` drops them, and ``map info --json`` prints the
-summary as one JSON object (:mod:`bellica.commands.jsonout`).
+summary as one JSON object (:mod:`bellica.services.jsonout`).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def info(map_db, as_json):
     Example: bellica map info build/mediterranean.duckdb --json
     """
     if as_json:
-        from bellica.commands.jsonout import echo_json, map_info_json
+        from bellica.services.jsonout import echo_json, map_info_json
 
         echo_json(map_info_json(map_db))
         return

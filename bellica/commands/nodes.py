@@ -49,7 +49,7 @@ def nodes(map_db, node_file, year, force, as_json):
 
     result = build_nodes(map_db, node_file, force=force, year=year)
     if as_json:
-        from bellica.commands.jsonout import echo_json
+        from bellica.services.jsonout import echo_json
 
         echo_json(result.as_json())
         return

@@ -126,7 +126,7 @@ def _status_command(ruleset) -> click.Command:
             who = resolve_faction(c, viewer.popitem()[1], param_hint=flag)
             view = ruleset.player_view(c, who)
         if as_json:
-            from bellica.commands.jsonout import echo_json
+            from bellica.services.jsonout import echo_json
 
             echo_json(_with_file(view.status, campaign) if ruleset.status_json_names_file else view.status)
             return

@@ -32,7 +32,7 @@ def provinces(map_db, province_file, force, as_json):
 
     result = build_provinces(map_db, province_file, force=force)
     if as_json:
-        from bellica.commands.jsonout import echo_json
+        from bellica.services.jsonout import echo_json
 
         echo_json(result.as_json())
         return

@@ -176,7 +176,7 @@ def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, ru
     if out is not None:
         written = _write(out, document, rows, rules)
     if as_json:
-        from bellica.commands.jsonout import echo_json
+        from bellica.services.jsonout import echo_json
 
         echo_json({**document, **timing, "written": [str(p) for p in written]})
         return
@@ -260,7 +260,7 @@ def _mare_nostrum_command(runs, policy, nation_policies, seed, workers, schedule
         plot_path = nations_plot(document, out / "outcomes.png", title=title, nations=nations)
         written = [summary_path, runs_path, plot_path]
     if as_json:
-        from bellica.commands.jsonout import echo_json
+        from bellica.services.jsonout import echo_json
 
         echo_json({**document, **timing, "written": [str(p) for p in written]})
         return

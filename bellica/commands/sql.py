@@ -4,7 +4,7 @@ The statements are split, checked and run by :mod:`bellica.engine.core.console`,
 holding only what the viewer (``--faction F``, else the umpire) may read, as the app's console runs them; this module prints their results, every statement's in order: aligned
 tables (default) or CSV (``--csv``) one after another with a blank line between, or JSON
 (``--json``: a statement's rows as one array of objects keyed by column name,
-:mod:`bellica.commands.jsonout`, one array per statement, one per line, so one statement prints
+:mod:`bellica.services.jsonout`, one array per statement, one per line, so one statement prints
 what it always printed).  ``--csv`` and ``--json`` together are a usage error.
 """
 
@@ -83,7 +83,7 @@ def command(campaign: Path, query: str | None, sql_file: Path | None, as_csv: bo
     text, source = (query, "QUERY") if sql_file is None else (read_sql_file(sql_file), str(sql_file))
     results = run_on_campaign(campaign, text, source, viewer_of(campaign, faction))
     if as_json:
-        from bellica.commands.jsonout import echo_json, rows_json
+        from bellica.services.jsonout import echo_json, rows_json
 
         for r in results:
             echo_json(rows_json(r.columns, r.rows))

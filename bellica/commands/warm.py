@@ -40,7 +40,7 @@ from bellica import launch
 PRELOAD = ("duckdb", "bellica.cli", "bellica.geo.errors", "bellica.commands.options", "bellica.commands.checks",
            "bellica.commands.shared_group", "bellica.commands.play", "bellica.commands.sql", "bellica.commands.log",
            "bellica.commands.campaign",
-           "bellica.commands.jsonout", "bellica.engine.core.campaign", "bellica.engine.core.machine",
+           "bellica.services.jsonout", "bellica.engine.core.campaign", "bellica.engine.core.machine",
            "bellica.engine.core.state", "bellica.engine.core.sealed", "bellica.engine.vae_victis.rounds",
            "bellica.engine.vae_victis.order_errors")
 #: Packages whose every module is imported too (the rounds' steps, the logistics, the rulesets).

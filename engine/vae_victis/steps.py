@@ -84,8 +84,8 @@ def status_data(status, campaign=None) -> dict[str, Any]:
     ``{"round", "phase", "stage", "winner", "next", "initiative": {"submitted", "missing"},
     "orders": {"submitted", "missing", "mode", "revealed", "committed"}, "engagements": [...],
     "deadline", "deadline_passed"}``: who has submitted (never what), every faction with live
-    armies a key of both mappings when ``campaign`` is given (the same shape as
-    bellica.commands.jsonout.status_json, which the web app reads)."""
+    armies a key of both mappings when ``campaign`` is given (the web app's umpire page reads
+    it too)."""
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
 
     def by_faction(ids):

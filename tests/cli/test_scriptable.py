@@ -239,7 +239,8 @@ def test_campaign_scenarios_json(capsys):
 
 
 def test_round_status_json_says_who_submitted_never_what(started, capsys):
-    from bellica.commands.jsonout import dumps, status_json
+    from bellica.engine.vae_victis.steps import status_data as status_json
+    from bellica.services.jsonout import dumps
     from bellica.commands.campaigns import open_campaign
     from bellica.engine.vae_victis import rounds
 

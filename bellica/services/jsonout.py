@@ -20,11 +20,10 @@ What a script can rely on (README.md, "Scripting the CLI", says the same):
 * ``map info``: ``map_meta`` values written as JSON by the build (numbers, lists, ``null``)
   are decoded; a value that is not JSON (a path, a region name) stays text.
 
-This module only shapes data: the commands open the databases and call these functions.
-:func:`status_json` is the shape of ``bellica round status --json``: the round, phase, stage,
-winner, next step, which armies of which faction have submitted initiative uses and orders
-(never what they are), the orders mode and whether they are revealed, the engagements and their
-result state, and the deadline (``null`` when none is set).
+This module only shapes data: the commands and the web app open the databases and call these
+functions (it is a service: bellica/app reads it, never bellica/commands).
+The shape of ``bellica round status --json`` is the Vae Victis ruleset's own
+(``engine/vae_victis/steps.py``, ``status_data``), as every ruleset's status is its player view's.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import click
 
-__all__ = ["dumps", "echo_json", "json_value", "map_info_json", "rows_json", "status_json", "structures_json"]
+__all__ = ["dumps", "echo_json", "json_value", "map_info_json", "rows_json", "structures_json"]
 
 
 def json_value(value: Any) -> Any:
@@ -149,80 +148,3 @@ def structures_json(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
             "resilience": json_value(resilience),
         })
     return out
-
-
-def _by_faction(ids: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
-    return {f: sorted(int(a) for a in ids[f]) for f in sorted(ids)}
-
-
-def _submitted(live: Mapping[str, Iterable[int]], missing: Mapping[str, Iterable[int]]) -> dict[str, list[int]]:
-    gone = {int(a) for ids in missing.values() for a in ids}
-    return {f: [a for a in ids if a not in gone] for f, ids in _by_faction(live).items()}
-
-
-def _live_armies(campaign) -> dict[str, list[int]]:
-    """Live armies by faction, read from ``campaign`` (the same rows the status's ``missing`` counts)."""
-    from bellica.engine.vae_victis.rounds.machine import read_round
-
-    out: dict[str, list[int]] = {}
-    for army in read_round(campaign).live_armies():
-        out.setdefault(army.faction, []).append(int(army.id))
-    return out
-
-
-def status_json(status, campaign=None) -> dict[str, Any]:
-    """``bellica round status --json``: a :class:`~bellica.engine.vae_victis.rounds.status.RoundStatus` as data.
-
-    ``{"round", "phase", "stage", "winner", "next", "initiative": {"submitted", "missing"},
-    "orders": {"submitted", "missing", "mode", "revealed", "committed"}, "engagements": [...],
-    "deadline", "deadline_passed"}``.  ``submitted`` and ``missing`` map a faction to its army
-    numbers: who has (or has not) submitted, never what; ``committed`` lists the factions that
-    sent a commitment (commit-reveal mode).  The status's own ``submitted`` (orders in, by
-    faction) is used when it has one; otherwise ``submitted`` is the live armies, read from
-    ``campaign`` (given inside the command's ``with open_campaign(...)`` block), less the missing
-    ones, and ``null`` without ``campaign``.  With ``campaign`` every faction with live armies is
-    a key of both mappings (its list perhaps empty), so a script need not test for absence.
-    ``initiative`` and ``orders`` are ``null`` outside the orders phase, ``initiative`` also
-    once published.  ``deadline`` is ISO 8601 UTC text, ``null`` when none is set.
-    """
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
-
-    live = _live_armies(campaign) if campaign is not None else None
-    ordering = status.phase == "orders"
-
-    def section(missing: Mapping[str, Iterable[int]], given: Mapping[str, Iterable[int]] | None) -> dict[str, Any]:
-        if live is None:
-            return {"submitted": None if given is None else _by_faction(given), "missing": _by_faction(missing)}
-        if given is None:
-            submitted = _submitted(live, missing)
-        else:
-            submitted = {f: sorted(int(a) for a in given.get(f, ())) for f in sorted(live)}
-        return {"submitted": submitted, "missing": {f: sorted(int(a) for a in missing.get(f, ())) for f in sorted(live)}}
-
-    orders = None
-    if ordering:
-        orders = section(status.missing_orders, getattr(status, "submitted", None))
-        orders["mode"] = getattr(status, "orders_mode", "sealed")
-        orders["revealed"] = bool(getattr(status, "revealed", False))
-        orders["committed"] = sorted(getattr(status, "committed", ()))
-    engagements = []
-    for e, battle, army_a, army_b, assault, done in status.engagements:
-        engagements.append({
-            "engagement": int(e),
-            "battle": json_value(battle),
-            "armies": [int(a) for a in (army_a, army_b) if a is not None],
-            "assault": assault,
-            "result_recorded": bool(done),
-        })
-    return {
-        "round": int(status.round),
-        "phase": status.phase,
-        "stage": status.stage,
-        "winner": status.winner,
-        "next": status.next_step,
-        "initiative": section(status.missing_initiative, None) if ordering and status.stage == STAGE_INITIATIVE else None,
-        "orders": orders,
-        "engagements": engagements,
-        "deadline": json_value(getattr(status, "deadline", None)),
-        "deadline_passed": bool(getattr(status, "deadline_passed", False)),
-    }
