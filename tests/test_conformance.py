@@ -3,8 +3,9 @@ Archidamian War, which lives outside the repository in examples/bellica-archidam
 script plants a secret of one viewer's, and every interface is read as every other viewer (the
 umpire included where the ruleset seals it from the umpire too): the planted text must not be in
 any of it.  The interfaces: the ruleset's status (text and JSON), `bellica log` (text and JSON),
-`bellica render map`, `bellica export` (every file, GeoPackage bytes included) and the SQL console
-(every table of the viewer's database).  The owner must find it somewhere, so the test can fail.
+`bellica render map`, `bellica export` (every file, GeoPackage bytes included), the SQL console
+(every table of the viewer's database) and the web app (every page and JSON answer the viewer's
+link opens, the umpire's console on the secret's table).  The owner must find it somewhere, so the test can fail.
 """
 
 from __future__ import annotations
@@ -145,7 +146,37 @@ def _console(capsys, game, viewer) -> str:
         con.close()
 
 
+def _web(capsys, game, viewer, tmp_path) -> str:
+    """Every page the viewer's link opens in the web app (HTML and JSON: the home page, the turn
+    page, the status and open steps as JSON, the map, the umpire's console on every table), on a
+    copy of the campaign with links issued."""
+    import shutil
+    import warnings
+
+    from bellica.app.server import create_app
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
+
+    warnings.filterwarnings("ignore", message=".*httpx2.*")
+    from starlette.testclient import TestClient
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = shutil.copyfile(game["path"], tmp_path / "web.duckdb")
+    with Campaign.open(path) as c:
+        tokens = {i.name: i.token for i in issue_tokens(c)}
+    who = next(n for n in tokens if n == (viewer or "umpire") or (viewer and n.startswith(viewer)))  # "Danubian" ...
+    web = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens[who]}"},
+                     follow_redirects=False)
+    pages = [web.get(p) for p in ("/", "/turn", "/api/status", "/api/steps", "/map")]
+    if viewer is None:  # the umpire's console: every table, as the page shows it
+        for table in ("orders", "events", "tr_couriers", "tr_orders", "ar_orders"):
+            pages.append(web.post("/umpire/sql", data={"query": f"SELECT * FROM {table}"}))
+    assert all(r.status_code < 500 for r in pages), [(r.request.url, r.status_code) for r in pages]
+    return "\n".join(r.text for r in pages)
+
+
 INTERFACES = {
+    "web": lambda capsys, game, viewer, tmp: _web(capsys, game, viewer, tmp),
     "status": lambda capsys, game, viewer, tmp: _status(capsys, game, viewer),
     "log": lambda capsys, game, viewer, tmp: _log(capsys, game, viewer),
     "map": lambda capsys, game, viewer, tmp: _map(capsys, game, viewer, tmp),
@@ -168,7 +199,7 @@ def test_no_viewer_reads_another_viewers_secret(game, interface, capsys, tmp_pat
 
 def test_the_owner_reads_its_secret(game, capsys, tmp_path):
     owner = game["owner"]
-    shown = [name for name in ("status", "log", "sql")
+    shown = [name for name in ("status", "log", "sql", "web")
              if STATUS[game["ruleset"]][1] or name != "status"
              if game["secret"] in INTERFACES[name](capsys, game, owner, tmp_path / name)]
     assert shown, f"{owner}'s own secret is in none of its interfaces: the test could not fail"
