@@ -70,7 +70,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Phase
-from bellica.engine.vae_victis.naval import NAVAL_KINDS, blockaded_structures, is_navy, superiority_level, zones_of
+from bellica.engine.vae_victis.naval_superiority import NAVAL_KINDS, blockaded_structures, is_navy, superiority_level, zones_of
 from bellica.engine.vae_victis.rules import NavalOutcome, NavalRules
 from bellica.engine.vae_victis.zoc import controller_of, navy_zoc
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from bellica.engine.vae_victis.model import Board, CampaignState
-from bellica.engine.vae_victis.naval import superiority_level, zones_of
+from bellica.engine.vae_victis.naval_superiority import superiority_level, zones_of
 from bellica.engine.vae_victis.zoc import cells_within, controller_of, structure_exerts_zoc, structure_zoc
 
 __all__ = [

@@ -70,7 +70,7 @@ JOIN logistics_nodes n ON n.faction = f.name AND n.structure = cap.structure AND
 
 
 def _level(board: Board, state: CampaignState, zone: str, faction: str) -> int:
-    from bellica.engine.vae_victis.naval import superiority_level
+    from bellica.engine.vae_victis.naval_superiority import superiority_level
 
     return superiority_level(board, state, zone, faction)
 
