@@ -10,7 +10,7 @@ from typing import Sequence
 
 from bellica.geo.errors import InputError
 
-__all__ = ["matches", "one_named", "refusal"]
+__all__ = ["matches", "named", "one_named", "refusal"]
 
 
 def matches(name: str, options: Sequence[str]) -> list[str]:
@@ -34,4 +34,13 @@ def one_named(name: str, options: Sequence[str], *, what: str, where: str = "") 
     found = matches(name, options)
     if len(found) != 1:
         raise InputError(f"{where + ' ' if where else ''}{refusal(name, found, options, what)}")
+    return found[0]
+
+
+def named(value: str, options: Sequence[str], where: str, word: str) -> str:
+    """The one option ``value`` means (:func:`matches`); otherwise the one :class:`InputError` line
+    ``<where> <value!r> is <word>: use one of <options>`` (``word``: "no nation of this campaign")."""
+    found = matches(value, options)
+    if len(found) != 1:
+        raise InputError(f"{where} {value!r} is {word}: use one of {', '.join(options)}")
     return found[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import duckdb
 
@@ -18,7 +18,7 @@ from bellica.datasets.rules import rules_from_rows
 from bellica.geo.errors import InputError
 from bellica.schema import existing_tables
 
-__all__ = ["RuleSet", "reading_rules", "stored_rules", "stored_ruleset_name"]
+__all__ = ["RuleSet", "SectionedRules", "reading_rules", "section", "stored_rules", "stored_ruleset_name"]
 
 
 @dataclass(frozen=True)
@@ -39,16 +39,52 @@ class RuleSet:
 
 
 @contextmanager
-def reading_rules(where: str, ruleset: str) -> Iterator[None]:
+def reading_rules(where: str, ruleset: str, *, wrong: tuple[type[Exception], ...] = (TypeError, ValueError)) -> Iterator[None]:
     """Around the making of a ruleset's typed rules from its merged values: a missing key or a value
-    of the wrong kind is one :class:`InputError` line naming ``where`` and the keys of
-    ``datasets/rules/<ruleset>.toml``."""
+    of the wrong kind (``wrong``: the errors that say so) is one :class:`InputError` line naming
+    ``where`` and the keys of ``datasets/rules/<ruleset>.toml``."""
     try:
         yield
     except KeyError as err:
         raise InputError(f"{where} lack {err}: use datasets/rules/{ruleset}.toml's keys") from None
-    except (TypeError, ValueError) as err:
+    except wrong as err:
         raise InputError(f"{where}: {err}: use datasets/rules/{ruleset}.toml's keys") from None
+
+
+def section(kind: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
+    """The builder of a typed section whose keys are its fields: ``kind(**values)``."""
+    return lambda values: kind(**values)
+
+
+class SectionedRules(RuleSet):
+    """A ruleset's typed rules made from its merged values, a section each: a subclass (a frozen
+    dataclass) names its data file in ``RULESET``, says in :meth:`sections` how each top-level
+    table of the file becomes its typed field, and checks the values' meaning in :meth:`_check`."""
+
+    RULESET = ""
+
+    @classmethod
+    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Callable[[Any], Any]]:
+        """Field name -> builder of that field from the merged table of the same name, in the order built."""
+        raise NotImplementedError
+
+    #: The errors that mean a value of the wrong kind (anything else passes through as raised).
+    WRONG: tuple[type[Exception], ...] = (TypeError, ValueError)
+
+    @classmethod
+    def from_mapping(cls, merged: Mapping[str, Any], name: str | None = None):
+        """From :func:`bellica.datasets.rules.load_rules`' merged values (or a campaign's stored ones);
+        a missing key or a bad value is one :class:`InputError` line (:func:`reading_rules`)."""
+        name = cls.RULESET if name is None else name
+        where = f"{name} rules"
+        with reading_rules(where, cls.RULESET, wrong=cls.WRONG):
+            built = {key: build(merged[key]) for key, build in cls.sections(merged, where).items()}
+            rules = cls(name=name, values=merged, **built)
+        rules._check(where)
+        return rules
+
+    def _check(self, where: str) -> None:
+        """Check the values' meaning; one :class:`InputError` line naming the key and the fix."""
 
 
 def stored_ruleset_name(con: duckdb.DuckDBPyConnection, default: str) -> str:

@@ -5,16 +5,15 @@ A :class:`Dice` rolls one die for a label naming its use (``("alliance", 3, "Gel
 label, so a roll never depends on how many came before it; a roll made at the table can be
 entered under the label's key (``alliance/3/Gela/Syracuse``).  Every roll is kept in
 :attr:`Dice.log`, and each event that uses one records it, so a replay feeds them back as
-entered rolls.
+entered rolls.  The rolling is :class:`bellica.engine.core.dice.Dice`'s.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass
 
-from bellica.engine.core import rng
-from bellica.engine.core.labels import Labelled, label_key
+from bellica.engine.core import dice
+from bellica.engine.core.labels import label_key
 
 __all__ = ["Dice", "Roll", "label_key"]
 
@@ -22,27 +21,25 @@ __all__ = ["Dice", "Roll", "label_key"]
 NAMESPACE = "magna-graecia"
 
 
-@dataclass(frozen=True)
-class Roll(Labelled):
-    label: tuple
-    value: int
-    entered: bool = False
+class Roll(dice.Drawn):
+    """One die rolled for ``label``: its face, and whether it was entered."""
 
     def as_data(self) -> dict:
         return {"label": self.key, "value": self.value, "entered": self.entered}
 
 
 @dataclass
-class Dice:
+class Dice(dice.Dice):
     """Dice of ``sides`` faces from the campaign ``seed``; ``entered``: label key -> roll."""
 
+    NAMESPACE = NAMESPACE
     seed: int
-    entered: Mapping[str, int] = field(default_factory=dict)
     sides: int = 6
-    log: list = field(default_factory=list)
 
-    def roll(self, *label: object) -> Roll:
-        value, entered = rng.die_face(self.seed, NAMESPACE, self.entered, self.sides, tuple(label))
-        r = Roll(tuple(label), value, entered=entered)
-        self.log.append(r)
-        return r
+    def roll(self, *label: object) -> Roll:  # type: ignore[override]
+        """One die of :attr:`sides` faces for ``label``, as its :class:`Roll`."""
+        super().roll(self.sides, *label)
+        return self.log[-1]
+
+    def record(self, label: tuple, sides: int, value: int, entered: bool) -> Roll:
+        return Roll(label, value, entered)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bellica.engine.core.machine import StepRefused
-from bellica.engine.core.names import matches as _match
+from bellica.engine.core.names import named
 from bellica.geo.errors import InputError
 from bellica.geo.files import whole_number
 
@@ -46,19 +46,11 @@ def _poss(name: str) -> str:
 
 
 def side_named(board: Board, name: str, where: str = "--side") -> str:
-    options = list(board.scenario.order)
-    found = _match(name, options)
-    if len(found) != 1:
-        raise InputError(f"{where} {name!r} is no side of this campaign: use one of {', '.join(options)}")
-    return found[0]
+    return named(name, list(board.scenario.order), where, "no side of this campaign")
 
 
 def node_named(board: Board, name: str, where: str = "node") -> str:
-    options = sorted(board.nmap.places)
-    found = _match(name, options)
-    if len(found) != 1:
-        raise InputError(f"{where} {name!r} is not a place of this campaign's map: use one of {', '.join(options)}")
-    return found[0]
+    return named(name, sorted(board.nmap.places), where, "not a place of this campaign's map")
 
 
 def _command_id(state: GameState, v: Any, where: str = "command") -> int:

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet, reading_rules
+from bellica.engine.core.rules import SectionedRules, section
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -110,8 +110,10 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(SectionedRules):
     """Every Magna Graecia rule value, by the part of the game that reads it."""
+
+    RULESET = RULESET
 
     game: GameRules
     elements: ElementRules
@@ -125,26 +127,19 @@ class Rules(RuleSet):
     options: Options
 
     @classmethod
-    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        where = f"{name} rules"
-        with reading_rules(where, RULESET):
-            el, mv = merged["elements"], merged["movement"]
-            rules = cls(
-                name=name,
-                values=merged,
-                game=GameRules(**merged["game"]),
-                elements=ElementRules(tuple(el["types"]), {k: float(v) for k, v in el["effective"].items()}),
-                movement=MovementRules(**{**mv, "fast_types": tuple(mv["fast_types"])}),
-                stacking=StackingRules(**merged["stacking"]),
-                neutral=NeutralRules(**merged["neutral"]),
-                sieges=SiegeRules(**merged["sieges"]),
-                fleets=FleetRules(**merged["fleets"]),
-                recovery=RecoveryRules(**merged["recovery"]),
-                victory=VictoryRules(**merged["victory"]),
-                options=Options(**merged["options"]),
-            )
-        rules._check(where)
-        return rules
+    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+        return {
+            "game": section(GameRules),
+            "elements": lambda el: ElementRules(tuple(el["types"]), {k: float(v) for k, v in el["effective"].items()}),
+            "movement": lambda mv: MovementRules(**{**mv, "fast_types": tuple(mv["fast_types"])}),
+            "stacking": section(StackingRules),
+            "neutral": section(NeutralRules),
+            "sieges": section(SiegeRules),
+            "fleets": section(FleetRules),
+            "recovery": section(RecoveryRules),
+            "victory": section(VictoryRules),
+            "options": section(Options),
+        }
 
     def _check(self, where: str) -> None:
         known = set(self.elements.types)

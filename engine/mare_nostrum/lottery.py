@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from bellica.engine.core import rng
-from bellica.engine.core.labels import Labelled, label_key
+from bellica.engine.core.dice import Drawn
+from bellica.engine.core.labels import label_key
 from bellica.geo.errors import InputError
 
 from .model import Event, Scenario, TurnState
@@ -33,13 +34,8 @@ __all__ = ["Draw", "Lottery", "WheelDraw", "label_key", "lottery_for", "order_of
 NAMESPACE = "mare-nostrum"
 
 
-@dataclass(frozen=True)
-class Draw(Labelled):
+class Draw(Drawn):
     """One number for ``label``; ``entered``: given by the umpire rather than drawn."""
-
-    label: tuple
-    value: int
-    entered: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from bellica.engine.core.names import matches as _match
+from bellica.engine.core.names import named
 from bellica.geo.errors import InputError
 
 from . import building
@@ -21,18 +22,11 @@ WHEEL_CITIES = {"BA": "Bari", "CA": "Cagliari", "FI": "Firenze", "GE": "Genova",
 
 def nation_named(c, name: str, where: str = "--nation") -> str:
     """The nation ``name`` means: its name in any case, or the unique nation it begins ("Roma", "carth")."""
-    options = list(c.board.nations)
-    found = _match(name, options)
-    if len(found) != 1:
-        raise InputError(f"{where} {name!r} is no nation of this campaign: use one of {', '.join(options)}")
-    return found[0]
+    return named(name, list(c.board.nations), where, "no nation of this campaign")
 
 
 def province_named(scenario: Scenario, name: str, what: str = "province") -> str:
-    found = _match(name, list(scenario.provinces))
-    if len(found) != 1:
-        raise InputError(f"{what} {name!r} is not a province of this campaign: use one of {', '.join(scenario.provinces)}")
-    return found[0]
+    return named(name, list(scenario.provinces), what, "not a province of this campaign")
 
 
 def sea_named(scenario: Scenario, name: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules import SectionedRules, section
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -166,8 +166,10 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(SectionedRules):
     """Every Mare Nostrum rule value, by the part of the turn that reads it."""
+
+    RULESET = RULESET
 
     game: GameRules
     treasury: TreasuryRules
@@ -183,36 +185,21 @@ class Rules(RuleSet):
     options: Options
 
     @classmethod
-    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        """From :func:`bellica.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
-        where = f"{name} rules"
-        try:
-            events = tuple(sorted((EventBand(key=k, title=str(v["title"]), low=int(v["min"]), high=int(v["max"]),
-                                             stability=int(v["stability"]), actions=int(v["actions"]),
-                                             naval=int(v["naval"]), effect=str(v["effect"]))
-                                   for k, v in merged["events"].items()), key=lambda b: b.low))
-            rules = cls(
-                name=name,
-                values=merged,
-                game=GameRules(**merged["game"]),
-                treasury=TreasuryRules(**merged["treasury"]),
-                lottery=LotteryRules(**merged["lottery"]),
-                events=events,
-                building=BuildingRules(**merged["building"]),
-                sieges=SiegeRules(**merged["sieges"]),
-                diplomacy=DiplomacyRules(**merged["diplomacy"]),
-                battles=BattleRules(**merged["battles"]),
-                naval=NavalRules(**merged["naval"]),
-                stability=StabilityRules(**merged["stability"]),
-                victory=VictoryRules(**merged["victory"]),
-                options=Options(**merged["options"]),
-            )
-        except KeyError as err:
-            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        except (TypeError, ValueError) as err:
-            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        rules._check(where)
-        return rules
+    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+        return {
+            "events": _event_bands,
+            "game": section(GameRules),
+            "treasury": section(TreasuryRules),
+            "lottery": section(LotteryRules),
+            "building": section(BuildingRules),
+            "sieges": section(SiegeRules),
+            "diplomacy": section(DiplomacyRules),
+            "battles": section(BattleRules),
+            "naval": section(NavalRules),
+            "stability": section(StabilityRules),
+            "victory": section(VictoryRules),
+            "options": section(Options),
+        }
 
     def _check(self, where: str) -> None:
         lo, hi = self.lottery.lowest, self.lottery.highest
@@ -260,6 +247,14 @@ class Rules(RuleSet):
             if band.key == key:
                 return band
         raise InputError(f"no event {key!r}: use one of {', '.join(b.key for b in self.events)}")
+
+
+def _event_bands(table: Mapping[str, Mapping[str, Any]]) -> tuple[EventBand, ...]:
+    """The 1-90 event table's rows, lowest band first."""
+    return tuple(sorted((EventBand(key=k, title=str(v["title"]), low=int(v["min"]), high=int(v["max"]),
+                                   stability=int(v["stability"]), actions=int(v["actions"]),
+                                   naval=int(v["naval"]), effect=str(v["effect"]))
+                         for k, v in table.items()), key=lambda b: b.low))
 
 
 #: The ruleset file as it stands (cached), with a scenario's ``[rules]`` merged in, and a

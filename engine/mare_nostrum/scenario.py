@@ -8,11 +8,11 @@ The folder (``datasets/scenarios/mare-nostrum`` by default) holds ``provinces.to
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
 from bellica.datasets import SCENARIOS_DIR
+from bellica.engine.core.files import read_toml
 from bellica.geo.errors import InputError
 
 from .model import Invader, Nation, Province, Scenario, SeaQuadrant
@@ -24,13 +24,7 @@ ROLES = ("capital", "home", "border", "independent")
 
 
 def _read(path: Path) -> dict:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Mare Nostrum scenario folder") from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+    return read_toml(path, "a Mare Nostrum scenario folder")
 
 
 def scenario_meta(folder: str | Path = DEFAULT_SCENARIO) -> dict:

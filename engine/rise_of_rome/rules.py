@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet
+from bellica.engine.core.rules import SectionedRules, section
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -163,8 +163,12 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(SectionedRules):
     """Every Rise of Rome rule value, by the phase that reads it."""
+
+    RULESET = RULESET
+    #: A value error (a band's "min" not a number) passes through as raised.
+    WRONG = (TypeError,)
 
     game: GameRules
     revenue: RevenueRules
@@ -176,40 +180,27 @@ class Rules(RuleSet):
     options: Options
 
     @classmethod
-    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        """From :func:`bellica.datasets.rules.load_rules`' merged values (or a campaign's stored ones)."""
-        where = f"{name} rules"
-        try:
-            g, r, ru, a, b, e, c, o = (merged[k] for k in
-                                       ("game", "revenue", "rulers", "attacks", "battles", "externals", "civic", "options"))
-            rules = cls(
-                name=name,
-                values=merged,
-                game=GameRules(**g),
-                revenue=RevenueRules(
-                    subject_yield={_int_key(k, f"{where} revenue.subject_yield"): int(v) for k, v in r["subject_yield"].items()},
-                    **{k: v for k, v in r.items() if k != "subject_yield"}),
-                rulers=RulerRules(
-                    modifiers={p: tuple(int(m[x]) for x in ASPECTS) for p, m in ru["modifiers"].items()},
-                    **{k: v for k, v in ru.items() if k != "modifiers"}),
-                attacks=AttackRules(
-                    aggressor=_bands(a["aggressor"], "modifier"),
-                    **{k: v for k, v in a.items() if k != "aggressor"}),
-                battles=BattleRules(
-                    command_cards=_bands(b["command_cards"], "cards"),
-                    points_per_general=dict(b["points_per_general"]),
-                    generator=GeneratorRules(**b["generator"]),
-                    **{k: v for k, v in b.items() if k not in ("command_cards", "points_per_general", "generator")}),
-                externals=ExternalRules(**e),
-                civic=CivicRules(enemy_control_penalty=c["enemy_control_penalty"], **c["verdicts"]),
-                options=Options(**o),
-            )
-        except KeyError as err:
-            raise InputError(f"{where} lack {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        except TypeError as err:
-            raise InputError(f"{where}: {err}: use datasets/rules/{RULESET}.toml's keys") from None
-        rules._check(where)
-        return rules
+    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+        return {
+            "game": section(GameRules),
+            "revenue": lambda r: RevenueRules(
+                subject_yield={_int_key(k, f"{where} revenue.subject_yield"): int(v) for k, v in r["subject_yield"].items()},
+                **{k: v for k, v in r.items() if k != "subject_yield"}),
+            "rulers": lambda ru: RulerRules(
+                modifiers={p: tuple(int(m[x]) for x in ASPECTS) for p, m in ru["modifiers"].items()},
+                **{k: v for k, v in ru.items() if k != "modifiers"}),
+            "attacks": lambda a: AttackRules(
+                aggressor=_bands(a["aggressor"], "modifier"),
+                **{k: v for k, v in a.items() if k != "aggressor"}),
+            "battles": lambda b: BattleRules(
+                command_cards=_bands(b["command_cards"], "cards"),
+                points_per_general=dict(b["points_per_general"]),
+                generator=GeneratorRules(**b["generator"]),
+                **{k: v for k, v in b.items() if k not in ("command_cards", "points_per_general", "generator")}),
+            "externals": section(ExternalRules),
+            "civic": lambda c: CivicRules(enemy_control_penalty=c["enemy_control_penalty"], **c["verdicts"]),
+            "options": section(Options),
+        }
 
     def _check(self, where: str) -> None:
         g = self.game

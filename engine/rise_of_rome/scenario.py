@@ -8,11 +8,11 @@ given starting rulers).  Every mistake is one line naming the file, the entry an
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from bellica.datasets import SCENARIOS_DIR
+from bellica.engine.core.files import read_toml
 from bellica.engine.rise_of_rome.model import Power, Province, Scenario
 from bellica.geo.errors import InputError
 
@@ -22,13 +22,7 @@ SCENARIO = "rise-of-rome"
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Rise of Rome scenario folder") from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+    return read_toml(path, "a Rise of Rome scenario folder")
 
 
 def _folder(name_or_path: str | Path) -> Path:

@@ -10,10 +10,9 @@ used one records it, and a replay can feed the log back as ``entered``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass
 
-from bellica.engine.core import rng
+from bellica.engine.core import dice
 from bellica.engine.core.labels import Labelled, label_key
 from bellica.geo.errors import InputError
 
@@ -32,17 +31,13 @@ class Roll(Labelled):
 
 
 @dataclass
-class Dice:
-    """Rolls from ``seed``, or as ``entered`` (label key -> face)."""
+class Dice(dice.Dice):
+    """Rolls from ``seed``, or as ``entered`` (label key -> face): :class:`bellica.engine.core.dice.Dice`."""
 
-    seed: int = rng.DEFAULT_SEED
-    entered: Mapping[str, int] = field(default_factory=dict)
-    log: list = field(default_factory=list)
+    NAMESPACE = NAMESPACE
 
-    def roll(self, sides: int, *label: object) -> int:
-        value, entered = rng.die_face(self.seed, NAMESPACE, self.entered, sides, tuple(label))
-        self.log.append(Roll(tuple(label), sides, value, entered))
-        return value
+    def record(self, label: tuple, sides: int, value: int, entered: bool) -> Roll:
+        return Roll(label, sides, value, entered)
 
     def pick(self, options: tuple | list, *label: object):
         """One of ``options`` (in their given order) by a roll of a die with as many faces."""

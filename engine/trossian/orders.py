@@ -8,6 +8,7 @@ import json
 from typing import Mapping
 
 from bellica.engine.core.names import matches as _match
+from bellica.engine.core.names import named
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError, BellicaError
 from bellica.geo.files import whole_number
@@ -29,19 +30,13 @@ ALLY_PHASES = ("orders", "winter")
 
 
 def nation_named(c, name: str, where: str = "--nation") -> str:
-    found = _match(name, list(c.board.nations))
-    if len(found) != 1:
-        raise InputError(f"{where} {name!r} is no nation of this campaign: use one of {', '.join(c.board.nations)}")
-    return found[0]
+    return named(name, list(c.board.nations), where, "no nation of this campaign")
 
 
 def place_named(scenario: Scenario, name: str, where: str, *, lanes: bool = False, provinces: bool = True) -> str:
     options = (list(scenario.provinces) if provinces else []) + (list(scenario.lanes) if lanes else [])
-    found = _match(name, options)
-    if len(found) != 1:
-        what = "a province" + (" or a sea lane" if lanes else "") if provinces else "a sea lane"
-        raise InputError(f"{where} {name!r} is not {what} of this campaign: use one of {', '.join(options)}")
-    return found[0]
+    what = "a province" + (" or a sea lane" if lanes else "") if provinces else "a sea lane"
+    return named(name, options, where, f"not {what} of this campaign")
 
 
 #: The titles that make an addressee a person the engine cannot check (``General Rtishchev``): a
@@ -69,10 +64,7 @@ def _addressee(scenario: Scenario, state, nation: str, to: str) -> str:
 
 
 def _town_named(scenario: Scenario, name: str, where: str) -> str:
-    found = _match(name, list(scenario.towns))
-    if len(found) != 1:
-        raise InputError(f"{where} {name!r} is not a town of this campaign: use one of {', '.join(scenario.towns)}")
-    return found[0]
+    return named(name, list(scenario.towns), where, "not a town of this campaign")
 
 
 def _own(state: GameState, what: str, ident: int, nation: str):

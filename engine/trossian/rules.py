@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import RuleSet, reading_rules
+from bellica.engine.core.rules import SectionedRules, section
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -158,8 +158,10 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(SectionedRules):
     """Every Trossian rule value, by the part of the phase that reads it."""
+
+    RULESET = RULESET
 
     calendar: CalendarRules
     movement: MovementRules
@@ -175,31 +177,21 @@ class Rules(RuleSet):
     options: Options
 
     @classmethod
-    def from_mapping(cls, merged: Mapping[str, Any], name: str = RULESET) -> "Rules":
-        where = f"{name} rules"
-        with reading_rules(where, RULESET):
-            cal = dict(merged["calendar"])
-            units = {k: tuple(v) for k, v in merged["units"].items()}
-            ice = dict(merged["ice"])
-            rules = cls(
-                name=name,
-                values=merged,
-                calendar=CalendarRules(first_year=int(cal["first_year"]), phases=tuple(cal["phases"]),
-                                       seasons=tuple(cal["seasons"]), phases_per_season=int(cal["phases_per_season"])),
-                movement=MovementRules(**merged["movement"]),
-                units=UnitRules(**units),
-                attrition={r: AttritionRow(**merged["attrition"][r]) for r in RESULTS},
-                couriers=CourierRules(**merged["couriers"]),
-                navies=NavyRules(**merged["navies"]),
-                ice=IceRules(closed=tuple(ice["closed"]), lost_in=str(ice["lost_in"])),
-                pacification=PacificationRules(**merged["pacification"]),
-                treasury=TreasuryRules(**merged["treasury"]),
-                costs={k: int(v) for k, v in merged["costs"].items()},
-                cards=CardRules(**merged["cards"]),
-                options=Options(**merged["options"]),
-            )
-        rules._check(where)
-        return rules
+    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+        return {
+            "calendar": _calendar,
+            "movement": section(MovementRules),
+            "units": lambda units: UnitRules(**{k: tuple(v) for k, v in units.items()}),
+            "attrition": lambda rows: {r: AttritionRow(**rows[r]) for r in RESULTS},
+            "couriers": section(CourierRules),
+            "navies": section(NavyRules),
+            "ice": _ice,
+            "pacification": section(PacificationRules),
+            "treasury": section(TreasuryRules),
+            "costs": lambda costs: {k: int(v) for k, v in costs.items()},
+            "cards": section(CardRules),
+            "options": section(Options),
+        }
 
     def _check(self, where: str) -> None:
         c = self.calendar
@@ -246,6 +238,17 @@ class Rules(RuleSet):
             # the seed's magnitude, with the sign that makes the Guard harder to lose
             return abs(printed) if guard else -abs(printed)
         return printed
+
+
+def _calendar(cal: Mapping[str, Any]) -> CalendarRules:
+    cal = dict(cal)
+    return CalendarRules(first_year=int(cal["first_year"]), phases=tuple(cal["phases"]),
+                         seasons=tuple(cal["seasons"]), phases_per_season=int(cal["phases_per_season"]))
+
+
+def _ice(ice: Mapping[str, Any]) -> IceRules:
+    ice = dict(ice)
+    return IceRules(closed=tuple(ice["closed"]), lost_in=str(ice["lost_in"]))
 
 
 #: The ruleset file as it stands (cached), with a scenario's ``[rules]`` merged in, and a

@@ -12,12 +12,12 @@ province builder's own format (``bellica map provinces``).
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from bellica.datasets import SCENARIOS_DIR
+from bellica.engine.core.files import read_toml
 from bellica.geo.errors import InputError
 
 from .cards import check_cards
@@ -31,13 +31,7 @@ QUALITIES = ("line", "guard", "militia")
 
 
 def _read(path: Path) -> dict:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror}): give a Trossian scenario folder") from None
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
+    return read_toml(path, "a Trossian scenario folder")
 
 
 @lru_cache(maxsize=None)
