@@ -44,7 +44,8 @@ demo: venv
 # On every core (pytest-xdist): tests are handed out one by one as workers free up (worksteal), and
 # session fixtures (the Mediterranean map) are built once per worker.  The warm server's tests
 # (marker serial) time forks, signals and sockets: they run alone afterwards, and once more when
-# one fails, because a loaded machine can delay a fork past their waits.
+# one fails, because a loaded machine can delay a fork past their waits.  The tests' files go to
+# /dev/shm when it has 6 GB free (tests/conftest.py): DuckDB syncs every commit to disk.
 test: venv chromium
 	$(PY) -m pytest -q -n auto --dist worksteal -m "not serial and not slow"
 	$(PY) -m pytest -q -m serial || $(PY) -m pytest -q -m serial --last-failed

@@ -5,11 +5,33 @@ session for the tests that check real places; everything else uses tiny
 synthetic fixtures written in the test itself.
 """
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
 import pytest
+
+#: Where the suite's files go when the machine has memory to spare: a tmpfs.  Every DuckDB commit
+#: and checkpoint syncs its file to disk, and the suite writes thousands of campaign files; on a
+#: disk it waits on those syncs (make test 10% faster on this project's machine).  Needs this much free.
+TMPFS, TMPFS_FREE_BYTES = Path("/dev/shm"), 6 * 1024**3
+
+
+def pytest_configure(config) -> None:
+    """The test files on :data:`TMPFS` (pytest's base temp folder and ``TMPDIR`` for what the code
+    under test writes with ``tempfile``), unless a base temp folder is given, this is an xdist worker
+    (it takes its controller's), or the tmpfs is missing or short of room."""
+    if config.option.basetemp or os.environ.get("PYTEST_XDIST_WORKER") or not TMPFS.is_dir():
+        return
+    if shutil.disk_usage(TMPFS).free < TMPFS_FREE_BYTES:
+        return
+    root = Path(tempfile.mkdtemp(prefix="bellica-tests-", dir=TMPFS))
+    config.option.basetemp = str(root / "pytest")
+    os.environ["TMPDIR"] = str(root)
+    tempfile.tempdir = None  # read TMPDIR again
+    config.add_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
 
 #: Files :func:`built_once` has built in this test process: key -> path.
 _BUILT: dict[str, Path] = {}
