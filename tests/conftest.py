@@ -28,6 +28,7 @@ def pytest_configure(config) -> None:
     if shutil.disk_usage(TMPFS).free < TMPFS_FREE_BYTES:
         return
     root = Path(tempfile.mkdtemp(prefix="bellica-tests-", dir=TMPFS))
+    root.chmod(0o755)  # others may pass through, as through /tmp (the warm server's second-uid test)
     config.option.basetemp = str(root / "pytest")
     os.environ["TMPDIR"] = str(root)
     tempfile.tempdir = None  # read TMPDIR again
