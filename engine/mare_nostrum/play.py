@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 from bellica.engine.core.events import Event
 from bellica.engine.core.machine import StepRefused
+from bellica.engine.core.names import named
 from bellica.engine.core.stepped import StepInput, StepOutcome
 from bellica.engine.core.stepped import set_campaign as _set
 from bellica.engine.core.stepped import step_event as _marker
@@ -22,7 +23,7 @@ from . import battles as battles_mod
 from . import building, diplomacy
 from .lottery import Lottery, WheelDraw, label_key
 from .model import Attack, TurnState
-from .names import WHEEL_CITIES, nation_named, province_named, resolve, wheel_named
+from .names import WHEEL_CITIES, nation_named, province_named, resolve, sea_named, wheel_named
 from .rules import Rules
 from .status import ACTION_STEPS, OVER, next_decision
 from .storage import lottery_of
@@ -127,7 +128,13 @@ def enter_wheel(c, wheel: str, numbers: Sequence[int], *, turn: int | None = Non
         t = first if turn is None else int(turn)
         if t < first:
             raise InputError(f"--turn {t}: turn {t} has begun, its wheels are drawn; enter the draw of turn {first} or later")
+        if t > rules.game.turns:
+            raise InputError(f"--turn {t}: the campaign has {rules.game.turns} turns; enter the draw of turn {first} "
+                             f"to {rules.game.turns}")
         nums = [int(n) for n in numbers]
+        if len(nums) != rules.lottery.numbers_per_wheel:  # a short draw left the invasion's number to the seed
+            raise InputError(f"--wheel {wheel}: {len(nums)} numbers; a wheel's draw is {rules.lottery.numbers_per_wheel} "
+                             "numbers, in the order drawn")
         lot.wheels = {t: {code: nums}}
         lot.wheel(t, code)  # checks the numbers (1-90, different, at most five)
         lot.log.clear()
@@ -144,7 +151,7 @@ def enter_wheel(c, wheel: str, numbers: Sequence[int], *, turn: int | None = Non
 def enter_number(c, label: str, value: int) -> list[Event]:
     """One number for a labelled test (``siege/3/Apulia``, ``peace/2/Romans/Seleucids``, ...)."""
     def body(snap, scenario, rules, state, rnd, lot, _n):
-        key = _check_label(rules, state, label)
+        key = _check_label(rules, scenario, state, label)
         lot.entered = {key: value}
         lot.number(*key.split("/"))  # checks the value
         lot.log.clear()
@@ -159,7 +166,15 @@ def enter_number(c, label: str, value: int) -> list[Event]:
 _LABEL_KINDS = ("siege", "peace", "alliance", "naval")
 
 
-def _check_label(rules: Rules, state: TurnState, label: str) -> str:
+#: What follows KIND/TURN/ in the label of each number a rule draws (battles.py, diplomacy.py), None: free.
+_LABEL_PARTS = {"siege": ("province",), "peace": ("nation", "nation"), "alliance": ("nation", "province"),
+                "naval": ("sea", None, None)}
+
+
+def _check_label(rules: Rules, scenario, state: TurnState, label: str) -> str:
+    """The label as the rules draw it (names spelled as the campaign spells them), or one line saying
+    why no draw of this campaign can have it: a kind no rule draws, a turn over or past the last, a
+    province, nation or sea the campaign does not have, too many or too few parts."""
     parts = [p.strip() for p in str(label).strip().strip("/").split("/")]
     kinds = _LABEL_KINDS + tuple(b.key for b in rules.events)
     if len(parts) < 3 or parts[0] not in kinds or not parts[1].isdigit():
@@ -168,7 +183,26 @@ def _check_label(rules: Rules, state: TurnState, label: str) -> str:
     first = state.turn + 1 if state.phase == "done" else state.turn
     if int(parts[1]) < first:
         raise InputError(f"--number {label!r}: turn {parts[1]} is over; enter numbers for turn {first} or later")
+    if int(parts[1]) > rules.game.turns:
+        raise InputError(f"--number {label!r}: the campaign has {rules.game.turns} turns")
+    names = _LABEL_PARTS.get(parts[0])
+    if names is not None:
+        if len(parts) != 2 + len(names):
+            form = "/".join([parts[0], "TURN", *((n or "X").upper() for n in names)])
+            raise InputError(f"--number {label!r}: a {parts[0]} number's label is {form}")
+        where = f"--number {label!r}:"
+        spell = {"province": lambda x: province_named(scenario, x, where),
+                 "nation": lambda x: named(x, list(scenario.nations), where, "no nation of this campaign"),
+                 "sea": lambda x: _sea_in_label(scenario, x, where)}
+        parts[2:] = [spell[n](x) if n else x for n, x in zip(names, parts[2:])]
     return "/".join([parts[0], str(int(parts[1])), *parts[2:]])
+
+
+def _sea_in_label(scenario, name: str, where: str) -> str:
+    try:
+        return sea_named(scenario, name)
+    except InputError as e:  # its words name --sea: here the sea is inside the label
+        raise InputError(f"{where} {str(e).removeprefix('--sea ')}") from None
 
 
 def act(c, step: str, nation: str, **arg) -> list[Event]:
