@@ -1,6 +1,6 @@
 """How big the suite's generated cases are: bounded in `make test`, larger in `make long`.
 
-``BELLICA_FUZZ_SCALE`` (default 0.5) is the share of each fuzz test's stated examples a run tries;
+``BELLICA_FUZZ_SCALE`` (default 0.3) is the share of each fuzz test's stated examples a run tries;
 `make long` sets 4.  Property tests over played states take a stride that shrinks as it grows.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-SCALE = float(os.environ.get("BELLICA_FUZZ_SCALE") or 0.5)
+SCALE = float(os.environ.get("BELLICA_FUZZ_SCALE") or 0.3)
 
 
 def examples(stated: int) -> int:
@@ -17,6 +17,6 @@ def examples(stated: int) -> int:
 
 
 def stride(at_full: int = 1) -> int:
-    """Every how many played states a property test checks: 6 times ``at_full`` in `make test`,
+    """Every how many played states a property test checks: 10 times ``at_full`` in `make test`,
     ``at_full`` from scale 3 up."""
     return max(at_full, round(3 * at_full / SCALE))

@@ -186,6 +186,7 @@ def scheduler_elsewhere(tmp_path):
             proc.wait()
 
 
+@pytest.mark.slow  # starts a Dask cluster: make long
 def test_dask_build_with_a_relative_dem_on_a_scheduler_started_elsewhere(tmp_path, scheduler_elsewhere):
     # The workers opened "dem.tif" in their own folder: "the file is damaged; re-create it" and a
     # traceback (issue 19).  The client now gives them the absolute path.
@@ -234,6 +235,7 @@ def test_a_dem_the_workers_cannot_see_is_named_missing_on_the_worker(tmp_path, s
     assert "\n" not in message
 
 
+@pytest.mark.slow  # starts three Dask clusters: make long
 def test_dask_build_logs_nothing_below_warning_unless_verbose_and_starts_no_dashboard(tmp_path):
     # -q did not silence distributed's ~33 INFO lines, shown even without -q; among them
     # "dashboard at: http://127.0.0.1:8787/status" though the dashboard was off (issue 19)

@@ -163,7 +163,7 @@ def test_the_played_states_cover_the_hard_cases():
 
 @pytest.mark.parametrize("rules,states", [(R, STATES), (VARIANT, VARIANT_STATES)], ids=["default", "variant"])
 def test_the_views_are_the_rules_on_played_states(rules, states):
-    """A stride of the played states (about 650 in all: every sixth in make test, all in make
+    """A stride of the played states (about 650 in all: every tenth in make test, all in make
     fuzz; tests/bounds.py), each view against its rule."""
     con = campaign_db(rules)
     for state in states[::stride()]:
