@@ -52,7 +52,7 @@ test: venv chromium
 
 # The suite's bounded cases at full size: the fuzz tests at four times their stated examples and
 # the property tests over every played state (make test tries a third and a stride: tests/bounds.py),
-# then the tests on large data or local Dask clusters (marker slow: a 20000 x 20000 raster, map builds on Dask).
+# then the tests on large data or local Dask clusters (marker slow: a 20000 x 20000 raster, maps made on Dask).
 LONG_TESTS := tests/cli/test_fuzz.py tests/cli/test_fuzz_games.py tests/cli/test_fuzz_declared.py tests/app/test_app_nodes_hostile.py \
 	tests/engine/test_mare_nostrum_views.py
 long: venv
