@@ -50,13 +50,12 @@ silent, stated here and in docs of the maps:
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 
 import duckdb
 
-from bellica.geo.errors import InputError
+from bellica.geo.hex_names import read_hex_name
 from bellica.geo.logs import logger
 from bellica.schema import existing_columns, existing_tables
 
@@ -172,9 +171,6 @@ def name_hexes(cells, sides: dict[str, list[tuple[int, str]]], structures: list[
     return names
 
 
-_PATH = re.compile(r"^(.*?)((?:\s+\d{1,2})*)\s*$")
-
-
 @dataclass
 class HexNames:
     """The names of a map's hexes and the means to read one back (:meth:`resolve`)."""
@@ -185,24 +181,8 @@ class HexNames:
 
     def resolve(self, text: str, *, where: str = "hex") -> str:
         """The H3 cell a player's hex (an H3 id, or a structure and clock positions) names."""
-        raw = str(text).strip()
-        if raw.lower() in self.names:  # an H3 id of the map
-            return raw.lower()
-        match = _PATH.match(raw)
-        start, path = match.group(1).strip(), match.group(2).split()
-        cell = self.structures.get(" ".join(start.split()).lower())
-        if cell is None:
-            example = next(iter(sorted(self.structures)), "roma")
-            raise InputError(f"{where} {raw!r} is neither an H3 cell of the map nor a structure's name followed by "
-                             f"clock positions: write e.g. '{example.title()} 3 5' (names are in the map's tooltips)")
-        for k, step in enumerate(path, 1):
-            by_clock = dict(self.sides.get(cell, ()))
-            if int(step) not in by_clock:
-                have = " ".join(str(c) for c in sorted(by_clock)) or "none"
-                raise InputError(f"{where} {raw!r}: step {k} crosses side {step}, which the hex has no neighbour "
-                                 f"across (its sides: {have}): use the clock numbers of the map's rose")
-            cell = by_clock[int(step)]
-        return cell
+        return read_hex_name(text, cells=self.names, by_clock=lambda cell: dict(self.sides.get(cell, ())),
+                             structures=self.structures, where=where)
 
 
 def load_hex_names(con: duckdb.DuckDBPyConnection) -> HexNames:

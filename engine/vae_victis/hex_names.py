@@ -4,7 +4,7 @@ The maps' tooltips name every hex so (bellica.web_maps.play_aids names them: nea
 then the clock walk from it); an administration choice may give a hex that way, and this module
 reads it back to its H3 cell from the campaign's ``hexes``, ``hex_neighbors`` (the engine's clock
 numbering) and ``structures``, as play_aids.HexNames.resolve does (the engine does not import the
-maps).  Clock positions, structure names and cells go to the rules as given.
+maps; both read it with bellica.geo.hex_names).  Clock positions, structure names and cells go to the rules as given.
 """
 
 from __future__ import annotations
@@ -12,13 +12,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from bellica.geo.errors import InputError
+from bellica.geo.hex_names import read_hex_name
 
 __all__ = ["named_hexes", "resolve_hex_name"]
 
 #: A hex name: something not a digit, then clock steps (one or two digits each).
 _NAMED = re.compile(r"\D.*\s\d{1,2}\s*$")
-_PATH = re.compile(r"^(.*?)((?:\s+\d{1,2})*)\s*$")
 
 
 class _Names:
@@ -32,24 +31,8 @@ class _Names:
             "SELECT name, cell FROM structures WHERE cell IS NOT NULL ORDER BY name").fetchall()}
 
     def resolve(self, text: str, *, where: str) -> str:
-        raw = str(text).strip()
-        if raw.lower() in self.cells:  # an H3 id of the map
-            return raw.lower()
-        match = _PATH.match(raw)
-        start, path = match.group(1).strip(), match.group(2).split()
-        cell = self.structures.get(" ".join(start.split()).lower())
-        if cell is None:
-            example = next(iter(sorted(self.structures)), "roma")
-            raise InputError(f"{where} {raw!r} is neither an H3 cell of the map nor a structure's name followed by "
-                             f"clock positions: write e.g. '{example.title()} 3 5' (names are in the map's tooltips)")
-        for k, step in enumerate(path, 1):
-            by_clock = self.sides.get(cell, {})
-            if int(step) not in by_clock:
-                have = " ".join(str(c) for c in sorted(by_clock)) or "none"
-                raise InputError(f"{where} {raw!r}: step {k} crosses side {step}, which the hex has no neighbour "
-                                 f"across (its sides: {have}): use the clock numbers of the map's rose")
-            cell = by_clock[int(step)]
-        return cell
+        return read_hex_name(text, cells=self.cells, by_clock=lambda cell: self.sides.get(cell, {}),
+                             structures=self.structures, where=where)
 
 
 def resolve_hex_name(con, text: str, *, where: str = "hex") -> str:
