@@ -202,15 +202,25 @@ def merge(state: GameState, army_ids: Sequence[int]) -> tuple[GameState, list[Ev
 
 
 def detach(state: GameState, army_id: int, unit_ids: Sequence[int], name: str = "") -> tuple[GameState, list[Event]]:
-    """Form a new detachment of ``unit_ids`` from army ``army_id``.  A detachment without an HQ
-    may move, but never to contact (the seed: every detachment should have one)."""
+    """Form a new detachment of ``unit_ids`` from army ``army_id``.  The seed prices the HQ
+    "Required for every detachment": the part leaving and the army it leaves must each keep an
+    HQ, so an army splits only as many ways as it has HQs (docs/rules/trossian.md)."""
     army = state.army(army_id)
     chosen = set(unit_ids)
     if not chosen or not chosen <= {u.id for u in army.units} or chosen == {u.id for u in army.units}:
         raise InputError(f"army {army_id}: give some, not all, of its units ({[u.id for u in army.units]})")
-    (new_id,), state = state.ids(1)
     keep = tuple(u for u in army.units if u.id not in chosen)
     part = tuple(u for u in army.units if u.id in chosen)
+    hqs = [u.id for u in army.units if u.kind == "hq"]
+    if not any(u.kind == "hq" for u in part):
+        raise InputError(f"army {army_id}: a detachment needs an HQ (required for every detachment): "
+                         + (f"add one of its HQs ({', '.join(map(str, hqs))}) to --unit" if len(hqs) > 1 else
+                            f"it has {len(hqs)}, so merge in {'a second' if hqs else 'an'} HQ first "
+                            "(HQs are recruited in winter, 4 AP)"))
+    if not any(u.kind == "hq" for u in keep):
+        raise InputError(f"army {army_id}: detaching its only HQ leaves the rest without one (an HQ is required "
+                         "for every detachment): leave an HQ with the army")
+    (new_id,), state = state.ids(1)
     det = replace(army, id=new_id, units=part, name=name, standing="")
     rest = replace(army, units=keep)
     return (state.with_armies(rest, det),

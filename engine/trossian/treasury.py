@@ -8,11 +8,15 @@ the first city the nation holds).  AP are banked in cities (:func:`transfer` mov
 winter between cities not under siege); a city lost to a siege loses its AP to the captor
 (sieges.capture).  Recruits are bought in winter quarters at the seed's costs and placed in
 a controlled city (options.recruit_at: "any_city" or "capital"); AP banked in a besieged
-city buy recruits only in that city.  No nation fields more units of a kind than its census
+city buy recruits only in that city.  Recruits bought with an HQ form a new army; without
+one they join an army with an HQ in that city (the seed: an HQ is "Required for every
+detachment").  No nation fields more units of a kind than its census
 (``forces.toml`` ``[census.<nation>]``: the stands its tabletop army owns) allows.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bellica.geo.errors import InputError
 
@@ -155,19 +159,39 @@ def recruit(scenario: Scenario, state: GameState, rules: Rules, nation: str, at:
         left = census_left(scenario, state, nation, k)
         if left is not None and kinds.count(k) > left:
             raise InputError(f"{nation}: its census allows {left} more {k}: recruit no more than that")
+    troops = [k for k in kinds if k not in ("courier", "navy")]
+    # "4AP: HQ (Required for every detachment)": recruits with an HQ form a new army; without
+    # one they join the nation's army with an HQ in that city (the lowest-numbered); with none
+    # there, a winter purchase is refused and a card's levy waits in the city for an HQ
+    # (standing "hold", as an army that lost its last HQ).  docs/rules/trossian.md.
+    host = None
+    if troops and "hq" not in troops:
+        host = min((a for a in state.armies if a.nation == nation and a.province == at and not a.aboard
+                    and a.has_hq), key=lambda a: a.id, default=None)
+        if host is None and not free:
+            raise InputError(f"{nation}: recruits at {at} need an HQ (required for every detachment) and no army "
+                             f"of {nation} with one stands there: add --unit hq (4 AP) or recruit where one stands")
     cost = 0 if free else sum(rules.costs[k] for k in kinds)
     bank = state.nations[nation].bank if free else _pay(scenario, state, nation, at, cost)
     state = state.with_nation(nation, bank=bank)
-    troops = [k for k in kinds if k not in ("courier", "navy")]
     events: list[Event] = []
-    if troops:
+    if troops and host is not None:
+        unit_ids, state = state.ids(len(troops))
+        units = tuple(Unit(i, k, quality) for i, k in zip(unit_ids, troops))
+        state = state.with_armies(replace(host, units=host.units + units))
+        events.append(_event(state, "recruited", {"nation": nation, "at": at, "army": host.id, "units": troops,
+                                                  "cost": cost, "why": why, "joined": True},
+                             f"{nation} raises {', '.join(troops)} at {at} (joining army {host.id}, {cost} AP)"))
+    elif troops:
         ids, state = state.ids(len(troops) + 1)
         army_id, unit_ids = ids[0], ids[1:]
         units = tuple(Unit(i, k, quality) for i, k in zip(unit_ids, troops))
-        state = state.with_armies(Army(army_id, nation, at, units, name=f"recruits {state.year}"))
+        standing = "" if "hq" in troops else "hold"
+        state = state.with_armies(Army(army_id, nation, at, units, name=f"recruits {state.year}", standing=standing))
         events.append(_event(state, "recruited", {"nation": nation, "at": at, "army": army_id, "units": troops,
                                                   "cost": cost, "why": why},
-                             f"{nation} raises {', '.join(troops)} at {at} (army {army_id}, {cost} AP)"))
+                             f"{nation} raises {', '.join(troops)} at {at} (army {army_id}, {cost} AP"
+                             + (")" if not standing else "; no HQ: it holds until one joins it)")))
     for k in kinds:
         if k == "courier":
             (cid,), state = state.ids(1)

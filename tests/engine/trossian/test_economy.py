@@ -69,8 +69,8 @@ def test_recruit_at_capital_option_and_besieged_banks():
     besieged = replace(st, sieges=(Siege("C", "Blue"),))
     with pytest.raises(InputError, match="only 4 AP"):     # C's AP buy only in C
         treasury.recruit(S, besieged, R, "Red", "A", ["hq", "line_infantry"])
-    st3, _ = treasury.recruit(S, besieged, R, "Red", "C", ["heavy_infantry", "line_infantry"])
-    assert st3.nations["Red"].bank == {"A": 4, "C": 1}
+    st3, _ = treasury.recruit(S, besieged, R, "Red", "C", ["hq", "line_infantry"])
+    assert st3.nations["Red"].bank == {"A": 4}
 
 
 def test_transfer_between_free_cities_in_winter():
@@ -174,6 +174,7 @@ def test_cards_drawn_in_their_phase_and_applied():
     st2, ev = cards.draw_cards(s, st, R, Scripted(faces=[2, 3]))          # gold, then levy
     assert st2.nations["Red"].bank == {"A": 6}
     assert [u.kind for u in st2.armies[0].units] == ["militia_infantry"] and st2.armies[0].province == "A"
+    assert st2.armies[0].standing == "hold"      # no army with an HQ in the capital: the levy waits for one
     st3, ev = cards.draw_cards(s, replace(st, phase=5), R, Scripted(faces=[4]))
     assert ev[-1].kind == "card_for_umpire"
 

@@ -103,14 +103,14 @@ def test_end_phase_refuses_open_battles():
 
 def test_allies_fight_together_and_armies_split_and_join():
     s = tiny_scenario(DECK)
-    st = tiny_state([army(1, "Red", "B", "hq", "line_infantry", "light_cavalry"), army(2, "Blue", "B", "hq")])
+    st = tiny_state([army(1, "Red", "B", "hq", "line_infantry", "light_cavalry", "hq"), army(2, "Blue", "B", "hq")])
     st, _ = turn.set_alliance(st, "Red", "Blue")
     st2, ev = turn.contact(s, st, R, Scripted())
     assert not st2.battles
-    st, ev = movement.detach(st, 1, [13], name="patrol")
+    st, ev = movement.detach(st, 1, [13, 14], name="patrol")
     patrol = [a for a in st.armies if a.name == "patrol"][0]
-    assert [u.id for u in patrol.units] == [13] and not patrol.has_hq and not patrol.standing
+    assert [u.id for u in patrol.units] == [13, 14] and patrol.has_hq and not patrol.standing
     st, ev = movement.merge(st, [1, patrol.id])
-    assert [u.id for u in st.army(1).units] == [11, 12, 13] and len(st.armies) == 2
+    assert [u.id for u in st.army(1).units] == [11, 12, 13, 14] and len(st.armies) == 2
     with pytest.raises(InputError, match="one nation in one place"):
         movement.merge(st, [1, 2])
