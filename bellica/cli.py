@@ -50,6 +50,7 @@ COMMANDS = {
     "turn": "shared_group:group",  # the rulesets played with `bellica turn` (their play_command)
     "simulate": "simulate:command",
     "warm": "warm:group",
+    "cases": "cases:group",  # the catalogue of adjudication cases (docs/cases.md)
 }
 
 

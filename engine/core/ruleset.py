@@ -249,6 +249,13 @@ class Ruleset:
             return False
         return True
 
+    def not_theirs(self, campaign, action, viewer: str | None) -> str | None:
+        """Why ``viewer`` (a faction; None: the umpire) may never take ``action`` in this campaign,
+        in one line (a page refuses it as another role's step, 403), or None.  Whether the position
+        allows it now is :meth:`may_take`'s.  Default: None (the step's ``who`` decides alone); a
+        solo game's steps, say, are its player's side's only."""
+        return None
+
     def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
         """What a step's ``events`` tell ``viewer`` (None: the umpire) as lines: the rules' own
         events (bookkeeping rows only for :attr:`told_tables`), each sealed as the log seals it
@@ -295,6 +302,12 @@ class Ruleset:
     def order_sheet(self, view, campaign_name: str) -> tuple[str, str] | None:
         """``(file name, text)`` of an orders file for ``view``'s faction to fill in (a play-by-email
         packet's), made from that view alone; None when the ruleset takes orders by its commands."""
+        return None
+
+    def case_position(self, campaign, words: Sequence[str]) -> list[tuple[str, str, dict]] | None:
+        """A position line of an adjudication case (engine/core/cases.py, docs/cases.md), split into
+        ``words``, read in the ruleset's own terms: ``[("put" or "drop", table, {column: value})]``
+        (a put merged over the stored row).  None (the default): the core reads the line."""
         return None
 
     def log_key(self, event: StoredEvent) -> tuple:

@@ -1,0 +1,100 @@
+"""`bellica cases ...`: the catalogue of adjudication cases (datasets/cases/, docs/cases.md).
+
+``cases run [RULESET]`` runs every case (of one ruleset; ``--case ID`` for some) against the
+installed engine and prints ``pass`` or ``FAIL`` per case, with what failed; exit 0 when every
+case passes, 1 otherwise.  Each scenario's campaign is made once per run, as ``bellica campaign
+new`` makes it (a map built for its bbox: seconds), in ``--work DIR`` (default: a temporary
+folder; given, the files are kept and reused by the next run), and copied fresh for each case.
+``cases list`` prints the numbers, titles and the seed's words each case tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+
+__all__ = ["group", "scenario_campaign"]
+
+
+def scenario_campaign(scenario: str, folder: Path) -> Path:
+    """The not-started campaign of ``scenario`` in ``folder``, made as `bellica campaign new` makes
+    it (kept: a second call reuses it)."""
+    from bellica.commands.campaign import new
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (scenario.replace("/", "+") + ".duckdb")
+    if not path.is_file():
+        partial = path.with_suffix(".partial.duckdb")
+        with contextlib.redirect_stdout(io.StringIO()):
+            new.callback(scenario=scenario, out=partial, map_path=None, placements=None, force=True, quiet=True)
+        partial.replace(path)
+    return path
+
+
+@click.group(name="cases")
+def group() -> None:
+    """The numbered catalogue of adjudication cases of each ruleset (docs/cases.md)."""
+
+
+@group.command(name="run")
+@click.argument("ruleset", required=False)
+@click.option("--case", "ids", multiple=True, help="Run only this case number (repeatable), e.g. A.1.")
+@click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the scenarios' campaigns (kept and reused); default: a temporary one.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the failures and the summary line.")
+def run(ruleset: str | None, ids: tuple[str, ...], work: Path | None, quiet: bool) -> None:
+    """Run the catalogue (of RULESET) against the installed engine: pass or FAIL per case; exit 0
+    when every case passes, 1 when any fails.
+
+    Example: bellica cases run vae-victis-ii --work build/cases
+    """
+    from bellica.engine.core.cases import load_catalogue, run_case
+    from bellica.geo.errors import InputError
+
+    cases = load_catalogue(ruleset)
+    if ids:
+        wanted = set(ids)
+        missing = sorted(wanted - {c.id for c in cases})
+        if missing:
+            raise InputError(f"no case {missing[0]} in the catalogue{' of ' + ruleset if ruleset else ''} "
+                             "(`bellica cases list` lists them)")
+        cases = [c for c in cases if c.id in wanted]
+    temp = None
+    if work is None:
+        temp = tempfile.TemporaryDirectory(prefix="bellica-cases-")
+        work = Path(temp.name)
+    failed = 0
+    try:
+        for case in cases:
+            base = scenario_campaign(case.scenario, work)
+            copy = work / "case.duckdb"
+            shutil.copyfile(base, copy)
+            result = run_case(case, copy)
+            failed += not result.passed
+            if not (quiet and result.passed):
+                click.echo(result.line())
+    finally:
+        if temp is not None:
+            temp.cleanup()
+    click.echo(f"{len(cases) - failed} of {len(cases)} cases pass" + (f", {failed} fail" if failed else ""))
+    if failed:
+        raise SystemExit(1)
+
+
+@group.command(name="list")
+@click.argument("ruleset", required=False)
+def list_cases(ruleset: str | None) -> None:
+    """The catalogue's cases (of RULESET): number, title and the seed's words each tests.
+
+    Example: bellica cases list rise-of-rome
+    """
+    from bellica.engine.core.cases import load_catalogue
+
+    for case in load_catalogue(ruleset):
+        click.echo(f"{case.ruleset} {case.id}: {case.title} [{case.tests}]")
