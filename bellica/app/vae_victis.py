@@ -45,23 +45,50 @@ def _sea_links(text: str) -> list[str]:
 
 
 def orders_from_form(r, ident: Identity, form: dict[str, str]):
-    """(orders, problems) of the order form: one entry per live army ``ident`` commands; syntax
-    problems (layer 1 of the validator) of every army together."""
+    """(orders, problems) of the order form of the moves stage: one entry per live army ``ident``
+    commands; syntax problems (layer 1 of the validator) of every army together.  The form has no
+    initiative field: a use given before publication stands (:func:`initiative_from_form` reads
+    the initiative stage's form)."""
     from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
 
     orders, problems = {}, []
     for a in r.live_armies():
         if not ident.commands(a) or f"moves-{a.id}" not in form:
             continue  # an army another player commands, or one the form leaves out (a script's partial orders)
         moves = form.get(f"moves-{a.id}", "")
-        use = form.get(f"initiative-{a.id}", "").strip() if r.stage == STAGE_INITIATIVE else ""
         try:
-            orders[a.id] = army_orders_from_cli(a.id, moves, initiative=use or "strength",
-                                                sea_links=_sea_links(form.get(f"sea-{a.id}", "")))
+            orders[a.id] = army_orders_from_cli(a.id, moves, sea_links=_sea_links(form.get(f"sea-{a.id}", "")))
         except OrderError as err:
             problems += err.problems
     return orders, problems
+
+
+def initiative_from_form(r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
+    """{army: initiative use} of the initiative stage's form (fields ``initiative-ARMY``), for the
+    live armies ``ident`` commands; it never carries moves (issue 21, the initiative lock)."""
+    return {a.id: form[f"initiative-{a.id}"].strip() for a in r.live_armies()
+            if ident.commands(a) and f"initiative-{a.id}" in form}
+
+
+def _initiative_orders(c, r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
+    """The form's initiative uses, checked as :func:`rounds.submit_initiative` checks them (nothing
+    stored); raises the engine's OrderError / InputError."""
+    from dataclasses import replace
+
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.rounds.machine import require
+    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders, validate
+    from bellica.geo.errors import InputError
+
+    require(c, r, "initiative")
+    uses = initiative_from_form(r, ident, form)
+    if not uses:
+        raise InputError("the form gives no initiative use: it names none of your armies (fields initiative-ARMY)")
+    stored = r.orders_rows()
+    orders = {army: replace(row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army), initiative=use)
+              for army, use in uses.items()}
+    validate(c, r, ident.faction, orders, "the initiative form")
+    return uses
 
 
 def _problem_json(p) -> dict[str, Any]:
@@ -70,19 +97,23 @@ def _problem_json(p) -> dict[str, Any]:
 
 def check_orders(c, ident: Identity, form: dict[str, str]) -> list:
     """Every problem of the form's orders as the engine sees them now, nothing stored: the same
-    checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders)."""
+    checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders);
+    in the initiative stage, the initiative uses only."""
     from bellica.engine.vae_victis.orders import OrderError, OrderProblem
-    from bellica.engine.vae_victis.rounds.machine import read_round, require
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round, require
     from bellica.engine.vae_victis.rounds.orders_step import order_events
     from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
     from bellica.geo.errors import InputError
 
     r = read_round(c)
     try:
+        if r.stage == STAGE_INITIATIVE:
+            _initiative_orders(c, r, ident, form)
+            return []
         require(c, r, "orders")
         if orders_mode(r.snap) == COMMIT_REVEAL:
             raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
-                             "and reveal it later (the forms on your page, or `bellica round commit`/`reveal-orders`)")
+                             "and reveal it later (the forms on your page)")
         refuse_after_deadline(r, None, "the order form")
         orders, problems = orders_from_form(r, ident, form)
         if not orders and not problems:
@@ -108,19 +139,33 @@ def _orders_text(o) -> dict[str, str]:
             "sea": "; ".join(f"{z}:{s}" for z, s in o.sea_links)}
 
 
-def _army_rows(r, ident: Identity, view, submitters, typed) -> list[dict]:
+def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
     """The order form's row of each live army ``ident`` commands: its stored (sealed) orders, or
-    what was typed into a refused form."""
+    what was typed into a refused form; in the initiative stage, the uses it may choose from."""
+    from bellica.engine.vae_victis.order_aids import initiative_uses
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
+
+    uses = initiative_uses(c.board, r.state, ident.faction) if r.stage == STAGE_INITIATIVE else []
     rows = []
     for a in (a for a in r.live_armies() if ident.commands(a)):
         o = view.get(a.id, (None, None))[1]
         stored = _orders_text(o) if o is not None and a.id in submitters else {"moves": "", "initiative": "strength", "sea": ""}
+        if o is not None and o.initiative:
+            stored["initiative"] = o.initiative  # a use given before publication, shown to its faction
         if typed is not None:
             stored = {"moves": typed.get(f"moves-{a.id}", ""), "initiative": typed.get(f"initiative-{a.id}", "strength"),
                       "sea": typed.get(f"sea-{a.id}", "")}
         state = f"in from {submitters[a.id]} (sealed)" if a.id in submitters else "no orders yet"
-        rows.append({"id": a.id, "strength": a.strength, "state": state, **stored})
+        rows.append({"id": a.id, "strength": a.strength, "state": state, "where": _where(c, a.cell),
+                     "uses": uses, **stored})
     return rows
+
+
+def _where(c, cell: str | None) -> str:
+    """A hex by its name on the map ("Messana 7"), as the map's labels name it."""
+    from bellica.app.preview import hex_name
+
+    return hex_name(c, cell)
 
 
 def _revealed(view, faction: str, status, ordering: bool) -> str:
@@ -160,7 +205,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name, pages.CHECK_SCRIPT),
                   status=status, ordering=ordering, message=message, error=error, problems=list(problems),
                   commit_reveal=Markup(commit_reveal_section(c, ident)) if commit_reveal else None,
-                  armies=_army_rows(r, ident, view, submitters, typed) if open_now and not commit_reveal else None,
+                  armies=_army_rows(c, r, ident, view, submitters, typed) if open_now and not commit_reveal else None,
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
@@ -254,11 +299,14 @@ def api_check(access: CampaignAccess):
 def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Response:
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.orders import OrderError, OrderSyntaxError
-    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
     from bellica.geo.errors import InputError
 
+    r = read_round(c)
+    if r.stage == STAGE_INITIATIVE:
+        return _submit_initiative(request, c, r, ident, form)
     try:
-        orders, problems = orders_from_form(read_round(c), ident, form)
+        orders, problems = orders_from_form(r, ident, form)
         if not orders and not problems:
             raise InputError("the form gives no orders: it names none of your armies (fields moves-ARMY)")
         if problems:
@@ -276,6 +324,32 @@ def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Respo
     msg = f"orders stored (sealed) for arm{'y' if len(stored) == 1 else 'ies'} {', '.join(map(str, stored))}"
     if revealed:
         msg += "; every army's orders are in: the round's orders are revealed and locked"
+    return HTMLResponse(player_page(c, ident, message=msg))
+
+
+def _submit_initiative(request: Request, c, r, ident: Identity, form: dict[str, str]) -> Response:
+    """The initiative stage's form: initiative uses only (:func:`rounds.submit_initiative`), never
+    moves, so no army's orders are in before publication (issue 21, the initiative lock)."""
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.orders import OrderError
+    from bellica.geo.errors import InputError
+
+    try:
+        uses = initiative_from_form(r, ident, form)
+        if not uses:
+            raise InputError("the initiative stage takes initiative uses only (fields initiative-ARMY); moves come "
+                             "after the umpire publishes naval superiority")
+        events = rounds.submit_initiative(c, uses, faction=ident.faction, submitted_by=ident.submitted_by,
+                                          source="the initiative form")
+    except OrderError as err:
+        if _wants_json(request):
+            return JSONResponse({"error": str(err), "problems": [_problem_json(p) for p in err.problems]}, status_code=400)
+        return HTMLResponse(player_page(c, ident, typed=form, problems=err.problems), status_code=400)
+    stored = sorted(int(ev.data["army"]) for ev in events if ev.kind == "put_orders")
+    if _wants_json(request):
+        return JSONResponse({"initiative": stored, "revealed": False})
+    msg = (f"initiative stored (sealed until publication) for arm{'y' if len(stored) == 1 else 'ies'} "
+           f"{', '.join(map(str, stored))}; moves are given after publication")
     return HTMLResponse(player_page(c, ident, message=msg))
 
 
