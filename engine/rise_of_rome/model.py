@@ -186,10 +186,11 @@ def is_active(scenario: Scenario, state: TurnState, power: str) -> bool:
 
 
 def suzerain(scenario: Scenario, state: TurnState, power: str) -> str | None:
-    """The Active power whose Subject ``power`` is: it controls all of ``power``'s home provinces."""
+    """The Active power whose Subject ``power`` is: it controls all of ``power``'s home provinces
+    (a home an external army occupies is "not controlled by any Power": no Subject meanwhile)."""
     if is_active(scenario, state, power):
         return None
-    owners = {state.control.get(h) for h in scenario.homes(power)}
+    owners = {controller(state, h) for h in scenario.homes(power)}
     if len(owners) == 1:
         (owner,) = owners
         if owner and owner != power and is_active(scenario, state, owner):

@@ -7,7 +7,7 @@
 -- the Python's on played states.  Words used below:
 --   held      a province a power controls and no external army occupies (model.provinces_of);
 --   active    a power that controls one of its home provinces, occupied or not (model.is_active);
---   subject   an inactive power all of whose home provinces one active power controls (model.suzerain).
+--   subject   an inactive power all of whose home provinces one active power holds (model.suzerain).
 
 -- Which provinces can each active power attack now (phase 3, attacks.candidate_targets and
 -- attacks.border_provinces): every province held by another active power that borders one of the
@@ -66,10 +66,10 @@ held AS (
     WHERE c.power IS NOT NULL AND c.province NOT IN (SELECT province FROM occupied)),
 active AS (
     SELECT DISTINCT h.power FROM homes h JOIN ror_control c ON c.province = h.province AND c.power = h.power),
-owners AS (  -- every nation's home provinces and who controls them (occupation aside)
+owners AS (  -- every nation's home provinces and who controls them (an occupied one: nobody)
     SELECT h.power, count(*) AS n_homes, count(c.power) AS n_controlled,
            count(DISTINCT c.power) AS n_owners, min(c.power) AS owner
-    FROM homes h LEFT JOIN ror_control c ON c.province = h.province
+    FROM homes h LEFT JOIN held c ON c.province = h.province
     GROUP BY h.power),
 subjects AS (  -- (master, subject, its number of home provinces)
     SELECT o.owner AS master, o.power AS subject, o.n_homes
