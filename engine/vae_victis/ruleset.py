@@ -17,7 +17,7 @@ from bellica.engine.core.ruleset import Ruleset, register
 from bellica.engine.core.tables import Snapshot
 from bellica.engine.vae_victis import explain, state
 from bellica.engine.vae_victis.rounds import machine
-from bellica.engine.vae_victis.rounds.orders_step import ORDER_SEAL
+from bellica.engine.vae_victis.bots import BOT_SEAL
 
 __all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
 
@@ -53,7 +53,8 @@ class VaeVictisII(Ruleset):
     state_sql = state.STATE_SQL
     reducers = state.REDUCERS
     steps = machine.STEPS
-    order_seal = ORDER_SEAL
+    order_seal = BOT_SEAL  # the orders' seal, and a bot's reasons sealed like them (engine/vae_victis/bots.py)
+    bot_notes = True  # a bot's reasons are logged (engine/core/players.py)
     own_map_layers = True  # the hex play aids of web_maps/scenario_layers.py, not yet features of its view
     title = "Vae Victis II"
     round_word = "round"
@@ -64,9 +65,27 @@ class VaeVictisII(Ruleset):
     says_next = False  # a step prints what it did; `bellica round status` says what comes next
 
     def actions(self) -> tuple:
+        from bellica.engine.vae_victis.bots import BOTS_STEP
         from bellica.engine.vae_victis.steps import ACTIONS
 
-        return ACTIONS
+        at = next(i for i, a in enumerate(ACTIONS) if a.name == "orders") + 1
+        return ACTIONS[:at] + (BOTS_STEP,) + ACTIONS[at:]
+
+    def bots(self):
+        from bellica.engine.vae_victis.bots import BOTS
+
+        return BOTS
+
+    def bot_aid(self, campaign, viewer: str):
+        from bellica.engine.vae_victis.bots import bot_aid
+
+        return bot_aid(campaign)
+
+    def case_position(self, campaign, words):
+        """Position lines of the adjudication cases in Vae Victis II's terms (:mod:`.cases`)."""
+        from bellica.engine.vae_victis.cases import case_position
+
+        return case_position(campaign, words)
 
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         """A step the position allows now (its machine step, :attr:`steps`); never a view or an
@@ -122,11 +141,17 @@ class VaeVictisII(Ruleset):
     def recorded_steps(self, events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
         from bellica.engine.vae_victis.rounds import recorded  # every step module: not for a status
 
-        return recorded.recorded_steps(events)
+        from bellica.engine.core.players import with_note_steps
+
+        return with_note_steps(events, recorded.recorded_steps)
 
     def run_step(self, campaign, name: str, arg: Any) -> list[Event]:
         from bellica.engine.vae_victis.rounds import recorded  # every step module: not for a status
 
+        if name == "bot-note":
+            from bellica.engine.core.players import replay_note
+
+            return replay_note(campaign, arg)
         return recorded.run_step(campaign, name, arg)
 
     def log_key(self, event: StoredEvent) -> tuple:
