@@ -314,6 +314,22 @@ class Ruleset:
         """What re-adjudication compares of each event (a ruleset may leave out bookkeeping fields)."""
         return (event.round, event.phase, event.kind, event.data, event.text)
 
+    # --- engine players (engine/core/players.py) ------------------------------------------------
+
+    #: Whether a bot's reasons are logged as a ``bot_note`` event after its steps (the ruleset then
+    #: seals it with its orders and replays it: :func:`~bellica.engine.core.players.with_note_steps`).
+    bot_notes: bool = False
+
+    def bots(self) -> Mapping[str, Callable[[], Any]]:
+        """The kinds of engine player that may take a seat, by name (``{"random": ..., "heuristic":
+        ...}``), each a callable making a :class:`~bellica.engine.core.players.Player`.  None by default."""
+        return {}
+
+    def bot_aid(self, campaign, viewer: str) -> Any:
+        """Public help a bot of ``viewer``'s seat is given beside its player view (what a person in
+        the seat also has: a hex game's static board, published levels); never the campaign."""
+        return None
+
 
 # --- the registry ------------------------------------------------------------------------------
 

@@ -1,0 +1,299 @@
+"""Engine players: a seat played by a bot, behind one interface for every ruleset.
+
+A bot is a :class:`Player`.  It is given a :class:`Seat`, built here and nowhere else:
+
+* the seat's **player view** (:meth:`Ruleset.player_view` for its faction): what a person in
+  that seat may read, nothing more (another faction's sealed orders are never in it);
+* the **steps open** to the faction now (:meth:`Ruleset.open_actions`) and the values the
+  ruleset **offers** for each parameter (:meth:`Ruleset.choices`), as a person's page offers them;
+* the ruleset's **aid** (:meth:`Ruleset.bot_aid`): public help a person also has (the static
+  board of a hex game, with what is published), never a campaign object;
+* its **random source**: :func:`engine.core.rng.stream` keyed by the campaign seed and a label
+  (``bot``, kind, faction, round, phase, stage) the log records, so the same seat at the same
+  position draws the same numbers, replayed or not.
+
+It answers with :class:`Answer` s: a declared step's name and its parameters as text, with the
+reasons in words.  :func:`play_seat` hands each answer to the step exactly as the web app does
+for a person (:func:`~engine.core.steps.parse_input`, then ``action.run(campaign, faction,
+...)``): the same parser, the same validation, the same sealed storage and the same log events,
+so ``bellica round verify --readjudicate`` replays a bot's orders as it replays anyone's.  A
+ruleset that logs the reasons (:attr:`Ruleset.bot_notes`) gets one ``bot_note`` event after
+the answers (:func:`note_event`), sealed by its :attr:`~Ruleset.order_seal` like the orders
+they explain, and replays it with :func:`with_note_steps` and :func:`replay_note`.
+
+Who plays a seat is kept in the campaign file's ``bot_seats`` table (:func:`set_seats`): one
+row per change, newest last (``bot`` NULL gives the seat back to a person), with who changed
+it and when; it is not rules state, so it is not in the event log.  :func:`random_steps` is a
+random-legal player of any ruleset whose steps and choices are declared as data.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from bellica.engine.core import rng
+from bellica.engine.core.events import Event, StoredEvent
+from bellica.geo.errors import BellicaError, InputError
+
+__all__ = ["Answer", "Seat", "Player", "Played", "NOTE_KIND", "SEATS_TABLE", "seats", "set_seats", "parse_seats",
+           "bot_kinds", "seat_for", "play_seat", "play_bots", "note_event", "with_note_steps", "replay_note",
+           "RandomSteps"]
+
+#: The event kind of a bot's reasons (an explanation: it changes no table).
+NOTE_KIND = "bot_note"
+#: Who plays each seat: one row per change (``bot`` NULL: a person), newest last.
+SEATS_TABLE = "bot_seats"
+_SEATS_SQL = f"""CREATE TABLE IF NOT EXISTS {SEATS_TABLE} (
+    seq INTEGER, faction VARCHAR, bot VARCHAR, set_by VARCHAR, "at" TIMESTAMP)"""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One step a bot takes: the declared step's ``action`` name, its parameters as a person
+    would type them (``given``: name -> text or list of texts), and why, in words."""
+
+    action: str
+    given: Mapping[str, Any]
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a bot may know and decide now (module doc): nothing else reaches it."""
+
+    faction: str
+    kind: str
+    view: Any  # bellica.schema.view.PlayerView of ``faction``
+    actions: tuple  # the declared steps open to the faction now
+    offered: Mapping[tuple[str, str], Sequence[str] | None]  # (step, parameter) -> values offered, None: any text
+    label: tuple  # the random source's label, recorded with the reasons
+    rng: random.Random
+    aid: Any = None  # the ruleset's public help for its bots (Ruleset.bot_aid)
+    factions: tuple[str, ...] = ()
+
+    def action(self, name: str):
+        """The open step ``name``, or None."""
+        return next((a for a in self.actions if a.name == name), None)
+
+
+class Player(Protocol):
+    """A bot: ``decide(seat)`` returns the steps it takes now (none: nothing to do)."""
+
+    def decide(self, seat: Seat) -> list[Answer]: ...
+
+
+@dataclass(frozen=True)
+class Played:
+    """What :func:`play_seat` did: the seat, its bot, the label of its draws, its answers and
+    the events the steps logged (the note last, when the ruleset logs one)."""
+
+    faction: str
+    kind: str
+    label: tuple
+    answers: tuple[Answer, ...]
+    events: tuple = ()
+    told: tuple[str, ...] = field(default=())
+
+
+# --- seats ---------------------------------------------------------------------------------------------
+
+
+def seats(con) -> dict[str, str]:
+    """{faction: bot kind} of the seats a bot plays now (empty: every seat is a person's)."""
+    exists = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [SEATS_TABLE]).fetchone()[0]
+    if not exists:
+        return {}
+    out: dict[str, str] = {}
+    for faction, bot in con.execute(f"SELECT faction, bot FROM {SEATS_TABLE} ORDER BY seq").fetchall():
+        if bot:
+            out[faction] = bot
+        else:
+            out.pop(faction, None)
+    return dict(sorted(out.items()))
+
+
+def bot_kinds(ruleset) -> dict[str, Callable[[], Player]]:
+    """The ruleset's bot kinds by name (:meth:`Ruleset.bots`)."""
+    return dict(ruleset.bots())
+
+
+def parse_seats(items: Sequence[str], factions: Sequence[str], kinds: Sequence[str]) -> dict[str, str | None]:
+    """``["Carthago=heuristic", "roma=person"]`` -> {faction as the campaign spells it: kind, or
+    None for ``person``}; an :class:`InputError` naming the fix otherwise."""
+    from bellica.engine.core.names import one_named
+
+    out: dict[str, str | None] = {}
+    offered = ", ".join(sorted(kinds)) or "none: this ruleset has no bots"
+    for item in items:
+        name, sep, kind = str(item).partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise InputError(f"seat {item!r} is not FACTION=KIND: give e.g. Carthago=heuristic (kinds: {offered}, "
+                             "or person)")
+        faction = one_named(name.strip(), list(factions), what="faction", where="seat")
+        kind = kind.strip().lower()
+        if kind != "person" and kind not in kinds:
+            raise InputError(f"seat {item!r}: no bot {kind!r} for this ruleset: use one of {offered}, or person")
+        if faction in out:
+            raise InputError(f"seat {faction} is given twice: give each seat once")
+        out[faction] = None if kind == "person" else kind
+    return out
+
+
+def set_seats(campaign, chosen: Mapping[str, str | None], *, by: str = "umpire") -> list[str]:
+    """Record who plays each seat of ``chosen`` ({faction: bot kind, None: a person}); returns
+    one line per seat changed.  A row per change, so the table is the seats' own log."""
+    con = campaign.con
+    known = seats(con)
+    lines = []
+    with campaign.transaction():
+        con.execute(_SEATS_SQL)
+        seq = con.execute(f"SELECT coalesce(max(seq), 0) FROM {SEATS_TABLE}").fetchone()[0]
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        for faction, kind in sorted(chosen.items()):
+            if known.get(faction) == kind:
+                continue
+            seq += 1
+            con.execute(f"INSERT INTO {SEATS_TABLE} VALUES (?, ?, ?, ?, ?)", [seq, faction, kind, by, now])
+            lines.append(f"{faction}: played by the {kind} bot" if kind else f"{faction}: played by a person")
+    return lines
+
+
+# --- a seat's decision --------------------------------------------------------------------------------------
+
+
+def _label(kind: str, faction: str, view) -> tuple:
+    status = view.status if isinstance(view.status, Mapping) else {}
+    return ("bot", kind, faction, int(view.round or 0), str(view.phase or ""), str(status.get("stage") or ""))
+
+
+def seat_for(campaign, faction: str, kind: str) -> Seat:
+    """The :class:`Seat` of ``faction`` now, for a bot of ``kind`` (module doc)."""
+    ruleset = campaign.ruleset
+    view = ruleset.player_view(campaign, faction)
+    actions = tuple(ruleset.open_actions(campaign, faction))
+    offered = {(a.name, p.name): ruleset.choices(campaign, faction, a, p) for a in actions for p in a.params}
+    label = _label(kind, faction, view)
+    return Seat(faction, kind, view, actions, offered, label, rng.stream(campaign.seed(), *label),
+                ruleset.bot_aid(campaign, faction), tuple(ruleset.factions(campaign)))
+
+
+def play_seat(campaign, faction: str, kind: str | None = None) -> Played:
+    """Let the bot of ``faction``'s seat (``kind``; default: the seat's, :func:`seats`) decide, and
+    take its answers as the faction's own steps (module doc).  A step refused is refused as a
+    person's would be (its error, nothing of that step stored)."""
+    from bellica.engine.core.steps import parse_input
+
+    ruleset = campaign.ruleset
+    kind = kind or seats(campaign.con).get(faction)
+    makers = bot_kinds(ruleset)
+    if kind is None:
+        raise InputError(f"{faction}'s seat is played by a person: give it to a bot first "
+                         "(`bellica campaign bot CAMPAIGN FACTION=KIND`)")
+    if kind not in makers:
+        raise InputError(f"no bot {kind!r} for {ruleset.name}: use one of {', '.join(sorted(makers)) or 'none'}")
+    seat = seat_for(campaign, faction, kind)
+    answers = tuple(makers[kind]().decide(seat))
+    events: list = []
+    word = ruleset.faction_flag.lstrip("-")
+    for answer in answers:
+        action = seat.action(answer.action)
+        if action is None:
+            raise BellicaError(f"the {kind} bot of {faction} took {answer.action!r}, a step not open to it now")
+        typed = parse_input(action, answer.given, seat.factions, word)
+        events += action.run(campaign, faction, **typed)
+    if answers and ruleset.bot_notes:
+        note = note_event(campaign, faction, kind, seat.label, answers)
+        with campaign.transaction():
+            campaign.append([note], before=campaign.snapshot())
+        events.append(note)
+    told = tuple(line for line in ruleset.said(campaign, [e for e in events if not _is_note(e)], faction) if line)
+    return Played(faction, kind, seat.label, answers, tuple(events), told)
+
+
+def play_bots(campaign) -> list[Played]:
+    """Play every bot seat that has a step open now (in the order of the factions' names)."""
+    out = []
+    for faction, kind in seats(campaign.con).items():
+        if campaign.ruleset.open_actions(campaign, faction):
+            played = play_seat(campaign, faction, kind)
+            if played.answers:
+                out.append(played)
+    return out
+
+
+# --- the reasons in the log, and their replay ---------------------------------------------------------------
+
+
+def _is_note(e) -> bool:
+    return not isinstance(e, str) and getattr(e, "kind", None) == NOTE_KIND
+
+
+def note_event(campaign, faction: str, kind: str, label: tuple, answers: Sequence[Answer]) -> Event:
+    """The ``bot_note`` event of a seat's answers: the bot, the label of its draws, the steps it
+    took and its reasons (``carries``: the steps, for the ruleset's seal)."""
+    snap = campaign.snapshot()
+    rnd, phase = int(snap.campaign("round")), str(snap.campaign("phase"))
+    reasons = [r for a in answers for r in a.reasons]
+    data = {"faction": faction, "bot": kind, "round": rnd, "label": list(label),
+            "steps": sorted({a.action for a in answers}), "reasons": reasons}
+    text = f"{faction}, played by the {kind} bot: " + ("; ".join(reasons) if reasons else "no reason given")
+    return Event(rnd, phase, NOTE_KIND, data, text)
+
+
+def with_note_steps(events: Sequence[StoredEvent], recorded: Callable[[Sequence[StoredEvent]], list]) -> list:
+    """A log's recorded steps (``recorded``: the ruleset's reader) with each ``bot_note`` as a step
+    ``("bot-note", event)`` where the log has it, for :func:`replay_note`."""
+    plain = [e for e in events if e.kind != NOTE_KIND]
+    steps = list(recorded(plain))
+    notes, before = [], 0
+    for i, e in enumerate(events):
+        if e.kind == NOTE_KIND:
+            notes.append((len(recorded(plain[:i - before])), e))
+            before += 1
+    for shift, (at, e) in enumerate(notes):
+        steps.insert(at + shift, ("bot-note", e))
+    return steps
+
+
+def replay_note(campaign, e) -> list[Event]:
+    """Log again the ``bot_note`` ``e`` a log recorded (re-adjudication: its reasons are its input)."""
+    note = Event(e.round, e.phase, NOTE_KIND, dict(e.data), e.text)
+    with campaign.transaction():
+        campaign.append([note], before=campaign.snapshot())
+    return [note]
+
+
+# --- a random-legal player of declared steps -----------------------------------------------------------------
+
+
+class RandomSteps:
+    """A random-legal player of any ruleset whose steps are declared as data: one open step,
+    drawn, with each parameter drawn among the values the ruleset offers (a flag: on or off; a
+    value the ruleset does not offer: left out, or the example when required).  A draw the step
+    refuses is no answer of a legal player: :func:`play_seat` raises it, so a ruleset offering
+    this bot offers choices that are legal."""
+
+    #: Steps never drawn (views, and what ends a player's say).
+    skip: frozenset = frozenset()
+
+    def decide(self, seat: Seat) -> list[Answer]:
+        steps = [a for a in seat.actions if a.name not in self.skip and a.opens == "step"]
+        if not steps:
+            return []
+        action = seat.rng.choice(steps)
+        given: dict[str, Any] = {}
+        for p in action.params:
+            values = seat.offered.get((action.name, p.name))
+            if p.kind == "flag":
+                given[p.name] = "on" if seat.rng.random() < 0.5 else ""
+            elif values:
+                pick = [seat.rng.choice(list(values))]
+                given[p.name] = pick if p.many else pick[0]
+            elif p.required and p.example:
+                given[p.name] = p.example
+        shown = ", ".join(f"{k}={v}" for k, v in given.items() if v not in ("", None, []))
+        return [Answer(action.name, given, (f"drew {action.name}" + (f" with {shown}" if shown else "")
+                                            + " among the steps and values offered",))]
