@@ -19,7 +19,11 @@ from it, ``bellica.web_maps.play_aids.name_hexes``), with the H3 id only as a to
 
 from __future__ import annotations
 
-__all__ = ["hex_name", "hex_names"]
+import re
+from dataclasses import replace
+from typing import Any
+
+__all__ = ["hex_name", "hex_names", "named", "preview_json", "check_warnings", "preview_endpoint"]
 
 
 def hex_names(board) -> dict[str, str]:
@@ -40,3 +44,134 @@ def hex_name(c, cell: str | None) -> str:
     if cell is None:
         return "off the map"
     return hex_names(c.board).get(cell, cell)
+
+
+_H3_ID = re.compile(r"\b8[0-9a-f]{14}\b")
+
+
+def named(c, text: str | None) -> str | None:
+    """``text`` with every H3 id replaced by the hex's name on the map (issue 21, item 4)."""
+    if not text:
+        return text
+    names = hex_names(c.board)
+    return _H3_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _outline(board, cell: str) -> list[list[float]]:
+    """The hex's corners as [lat, lng] pairs (Leaflet's order), kept with the board."""
+    import h3
+
+    cache = board.derived.setdefault("app.outlines", {})
+    out = cache.get(cell)
+    if out is None:
+        out = cache[cell] = [[round(lat, 5), round(lng, 5)] for lat, lng in h3.cell_to_boundary(cell)]
+    return out
+
+
+def hex_json(c, cell: str) -> dict[str, Any]:
+    """A hex for the page's map script: its cell (for tooltips), map name and outline."""
+    return _hex(c, cell)
+
+
+def _hex(c, cell: str | None, **extra) -> dict[str, Any] | None:
+    if cell is None:
+        return None
+    return {"cell": cell, "name": hex_name(c, cell), "outline": _outline(c.board, cell), **extra}
+
+
+def own_logistics(c, state, faction: str) -> dict[str, frozenset]:
+    """The faction's own logistics road steps as movement reads them (never another faction's)."""
+    from bellica.engine.vae_victis.logistics import logistics_for
+
+    return {faction: frozenset(logistics_for(c.board, state).road_edges.get(faction, ()))}
+
+
+def your_army(r, ident, text: str):
+    """The live army ``text`` names, if the signed-in player commands it; else a 403/400 one-liner."""
+    from bellica.app.server import HttpError
+
+    try:
+        army = int(str(text).strip())
+    except ValueError:
+        raise HttpError(400, f"army {text!r} is not an army number") from None
+    a = next((a for a in r.live_armies() if a.id == army), None)
+    if a is None or not ident.commands(a):
+        raise HttpError(403, f"army {army} is not one of your live armies: the preview answers only for your own")
+    return a
+
+
+def preview_json(c, ident, form: dict[str, str]) -> dict[str, Any]:
+    """``POST /api/preview``: the engine's preview of army ``form["army"]``'s ``form["moves"]``."""
+    from bellica.engine.vae_victis.order_aids import preview_move
+    from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    r = read_round(c)
+    a = your_army(r, ident, form.get("army", ""))
+    try:
+        moves = army_orders_from_cli(a.id, form.get("moves", "")).moves
+    except OrderError as err:
+        return {"army": a.id, "ok": False, "refused": named(c, str(err.problems[0])), "steps": [], "next": [],
+                "reachable": [], "start": _hex(c, a.cell), "end": _hex(c, a.cell), "warnings": []}
+    p = preview_move(c.board, r.state, a.id, tuple(moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
+    kept = tuple(moves[:(p.refused.index or 1) - 1]) if p.refused else tuple(moves)
+    return {
+        "army": a.id, "ok": p.refused is None, "moves": " ".join(map(str, kept)), "by_sea": p.by_sea,
+        "unit": "NMP" if p.by_sea else "MP", "budget": p.budget, "spent": p.spent, "left": p.left,
+        "start": _hex(c, p.start), "end": _hex(c, p.end),
+        "refused": named(c, str(p.refused)) if p.refused else None, "halt": named(c, p.halt),
+        "warnings": [named(c, w) for w in p.warnings],
+        "steps": [{"index": s.index, "clock": s.clock, "cost": s.cost, "why": s.why, "spent": s.spent,
+                   "left": max(0, p.budget - s.spent), "made": s.made, "hex": _hex(c, s.cell),
+                   "strait": _hex(c, s.strait)} for s in p.steps],
+        "next": [_hex(c, n.cell, clock=n.clock, cost=n.cost, refused=named(c, n.refused)) for n in p.next],
+        "reachable": [_hex(c, cell, left=left) for cell, left in sorted(p.reachable.items())],
+    }
+
+
+def check_warnings(c, r, orders) -> tuple[list, list[str]]:
+    """(problems, warnings) the preview adds to the order check of legal ``orders``: a land move
+    past the army's MP is refused; a navy ending on a Sea hex, a move halted, is warned of."""
+    from bellica.engine.vae_victis.order_aids import preview_move
+
+    problems, warnings = [], []
+    for army, o in sorted(orders.items()):
+        if not o.moves:
+            continue
+        a = r.state.army(army)
+        p = preview_move(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction),
+                         reach=False)
+        if p.refused is not None:
+            problems.append(replace(p.refused, message=named(c, p.refused.message)))
+        warnings += [f"army {army}: {named(c, w)}" for w in p.warnings if not w.startswith("an engagement")]
+    return problems, warnings
+
+
+def preview_endpoint(access):
+    """``POST /api/preview`` (a player): :func:`preview_json`, JSON only."""
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import JSONResponse
+
+    from bellica.app.server import _form, _guarded, _identify
+
+    async def endpoint(request):
+        form = await _form(request)
+
+        def go():
+            with access.open() as c:
+                return JSONResponse(preview_json(c, _identify(c, request, ("player",)), form))
+        return await run_in_threadpool(_guarded, request, go)
+    return endpoint
+
+
+def static_script(name: str):
+    """``GET /static/NAME``: one of the app's own scripts (``bellica/app/static/``), no CDN."""
+    from pathlib import Path
+
+    from starlette.responses import Response
+
+    body = (Path(__file__).with_name("static") / name).read_bytes()
+
+    async def endpoint(_request):
+        return Response(body, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "no-cache"})
+    return endpoint

@@ -2,13 +2,16 @@
 
 :mod:`bellica.app.routing` sends a Vae Victis campaign's paths here, and those of any ruleset that
 declares no steps as data (its forms are written by hand).  The endpoints are those of the table in
-:mod:`bellica.app.server`'s doc: ``POST /api/check``, ``/orders``, ``/umpire/step``,
+:mod:`bellica.app.server`'s doc: ``POST /api/check`` (problems, and the move preview's
+warnings), ``POST /api/preview`` (one army's move previewed by the engine, :mod:`.preview`),
+``GET /static/orders_map.js`` (the order form's script: the check, and moves plotted on the map), ``/orders``, ``/umpire/step``,
 ``/umpire/deadline``, ``/umpire/sql``, ``/umpire/result``, ``/umpire/administer``, ``/retreat``,
 ``/commit`` and ``/reveal-orders``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +21,7 @@ from starlette.routing import Route
 
 from bellica.app import adjudication, pages
 from bellica.app.pages import e
+from bellica.app.preview import preview_endpoint, static_script
 from bellica.app.render import Markup, render
 from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint
 from bellica.app.tokens import Identity
@@ -44,7 +48,7 @@ def _sea_links(text: str) -> list[str]:
     return [s.strip() for s in text.replace("\n", ";").split(";") if s.strip()]
 
 
-def orders_from_form(r, ident: Identity, form: dict[str, str]):
+def orders_from_form(r, ident: Identity, form: dict[str, str], c=None):
     """(orders, problems) of the order form of the moves stage: one entry per live army ``ident``
     commands; syntax problems (layer 1 of the validator) of every army together.  The form has no
     initiative field: a use given before publication stands (:func:`initiative_from_form` reads
@@ -60,7 +64,24 @@ def orders_from_form(r, ident: Identity, form: dict[str, str]):
             orders[a.id] = army_orders_from_cli(a.id, moves, sea_links=_sea_links(form.get(f"sea-{a.id}", "")))
         except OrderError as err:
             problems += err.problems
+    if c is not None:
+        problems += _past_mp(c, r, orders)
     return orders, problems
+
+
+def _past_mp(c, r, orders) -> list:
+    """The form refuses a land move its army's MP cannot pay (the seed's army spends its MP and
+    moves no further; a string with moves never made is a slip: issue 21), as the check does."""
+    from bellica.app.preview import named, own_logistics
+    from bellica.engine.vae_victis.order_aids import mp_overrun
+
+    out = []
+    for army, o in sorted(orders.items()):
+        a = r.state.army(army)
+        p = mp_overrun(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
+        if p is not None:
+            out.append(replace(p, message=named(c, p.message)))
+    return out
 
 
 def initiative_from_form(r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
@@ -91,14 +112,19 @@ def _initiative_orders(c, r, ident: Identity, form: dict[str, str]) -> dict[int,
     return uses
 
 
-def _problem_json(p) -> dict[str, Any]:
-    return {"army": p.army, "field": p.field, "index": p.index, "message": p.message, "text": str(p)}
+def _problem_json(p, c=None) -> dict[str, Any]:
+    """A problem as JSON; given the campaign ``c``, hexes named as the map names them (H3 ids out)."""
+    from bellica.app.preview import named
+
+    say = (lambda t: named(c, t)) if c is not None else (lambda t: t)
+    return {"army": p.army, "field": p.field, "index": p.index, "message": say(p.message), "text": say(str(p))}
 
 
-def check_orders(c, ident: Identity, form: dict[str, str]) -> list:
+def check_orders(c, ident: Identity, form: dict[str, str], warnings: list[str] | None = None) -> list:
     """Every problem of the form's orders as the engine sees them now, nothing stored: the same
     checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders);
-    in the initiative stage, the initiative uses only."""
+    in the initiative stage, the initiative uses only.  The move preview adds its refusal of a move
+    past the army's MP, and its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
     from bellica.engine.vae_victis.orders import OrderError, OrderProblem
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round, require
     from bellica.engine.vae_victis.rounds.orders_step import order_events
@@ -131,7 +157,20 @@ def check_orders(c, ident: Identity, form: dict[str, str]) -> list:
             problems += list(err.problems)
         except InputError as err:
             problems.append(OrderProblem(None, "file", str(err)))
+        problems += _previewed(c, r, orders, problems, warnings)
     return problems
+
+
+def _previewed(c, r, orders, problems, warnings) -> list:
+    """The move preview's verdict on the legal armies' moves (:func:`bellica.app.preview.check_warnings`):
+    a move past the army's MP refused, a navy ending at sea or a halt warned of (into ``warnings``)."""
+    from bellica.app.preview import check_warnings
+
+    bad = {p.army for p in problems}
+    more, said = check_warnings(c, r, {a: o for a, o in orders.items() if a not in bad})
+    if warnings is not None:
+        warnings += said
+    return more
 
 
 def _orders_text(o) -> dict[str, str]:
@@ -159,6 +198,16 @@ def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
         rows.append({"id": a.id, "strength": a.strength, "state": state, "where": _where(c, a.cell),
                      "uses": uses, **stored})
     return rows
+
+
+def _army_data(c, r, rows) -> list[dict]:
+    """The page's armies for the map script (orders_map.js): id, hex, its name and outline."""
+    from bellica.app.preview import hex_json
+
+    if not rows:
+        return []
+    cells = {a.id: a.cell for a in r.live_armies()}
+    return [{"id": a["id"], **hex_json(c, cells[a["id"]])} for a in rows]
 
 
 def _where(c, cell: str | None) -> str:
@@ -202,10 +251,11 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
     submitters = rounds.order_submitters(c) if ordering else {}
     commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
-    return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name, pages.CHECK_SCRIPT),
+    armies = _army_rows(c, r, ident, view, submitters, typed) if open_now and not commit_reveal else None
+    return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
                   status=status, ordering=ordering, message=message, error=error, problems=list(problems),
                   commit_reveal=Markup(commit_reveal_section(c, ident)) if commit_reveal else None,
-                  armies=_army_rows(c, r, ident, view, submitters, typed) if open_now and not commit_reveal else None,
+                  armies=armies, army_data=_army_data(c, r, armies),
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
@@ -290,8 +340,10 @@ def api_check(access: CampaignAccess):
         form = await _form(request)
 
         def go(c, ident):
-            problems = check_orders(c, ident, form)
-            return JSONResponse({"ok": not problems, "problems": [_problem_json(p) for p in problems]})
+            warnings: list[str] = []
+            problems = check_orders(c, ident, form, warnings)
+            return JSONResponse({"ok": not problems, "problems": [_problem_json(p, c) for p in problems],
+                                 "warnings": warnings})
         return await run_in_threadpool(_read, access, request, ("player",), go)
     return endpoint
 
@@ -306,7 +358,7 @@ def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Respo
     if r.stage == STAGE_INITIATIVE:
         return _submit_initiative(request, c, r, ident, form)
     try:
-        orders, problems = orders_from_form(r, ident, form)
+        orders, problems = orders_from_form(r, ident, form, c)
         if not orders and not problems:
             raise InputError("the form gives no orders: it names none of your armies (fields moves-ARMY)")
         if problems:
@@ -430,6 +482,8 @@ def routes(access: CampaignAccess) -> list[Route]:
     """The Vae Victis routes besides the shared pages."""
     return [
         Route("/api/check", api_check(access), methods=["POST"]),
+        Route("/api/preview", preview_endpoint(access), methods=["POST"]),
+        Route("/static/orders_map.js", static_script("orders_map.js"), methods=["GET"]),
         Route("/orders", submit(access), methods=["POST"]),
         Route("/umpire/step", umpire_step(access), methods=["POST"]),
         Route("/umpire/deadline", umpire_deadline(access), methods=["POST"]),

@@ -131,7 +131,7 @@ def test_check_submit_replace_reveal(camp):
     assert any(p["army"] == 10 for p in problems)  # the army that parses is checked in the position too
     r = roma.post("/orders", data={"moves-9": "3 3 y", "moves-10": ""})
     assert r.status_code == 400 and "nothing stored" in r.text and "3 3 y" in r.text  # the typed values kept
-    assert roma.post("/api/check", data={"moves-9": "3 3", "moves-10": ""}).json() == {"ok": True, "problems": []}
+    assert roma.post("/api/check", data={"moves-9": "3 3", "moves-10": ""}).json() == {"ok": True, "problems": [], "warnings": []}
     assert roma.post("/orders", data={"moves-9": "3 3", "moves-10": ""}).status_code == 200
     r = roma.post("/orders", data={"moves-9": "3", "moves-10": ""})  # replaces
     assert r.status_code == 200 and "orders stored (sealed) for armies 9, 10" in r.text

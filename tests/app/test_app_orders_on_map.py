@@ -59,3 +59,93 @@ def test_initiative_lock_submitting_initiative_never_stores_moves(unpublished):
     r = roma.post("/orders", data={"moves-9": "3", "moves-10": ""})
     assert r.status_code == 200 and "orders stored (sealed) for armies 9, 10" in r.text
     assert "revealed and locked" not in r.text  # carthago's moves are not in yet
+
+
+SEA = {"9 9 9": "coast", "9 9 9 9": "sea", "9 9 9 7": "sea"}  # Ostia ("9 9") looks out on a Coast hex, a Sea hex beyond
+
+
+@pytest.fixture
+def seaside(tmp_path):
+    """The field campaign with a Sea hex off Ostia, initiative published (every army strength)."""
+    from bellica.app.tokens import issue_tokens
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+    from tests.app.fixtures import PLACEMENTS
+    from tests.engine.boards import sketch
+    from tests.engine.test_rounds import FIELD
+    from tests.engine.test_state import make_campaign
+
+    path = tmp_path / "sea.duckdb"
+    c, _m = make_campaign(path, placements=PLACEMENTS, m=sketch(radius=4, structures=FIELD, water=SEA))
+    c.start(seed=11)
+    c.close()
+    with Campaign.open(path) as c:
+        rounds.publish_initiative(c)
+        return path, {i.name: i.token for i in issue_tokens(c)}
+
+
+def test_navy_at_sea_is_warned_before_submission(seaside):
+    """Regression (issue 21, "navy at sea"): a navy ordered to end its move on a Sea hex is warned
+    by the check before anything is submitted, in the words of the naval movement step."""
+    path, tokens = seaside
+    roma = client(path, tokens["roma"])
+    j = roma.post("/api/check", data={"moves-9": "", "moves-10": "9 9"}).json()
+    assert j["ok"], j  # legal: the seed lets a navy end at sea (and lose its army unless it debarks)
+    assert any("army 10" in w and "ends on a Sea hex" in w and "unless it debarks" in w for w in j["warnings"]), j
+    j = roma.post("/api/preview", data={"army": "10", "moves": "9 9"}).json()
+    assert j["by_sea"] and j["unit"] == "NMP" and j["end"]["name"] == "Ostia 9 9"
+    assert any("ends on a Sea hex" in w for w in j["warnings"])
+    j = roma.post("/api/check", data={"moves-9": "", "moves-10": "9"}).json()
+    assert j["ok"] and not j["warnings"]  # ending on the Coast hex: nothing to warn of
+
+
+def test_a_move_past_the_armys_mp_is_refused_at_check_time(seaside):
+    """The seed's army spends its 12 MP and moves no further; the form refuses the moves it never makes."""
+    path, tokens = seaside
+    roma = client(path, tokens["roma"])
+    j = roma.post("/api/check", data={"moves-9": "1 7 1 7 1 7 1", "moves-10": ""}).json()
+    assert not j["ok"] and len(j["problems"]) == 1
+    p = j["problems"][0]
+    assert p["index"] == 7 and "only 0 of the army's 12 MP are left" in p["text"] and "\n" not in p["text"]
+    r = roma.post("/orders", data={"moves-9": "1 7 1 7 1 7 1", "moves-10": ""})
+    assert r.status_code == 400 and "only 0 of the army&#39;s 12 MP are left" in r.text
+    assert roma.post("/api/check", data={"moves-9": "1 7 1 7 1 7", "moves-10": ""}).json()["ok"]
+    j = roma.post("/api/preview", data={"army": "9", "moves": "1 7 1 7 1 7 1"}).json()
+    assert not j["ok"] and j["moves"] == "1 7 1 7 1 7" and "12 MP" in j["refused"] and j["left"] == 0
+
+
+def test_the_preview_walks_the_move_by_the_engine(seaside):
+    path, tokens = seaside
+    roma = client(path, tokens["roma"])
+    j = roma.post("/api/preview", data={"army": "9", "moves": "3 3"}).json()
+    assert j["ok"] and j["unit"] == "MP" and j["budget"] == 12 and j["spent"] == 4 and j["left"] == 8
+    assert [s["hex"]["name"] for s in j["steps"]] == ["Roma 3", "Capua 9 9"] and j["end"]["name"] == "Capua 9 9"
+    import duckdb
+
+    from bellica.web_maps.play_aids import load_hex_names
+
+    from bellica.app.server import _access_of
+
+    _access_of(path).release()  # the app lets the file go: read it as the map does
+    with duckdb.connect(str(path), read_only=True) as con:  # named as the map's tooltips name them
+        names = load_hex_names(con).names
+    assert [names[s["hex"]["cell"]] for s in j["steps"]] == ["Roma 3", "Capua 9 9"]
+    assert [s["left"] for s in j["steps"]] == [10, 8] and "farmlands 2" in j["steps"][0]["why"]
+    assert {n["clock"] for n in j["next"]} and j["reachable"] and all(len(h["outline"]) == 6 for h in j["reachable"])
+    j = roma.post("/api/preview", data={"army": "9", "moves": "3 3 3"}).json()
+    assert j["halt"] and "ZoC of army 1 (carthago)" in j["halt"] and not j["reachable"]  # Capua's army halts it
+    assert "85" not in j["halt"]  # hexes by name, never an H3 id
+    j = roma.post("/api/preview", data={"army": "9", "moves": "3 q"}).json()
+    assert not j["ok"] and "'q'" in j["refused"]
+
+
+def test_the_preview_answers_only_for_your_own_armies(seaside):
+    path, tokens = seaside
+    r = client(path, tokens["roma"]).post("/api/preview", data={"army": "1", "moves": "9"})
+    assert r.status_code == 403 and "not one of your live armies" in r.json()["error"]
+    assert client(path, tokens["umpire"]).post("/api/preview", data={"army": "9", "moves": ""}).status_code == 403
+    assert client(path).post("/api/preview", data={"army": "9", "moves": ""}).status_code == 401
+    page = client(path, tokens["roma"]).get("/").text
+    assert '<script src="/static/orders_map.js"></script>' in page and 'id="army-data"' in page
+    js = client(path, tokens["roma"]).get("/static/orders_map.js")
+    assert js.status_code == 200 and "javascript" in js.headers["content-type"] and "/api/preview" in js.text
