@@ -86,6 +86,7 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
         els = a.get("elements") or {}
         if not els or any(not isinstance(n, int) or n < 1 for n in els.values()):
             raise InputError("exchange: give elements as ELEMENT=N with N >= 1")
+        a["elements"] = dict(sorted(els.items()))  # canonical, as the log's JSON reads back (issue 22)
     if step == "defence" and a.get("defence") not in DEFENCES:
         raise InputError(f"defence {a.get('defence')!r}: give one of {', '.join(DEFENCES)}")
     if step == "second_day" and a.get("choice") not in CHOICES:
@@ -99,8 +100,8 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
             for e, n in els.items():
                 if not isinstance(n, int) or n < 1:
                     raise InputError(f"loss {cid}:{e}={n!r}: give a whole number of elements >= 1")
-            losses[str(cid)] = dict(els)
-        a["losses"] = losses
+            losses[str(cid)] = dict(sorted(els.items()))
+        a["losses"] = dict(sorted(losses.items()))  # canonical, as the log's JSON reads back (issue 22)
         if a.get("open_paths") is not None:
             a["open_paths"] = [node_named(board, n, "open path") for n in a["open_paths"]]
         else:

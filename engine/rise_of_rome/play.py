@@ -261,6 +261,9 @@ def _spend(c, i: StepInput, given: Spending, defence_split: Mapping[str, int] | 
                 raise InputError(f"--defence-split {name_!r} is no power of this campaign: name one of "
                                  f"{', '.join(on_rome) or 'none (nobody attacks Rome this turn)'}")
             split[who] = int(n)
+        # Canonical order (by power's name), as the stored JSON reads back: a re-adjudication
+        # rebuilds the same words whatever order the player typed (issue 22, item 3).
+        split = dict(sorted(split.items()))
         free = rome_free_revenue(scenario, state)
         if min(given.attack, given.defence, given.civic) >= 0 and given.total == free:
             attacking = any(a.attacker == player for a in plan.attacks)
