@@ -71,8 +71,17 @@
     return [lat / h.outline.length, lng / h.outline.length];
   }
 
+  function renderer(lf) {
+    // Its own pane above the map's canvas and counters, so a click reaches the plotted hexes.
+    if (!svg) {
+      if (!lf.map.getPane('bellicaPlot')) lf.map.createPane('bellicaPlot').style.zIndex = 640;
+      svg = lf.L.svg({pane: 'bellicaPlot'});
+    }
+    return svg;
+  }
+
   function polygon(lf, h, style, cls) {
-    svg = svg || lf.L.svg();
+    renderer(lf);
     var opts = {renderer: svg, bubblingMouseEvents: false, className: cls};
     for (var k in style) opts[k] = style[k];
     return lf.L.polygon(h.outline, opts);
@@ -81,6 +90,10 @@
   function drawArmies() {
     var lf = leaflet();
     if (!lf || armyLayer) return;
+    // Leaflet focuses its map on a press: without preventScroll the page jumps to show the whole
+    // frame between the press and the release, and the click lands on another hex.
+    var box = lf.map.getContainer();
+    box.addEventListener('mousedown', function () { box.focus({preventScroll: true}); }, true);
     armyLayer = lf.L.layerGroup().addTo(lf.map);
     armiesData.forEach(function (a) {
       var p = polygon(lf, a, {color: '#1565c0', weight: 3, fill: true, fillOpacity: 0.05}, 'plot-army plot-army-' + a.id);
@@ -119,11 +132,11 @@
     if (drawn) drawn.remove();
     drawn = lf.L.layerGroup().addTo(lf.map);
     (j.reachable || []).forEach(function (h) {
-      polygon(lf, h, {stroke: false, fillColor: '#ffd54f', fillOpacity: 0.35, interactive: false}, 'plot-reach').addTo(drawn);
+      polygon(lf, h, {color: '#1e88e5', weight: 1, fillColor: '#90caf9', fillOpacity: 0.35, interactive: false}, 'plot-reach').addTo(drawn);
     });
     var pts = [centre(j.start)];
     (j.steps || []).forEach(function (s) { if (s.hex && s.made) pts.push(centre(s.hex)); });
-    lf.L.polyline(pts, {renderer: svg, color: '#b71c1c', weight: 4, className: 'plot-path', interactive: false}).addTo(drawn);
+    lf.L.polyline(pts, {renderer: renderer(lf), color: '#b71c1c', weight: 4, className: 'plot-path', interactive: false}).addTo(drawn);
     var end = polygon(lf, j.end, {color: '#b71c1c', weight: 3, fillOpacity: 0.1}, 'plot-end');
     end.bindTooltip('army ' + j.army + ' ends at ' + j.end.name + (j.steps.length ? ': click to take back the last move' : ''));
     end.on('click', takeBack);
@@ -190,6 +203,7 @@
 
   function select(army) {
     active = army;
+    if (frame.getBoundingClientRect().bottom > window.innerHeight) frame.scrollIntoView({block: 'nearest'});
     document.querySelectorAll('button.plot').forEach(function (b) {
       b.setAttribute('aria-pressed', b.dataset.army === army ? 'true' : 'false');
     });

@@ -1,0 +1,104 @@
+"""Issue 21 in a browser (headless Debian chromium, never a downloaded one): the initiative stage by
+choosing from the list, then a land move plotted by clicks on the map only, each click previewed
+by the engine, and submitted.  Screenshots of each stage go to build/screenshots/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bellica.app.background import running
+from bellica.app.server import create_app
+from tests.app.fixtures import field_campaign
+from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def _offline(page, url: str, outside: list[str]) -> None:
+    def route(r):  # the app's pages are offline: anything not on our loopback server is refused
+        if r.request.url.startswith((url, "data:", "blob:", "about:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"orders-{name}.png"), full_page=True)
+
+
+def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path):
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path = tmp_path / "field.duckdb"
+    tokens = field_campaign(path, publish=False)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            outside: list[str] = []
+            errors: list[str] = []
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            _offline(page, url, outside)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{url}/?token={tokens['roma']}")
+            expect(page.locator("#initiative-9")).to_be_visible()
+            assert page.locator("#moves-9").count() == 0  # moves only in the moves stage
+            _shot(page, "1-initiative")
+            page.select_option("#initiative-9", "strength")
+            page.select_option("#initiative-10", "strength")
+            expect(page.locator("#check-state")).to_have_text("the orders are legal")
+            page.click("#submit")
+            expect(page.locator("#message")).to_contain_text("initiative stored (sealed until publication)")
+
+            umpire = browser.new_context().new_page()
+            _offline(umpire, url, outside)
+            umpire.goto(f"{url}/?token={tokens['umpire']}")
+            umpire.click("#step-publish")
+            expect(umpire.locator("#message")).to_contain_text("naval superiority")
+
+            page.goto(f"{url}/")
+            expect(page.locator("#round")).to_contain_text("(moves)")
+            assert "revealed" not in page.locator("#round").inner_text()  # the initiative did not lock the round
+            frame = page.frame_locator("#map")
+            expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
+            army = frame.locator("path.plot-army-9")
+            expect(army).to_have_count(1, timeout=20000)
+            army.click()  # select army 9 on the map
+            expect(page.locator("#preview-9")).to_contain_text("ends at Roma")
+            _shot(page, "2-army-selected")
+            frame.locator("path.plot-next.plot-clock-3").click()
+            expect(page.locator("#moves-9")).to_have_value("3")
+            expect(page.locator("#preview-9")).to_contain_text("10 left")
+            frame.locator("path.plot-next.plot-clock-1").click()
+            expect(page.locator("#moves-9")).to_have_value("3 1")
+            expect(page.locator("#preview-9")).to_contain_text("8 left")
+            expect(page.locator("#check-state")).to_have_text("the orders are legal")
+            _shot(page, "3-move-plotted")
+            frame.locator("path.plot-end").click()  # a click on the end takes the last move back
+            expect(page.locator("#moves-9")).to_have_value("3")
+            frame.locator("path.plot-next.plot-clock-1").click()
+            expect(page.locator("#moves-9")).to_have_value("3 1")
+
+            page.click("#plot-10")  # army 10 walks to and fro until its 12 MP are spent
+            expect(page.locator("#preview-10")).to_contain_text("ends at Ostia")
+            for k, clock in enumerate((3, 9, 3, 9, 3, 9), 1):
+                frame.locator(f"path.plot-next.plot-clock-{clock}").click()
+                expect(page.locator("#preview-10")).to_contain_text(f"{12 - 2 * k} left")
+            frame.locator("path.plot-next.plot-clock-3").click()  # past its MP: refused at that click
+            expect(page.locator("#preview-10 .click-refused")).to_contain_text("only 0 of the army's 12 MP are left")
+            expect(page.locator("#moves-10")).to_have_value("3 9 3 9 3 9")
+            _shot(page, "4-click-past-mp-refused")
+            page.click("#submit")
+            expect(page.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
+            expect(page.locator("#moves-9")).to_have_value("3 1")
+            _shot(page, "5-submitted")
+            assert outside == [] and errors == []
+        finally:
+            browser.close()
