@@ -32,7 +32,7 @@ def scenario_campaign(scenario: str, folder: Path) -> Path:
     if not path.is_file():
         partial = path.with_suffix(".partial.duckdb")
         with contextlib.redirect_stdout(io.StringIO()):
-            new.callback(scenario=scenario, out=partial, map_path=None, placements=None, force=True, quiet=True)
+            new.main(["--scenario", scenario, "--out", str(partial), "--force", "-q"], standalone_mode=False)
         partial.replace(path)
     return path
 
