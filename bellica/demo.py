@@ -31,6 +31,15 @@
 * **victory**: the round's victory points; round 2 begins.
 
 Finally the event log is replayed and compared with every state table.
+
+Then :func:`run_solo_round` plays round 2 **solo**: Carthago's seat is given to the heuristic
+engine player (:mod:`engine.vae_victis.bots`, docs/bots.md), which reads only Carthago's player
+view and gives its initiative uses and orders through the same steps a person takes, each with
+its reason in the log (sealed like its orders until the reveal); Roma, the person, stands still
+by the script.  Engagements are settled by the same seeded stand-in as round 1 (the seeded
+source decides the winner too), the bot's siege wishes are the administration's choices, and
+the whole log is re-adjudicated from the scenario.  ``python -m bellica.demo`` (``make demo``)
+prints both rounds.
 """
 
 from __future__ import annotations
@@ -46,7 +55,8 @@ from bellica.engine.vae_victis.model import ArmyOrders
 from bellica.engine.vae_victis.state import load_state
 from bellica.geo.errors import InputError
 
-__all__ = ["ADVANCES", "DEBARKS", "DEMO_PLACEMENTS", "DEMO_SEED", "MOVES", "SIEGES", "run_demo_round"]
+__all__ = ["ADVANCES", "DEBARKS", "DEMO_PLACEMENTS", "DEMO_SEED", "MOVES", "SIEGES", "SOLO_BOT", "run_demo_round",
+           "run_solo_round"]
 
 DEMO_SEED = 264  # 264 BC: the war begins
 
@@ -157,8 +167,58 @@ def run_demo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[
         return [e.text for e in c.events(round=1) if e.kind != "put_note"]
 
 
+#: The solo round's bot seat: Carthago played by the engine.
+SOLO_BOT = {"Carthago": "heuristic"}
+
+
+def _settle(c, seed: int) -> None:
+    """Each engagement of the round: a seeded stand-in for the FoG II game (winner and casualties)."""
+    s = load_state(c)
+    for number, _battle, army_a, army_b, _assault, done in rounds.round_status(c).engagements:
+        if done or army_b is None:
+            continue
+        winner, loser = (army_a, army_b) if rng.stream(seed, "demo-winner", s.round, number).random() < 0.5 else (army_b, army_a)
+        won, lost = _demo_casualties(seed, s.round, number)
+        rounds.record_result(c, number, {winner: ("win", won), loser: ("loss", lost)})
+
+
+def run_solo_round(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[str]:
+    """Play round 2 of the demo campaign with Carthago's seat played by the heuristic bot (module doc).
+
+    Returns round 2's event log in words.  Raises :class:`geo.errors.InputError` unless the
+    campaign stands at the start of round 2 (after :func:`run_demo_round`).
+    """
+    from bellica.engine.core.players import play_bots, set_seats
+    from bellica.engine.core.readjudicate import readjudicate
+    from bellica.engine.vae_victis.bots import siege_wishes
+    from bellica.engine.vae_victis.bots_board import Aid
+
+    with Campaign.open(campaign_path) as c:
+        s = load_state(c)
+        if (s.round, s.phase.value) != (2, "orders"):
+            raise InputError(f"{campaign_path} is not at the start of round 2: run the demo's first round first")
+        set_seats(c, SOLO_BOT, by="the demo script")
+        play_bots(c)  # Carthago's initiative uses; Roma gives none (every army takes the strength bonus)
+        rounds.publish_initiative(c)
+        play_bots(c)  # Carthago's orders, sealed until Roma's come in
+        roma = {a.id: ArmyOrders(a.id) for a in s.armies if a.faction == "Roma" and not a.eliminated}
+        rounds.submit_orders(c, roma, faction="Roma", source="the demo script")  # the reveal
+        rounds.run_movement(c)
+        _settle(c, seed)
+        view = c.ruleset.player_view(c, "Carthago")
+        wishes = siege_wishes(c.board, view, Aid(c.board))
+        rounds.run_administration(c, rounds.AdminChoices(siege_starts=wishes))
+        rounds.run_victory(c)
+        lines = [e.text for e in c.events(round=2) if e.kind != "put_note"]
+    readjudicate(campaign_path)
+    return lines
+
+
 if __name__ == "__main__":  # python -m bellica.demo build/first-punic-war.duckdb
     import sys
 
     for line in run_demo_round(sys.argv[1]):
+        print(line)
+    print("== round 2, solo: Carthago played by the heuristic bot (docs/bots.md)")
+    for line in run_solo_round(sys.argv[1]):
         print(line)

@@ -26,7 +26,10 @@ def group() -> None:
               help="Placements CSV (army,faction,structure); default: the scenario's placements.csv if any.")
 @click.option("--force", is_flag=True, help="Replace --out if it exists.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line (no notes; errors still printed).")
-def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None, force: bool, quiet: bool) -> None:
+@click.option("--bot", "bots", multiple=True, metavar="FACTION=KIND",
+              help="Give FACTION's seat to an engine player of KIND (repeatable; docs/bots.md), e.g. Carthago=heuristic.")
+def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None, force: bool, quiet: bool,
+        bots: tuple[str, ...]) -> None:
     """Write a new campaign database for SCENARIO.
 
     A province scenario (Rise of Rome) gets the map's hexes for its bbox and its provinces, built
@@ -35,23 +38,30 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
     gets the map's hexes and the node map of its year built from its node file; then
     `bellica magna-graecia start` begins it.
 
-    Example: bellica campaign new --scenario first-punic-war --map build/med.duckdb --out punic.duckdb
+    --bot seats engine players (kinds per ruleset: docs/bots.md); the umpire changes seats later with
+    `bellica campaign bot`.
+
+    Example: bellica campaign new --scenario first-punic-war --map build/med.duckdb --out punic.duckdb --bot Carthago=heuristic
     """
     from bellica.etl.campaign import create_campaign
     from bellica.etl.scenario import is_node_scenario, is_province_scenario, load_node_scenario, load_province_scenario
 
+    _seat_syntax(bots)
     scenario = installed_scenario(scenario)
     if is_node_scenario(scenario):
         if placements is not None:
             raise click.BadParameter("a node scenario takes no placements: omit --placements", param_hint="--placements")
         _new_node_campaign(load_node_scenario(scenario), out, map_path, force, quiet)
+        _seat_bots(out, bots, remove_on_error=True)
         return
     if is_province_scenario(scenario):
         if placements is not None:
             raise click.BadParameter("a province scenario takes no placements: omit --placements", param_hint="--placements")
         _new_province_campaign(load_province_scenario(scenario), out, map_path, force, quiet)
+        _seat_bots(out, bots, remove_on_error=True)
         return
     result = create_campaign(scenario, out, map_path=map_path, placements=placements, force=force)
+    _seat_bots(result.path, bots, remove_on_error=True)
     if not quiet:
         for note in result.notes:
             click.echo(f"  note: {note}")
@@ -62,6 +72,65 @@ def new(scenario: str, out: Path, map_path: Path | None, placements: Path | None
         f"{c['overrides']} terrain overrides, {c['ocean_hexes']} ocean hexes, {c['placements']} armies placed in {result.seconds:.1f} s"
         + (" (map built)" if result.map_built else "")
     )
+
+
+def _seat_syntax(items) -> None:
+    """Refuse a --bot item that is not FACTION=KIND before any work is done."""
+    for item in items:
+        name, sep, kind = str(item).partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise click.BadParameter(f"{item!r} is not FACTION=KIND: give e.g. Carthago=heuristic", param_hint="--bot")
+
+
+def _seat_bots(path: Path, items, *, remove_on_error: bool = False, by: str = "umpire") -> None:
+    """Give the seats of ``items`` (FACTION=KIND, KIND ``person`` gives a seat back) and print each change;
+    a refused item leaves a campaign just created unwritten (``remove_on_error``)."""
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.core.players import bot_kinds, parse_seats, set_seats
+    from bellica.geo.errors import InputError
+
+    if not items:
+        return
+    try:
+        with Campaign.open(path) as c:
+            chosen = parse_seats(items, c.ruleset.factions(c), list(bot_kinds(c.ruleset)))
+            lines = set_seats(c, chosen, by=by)
+    except InputError:
+        if remove_on_error:
+            Path(path).unlink(missing_ok=True)
+            Path(str(path) + ".wal").unlink(missing_ok=True)
+        raise
+    for line in lines:
+        click.echo(f"  seat {line}")
+
+
+@group.command(name="bot")
+@click.argument("campaign", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("seats", nargs=-1, metavar="[FACTION=KIND]...")
+def bot(campaign: Path, seats: tuple[str, ...]) -> None:
+    """Give seats to engine players, or back to a person (KIND `person`); with no seat, list who plays.
+
+    A bot seat reads only its faction's player view and gives its steps as the faction would; the
+    umpire runs them with the ruleset's bots step (`bellica round bots CAMPAIGN`; docs/bots.md).
+    Each change is kept in the campaign's bot_seats table with who made it and when.
+
+    Example: bellica campaign bot punic.duckdb Carthago=random Roma=person
+    """
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.core.players import bot_kinds, seats as seats_of
+
+    if not Path(campaign).is_file():
+        raise click.BadParameter(f"{campaign} does not exist: make it with `bellica campaign new`", param_hint="CAMPAIGN")
+    _seat_syntax(seats)
+    if seats:
+        _seat_bots(campaign, seats)
+    with Campaign.open(campaign, read_only=True) as c:
+        found = seats_of(c.con)
+        kinds = ", ".join(sorted(bot_kinds(c.ruleset))) or "none"
+        for faction in c.ruleset.factions(c):
+            click.echo(f"{faction}: " + (f"{found[faction]} bot" if faction in found else "person"))
+        if not seats:
+            click.echo(f"(bot kinds of {c.ruleset.name}: {kinds})")
 
 
 def _new_province_campaign(scenario, out: Path, map_path: Path | None, force: bool, quiet: bool) -> None:
