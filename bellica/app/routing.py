@@ -1,14 +1,12 @@
-"""Which pages a campaign gets: its ruleset's declared steps, or the forms still written by hand.
+"""Which pages a campaign gets: its ruleset's declared steps, or the Vae Victis order pages.
 
 Every ruleset that declares its steps (:meth:`~bellica.engine.core.ruleset.Ruleset.actions`, an
-installed one included) gets the one generic page of :mod:`.step_forms`, unless it is named by a
-module that still writes its forms by hand: :data:`bellica.app.provinces.RULESETS` (Rise of Rome,
-Mare Nostrum) until their forms are replaced (then the module drops the name), and
+installed one included) gets the one generic page of :mod:`.step_forms`, unless it is named by
 :data:`bellica.app.vae_victis.RULESETS` (Vae Victis: its order form checks a faction's orders as
 one types, which the generic page does not).  A ruleset that declares no steps gets the Vae
 Victis order pages of :mod:`.vae_victis`, as every campaign did before rulesets were plug-ins.
-The Trossian campaign and Magna Graecia have the generic page (their hand-written forms,
-bellica/app/nodes.py, are gone).
+The four stepped rulesets (the province games and the node games) have the generic page: their
+hand-written forms (bellica/app/nodes.py, bellica/app/provinces.py) are gone.
 
 The shared pages (``/``, ``/signin``, ``/signout``, ``/map``) are :mod:`.server`'s; ``/`` asks
 :func:`home_page` for the viewer's page.  Every other path goes, per request, to the route of the
@@ -37,21 +35,12 @@ _KINDS: dict = {}
 _KINDS_LOCK = threading.Lock()
 
 
-def _hand_written() -> dict:
-    """Ruleset name -> the module whose hand-written forms it still has."""
-    from bellica.app import provinces
-
-    return {name: provinces for name in provinces.RULESETS}
-
-
 def kind_of(ruleset) -> str:
-    """The kind of pages of ``ruleset``: its name (hand-written forms), :data:`STEPS` or :data:`ORDERS`."""
+    """The kind of pages of ``ruleset``: :data:`STEPS` or :data:`ORDERS`."""
     from bellica.app.step_forms import declares_steps
 
     from bellica.app import vae_victis
 
-    if ruleset.name in _hand_written():
-        return ruleset.name
     if ruleset.name in vae_victis.RULESETS or not declares_steps(ruleset):
         return ORDERS
     return STEPS
@@ -77,20 +66,15 @@ def home_page(c, ident, said=None) -> str:
         from bellica.app import step_forms
 
         return step_forms.home_page(c, ident, said=said if isinstance(said, list) else None)
-    if kind == ORDERS:
-        from bellica.app import vae_victis
+    from bellica.app import vae_victis
 
-        return vae_victis.home_page(c, ident)
-    return _hand_written()[kind].home_page(c, ident, message=said if isinstance(said, str) else None)
+    return vae_victis.home_page(c, ident)
 
 
 def _routes_by_kind(access: CampaignAccess) -> dict[str, list[Route]]:
     from bellica.app import step_forms, vae_victis
 
-    out = {ORDERS: vae_victis.routes(access), STEPS: step_forms.routes(access)}
-    for name, module in _hand_written().items():
-        out[name] = module.routes(access, name)
-    return out
+    return {ORDERS: vae_victis.routes(access), STEPS: step_forms.routes(access)}
 
 
 def _dispatch(access: CampaignAccess, path: str, by_kind: Mapping[str, Route]):

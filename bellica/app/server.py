@@ -27,10 +27,9 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 
 The routes after ``/map`` are those of a Vae Victis campaign (:mod:`.vae_victis`).  Every
 campaign keeps ``/``, the sign-in and ``/map``; :mod:`.routing` gives the other paths by its
-ruleset: a ruleset that declares its steps (Magna Graecia, Trossian, one installed from elsewhere)
-gets the one generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made from the
-declarations), a province campaign (Rise of Rome, Mare Nostrum) the turn forms of
-:mod:`.provinces`.  Every page is a Jinja2 template of ``templates/`` (:mod:`.render`, autoescaped)
+ruleset: a ruleset that declares its steps (the province and node games, one installed from
+elsewhere) gets the one generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made
+from the declarations).  Every page is a Jinja2 template of ``templates/`` (:mod:`.render`, autoescaped)
 in the frame of ``templates/base.html``.
 
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token

@@ -5,8 +5,8 @@ ruleset's player view, in its :meth:`~bellica.engine.core.ruleset.Ruleset.status
 per step the viewer may take now (:meth:`~bellica.engine.core.ruleset.Ruleset.open_actions`), each
 field made from a :class:`~bellica.engine.core.steps.Param`: its help is the label, its example the
 placeholder, and its kind the input (``whole``: a number; ``choice``: a select of its choices;
-``flag``: a checkbox; ``faction``: a select of the campaign's factions; ``many``: a text area, one
-value a line; ``text``: a text field).  For the umpire, the SQL console; for everyone, the map and
+``flag``: a checkbox; ``faction``: a select of the campaign's factions, or of those the ruleset
+offers; ``many``: a text area, one value a line; ``text``: a text field).  For the umpire, the SQL console; for everyone, the map and
 the log as the ruleset's seal lets the viewer read it.
 
 =======================  ================  ===================================================
@@ -111,7 +111,7 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
     given = (typed or {}).get(param.name)
     value = _typed_text(given) if typed is not None else ""
     options: tuple[str, ...] = ()
-    if param.kind == "faction":
+    if param.kind == "faction" and offered is None:
         offered = tuple(factions)
     if param.kind == "flag":
         widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
@@ -205,10 +205,14 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
 def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
     """Who takes ``action``: the token's faction for a side's step, None for the umpire's (and for a
     side's step the umpire may take too, ``Action.umpire_too``); 403 for another role's step, or a
-    form naming another faction as the one acting."""
+    form naming another faction as the one acting, or a step the ruleset says is never the viewer's
+    (:meth:`~bellica.engine.core.ruleset.Ruleset.not_theirs`)."""
     from bellica.engine.core.steps import SIDE
 
     word = c.ruleset.faction_flag.lstrip("-")
+    why = c.ruleset.not_theirs(c, action, viewer_of(ident))
+    if why:
+        raise HttpError(403, why)
     if action.who == SIDE:
         if ident.role != "player" and getattr(action, "umpire_too", False):
             return None  # a side's step the umpire may take for the side (the ruleset knows whose)

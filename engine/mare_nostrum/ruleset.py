@@ -229,7 +229,15 @@ class MareNostrum(SteppedRuleset):
             require(campaign, snap, action.machine_step, viewer)
         except InputError:
             return False
-        return True
+        from .steps import offered
+
+        return offered(campaign, snap, action, viewer)
+
+    def choices(self, campaign, viewer: str | None, action, param):
+        from .steps import choices
+
+        offered = choices(campaign, viewer, action, param) if campaign.has_state() else None
+        return offered if offered is not None else super().choices(campaign, viewer, action, param)
 
     def status_lines(self, status: Mapping) -> list[str]:
         from .steps import status_lines

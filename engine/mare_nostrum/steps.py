@@ -7,7 +7,10 @@ play takes its actions (``build``, ``peace``, ``ally``, ``grain``, ``attack``, `
 ``destroy``, ``artworks``) and ``done``; ``result`` enters each battle's Field of Glory result
 and ``end`` fights them and gives the verdict (``next`` begins or ends the turn when that is
 what comes next).  A nation acting out of its turn is refused.  The rules themselves are in
-``play.py``; each step here only names its function.
+``play.py``; each step here only names its function, and says what a page offers
+(:func:`choices`: the nation's own provinces, the seas, the nations after it in the order of play,
+the provinces invaders threaten ...) and which of a nation's steps it offers at all
+(:func:`offered`: ``destroy`` and ``artworks`` only to a nation whose event gave it them).
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from typing import Mapping
 
 from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError
 
-__all__ = ["ACTIONS", "status_lines"]
+__all__ = ["ACTIONS", "choices", "offered", "status_lines"]
+
+#: A nation's steps that its random event gives it (the pending keys that allow each).
+PENDING = {"artworks": ("defensive_artworks",), "destroy": ("destroy_enemy_fortification", "destroy_enemy_temple")}
 
 
 def _engine(name: str):
@@ -157,3 +163,64 @@ def status_lines(status: Mapping) -> list[str]:
     if not status.get("started", True):
         return [f"turn {status.get('turn', 0)}, phase {status.get('phase', 'setup')}: not started"]
     return TurnView(**{k: status[k] for k in TurnView.__dataclass_fields__}).lines()
+
+
+def _peace_partners(state) -> list[str]:
+    """The nations after the acting one in the order of play, still playing: those it may bind."""
+    return [n for n in state.order[state.current + 1:] if state.nations[n].playing]
+
+
+def _threatened(board, state, nation: str | None) -> list[str]:
+    """The provinces the scenario's invaders threaten that another nation holds (an alliance's aim)."""
+    return [p for p in dict.fromkeys(i.province for i in board.invaders) if state.control.get(p) not in (None, nation)]
+
+
+def offered(c, snap, action, viewer: str | None) -> bool:
+    """Whether a page offers ``viewer`` (a nation) ``action`` at all, its position allowing it: the
+    event's steps to a nation holding that event, peace with a nation still to act, an alliance
+    against a threatened province.  Only a help: the step itself still decides."""
+    from .storage import state_of
+
+    if viewer is None or action.name not in (*PENDING, "peace", "ally"):
+        return True
+    state = state_of(c.board, snap)
+    if action.name in PENDING:
+        pending = state.nations[viewer].pending if viewer in state.nations else ()
+        return any(k in pending for k in PENDING[action.name])
+    if action.name == "peace":
+        return bool(_peace_partners(state))
+    return bool(_threatened(c.board, state, viewer))
+
+
+def choices(c, viewer: str | None, action, param) -> list[str] | None:
+    """The values a page offers ``viewer`` for ``param`` of ``action`` now (None: the declaration's)."""
+    from .building import WORKS
+    from .model import pirates_name, provinces_of
+    from .storage import state_of
+
+    board, key = c.board, (action.name, param.name)
+    state = state_of(board, c.snapshot())
+    mine = list(provinces_of(board, state, viewer)) if viewer else []
+    offered = {
+        ("build", "work"): list(WORKS), ("build", "province"): mine, ("attack", "base"): mine,
+        ("artworks", "province"): mine, ("build", "sea"): list(board.seas), ("attack", "sea"): list(board.seas),
+        ("naval", "sea"): list(board.seas), ("attack", "into"): [p for p in board.provinces if p not in mine],
+        ("destroy", "province"): [p for p in board.provinces if p not in mine],
+        ("naval", "enemy"): [*(n for n in board.nations if n != viewer), pirates_name(c.rules)],
+        ("lottery", "wheel"): [n.wheel for n in board.nations.values()], ("result", "winner"): ["attacker", "defender"],
+    }
+    if key in offered:
+        return offered[key]
+    if key == ("peace", "partner"):
+        return _peace_partners(state)
+    if key == ("ally", "against"):
+        return _threatened(board, state, viewer)
+    if key == ("destroy", "work"):
+        pending = state.nations[viewer].pending if viewer in state.nations else ()
+        return [w for w, k in zip(("fortification", "temple"), PENDING["destroy"]) if k in pending]
+    if key == ("result", "battle"):
+        snap = c.snapshot()
+        rnd = int(snap.campaign("round"))
+        entered = {k[1] for k in snap.tables["mn_results"] if k[0] == rnd}
+        return [a.target for a in state.attacks if a.target not in entered]
+    return None

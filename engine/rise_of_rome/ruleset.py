@@ -181,6 +181,25 @@ class RiseOfRome(SteppedRuleset):
             return next_decision(campaign, snap)[0] in ENGINE_STEPS.values()
         return super().may_take(campaign, snap, action, viewer)
 
+    def open_actions(self, campaign, viewer: str | None) -> list:
+        """Rome's player's steps the position allows (the umpire's: ``next`` and ``result``; another power's: none)."""
+        if not campaign.has_state():
+            return []
+        snap = campaign.snapshot()
+        return [a for a in self.actions()
+                if self.not_theirs(campaign, a, viewer) is None and self.may_take(campaign, snap, a, viewer)]
+
+    def not_theirs(self, campaign, action, viewer: str | None) -> str | None:
+        from bellica.engine.rise_of_rome.steps import not_theirs
+
+        return not_theirs(campaign, action.name, viewer)
+
+    def choices(self, campaign, viewer: str | None, action, param):
+        from bellica.engine.rise_of_rome.steps import choices
+
+        offered = choices(campaign, action, param) if campaign.has_state() else None
+        return offered if offered is not None else super().choices(campaign, viewer, action, param)
+
     def status_lines(self, status: Mapping) -> list[str]:
         from bellica.engine.rise_of_rome.steps import status_lines
 

@@ -1,5 +1,7 @@
 """The province games played through browsers (headless Debian chromium) against `bellica serve` on a
-real uvicorn, as tests/app/test_app_browser.py plays the hex game.
+real uvicorn, as tests/app/test_app_browser.py plays the hex game, on the page of declared steps
+(bellica/app/step_forms.py: a form per step the viewer may take now, its fields offering the values
+the ruleset's ``choices`` gives).
 
 (a) Rise of Rome: Rome's player, in its browser, plays a turn in which it is attacked twice and
     wins a battle that leaves it a choice of provinces: the page offers the Defense split against
@@ -129,17 +131,17 @@ def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys,
         b = Browser(p, url)
         try:
             page = b.page(tokens["Romans"])
-            expect(page.locator("#turn")).to_contain_text("turn 2 of 12")
+            expect(page.locator("#status")).to_contain_text("turn 2 of 12")
             if page.locator("#next-button").count():
                 page.click("#next-button")
             # Rome's attack: the page offers the neighbours it may attack; the player picks one.
             view = _status(url, tokens["Romans"])
             assert view["turn"] == 2 and view["next_step"] == "attack"
-            offered = page.locator("#target option").evaluate_all("os => os.map(o => o.value)")
-            assert offered == [*view["targets"], "none"]
+            offered = page.locator("#attack-target option").evaluate_all("os => os.map(o => o.value)")
+            assert offered == ["", *view["targets"]]
             revenue = {q["power"]: q["revenue"] or 0 for q in view["powers"]}
             target = min(view["targets"], key=lambda t: (revenue[t], t))
-            page.select_option("#target", target)
+            page.select_option("#attack-target", target)
             page.click("#attack-button")
             expect(page.locator("#message")).to_contain_text("Rome's decision")
 
@@ -147,15 +149,14 @@ def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys,
             view = _status(url, tokens["Romans"])
             on_rome = [a["attacker"] for a in view["plan"] if a["target"] == "Romans"]
             assert view["next_step"] == "spend" and len(on_rome) == 2, view["plan"]
-            for i, attacker in enumerate(on_rome):
-                expect(page.locator(f"label:has(#split-{i})")).to_contain_text(attacker)
+            offered = page.locator("#spend-defence_split-list option").evaluate_all("os => os.map(o => o.value)")
+            assert offered == [f"{attacker}=" for attacker in on_rome]
             free = view["rome_free"]
             attack, defence = free // 2, free // 4
             first = defence - defence // 3                  # most of it against the first attack
             page.fill("#spend-attack", str(attack))
             page.fill("#spend-defence", str(defence))
-            page.fill("#split-0", str(first))
-            page.fill("#split-1", str(defence - first))
+            page.fill("#spend-defence_split", f"{on_rome[0]}={first},{on_rome[1]}={defence - first}")
             page.click("#spend-button")
             expect(page.locator("#message")).to_contain_text(
                 f"Defense {first} against {on_rome[0]}, {defence - first} against {on_rome[1]}")
@@ -173,16 +174,16 @@ def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys,
                 if step == "result":
                     battle = view["pending_battle"]
                     side = "attacker" if battle["attacker"] == "Romans" else "defender"
-                    page.select_option("#winner", side)
-                    page.select_option("#margin", "major")
+                    page.fill("#result-winner", side)
+                    page.select_option("#result-margin", "major")
                     page.click("#result-button")
                     expect(page.locator("#message")).to_contain_text(f"battle {battle['index']}")
                 elif step == "province":
                     q = view["pending_province"]
-                    options = page.locator("#province-choice option").evaluate_all("os => os.map(o => o.value)")
-                    assert options == [*q["options"], "by-rule"] and len(q["options"]) > 1
+                    options = page.locator("#province-province-list option").evaluate_all("os => os.map(o => o.value)")
+                    assert options == q["options"] and len(q["options"]) > 1
                     choice = q["options"][-1]
-                    page.select_option("#province-choice", choice)
+                    page.fill("#province-province", choice)
                     page.click("#province-button")
                     expect(page.locator("#message")).to_contain_text(f"the province taken, {choice}")
                     picked.append((q["battle"], q["kind"], choice))
@@ -197,12 +198,12 @@ def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys,
             # The next decision: turn 3's attack (or its spending), asked for on the page.
             view = _status(url, tokens["Romans"])
             assert view["turn"] == 3 and view["next_step"] in ("attack", "spend")
-            expect(page.locator("#turn")).to_contain_text("turn 3 of 12")
+            expect(page.locator("#status")).to_contain_text("turn 3 of 12")
             expect(page.locator("#attack-button, #spend-button").first).to_be_visible()
             # The other powers' pages follow the campaign without forms.
             samnites = b.page(tokens["Samnites"])
-            expect(samnites.locator("#engine-plays")).to_contain_text("The engine plays the Samnites")
-            assert samnites.locator("form[action^='/turn']").count() == 0
+            expect(samnites.locator("#waiting")).to_contain_text("nothing for your power to do now")
+            assert samnites.locator("form[action^='/step']").count() == 0
             assert b.outside == [] and b.errors == []
         finally:
             b.close()
@@ -244,35 +245,38 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             umpire = b.page(tokens["umpire"])
             romans = b.page(tokens["Romans"])
             carthage = b.page(tokens["Carthaginians"])
-            assert umpire.title() == "bellica: Mare Nostrum, umpire" and romans.title() == "bellica: Mare Nostrum, Romans"
+            game = "bellica: Mare Nostrum: the Mediterranean, 290-140 BC"  # the scenario's title
+            assert umpire.title() == f"{game}, umpire" and romans.title() == f"{game}, Romans"
+            expect(romans.locator("#waiting")).to_be_visible()  # no nation acts before the turn begins
             # The umpire enters the real draw, wheel by wheel, then begins the turn.
             for wheel, numbers in MN_WHEELS.items():
-                umpire.select_option("#lottery-wheel-code", wheel)
-                umpire.fill("#lottery-numbers", " ".join(map(str, numbers)))
-                umpire.click("#wheel-button")
+                umpire.fill("#lottery-wheel", wheel)
+                umpire.fill("#lottery-numbers", "\n".join(map(str, numbers)))
+                umpire.click("#lottery-button")
                 expect(umpire.locator("#message")).to_contain_text(f"for turn 1: {' '.join(map(str, numbers))}")
             # Before the turn begins no nation has forms.
             romans.reload()
-            assert romans.locator("#act-build").count() == 0
+            assert romans.locator("#form-build").count() == 0
             umpire.click("#begin-button")
             expect(umpire.locator("#message")).to_contain_text("Turn 1 of 15")
-            expect(umpire.locator("#turn")).to_contain_text("order of play: Romans (MI 88), Carthaginians (BA 75)")
-            assert umpire.locator("#act-build").count() == 0  # the umpire takes no nation's actions
+            expect(umpire.locator("#status")).to_contain_text("order of play: Romans (MI 88), Carthaginians (BA 75)")
+            assert umpire.locator("#form-build").count() == 0  # the umpire takes no nation's actions
 
             # Each nation sees its own page: the Romans, first in the order, their forms; the
             # Carthaginians, second, a wait.
             romans.reload()
             carthage.reload()
-            expect(romans.locator("#next")).to_contain_text("your actions (below), then done")
-            expect(romans.locator("#act-peace")).to_be_visible()
-            expect(carthage.locator("#waiting")).to_contain_text("Romans acts now")
-            assert carthage.locator("#act-build").count() == 0
+            expect(romans.locator("#next")).to_contain_text("Romans acts")
+            expect(romans.locator("#form-peace")).to_be_visible()
+            expect(carthage.locator("#waiting")).to_contain_text("nothing for your nation to do now")
+            expect(carthage.locator("#next")).to_contain_text("Romans acts")
+            assert carthage.locator("#form-build").count() == 0
             # Out of turn: the Carthaginians' form kept from an earlier page (its session's CSRF
             # check value with it) is refused on their page.
             carthage.evaluate("""() => { const f = document.createElement('form'); f.method = 'post';
-                f.action = '/turn/act'; f.id = 'forged';
+                f.action = '/step/grain'; f.id = 'forged';
                 const csrf = document.querySelector('input[name=csrf]').value;
-                for (const [k, v] of [['action', 'grain'], ['csrf', csrf]]) { const i = document.createElement('input');
+                for (const [k, v] of [['csrf', csrf]]) { const i = document.createElement('input');
                   i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }
                 document.body.appendChild(f); f.submit(); }""")
             expect(carthage.locator("#error")).to_contain_text("it is Romans' turn to act, not Carthaginians'")
@@ -285,9 +289,9 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             scenario = default_scenario()
             threatened = [q for q in dict.fromkeys(i.province for i in scenario.invaders)
                           if scenario.provinces[q].nation not in (None, "Romans")]
-            offered = romans.locator("#ally-province option").evaluate_all("os => os.map(o => o.value)")
+            offered = romans.locator("#ally-against-list option").evaluate_all("os => os.map(o => o.value)")
             assert offered == threatened and "Latium" not in offered
-            romans.select_option("#ally-province", "Judaea")
+            romans.fill("#ally-against", "Judaea")
             romans.click("#ally-button")
             expect(romans.locator("#message")).to_contain_text("against Judaea")
             # the page the form lands on is a GET (Post/Redirect/Get): reloading it sends nothing again
@@ -295,8 +299,8 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             romans.reload()
             expect(romans.locator("#message")).to_contain_text("against Judaea")
             assert next(n for n in _status(url, tokens["umpire"])["nations"] if n["nation"] == "Romans")["used"] == 1
-            romans.select_option("#attack-base", "Bruttium")
-            romans.select_option("#attack-target", "Sicilia")
+            romans.fill("#attack-base", "Bruttium")
+            romans.fill("#attack-into", "Sicilia")
             romans.click("#attack-button")
             expect(romans.locator("#message")).to_contain_text("Romans attacks Sicilia")
             # Their two actions spent, a third is refused on the page.
@@ -304,19 +308,19 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             expect(romans.locator("#error")).to_contain_text("no action left this turn (2 used)")
             romans.click("#done-button")
             expect(romans.locator("#message")).to_contain_text("has finished its actions")
-            assert romans.locator("#act-build").count() == 0  # its turn is over: no forms
+            assert romans.locator("#form-build").count() == 0  # its turn is over: no forms
 
             # The Carthaginians' turn: their forms now; they build and finish.
             carthage.goto(f"{url}/")  # (not a reload: that would send the refused form again)
-            expect(carthage.locator("#next")).to_contain_text("your actions (below), then done")
-            carthage.select_option("#build-work", "fortification")
-            carthage.select_option("#build-province", "Africa")
+            expect(carthage.locator("#next")).to_contain_text("Carthaginians acts")
+            carthage.fill("#build-work", "fortification")
+            carthage.fill("#build-province", "Africa")
             carthage.click("#build-button")
             expect(carthage.locator("#message")).to_contain_text("Carthaginians builds a fortification in Africa")
             # peace only on the nations after them in the order: the Romans, before, are not offered
-            offered = carthage.locator("#peace-target option").evaluate_all("os => os.map(o => o.value)")
+            offered = carthage.locator("#peace-partner option").evaluate_all("os => os.map(o => o.value)")
             assert offered == [o["nation"] for o in _status(url, tokens["umpire"])["order"][2:]]
-            carthage.select_option("#peace-target", "Macedonians")
+            carthage.select_option("#peace-partner", "Macedonians")
             carthage.click("#peace-button")
             expect(carthage.locator("#message")).to_contain_text("peace on Macedonians")
             carthage.click("#done-button")
@@ -325,7 +329,7 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             # The nations without a browser here finish from theirs (as the CLI would take them).
             view = _status(url, tokens["umpire"])
             for o in view["order"][2:]:
-                r = httpx.post(f"{url}/turn/act", data={"action": "done"},
+                r = httpx.post(f"{url}/step/done", data={},
                                headers={"Authorization": f"Bearer {tokens[o['nation']]}", "Accept": "application/json"})
                 assert r.status_code == 200, r.text
 
@@ -333,16 +337,19 @@ def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsy
             umpire.reload()
             view = _status(url, tokens["umpire"])
             assert view["phase"] == "battles" and {a["target"] for a in view["attacks"]} >= {"Sicilia", "Phrygia"}
-            for i, a in enumerate(view["attacks"]):
-                umpire.select_option(f"#winner-{i}", "attacker" if a["target"] == "Sicilia" else "defender")
-                umpire.click(f"#result-{i}")
+            for a in view["attacks"]:
+                offered = umpire.locator("#result-battle-list option").evaluate_all("os => os.map(o => o.value)")
+                assert a["target"] in offered
+                umpire.fill("#result-battle", a["target"])
+                umpire.fill("#result-winner", "attacker" if a["target"] == "Sicilia" else "defender")
+                umpire.click("#result-button")
                 expect(umpire.locator("#message")).to_contain_text(f"battle for {a['target']}")
             umpire.click("#end-button")
             expect(umpire.locator("#message")).to_contain_text("the battles and the end of the turn")
             view = _status(url, tokens["umpire"])
             assert view["turn"] == 2 and view["phase"] == "begin"
             romans.reload()
-            expect(romans.locator("#turn")).to_contain_text("turn 2 of 15")
+            expect(romans.locator("#status")).to_contain_text("turn 2 of 15")
 
             # What a nation may read carries no token and not the campaign's seed.
             for nation, page in (("Romans", romans), ("Carthaginians", carthage)):
