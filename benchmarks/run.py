@@ -197,6 +197,7 @@ def main(argv=None) -> int:
         rows += optional_rows("benchmarks.bench_zonal", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_maps", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_app", work, quick=args.quick)
+        rows += optional_rows("benchmarks.bench_preview", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_views", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_cli", work, quick=args.quick)
         rows += optional_rows("benchmarks.bench_simulate", work, quick=args.quick)

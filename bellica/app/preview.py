@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 __all__ = ["hex_name", "hex_names", "named", "preview_json", "check_warnings", "preview_endpoint"]
@@ -102,18 +103,45 @@ def your_army(r, ident, text: str):
 
 def preview_json(c, ident, form: dict[str, str]) -> dict[str, Any]:
     """``POST /api/preview``: the engine's preview of army ``form["army"]``'s ``form["moves"]``."""
-    from bellica.engine.vae_victis.order_aids import preview_move
+    return preview_answer(*preview_inputs(c, ident, form))
+
+
+def _round(c, read_round):
+    """The stored round, read once per log head (every change of the campaign logs an event):
+    a plotted move asks again at each click, between which nothing usually changes."""
+    head = c.log_head()
+    kept = c.board.derived.get("app.preview_round")
+    if kept is not None and kept[0] == head:
+        return kept[1]
+    r = read_round(c)
+    c.board.derived["app.preview_round"] = (head, r)
+    return r
+
+
+def preview_inputs(c, ident, form: dict[str, str]) -> tuple:
+    """What the preview reads of the campaign (under the app's lock): (board, state, army, moves or
+    the syntax problem, the faction's logistics road steps)."""
     from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
     from bellica.engine.vae_victis.rounds.machine import read_round
 
-    r = read_round(c)
+    r = _round(c, read_round)
     a = your_army(r, ident, form.get("army", ""))
     try:
-        moves = army_orders_from_cli(a.id, form.get("moves", "")).moves
+        moves = tuple(army_orders_from_cli(a.id, form.get("moves", "")).moves)
     except OrderError as err:
-        return {"army": a.id, "ok": False, "refused": named(c, str(err.problems[0])), "steps": [], "next": [],
+        moves = err.problems[0]
+    return c.board, r.state, a, moves, own_logistics(c, r.state, a.faction)
+
+
+def preview_answer(board, state, a, moves, logistics) -> dict[str, Any]:
+    """The preview's JSON from :func:`preview_inputs` (pure: runs without the app's lock)."""
+    from bellica.engine.vae_victis.order_aids import preview_move
+
+    c = SimpleNamespace(board=board)  # what the naming helpers read
+    if not isinstance(moves, tuple):  # a syntax problem
+        return {"army": a.id, "ok": False, "refused": named(c, str(moves)), "steps": [], "next": [],
                 "reachable": [], "start": _hex(c, a.cell), "end": _hex(c, a.cell), "warnings": []}
-    p = preview_move(c.board, r.state, a.id, tuple(moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
+    p = preview_move(board, state, a.id, moves, logistics_road_edges=logistics)
     kept = tuple(moves[:(p.refused.index or 1) - 1]) if p.refused else tuple(moves)
     return {
         "army": a.id, "ok": p.refused is None, "moves": " ".join(map(str, kept)), "by_sea": p.by_sea,
@@ -159,7 +187,8 @@ def preview_endpoint(access):
 
         def go():
             with access.open() as c:
-                return JSONResponse(preview_json(c, _identify(c, request, ("player",)), form))
+                inputs = preview_inputs(c, _identify(c, request, ("player",)), form)
+            return JSONResponse(preview_answer(*inputs))  # the engine's work runs without the campaign's lock
         return await run_in_threadpool(_guarded, request, go)
     return endpoint
 
