@@ -9,7 +9,8 @@ Re-adjudication reads the steps back from the ``step`` events and runs them agai
 :class:`SteppedRuleset` gives the plug-in hooks that are the same for every such ruleset
 (board and rules read from the campaign file, a scenario folder stored, the start
 snapshot, row words, recorded steps); the helpers below build the events.  Nothing here
-knows a ruleset: a subclass names its own functions as class attributes.
+knows a ruleset: it finds a ruleset's functions in the ruleset's own package by their
+module (``rules``, ``storage``, ``scenario``), or a subclass names them as class attributes.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bellica.datasets.rules import rules_rows
 from bellica.engine.core.events import Event, StoredEvent
+from bellica.engine.core.files import read_toml
 from bellica.engine.core.rules import stored_rules
 from bellica.engine.core.ruleset import Ruleset
 from bellica.engine.core.tables import Snapshot, StateSchema
 from bellica.geo.errors import InputError
 
-__all__ = ["StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "border_pairs", "create_scenario_tables", "diff_events", "scenario_tables",
-           "set_campaign", "snapshot_of", "step_event", "store_rules"]
+__all__ = ["StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "allowed", "border_pairs", "create_scenario_tables",
+           "diff_events", "scenario_tables", "set_campaign", "snapshot_of", "step_event", "store_rules"]
 
 #: A state as rows: ``{table: {key: row dict}}``.
 Rows = Mapping[str, Mapping[tuple, dict]]
@@ -169,28 +171,75 @@ def adjacency_of(names: Iterable[str], pairs: Iterable[tuple[str, str]]) -> dict
     return {p: frozenset(n) for p, n in adjacency.items()}
 
 
-class SteppedRuleset(Ruleset):
-    """The plug-in hooks every stepped ruleset shares.  A subclass sets:
+def allowed(check: Callable[..., Any], *args: Any) -> bool:
+    """Whether ``check(*args)``, a position's check that raises an :class:`InputError` naming
+    what is wrong, lets a step run (a page offers the step, a ``may_take`` says yes)."""
+    try:
+        check(*args)
+    except InputError:
+        return False
+    return True
 
-    ``scenario_name`` (the board's name when ``scenario_meta`` names none), ``start_phase``,
-    ``read_scenario(con, name)``, ``write_scenario(con, scenario, rules)``,
-    ``state_rows(scenario, state)``, ``install_views(con)``, ``rules_class`` (with
-    ``from_mapping``), ``default_rules()`` and ``rules_with(overrides, *, source)`` (as
-    staticmethods), and overrides :meth:`load_folder`, :meth:`folder_summary`,
-    :meth:`start_state` and, for its own tables' words, :meth:`describe_row` / :meth:`describe_drop`.
+
+def _worded(words: Mapping[str, str | Callable[[Mapping], str]], table: str, values: Mapping) -> str | None:
+    """``words[table]`` said of ``values`` (None: no words for that table)."""
+    said = words.get(table)
+    if said is None:
+        return None
+    return said.format(**values) if isinstance(said, str) else said(values)
+
+
+class SteppedRuleset(Ruleset):
+    """The plug-in hooks every stepped ruleset shares.  A subclass sets ``scenario_name`` (the
+    board's name when ``scenario_meta`` names none) and ``start_phase``, and overrides
+    :meth:`folder_summary`, :meth:`start_state` and, for its own tables' words,
+    :attr:`row_words` / :attr:`drop_words` (or :meth:`describe_row` / :meth:`describe_drop`).
+
+    Its package declares the rest by module, found when first needed: ``rules`` (``Rules``
+    with ``from_mapping``, ``default_rules()``, ``rules_with(overrides, *, source)``),
+    ``storage`` (``read_scenario(con, name)``, ``write_scenario(con, scenario, rules)``,
+    ``state_rows(scenario, state)``, ``install_views(con)``) and ``scenario``
+    (``load_scenario(folder)``, for :meth:`load_folder`).  A subclass may name any of them
+    itself instead, as a class attribute (a staticmethod) or a method.
     """
 
     scenario_name: str = ""
     start_phase: str = ""
     #: The scenario folder's file whose optional ``[rules]`` table overrides the ruleset's file.
     scenario_file: str = "provinces.toml"
-    rules_class: Any = None
-    read_scenario: Callable
-    write_scenario: Callable
-    state_rows: Callable
-    install_views: Callable
-    default_rules: Callable
-    rules_with: Callable
+
+    # --- the package's own modules: its rules, its tables, its scenario folder -------------------
+
+    def _declared(self, module: str, name: str) -> Any:
+        """``name`` in the ruleset package's module ``module`` (an error naming both if absent)."""
+        found = getattr(self._view_module(module), name, None)
+        if found is None:
+            package = type(self).__module__.rpartition(".")[0]
+            raise NotImplementedError(f"ruleset {self.name}: {package}.{module} has no {name}; "
+                                      f"define it there or set it on {type(self).__name__}")
+        return found
+
+    @property
+    def rules_class(self) -> Any:
+        return self._declared("rules", "Rules")
+
+    def default_rules(self) -> Any:
+        return self._declared("rules", "default_rules")()
+
+    def rules_with(self, overrides: Mapping | None, *, source: str) -> Any:
+        return self._declared("rules", "rules_with")(overrides, source=source)
+
+    def read_scenario(self, con, name: str) -> Any:
+        return self._declared("storage", "read_scenario")(con, name)
+
+    def write_scenario(self, con, scenario: Any, rules: Any) -> None:
+        self._declared("storage", "write_scenario")(con, scenario, rules)
+
+    def state_rows(self, scenario: Any, state: Any) -> Rows:
+        return self._declared("storage", "state_rows")(scenario, state)
+
+    def install_views(self, con) -> None:
+        self._declared("storage", "install_views")(con)
 
     # --- board and rules ------------------------------------------------------------------------
 
@@ -237,8 +286,11 @@ class SteppedRuleset(Ruleset):
     # --- a scenario folder ----------------------------------------------------------------------
 
     def load_folder(self, folder: Path) -> tuple[Any, Mapping | None]:
-        """The scenario a folder holds, checked, and its ``[rules]`` overrides (None: none)."""
-        raise NotImplementedError
+        """The scenario a folder holds, checked (the ``scenario`` module's ``load_scenario``), and
+        the ``[rules]`` overrides of its :attr:`scenario_file` (None: none)."""
+        folder = Path(folder)
+        scenario = self._declared("scenario", "load_scenario")(folder)
+        return scenario, read_toml(folder / self.scenario_file, f"a {self.title} scenario folder").get("rules")
 
     def folder_summary(self, scenario) -> str:
         """The stored scenario in words."""
@@ -333,13 +385,19 @@ class SteppedRuleset(Ruleset):
 
     # --- words and re-adjudication -------------------------------------------------------------
 
+    #: Words for a ``put_row`` on the ruleset's tables, by table: a template of the row's
+    #: columns (``"fleet {fleet} in {sea}"``) or a function of the row.
+    row_words: Mapping[str, str | Callable[[Mapping], str]] = {}
+    #: The same for a ``drop_row``, of the dropped row's key.
+    drop_words: Mapping[str, str | Callable[[Mapping], str]] = {}
+
     def describe_row(self, table: str, row: Mapping) -> str | None:
         """Words for a ``put_row`` on one of the ruleset's tables (None: the core's words)."""
-        return None
+        return _worded(self.row_words, table, row)
 
     def describe_drop(self, table: str, key: Mapping) -> str | None:
         """Words for a ``drop_row`` on one of the ruleset's tables (None: the core's words)."""
-        return None
+        return _worded(self.drop_words, table, key)
 
     def describe(self, event: Event, campaign=None) -> str:
         if event.text:

@@ -65,7 +65,7 @@ from .dice import Dice
 from .inputs import OVER, STEPS, WORDS, node_named, side_named
 from .model import GameState
 from .play import _check_position, _dice, _dice_event, _position, play
-from .rules import RULESET, Rules, default_rules, rules_with
+from .rules import RULESET, default_rules, rules_with
 from .scenario import scenario_from_toml
 from .seal import SEAL, MagnaGraeciaSeal
 from .status import _side_may, _umpire_may, next_decision, view, view_lines
@@ -78,6 +78,12 @@ from .turn import new_game
 __all__ = ["Board", "MAGNA_GRAECIA", "MagnaGraecia", "MagnaGraeciaSeal", "OVER", "SCENARIO_SQL", "SEAL", "STATE_SQL",
            "STEPS", "VIEWS_SQL", "WORDS", "install_views", "next_decision", "node_map_of", "node_named", "play",
            "read_board", "side_named", "state_of", "state_rows", "view", "view_lines", "write_scenario"]
+
+
+def _command_words(r: Mapping) -> str:
+    who = r["side"] or f"{r['city']}'s own"
+    where = " aboard" if r["aboard"] else (" inside the walls" if r["in_city"] else "")
+    return f"command {r['id']} ({who}) at {r['node']}{where}"
 
 
 class MagnaGraecia(SteppedRuleset):
@@ -95,12 +101,7 @@ class MagnaGraecia(SteppedRuleset):
     order_seal = SEAL
     scenario_name = "magna-graecia"
     start_phase = "movement"
-    rules_class = Rules
     read_scenario = staticmethod(read_board)
-    state_rows = staticmethod(state_rows)
-    install_views = staticmethod(install_views)
-    default_rules = staticmethod(default_rules)
-    rules_with = staticmethod(rules_with)
 
     def write_scenario(self, con, scenario, rules):  # the node-campaign path passes text instead
         raise BellicaError("Magna Graecia scenarios are written by write_scenario_file")
@@ -139,32 +140,17 @@ class MagnaGraecia(SteppedRuleset):
         _state, told = self.start_state(campaign, seed)
         return list(told) + super().initial_events(campaign, seed=seed)
 
-    def describe_row(self, t: str, r: Mapping) -> str | None:
-        if t == "mg_commands":
-            who = r["side"] or f"{r['city']}'s own"
-            where = " aboard" if r["aboard"] else (" inside the walls" if r["in_city"] else "")
-            return f"command {r['id']} ({who}) at {r['node']}{where}"
-        if t == "mg_fleets":
-            return f"{r['side']}'s fleet at {r['node']}, {r['np']} NP"
-        if t == "mg_cities":
-            return f"{r['name']}: " + (f"{r['ally']}'s ally" if r["ally"] else "neutral") + \
-                (f", held by {r['holder']}" if r["holder"] else "")
-        if t == "mg_sieges":
-            return f"siege of {r['node']} by {r['besieger']} ({r['rolls']} fall rolls)"
-        if t == "mg_game":
-            return f"{r['key']} = {r['value']}"
-        if t == "mg_orders":
-            return f"{r['side']} writes its second-day order at {r['node']}"
-        return None
-
-    def describe_drop(self, t: str, k: Mapping) -> str | None:
-        if t == "mg_commands":
-            return f"command {k['id']} is gone"
-        if t == "mg_fleets":
-            return f"{k['side']}'s fleet is gone"
-        if t == "mg_sieges":
-            return f"the siege of {k['node']} is over"
-        return None
+    row_words = {
+        "mg_commands": _command_words,
+        "mg_fleets": "{side}'s fleet at {node}, {np} NP",
+        "mg_cities": lambda r: (f"{r['name']}: " + (f"{r['ally']}'s ally" if r["ally"] else "neutral")
+                                + (f", held by {r['holder']}" if r["holder"] else "")),
+        "mg_sieges": "siege of {node} by {besieger} ({rolls} fall rolls)",
+        "mg_game": "{key} = {value}",
+        "mg_orders": "{side} writes its second-day order at {node}",
+    }
+    drop_words = {"mg_commands": "command {id} is gone", "mg_fleets": "{side}'s fleet is gone",
+                  "mg_sieges": "the siege of {node} is over"}
 
     def choices(self, campaign, viewer: str | None, action, param):
         """What a side's (or the umpire's) page offers: its own commands' numbers (a city's beaten

@@ -49,21 +49,20 @@ read it (the land adjacency is the scenario's ``[[border]]`` list).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 from bellica.engine.core.events import Event
 from bellica.engine.core.machine import Step
 from bellica.engine.core.ruleset import register
-from bellica.engine.core.stepped import SteppedRuleset, StepOutcome
+from bellica.engine.core.stepped import SteppedRuleset, StepOutcome, allowed
 from bellica.engine.core.tables import Snapshot
-from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.errors import BellicaError
 
 from .lottery import Lottery
 from .model import Scenario, TurnState
 from .names import WHEEL_CITIES, nation_named, province_named, sea_named, wheel_named
 from .play import act, enter_number, enter_result, enter_wheel, numbers_events, position_events, run_engine_step
-from .rules import RULESET, Rules, default_rules, rules_with
+from .rules import RULESET
 from .status import ACTION_STEPS, OVER, TurnView, next_decision, require, standings_now, turn_view
 from .storage import (GAME_KEYS, SCENARIO_SQL, STATE_SQL, VIEWS_SQL, install_views, lottery_of, read_scenario, state_of,
                       state_rows, write_scenario)
@@ -131,18 +130,6 @@ class MareNostrum(SteppedRuleset):
 
     scenario_name = "mare-nostrum"
     start_phase = "begin"
-    rules_class = Rules
-    read_scenario = staticmethod(read_scenario)
-    write_scenario = staticmethod(write_scenario)
-    state_rows = staticmethod(state_rows)
-    install_views = staticmethod(install_views)
-    default_rules = staticmethod(default_rules)
-    rules_with = staticmethod(rules_with)
-
-    def load_folder(self, folder: Path):
-        from .scenario import _read, load_scenario
-
-        return load_scenario(folder), _read(folder / "provinces.toml").get("rules")
 
     def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} nations, {len(scenario.seas)} sea quadrants, "
@@ -159,33 +146,19 @@ class MareNostrum(SteppedRuleset):
                      f"{rules.game.turns} turns; every nation at stability {rules.stability.start}")
         return [told] + super().initial_events(campaign, seed=seed)
 
-    def describe_row(self, t: str, r: Mapping) -> str | None:
-        if t == "mn_control":
-            return f"{r['province']} is held by {r['nation'] or 'nobody (independent)'}"
-        if t == "mn_nations_state":
-            return (f"{r['nation']}: stability {r['stability']}, {r['provinces']} provinces, "
-                    f"{r['used']} of {r['actions']} actions used" + (f", out ({r['left_game']})" if r["left_game"] else ""))
-        if t == "mn_works":
-            return (f"{r['province']}: {r['fortifications']} fortification, {r['suburbs']} suburbs, "
-                    f"{r['temples']} temple")
-        if t == "mn_fleets":
-            return f"fleet {r['fleet']} ({r['owner']}) in {r['sea']}"
-        if t == "mn_attacks":
-            return f"battle {r['seq']}: {r['attacker'] or 'invaders'} against {r['target']} ({r['kind']})"
-        if t == "mn_order":
-            return f"order of play {r['position']}: {r['nation']}"
-        if t == "mn_builds":
-            return f"ordered: {r['work']} in {r['province']}"
-        if t == "mn_game":
-            return f"{r['key']} = {r['value']}"
-        return None
-
-    def describe_drop(self, t: str, k: Mapping) -> str | None:
-        if t == "mn_fleets":
-            return f"fleet {k['fleet']} is gone"
-        if t == "mn_works":
-            return f"{k['province']}: nothing stands"
-        return None
+    row_words = {
+        "mn_control": lambda r: f"{r['province']} is held by {r['nation'] or 'nobody (independent)'}",
+        "mn_nations_state": lambda r: (f"{r['nation']}: stability {r['stability']}, {r['provinces']} provinces, "
+                                       f"{r['used']} of {r['actions']} actions used"
+                                       + (f", out ({r['left_game']})" if r["left_game"] else "")),
+        "mn_works": "{province}: {fortifications} fortification, {suburbs} suburbs, {temples} temple",
+        "mn_fleets": "fleet {fleet} ({owner}) in {sea}",
+        "mn_attacks": lambda r: f"battle {r['seq']}: {r['attacker'] or 'invaders'} against {r['target']} ({r['kind']})",
+        "mn_order": "order of play {position}: {nation}",
+        "mn_builds": "ordered: {work} in {province}",
+        "mn_game": "{key} = {value}",
+    }
+    drop_words = {"mn_fleets": "fleet {fleet} is gone", "mn_works": "{province}: nothing stands"}
 
     def require(self, campaign, snap: Snapshot, name: str) -> None:
         require(campaign, snap, name)
@@ -225,9 +198,7 @@ class MareNostrum(SteppedRuleset):
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         if action.name == "next":
             return next_decision(campaign, snap)[0] in ("begin", "end")
-        try:
-            require(campaign, snap, action.machine_step, viewer)
-        except InputError:
+        if not allowed(require, campaign, snap, action.machine_step, viewer):
             return False
         from .steps import offered
 

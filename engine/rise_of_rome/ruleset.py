@@ -40,7 +40,6 @@ is not read by the rules.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 from bellica.engine.core.events import Event
@@ -52,7 +51,7 @@ from bellica.engine.rise_of_rome.dice import Roller
 from bellica.engine.rise_of_rome.model import Scenario, TurnState
 from bellica.engine.rise_of_rome.play import (choose_province, enter_result, give_attack, give_spending, move_events,
                                              play_until_decision, run_engine_step)
-from bellica.engine.rise_of_rome.rules import RULESET, Rules, default_rules, rules_with
+from bellica.engine.rise_of_rome.rules import RULESET
 from bellica.engine.rise_of_rome.spending import Spending
 from bellica.engine.rise_of_rome.status import (DECISIONS, ENGINE_STEPS, OVER, TurnView, campaign_over, next_decision,
                                                rome_free_revenue, turn_view)
@@ -117,18 +116,6 @@ class RiseOfRome(SteppedRuleset):
 
     scenario_name = "rise-of-rome"
     start_phase = "revenue"
-    rules_class = Rules
-    read_scenario = staticmethod(read_scenario)
-    write_scenario = staticmethod(write_scenario)
-    state_rows = staticmethod(state_rows)
-    install_views = staticmethod(install_views)
-    default_rules = staticmethod(default_rules)
-    rules_with = staticmethod(rules_with)
-
-    def load_folder(self, folder: Path):
-        from bellica.engine.rise_of_rome.scenario import _read, load_scenario
-
-        return load_scenario(folder), _read(folder / "provinces.toml").get("rules")
 
     def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} powers, {len(scenario.externals)} external powers, "
@@ -142,18 +129,13 @@ class RiseOfRome(SteppedRuleset):
         words = [Event(1, "setup", e.kind, e.data, e.text) for e in told]
         return words + super().initial_events(campaign, seed=seed)
 
-    def describe_row(self, t: str, r: Mapping) -> str | None:
-        if t == "ror_control":
-            return f"{r['province']} is held by {r['power']}"
-        if t == "ror_rulers":
-            return f"{r['power']}' ruler: Aggressor {r['aggressor']}, Protector {r['protector']}, Builder {r['builder']}"
-        if t == "ror_externals":
-            return f"the {r['power']} army: {r['points']} points in {r['province']}"
-        if t == "ror_powers_state":
-            return f"{r['power']}: {r['status']}, {r['provinces']} provinces"
-        if t == "ror_game":
-            return f"{r['key']} = {r['value']}"
-        return None
+    row_words = {
+        "ror_control": "{province} is held by {power}",
+        "ror_rulers": "{power}' ruler: Aggressor {aggressor}, Protector {protector}, Builder {builder}",
+        "ror_externals": "the {power} army: {points} points in {province}",
+        "ror_powers_state": "{power}: {status}, {provinces} provinces",
+        "ror_game": "{key} = {value}",
+    }
 
     # --- one step (the core's runner: SteppedRuleset.take_step; play.py's steps give the rules) ---
 

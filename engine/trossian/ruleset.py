@@ -59,16 +59,16 @@ from typing import Any, Mapping
 from bellica.engine.core.events import Event
 from bellica.engine.core.machine import Step
 from bellica.engine.core.ruleset import register
-from bellica.engine.core.stepped import SteppedRuleset
+from bellica.engine.core.stepped import SteppedRuleset, allowed
 from bellica.engine.core.tables import Snapshot
-from bellica.geo.errors import InputError, BellicaError
+from bellica.geo.errors import BellicaError
 
 from .dice import Dice
 from .model import GameState, Scenario
 from .orders import ALLY_PHASES, NATION_STEPS, ORDER_KINDS, nation_named, place_named
 from .play import (_dice_events, _position, _restamp, _tag_couriers, act, ally, engine_step, enter_result, next_step,
                    parse_dice, parse_fates)
-from .rules import RULESET, Rules, default_rules, rules_with
+from .rules import RULESET, rules_with
 from .seal import TROSSIAN_SEAL, TrossianSeal
 from .status import _require, next_decision, status_lines, status_view
 from .storage import (_GAME_KEYS, SCENARIO_SQL, STATE_SQL, VIEWS_SQL, _rows, install_views, read_scenario, state_of,
@@ -111,12 +111,6 @@ class Trossian(SteppedRuleset):
 
     scenario_name = "trossian"
     start_phase = "begin"
-    rules_class = Rules
-    read_scenario = staticmethod(read_scenario)
-    write_scenario = staticmethod(write_scenario)
-    install_views = staticmethod(install_views)
-    default_rules = staticmethod(default_rules)
-    rules_with = staticmethod(rules_with)
 
     def state_rows(self, scenario, state):
         return _rows(scenario, state)
@@ -148,30 +142,20 @@ class Trossian(SteppedRuleset):
                      f"{s.title}: {', '.join(s.nations)}; {len(s.provinces)} provinces, Early Spring {s.year}")
         return [told] + super().initial_events(campaign, seed=seed)
 
-    def describe_row(self, t: str, r: Mapping) -> str | None:
-        if t == "tr_control":
-            return f"{r['province']} is held by {r['nation'] or 'nobody'}"
-        if t == "tr_armies":
-            return f"army {r['army']} ({r['nation']}) in {r['province']}: {r['strength']} units"
-        if t == "tr_navies":
-            return f"navy {r['navy']} ({r['nation']}) in {r['lane']}" + (f" at {r['berth']}" if r["berth"] else " at sea")
-        if t == "tr_couriers":
-            return f"courier {r['courier']} ({r['nation']}) in {r['place']} ({r['mode']})"
-        if t == "tr_treasury":
-            return f"{r['nation']}: {r['treasury']} AP banked"
-        if t == "tr_sieges":
-            return f"{r['nation']} pacifies {r['province']}: {r['done']} of {r['needed']} phases"
-        if t == "tr_battles":
-            return f"battle {r['battle']} open in {r['province']}"
-        if t == "tr_game":
-            return f"{r['key']} = {r['value']}"
-        return None
-
-    def describe_drop(self, t: str, k: Mapping) -> str | None:
-        words = {"tr_armies": "army {army} is gone", "tr_navies": "navy {navy} is gone",
-                 "tr_couriers": "courier {courier} is gone", "tr_battles": "battle {battle} is over",
-                 "tr_sieges": "the siege of {province} ends"}
-        return words[t].format(**k) if t in words else None
+    row_words = {
+        "tr_control": lambda r: f"{r['province']} is held by {r['nation'] or 'nobody'}",
+        "tr_armies": "army {army} ({nation}) in {province}: {strength} units",
+        "tr_navies": lambda r: f"navy {r['navy']} ({r['nation']}) in {r['lane']}" + (
+            f" at {r['berth']}" if r["berth"] else " at sea"),
+        "tr_couriers": "courier {courier} ({nation}) in {place} ({mode})",
+        "tr_treasury": "{nation}: {treasury} AP banked",
+        "tr_sieges": "{nation} pacifies {province}: {done} of {needed} phases",
+        "tr_battles": "battle {battle} open in {province}",
+        "tr_game": "{key} = {value}",
+    }
+    drop_words = {"tr_armies": "army {army} is gone", "tr_navies": "navy {navy} is gone",
+                  "tr_couriers": "courier {courier} is gone", "tr_battles": "battle {battle} is over",
+                  "tr_sieges": "the siege of {province} ends"}
 
     def require(self, campaign, snap: Snapshot, name: str) -> None:
         _require(campaign, snap, name)
@@ -208,11 +192,7 @@ class Trossian(SteppedRuleset):
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         if action.name == "next":
             return next_decision(campaign, snap)[0] in ("begin", "resolve", "end", "spring")
-        try:
-            _require(campaign, snap, action.machine_step, viewer)
-        except InputError:
-            return False
-        return True
+        return allowed(_require, campaign, snap, action.machine_step, viewer)
 
     def status_lines(self, status: Mapping) -> list[str]:
         return status_lines(status)
