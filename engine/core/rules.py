@@ -9,8 +9,8 @@ stores them in its ``rules(key, value)`` table; :func:`stored_rules` reads that 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Callable, Iterator, Mapping, get_type_hints
 
 import duckdb
 
@@ -18,7 +18,7 @@ from bellica.datasets.rules import rules_from_rows
 from bellica.geo.errors import InputError
 from bellica.schema import existing_tables
 
-__all__ = ["RuleSet", "SectionedRules", "reading_rules", "section", "stored_rules", "stored_ruleset_name"]
+__all__ = ["RuleSet", "SectionedRules", "Span", "TurnYears", "reading_rules", "section", "stored_rules", "stored_ruleset_name"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,30 @@ def reading_rules(where: str, ruleset: str, *, wrong: tuple[type[Exception], ...
         raise InputError(f"{where}: {err}: use datasets/rules/{ruleset}.toml's keys") from None
 
 
+class Span:
+    """An inclusive range of a roll or a rating, ``low`` to ``high`` (a rules table's row: a
+    frozen dataclass with those fields, and what the range gives)."""
+
+    low: int
+    high: int
+
+    def holds(self, number: int) -> bool:
+        return self.low <= number <= self.high
+
+
+class TurnYears:
+    """The years of a game's turns (a rules section: a frozen dataclass with ``first_year``,
+    negative BC, and ``years_per_turn``)."""
+
+    first_year: int
+    years_per_turn: int
+
+    def years(self, turn: int) -> tuple[int, int]:
+        """(first, last) year of ``turn``: ``first_year`` and ``years_per_turn`` later for turn 1."""
+        start = self.first_year + (turn - 1) * self.years_per_turn
+        return start, start + self.years_per_turn
+
+
 def section(kind: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
     """The builder of a typed section whose keys are its fields: ``kind(**values)``."""
     return lambda values: kind(**values)
@@ -58,15 +82,37 @@ def section(kind: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
 
 class SectionedRules(RuleSet):
     """A ruleset's typed rules made from its merged values, a section each: a subclass (a frozen
-    dataclass) names its data file in ``RULESET``, says in :meth:`sections` how each top-level
-    table of the file becomes its typed field, and checks the values' meaning in :meth:`_check`."""
+    dataclass) names its data file in ``RULESET`` and has a field per top-level table of the
+    file; a field typed as a frozen dataclass is built from its table's keys (:func:`section`),
+    any other (or one read otherwise) by :meth:`built_otherwise`; :meth:`_check` checks the
+    values' meaning."""
 
     RULESET = ""
 
     @classmethod
+    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Callable[[Any], Any]]:
+        """Field name -> builder, for the fields not built as their dataclass from their table's
+        keys (default: none)."""
+        return {}
+
+    @classmethod
     def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Callable[[Any], Any]]:
-        """Field name -> builder of that field from the merged table of the same name, in the order built."""
-        raise NotImplementedError
+        """Field name -> builder of that field from the merged table of the same name, in the
+        order built (the fields' order): :meth:`built_otherwise`'s, else the field's dataclass."""
+        otherwise = cls.built_otherwise(merged, where)
+        kinds = get_type_hints(cls)
+        built: dict[str, Callable[[Any], Any]] = {}
+        for f in fields(cls):
+            if f.name in ("name", "values"):
+                continue
+            if f.name in otherwise:
+                built[f.name] = otherwise[f.name]
+            elif is_dataclass(kinds[f.name]):
+                built[f.name] = section(kinds[f.name])
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name} is a {kinds[f.name]}, not a dataclass: "
+                                "give its builder in built_otherwise")
+        return built
 
     #: The errors that mean a value of the wrong kind (anything else passes through as raised).
     WRONG: tuple[type[Exception], ...] = (TypeError, ValueError)

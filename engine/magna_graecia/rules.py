@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import SectionedRules, section
+from bellica.engine.core.rules import SectionedRules
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -127,18 +127,10 @@ class Rules(SectionedRules):
     options: Options
 
     @classmethod
-    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         return {
-            "game": section(GameRules),
             "elements": lambda el: ElementRules(tuple(el["types"]), {k: float(v) for k, v in el["effective"].items()}),
             "movement": lambda mv: MovementRules(**{**mv, "fast_types": tuple(mv["fast_types"])}),
-            "stacking": section(StackingRules),
-            "neutral": section(NeutralRules),
-            "sieges": section(SiegeRules),
-            "fleets": section(FleetRules),
-            "recovery": section(RecoveryRules),
-            "victory": section(VictoryRules),
-            "options": section(Options),
         }
 
     def _check(self, where: str) -> None:

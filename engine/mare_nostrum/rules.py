@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import SectionedRules, section
+from bellica.engine.core.rules import SectionedRules, Span, TurnYears
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -39,7 +39,7 @@ EFFECTS = (
 
 
 @dataclass(frozen=True)
-class EventBand:
+class EventBand(Span):
     """One row of the 1-90 random-event table."""
 
     key: str
@@ -51,20 +51,14 @@ class EventBand:
     naval: int
     effect: str
 
-    def holds(self, number: int) -> bool:
-        return self.low <= number <= self.high
-
 
 @dataclass(frozen=True)
-class GameRules:
+class GameRules(TurnYears):
+    """Turn 1 is the years (-290, -280)."""
+
     turns: int
     first_year: int
     years_per_turn: int
-
-    def years(self, turn: int) -> tuple[int, int]:
-        """(first, last) year of ``turn``, negative BC: turn 1 is (-290, -280)."""
-        start = self.first_year + (turn - 1) * self.years_per_turn
-        return start, start + self.years_per_turn
 
 
 @dataclass(frozen=True)
@@ -185,21 +179,8 @@ class Rules(SectionedRules):
     options: Options
 
     @classmethod
-    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
-        return {
-            "events": _event_bands,
-            "game": section(GameRules),
-            "treasury": section(TreasuryRules),
-            "lottery": section(LotteryRules),
-            "building": section(BuildingRules),
-            "sieges": section(SiegeRules),
-            "diplomacy": section(DiplomacyRules),
-            "battles": section(BattleRules),
-            "naval": section(NavalRules),
-            "stability": section(StabilityRules),
-            "victory": section(VictoryRules),
-            "options": section(Options),
-        }
+    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+        return {"events": _event_bands}
 
     def _check(self, where: str) -> None:
         lo, hi = self.lottery.lowest, self.lottery.highest

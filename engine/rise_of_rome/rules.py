@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import SectionedRules, section
+from bellica.engine.core.rules import SectionedRules, Span, TurnYears
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -33,7 +33,7 @@ ASPECTS = ("aggressor", "protector", "builder")
 
 
 @dataclass(frozen=True)
-class Band:
+class Band(Span):
     """An inclusive range of a rating and what it gives (a modifier, a number of cards)."""
 
     name: str
@@ -41,22 +41,16 @@ class Band:
     high: int
     value: int
 
-    def holds(self, rating: int) -> bool:
-        return self.low <= rating <= self.high
-
 
 @dataclass(frozen=True)
-class GameRules:
+class GameRules(TurnYears):
+    """Turn 1 is 348-341 BC."""
+
     turns: int
     first_year: int
     years_per_turn: int
     last_year: int
     player: str
-
-    def years(self, turn: int) -> tuple[int, int]:
-        """(first, last) year of ``turn`` (negative: BC); turn 1 is 348-341 BC."""
-        start = self.first_year + (turn - 1) * self.years_per_turn
-        return start, start + self.years_per_turn
 
 
 @dataclass(frozen=True)
@@ -180,9 +174,8 @@ class Rules(SectionedRules):
     options: Options
 
     @classmethod
-    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         return {
-            "game": section(GameRules),
             "revenue": lambda r: RevenueRules(
                 subject_yield={_int_key(k, f"{where} revenue.subject_yield"): int(v) for k, v in r["subject_yield"].items()},
                 **{k: v for k, v in r.items() if k != "subject_yield"}),
@@ -197,9 +190,7 @@ class Rules(SectionedRules):
                 points_per_general=dict(b["points_per_general"]),
                 generator=GeneratorRules(**b["generator"]),
                 **{k: v for k, v in b.items() if k not in ("command_cards", "points_per_general", "generator")}),
-            "externals": section(ExternalRules),
             "civic": lambda c: CivicRules(enemy_control_penalty=c["enemy_control_penalty"], **c["verdicts"]),
-            "options": section(Options),
         }
 
     def _check(self, where: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.rules import SectionedRules, section
+from bellica.engine.core.rules import SectionedRules
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
@@ -177,20 +177,13 @@ class Rules(SectionedRules):
     options: Options
 
     @classmethod
-    def sections(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         return {
             "calendar": _calendar,
-            "movement": section(MovementRules),
             "units": lambda units: UnitRules(**{k: tuple(v) for k, v in units.items()}),
             "attrition": lambda rows: {r: AttritionRow(**rows[r]) for r in RESULTS},
-            "couriers": section(CourierRules),
-            "navies": section(NavyRules),
             "ice": _ice,
-            "pacification": section(PacificationRules),
-            "treasury": section(TreasuryRules),
             "costs": lambda costs: {k: int(v) for k, v in costs.items()},
-            "cards": section(CardRules),
-            "options": section(Options),
         }
 
     def _check(self, where: str) -> None:
