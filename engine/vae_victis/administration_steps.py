@@ -280,9 +280,13 @@ def _gain_unowned_structures(ad: _Admin) -> None:
 
 
 def _place_losers(ad: _Admin) -> None:
-    """Step 6: removed losers go to the nearest (in hexes) controlled, unsieged, unblockaded
-    structure on their lines, else ``retreat_hexes`` away from their enemies, else they are
-    irrevocably eliminated."""
+    """Step 6: a removed loser goes to the closest (in hexes) controlled, unsieged, unblockaded
+    structure on its lines; if reaching that structure would cross a sea zone where its faction's
+    naval superiority is 0 (seed: "it will instead reappear 2 hexes away"), or no such structure
+    exists, it goes ``retreat_hexes`` away from its enemies; else it is irrevocably eliminated.
+    The closest is chosen first and the sea checked after: a farther structure reachable by land
+    is not taken instead (issue 22).  Of structures equally close, one reached without crossing
+    such a zone is taken (then the first by name)."""
     from bellica.engine.vae_victis.grid import grid_distance  # h3 alone (engine/vae_victis/grid.py), loaded on first use
 
     board, armies, inputs = ad.board, ad.armies, ad.inputs
@@ -292,24 +296,25 @@ def _place_losers(ad: _Admin) -> None:
         occupied = {x.cell for x in armies.values() if x.cell is not None}
         reachable = reachable_land(board, ad.placed_state(), a.faction, lost_at)
         choices = sorted(
-            (grid_distance(lost_at, board.structures[n].cell), n)
+            (grid_distance(lost_at, board.structures[n].cell), board.structures[n].cell not in reachable, n)
             for n in ad.logistics_now.supplied.get(a.faction, ())
             if n not in inputs.blockaded and board.structures[n].cell not in occupied
-            and board.structures[n].cell in reachable
         )
-        if choices:
-            d, name = choices[0]
+        if choices and not choices[0][1]:
+            d, _, name = choices[0]
             armies[a_id] = replace(a, cell=board.structures[name].cell)
             ad.ev("army_placed", {"army": a_id, "cell": board.structures[name].cell, "structure": name},
                   f"army {a_id} ({a.faction}) is placed in {name}, its nearest controlled unsieged structure on its lines ({d} hexes)")
             continue
         enemies = [armies[o].cell for o in ad.opponents.get(a_id, ()) if armies[o].cell]
         dest = retreat_destination(board, lost_at, enemies, set(), occupied, (), ad.rules.retreat_hexes)
+        why = (f"its nearest structure on its lines, {choices[0][2]} ({choices[0][0]} hexes), lies across a sea zone "
+               f"where it has no naval superiority" if choices else "it has no controlled unsieged structure on its lines")
         if dest is not None:
             armies[a_id] = replace(a, cell=dest)
-            ad.ev("army_placed", {"army": a_id, "cell": dest, "structure": None},
-                  f"army {a_id} ({a.faction}) has no structure on its lines it can reach without crossing a sea "
-                  f"zone where it has no naval superiority: it reappears {ad.rules.retreat_hexes} hexes away at {dest}")
+            ad.ev("army_placed", {"army": a_id, "cell": dest, "structure": None,
+                                  "across_sea": choices[0][2] if choices else None},
+                  f"army {a_id} ({a.faction}): {why}: it reappears {ad.rules.retreat_hexes} hexes away at {dest}")
         else:
             armies[a_id] = replace(a, cell=None, eliminated=True)
             ad.ev("army_eliminated", {"army": a_id}, f"army {a_id} ({a.faction}) has nowhere to go and is irrevocably eliminated")

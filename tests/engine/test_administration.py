@@ -12,7 +12,7 @@ from bellica.engine.vae_victis.model import Siege, Transfer
 from bellica.engine.vae_victis.zoc import army_zoc
 from bellica.geo.errors import InputError
 from bellica.geo.hexgrid import grid_distance
-from tests.engine.boards import sketch
+from tests.engine.boards import cell, sketch
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +219,35 @@ def test_navies_neither_gain_nor_prevent_control():
     assert administer(m.board, navy_only, AdminInputs(start_state=navy_only)).state.control["Mylae"] is None
     both = m.state([(1, "carthago", "3"), (9, "roma", "9")])
     assert administer(m.board, both, AdminInputs(start_state=both)).state.control["Mylae"] == "roma"
+
+
+def test_a_loser_whose_nearest_structure_lies_across_a_sea_without_superiority_reappears():
+    """Issue 22, deviation 1.  Seed ("Outcomes and effects"): a beaten army goes to the controlled,
+    unsieged, unblockaded structure on its lines closest to where it lost; "if it would need to
+    cross a sea zone in which its faction has a Naval Superiority level of 0 in order to do so, it
+    will instead reappear 2 hexes away from where it lost the battle".  The position: Roman army 13
+    beaten on the toe of Italy; Messana (2 hexes) across the Strait, Hipponium (3 hexes) on Italy.
+    Before, the engine placed it in Hipponium, calling it "its nearest ... structure"."""
+    import h3
+
+    toe, sicily = cell(""), cell("9 9 9")               # the Strait: the ring of water 2 around Sicily's centre
+    strait = set(h3.grid_ring(sicily, 2))
+    hipponium = min(c for c in h3.grid_ring(sicily, 3) if grid_distance(c, toe) == 3)   # on the Italian shore
+    m = sketch(radius=6, water={c: "coast" for c in strait}, sea_zones={c: ["Fretum Siculum"] for c in strait},
+               structures=[("Roma", "city", "9 9 9 9 9 9", "roma", True), ("Messana", "town", "9 9", "roma"),
+                           ("Hipponium", "town", hipponium, "roma"), ("Carthago", "city", "3 3 3 3 3", "carthago", True)])
+    start = m.state([(13, "roma", ""), (1, "carthago", "3")])
+    res = (result(1, 13, "loss", 30), result(1, 1, "win", 10))
+    placed = {}
+    for level in (0, 1):
+        s = replace(start, superiority={"Fretum Siculum": {"roma": level, "carthago": 2}})
+        out = administer(m.board, s, AdminInputs(start_state=s, engagements=find_engagements(m.board, s), results=res))
+        placed[level] = (out.state.army(13).cell, next(e for e in out.events if e.kind == "army_placed"))
+    cell0, ev0 = placed[0]
+    assert cell0 not in (hipponium, m.cell("9 9")) and grid_distance(cell0, toe) == 2
+    assert grid_distance(cell0, m.cell("3")) > grid_distance(toe, m.cell("3"))       # away from the victor
+    assert ev0.data["structure"] is None and ev0.data["across_sea"] == "Messana"
+    assert ev0.text.startswith("army 13 (roma): its nearest structure on its lines, Messana (2 hexes), lies across "
+                               "a sea zone where it has no naval superiority: it reappears 2 hexes away")
+    cell1, ev1 = placed[1]                               # superiority 1: it crosses to Messana
+    assert cell1 == m.cell("9 9") and ev1.data["structure"] == "Messana"

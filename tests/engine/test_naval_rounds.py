@@ -312,9 +312,10 @@ def test_a_beaten_army_crosses_the_sea_only_with_naval_superiority(influence, pl
         assert placed.text.startswith("army 9 (roma) is placed in Ostia, its nearest controlled unsieged structure")
     else:
         assert placed.data["structure"] is None
-        assert placed.text == (
-            "army 9 (roma) has no structure on its lines it can reach without crossing a sea zone where it has no "
-            f"naval superiority: it reappears 2 hexes away at {s.army(9).cell}")
+        assert placed.data["across_sea"] == "Ostia" and placed.text.startswith(
+            "army 9 (roma): its nearest structure on its lines, Ostia (")
+        assert placed.text.endswith(
+            f"lies across a sea zone where it has no naval superiority: it reappears 2 hexes away at {s.army(9).cell}")
         assert grid_distance(s.army(9).cell, m.cell(f"{SICILIA} 9")) == 2
         assert s.army(9).cell in h3.grid_disk(m.cell(SICILIA), 2)  # on Sicilia, where it was beaten
     c.verify()
