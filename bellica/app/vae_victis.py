@@ -296,9 +296,13 @@ def _submitted(c, data) -> str | None:
 
     if data["orders"] is None:
         return None
+    from bellica.engine.core.players import seats
+
     submitters = rounds.order_submitters(c)
     orders = data["orders"]
-    rows = [(f, ", ".join(map(str, orders["submitted"][f])) or "-", ", ".join(map(str, orders["missing"][f])) or "-",
+    bots = seats(c.con)  # a seat an engine player holds is marked (`bellica round bots` gives its orders)
+    rows = [(f + (f" (bot: {bots[f]})" if f in bots else ""), ", ".join(map(str, orders["submitted"][f])) or "-",
+             ", ".join(map(str, orders["missing"][f])) or "-",
              ", ".join(sorted({str(submitters.get(a)) for a in orders["submitted"][f]})) or "-")
             for f in orders["submitted"]]
     return pages.table(["faction", "armies in", "armies missing", "submitted by"], rows)

@@ -178,3 +178,13 @@ def test_bots_replay_under_readjudication_and_repeat(tmp_path):
     assert logs[0] == logs[1]  # same seed, same seats: the same log
     assert sum(1 for kind, _d, _t in logs[0] if kind == "bot_note") == 4
     assert readjudicate(tmp_path / "c0.duckdb") > 10
+
+
+def test_the_umpire_page_marks_bot_seats():
+    from bellica.app.vae_victis import _submitted
+    from bellica.engine.vae_victis.steps import status_data
+
+    c, _ = field()
+    set_seats(c, {"carthago": "heuristic"})
+    html = _submitted(c, status_data(rounds.round_status(c), campaign=c))
+    assert "carthago (bot: heuristic)" in html and "roma (bot" not in html
