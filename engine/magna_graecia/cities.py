@@ -56,11 +56,29 @@ def alliance_rolls(state: GameState, rules: Rules, dice: Dice) -> tuple[GameStat
             events.append(Event(state.turn, PHASE, "alliance_roll", {**data, "joined": True},
                                 f"{name} joins {side} on a {r.value}"))
             events += evs
+            state, evs = _nobody_left_to_fight(state, name)
+            events += evs
         else:
             stays = "neutral" if city.ally is None else f"{city.ally}'s ally"
             events.append(Event(state.turn, PHASE, "alliance_roll", {**data, "joined": False},
                                 f"{name} stays {stays} ({r.value})"))
     return state, events
+
+
+def _nobody_left_to_fight(state: GameState, node: str) -> tuple[GameState, list[Event]]:
+    """A city attacked this movement (so allied to the attacker's opponent) that the alliance
+    roll then swings to the attacker ("the city joins that player's side, even if it is
+    currently allied to the opposing side") is the attacker's friend: the battle due against
+    it is called off when no enemy is left in the node to fight, and no siege can follow.  The
+    attacker's counters simply stand in a friendly city's node (docs/rules/magna-graecia.md)."""
+    from .battles import camps
+
+    b = state.battle_at(node)
+    if b is None or b.kind != "land" or camps(state, b)[1]:
+        return state, []
+    state = replace(state, battles=tuple(x for x in state.battles if x is not b))
+    return state, [Event(state.turn, PHASE, "battle_called_off", {"node": node, "attacker": b.attacker},
+                         f"no battle at {node}: the city has joined {b.attacker} and no enemy is left there")]
 
 
 def _opponent(state: GameState, rules: Rules, attacker: str) -> str | None:

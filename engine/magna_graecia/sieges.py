@@ -93,6 +93,8 @@ def declare_siege(state: GameState, nmap: NodeMap, rules: Rules, node: str) -> t
         if cs.holder is None and n > 1:          # neutral, attacked, or allied to a defender alike
             raise InputError(f"{city}'s {n} commands cannot all shut themselves in: a city of two or three commands "
                              "holds the walls with one and meets the attacker in the field; the battle must be fought")
+    if not dfn:
+        raise InputError(f"no enemy stands at {node} to go inside the walls: there is nothing to besiege")
     inside = tuple(replace(c, in_city=True) for c in dfn)
     state2 = state.with_commands(inside)
     siege = Siege(node, b.attacker, b.defenders[0], started=state.turn)

@@ -108,3 +108,31 @@ def test_the_plugin_passes_a_defenders_attack_on_the_city_to_the_rules():
     assert _action("attack_city", {"side": "Blue", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum",
                                                                               "by": "Blue"}
     assert _action("attack_city", {"side": "Red", "node": "Oppidum"}, s) == {"do": "attack_city", "node": "Oppidum"}
+
+
+def test_an_attacked_city_swung_to_the_attacker_by_the_alliance_roll_means_no_battle_and_no_siege():
+    """Issue 22, deviation 3.  The seed: attacking a neutral city makes it "an ally of the
+    opposing player"; at the end of the movement the alliance d6 is rolled where a counter
+    stands in the city's node, and on a 6 "the city joins that player's side, even if it is
+    currently allied to the opposing side" (no roll only where the opposition has a command
+    present: here it has none).  Red attacks Oppidum, then rolls its 6: the city is Red's
+    friend, so no battle is left against nobody, and no siege can be laid (before: "43 against
+    0 inside", the city's own command among the besiegers, and a fall without loss)."""
+    from bellica.engine.magna_graecia import sieges
+
+    s = at_oppidum(game())
+    s, _ = cities.attack_city(s, R, "Oppidum")
+    assert s.cities["Oppidum"].ally == "Blue" and s.battle_at("Oppidum") is not None
+    swung, _ = cities.join(s, "Oppidum", "Red", "movement", "test")   # the battle left standing, as before
+    with pytest.raises(InputError, match="no enemy stands at Oppidum to go inside the walls"):
+        sieges.declare_siege(swung, MAP, R, "Oppidum")
+    s, ev = turn.end_movement(s, MAP, R, Dice(1, {"alliance/1/Oppidum/Red": 6}))
+    assert s.cities["Oppidum"].ally == "Red" and s.cities["Oppidum"].hostile_to is None
+    assert s.battle_at("Oppidum") is None and not s.battles
+    called_off = next(e for e in ev if e.kind == "battle_called_off")
+    assert called_off.text == "no battle at Oppidum: the city has joined Red and no enemy is left there"
+    with pytest.raises(InputError, match="no battle is due at Oppidum"):
+        sieges.declare_siege(s, MAP, R, "Oppidum")
+    assert s.command(4).node == "Oppidum"                 # Red's counter stands in a friendly city's node
+    s, _ = turn.end_player_turn(s, MAP, R)                # nothing owed: the turn passes on
+    assert s.phasing == "Blue"
