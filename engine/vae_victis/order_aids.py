@@ -173,7 +173,7 @@ def _past_mp(army_id: int, steps: list[PreviewStep], budget: int) -> OrderProble
     if over is None:
         return None
     before = over.spent - over.cost
-    return OrderProblem(army_id, "moves", f"move {over.index} (clock {over.clock}) costs {over.cost} MP ({over.why}) "
+    return OrderProblem(army_id, "moves", f"clock {over.clock} costs {over.cost} MP ({over.why}) "
                         f"but only {budget - before} of the army's {budget} MP are left: drop it and the moves after it",
                         over.index)
 
