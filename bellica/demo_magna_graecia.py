@@ -30,9 +30,9 @@ from collections import deque
 from pathlib import Path
 from typing import Mapping
 
+from bellica.demo_common import demo_main, told_lines, with_next
 from bellica.engine.core.campaign import Campaign
 from bellica.engine.core.machine import StepRefused
-from bellica.engine.core.readjudicate import readjudicate
 from bellica.engine.magna_graecia.battles import camps
 from bellica.engine.magna_graecia.movement import reachable, reachable_by_sea
 from bellica.engine.magna_graecia.ruleset import next_decision, play, state_of
@@ -235,11 +235,8 @@ def run_demo(campaign_path: str | Path, *, seed: int = DEMO_SEED, turns: int = D
                 break
             play_turn(c)
         words = next_decision(c, c.snapshot())
-        c.verify()
-        lines = [e.text for e in c.events() if e.kind not in ("put_row", "drop_row", "set_campaign", "put_note")]
-        lines.append("seen: " + ", ".join(sorted(_seen(c))))
-    readjudicate(campaign)
-    return lines + [f"next: {words.replace('CAMPAIGN', str(campaign))}"]
+        lines = told_lines(c) + ["seen: " + ", ".join(sorted(_seen(c)))]
+    return with_next(campaign, lines, words)
 
 
 def play_first_turn(campaign_path: str | Path, scenario: str, *, seed: int = DEMO_SEED) -> list[str]:
@@ -264,10 +261,8 @@ def play_first_turn(campaign_path: str | Path, scenario: str, *, seed: int = DEM
         if played != [s for s in order if s in played] or skipped:
             raise InputError(f"{scenario}: turn 1 was played by {played}, not by {list(order)} in order")
         words = next_decision(c, c.snapshot())
-        c.verify()
-        lines = [e.text for e in c.events() if e.kind not in ("put_row", "drop_row", "set_campaign", "put_note")]
-    readjudicate(campaign)
-    return lines + [f"next: {words.replace('CAMPAIGN', str(campaign))}"]
+        lines = told_lines(c)
+    return with_next(campaign, lines, words)
 
 
 def scenario_path(target: str | Path, scenario: str) -> Path:
@@ -277,13 +272,8 @@ def scenario_path(target: str | Path, scenario: str) -> Path:
 
 
 if __name__ == "__main__":  # python -m bellica.demo_magna_graecia build/magna-graecia.duckdb [MAP]
-    t0 = time.perf_counter()
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "build/magna-graecia.duckdb")
-    build_demo_campaign(target, map_path=sys.argv[2] if len(sys.argv) > 2 else None)
-    for line in run_demo(target):
-        print(line)
-    print(f"{target}: the Dionysian scenario played by both sides, verified and re-adjudicated in "
-          f"{time.perf_counter() - t0:.1f} s")
+    target, t0 = demo_main("build/magna-graecia.duckdb", build_demo_campaign, run_demo,
+                           "the Dionysian scenario played by both sides")
     for name in SCENARIOS[1:]:
         t1 = time.perf_counter()
         other = scenario_path(target, name)

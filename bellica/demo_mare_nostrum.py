@@ -28,12 +28,10 @@ Finally the log is replayed against the tables and every step re-adjudicated fro
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 
+from bellica.demo_common import demo_main, told_lines, with_next
 from bellica.engine.core.campaign import Campaign
-from bellica.engine.core.readjudicate import readjudicate
 from bellica.engine.mare_nostrum.ruleset import act, enter_result, enter_wheel, next_decision, run_engine_step, state_of
 from bellica.geo.errors import InputError
 
@@ -111,16 +109,9 @@ def run_demo_turn(campaign_path: str | Path, *, seed: int = DEMO_SEED) -> list[s
             enter_result(c, attack.target, RESULTS.get(attack.target, "defender"))
         run_engine_step(c, "end")
         step, words = next_decision(c, c.snapshot())
-        c.verify()
-        lines = [e.text for e in c.events() if e.kind not in ("put_row", "drop_row", "set_campaign", "put_note")]
-    readjudicate(campaign)
-    return lines + [f"next: {words.replace('CAMPAIGN', str(campaign))}"]
+        lines = told_lines(c)
+    return with_next(campaign, lines, words)
 
 
 if __name__ == "__main__":  # python -m bellica.demo_mare_nostrum build/mare-nostrum.duckdb [MAP]
-    t0 = time.perf_counter()
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "build/mare-nostrum.duckdb")
-    build_demo_campaign(target, map_path=sys.argv[2] if len(sys.argv) > 2 else None)
-    for line in run_demo_turn(target):
-        print(line)
-    print(f"{target}: turn 1 played by six nations, verified and re-adjudicated in {time.perf_counter() - t0:.1f} s")
+    demo_main("build/mare-nostrum.duckdb", build_demo_campaign, run_demo_turn, "turn 1 played by six nations")
