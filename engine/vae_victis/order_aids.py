@@ -161,6 +161,8 @@ def _land_preview(board, state, a, moves, logistics, reach) -> MovePreview:
                     halt.text if halt is not None else None, halt.cell if halt is not None else None)
     stopped = halt is not None and halt.kind in ("zoc", "strait", "strait_closed", "occupied", "friendly")
     nxt = () if stopped else _land_next(board, end, a.faction, budget - spent, logistics, navy)
+    if not any(moves) and not stopped:
+        nxt = _embarking(board, state, a, nxt)
     reachable = _land_reach(board, state, a, end, budget - spent, logistics, navy) if reach and not stopped else {}
     return replace(p, next=nxt, reachable=reachable, warnings=_land_outcome(board, sim.state, a.id, halt))
 
@@ -202,6 +204,17 @@ def _made(index: int, halt: Halt | None) -> bool:
     if halt is None or halt.move is None:
         return True
     return index <= halt.move if halt.kind in ("zoc", "strait", "arrival") else index < halt.move
+
+
+def _embarking(board, state, a, nxt: tuple[NextHex, ...]) -> tuple[NextHex, ...]:
+    """An army that has not moved yet may embark from its Town/City (its first move enters a Coast
+    or Sea hex: :func:`~engine.vae_victis.order_paths.moves_by_sea`): those hexes are open, at their NMP."""
+    from bellica.engine.vae_victis.naval_superiority import NAVAL_KINDS, can_embark, naval_step_cost
+
+    if any(board.hexes[n.cell].kind in NAVAL_KINDS for n in nxt) and can_embark(board, state, a) is None:
+        return tuple(NextHex(n.clock, n.cell, naval_step_cost(board, n.cell), None)
+                     if board.hexes[n.cell].kind in NAVAL_KINDS and _sailable(board, n.cell) else n for n in nxt)
+    return nxt
 
 
 def _land_next(board, end, faction, left, logistics, navy) -> tuple[NextHex, ...]:

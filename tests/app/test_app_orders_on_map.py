@@ -149,3 +149,15 @@ def test_the_preview_answers_only_for_your_own_armies(seaside):
     assert '<script src="/static/orders_map.js"></script>' in page and 'id="army-data"' in page
     js = client(path, tokens["roma"]).get("/static/orders_map.js")
     assert js.status_code == 200 and "javascript" in js.headers["content-type"] and "/api/preview" in js.text
+
+
+def test_an_army_in_a_port_may_embark_by_a_click(seaside):
+    path, tokens = seaside
+    roma = client(path, tokens["roma"])
+    j = roma.post("/api/preview", data={"army": "10", "moves": ""}).json()
+    coast = [n for n in j["next"] if n["name"] == "Ostia 9"]
+    assert coast and coast[0]["refused"] is None and coast[0]["cost"] == 1  # Coast 1 NMP: it embarks
+    j = roma.post("/api/preview", data={"army": "9", "moves": ""}).json()
+    assert all(n["refused"] is None for n in j["next"])  # Roma is inland: every neighbour is land
+    j = roma.post("/api/preview", data={"army": "10", "moves": "9"}).json()
+    assert j["by_sea"] and j["ok"] and not j["warnings"] and any(n["name"] == "Ostia 9 9" and not n["refused"] for n in j["next"])
