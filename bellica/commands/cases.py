@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-__all__ = ["group", "scenario_campaign"]
+__all__ = ["case_campaign", "group", "scenario_campaign"]
 
 
 def scenario_campaign(scenario: str, folder: Path) -> Path:
@@ -35,6 +35,25 @@ def scenario_campaign(scenario: str, folder: Path) -> Path:
             new.main(["--scenario", scenario, "--out", str(partial), "--force", "-q"], standalone_mode=False)
         partial.replace(path)
     return path
+
+
+def case_campaign(case, folder: Path, dest: Path) -> Path:
+    """A copy at ``dest`` of ``case``'s campaign, started and ready for its position: made once in
+    ``folder`` per scenario, seed and rules (:func:`~bellica.engine.core.cases.start_key`), then
+    copied (cases sharing a start do not pay for it again)."""
+    import hashlib
+
+    from bellica.engine.core.cases import prepare, start_key
+
+    folder = Path(folder)
+    started = folder / f"started-{hashlib.sha256(start_key(case).encode()).hexdigest()[:16]}.duckdb"
+    if not started.is_file():
+        partial = started.with_suffix(".partial.duckdb")
+        shutil.copyfile(scenario_campaign(case.scenario, folder), partial)
+        prepare(case, partial)
+        partial.replace(started)
+    shutil.copyfile(started, dest)
+    return dest
 
 
 @click.group(name="cases")
@@ -72,10 +91,8 @@ def run(ruleset: str | None, ids: tuple[str, ...], work: Path | None, quiet: boo
     failed = 0
     try:
         for case in cases:
-            base = scenario_campaign(case.scenario, work)
-            copy = work / "case.duckdb"
-            shutil.copyfile(base, copy)
-            result = run_case(case, copy)
+            copy = case_campaign(case, work, work / "case.duckdb")
+            result = run_case(case, copy, prepared=True)
             failed += not result.passed
             if not (quiet and result.passed):
                 click.echo(result.line())

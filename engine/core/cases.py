@@ -27,13 +27,13 @@ import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from bellica.engine.core.events import Event
 from bellica.geo.errors import BellicaError, InputError
 
 __all__ = ["Case", "CaseResult", "CASES_DIR", "case_key", "load_case", "load_catalogue", "parse_step_line",
-           "position_events", "run_case"]
+           "position_events", "prepare", "run_case", "start_key"]
 
 #: The shipped catalogue: one folder per ruleset (its registry name), one TOML file per case.
 CASES_DIR = Path(__file__).resolve().parents[2] / "datasets" / "cases"
@@ -287,19 +287,36 @@ def _typed(value: Any, typ: str, line: str) -> Any:
 # --- running one case ----------------------------------------------------------------------------
 
 
-def run_case(case: Case, campaign_path: Path, *, on_event: Callable[[str], None] | None = None) -> CaseResult:
-    """Run ``case`` on ``campaign_path``, a fresh copy of its scenario's campaign, not started (it
-    is changed).  Returns the result; never raises for a case that fails, only for a bad file."""
+def start_key(case: Case) -> str:
+    """What the started campaign of a case depends on (scenario, seed, rules): cases sharing it
+    may start from one copy (:func:`prepare`)."""
+    return json.dumps([case.scenario, case.seed, case.rules], sort_keys=True)
+
+
+def prepare(case: Case, campaign_path: Path) -> None:
+    """Freeze the case's rules into ``campaign_path`` (its scenario's campaign, not started) and
+    start it with the case's seed: the file every case of the same :func:`start_key` begins from."""
     from bellica.engine.core.campaign import Campaign
 
-    t0 = time.perf_counter()
-    failures: list[str] = []
     if case.rules:
         _set_rules(campaign_path, case.rules, case)
     with Campaign.open(campaign_path) as c:
         if c.ruleset.name != case.ruleset:
             raise InputError(f"{case.path}: scenario {case.scenario} is a {c.ruleset.name} campaign, not {case.ruleset}")
         _start(c, case.seed)
+
+
+def run_case(case: Case, campaign_path: Path, *, prepared: bool = False) -> CaseResult:
+    """Run ``case`` on ``campaign_path``, a fresh copy of its scenario's campaign, not started
+    (``prepared``: already through :func:`prepare`); the file is changed.  Returns the result;
+    never raises for a case that fails, only for a bad case file."""
+    from bellica.engine.core.campaign import Campaign
+
+    t0 = time.perf_counter()
+    failures: list[str] = []
+    if not prepared:
+        prepare(case, campaign_path)
+    with Campaign.open(campaign_path) as c:
         if case.position:
             events = position_events(c, case.position)
             with c.transaction():

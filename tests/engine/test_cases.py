@@ -1,10 +1,9 @@
 """The catalogue of adjudication cases (datasets/cases/, docs/cases.md): one test per case, run by
-the same runner as `bellica cases run` on a fresh copy of its scenario's campaign, each scenario's
-campaign made once per test process (seconds; a case then costs a fraction of a second)."""
+the same runner as `bellica cases run` on a fresh copy of its campaign, each scenario's campaign made
+once per test process (seconds), and started once per scenario, seed and rules (cases share it)."""
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import pytest
@@ -24,11 +23,10 @@ def scenario_folder(tmp_path_factory):
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.ruleset} {c.id}" for c in CASES])
 def test_case(case, scenario_folder, tmp_path):
-    from bellica.commands.cases import scenario_campaign
+    from bellica.commands.cases import case_campaign
 
-    copy = tmp_path / "case.duckdb"
-    shutil.copyfile(scenario_campaign(case.scenario, scenario_folder), copy)
-    result = run_case(case, copy)
+    copy = case_campaign(case, scenario_folder, tmp_path / "case.duckdb")
+    result = run_case(case, copy, prepared=True)
     assert result.passed, result.line()
 
 
