@@ -262,7 +262,10 @@ def _land_reach(board, state, a, end, left, logistics, navy) -> dict[str, int]:
     from bellica.engine.vae_victis.zoc import enemy_zoc
 
     blocked = {x.cell for x in state.armies if not x.eliminated and x.cell and x.faction != a.faction}
-    stops = set(enemy_zoc(board, state, a.faction))
+    kept = board.derived.get("order_aids.enemy_zoc")  # one position is previewed click after click
+    if kept is None or kept[0] is not state or kept[1] != a.faction:
+        kept = board.derived["order_aids.enemy_zoc"] = (state, a.faction, frozenset(enemy_zoc(board, state, a.faction)))
+    stops = kept[2]
 
     def step(cell):
         for nbr in board.sides.get(cell, {}).values():
