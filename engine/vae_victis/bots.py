@@ -4,8 +4,8 @@ Both read only their seat (the faction's player view and :class:`~.bots_board.Ai
 board) and answer with the declared steps a person takes: ``initiative`` (ARMY=USE items)
 while the round's initiative is open, ``orders`` (ARMY=MOVES items, every army of the faction
 still without orders) once it is published.  Nothing else: results, retreats and the
-administration's choices stay the umpire's (the heuristic says which siege it wants in its
-reasons; :func:`siege_wishes` gives them as ``--siege`` choices).
+administration's choices stay the umpire's (:func:`siege_wishes` and :func:`debark_wishes` give
+the heuristic's as ``--siege`` and ``--debark`` choices).
 
 * **random**: every army's orders drawn among legal ones: a random walk of a random length
   over the hexes its move string may enter (:func:`~.order_paths.impassable_reason`, the same
@@ -33,7 +33,7 @@ from bellica.engine.core.sealed import OrderSeal
 from bellica.engine.core.steps import UMPIRE, Action
 from bellica.engine.vae_victis.rounds.orders_step import ORDER_SEAL
 
-__all__ = ["BOTS", "BOT_SEAL", "BOTS_STEP", "RandomBot", "HeuristicBot", "bot_aid", "siege_wishes"]
+__all__ = ["BOTS", "BOT_SEAL", "BOTS_STEP", "RandomBot", "HeuristicBot", "bot_aid", "siege_wishes", "debark_wishes"]
 
 
 # --- the seal of a bot's reasons: those of its orders -----------------------------------------------------
@@ -235,6 +235,34 @@ def siege_wishes(board, view, aid) -> dict[int, str]:
                       if s.cell in board.sides.get(a.cell, {}).values() and siege_refusal(board, pos.state, a.id, s.name) is None)
         if near:
             out[a.id] = near[0][2]
+    return out
+
+
+def debark_wishes(board, view, aid) -> dict[int, int]:
+    """{navy: clock} the heuristic would debark at the administration now: each of the faction's
+    navies next to a land hex it may land on (no other faction's town or city; a terrain the rules
+    let a navy land on), one next to a structure not the faction's first.  For ``--debark``."""
+    from bellica.engine.vae_victis.bots_board import public_state
+    from bellica.engine.vae_victis.naval_superiority import is_navy
+
+    pos = public_state(view, aid)
+    landings = board.rules.naval.debark_nmp
+    out: dict[int, int] = {}
+    for a in pos.state.armies:
+        if a.faction != pos.faction or not is_navy(board, a):
+            continue
+        options = []
+        for clock, cell in sorted(board.sides.get(a.cell, {}).items()):
+            h, s = board.hexes[cell], board.structure_at(cell)
+            if h.kind != "land" or (s is None and h.terrain not in landings):
+                continue
+            if s is not None and pos.state.control.get(s.name) not in (None, pos.faction):
+                continue
+            near = any(pos.state.control.get(t.name) != pos.faction for t in board.structures.values()
+                       if t.cell in board.sides.get(cell, {}).values() or t.cell == cell)
+            options.append((not near, clock))
+        if options:
+            out[a.id] = min(options)[1]
     return out
 
 

@@ -89,7 +89,11 @@ def _targets(board: Board, pos: Position, claimed: set) -> list[str]:
 
 
 def _advance(board: Board, pos: Position, a: Army, claimed: set) -> Plan:
-    """March on the weakest structure in reach by land; else cross by sea; else stand."""
+    """March on the weakest structure in reach by land; else cross by sea; else stand (a navy sails on)."""
+    from bellica.engine.vae_victis.naval_superiority import is_navy
+
+    if is_navy(board, a):
+        return _cross(board, pos, a, claimed)
     mp = board.rules.movement.points_per_round
     reach = land_reach(board, pos, a.cell, 3 * mp)
     best = None

@@ -188,3 +188,27 @@ def test_the_umpire_page_marks_bot_seats():
     set_seats(c, {"carthago": "heuristic"})
     html = _submitted(c, status_data(rounds.round_status(c), campaign=c))
     assert "carthago (bot: heuristic)" in html and "roma (bot" not in html
+
+
+def test_a_navy_sails_or_waits_and_may_debark_never_marches():
+    from bellica.engine.vae_victis.bots import debark_wishes
+    from bellica.engine.vae_victis.bots_board import Aid, public_state
+    from bellica.engine.vae_victis.bots_plans import plan_armies
+
+    c, m = field()
+    view = c.ruleset.player_view(c, "roma")
+    pos = public_state(view, Aid(c.board))
+    at_sea = dataclasses.replace(pos.state, armies=tuple(
+        dataclasses.replace(a, cell=m.cell("9 9 9")) if a.id == 10 else a for a in pos.state.armies))
+    plan = plan_armies(c.board, dataclasses.replace(pos, state=at_sea))[10]
+    here = m.cell("9 9 9")
+    for clock in plan.moves:  # every move of a navy's plan stays on Coast or Sea hexes
+        here = c.board.sides[here][clock]
+        assert c.board.hexes[here].kind in ("coast", "sea"), plan
+    assert plan.reason.startswith(("army 10 sails on", "navy 10 waits", "army 10 stands")), plan
+    view_at_sea = dataclasses.replace(view, layers=tuple(
+        dataclasses.replace(layer, features=tuple(
+            dataclasses.replace(f, properties={**f.properties, "cell": m.cell("9 9 9")}) if f.properties.get("id") == 10
+            else f for f in layer.features)) if layer.name == "armies" else layer for layer in view.layers))
+    wishes = debark_wishes(c.board, view_at_sea, Aid(c.board))
+    assert list(wishes) == [10] and c.board.hexes[c.board.sides[m.cell("9 9 9")][wishes[10]]].kind == "land"
