@@ -104,7 +104,7 @@ def load_case(path: Path) -> Case:
     for need in ("id", "title", "ruleset", "scenario", "tests", "steps"):
         if need not in data:
             raise InputError(f"{path}: the case needs {need!r} (docs/cases.md)")
-    if not (expect or data.get("refused")):
+    if not (expect or "refused" in data):
         raise InputError(f"{path}: the case expects nothing: give [expect] or refused (docs/cases.md)")
     position = data.get("position", "")
     lines = position.splitlines() if isinstance(position, str) else list(position)
