@@ -32,11 +32,17 @@ CHOICES = ("stay", "retire")
 
 
 def camps(state: GameState, b: Battle) -> tuple[tuple[Command, ...], tuple[Command, ...]]:
-    """(attacker's commands, defenders' commands) at the battle's node."""
+    """(attacker's commands, defenders' commands) at the battle's node.  An ally of the
+    attacker shut inside a city besieged there (a city's own commands, another side's) takes no
+    part: "allies can cooperate only in a defensive mode", and the besieged leave the walls
+    only by sallying in their own player-turn (:func:`~.sieges.sally`)."""
     att, dfn = [], []
+    besieged_here = state.siege_at(b.node) is not None
     for c in state.at(b.node):
         owner = state.owner(c)
         if owner and state.friends(owner, b.attacker):
+            if c.in_city and besieged_here and c.side != b.attacker:
+                continue
             att.append(c)
         elif (owner and any(d in state.sides and state.friends(owner, d) for d in b.defenders)) or \
                 (not owner and f"city:{c.city}" in b.defenders):

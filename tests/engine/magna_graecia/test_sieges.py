@@ -278,3 +278,28 @@ def test_the_defending_side_declares_going_inside_the_phasing_side_may_enter_it(
         _check_turn(s, "siege", {"side": "Green", "node": "Oppidum"})
     with pytest.raises(InputError, match="give --side"):
         _check_turn(s, "siege", {"node": "Oppidum"})
+
+
+def test_relieving_a_besieged_ally_leaves_its_garrison_inside_the_walls():
+    """Issue 22, deviation 4.  Red moves to relieve Oppidum, its ally, besieged by Blue.  The seed:
+    "allies can cooperate only in a defensive mode", and the besieged "defending force may sally in
+    his own player-turn".  Before, the city's in-city command was put in Red's attacking camp and,
+    when the relief lost, told to retreat out of its own besieged city (and the city went over to
+    the besieger as a beaten neutral).  Now it stays inside: not an attacker, not retreating."""
+    s = game().with_city("Oppidum", ally="Red")
+    garrison = next(c for c in s.commands if c.city == "Oppidum" and not c.side)
+    blue = Command(50, "Blue", "Oppidum", {"Sp(O)": 14}, general="Cv(O)")
+    s = replace(s, commands=tuple(replace(c, in_city=True) if c.id == garrison.id else c for c in s.commands) + (blue,),
+                sieges=(Siege("Oppidum", "Blue", "Red", started=1),))
+    s, _ = movement.move(s, MAP, R, Dice(1), 4, ["Vicus", "Oppidum"])
+    s, _ = turn.end_movement(s, MAP, R, Dice(1))
+    b = s.battle_at("Oppidum")
+    assert b.attacker == "Red" and b.defenders == ("Blue",)
+    att, dfn = battles.camps(s, b)
+    assert [c.id for c in att] == [4] and [c.id for c in dfn] == [50]       # the garrison is not an attacker
+    with pytest.raises(InputError, match=f"command {garrison.id}, which did not fight"):
+        battles.enter_result(s, MAP, R, Dice(1), "Oppidum", "Blue", {garrison.id: {"Sp(I)": 1}})
+    s, _ = battles.enter_result(s, MAP, R, Dice(1), "Oppidum", "Blue", {})
+    assert [r.command for r in s.retreats] == [4]                          # the relief retreats, alone
+    assert s.command(garrison.id).in_city and s.command(garrison.id).node == "Oppidum"
+    assert s.cities["Oppidum"].ally == "Red" and s.siege_at("Oppidum") is not None
