@@ -9,8 +9,8 @@ A bot is a :class:`Player`.  It is given a :class:`Seat`, built here and nowhere
 * the ruleset's **aid** (:meth:`Ruleset.bot_aid`): public help a person also has (the static
   board of a hex game, with what is published), never a campaign object;
 * its **random source**: :func:`engine.core.rng.stream` keyed by the campaign seed and a label
-  (``bot``, kind, faction, round, phase, stage) the log records, so the same seat at the same
-  position draws the same numbers, replayed or not.
+  (``bot``, kind, faction, round, phase, stage, the log's length) the log records, so the same
+  seat at the same position draws the same numbers, replayed or not, and its next step new ones.
 
 It answers with :class:`Answer` s: a declared step's name and its parameters as text, with the
 reasons in words.  :func:`play_seat` hands each answer to the step exactly as the web app does
@@ -164,9 +164,9 @@ def set_seats(campaign, chosen: Mapping[str, str | None], *, by: str = "umpire")
 # --- a seat's decision --------------------------------------------------------------------------------------
 
 
-def _label(kind: str, faction: str, view) -> tuple:
+def _label(kind: str, faction: str, view, at: int) -> tuple:
     status = view.status if isinstance(view.status, Mapping) else {}
-    return ("bot", kind, faction, int(view.round or 0), str(view.phase or ""), str(status.get("stage") or ""))
+    return ("bot", kind, faction, int(view.round or 0), str(view.phase or ""), str(status.get("stage") or ""), at)
 
 
 def seat_for(campaign, faction: str, kind: str) -> Seat:
@@ -175,7 +175,8 @@ def seat_for(campaign, faction: str, kind: str) -> Seat:
     view = ruleset.player_view(campaign, faction)
     actions = tuple(ruleset.open_actions(campaign, faction))
     offered = {(a.name, p.name): ruleset.choices(campaign, faction, a, p) for a in actions for p in a.params}
-    label = _label(kind, faction, view)
+    at = campaign.con.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]  # the log's length
+    label = _label(kind, faction, view, int(at))
     return Seat(faction, kind, view, actions, offered, label, rng.stream(campaign.seed(), *label),
                 ruleset.bot_aid(campaign, faction), tuple(ruleset.factions(campaign)))
 
@@ -184,8 +185,6 @@ def play_seat(campaign, faction: str, kind: str | None = None) -> Played:
     """Let the bot of ``faction``'s seat (``kind``; default: the seat's, :func:`seats`) decide, and
     take its answers as the faction's own steps (module doc).  A step refused is refused as a
     person's would be (its error, nothing of that step stored)."""
-    from bellica.engine.core.steps import parse_input
-
     ruleset = campaign.ruleset
     kind = kind or seats(campaign.con).get(faction)
     makers = bot_kinds(ruleset)
@@ -195,15 +194,7 @@ def play_seat(campaign, faction: str, kind: str | None = None) -> Played:
     if kind not in makers:
         raise InputError(f"no bot {kind!r} for {ruleset.name}: use one of {', '.join(sorted(makers)) or 'none'}")
     seat = seat_for(campaign, faction, kind)
-    answers = tuple(makers[kind]().decide(seat))
-    events: list = []
-    word = ruleset.faction_flag.lstrip("-")
-    for answer in answers:
-        action = seat.action(answer.action)
-        if action is None:
-            raise BellicaError(f"the {kind} bot of {faction} took {answer.action!r}, a step not open to it now")
-        typed = parse_input(action, answer.given, seat.factions, word)
-        events += action.run(campaign, faction, **typed)
+    answers, events = _decide_and_take(campaign, seat, makers[kind](), kind)
     if answers and ruleset.bot_notes:
         note = note_event(campaign, faction, kind, seat.label, answers)
         with campaign.transaction():
@@ -211,6 +202,39 @@ def play_seat(campaign, faction: str, kind: str | None = None) -> Played:
         events.append(note)
     told = tuple(line for line in ruleset.said(campaign, [e for e in events if not _is_note(e)], faction) if line)
     return Played(faction, kind, seat.label, answers, tuple(events), told)
+
+
+def _take(campaign, seat: Seat, answers: Sequence[Answer]) -> list:
+    """Run each answer as the seat's faction takes the step (the web app's path for a person)."""
+    from bellica.engine.core.steps import parse_input
+
+    word = campaign.ruleset.faction_flag.lstrip("-")
+    events: list = []
+    for answer in answers:
+        action = seat.action(answer.action)
+        if action is None:
+            raise BellicaError(f"the {seat.kind} bot of {seat.faction} took {answer.action!r}, a step not open to it now")
+        typed = parse_input(action, answer.given, seat.factions, word)
+        events += action.run(campaign, seat.faction, **typed)
+    return events
+
+
+def _decide_and_take(campaign, seat: Seat, player, kind: str) -> tuple[tuple[Answer, ...], list]:
+    """The player's answers and their events.  A player that draws (``tries`` > 1, one answer a
+    draw) draws again from the same stream when a step refuses its draw (a refused step stores
+    nothing); when every draw is refused it takes no step if it ``gives_up``, else the refusal stands."""
+    tries = max(1, int(getattr(player, "tries", 1)))
+    for attempt in range(tries):
+        answers = tuple(player.decide(seat))
+        try:
+            return answers, _take(campaign, seat, answers)
+        except InputError:
+            if attempt + 1 < tries:
+                continue
+            if getattr(player, "gives_up", False):
+                return (), []
+            raise
+    return (), []
 
 
 def play_bots(campaign) -> list[Played]:
@@ -272,12 +296,15 @@ def replay_note(campaign, e) -> list[Event]:
 class RandomSteps:
     """A random-legal player of any ruleset whose steps are declared as data: one open step,
     drawn, with each parameter drawn among the values the ruleset offers (a flag: on or off; a
-    value the ruleset does not offer: left out, or the example when required).  A draw the step
-    refuses is no answer of a legal player: :func:`play_seat` raises it, so a ruleset offering
-    this bot offers choices that are legal."""
+    value the ruleset does not offer: left out, or the example when required).  The ruleset's
+    own step decides what is legal: a draw it refuses stores nothing, and :func:`play_seat`
+    draws again from the same stream, up to :attr:`tries` times, so what is logged is legal."""
 
     #: Steps never drawn (views, and what ends a player's say).
     skip: frozenset = frozenset()
+    #: Draws before it gives up and takes no step (every one refused, nothing stored).
+    tries: int = 40
+    gives_up: bool = True
 
     def decide(self, seat: Seat) -> list[Answer]:
         steps = [a for a in seat.actions if a.name not in self.skip and a.opens == "step"]
