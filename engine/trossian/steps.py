@@ -109,7 +109,8 @@ ACTIONS = (
               required=True, metavar="ACTION"),
         ARMY,
         Param("others", "merge: an army joining it (same province; repeat).", "whole", "--with", many=True),
-        Param("units", "detach: a unit leaving it as a new army (repeat).", "whole", "--unit", many=True),
+        Param("units", "detach: a unit leaving it as a new army (repeat); an HQ must go and one stay.", "whole",
+              "--unit", many=True),
         Param("name", "detach: the new army's name.", flag="--name", default=""),
     ), details="Sealed like every order; a detached army's number is given when the orders are carried out.",
        example="bellica trossian army blacksea.duckdb detach --nation Russia --army 1 --unit 9 --unit 10 --name Cossacks"),
@@ -135,7 +136,8 @@ ACTIONS = (
     ), example="bellica trossian bank blacksea.duckdb --nation Russia --from Yedisan --to Kherson --ap 10"),
     Action("recruit", "Winter quarters: buy units, couriers or a navy at one of the nation's cities.", _act("recruit"), SIDE, (
         Param("at", "The city province where the recruits appear.", flag="--at", required=True, example="Yedisan"),
-        Param("kinds", "A unit kind, courier or navy (repeat); paid from the AP banked there first.", flag="--unit",
+        Param("kinds", "A unit kind, courier or navy (repeat); paid from the AP banked there first.  Troops bought "
+                       "without an hq join an army with an HQ there.", flag="--unit",
               required=True, many=True, metavar="KIND", example="line_infantry"),
         Param("quality", "line (default), guard or militia.", flag="--quality", default="line"),
     ), example="bellica trossian recruit blacksea.duckdb --nation Russia --at Yedisan --unit line_infantry --unit courier"),
