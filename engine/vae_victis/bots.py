@@ -16,8 +16,8 @@ the heuristic's as ``--siege`` and ``--debark`` choices).
 * **heuristic**, in this order, one reason per army: an army besieging keeps its siege; an own
   town or city with an enemy army within two hexes (three for a capital) and no army inside is
   secured by the nearest army (the lines of supply first); every other army marches on the
-  weakest structure it reaches within three rounds by land (nobody's before a town before a city,
-  a capital last; nearest first), halting in its zone of control to besiege it (or gain it,
+  weakest structure it reaches within three rounds by land (an enemy town, then one held by
+  nobody, then an enemy city, a capital last; nearest first), halting in its zone of control to besiege it (or gain it,
   when nobody holds it); with none in reach it embarks where it may and crosses by sea through
   the zones where its faction has naval superiority, and asks, at the initiative, for that
   zone's influence; with nothing in reach it stands.

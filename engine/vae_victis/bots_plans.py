@@ -70,7 +70,9 @@ def _secure(board: Board, pos: Position, free: list[Army], plans: dict[int, Plan
 def _weakness(board: Board, pos: Position, name: str) -> tuple[int, str]:
     s = board.structures[name]
     holder = pos.state.control.get(name)
-    rank = (0 if holder is None else 1 if s.kind == "town" else 2) + (2 if s.capital else 0)
+    # An enemy town first (taking it scores VP), then one held by nobody (it scores nothing but
+    # extends the lines), then an enemy city; a capital after its kind.
+    rank = (1 if holder is None else 0 if s.kind == "town" else 2) + (2 if s.capital else 0)
     what = f"{s.kind} of {holder}" if holder else f"{s.kind} held by nobody"
     return rank, what + (", a capital" if s.capital else "")
 
