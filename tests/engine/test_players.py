@@ -239,3 +239,15 @@ def test_a_random_player_of_declared_steps_plays_a_stepped_ruleset(tmp_path, mon
             for a in p.answers:
                 assert a.action in {x.name for x in c.ruleset.actions()} and a.reasons[0].startswith("drew ")
     assert readjudicate(path) > 2
+
+
+def test_the_demos_solo_round_wants_the_demos_round_2(tmp_path):
+    from bellica.demo import SOLO_BOT, run_solo_round
+    from bellica.geo.errors import InputError
+
+    assert SOLO_BOT == {"Carthago": "heuristic"}
+    path = tmp_path / "c.duckdb"
+    c, _ = field(path=path)
+    c.close()
+    with pytest.raises(InputError, match="not at the start of round 2"):
+        run_solo_round(path)
