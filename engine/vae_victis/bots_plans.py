@@ -150,6 +150,7 @@ def _cross(board: Board, pos: Position, a: Army, claimed: set) -> Plan:
     first = board.sides[a.cell][moves[0]]
     zone = sorted(board.sea_zones.get(first, ()))[0] if board.sea_zones.get(first) else None
     level = superiority_level(board, pos.state, zone, pos.faction) if zone else 0
-    where = "sails on" if at_sea else "embarks"
+    port = board.structure_at(a.cell)
+    where = "sails on" if at_sea else f"embarks at {port.name}" if port else "embarks"
     return Plan(moves, f"army {a.id} {where} and crosses by sea ({zone}, our naval superiority {level}) towards {name} "
                        f"({what}), out of reach by land", zone=zone, target=name)
