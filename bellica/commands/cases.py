@@ -64,14 +64,14 @@ def group() -> None:
 @group.command(name="run")
 @click.argument("ruleset", required=False)
 @click.option("--case", "ids", multiple=True, help="Run only this case number (repeatable), e.g. A.1.")
-@click.option("--work", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--work", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the scenarios' campaigns (kept and reused); default: a temporary one.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the failures and the summary line.")
-def run(ruleset: str | None, ids: tuple[str, ...], work: Path | None, quiet: bool) -> None:
+def run(ruleset: str | None, ids: tuple[str, ...], out_dir: Path | None, quiet: bool) -> None:
     """Run the catalogue (of RULESET) against the installed engine: pass or FAIL per case; exit 0
     when every case passes, 1 when any fails.
 
-    Example: bellica cases run vae-victis-ii --work build/cases
+    Example: bellica cases run rise-of-rome --case A.1 --work build/cases
     """
     from bellica.engine.core.cases import load_catalogue, run_case
     from bellica.geo.errors import InputError
@@ -84,7 +84,7 @@ def run(ruleset: str | None, ids: tuple[str, ...], work: Path | None, quiet: boo
             raise InputError(f"no case {missing[0]} in the catalogue{' of ' + ruleset if ruleset else ''} "
                              "(`bellica cases list` lists them)")
         cases = [c for c in cases if c.id in wanted]
-    temp = None
+    temp, work = None, out_dir
     if work is None:
         temp = tempfile.TemporaryDirectory(prefix="bellica-cases-")
         work = Path(temp.name)
