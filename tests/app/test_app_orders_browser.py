@@ -102,3 +102,45 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path):
             assert outside == [] and errors == []
         finally:
             browser.close()
+
+
+def test_navy_at_sea_is_warned_on_the_map_before_submission(tmp_path):
+    """Issue 21's navy-at-sea case by clicks: army 10 embarks at Ostia and is plotted onto the
+    Sea hex beyond; the page warns that its army is lost unless it debarks, before any submission."""
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.app.test_app_orders_on_map import seaside_campaign
+
+    path = tmp_path / "sea.duckdb"
+    tokens = seaside_campaign(path)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            outside: list[str] = []
+            errors: list[str] = []
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            _offline(page, url, outside)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{url}/?token={tokens['roma']}")
+            frame = page.frame_locator("#map")
+            expect(frame.locator("path.plot-army-10")).to_have_count(1, timeout=30000)
+            page.click("#plot-10")
+            expect(page.locator("#preview-10")).to_contain_text("ends at Ostia")
+            box = page.locator("#map").bounding_box()  # drag the sea out from under the legend
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x + 300, y, steps=8)
+            page.mouse.up()
+            frame.locator("path.plot-next.plot-clock-9").click()  # embarks onto the Coast hex
+            expect(page.locator("#moves-10")).to_have_value("9")
+            frame.locator("path.plot-next.plot-clock-9").click()  # on to the Sea hex
+            expect(page.locator("#moves-10")).to_have_value("9 9")
+            expect(page.locator("#preview-10")).to_contain_text("ends on a Sea hex")
+            expect(page.locator("#warnings")).to_contain_text("army 10: it ends on a Sea hex")
+            expect(page.locator("#check-state")).to_have_text("the orders are legal")
+            _shot(page, "6-navy-at-sea-warned")
+            assert outside == [] and errors == []
+        finally:
+            browser.close()

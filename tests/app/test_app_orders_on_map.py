@@ -67,6 +67,12 @@ SEA = {"9 9 9": "coast", "9 9 9 9": "sea", "9 9 9 7": "sea"}  # Ostia ("9 9") lo
 @pytest.fixture
 def seaside(tmp_path):
     """The field campaign with a Sea hex off Ostia, initiative published (every army strength)."""
+    path = tmp_path / "sea.duckdb"
+    return path, seaside_campaign(path)
+
+
+def seaside_campaign(path) -> dict[str, str]:
+    """Write the field campaign with a Sea hex off Ostia at ``path``, initiative published: its tokens."""
     from bellica.app.tokens import issue_tokens
     from bellica.engine.core.campaign import Campaign
     from bellica.engine.vae_victis import rounds
@@ -75,13 +81,12 @@ def seaside(tmp_path):
     from tests.engine.test_rounds import FIELD
     from tests.engine.test_state import make_campaign
 
-    path = tmp_path / "sea.duckdb"
     c, _m = make_campaign(path, placements=PLACEMENTS, m=sketch(radius=4, structures=FIELD, water=SEA))
     c.start(seed=11)
     c.close()
     with Campaign.open(path) as c:
         rounds.publish_initiative(c)
-        return path, {i.name: i.token for i in issue_tokens(c)}
+        return {i.name: i.token for i in issue_tokens(c)}
 
 
 def test_navy_at_sea_is_warned_before_submission(seaside):
