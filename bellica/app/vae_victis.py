@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from bellica.app import adjudication, pages
 from bellica.app.pages import e
-from bellica.app.preview import preview_endpoint, static_script
+from bellica.app.preview import named, preview_endpoint, static_script
 from bellica.app.render import Markup, render
 from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint
 from bellica.app.tokens import Identity
@@ -228,10 +228,12 @@ def _revealed(view, faction: str, status, ordering: bool) -> str:
 
 
 def _log(c, viewer: str | None) -> list[tuple[int, str]]:
+    """The newest 200 lines of the log as ``viewer`` reads it, hexes named as the map names them."""
+    from bellica.app.preview import named
     from bellica.engine.core.sealed import log_view
 
     lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"][-200:]
-    return [(ln.event.round, ln.text) for ln in reversed(lines)]
+    return [(ln.event.round, named(c, ln.text)) for ln in reversed(lines)]
 
 
 def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
@@ -425,7 +427,7 @@ def umpire_step(access: CampaignAccess):
 
         def go(c, ident):
             events = run_step(c, form.get("step", ""))
-            done = "<br>".join(e(ev.text) for ev in events if ev.kind != "put_note") or e(f"{form.get('step')}: done")
+            done = "<br>".join(e(named(c, ev.text)) for ev in events if ev.kind != "put_note") or e(f"{form.get('step')}: done")
             if _wants_json(request):
                 return JSONResponse({"step": form.get("step"), "events": [ev.text for ev in events if ev.kind != "put_note"]})
             return HTMLResponse(umpire_page(c, ident, message=done))
@@ -463,7 +465,7 @@ def _acted(request: Request, c, ident: Identity, form: dict[str, str], run: Call
         if _wants_json(request):
             raise
         return HTMLResponse(home(error=str(err)), status_code=409 if isinstance(err, StepRefused) else 400)
-    said = [ev.text for ev in events if ev.kind != "put_note" and ev.text]
+    said = [named(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
     if _wants_json(request):
         return JSONResponse({"events": said})
     if ident.role == "umpire":  # the umpire's message box takes HTML: one escaped line per event

@@ -166,3 +166,20 @@ def test_an_army_in_a_port_may_embark_by_a_click(seaside):
     assert all(n["refused"] is None for n in j["next"])  # Roma is inland: every neighbour is land
     j = roma.post("/api/preview", data={"army": "10", "moves": "9"}).json()
     assert j["by_sea"] and j["ok"] and not j["warnings"] and any(n["name"] == "Ostia 9 9" and not n["refused"] for n in j["next"])
+
+
+def test_the_log_and_the_umpires_messages_name_hexes_as_the_map_does(seaside):
+    """Issue 21, item 4: movement's events name hexes by H3 id; the pages show the map's names."""
+    import re
+
+    path, tokens = seaside
+    roma, carthago, umpire = (client(path, tokens[n]) for n in ("roma", "carthago", "umpire"))
+    assert roma.post("/orders", data={"moves-9": "3", "moves-10": ""}).status_code == 200
+    assert carthago.post("/orders", data={"moves-1": ""}).status_code == 200  # every army in: revealed
+    r = umpire.post("/umpire/step", data={"step": "move"})
+    h3_id = re.compile(r"\b8[0-9a-f]{14}\b")
+    message = r.text.split('id="message"')[1].split("</div>")[0]
+    assert r.status_code == 200 and "→ Roma 3" in message and not h3_id.search(message)
+    for page in (roma.get("/").text, umpire.get("/").text):
+        log = page.split('id="log"')[1]
+        assert "army 9 (roma)" in log and not h3_id.search(log)
