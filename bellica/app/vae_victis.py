@@ -229,7 +229,6 @@ def _revealed(view, faction: str, status, ordering: bool) -> str:
 
 def _log(c, viewer: str | None) -> list[tuple[int, str]]:
     """The newest 200 lines of the log as ``viewer`` reads it, hexes named as the map names them."""
-    from bellica.app.preview import named
     from bellica.engine.core.sealed import log_view
 
     lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"][-200:]
