@@ -221,8 +221,8 @@ def _heuristic_uses(seat: Seat, pos, plans: Mapping[int, Plan], armies: list[int
 
 def siege_wishes(board, view, aid) -> dict[int, str]:
     """{army: structure} the heuristic would besiege at the administration now: each of the
-    faction's armies not besieging, next to an enemy town or city the rules let it besiege
-    (:func:`~.sieges.siege_refusal`), the weakest first.  For the umpire's ``--siege`` choices."""
+    faction's armies not besieging, next to an enemy town or city nobody besieges yet that the
+    rules let it besiege (:func:`~.sieges.siege_refusal`), the weakest first.  For the umpire's ``--siege`` choices."""
     from bellica.engine.vae_victis.bots_board import public_state
     from bellica.engine.vae_victis.sieges import siege_refusal
 
@@ -231,8 +231,11 @@ def siege_wishes(board, view, aid) -> dict[int, str]:
     for a in pos.state.armies:
         if a.faction != pos.faction or any(a.id in s.armies for s in pos.state.sieges):
             continue
+        # A structure already besieged is left out: its siege may end in this administration (taken
+        # before the new sieges start), and a request to join it would then be refused.
         near = sorted((s.kind != "town", s.capital, s.name) for s in board.structures.values()
-                      if s.cell in board.sides.get(a.cell, {}).values() and siege_refusal(board, pos.state, a.id, s.name) is None)
+                      if s.cell in board.sides.get(a.cell, {}).values() and pos.state.siege_of(s.name) is None
+                      and siege_refusal(board, pos.state, a.id, s.name) is None)
         if near:
             out[a.id] = near[0][2]
     return out
