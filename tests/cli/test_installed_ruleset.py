@@ -8,7 +8,12 @@ venv that sees this project's environment (``pip install --no-index --no-build-i
 user types it: ``campaign scenarios`` and ``campaign new`` by the scenario's name, the group built
 from its declared steps, ``status`` (text and JSON), ``render map``, ``export``, ``log`` and ``sql``
 as each viewer, and ``round verify --readjudicate``; then the web app's pages (bellica/app/step_forms.py)
-on a copy of the started campaign: the form of each open step, posted.  The conformance check of
+on a copy of the started campaign: the form of each open step, posted.  The first commands
+(``campaign scenarios``, ``new``, ``check``, ``start``) each run as a process of its own through
+the venv's ``bellica`` script, so the installed entry point is found by a fresh interpreter; the
+rest, and the console and web probes, run in one process of the venv (:data:`DRIVER`), each
+command through the same entry function, ``bellica.launch.main``, with its own captured streams
+and exit status: a fresh interpreter per command cost 0.5 s of CPU in imports, 30 s in all.  The conformance check of
 tests/test_conformance.py is made here for it (that test runs in-process, where the ruleset is not
 installed): a side's dispatch, sealed until the year is resolved, is in no interface of the other
 side or the umpire, and in its own side's.
@@ -85,30 +90,85 @@ print(json.dumps(out))
 """
 
 
+#: One process of the venv running many commands: a line of JSON in (["bellica", args...] for
+#: ``bellica.launch.main(args)``, or ["script", source, args...] for a script run as ``python -c``
+#: runs it), a line of JSON out: [exit status, stdout, stderr], each command's streams its own.
+DRIVER = """
+import io, json, sys
+real_stdout, real_stderr = sys.stdout, sys.stderr
+for line in sys.stdin:
+    kind, *argv = json.loads(line)
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    sys.stdout, sys.stderr = out, err
+    status = 0
+    try:
+        if kind == "bellica":
+            from bellica.launch import main
+            main(argv)
+        else:
+            sys.argv = ["-c", *argv[1:]]
+            exec(compile(argv[0], "<string>", "exec"), {"__name__": "__main__"})
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:
+        import traceback
+        traceback.print_exc()
+        status = 1
+    finally:
+        sys.stdout, sys.stderr = real_stdout, real_stderr
+    text = [b.buffer.getvalue().decode("utf-8", "replace") for b in (out, err)]
+    real_stdout.write(json.dumps([status, *text]) + "\\n")
+    real_stdout.flush()
+"""
+
+
 class Venv:
     def __init__(self, root: Path, cwd: Path):
         self.python = root / "bin" / "python"
         self.bellica = root / "bin" / "bellica"
         self.cwd = cwd
         self.env = {**os.environ, "BELLICA_WARM": "0"}  # a warm server would run the command without the venv
+        self.driver: subprocess.Popen | None = None
 
-    def run(self, *args, code: int = 0) -> str:
+    def fresh(self, *args, code: int = 0) -> str:
+        """``bellica ARGS`` in a process of its own, through the venv's script."""
         done = subprocess.run([str(self.bellica), *map(str, args)], cwd=self.cwd, env=self.env, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == code, (args, done.returncode, done.stdout, done.stderr)
         return done.stdout + done.stderr
 
+    def _drive(self, *request: str) -> tuple[int, str, str]:
+        if self.driver is None:
+            self.driver = subprocess.Popen([str(self.python), "-c", DRIVER], cwd=self.cwd, env=self.env, text=True,
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.driver.stdin.write(json.dumps(request) + "\n")
+        self.driver.stdin.flush()
+        line = self.driver.stdout.readline()
+        assert line, f"the venv's driver process died (status {self.driver.poll()})"
+        status, out, err = json.loads(line)
+        return status, out, err
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.stdin.close()
+            self.driver.wait(timeout=60)
+            self.driver = None
+
+    def run(self, *args, code: int = 0) -> str:
+        """``bellica ARGS`` as the venv's script runs it (``bellica.launch.main``), in the driver process."""
+        status, out, err = self._drive("bellica", *map(str, args))
+        assert status == code, (args, status, out, err)
+        return out + err
+
     def web(self, campaign: Path, secret: str) -> dict:
-        done = subprocess.run([str(self.python), "-c", WEB_PROBE, str(campaign), secret], cwd=self.cwd, env=self.env,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        status, out, err = self._drive("script", WEB_PROBE, str(campaign), secret)
+        assert status == 0, err
+        return json.loads(out)
 
     def console(self, campaign: Path, viewer: str | None) -> str:
-        done = subprocess.run([str(self.python), "-c", CONSOLE_DUMP, str(campaign), viewer or ""], cwd=self.cwd,
-                              env=self.env, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        status, out, err = self._drive("script", CONSOLE_DUMP, str(campaign), viewer or "")
+        assert status == 0, err
+        return out
 
 
 @pytest.fixture(scope="module")
@@ -131,18 +191,20 @@ def venv(tmp_path_factory) -> Venv:
     (root / "bin" / "bellica").chmod(0o755)
     play = tmp / "play"
     play.mkdir()
-    return Venv(root, play)
+    venv = Venv(root, play)
+    yield venv
+    venv.close()
 
 
 @pytest.fixture(scope="module")
 def sealed(venv) -> Path:
     """A campaign made from the installed scenario by name, started, both marches of 431 BC given."""
-    listed = venv.run("campaign", "scenarios")
+    listed = venv.fresh("campaign", "scenarios")
     assert "archidamian-war: The Archidamian War, 431 BC" in listed
-    out = venv.run("campaign", "new", "--scenario", "archidamian-war", "--out", "war.duckdb")
+    out = venv.fresh("campaign", "new", "--scenario", "archidamian-war", "--out", "war.duckdb")
     assert "scenario archidamian-war (ruleset archidamian-war)" in out and "9 provinces" in out
-    assert "2 sides, 9 provinces, 13 places: OK" in venv.run("campaign", "check", "--scenario", "archidamian-war")
-    assert "campaign started, year 1, seed 431" in venv.run("archidamian", "start", "war.duckdb", "--seed", "431")
+    assert "2 sides, 9 provinces, 13 places: OK" in venv.fresh("campaign", "check", "--scenario", "archidamian-war")
+    assert "campaign started, year 1, seed 431" in venv.fresh("archidamian", "start", "war.duckdb", "--seed", "431")
     shutil.copy(venv.cwd / "war.duckdb", venv.cwd / "web.duckdb")  # the web pages' own copy of the started campaign
     out = venv.run("archidamian", "march", "war.duckdb", "--side", "athens", "--to", "megar", "--dispatch", SECRET)
     assert f"Athens marches to Megaris: '{SECRET}'" in out
