@@ -4,6 +4,7 @@ once per test process (seconds), and started once per scenario, seed and rules (
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -18,15 +19,29 @@ AT_LEAST = {"vae-victis-ii": 40, "rise-of-rome": 15, "mare-nostrum": 15, "magna-
 
 @pytest.fixture(scope="session")
 def scenario_folder(tmp_path_factory):
+    """Where the scenarios' campaigns are made: under xdist, one folder for every worker of this
+    run (the run's own base folder), so a scenario's map is built once per run, not per worker."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "case-scenarios"
+        folder.mkdir(exist_ok=True)
+        return folder
     return tmp_path_factory.mktemp("case-scenarios")
+
+
+def _campaign(case, folder, dest):
+    """The case's started campaign at ``dest``; one worker makes a scenario's files at a time."""
+    import fcntl
+
+    from bellica.commands.cases import case_campaign
+
+    with open(folder / f".lock-{case.scenario.replace('/', '+')}", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return case_campaign(case, folder, dest)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.ruleset} {c.id}" for c in CASES])
 def test_case(case, scenario_folder, tmp_path):
-    from bellica.commands.cases import case_campaign
-
-    copy = case_campaign(case, scenario_folder, tmp_path / "case.duckdb")
-    result = run_case(case, copy, prepared=True)
+    result = run_case(case, _campaign(case, scenario_folder, tmp_path / "case.duckdb"), prepared=True)
     assert result.passed, result.line()
 
 
@@ -47,14 +62,12 @@ def test_a_failing_case_says_what_failed(scenario_folder, tmp_path):
     """The runner reports a wrong expectation and an unexpected refusal in words, never raises."""
     from dataclasses import replace
 
-    from bellica.commands.cases import case_campaign
-
     case = next(c for c in CASES if c.ruleset == "rise-of-rome" and c.id == "A.1")
     wrong = replace(case, events=({"kind": "revenue", "text": "^Campanians collect 99"},), sql=())
-    result = run_case(wrong, case_campaign(wrong, scenario_folder, tmp_path / "a.duckdb"), prepared=True)
+    result = run_case(wrong, _campaign(wrong, scenario_folder, tmp_path / "a.duckdb"), prepared=True)
     assert not result.passed and "Campanians collect 99" in result.failures[0] and result.line().startswith("FAIL")
     refused = replace(case, steps=("spend --attack 99",), events=(), sql=())
-    result = run_case(refused, case_campaign(refused, scenario_folder, tmp_path / "b.duckdb"), prepared=True)
+    result = run_case(refused, _campaign(refused, scenario_folder, tmp_path / "b.duckdb"), prepared=True)
     assert result.failures and "step 1 `spend --attack 99` refused" in result.failures[0]
 
 
