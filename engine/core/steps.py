@@ -148,9 +148,14 @@ def _whole(param: Param, item: Any) -> int:
 
 
 def _choice(param: Param, text: str) -> str:
-    found = [c for c in param.choices if c.lower() == text.lower()]
-    if not found:
-        raise ParamError(param, f"{text!r} is not one of {', '.join(param.choices)}")
+    """One of ``param.choices`` by the one matcher (:mod:`engine.core.names`): any case, a unique beginning."""
+    from bellica.engine.core.names import did_you_mean, matches
+
+    found = matches(text, list(param.choices))
+    if len(found) != 1:
+        raise ParamError(param, f"{text!r} {'begins several of' if found else 'is not one of'} "
+                                f"{', '.join(found or param.choices)}: {did_you_mean(text, found, param.choices)}"
+                                f"{'write more of it' if found else 'use one of those'}")
     return found[0]
 
 

@@ -93,7 +93,9 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
         raise InputError(f"second day order {a.get('choice')!r}: give one of {', '.join(CHOICES)}")
     if step == "result":
         w = a.get("winner")
-        a["winner"] = None if w in (None, "", "none", "undecided") else side_named(board, w, "--winner")
+        w = None if w in (None, "") else named(w, list(board.scenario.order) + ["none", "undecided"], "--winner",
+                                                 "no side of this campaign")  # the one matcher
+        a["winner"] = None if w in (None, "none", "undecided") else w
         losses = {}
         for cid, els in (a.get("losses") or {}).items():
             cid = _command_id(state, cid, "loss command")

@@ -30,25 +30,23 @@ def province_named(scenario: Scenario, name: str, what: str = "province") -> str
 
 
 def sea_named(scenario: Scenario, name: str) -> str:
-    options = list(scenario.seas)
-    found = _match(name, options) or [s for s in options if s.casefold().endswith(" " + str(name).strip().casefold())]
-    if len(found) != 1:
-        raise InputError(f"--sea {name!r} is not a sea quadrant of this campaign: use one of {', '.join(options)}")
-    return found[0]
+    """A sea quadrant by the one matcher: any case, a unique beginning of it or of a later word ("Ionian")."""
+    return named(name, list(scenario.seas), "--sea", "not a sea quadrant of this campaign")
 
 
 def wheel_named(scenario: Scenario, name: str) -> str:
     """A wheel code from a code (BA), a city (Bari) or a nation's name (Carthaginians)."""
-    n = str(name).strip().casefold()
+    from bellica.engine.core.names import did_you_mean
+
     codes = [w.wheel for w in scenario.nations.values()]
-    for code in codes:
-        if n in (code.casefold(), WHEEL_CITIES.get(code, code).casefold()):
-            return code
-    nations = _match(name, list(scenario.nations))
-    if len(nations) == 1:
-        return scenario.nations[nations[0]].wheel
-    raise InputError(f"--wheel {name!r}: give one of the wheels " + ", ".join(f"{c} ({WHEEL_CITIES.get(c, c)})" for c in codes)
-                     + " or a nation's name")
+    means = {code: code for code in codes} | {WHEEL_CITIES.get(c, c): c for c in codes}
+    means |= {n: nat.wheel for n, nat in scenario.nations.items()}
+    found = _match(name, list(means))  # the one matcher: any case, a unique beginning
+    wheels = list(dict.fromkeys(means[f] for f in found))
+    if len(wheels) == 1:
+        return wheels[0]
+    raise InputError(f"--wheel {name!r}: {did_you_mean(name, found, list(means))}give one of the wheels "
+                     + ", ".join(f"{c} ({WHEEL_CITIES.get(c, c)})" for c in codes) + " or a nation's name")
 
 
 def resolve(c, scenario: Scenario, step: str, arg: Mapping) -> dict:
@@ -67,12 +65,14 @@ def resolve(c, scenario: Scenario, step: str, arg: Mapping) -> dict:
             out[k] = sea_named(scenario, v)
         elif k == "enemy":
             pirates = pirates_name(c.rules)
-            out[k] = pirates if str(v).strip().casefold() == pirates.casefold() else nation_named(c, v, "--enemy")
+            out[k] = named(v, list(c.board.nations) + [pirates], "--enemy", "no nation of this campaign")
         elif k == "work":
             works = tuple(building.WORKS)
             found = _match(v, works) or ([w for w in works if w + "s" == str(v).strip().casefold()])
             if len(found) != 1:
-                raise InputError(f"work {v!r}: build one of {', '.join(works)}")
+                from bellica.engine.core.names import did_you_mean
+
+                raise InputError(f"work {v!r}: {did_you_mean(v, found, works)}build one of {', '.join(works)}")
             out[k] = found[0]
         else:
             out[k] = v

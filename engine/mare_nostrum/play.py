@@ -282,7 +282,10 @@ def _side(attack: Attack, winner: str) -> str:
         sides.setdefault(attack.defender.casefold(), "defender")
     else:
         sides["independent"] = "defender"
-    if w not in sides:
-        raise InputError(f"--winner {winner!r}: give attacker ({attack.attacker or 'the invaders'}) or defender "
-                         f"({attack.defender or 'independent'})")
-    return sides[w]
+    from bellica.engine.core.names import did_you_mean, matches
+
+    found = matches(w, list(sides))  # the one matcher: any case, a unique beginning
+    if len({sides[f] for f in found}) != 1:
+        raise InputError(f"--winner {winner!r}: {did_you_mean(winner, found, list(sides))}give attacker "
+                         f"({attack.attacker or 'the invaders'}) or defender ({attack.defender or 'independent'})")
+    return sides[found[0]]

@@ -232,12 +232,21 @@ def _attack(c, i: StepInput, target: str | None) -> StepOutcome:
                        told=told, extra=[_plan_note(rnd, "attacks", plan, "the turn's attacks: ")], where=Move("spending"))
 
 
-def _power_named(scenario: Scenario, name: str, allowed: Sequence[str], where: str) -> str:
-    by_lower = {p.lower(): p for p in scenario.nations}
-    power = by_lower.get(name.strip().lower())
-    if power is None:
-        raise InputError(f"{where} {name!r} is no power of this campaign: use one of {', '.join(allowed) or 'none'}")
-    return power
+def _power_named(scenario: Scenario, name: str, allowed: Sequence[str], where: str,
+                 options: Sequence[str] | None = None) -> str:
+    """The power ``name`` means by the one matcher (:mod:`engine.core.names`: any case, a unique
+    beginning, "did you mean"); a refusal lists ``allowed``."""
+    from bellica.engine.core.names import did_you_mean, matches
+
+    options = list(scenario.nations if options is None else options)
+    found = matches(name, options)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise InputError(f"{where} {name!r} begins several powers ({', '.join(found)}): "
+                         f"{did_you_mean(name, found, options)}write more of the name")
+    raise InputError(f"{where} {name!r} is no power of this campaign: {did_you_mean(name, found, options)}"
+                     f"use one of {', '.join(allowed) or 'none'}")
 
 
 def give_spending(c, given: Spending, defence_split: Mapping[str, int] | None = None) -> list[Event]:
@@ -255,11 +264,10 @@ def _spend(c, i: StepInput, given: Spending, defence_split: Mapping[str, int] | 
     if defence_split:
         on_rome = [a.attacker for a in plan.attacks if a.target == player]
         for name_, n in defence_split.items():
-            by_lower = {p.lower(): p for p in scenario.powers}
-            who = by_lower.get(str(name_).strip().lower())
-            if who is None:
-                raise InputError(f"--defence-split {name_!r} is no power of this campaign: name one of "
-                                 f"{', '.join(on_rome) or 'none (nobody attacks Rome this turn)'}")
+            who = _power_named(scenario, str(name_), on_rome or ["none (nobody attacks Rome this turn)"],
+                               "--defence-split", options=list(scenario.powers))
+            if who in split:
+                raise InputError(f"--defence-split names {who} twice: give each power once")
             split[who] = int(n)
         # Canonical order (by power's name), as the stored JSON reads back: a re-adjudication
         # rebuilds the same words whatever order the player typed (issue 22, item 3).
@@ -295,13 +303,15 @@ def _result(c, i: StepInput, battle: int, winner: str, major: bool) -> StepOutco
     if int(battle) != pending.get("index"):
         raise InputError(f"battle {battle} does not await its result: battle {pending.get('index')} does "
                          f"({pending.get('attacker')} against {pending.get('army')} in {pending.get('province')})")
-    w = winner.strip().lower()
-    sides = {"attacker": "attacker", "defender": "defender",
-             str(pending["attacker"]).lower(): "attacker", str(pending["army"]).lower(): "defender",
-             str(pending["target"]).lower(): "defender"}
-    if w not in sides:
-        raise InputError(f"--winner {winner!r}: give attacker ({pending['attacker']}) or defender ({pending['army']})")
-    side = sides[w]
+    from bellica.engine.core.names import did_you_mean, matches
+
+    sides = {"attacker": "attacker", "defender": "defender", str(pending["attacker"]): "attacker",
+             str(pending["army"]): "defender", str(pending["target"]): "defender"}
+    found = list(dict.fromkeys(sides[f] for f in matches(winner, list(sides))))  # one matcher: any case, a beginning
+    if len(found) != 1:
+        raise InputError(f"--winner {winner!r}: {did_you_mean(winner, matches(winner, list(sides)), list(sides))}"
+                         f"give attacker ({pending['attacker']}) or defender ({pending['army']})")
+    side = found[0]
     result = BattleResult(side, bool(major))
     return StepOutcome(
         _marker(rnd, "battles", "result", {"battle": int(battle), "winner": side, "major": bool(major)},
@@ -327,12 +337,13 @@ def _province(c, i: StepInput, province: str | None, battle: int | None, kind: s
                          f"({q.get('why')}) does")
     options = list(q.get("options") or ())
     if province is not None:
-        by_lower = {p.lower(): p for p in options}
-        chosen = by_lower.get(province.strip().lower())
-        if chosen is None:
-            raise InputError(f"--choose {province!r}: Rome may take one of {', '.join(options)} "
-                             f"(battle {q.get('battle')}, {q.get('why')}), or give --by-rule")
-        province = chosen
+        from bellica.engine.core.names import did_you_mean, matches
+
+        found = matches(province, options)  # the one matcher: any case, a unique beginning
+        if len(found) != 1:
+            raise InputError(f"--choose {province!r}: {did_you_mean(province, found, options)}Rome may take one of "
+                             f"{', '.join(options)} (battle {q.get('battle')}, {q.get('why')}), or give --by-rule")
+        province = found[0]
     words = province if province is not None else "as the seed's rule picks it"
     return StepOutcome(
         _marker(rnd, "battles", "province", {"battle": q["battle"], "kind": q["kind"], "province": province},

@@ -15,6 +15,8 @@ from bellica.engine.core.stepped import set_campaign as _set
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError, BellicaError
 from bellica.geo.files import whole_number
+from bellica.engine.core.names import did_you_mean, named
+from bellica.engine.core.names import matches as _match
 
 from . import battles as battles_mod
 from . import treasury
@@ -147,12 +149,9 @@ def act(c, step: str, nation: str, **arg) -> list[Event]:
             kinds = [str(k).strip() for k in arg.get("kinds") or ()]
             if not kinds:
                 raise InputError("recruit: give what to buy: --unit KIND [--unit KIND ...] (courier, navy too)")
-            for k in kinds:
-                if k not in rules.costs:
-                    raise InputError(f"--unit {k!r}: use one of {', '.join(rules.costs)}")
-            quality = str(arg.get("quality") or "line")
-            if quality not in ("line", "guard", "militia"):
-                raise InputError(f"--quality {quality!r}: use line, guard or militia")
+            kinds = [named(k, list(rules.costs), "--unit", "no unit kind of this campaign") for k in kinds]
+            quality = named(str(arg.get("quality") or "line"), ["line", "guard", "militia"], "--quality",
+                            "no quality of this campaign")
             a = {"nation": who, "at": place_named(scenario, arg["at"], "--at"), "kinds": kinds, "quality": quality}
             run = lambda: treasury.recruit(scenario, state, rules, who, a["at"], kinds, quality=quality)  # noqa: E731
             text = f"winter {state.year}: {who} recruits"
@@ -232,9 +231,9 @@ def parse_fates(items: Sequence[str]) -> dict[int, str]:
     out = {}
     for item in items or ():
         unit, sep, fate = str(item).partition("=")
-        if not sep or whole_number(unit) is None or fate.strip() not in battles_mod.FATES:
+        if not sep or whole_number(unit) is None or not fate.strip():
             raise InputError(f"--fate {item!r}: give UNIT=FATE, FATE one of {', '.join(battles_mod.FATES)}")
-        out[whole_number(unit)] = fate.strip()
+        out[whole_number(unit)] = named(fate, list(battles_mod.FATES), f"--fate {item!r}:", "no fate")
     return out
 
 
@@ -258,14 +257,12 @@ def enter_result(c, battle: int, winner: str, fates: Mapping[int, str] | None = 
         if b is None:
             raise InputError(f"battle {battle}: no such open battle: give one of "
                              f"{', '.join(str(x.id) for x in state.battles) or 'none'}")
-        w = str(winner).strip().casefold()
-        side = {"a": "a", "b": "b", "draw": "draw"}.get(w)
+        sides = {"a": "a", "b": "b", "draw": "draw"} | {n: "ab"[i] for i, ns in enumerate(b.nations) for n in ns}
+        found = _match(winner, list(sides))  # the one matcher: any case, a unique beginning
+        side = sides[found[0]] if len({sides[f] for f in found}) == 1 else None
         if side is None:
-            for i, ns in enumerate(b.nations):
-                if any(n.casefold() == w for n in ns):
-                    side = "ab"[i]
-        if side is None:
-            raise InputError(f"--winner {winner!r}: give a ({' & '.join(b.nations[0])}), b ({' & '.join(b.nations[1])}) or draw")
+            raise InputError(f"--winner {winner!r}: {did_you_mean(winner, found, list(sides))}give a "
+                             f"({' & '.join(b.nations[0])}), b ({' & '.join(b.nations[1])}) or draw")
         back = {int(k): place_named(scenario, v, "--retreat") for k, v in (retreats or {}).items()}
         f = {int(k): str(v) for k, v in (fates or {}).items()}
         a = {"battle": b.id, "winner": side, "fates": {str(k): v for k, v in sorted(f.items())},

@@ -125,6 +125,30 @@ def check_choices(board: Board, state: CampaignState, choices: AdminChoices) -> 
     return advances, debarks
 
 
+def spelled_choices(board: Board, choices: AdminChoices) -> AdminChoices:
+    """``choices`` with every structure name the board's spelling, by the one matcher of every
+    ruleset (:mod:`engine.core.names`: any case, a unique beginning); a name fitting several is
+    refused with them (one :class:`InputError` line), a name fitting none is left for
+    :func:`check_choices` to refuse with its nearest spelling."""
+    from bellica.engine.core.names import matches, refusal
+
+    options = sorted(board.structures)
+    problems: list[str] = []
+
+    def spell(name, what: str):
+        found = matches(name, options) if isinstance(name, str) else []
+        if len(found) > 1:
+            problems.append(f"{what}: {refusal(name, found, options, 'structure')}")
+        return found[0] if len(found) == 1 else name
+
+    out = replace(choices, siege_starts={a: spell(n, f"siege by army {a}") for a, n in choices.siege_starts.items()},
+                  take_overs=frozenset(spell(n, "take-over") for n in choices.take_overs),
+                  surrenders=frozenset(spell(n, "surrender") for n in choices.surrenders))
+    if problems:
+        raise InputError("administration choices refused, nothing was run: " + "; ".join(problems))
+    return out
+
+
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
     """Phase 4: the nine administration steps (:func:`engine.vae_victis.administration.administer`).
 
@@ -146,6 +170,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `bellica round result`"
             )
         board: Board = campaign.board
+        choices = spelled_choices(board, choices)
         advances, debarks = check_choices(board, r.state, choices)
         engagements, results = engagements_and_results(r)
         orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}

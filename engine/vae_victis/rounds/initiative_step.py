@@ -35,6 +35,12 @@ def submit_initiative(campaign, uses: Mapping[int, str], *, faction: str | None 
         for army, use in sorted(uses.items()):
             base = row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army)
             orders[army] = replace(base, initiative=use.strip())
+        from bellica.engine.vae_victis.order_names import spelled_orders
+        from bellica.engine.vae_victis.orders import IllegalOrderError
+
+        orders, problems = spelled_orders(campaign.board, orders)  # every typed name by the one matcher
+        if problems:
+            raise IllegalOrderError(problems, source)
         validate(campaign, r, faction, orders, source)
         events = []
         for army, o in orders.items():

@@ -118,10 +118,12 @@ def order_events(campaign, r: Round, orders: Mapping[int, ArmyOrders], *, factio
     from bellica.engine.vae_victis.orders import IllegalOrderError, OrderProblem
     from bellica.engine.vae_victis.rounds.reveal import refuse_if_revealed
 
+    from bellica.engine.vae_victis.order_names import spelled_orders
+
     refuse_if_revealed(r, source)
     stored = r.orders_rows()
     final: dict[int, ArmyOrders] = {}
-    problems = []
+    orders, problems = spelled_orders(campaign.board, orders)  # every typed name by the one matcher
     for army, o in sorted(orders.items()):
         given = stored[army][3] if army in stored else None
         if given is not None and o.initiative == "strength":
