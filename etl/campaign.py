@@ -551,10 +551,9 @@ class ProvinceCampaignResult:
 
 
 def _province_spec(scenario: ProvinceScenario):
-    from bellica.etl.provinces import ProvinceSeed, ProvinceSpec
+    from bellica.etl.provinces import scenario_spec
 
-    return ProvinceSpec(tuple(ProvinceSeed(name, lon, lat) for name, lon, lat in scenario.capitals),
-                        source=f"{scenario.directory.name}/provinces.toml")
+    return scenario_spec(scenario.directory / "provinces.toml")  # capitals, towns, barriers, exceptions, reach
 
 
 def _scenario_seas(m, scenario: ProvinceScenario) -> tuple[list[dict], list[tuple[str, str]]]:

@@ -54,6 +54,7 @@ __all__ = [
     "SeaArea",
     "build_provinces",
     "compute_provinces",
+    "scenario_spec",
     "default_costs",
     "load_province_file",
     "write_provinces",
@@ -68,14 +69,15 @@ SEA_KINDS = ("coast", "sea", "ocean")
 PROVINCE_TABLES = schema_tables(PROVINCES)
 PROVINCE_VIEW_NAMES = schema_tables(PROVINCE_VIEWS)
 
-_TOP_KEYS = {"province", "exception", "sea", "allocation"}
-_PROVINCE_KEYS = {"name", "capital", "region", "cells_add", "note"}
+_TOP_KEYS = {"province", "exception", "sea", "allocation", "barrier"}
+_PROVINCE_KEYS = {"name", "capital", "region", "cells_add", "note", "towns", "reach_km"}
+_BARRIER_KEYS = {"name", "line", "note"}
 _EXCEPTION_KEYS = {"from", "to", "one_way", "note"}
 _SEA_KEYS = {"name", "region", "bbox"}
-_ALLOCATION_KEYS = {"costs", "barriers", "barrier_cost"}
+_ALLOCATION_KEYS = {"costs", "barriers", "barrier_cost", "reach_km"}
 
 # Order of strength of a hex's source (docs/provinces.md): a later step overrides an earlier one.
-SOURCES = ("allocated", "capital", "region", "moved")
+SOURCES = ("allocated", "town", "capital", "region", "moved")
 
 
 def default_costs() -> dict[str, float]:
@@ -99,6 +101,17 @@ class ProvinceSeed:
     region_file: str | None = None
     cells_add: tuple[str, ...] = ()
     note: str | None = None
+    towns: tuple[tuple[str, float, float], ...] = ()  # (name, lon, lat): more seeds of the province besides its capital
+    reach_km: float | None = None  # this province's own cap on growth (None: the file's [allocation] reach_km)
+
+
+@dataclass(frozen=True)
+class BarrierLine:
+    """One ``[[barrier]]``: a line (a river, a ridge, a strait) that growth may not cross: no hex is
+    reached over a neighbour pair whose centre-to-centre segment crosses it (land adjacency unchanged)."""
+
+    name: str
+    geom: Any  # a shapely LineString / MultiLineString in lon/lat
 
 
 @dataclass(frozen=True)
@@ -130,6 +143,8 @@ class ProvinceSpec:
     barriers: frozenset[str] = frozenset(DEFAULT_BARRIERS)
     barrier_cost: float | None = None  # None: the highest terrain cost
     source: str = "<provinces>"
+    lines: tuple[BarrierLine, ...] = ()
+    reach_km: float | None = None  # None: no cap; else no hex farther than this from its province's capital and towns
 
 
 def _where(source: str, what: str) -> str:
@@ -235,7 +250,8 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
                 raise InputError(f"{where}: cells_add holds {c!r}, not an H3 cell: copy the cell ids from the hexes layer")
             cells_add.append(c.strip().lower())
         note = entry.get("note")
-        seeds.append(ProvinceSeed(name, lon, lat, region, region_file, tuple(cells_add), None if note is None else str(note)))
+        seeds.append(ProvinceSeed(name, lon, lat, region, region_file, tuple(cells_add), None if note is None else str(note),
+                                  read_towns(entry.get("towns", []), where), read_reach(entry.get("reach_km"), where)))
     if not seeds:
         raise InputError(f"{source}: no [[province]] entries: give each province a name and a capital = [lon, lat]")
 
@@ -303,7 +319,74 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
     for terrain, value in [*costs.items(), *([("barrier_cost", barrier_cost)] if barrier_cost is not None else [])]:
         if value <= 0:
             raise InputError(f"{source} [allocation]: cost {terrain} = {value} is not positive: every hex costs something to enter")
-    return ProvinceSpec(tuple(seeds), tuple(exceptions), tuple(seas), costs, frozenset(barriers), barrier_cost, source)
+    return ProvinceSpec(tuple(seeds), tuple(exceptions), tuple(seas), costs, frozenset(barriers), barrier_cost, source,
+                        read_barrier_lines(data.get("barrier", []), source),
+                        read_reach(allocation.get("reach_km"), f"{source} [allocation]"))
+
+
+def scenario_spec(path: str | Path) -> ProvinceSpec:
+    """The province spec of a province scenario's ``provinces.toml`` (what `bellica campaign new` builds):
+    each ``[[province]]``'s capital ``lon``/``lat`` and its ``towns``, ``reach_km``, the file's
+    ``[[exception]]``, ``[[barrier]]`` and ``[allocation]``; every other key is the rules' own."""
+    path = Path(path)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    source = f"{path.parent.name}/{path.name}"
+    builder = {"province": [{"name": p.get("name"), "capital": [p.get("lon"), p.get("lat")],
+                             **{k: p[k] for k in ("towns", "reach_km") if k in p}}
+                            for p in data.get("province", []) if isinstance(p, dict)]}
+    for key in ("exception", "barrier", "allocation"):
+        if key in data:
+            builder[key] = data[key]
+    return spec_from_dict(builder, base=path.parent, source=source)
+
+
+def read_reach(value, where: str) -> float | None:
+    """A ``reach_km`` (None when absent): a positive distance in km."""
+    if value is None:
+        return None
+    km = number(value, f"{where} reach_km")
+    if km <= 0:
+        raise InputError(f"{where}: reach_km = {km} is not positive: give the farthest a province grows from its places, in km")
+    return km
+
+
+def read_towns(value, where: str) -> tuple[tuple[str, float, float], ...]:
+    """A province's ``towns``: ``[{name = "Tarquinii", lon = 11.76, lat = 42.25}, ...]`` (lon, lat in degrees)."""
+    fix = 'write towns = [{name = "Tarquinii", lon = 11.76, lat = 42.25}, ...]'
+    if not isinstance(value, list):
+        raise InputError(f"{where}: towns must be a list: {fix}")
+    towns = []
+    for i, town in enumerate(value, 1):
+        if not isinstance(town, dict) or not {"name", "lon", "lat"} <= set(town):
+            raise InputError(f"{where}: town #{i} = {town!r} is not a table with name, lon and lat: {fix}")
+        name = name_text(town["name"], f"{where} town #{i} name")
+        lon, lat = number(town["lon"], f"{where} town {name!r} lon"), number(town["lat"], f"{where} town {name!r} lat")
+        if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+            raise InputError(f"{where}: town {name!r} at [{lon}, {lat}] is not a lon/lat in degrees: {fix}")
+        towns.append((name, lon, lat))
+    return tuple(towns)
+
+
+def read_barrier_lines(value, source: str) -> tuple[BarrierLine, ...]:
+    """The ``[[barrier]]`` lines: ``name`` and ``line = [[lon, lat], ...]`` (two points or more)."""
+    if not isinstance(value, list):
+        raise InputError(f"{source}: barrier must be a list of tables: write [[barrier]] entries")
+    lines = []
+    for i, entry in enumerate(value, 1):
+        where = f"{source} [[barrier]] #{i}"
+        if not isinstance(entry, dict):
+            raise InputError(f"{where}: not a table: write [[barrier]] with name and line")
+        check_keys(entry, _BARRIER_KEYS, where)
+        name = name_text(entry.get("name", f"barrier {i}"), f"{where} name")
+        line = entry.get("line")
+        fix = "give line = [[lon, lat], [lon, lat], ...] (two points or more, degrees)"
+        if not isinstance(line, list) or len(line) < 2 or not all(isinstance(pt, list) and len(pt) == 2 for pt in line):
+            raise InputError(f"{where} {name!r}: {fix}")
+        pts = [(number(x, f"{where} line"), number(y, f"{where} line")) for x, y in line]
+        if not all(-180 <= x <= 180 and -90 <= y <= 90 for x, y in pts):
+            raise InputError(f"{where} {name!r}: a point is not a lon/lat: {fix}")
+        lines.append(BarrierLine(name, shapely.LineString(pts)))
+    return tuple(lines)
 
 
 # --------------------------------------------------------------------------- the map
@@ -397,15 +480,26 @@ class ProvinceResult:
 
 def _capital_cell(seed: ProvinceSeed, m: MapHexes, passable: np.ndarray, source: str) -> tuple[int, str | None]:
     """The map index of a province's capital hex, and a note when it was moved off the water."""
-    where = f"{source} province {seed.name!r}"
+    return _seed_cell(seed.name, seed.name, seed.lon, seed.lat, m, passable, f"{source} province {seed.name!r}")
+
+
+def _seed_cell(province: str, place: str, lon: float, lat: float, m: MapHexes, passable: np.ndarray, where: str,
+               *, what: str = "capital") -> tuple[int, str | None]:
+    """The map index of a capital's (or town's) hex, and a note when it was moved off the water (a town
+    also off barrier terrain) to the nearest passable land neighbour."""
+
+    class seed:  # noqa: N801 - the names the messages below use
+        name = province
+
+    seed.lon, seed.lat = lon, lat
     cell = h3.latlng_to_cell(seed.lat, seed.lon, m.res)
     i = m.index.get(cell)
     if i is None:
         w, s, e, n = m.bbox
         hint = " (lon and lat look swapped: write capital = [lon, lat])" if h3.latlng_to_cell(seed.lon, seed.lat, m.res) in m.index else ""
-        raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies outside the map "
+        raise InputError(f"{where}: {what} [{seed.lon}, {seed.lat}] lies outside the map "
                          f"(hexes span {w:.2f},{s:.2f} to {e:.2f},{n:.2f}){hint}: correct it or build a map that covers it")
-    if m.kind[i] == "land":
+    if m.kind[i] == "land" and (passable[i] or what == "capital"):
         if not passable[i]:
             raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies in hex {cell} of {m.terrain[i]}, which is a barrier: "
                              "move it to a passable hex nearby")
@@ -415,11 +509,13 @@ def _capital_cell(seed: ProvinceSeed, m: MapHexes, passable: np.ndarray, source:
     if not near:
         land = np.flatnonzero((m.kind == "land") & passable)
         j = land[np.argmin(_haversine_km(seed.lat, seed.lon, m.lat[land], m.lng[land]))]
-        raise InputError(f"{where}: capital [{seed.lon}, {seed.lat}] lies at sea ({m.kind[i]} hex {cell}): move it onto land; "
+        raise InputError(f"{where}: {what} [{seed.lon}, {seed.lat}] lies at sea ({m.kind[i]} hex {cell}): move it onto land; "
                          f"the nearest land hex is {m.cells[j]} at [{m.lng[j]:.3f}, {m.lat[j]:.3f}]")
     dist = _haversine_km(seed.lat, seed.lon, m.lat[near], m.lng[near])
     j = min(zip(dist.round(6).tolist(), m.cells[near].tolist(), near))[2]
-    return j, (f"{seed.name}: capital [{seed.lon}, {seed.lat}] lies in a {m.kind[i]} hex; "
+    label = "capital" if what == "capital" else f"{what} {place}"
+    kind = m.kind[i] if m.kind[i] != "land" else str(m.terrain[i])
+    return j, (f"{seed.name}: {label} [{seed.lon}, {seed.lat}] lies in a {kind} hex; "
                f"it is the neighbouring land hex {m.cells[j]}")
 
 
@@ -473,6 +569,17 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
         capitals.append(i)
 
     for p, seed in enumerate(seeds):
+        for town, lon, lat in seed.towns:
+            where = f"{source} province {seed.name!r} town {town!r}"
+            i, _note = _seed_cell(seed.name, town, lon, lat, m, passable, where, what="town")  # a port: its land hex, silently
+            if owner[i] >= 0 and owner[i] != p:  # at this resolution two places share a hex: the first keeps it
+                other = seeds[owner[i]].name
+                notes.append(f"{seed.name}: town {town} lies in hex {m.cells[i]}, "
+                             f"{'the capital' if how[i] == 'capital' else 'a town'} of {other}: the hex is {other}'s")
+            elif owner[i] < 0:
+                owner[i], how[i] = p, "town"
+
+    for p, seed in enumerate(seeds):
         if seed.region is None:
             continue
         inside = np.flatnonzero(land & shapely.contains_xy(seed.region, m.lng, m.lat))
@@ -490,12 +597,32 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
 
     # Least-cost allocation: entering hex v from u costs cost[v]; no edge leaves a barrier for passable land.
     keep = land[m.nb_from] & land[m.nb_to] & ~(barrier[m.nb_from] & ~barrier[m.nb_to])
+    if spec.lines:  # the designer's barrier lines: no growth over a neighbour pair whose centres they part
+        lines = shapely.union_all([b.geom for b in spec.lines])
+        shapely.prepare(lines)
+        cand = np.flatnonzero(keep)
+        f, t = m.nb_from[cand], m.nb_to[cand]
+        segs = shapely.linestrings(np.stack([np.stack([m.lng[f], m.lat[f]], 1), np.stack([m.lng[t], m.lat[t]], 1)], 1))
+        keep[cand[shapely.intersects(lines, segs)]] = False
     n = len(m.cells)
     graph = csr_matrix((cost[m.nb_to[keep]], (m.nb_from[keep], m.nb_to[keep])), shape=(n, n))
     dist = np.full((len(seeds), n), np.inf)
     for p in range(len(seeds)):
         sources = np.flatnonzero(owner == p)
-        dist[p] = dijkstra(graph, directed=True, indices=sources, min_only=True)
+        reach = seeds[p].reach_km if seeds[p].reach_km is not None else spec.reach_km
+        if reach is None:
+            dist[p] = dijkstra(graph, directed=True, indices=sources, min_only=True)
+            continue
+        # The cap: no hex farther than reach from the province's own capital, towns and region, and no path
+        # through one either (the allocation runs on the hexes within reach only).
+        near = np.zeros(n, dtype=bool)
+        for k in range(0, len(sources), 64):
+            src = sources[k:k + 64]
+            near |= (_haversine_km(m.lat[src][:, None], m.lng[src][:, None], m.lat[None, :], m.lng[None, :]) <= reach).any(axis=0)
+        inside = keep & near[m.nb_from] & near[m.nb_to]
+        sub = csr_matrix((cost[m.nb_to[inside]], (m.nb_from[inside], m.nb_to[inside])), shape=(n, n))
+        dist[p] = dijkstra(sub, directed=True, indices=sources, min_only=True)
+        dist[p][~near] = np.inf
     best = np.argmin(dist, axis=0)
     reached = np.isfinite(dist.min(axis=0)) & land
     free = reached & (owner < 0)
