@@ -79,3 +79,15 @@ def test_the_command_runs_a_case_and_exits_by_the_result(tmp_path, capsys):
     with pytest.raises(SystemExit) as done:
         main(["cases", "run", "rise-of-rome", "--case", "Z.9", "--work", str(tmp_path)])
     assert done.value.code == 1 and "no case Z.9" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ruleset, case_id", [("vae-victis-ii", "G.4"), ("trossian", "D.1"), ("magna-graecia", "B.1")])
+def test_a_case_leaves_a_campaign_that_verifies(ruleset, case_id, scenario_folder, tmp_path):
+    """Its position is logged as put_row events: the campaign replays from its scenario to every table."""
+    from bellica.engine.core.campaign import Campaign
+
+    case = next(c for c in CASES if c.ruleset == ruleset and c.id == case_id)
+    path = _campaign(case, scenario_folder, tmp_path / "case.duckdb")
+    assert run_case(case, path, prepared=True).passed
+    with Campaign.open(path) as c:
+        c.verify()
