@@ -1,11 +1,19 @@
-"""The conformance test of the player view (issue 20 part 2): for every ruleset with secrets (the
-Archidamian War, which lives outside the repository in examples/bellica-archidamian, included), a
-script plants a secret of one viewer's, and every interface is read as every other viewer (the
-umpire included where the ruleset seals it from the umpire too): the planted text must not be in
-any of it.  The interfaces: the ruleset's status (text and JSON), `bellica log` (text and JSON),
-`bellica render map`, `bellica export` (every file, GeoPackage bytes included), the SQL console
-(every table of the viewer's database) and the web app (every page and JSON answer the viewer's
-link opens, the umpire's console on the secret's table).  The owner must find it somewhere, so the test can fail.
+"""The conformance test of the player view (issue 20 part 2): for every ruleset (the Archidamian War,
+which lives outside the repository in examples/bellica-archidamian, included), a script plants a
+secret of one viewer's, and every interface is read as every other viewer (the umpire included
+where the ruleset seals it from the umpire too): the planted text must not be in any of it.  The
+interfaces: the ruleset's status (text and JSON), `bellica log` (text and JSON), `bellica render
+map`, `bellica export` (every file, GeoPackage bytes included), the SQL console (every table of the
+viewer's database) and the web app (every page and JSON answer the viewer's link opens, the
+umpire's console on the secret's table, and the error message of every declared step posted
+empty).  The owner must find it somewhere, so the test can fail.
+
+The province and node games (Rise of Rome, Mare Nostrum, Magna Graecia) keep no secret between
+their players in the open (the engine plays Rome's rivals in the open; Mare Nostrum's map is
+posted after every turn), but the campaign's seed is the umpire's: every die and lottery number
+not yet drawn follows from it.  Their short scripted games are read at every step, by every
+faction of the campaign (before the last step, the interfaces that copy the campaign per viewer by
+two factions in `make test`: :data:`COSTLY`).
 """
 
 from __future__ import annotations
@@ -19,11 +27,13 @@ from tests.cli.test_rise_of_rome_cli import bellica
 
 #: ruleset -> (the status command, its viewer option)
 STATUS = {"vae-victis-ii": (["round", "status"], None), "trossian": (["trossian", "status"], "--nation"),
-          "archidamian-war": (["archidamian", "status"], "--side")}
+          "archidamian-war": (["archidamian", "status"], "--side"), "rise-of-rome": (["rise-of-rome", "status"], "--power"),
+          "mare-nostrum": (["mare-nostrum", "status"], "--nation"), "magna-graecia": (["magna-graecia", "status"], "--side")}
 
 VV_SECRET = "0 0 0 0 0 0 0"  # Roma's sealed orders for army 9, before the reveal
 TR_SECRET = "Bring-the-guns-to-Ismail"  # Russia's courier's message: Russia's alone, for ever
 AR_SECRET = "Ravage-the-Megarid-by-night"  # Athens' dispatch: Athens' alone until the year is resolved
+SEED = 918273645  # the province and node games' campaign seed: the umpire's (every die not yet drawn follows from it)
 #: The ruleset that lives outside the repository (docs/writing-a-ruleset.md), imported from its folder
 #: as its entry point imports it once installed (tests/cli/test_installed_ruleset.py installs it).
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "bellica-archidamian"
@@ -103,6 +113,80 @@ def archidamian(tmp_path_factory):
             del sys.modules[name]
 
 
+def _scripted(tmp_path_factory, built_once, ruleset: str, script) -> dict:
+    """``script(path)``: (label, [argv, ...]) pairs played in turn on the ruleset's small campaign
+    (tests/cli/test_exit_codes.py's, built once per process), the file copied after each: the
+    states read at every step.  The secret is the seed: the umpire's, from every faction."""
+    import shutil
+
+    from bellica.engine.core.campaign import Campaign
+    from tests.cli.test_exit_codes import _made
+
+    folder = tmp_path_factory.mktemp(f"conf-{ruleset}")
+    path = built_once(f"made-{ruleset}", lambda p: _made(ruleset, p), folder / "c.duckdb")
+    cap, states = _Capture(), []
+    for label, steps in script(path):
+        for argv in (steps() if callable(steps) else steps):
+            assert bellica(cap, *argv)[0] == 0, argv
+        states.append((label, shutil.copyfile(path, folder / f"{len(states)}-{label}.duckdb")))
+    with Campaign.open(path, read_only=True) as c:
+        factions = list(c.ruleset.factions(c))
+    return {"path": path, "ruleset": ruleset, "states": states, "secrets": [(str(SEED), None, factions)],
+            "owner": None}
+
+
+def _umpire_status(path) -> dict:
+    from bellica.engine.core.campaign import Campaign
+
+    with Campaign.open(path, read_only=True) as c:
+        return c.ruleset.player_view(c, None).status
+
+
+@pytest.fixture(scope="module")
+def rise_of_rome(tmp_path_factory, built_once):
+    def script(path):
+        return [("started", [["rise-of-rome", "start", path, "--seed", str(SEED)]]),
+                ("rome-decides", [["rise-of-rome", "next", path]]),
+                ("battles", [["rise-of-rome", "attack", path, "--none"], ["rise-of-rome", "spend", path],
+                             ["rise-of-rome", "next", path]])]
+    return _scripted(tmp_path_factory, built_once, "rise-of-rome", script)
+
+
+@pytest.fixture(scope="module")
+def mare_nostrum(tmp_path_factory, built_once):
+    def first_acts(path):
+        acting = _umpire_status(path)["acting"]
+        return [["mare-nostrum", "grain", path, "--nation", acting], ["mare-nostrum", "done", path, "--nation", acting]]
+
+    def the_others(path):
+        return [["mare-nostrum", "done", path, "--nation", o["nation"]] for o in _umpire_status(path)["order"][1:]]
+
+    def script(path):
+        return [("begun", [["mare-nostrum", "start", path, "--seed", str(SEED)], ["mare-nostrum", "begin", path]]),
+                ("first-acted", lambda: first_acts(path)),
+                ("battles", lambda: the_others(path))]
+    return _scripted(tmp_path_factory, built_once, "mare-nostrum", script)
+
+
+@pytest.fixture(scope="module")
+def magna_graecia(tmp_path_factory, built_once):
+    def script(path):
+        return [("started", [["magna-graecia", "start", path, "--seed", str(SEED)]]),
+                ("moved", [["magna-graecia", "end-movement", path, "--side", "Syracuse"]]),
+                ("turn-ended", [["magna-graecia", "next", path, "--side", "Syracuse"]])]
+    return _scripted(tmp_path_factory, built_once, "magna-graecia", script)
+
+
+def _states(game) -> list[tuple[str, Path]]:
+    """The campaign's states read, each with its label: a scripted game's every step, else its end."""
+    return game.get("states") or [("the end", game["path"])]
+
+
+def _secrets(game) -> list[tuple[str, str | None, list]]:
+    """(the planted text, its owner, the viewers who may not read it)."""
+    return game.get("secrets") or [(game["secret"], game["owner"], game["others"])]
+
+
 def _status(capsys, game, viewer) -> str:
     command, option = STATUS[game["ruleset"]]
     who = [option, viewer] if option and viewer else []
@@ -164,13 +248,16 @@ def _web(capsys, game, viewer, tmp_path) -> str:
     path = shutil.copyfile(game["path"], tmp_path / "web.duckdb")
     with Campaign.open(path) as c:
         tokens = {i.name: i.token for i in issue_tokens(c)}
+        steps = [a.name for a in c.ruleset.actions()]
     who = next(n for n in tokens if n == (viewer or "umpire") or (viewer and n.startswith(viewer)))  # "Danubian" ...
     web = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens[who]}"},
                      follow_redirects=False)
     pages = [web.get(p) for p in ("/", "/turn", "/api/status", "/api/steps", "/map")]
     if viewer is None:  # the umpire's console: every table, as the page shows it
-        for table in ("orders", "events", "tr_couriers", "tr_orders", "ar_orders"):
+        for table in ("orders", "events", "tr_couriers", "tr_orders", "ar_orders", "campaign"):
             pages.append(web.post("/umpire/sql", data={"query": f"SELECT * FROM {table}"}))
+    for name in steps:  # the error messages: every declared step posted empty (on this copy)
+        pages.append(web.post(f"/step/{name}", json={}, headers={"Accept": "application/json"}))
     assert all(r.status_code < 500 for r in pages), [(r.request.url, r.status_code) for r in pages]
     return "\n".join(r.text for r in pages)
 
@@ -185,21 +272,39 @@ INTERFACES = {
 }
 
 
-@pytest.fixture(params=["vae_victis", "trossian", "archidamian"])
+@pytest.fixture(params=["vae_victis", "trossian", "archidamian", "rise_of_rome", "mare_nostrum", "magna_graecia"])
 def game(request):
     return request.getfixturevalue(request.param)
 
 
+#: The interfaces that read a copy of the campaign per viewer (5-10 s each on the province maps):
+#: before a scripted game's last step `make test` reads them as two factions, `make long` as every one.
+COSTLY = {"sql", "web", "map", "export"}
+
+
+def _viewers_at(interface: str, viewers: list, last: bool) -> list:
+    from tests.bounds import SCALE
+
+    return viewers if last or interface not in COSTLY or SCALE >= 1 else viewers[:2]
+
+
 @pytest.mark.parametrize("interface", sorted(INTERFACES))
 def test_no_viewer_reads_another_viewers_secret(game, interface, capsys, tmp_path):
-    for viewer in game["others"]:
-        text = INTERFACES[interface](capsys, game, viewer, tmp_path / str(viewer))
-        assert game["secret"] not in text, f"{interface} shows {game['owner']}'s secret to {viewer or 'the umpire'}"
+    secrets = _secrets(game)
+    viewers = list(dict.fromkeys(v for _text, _owner, others in secrets for v in others))
+    states = _states(game)
+    for i, (label, path) in enumerate(states):
+        for viewer in _viewers_at(interface, viewers, i == len(states) - 1):
+            text = INTERFACES[interface](capsys, {**game, "path": path}, viewer, tmp_path / label / str(viewer))
+            for secret, owner, others in secrets:
+                assert viewer not in others or secret not in text, \
+                    f"{interface} shows {owner or 'the umpire'}'s secret to {viewer or 'the umpire'} ({label})"
 
 
 def test_the_owner_reads_its_secret(game, capsys, tmp_path):
-    owner = game["owner"]
-    shown = [name for name in ("status", "log", "sql", "web")
-             if STATUS[game["ruleset"]][1] or name != "status"
-             if game["secret"] in INTERFACES[name](capsys, game, owner, tmp_path / name)]
-    assert shown, f"{owner}'s own secret is in none of its interfaces: the test could not fail"
+    label, path = _states(game)[-1]
+    for secret, owner, _others in _secrets(game):
+        shown = [name for name in ("status", "log", "sql", "web")
+                 if STATUS[game["ruleset"]][1] or name != "status"
+                 if secret in INTERFACES[name](capsys, {**game, "path": path}, owner, tmp_path / name / str(owner))]
+        assert shown, f"{owner or 'the umpire'}'s own secret is in none of its interfaces: the test could not fail"

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from bellica.engine.core.secrets import Secret
 from bellica.geo.spatialdb import offline_connect
 
 __all__ = ["ALLOWED", "MEMORY_LIMIT", "REFUSED", "TIME_LIMIT_S", "Result", "Statement", "operation", "file_operation",
@@ -311,6 +312,12 @@ def run_console(campaign, text: str, source: str, *, viewer: str | None = None, 
 # --- the viewer's database ------------------------------------------------------------------------
 
 
+#: Every ruleset's secret: the seed, its ``campaign`` row (the rest of the position is public); the
+#: log's seed events are sealed for a faction as :func:`~bellica.engine.core.sealed.log_view` seals them.
+SEED = Secret("campaign", "the campaign's seed, from which every die and lottery number not yet drawn follows",
+              "never (the umpire's)", public="key <> 'seed'")
+
+
 def open_console(campaign, viewer: str | None) -> tuple:
     """``(connection, sealed)``: an in-memory database holding what ``viewer`` (a faction as the
     campaign spells it; None: the umpire) may read of the campaign file now, locked (module doc),
@@ -324,7 +331,7 @@ def open_console(campaign, viewer: str | None) -> tuple:
     if not _is_map(path):  # a map holds no state, so no secret: it is read whole
         with Campaign.open(path, read_only=True) as c:
             if c.has_state():
-                secrets, log = c.ruleset.secrets(c), _log_rows(c, viewer)
+                secrets, log = (SEED, *c.ruleset.secrets(c)), _log_rows(c, viewer)
     con = _memory_connection()
     try:
         sealed = _copy_readable(con, path, viewer, secrets, log)

@@ -18,6 +18,7 @@ the log (:func:`log_view`) and the ruleset to its own views (:meth:`OrderSeal.vi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -83,6 +84,24 @@ def log_view(campaign, *, viewer: str | None = None, round: int | None = None) -
     for ev in campaign.events(round=round):
         if snap is not None and seal.hides(viewer, ev.kind, ev.data, snap):
             out.append(LogLine(ev, True, dict(seal.public(ev.data), sealed=True), seal.text(ev.data)))
+        elif viewer is not None and _holds_seed(ev):
+            out.append(LogLine(ev, False, _unseeded(ev.data), _SEED_TEXT.sub(r"\1(the umpire's)", ev.text or ev.kind)))
         else:
             out.append(LogLine(ev, False, ev.data, ev.text or ev.kind))
     return out
+
+
+#: The seed in an event's words ("campaign seed = 7", "seed 7"): a faction reads it sealed, since
+#: every die and lottery number not yet drawn follows from it (the SQL console's SEED, the same).
+_SEED_TEXT = re.compile(r"(\bseed\W{0,3})\d+")
+
+
+def _holds_seed(ev: StoredEvent) -> bool:
+    return (ev.kind == "set_campaign" and ev.data.get("key") == "seed") or "seed" in ev.data
+
+
+def _unseeded(data: Mapping) -> dict:
+    """The event's data without the seed (no order is sealed: the line is not a sealed one)."""
+    if data.get("key") == "seed":
+        return {**data, "value": None}
+    return {k: v for k, v in data.items() if k != "seed"}
