@@ -51,9 +51,10 @@ def _engagement_armies(row) -> list[int]:
     return [a for a in (row[3], row[4]) if a is not None]
 
 
-def battles_section(c, ident) -> str:
-    """The round's engagements with their set-up and result; the umpire's result forms; retreat
-    buttons for the armies the viewer may retreat (before any result is recorded)."""
+def battles_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
+    """The round's engagements with their set-up and result; the umpire's result forms (a refused
+    one keeps what was ``typed``); retreat buttons for the armies the viewer may retreat (before any
+    result is recorded)."""
     from bellica.engine.vae_victis.rounds.machine import read_round
 
     r = read_round(c)
@@ -74,16 +75,8 @@ def battles_section(c, ident) -> str:
         parts.append(f'<div class="box" id="engagement-{number}"><p>{e(setup)}</p>'
                      f"<p>result: {e(done) if done else 'awaiting'}</p>")
         if umpire:
-            winners = [(str(a), f"army {a}") for a in armies] + ([("defender", "the defender")] if row[4] is None else [])
-            options = "".join(f'<option value="{e(v)}">{e(t)}</option>' for v, t in winners + [("draw", "a draw")])
-            casualties = "".join(f'<label>army {a} casualties % <input type="text" name="casualties-{a}" '
-                                 f'id="casualties-{number}-{a}" style="width:4rem"></label> ' for a in armies)
-            parts.append(f'<form method="post" action="/umpire/result" id="result-{number}">'
-                         f'<input type="hidden" name="engagement" value="{number}">'
-                         f'winner <select name="winner" id="winner-{number}">{options}</select> {casualties}'
-                         + ('<label><input type="checkbox" name="replace" value="1"> correct the recorded result</label> '
-                            if done else "")
-                         + "<button>record the result</button></form>")
+            kept = typed if typed is not None and str(typed.get("engagement", "")).strip() == str(number) else {}
+            parts.append(_result_form(number, armies, row[4] is None, bool(done), kept))
         parts.append("</div>")
     fighting = sorted({a for row in rows for a in _engagement_armies(row)})
     mine = [a for a in fighting if umpire or ident.commands(r.state.army(a))]
@@ -93,6 +86,23 @@ def battles_section(c, ident) -> str:
                      f"(before any engagement is fought): {buttons}</p></form>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _result_form(number: int, armies: list[int], defender: bool, done: bool, kept: Mapping[str, str]) -> str:
+    """The umpire's form of engagement ``number``'s result, refilled from ``kept`` (a refused one's fields)."""
+    winners = [(str(a), f"army {a}") for a in armies] + ([("defender", "the defender")] if defender else [])
+    chosen = kept.get("winner", "")
+    options = "".join(f'<option value="{e(v)}"{" selected" if v == chosen else ""}>{e(t)}</option>'
+                      for v, t in winners + [("draw", "a draw")])
+    casualties = "".join(f'<label for="casualties-{number}-{a}">army {a} casualties %</label> <input type="text" '
+                         f'name="casualties-{a}" id="casualties-{number}-{a}" style="width:4rem" inputmode="numeric" '
+                         f'value="{e(kept.get(f"casualties-{a}", ""))}"> ' for a in armies)
+    replace = ('<label><input type="checkbox" name="replace" value="1"'
+               f'{" checked" if kept.get("replace") else ""}> correct the recorded result</label> ') if done else ""
+    return (f'<form method="post" action="/umpire/result" id="result-{number}">'
+            f'<input type="hidden" name="engagement" value="{number}">'
+            f'<label for="winner-{number}">winner</label> <select name="winner" id="winner-{number}">{options}</select> '
+            f"{casualties}{replace}<button>record the result</button></form>")
 
 
 def _whole(value: str, what: str) -> int:
@@ -170,7 +180,7 @@ def choices_template(c) -> str:
 
 def administration_section(c, typed: str | None = None) -> str:
     return ('<h2>Administration</h2><form method="post" action="/umpire/administer" id="administer">'
-            '<p>Choices (the format of <code>bellica round administer --choices</code>; leave as is for none):</p>'
+            '<p><label for="choices">Choices (one a line, in the commented format below; leave as is for none):</label></p>'
             f'<textarea name="choices" id="choices" rows="14">{e(choices_template(c) if typed is None else typed)}</textarea>'
             '<button id="step-administer">run administration</button></form>')
 
@@ -226,7 +236,8 @@ def commit_reveal_section(c, ident) -> str:
         return f'<p id="commit-state">{e(ident.faction)} has revealed its orders.</p>'
     return (f'<p id="commit-state">{state}; the reveal window is open.</p>'
             '<form method="post" action="/reveal-orders" id="reveal"><p>Paste the orders file you committed to, '
-            'exactly, and its secret:</p><textarea name="orders" id="reveal-orders" rows="10"></textarea>'
+            'exactly, and its secret:</p><label for="reveal-orders">orders file</label>'
+            '<textarea name="orders" id="reveal-orders" rows="10"></textarea>'
             '<label>secret <input type="text" name="secret" id="secret" autocomplete="off"></label> '
             "<button>reveal</button></form>")
 

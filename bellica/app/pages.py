@@ -26,7 +26,15 @@ table{border-collapse:collapse} td,th{border:1px solid #ccc;padding:.2rem .5rem;
 input[type=text]{width:100%;box-sizing:border-box;font-family:monospace}
 iframe{width:100%;height:70vh;border:1px solid #ccc}
 #problems li{color:#b00} .log{max-height:20rem;overflow:auto;font-size:.9rem}
-textarea{width:100%;font-family:monospace}
+textarea{width:100%;box-sizing:border-box;font-family:monospace}
+select,input{max-width:100%}
+.skip{position:absolute;left:-10000px} .skip:focus{position:static}
+@media (max-width:40rem){
+ body{padding:0 .5rem 2rem}
+ #orders table,#orders thead,#orders tbody,#orders tr,#orders td,#orders th{display:block;width:auto}
+ #orders thead{position:absolute;left:-10000px} #orders td{border:0;padding:.2rem 0} #orders tr{border-bottom:1px solid #ccc;padding:.4rem 0}
+ table{display:block;overflow-x:auto;max-width:100%} iframe{height:60vh}
+}
 """
 
 #: The player's order form calls /api/check as they type (debounced) and lists every problem.

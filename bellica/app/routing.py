@@ -59,16 +59,19 @@ def _kind_served(access: CampaignAccess) -> str:
     return kind
 
 
-def home_page(c, ident, said=None) -> str:
-    """The viewer's page of campaign ``c``, with what their last step ``said`` (kept by the step's module)."""
+def home_page(c, ident, said=None, *, before: int | None = None) -> str:
+    """The viewer's page of campaign ``c``, with what their last POST ``said`` (kept by
+    :func:`~bellica.app.server.see_page`) and the log's page ending ``before`` an entry."""
+    from bellica.app.server import said_kwargs
+
     kind = kind_of(c.ruleset)
     if kind == STEPS:
         from bellica.app import step_forms
 
-        return step_forms.home_page(c, ident, said=said if isinstance(said, list) else None)
+        return step_forms.home_page(c, ident, **said_kwargs(said), before=before)
     from bellica.app import vae_victis
 
-    return vae_victis.home_page(c, ident)
+    return vae_victis.home_page(c, ident, **said_kwargs(said), before=before)
 
 
 def _routes_by_kind(access: CampaignAccess) -> dict[str, list[Route]]:

@@ -88,7 +88,7 @@ from bellica.app import pages
 from bellica.app.csrf import COOKIE, CsrfMiddleware, Guard
 from bellica.app.tokens import Identity, lookup
 
-__all__ = ["create_app", "COOKIE", "CampaignAccess", "HttpError", "keep_said", "said_for"]
+__all__ = ["create_app", "COOKIE", "CampaignAccess", "HttpError", "keep_said", "said_for", "said_kwargs", "see_page"]
 
 MAP_CACHE = 16
 BOTH = ("player", "umpire")
@@ -328,6 +328,15 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
+def _console_refused(access: CampaignAccess, request: Request, page: Callable[..., str], query: str,
+                     message: str) -> Response:
+    """A refused query: the umpire's page again, the query kept in its box and the error beside it (400)."""
+    with access.open() as c:
+        ident = _identify(c, request, ("umpire",))
+        error = f'<div class="box error" id="sql-error" role="alert">refused: {pages.e(message)}</div>'
+        return HTMLResponse(page(c, ident, sql=query, sql_html=error), status_code=400)
+
+
 def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
     """``POST /umpire/sql``: the read-only SQL console (:mod:`.console`) for the umpire; ``page(c,
     ident, sql=, sql_html=)`` draws the umpire's page of the campaign's ruleset around the result."""
@@ -338,22 +347,27 @@ def console_endpoint(access: CampaignAccess, page: Callable[..., str]):
 
         def go():
             from bellica.app.console import run_console
+            from bellica.geo.errors import BellicaError
 
             with access.open() as c:
-                _identify(c, request, ("umpire",))
+                ident = _identify(c, request, ("umpire",))
             # The query runs on a copy of the file and without the lock: however long it takes,
             # the players' pages and steps go on meanwhile.
-            with access.copy() as (path, _head):
-                results = run_console(path, query, name=access.path, running=access.console)
+            try:
+                with access.copy() as (path, _head):
+                    results = run_console(path, query, name=access.path, running=access.console)
+            except BellicaError as err:
+                if _wants_json(request):
+                    raise
+                return _console_refused(access, request, page, query, str(err))
             if _wants_json(request):
                 from bellica.services.jsonout import rows_json
 
                 return JSONResponse([rows_json(cols, rows) for cols, rows, _cut in results])
             html = "".join(pages.table(cols, rows) + (f"<p>first {len(rows)} rows shown</p>" if cut else "")
                            + f"<p>({len(rows)} row{'s' if len(rows) != 1 else ''})</p>" for cols, rows, cut in results)
-            with access.open() as c:
-                ident = _identify(c, request, ("umpire",))
-                return HTMLResponse(page(c, ident, sql=query, sql_html=f'<div id="sql-result">{html}</div>'))
+            # Post/Redirect/Get: the result is kept for the umpire's token, the page shows it.
+            return see_page(ident.name, sql=query, sql_html=f'<div id="sql-result">{html}</div>')
         return await run_in_threadpool(_guarded, request, go)
     return umpire_sql
 
@@ -405,6 +419,21 @@ def keep_said(name: str, said) -> str:
     return key
 
 
+def said_kwargs(said) -> dict[str, Any]:
+    """What a kept ``said`` gives the page (:func:`see_page`): its lines (``said``), and the SQL
+    console's query and result (``sql``, ``sql_html``) when it kept them."""
+    if isinstance(said, dict):
+        return {k: v for k, v in said.items() if k in ("said", "sql", "sql_html")}
+    return {"said": list(said)} if isinstance(said, (list, tuple)) else {}
+
+
+def see_page(name: str, said: list[str] | None = None, *, path: str = "/", **more) -> Response:
+    """Post/Redirect/Get: a 303 to the viewer's page, what the POST said kept server-side for the
+    token ``name`` under a short random key (the URL carries the key only, never a value)."""
+    key = keep_said(name, {"said": list(said or ()), **more})
+    return RedirectResponse(f"{path}?said={key}", status_code=303)
+
+
 def home_endpoint(access: CampaignAccess, guard: Guard):
     """``GET /``: the viewer's page, as the campaign's ruleset draws it (:mod:`.routing`); with
     ``?token=T``, the sign-in link."""
@@ -416,9 +445,12 @@ def home_endpoint(access: CampaignAccess, guard: Guard):
             return await run_in_threadpool(_guarded, request, lambda: link_sign_in(access, guard, request, token))
 
         def go():
+            from bellica.app.logpage import before_of
+
             with access.open() as c:
                 ident = _identify(c, request, BOTH)
-                return HTMLResponse(home_page(c, ident, said_for(ident.name, request.query_params.get("said"))))
+                said = said_for(ident.name, request.query_params.get("said"))
+                return HTMLResponse(home_page(c, ident, said, before=before_of(request.query_params.get("before"))))
         return await run_in_threadpool(_guarded, request, go)
     return home
 

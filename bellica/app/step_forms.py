@@ -39,13 +39,15 @@ from typing import Any, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from bellica.app.logpage import before_of, page_of
 from bellica.app.pages import frame
+from bellica.app.web_words import web_words
 from bellica.app.render import Markup, render
-from bellica.app.server import (HttpError, _error_response, _guarded, _identify, _wants_json, console_endpoint, keep_said,
-                                said_for)
+from bellica.app.server import (HttpError, _error_response, _guarded, _identify, _wants_json, console_endpoint, said_for,
+                                said_kwargs, see_page)
 from bellica.app.tokens import Identity
 
 __all__ = ["Field", "StepForm", "declares_steps", "forms_of", "home_page", "take_step", "routes"]
@@ -130,7 +132,7 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
     if param.many and not param.example:
         placeholder = "one a line"
     hint = f"one a line, from: {', '.join(map(str, offered))}" if param.many and offered else ""
-    return Field(id=f"{step}-{param.name}", name=param.name, label=param.help, widget=widget, placeholder=placeholder,
+    return Field(id=f"{step}-{param.name}", name=param.name, label=web_words(param.help), widget=widget, placeholder=placeholder,
                  value=value, options=options, required=param.required and param.kind != "flag",
                  invalid=invalid == param.name, hint=hint)
 
@@ -148,7 +150,8 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
         kept = typed if action.name == failed else None
         fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "",
                                 ruleset.choices(c, viewer, action, p)) for p in action.params)
-        out.append(StepForm(action.name, action.summary, action.details, fields, action.who == UMPIRE))
+        out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
+                            action.who == UMPIRE))
     return out
 
 
@@ -164,9 +167,9 @@ def next_words(c) -> str:
     return _here(c, c.ruleset.next_step(c, c.snapshot()))
 
 
-def log_lines(c, viewer: str | None, *, last: int = 200) -> list[tuple[int, str]]:
-    """The log as ``viewer`` may read it (the ruleset's seal), newest first, bookkeeping left out
-    (a row of one of the ruleset's told tables is an order given: kept)."""
+def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
+    """The log as ``viewer`` may read it (the ruleset's seal) as (seq, "ROUND: text"), oldest first,
+    bookkeeping left out (a row of one of the ruleset's told tables is an order given: kept)."""
     from bellica.engine.core.sealed import log_view
 
     told = c.ruleset.told_tables
@@ -176,27 +179,27 @@ def log_lines(c, viewer: str | None, *, last: int = 200) -> list[tuple[int, str]
         if ev.kind in QUIET and not (ev.kind == "put_row" and ev.data.get("table") in told):
             continue
         if ln.text:
-            lines.append((ev.round, ln.text))
-    return list(reversed(lines[-last:]))
+            lines.append((ev.seq, f"{ev.round}: {web_words(ln.text)}"))
+    return lines
 
 
 def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: str | None = None,
               failed: str | None = None, typed: Mapping[str, Any] | None = None, invalid: str = "",
-              sql: str = "", sql_html: str = "") -> str:
+              sql: str = "", sql_html: str = "", before: int | None = None) -> str:
     """The signed-in viewer's page (``said``: what their last step told them; ``error``: the one line
     a refused step ``failed`` answered, ``typed`` its values as given, ``invalid`` the field it names;
-    ``sql``, ``sql_html``: the umpire's console query and its result)."""
+    ``sql``, ``sql_html``: the umpire's console query and its result; ``before``: the log's page)."""
     c.require_state()
     ruleset, viewer = c.ruleset, viewer_of(ident)
     view = ruleset.player_view(c, viewer)
     who = "umpire" if viewer is None else viewer
     return render(
         "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
-        status=[_here(c, line) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
-        said=list(said or ()), error=_here(c, error) if error else None,
-        forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), next=next_words(c),
+        status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
+        said=[web_words(line) for line in said or ()], error=web_words(_here(c, error)) if error else None,
+        forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), next=web_words(next_words(c)),
         umpire=ident.role == "umpire", faction=viewer, word=ruleset.faction_flag.lstrip("-"),
-        sql=sql, sql_html=Markup(sql_html), log=log_lines(c, viewer))
+        sql=sql, sql_html=Markup(sql_html), log=page_of(log_lines(c, viewer), before))
 
 
 # --- a step -------------------------------------------------------------------------------------------
@@ -297,8 +300,7 @@ def step_endpoint(access):
                 if _wants_json(request) or request.headers.get("content-type", "").startswith("application/json"):
                     return JSONResponse({"step": name, "said": said, "next": nxt})
                 # Post/Redirect/Get: a reload shows the page again, it never takes the step twice.
-                key = keep_said(ident.name, [*said, f"next: {nxt}"])
-                return RedirectResponse(f"/turn?said={key}", status_code=303)
+                return see_page(ident.name, [*said, f"next: {nxt}"], path="/turn")
         return await run_in_threadpool(_guarded, request, go)
     return endpoint
 
@@ -331,7 +333,8 @@ def routes(access) -> list[Route]:
     """The routes of a campaign whose ruleset declares its steps, served through ``access``."""
     async def turn_page(request: Request) -> Response:
         return await run_in_threadpool(_read, access, request, lambda c, ident: HTMLResponse(
-            home_page(c, ident, said=said_for(ident.name, request.query_params.get("said")))))
+            home_page(c, ident, **said_kwargs(said_for(ident.name, request.query_params.get("said"))),
+                      before=before_of(request.query_params.get("before")))))
 
     async def api_status(request: Request) -> Response:
         return await run_in_threadpool(_read, access, request, lambda c, ident: _json(

@@ -23,8 +23,9 @@ from bellica.app import adjudication, pages
 from bellica.app.pages import e
 from bellica.app.preview import named, preview_endpoint, static_script
 from bellica.app.render import Markup, render
-from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint
+from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint, see_page
 from bellica.app.tokens import Identity
+from bellica.app.web_words import web_words
 
 __all__ = ["RULESETS", "STEPS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
 
@@ -36,9 +37,14 @@ STEPS = ("publish", "reveal", "move", "administer", "victory")
 BOTH = ("player", "umpire")
 
 
-def home_page(c, ident: Identity) -> str:
-    """The signed-in viewer's page: a player's order form, or the umpire's steps."""
-    return player_page(c, ident) if ident.role == "player" else umpire_page(c, ident)
+def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
+              before: int | None = None) -> str:
+    """The signed-in viewer's page: a player's order form, or the umpire's steps; ``said``: what
+    their last POST said (Post/Redirect/Get), ``sql``/``sql_html`` the umpire's console, ``before``
+    the log's page."""
+    if ident.role == "player":
+        return player_page(c, ident, said=said, before=before)
+    return umpire_page(c, ident, said=said, sql=sql, sql_html=sql_html, before=before)
 
 
 # --- the player's page ---------------------------------------------------------------------------
@@ -227,16 +233,20 @@ def _revealed(view, faction: str, status, ordering: bool) -> str:
     return pages.table(["army", "faction", "moves", "initiative", "sea links"], rows)
 
 
-def _log(c, viewer: str | None) -> list[tuple[int, str]]:
-    """The newest 200 lines of the log as ``viewer`` reads it, hexes named as the map names them."""
+def _log(c, viewer: str | None, before: int | None = None):
+    """A page of the log as ``viewer`` reads it (:mod:`.logpage`), hexes named as the map names them."""
+    from bellica.app.logpage import PAGE_SIZE, page_of
     from bellica.engine.core.sealed import log_view
 
-    lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"][-200:]
-    return [(ln.event.round, named(c, ln.text)) for ln in reversed(lines)]
+    lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"]
+    kept = [ln for ln in lines if before is None or ln.event.seq < before][-PAGE_SIZE:]
+    named_lines = {id(ln): named(c, ln.text) for ln in kept}  # only the page's lines are named (the costly part)
+    return page_of([(ln.event.seq, f"round {ln.event.round}: {web_words(named_lines.get(id(ln), ''))}")
+                    for ln in lines], before)
 
 
 def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
-                error: str | None = None) -> str:
+                error: str | None = None, said: list[str] | None = None, before: int | None = None) -> str:
     """A player's page (``templates/orders_player.html``): the round, the order form (or the
     commit-reveal forms, or the orders as the engine shows them once locked), battles, map, log."""
     from bellica.app.adjudication import battles_section, commit_reveal_section
@@ -254,13 +264,14 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
     armies = _army_rows(c, r, ident, view, submitters, typed) if open_now and not commit_reveal else None
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
-                  status=status, ordering=ordering, message=message, error=error, problems=list(problems),
+                  status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
+                  problems=list(problems), deadline_local=_deadline_iso(status.deadline),
                   commit_reveal=Markup(commit_reveal_section(c, ident)) if commit_reveal else None,
                   armies=armies, army_data=_army_data(c, r, armies),
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
-                  log=_log(c, f))
+                  log=_log(c, f, before))
 
 
 # --- the umpire's page ---------------------------------------------------------------------------
@@ -287,7 +298,7 @@ def run_step(c, step: str):
     steps = {"publish": rounds.publish_initiative, "reveal": rounds.reveal_round, "move": rounds.run_movement,
              "administer": rounds.run_administration, "victory": rounds.run_victory}
     if step not in steps:
-        raise InputError(f"step {step!r} is not one of {', '.join(STEPS)} (results and retreats: `bellica round result`/`retreat`)")
+        raise InputError(f"step {step!r} is not one of {', '.join(STEPS)} (results and retreats have their own forms)")
     return steps[step](c)
 
 
@@ -310,9 +321,13 @@ def _submitted(c, data) -> str | None:
 
 
 def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "",
-                choices: str | None = None, error: str | None = None) -> str:
-    """The umpire's page (``templates/orders_umpire.html``); ``message`` is HTML, its values escaped."""
+                choices: str | None = None, error: str | None = None, said: list[str] | None = None,
+                typed: dict[str, str] | None = None, failed: str = "", before: int | None = None) -> str:
+    """The umpire's page (``templates/orders_umpire.html``); ``said``: what the last step said (or
+    ``message``, one line); a refused form (``failed``: its id) shows ``error`` beside it and keeps
+    what was ``typed`` into it (the administration ``choices`` too)."""
     from bellica.app.adjudication import administration_section, battles_section
+    from bellica.app.deadline import ZONES, local_value, zones
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.steps import status_data
 
@@ -320,13 +335,28 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     data = status_data(status, campaign=c)
     steps = allowed_steps(c)
     submitted = _submitted(c, data)
+    typed = typed or {}
+    deadline_form = {"when_local": typed.get("when_local", local_value(data["deadline"])),
+                     "tz": typed.get("tz", "browser" if failed == "deadline" else "UTC"), "zones": ZONES + zones()}
     return render("orders_umpire.html", title="bellica: umpire", **pages.frame(ident.name),
-                  status_lines=status.lines(), message=Markup(message) if message else None, error=error,
+                  status_lines=[web_words(line) for line in status.lines()], said=_said_lines(said, message),
+                  error=web_words(error) if error else None, failed=failed,
                   submitted=Markup(submitted) if submitted is not None else None, deadline=data["deadline"] or "",
-                  battles=Markup(battles_section(c, ident)), buttons=[s for s in steps if s != "administer"],
-                  administering="administer" in steps,
+                  deadline_local=_deadline_iso(data["deadline"]), deadline_form=deadline_form,
+                  battles=Markup(battles_section(c, ident, typed if failed.startswith("result-") else None)),
+                  buttons=[s for s in steps if s != "administer"], administering="administer" in steps,
                   administer=Markup(administration_section(c, choices)) if "administer" in steps else "",
-                  sql=sql, sql_html=Markup(sql_html), log=_log(c, None))
+                  sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
+
+
+def _said_lines(said: list[str] | None, message: str | None = None) -> list[str]:
+    """What a POST said, a line each, in the page's words (no command line named)."""
+    return [web_words(line) for line in (said if said is not None else [message] if message else []) if line]
+
+
+def _deadline_iso(deadline: str | None) -> str:
+    """The deadline as a ``<time datetime>`` value (the page's script shows it in the browser's zone)."""
+    return str(deadline or "")
 
 
 # --- the endpoints -------------------------------------------------------------------------------
@@ -381,7 +411,7 @@ def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Respo
     msg = f"orders stored (sealed) for arm{'y' if len(stored) == 1 else 'ies'} {', '.join(map(str, stored))}"
     if revealed:
         msg += "; every army's orders are in: the round's orders are revealed and locked"
-    return HTMLResponse(player_page(c, ident, message=msg))
+    return see_page(ident.name, [msg])  # Post/Redirect/Get: a reload never sends the orders again
 
 
 def _submit_initiative(request: Request, c, r, ident: Identity, form: dict[str, str]) -> Response:
@@ -407,7 +437,7 @@ def _submit_initiative(request: Request, c, r, ident: Identity, form: dict[str, 
         return JSONResponse({"initiative": stored, "revealed": False})
     msg = (f"initiative stored (sealed until publication) for arm{'y' if len(stored) == 1 else 'ies'} "
            f"{', '.join(map(str, stored))}; moves are given after publication")
-    return HTMLResponse(player_page(c, ident, message=msg))
+    return see_page(ident.name, [msg])
 
 
 def submit(access: CampaignAccess):
@@ -419,63 +449,86 @@ def submit(access: CampaignAccess):
     return endpoint
 
 
+def _refused_page(request: Request, c, ident: Identity, err: Exception, form: dict[str, str], failed: str) -> Response:
+    """A refused POST: the signed-in viewer's page again, the error beside the form ``failed`` and
+    what was typed kept in its fields (400, or 409 for a step out of order); the viewer's own page
+    only, so nothing another viewer typed or may see is in it."""
+    from bellica.engine.core.machine import StepRefused
+
+    status = 409 if isinstance(err, StepRefused) else 400
+    if ident.role == "umpire":
+        page = umpire_page(c, ident, error=str(err), typed=form, failed=failed, choices=form.get("choices"))
+    else:
+        page = player_page(c, ident, error=str(err))
+    return HTMLResponse(page, status_code=status)
+
+
 def umpire_step(access: CampaignAccess):
-    """``POST /umpire/step``: one of :data:`STEPS`."""
+    """``POST /umpire/step``: one of :data:`STEPS`; 303 to the page (Post/Redirect/Get)."""
     async def endpoint(request: Request) -> Response:
         form = await _form(request)
 
         def go(c, ident):
-            events = run_step(c, form.get("step", ""))
-            done = "<br>".join(e(named(c, ev.text)) for ev in events if ev.kind != "put_note") or e(f"{form.get('step')}: done")
+            from bellica.geo.errors import BellicaError
+
+            try:
+                events = run_step(c, form.get("step", ""))
+            except BellicaError as err:
+                if _wants_json(request):
+                    raise
+                return _refused_page(request, c, ident, err, form, "steps")
             if _wants_json(request):
                 return JSONResponse({"step": form.get("step"), "events": [ev.text for ev in events if ev.kind != "put_note"]})
-            return HTMLResponse(umpire_page(c, ident, message=done))
+            done = [named(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
+            return see_page(ident.name, done or [f"{form.get('step')}: done"])
         return await run_in_threadpool(_read, access, request, ("umpire",), go, write=True)
     return endpoint
 
 
 def umpire_deadline(access: CampaignAccess):
-    """``POST /umpire/deadline``: the round's deadline (``when``, ISO-8601 UTC)."""
+    """``POST /umpire/deadline``: the round's deadline, from the date-time picker and its time zone
+    (``when_local``, ``tz``, ``offset``: :mod:`.deadline`) or ``when`` (ISO-8601 UTC); stored in UTC."""
     async def endpoint(request: Request) -> Response:
         form = await _form(request)
 
         def go(c, ident):
+            from bellica.app.deadline import deadline_utc
             from bellica.engine.vae_victis import rounds
+            from bellica.geo.errors import BellicaError
 
-            events = rounds.set_deadline(c, form.get("when", ""))
+            try:
+                events = rounds.set_deadline(c, deadline_utc(form))
+            except BellicaError as err:
+                if _wants_json(request):
+                    raise
+                return _refused_page(request, c, ident, err, form, "deadline")
             if _wants_json(request):
                 return JSONResponse({"deadline": events[0].data["value"]})
-            return HTMLResponse(umpire_page(c, ident, message=e(events[0].text)))
+            return see_page(ident.name, [events[0].text])
         return await run_in_threadpool(_read, access, request, ("umpire",), go, write=True)
     return endpoint
 
 
 def _acted(request: Request, c, ident: Identity, form: dict[str, str], run: Callable) -> Response:
-    from bellica.engine.core.machine import StepRefused
     from bellica.geo.errors import BellicaError
 
-    def home(**kw):
-        if ident.role == "umpire":
-            return umpire_page(c, ident, choices=form.get("choices"), **kw)
-        return player_page(c, ident, **kw)
     try:
         events = run(c, ident, form)
     except BellicaError as err:
         if _wants_json(request):
             raise
-        return HTMLResponse(home(error=str(err)), status_code=409 if isinstance(err, StepRefused) else 400)
+        failed = f"result-{form.get('engagement', '')}" if request.url.path == "/umpire/result" else request.url.path
+        return _refused_page(request, c, ident, err, form, failed)
     said = [named(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
     if _wants_json(request):
         return JSONResponse({"events": said})
-    if ident.role == "umpire":  # the umpire's message box takes HTML: one escaped line per event
-        return HTMLResponse(home(message="<br>".join(e(t) for t in said) or "done"))
-    return HTMLResponse(home(message="; ".join(said) or "done"))
+    return see_page(ident.name, said or ["done"])  # Post/Redirect/Get
 
 
 def action(access: CampaignAccess, roles: tuple[str, ...], run: Callable):
     """An endpoint running ``run(c, ident, form) -> events`` (an engine step): JSON ``{"events"}``,
-    or the signed-in role's page with what happened; a refusal shows on that page (400, or 409
-    for a step out of order), the typed administration choices kept."""
+    or a 303 to the signed-in role's page, which says what happened; a refusal shows on that page
+    (400, or 409 for a step out of order), what was typed kept (a result's, the administration choices)."""
     async def endpoint(request: Request) -> Response:
         form = await _form(request)
         return await run_in_threadpool(_read, access, request, roles,
