@@ -122,7 +122,7 @@ SCENARIOS = {  # scenario: (cities, the rules' border table)
     "mare-nostrum": (MN, "mn_borders"),
     "trossian": (TR, "tr_borders"),
 }
-CHECKED = ["rise-of-rome"]  # the scenarios whose provinces are grown from their towns
+CHECKED = ["rise-of-rome", "mare-nostrum"]  # the scenarios whose provinces are grown from their towns
 
 
 @pytest.fixture(scope="session")
