@@ -28,7 +28,7 @@ from .status import next_decision
 from .storage import _j
 from .turn import begin_phase, contact, diplomacy, end_phase, end_winter
 
-__all__ = ["act", "ally", "engine_step", "enter_result", "next_step", "parse_dice", "parse_fates"]
+__all__ = ["act", "ally", "engine_step", "enter_result", "enter_roll", "next_step", "parse_dice", "parse_fates"]
 
 
 def _restamp(rnd: int, phase: str, events: Sequence[Event]) -> list[Event]:
@@ -181,6 +181,24 @@ def ally(c, nation: str, partner: str, *, brk: bool = False) -> list[Event]:
                 new, told, [], None)
 
     return _run(c, "ally", body, nation=nation)
+
+
+def enter_roll(c, label: str, value) -> list[Event]:
+    """The umpire enters a die rolled at the table under ``label`` (:mod:`.table_dice`): every later
+    roll of that label is this face instead of the seed's.  Any phase; a nation's secret die (a
+    courier's, a card schedule's) is sealed from the others like the roll itself."""
+    from .calendar import label as when
+    from .table_dice import roll_events
+
+    def body(snap, scenario, rules, state, rnd, _dice, _n):
+        phase = snap.campaign("phase")
+        owners = {x.id: x.nation for x in state.couriers}
+        arg, words, extra = roll_events(snap, scenario, rules, state, rnd, phase, label, value,
+                                        lambda lab: _roll_owner(lab, owners))
+        return _marker(rnd, phase, "roll", arg, f"{when(rules, state)}: the umpire enters {words}"), None, [], extra, None
+
+    return _run(c, "roll", body)
+
 
 
 def engine_step(c, name: str) -> list[Event]:

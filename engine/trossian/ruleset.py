@@ -66,7 +66,7 @@ from bellica.geo.errors import BellicaError
 from .dice import Dice
 from .model import GameState, Scenario
 from .orders import ALLY_PHASES, NATION_STEPS, ORDER_KINDS, nation_named, place_named
-from .play import (_dice_events, _position, _restamp, _tag_couriers, act, ally, engine_step, enter_result, next_step,
+from .play import (_dice_events, _position, _restamp, _tag_couriers, act, ally, engine_step, enter_result, enter_roll, next_step,
                    parse_dice, parse_fates)
 from .rules import RULESET, rules_with
 from .seal import TROSSIAN_SEAL, TrossianSeal
@@ -107,6 +107,7 @@ class Trossian(SteppedRuleset):
         Step("recruit", "recruit", "winter"),
         Step("spring", "leave winter quarters", "winter"),
         Step("ally", "make or break an alliance", "orders"),  # also in winter: ALLY_PHASES
+        Step("roll", "enter a die rolled at the table", "begin"),  # any phase (status._require)
     )
 
     scenario_name = "trossian"
@@ -171,7 +172,10 @@ class Trossian(SteppedRuleset):
         return state_of(snap)
 
     def dice_of(self, campaign, snap: Snapshot, entered) -> Dice:
-        return Dice(seed=int(snap.campaign("seed")), entered=dict(entered or {}))
+        from .table_dice import table_dice
+
+        # The dice the umpire entered at the table (`roll`), then a step's own (`result --die`).
+        return Dice(seed=int(snap.campaign("seed")), entered={**table_dice(snap), **dict(entered or {})})
 
     def step_rows(self, campaign, state: GameState):
         return _rows(campaign.board, state, campaign.rules)
@@ -226,6 +230,8 @@ class Trossian(SteppedRuleset):
                                 {int(k): v for k, v in arg["retreats"].items()}, arg.get("dice") or {})
         if name == "ally":
             return ally(campaign, arg["nation"], arg["with"], brk=bool(arg.get("break")))
+        if name == "roll":
+            return enter_roll(campaign, arg["label"], arg["value"])
         if name in NATION_STEPS:
             a = dict(arg)
             nation = a.pop("nation")

@@ -32,7 +32,7 @@ def _readers(kind: str, data: Mapping) -> tuple[frozenset[str], bool]:
         arg = data.get("input") or {}
         nation = arg.get("nation")
         # A courier's orders (its message, its road) and a winter's banking and recruiting stay its nation's.
-        forever = data.get("step") in ("courier", "bank", "recruit")
+        forever = data.get("step") in ("courier", "bank", "recruit", "roll")  # a secret die entered at the table too
         return frozenset({nation} if nation else ()), not forever
     if kind in ("put_row", "drop_row"):
         row = data.get("row") or data.get("key") or {}
@@ -54,7 +54,7 @@ def _is_secret(kind: str, data: Mapping) -> bool:
         if kind == "drop_row" and data.get("table") == "tr_armies":
             return False  # an army gone is seen by all
         return data.get("table") in _SECRET_TABLES
-    if kind == "dice":
+    if kind in ("dice", "put_note"):  # a note: a nation's secret die entered at the table (table_dice)
         return bool(data.get("nation"))
     return kind in _SECRET_KINDS
 

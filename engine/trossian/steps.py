@@ -41,6 +41,12 @@ def _ally(c, nation, *, partner, brk):
     return ally(c, nation, partner, brk=brk)
 
 
+def _roll(c, _actor, *, label, value):
+    from .ruleset import enter_roll
+
+    return enter_roll(c, label, value)
+
+
 def _retreats(items: Sequence[str]) -> dict[int, str]:
     from bellica.geo.files import whole_number
 
@@ -129,6 +135,18 @@ ACTIONS = (
         Param("dice", "A real attrition die (else drawn from the seed); repeat.", flag="--die", many=True,
               metavar="LABEL=FACE"),
     ), example="bellica trossian result blacksea.duckdb 75 --winner Russia --fate 12=destroyed --fate 33=routed"),
+    Action("roll", "The umpire enters a die rolled at the table under its LABEL (used instead of the seed's).", _roll,
+           UMPIRE, (
+        Param("label", "The die's label, KIND/YEAR/... as the rules roll it (engine/trossian/table_dice.py): "
+                       "courier/YEAR/PHASE/COURIER/PLACE/pass|fate, cards/..., card/..., card-effect/..., sea/..., "
+                       "sea-loss/..., attrition/YEAR/PHASE/BATTLE/UNIT.", required=True, metavar="LABEL",
+              example="courier/1806/2/74/Budjak/pass"),
+        Param("value", "Its face, from 1.", "whole", required=True, metavar="FACE", example="6"),
+    ), details="Enter it before the step that rolls it (a courier's dice before the orders are carried out, a "
+               "card's before the phase begins, attrition before the result); the roll's dice event then says "
+               "\"(entered)\".  Entering a label again replaces its face.  Any phase; a courier's or a card "
+               "schedule's die is sealed from the other nations.",
+       example="bellica trossian roll blacksea.duckdb courier/1806/2/74/Budjak/pass 6"),
     Action("bank", "Winter quarters: move banked AP between two of the nation's cities (neither besieged).", _bank, SIDE, (
         Param("source", "The city province the AP leave.", flag="--from", required=True, example="Yedisan"),
         Param("target", "The city province they go to.", flag="--to", required=True, example="Kherson"),
