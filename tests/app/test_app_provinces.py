@@ -95,9 +95,13 @@ def _error(r) -> str:
     return html.unescape(r.text.split('id="error"', 1)[1].split("</div>", 1)[0])
 
 
+#: Steps open at any time (a die rolled at the table, entered before it is needed): not the decision now.
+ANY_TIME = {"roll"}
+
+
 def _forms(page: str) -> list[str]:
-    """The steps a page offers a form for."""
-    return re.findall(r'<form method="post" action="/step/([^"]+)"', page)
+    """The steps a page offers a form for (but those open at any time)."""
+    return [s for s in re.findall(r'<form method="post" action="/step/([^"]+)"', page) if s not in ANY_TIME]
 
 
 # --- Rise of Rome ---------------------------------------------------------------------------------
