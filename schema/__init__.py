@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from bellica.geo.errors import InputError, SqlError
-from bellica.geo.spatialdb import catalog_kinds, connect, offline_connect, run_sql, spatial_extension_path
+from bellica.geo.spatialdb import catalog_kinds, connect, offline_connect, run_sql, spatial_connect
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -228,9 +228,7 @@ def create_database(path: str | Path) -> duckdb.DuckDBPyConnection:
     path = Path(path)
     if path.exists():
         raise InputError(f"{path} exists: create_database writes a new file; remove it first")
-    con = offline_connect(path, config={"storage_compatibility_version": STORAGE_VERSION})
-    con.execute(f"LOAD '{spatial_extension_path()}'")
-    return con
+    return spatial_connect(path, config={"storage_compatibility_version": STORAGE_VERSION})
 
 
 def existing_tables(con: duckdb.DuckDBPyConnection, *, catalog: str | None = None) -> set[str]:

@@ -359,14 +359,12 @@ def _is_map(path) -> bool:
 
 
 def _memory_connection():
-    from bellica.geo.spatialdb import spatial_extension_path
+    from bellica.geo.spatialdb import spatial_connect
 
-    con = offline_connect(None, config={  # no download of an extension a query names (OFFLINE)
-        "allow_community_extensions": False,
+    return spatial_connect(None, config={  # spatial loaded: the rules views use spatial functions
+        "allow_community_extensions": False,  # no download of an extension a query names (OFFLINE)
         "allow_persistent_secrets": False,
     })
-    con.execute(f"LOAD '{spatial_extension_path()}'")  # the rules views use spatial functions
-    return con
 
 
 def _lock(con) -> None:
