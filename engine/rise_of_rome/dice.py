@@ -17,7 +17,7 @@ from typing import Mapping, Protocol, Sequence
 from bellica.engine.core import rng
 from bellica.engine.core.labels import Labelled, label_key
 
-__all__ = ["DiceRoller", "Roll", "Roller", "ScriptedRoller", "label_key", "pick", "roll_off"]
+__all__ = ["DiceRoller", "Roll", "Roller", "ScriptedRoller", "TableRoller", "label_key", "pick", "roll_off"]
 
 #: Prefixed to every label, so the campaign's other users of the seed never share a stream.
 NAMESPACE = "rise-of-rome"
@@ -51,6 +51,32 @@ class Roller:
         gen = rng.stream(self.seed, NAMESPACE, *label)
         r = Roll(tuple(label), sides, tuple(gen.randint(1, sides) for _ in range(count)))
         self.log.append(r)
+        return r
+
+
+@dataclass
+class TableRoller(Roller):
+    """Dice from the campaign seed, except those the umpire rolled at the table and entered under
+    their label (``entered``: label key -> the faces, the ``roll`` step): used as entered, and
+    kept in :attr:`used` (what the step logs as entered)."""
+
+    entered: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    used: list[Roll] = field(default_factory=list)
+
+    def roll(self, count: int, sides: int, *label: object) -> Roll:
+        key = label_key(label)
+        if key not in self.entered:
+            return super().roll(count, sides, *label)
+        dice = tuple(int(d) for d in self.entered[key])
+        if len(dice) != count or not all(1 <= d <= sides for d in dice):
+            from bellica.geo.errors import InputError
+
+            raise InputError(f"the die entered for {key} ({', '.join(map(str, dice))}) is not {count}D{sides}: "
+                             f"enter {count} face{'s' if count != 1 else ''} from 1 to {sides} again with "
+                             f"`bellica rise-of-rome roll CAMPAIGN {key} ...`")
+        r = Roll(tuple(label), sides, dice)
+        self.log.append(r)
+        self.used.append(r)
         return r
 
 

@@ -379,3 +379,56 @@ def play_until_decision(c, *, auto: bool = True) -> list[Event]:
             continue
         return events
 
+
+
+# --- dice rolled at the table (issue 22): the `roll` step -------------------------------------------
+
+#: The kinds of roll the rules make, the first word of a label (``attack/3/Samnites``).
+ROLL_KINDS = ("attack", "target", "province", "battle", "external-order", "intervention", "landing", "ruler",
+              "ruler-change")
+TABLE_DICE = "table_dice"
+
+
+def table_dice(snap: Snapshot) -> dict[str, list[int]]:
+    """The dice the umpire entered at the table (label key -> faces): the round-0 note ``table_dice``."""
+    return dict(snap.note(0, TABLE_DICE) or {})
+
+
+def enter_roll(c, label: str, dice) -> list[Event]:
+    """The umpire (or Rome's player at the table) enters the dice rolled for ``label``
+    (``attack/3/Samnites``, ``battle/2/1/attacker/1``): every later roll of that label uses these
+    faces instead of the seed's, and the step rolling them logs them as entered.  Any phase; a label
+    entered again is replaced (dice refused when rolled, too many or too few, can be corrected)."""
+    return _take(c, "roll", _roll, label, dice)
+
+
+def _roll(c, i: StepInput, label: str, dice) -> StepOutcome:
+    from bellica.engine.core.names import matches
+    from bellica.geo.files import whole_number
+
+    parts = [p.strip() for p in str(label or "").strip().strip("/").split("/")]
+    if len(parts) < 3 or parts[0].lower() not in ROLL_KINDS:
+        raise InputError(f"roll label {label!r}: give KIND/TURN/..., KIND one of {', '.join(ROLL_KINDS)} (the labels "
+                         "the turn's rolls are told by, e.g. attack/3/Samnites or battle/3/1/attacker/1)")
+    turn = whole_number(parts[1])
+    if turn is None or turn < i.state.turn:
+        raise InputError(f"roll label {label!r}: turn {parts[1]!r} is not this turn ({i.state.turn}) or a later one")
+    names = list(i.board.nations) + [n for n in i.board.externals if n not in i.board.nations]
+    spelled = [parts[0].lower(), str(turn)]
+    for p in parts[2:]:  # a power's name by the one matcher; numbers and the rules' words as given
+        found = matches(p, names) if whole_number(p) is None else []
+        spelled.append(found[0] if len(found) == 1 else p)
+    key = "/".join(spelled)
+    items = dice if isinstance(dice, (list, tuple)) else str(dice).replace(",", " ").split()
+    faces = [d if isinstance(d, int) and not isinstance(d, bool) else whole_number(str(d).strip()) for d in items]
+    if not faces or any(f is None or f < 1 for f in faces):
+        raise InputError(f"roll {key}: give the faces rolled, whole numbers from 1 (e.g. 5,2), not {dice!r}")
+    held = table_dice(i.snap)
+    again = held.get(key)
+    held[key] = faces
+    words = (f"dice {key} = {', '.join(map(str, faces))} (rolled at the table"
+             + (f", replacing {', '.join(map(str, again))})" if again else ")"))
+    rnd, phase = i.round, i.phase
+    return StepOutcome(_marker(rnd, phase, "roll", {"label": key, "dice": faces}, f"Turn {rnd}: the umpire enters {words}"),
+                       extra=[Event(rnd, phase, "put_note", {"round": 0, "key": TABLE_DICE, "value": dict(sorted(held.items()))},
+                                    words)])

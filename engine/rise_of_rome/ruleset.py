@@ -43,13 +43,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from bellica.engine.core.events import Event
-from bellica.engine.core.machine import Step
+from bellica.engine.core.machine import Step, StepRefused
 from bellica.engine.core.ruleset import register
 from bellica.engine.core.stepped import StepOutcome, SteppedRuleset
 from bellica.engine.core.tables import Snapshot
 from bellica.engine.rise_of_rome.dice import Roller
 from bellica.engine.rise_of_rome.model import Scenario, TurnState
-from bellica.engine.rise_of_rome.play import (choose_province, enter_result, give_attack, give_spending, move_events,
+from bellica.engine.rise_of_rome.play import (choose_province, enter_result, enter_roll, give_attack, give_spending, move_events,
                                              play_until_decision, run_engine_step)
 from bellica.engine.rise_of_rome.rules import RULESET
 from bellica.engine.rise_of_rome.spending import Spending
@@ -112,6 +112,7 @@ class RiseOfRome(SteppedRuleset):
         Step("province", "choose Rome's province", "battles", ("province",),
              "no province awaits Rome's choice; {next}"),
         Step("end", "end the turn", "end"),
+        Step("roll", "enter a die rolled at the table", "end"),  # any phase: check_step
     )
 
     scenario_name = "rise-of-rome"
@@ -150,7 +151,29 @@ class RiseOfRome(SteppedRuleset):
         return (state.turn + 1, phase) if phase == "revenue" else (rnd, phase)
 
     def dice_of(self, campaign, snap: Snapshot, entered) -> Roller:
-        return Roller(campaign.seed())  # labels carry the turn: a step run again draws the same dice
+        from bellica.engine.rise_of_rome.dice import TableRoller
+        from bellica.engine.rise_of_rome.play import table_dice
+
+        # Labels carry the turn: a step run again draws the same dice; the umpire's table dice (`roll`) first.
+        return TableRoller(campaign.seed(), entered=table_dice(snap))
+
+    def dice_events(self, dice, state, rnd: int, phase: str) -> list[Event]:
+        """The dice rolled at the table that the step used (the seed's are told in the rules' words)."""
+        used = getattr(dice, "used", ())
+        if not used:
+            return []
+        return [Event(rnd, phase, "dice", {"rolls": [{"label": r.key, "dice": list(r.dice), "entered": True} for r in used]},
+                      "dice rolled at the table: " + "; ".join(f"{r.key} {list(r.dice)}" for r in used))]
+
+    def check_step(self, campaign, snap: Snapshot, name: str, actor: str | None) -> None:
+        if name == "roll":  # a die rolled at the table: in any phase, until the campaign is over
+            from bellica.engine.core.machine import position_of
+
+            pos = position_of(snap)
+            if pos.winner is not None:
+                raise StepRefused(f"cannot enter a die: the campaign is over, {pos.winner} won in turn {pos.round}")
+            return
+        super().check_step(campaign, snap, name, actor)
 
     def position_events(self, campaign, snap: Snapshot, out: StepOutcome, rnd: int, phase: str) -> list[Event]:
         return [] if out.where is None else move_events(rnd, phase, snap, out.where)
@@ -200,6 +223,8 @@ class RiseOfRome(SteppedRuleset):
             return enter_result(campaign, arg["battle"], arg["winner"], arg["major"])
         if name == "province":
             return choose_province(campaign, arg["province"], battle=arg["battle"], kind=arg["kind"])
+        if name == "roll":
+            return enter_roll(campaign, arg["label"], arg["dice"])
         raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 

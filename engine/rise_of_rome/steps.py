@@ -26,7 +26,7 @@ __all__ = ["ACTIONS", "ROME_ONLY", "choices", "not_theirs", "rome_spending", "pa
 #: Rome's own choices, in the words a refusal names them: its player's alone, never the umpire's.
 ROME_ONLY = {"attack": "the attack", "spend": "the spending", "province": "the province taken"}
 #: The steps Rome's player or the umpire takes.
-EITHER = {"next": "running the turn", "result": "a battle's result"}
+EITHER = {"next": "running the turn", "result": "a battle's result", "roll": "dice rolled at the table"}
 
 
 def rome_spending(c, attack: int, defence: int, civic: int | None, *, names: tuple[str, str] = ("--attack", "--defence")):
@@ -152,6 +152,13 @@ def _province(c, actor, *, province, by_rule):
     return choose_province(c, province)
 
 
+def _roll(c, actor, *, label, dice):
+    from .play import enter_roll
+
+    _as_rome(c, actor, "roll")
+    return enter_roll(c, label, dice)
+
+
 _TARGET = Param("target", "The Active power Rome attacks (a neighbour; any case).", "faction", "--target",
                 example="Samnites")
 _ACTOR = "Rome's power (optional: without it, the player at the keyboard is Rome's; the engine plays the others)."
@@ -194,6 +201,16 @@ ACTIONS = (
         Param("margin", "A Major or a Minor Victory.", "choice", "--margin", required=True,
               choices=("major", "minor")),
     ), example="bellica rise-of-rome result rome.duckdb 3 --winner attacker --margin minor"),
+    Action("roll", "Enter dice rolled at the table under their LABEL (used instead of the seed's).", _roll, **ROME,
+           params=(
+        Param("label", "The roll's label as the turn tells it: KIND/TURN/..., e.g. attack/3/Samnites (an attack roll), "
+                       "target/3/Samnites/Romans, battle/3/1/attacker/1, ruler/3/Etruscans, intervention/3/Gauls.",
+              required=True, metavar="LABEL", example="attack/1/Samnites"),
+        Param("dice", "The faces rolled, all the roll's dice (e.g. 5,2 for 2D6).", required=True, metavar="FACES",
+              example="5,2"),
+    ), details="Enter them before `bellica turn next` rolls them; the step that rolls them logs them as entered "
+               "(\"dice rolled at the table\").  Any phase; a label entered again replaces its faces.",
+       example="bellica rise-of-rome roll rome.duckdb attack/1/Samnites 5,2"),
     Action("province", "The province Rome takes, where the seed lets the player choose.", _province, **ROME, params=(
         _CHOOSE,
         Param("by_rule", "Let the seed's rule pick (most revenue next turn, a resource, a die).", "flag", "--by-rule"),
