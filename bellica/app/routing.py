@@ -64,6 +64,10 @@ def home_page(c, ident, said=None, *, before: int | None = None) -> str:
     :func:`~bellica.app.server.see_page`) and the log's page ending ``before`` an entry."""
     from bellica.app.server import said_kwargs
 
+    if not c.has_state():  # a campaign served before its start: the umpire starts it from the page
+        from bellica.app.start import start_page
+
+        return start_page(c, ident)
     kind = kind_of(c.ruleset)
     if kind == STEPS:
         from bellica.app import step_forms

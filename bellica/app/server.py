@@ -502,13 +502,15 @@ def create_app(campaign: str | Path, *, secure_cookies: bool = False, behind_pro
     ``Secure`` with ``secure_cookies``, or over HTTPS as a trusted proxy reports it (``behind_proxy``:
     :class:`~bellica.app.csrf.Guard`)."""
     from bellica.app import routing
+    from bellica.app.start import start_endpoint
 
     access = _access_of(Path(campaign))
     guard = Guard(secure_cookies=secure_cookies, behind_proxy=behind_proxy)
     shared = [Route("/", home_endpoint(access, guard), methods=["GET"]),
               Route("/signin", signin_endpoint(access, guard), methods=["POST"]),
               Route("/signout", signout_endpoint(guard), methods=["POST"]),
-              Route("/map", map_endpoint(access), methods=["GET"])]
+              Route("/map", map_endpoint(access), methods=["GET"]),
+              Route("/umpire/start", start_endpoint(access), methods=["POST"])]
     routes = shared + routing.by_ruleset(access)  # every other path: the campaign's ruleset's
     app = Starlette(routes=routes, lifespan=_lifespan(access), middleware=[Middleware(CsrfMiddleware, guard=guard)])
     app.state.access, app.state.guard = access, guard

@@ -48,8 +48,9 @@ def run(campaign: Path, host: str, port: int, secure_cookies: bool, behind_proxy
     from bellica.app.background import serve
     from bellica.app.tokens import TABLE
 
-    # a missing or wrong file is one line here, not per request; before the start, a step out of order (exit 3)
-    with open_campaign(campaign, read_only=True, started=True) as c:
+    # a missing or wrong file is one line here, not per request; a campaign not started yet is served
+    # too: its umpire starts it from the page (issue 21 item 3)
+    with open_campaign(campaign, read_only=True) as c:
         if TABLE not in c.tables():
             click.echo(f"warning: {campaign} has no sign-in tokens yet: issue them with `bellica serve tokens {campaign}`", err=True)
     click.echo(f"serving {campaign} on http://{host}:{port}/ (Ctrl-C stops it)")
