@@ -91,3 +91,21 @@ def test_a_case_leaves_a_campaign_that_verifies(ruleset, case_id, scenario_folde
     assert run_case(case, path, prepared=True).passed
     with Campaign.open(path) as c:
         c.verify()
+
+
+def test_position_lines_are_checked_against_the_state_tables(scenario_folder, tmp_path):
+    """A position naming no state table, or no row to drop, is an error of the case, in one line."""
+    from dataclasses import replace
+
+    from bellica.geo.errors import BellicaError
+
+    case = next(c for c in CASES if c.ruleset == "rise-of-rome" and c.id == "A.1")
+    for n, (line, words) in enumerate([("ror_nowhere province=Latium", "no state table 'ror_nowhere'"),
+                                        ("drop ror_control province=Atlantis", "ror_control has no row"),
+                                        ("ror_control province=Latium colour=red", "has no column 'colour'")]):
+        bad = replace(case, position=(line,))
+        with pytest.raises(BellicaError, match=words):
+            run_case(bad, _campaign(bad, scenario_folder, tmp_path / f"{n}.duckdb"), prepared=True)
+    moved = replace(case, position=("ror_control province=Latium power=Samnites",), events=(),
+                    sql=({"query": "SELECT power FROM ror_control WHERE province = 'Latium'", "rows": [["Samnites"]]},))
+    assert run_case(moved, _campaign(moved, scenario_folder, tmp_path / "m.duckdb"), prepared=True).passed
