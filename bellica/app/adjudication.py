@@ -208,14 +208,16 @@ def _orders_file_template(r, ident) -> str:
     return "\n".join(lines)
 
 
-def commit_reveal_section(c, ident) -> str:
-    """The player's commit form (until every faction has committed) or reveal form (after)."""
+def commit_reveal_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
+    """The player's commit form (until every faction has committed) or reveal form (after); a
+    refused one keeps what its player ``typed``."""
     from bellica.engine.vae_victis.rounds.machine import read_round
     from bellica.engine.vae_victis.rounds.reveal import COMMITMENTS_NOTE, REVEAL_NOTE, REVEALS_NOTE, is_locked
 
     r = read_round(c)
     if is_locked(r):
         return ""
+    kept = typed or {}
     committed = r.note(COMMITMENTS_NOTE) or {}
     revealed = r.note(REVEALS_NOTE) or {}
     mine = committed.get(ident.faction)
@@ -230,14 +232,14 @@ def commit_reveal_section(c, ident) -> str:
     if r.note(REVEAL_NOTE) is None:
         return (f'<p id="commit-state">{state}</p>{howto}{template}'
                 '<form method="post" action="/commit" id="commit"><label>digest (64 hex digits) '
-                '<input type="text" name="digest" id="digest" autocomplete="off"></label> '
+                f'<input type="text" name="digest" id="digest" autocomplete="off" value="{e(kept.get("digest", ""))}"></label> '
                 "<button>commit (replaces your earlier commitment)</button></form>")
     if ident.faction in revealed:
         return f'<p id="commit-state">{e(ident.faction)} has revealed its orders.</p>'
     return (f'<p id="commit-state">{state}; the reveal window is open.</p>'
             '<form method="post" action="/reveal-orders" id="reveal"><p>Paste the orders file you committed to, '
             'exactly, and its secret:</p><label for="reveal-orders">orders file</label>'
-            '<textarea name="orders" id="reveal-orders" rows="10"></textarea>'
+            f'<textarea name="orders" id="reveal-orders" rows="10">{e(kept.get("orders", ""))}</textarea>'
             '<label>secret <input type="text" name="secret" id="secret" autocomplete="off"></label> '
             "<button>reveal</button></form>")
 

@@ -16,8 +16,10 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  ``{"ok", "problems": [{"army", "field", "index", "message", "text"}]}``
 ``POST /orders``       player    submit (:func:`rounds.submit_orders`, ``submitted_by="token:NAME"``);
                                  again to replace, until the reveal
+``POST /umpire/start``  umpire    a campaign not started yet: its start (:mod:`.start`)
 ``POST /umpire/step``  umpire    ``step`` = publish | reveal | move | administer | victory
-``POST /umpire/deadline`` umpire ``when`` (ISO-8601 UTC)
+``POST /umpire/deadline`` umpire ``when_local`` + ``tz`` (or the browser's ``offset``), or ``when``
+                                 (ISO-8601 UTC): :mod:`.deadline`; stored in UTC
 ``POST /umpire/sql``   umpire    the read-only SQL console (:mod:`.console`)
 ``POST /umpire/result``  umpire  an engagement's result; ``POST /umpire/administer`` the
                                  administration choices; ``POST /retreat`` a retreat (a player:
@@ -25,7 +27,13 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  faction's commit-reveal orders (:mod:`.adjudication`)
 =====================  ========  ============================================================
 
-The routes after ``/map`` are those of a Vae Victis campaign (:mod:`.vae_victis`).  Every
+Every form POST answers 303 to the page (Post/Redirect/Get: :func:`see_page` keeps what it said for
+the posting token under a short random key, ``?said=KEY``, never a value in the URL), so a reload
+never sends it again; a refused one answers the page at once, the error beside the form and what
+was typed kept (400, 409 out of order).  The log comes in pages (:mod:`.logpage`, ``?before=SEQ``),
+and the engine's command-line hints are put in the page's words (:mod:`.web_words`).
+
+The routes after ``/map`` (but ``/umpire/start``) are those of a Vae Victis campaign (:mod:`.vae_victis`).  Every
 campaign keeps ``/``, the sign-in and ``/map``; :mod:`.routing` gives the other paths by its
 ruleset: a ruleset that declares its steps (the province and node games, one installed from
 elsewhere) gets the one generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made

@@ -266,7 +266,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
                   status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
                   problems=list(problems), deadline_local=_deadline_iso(status.deadline),
-                  commit_reveal=Markup(commit_reveal_section(c, ident)) if commit_reveal else None,
+                  commit_reveal=Markup(commit_reveal_section(c, ident, typed)) if commit_reveal else None,
                   armies=armies, army_data=_army_data(c, r, armies),
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
@@ -458,8 +458,9 @@ def _refused_page(request: Request, c, ident: Identity, err: Exception, form: di
     status = 409 if isinstance(err, StepRefused) else 400
     if ident.role == "umpire":
         page = umpire_page(c, ident, error=str(err), typed=form, failed=failed, choices=form.get("choices"))
-    else:
-        page = player_page(c, ident, error=str(err))
+    else:  # a commitment's digest or a reveal's orders file kept (never the secret); the order form keeps its own
+        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders") else None
+        page = player_page(c, ident, error=str(err), typed=kept)
     return HTMLResponse(page, status_code=status)
 
 

@@ -126,3 +126,13 @@ def test_no_page_names_a_command_line(camp):
     for who in ("roma", "umpire"):
         page = client(path, tokens[who]).get("/").text
         assert not re.search(r"`?\b(bellica|tabula) (round|turn|trossian|magna-graecia|rise-of-rome|mare-nostrum)\b", page)
+
+
+def test_a_refused_commitment_keeps_its_digest(tmp_path):
+    path = tmp_path / "commit.duckdb"
+    tokens = field_campaign(path, orders_mode="commit-reveal")
+    roma = client(path, tokens["roma"])
+    r = roma.post("/commit", data={"digest": "not-a-digest"})
+    assert r.status_code == 400 and 'value="not-a-digest"' in r.text and 'id="error"' in r.text
+    r = roma.post("/commit", data={"digest": "a" * 64})
+    assert r.status_code == 303 and "committed" in roma.get(r.headers["location"]).text
