@@ -568,16 +568,21 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
         owner[i], how[i] = p, "capital"
         capitals.append(i)
 
+    # Towns in their own land hex first, then the ports moved off the water onto a neighbour: a town's own
+    # hex is never lost to a harbour next to it (Braila's to Galati's).
+    placed = []
     for p, seed in enumerate(seeds):
         for town, lon, lat in seed.towns:
             where = f"{source} province {seed.name!r} town {town!r}"
-            i, _note = _seed_cell(seed.name, town, lon, lat, m, passable, where, what="town")  # a port: its land hex, silently
-            if owner[i] >= 0 and owner[i] != p:  # at this resolution two places share a hex: the first keeps it
-                other = seeds[owner[i]].name
-                notes.append(f"{seed.name}: town {town} lies in hex {m.cells[i]}, "
-                             f"{'the capital' if how[i] == 'capital' else 'a town'} of {other}: the hex is {other}'s")
-            elif owner[i] < 0:
-                owner[i], how[i] = p, "town"
+            i, moved = _seed_cell(seed.name, town, lon, lat, m, passable, where, what="town")  # a port: its land hex, silently
+            placed.append((moved is not None, p, town, i))
+    for _moved, p, town, i in sorted(placed, key=lambda t: t[0]):
+        if owner[i] >= 0 and owner[i] != p:  # at this resolution two places share a hex: the first keeps it
+            other = seeds[owner[i]].name
+            notes.append(f"{seeds[p].name}: town {town} lies in hex {m.cells[i]}, "
+                         f"{'the capital' if how[i] == 'capital' else 'a town'} of {other}: the hex is {other}'s")
+        elif owner[i] < 0:
+            owner[i], how[i] = p, "town"
 
     for p, seed in enumerate(seeds):
         if seed.region is None:

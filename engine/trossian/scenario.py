@@ -227,8 +227,8 @@ def _check_census(forces: dict, rules: Rules, ff: Path, nations) -> None:
 
 
 def builder_file(folder: str | Path = DEFAULT_SCENARIO) -> str:
-    """The scenario's map in the province builder's format (``capital = [lon, lat]``, the
-    ``[[exception]]`` crossings, each lane's ``bbox``): what ``bellica map provinces MAP FILE``
+    """The scenario's map in the province builder's format (``capital = [lon, lat]`` and ``towns``,
+    ``reach_km``, the ``[[exception]]`` crossings, the ``[[barrier]]`` rivers, each lane's ``bbox``): what ``bellica map provinces MAP FILE``
     reads to grow the same provinces and sea areas outside a campaign."""
     folder = Path(folder)
     mapd, seas = _read(folder / "provinces.toml"), _read(folder / "seas.toml")
@@ -239,9 +239,17 @@ def builder_file(folder: str | Path = DEFAULT_SCENARIO) -> str:
     out = [f"# {mapd.get('scenario', {}).get('title', folder.name)}: the province builder's file, written from "
            f"{folder.name}/provinces.toml and seas.toml\n"]
     for p in mapd.get("province", []):
-        out.append(f"[[province]]\nname = {q(p['name'])}\ncapital = [{float(p['lon'])}, {float(p['lat'])}]\n")
+        towns = ", ".join(f"{{ name = {q(t['name'])}, lon = {float(t['lon'])}, lat = {float(t['lat'])} }}"
+                          for t in p.get("towns", []))
+        out.append(f"[[province]]\nname = {q(p['name'])}\ncapital = [{float(p['lon'])}, {float(p['lat'])}]\n"
+                   + (f"towns = [{towns}]\n" if towns else "")
+                   + (f"reach_km = {float(p['reach_km'])}\n" if "reach_km" in p else ""))
     for e in mapd.get("exception", []):
         out.append(f"[[exception]]\nfrom = {q(e['from'])}\nto = {q(e['to'])}\n")
+    for b in mapd.get("barrier", []):  # rivers and straits the provinces do not grow across
+        out.append(f"[[barrier]]\nname = {q(b['name'])}\nline = {[[float(x), float(y)] for x, y in b['line']]}\n")
+    if "reach_km" in mapd.get("allocation", {}):
+        out.append(f"[allocation]\nreach_km = {float(mapd['allocation']['reach_km'])}\n")
     for s in seas.get("sea", []):
         out.append(f"[[sea]]\nname = {q(s['name'])}\nbbox = {[float(v) for v in s['bounds']]}\n")
     return "\n".join(out)
