@@ -185,7 +185,19 @@ def roll_attacks(scenario: Scenario, state: TurnState, rules: Rules, roller: Dic
         if attacks:
             totals[power] = total
     attacks_list = list(plan.attacks)
-    for power in order_by_roll(roller, totals, "attack-order", state.turn):
+    log = getattr(roller, "log", None)
+    before = len(log) if log is not None else 0
+    order = order_by_roll(roller, totals, "attack-order", state.turn)
+    offs = [r for r in (log or [])[before:] if r.label and r.label[0] == "attack-order"]
+    if offs:  # equal attack rolls: say how the tie was broken (issue 22)
+        by_value: dict[int, list[str]] = {}
+        for r in offs:  # label: attack-order, turn, value, n, roll-off, attempt, power
+            by_value.setdefault(int(r.label[2]), []).append(f"{r.label[-1]} {r.total}")
+        events.append(Event(state.turn, PHASE, "attack_order", {"order": order},
+                            "equal attack rolls go in the order of a roll-off (1D6 each, highest first, the tied roll "
+                            "again): " + "; ".join(f"at {v}: {', '.join(rs)}" for v, rs in sorted(by_value.items(), reverse=True))
+                            + f"; the attackers choose their targets in the order {', '.join(order)}"))
+    for power in order:
         candidates = candidate_targets(scenario, state, power)
         if not candidates:
             events.append(Event(state.turn, PHASE, "no_target", {"power": power},

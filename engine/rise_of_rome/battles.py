@@ -215,7 +215,13 @@ def fight_battles(scenario: Scenario, state: TurnState, rules: Rules, roller: Di
     for index, attack in enumerate(plan.attacks, start=1):
         if state.defeated:
             break
-        state, battle, more = _fight(scenario, state, rules, roller, plan, attack, index, pools, attackers, chooser, won, lost)
+        try:
+            state, battle, more = _fight(scenario, state, rules, roller, plan, attack, index, pools, attackers, chooser,
+                                         won, lost)
+        except Exception as stop:  # a question for the player: the battles before it, for its words (issue 22)
+            if getattr(stop, "wants_so_far", False):
+                stop.so_far = list(events)
+            raise
         events += more
         if battle is not None:
             battles.append(battle)

@@ -112,13 +112,34 @@ def _attacks(c, i: StepInput) -> StepOutcome:
 
 
 class _NeedResult(Exception):
+    wants_so_far = True  # fight_battles puts the events of the battles before it in ``so_far``
+
     def __init__(self, battle: Battle):
         self.battle = battle
+        self.so_far: list[Event] = []
 
 
 class _NeedProvince(Exception):
+    wants_so_far = True
+
     def __init__(self, question: ProvinceQuestion):
         self.question = question
+        self.so_far: list[Event] = []
+
+
+def _so_far(rnd: int, need) -> list[Event]:
+    """How the turn's battles before the one awaited ended (they are fought again, the same, when
+    the turn's battles go on: nothing is applied yet), so the player knows before answering."""
+    events = list(getattr(need, "so_far", ()))
+    who = {e.data["index"]: f"{e.data['attacker']} on {e.data['army']} in {e.data['province']}"
+           for e in events if e.kind == "battle"}
+    ended = [e.text.replace(f"Battle {e.data['index']}:", f"Battle {e.data['index']} ({who[e.data['index']]}):", 1)
+             if e.kind == "battle_result" and e.data.get("index") in who else e.text
+             for e in events if e.kind in ("battle_result", "attack_cancelled")]
+    if not ended:
+        return []
+    return [Event(rnd, "battles", "battles_so_far", {"results": ended},
+                  "so far this turn: " + "; ".join(ended) + " (applied when the turn's battles are over)")]
 
 
 @dataclass
@@ -161,14 +182,14 @@ def _battles(c, i: StepInput) -> StepOutcome:
                                                    _Chooser(entered, rules.options.generate_player_battles, chosen), split)
     except _NeedProvince as need:
         q = need.question
-        return StepOutcome(marker, told=[
+        return StepOutcome(marker, told=[*_so_far(rnd, need),
             Event(rnd, "battles", "province_awaited", {"battle": q.battle, "kind": q.kind, "options": list(q.options)},
                   f"Battle {q.battle}: Rome takes a province of {q.power} ({q.why}); choose one of {', '.join(q.options)}"),
             Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_province", "value": asdict(q)},
                   f"battle {q.battle} awaits Rome's choice of province")], where=Move("battles", "province"))
     except _NeedResult as need:
         b = need.battle
-        return StepOutcome(marker, told=[
+        return StepOutcome(marker, told=[*_so_far(rnd, need),
             Event(rnd, "battles", "battle_awaited", {"index": b.index}, f"Battle {b.index}: {b.text()}; enter its result"),
             Event(rnd, "battles", "put_note", {"round": rnd, "key": "pending_battle", "value": asdict(b)},
                   f"battle {b.index} awaits its result")], where=Move("battles", "result"))

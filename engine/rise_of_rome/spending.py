@@ -54,6 +54,16 @@ def divert(s: Spending, attacking: bool, attacked: bool) -> Spending:
     return s
 
 
+def _diverted(power: str, given: Spending, s: Spending, attacking: bool) -> str:
+    """Why the player's money is not where it was given (issue 22: the player reads why), or ""."""
+    if given.attack and not attacking:
+        return f" ({power} do not attack this turn: the {given.attack} given to Attack go to Defense, as the seed says)"
+    if given.defence and s.defence == 0 and attacking:
+        return (f" (nobody attacks {power} this turn: the {given.defence} given to Defense go to Attack, as the seed "
+                "says)")
+    return ""
+
+
 def spend(scenario: Scenario, state: TurnState, rules: Rules, plan: AttackPlan,
           player: Spending | None = None) -> tuple[TurnState, dict[str, Spending], list[Event]]:
     """Phase 4: every Active power's spending; Rome's Civic Improvement is added to its total."""
@@ -74,13 +84,16 @@ def spend(scenario: Scenario, state: TurnState, rules: Rules, plan: AttackPlan,
                 raise InputError(f"{power}' spending {given.attack} Attack + {given.defence} Defense + {given.civic} Civic "
                                  f"= {given.total}: it must use exactly the {free} revenue that may be spent freely")
             s = divert(given, power in attackers, attacked)
+            why = _diverted(power, given, s, power in attackers)
             s = replace(s, civic=s.civic + civic_only)
             civic_spent += s.civic
         else:
+            why = ""
             s = divert(split_by_ruler(free, state.rulers[power]), power in attackers, attacked)
             s = replace(s, civic=s.civic + civic_only)
         out[power] = s
         events.append(Event(state.turn, PHASE, "spending",
                             {"power": power, "attack": s.attack, "defence": s.defence, "civic": s.civic},
-                            f"{power} spend {s.attack} on Attack, {s.defence} on Defense, {s.civic} on Civic Improvement"))
+                            f"{power} spend {s.attack} on Attack, {s.defence} on Defense, {s.civic} on Civic Improvement"
+                            + why))
     return replace(state, civic_spent=civic_spent), out, events
