@@ -193,11 +193,12 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
     ruleset, viewer = c.ruleset, viewer_of(ident)
     view = ruleset.player_view(c, viewer)
     who = "umpire" if viewer is None else viewer
+    forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), web_words(next_words(c))
     return render(
         "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
         status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
         said=[web_words(line) for line in said or ()], error=web_words(_here(c, error)) if error else None,
-        forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), next=web_words(next_words(c)),
+        forms=forms, next=nxt, next_forms=[f.name for f in forms if f"“{f.name}”" in nxt],
         umpire=ident.role == "umpire", faction=viewer, word=ruleset.faction_flag.lstrip("-"),
         sql=sql, sql_html=Markup(sql_html), log=page_of(log_lines(c, viewer), before))
 

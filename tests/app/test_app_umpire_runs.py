@@ -99,3 +99,12 @@ def test_no_page_of_a_stepped_game_names_a_command_line(game, request, capsys, t
         assert not CLI.search(page), (who, CLI.search(page), page[max(0, CLI.search(page or "").start() - 200):][:400]
                                       if CLI.search(page) else "")
         assert unlabelled(page) == [], who
+
+
+def test_the_next_step_links_to_its_form(capsys, tmp_path):
+    from tests.app.test_app_nodes import make_tr
+
+    path, tokens = make_tr(capsys, tmp_path)
+    page = client(path, tokens["umpire"]).get("/").text
+    assert 'id="next-next" href' in page or '<a href="#form-next" id="next-next">' in page
+    assert 'id="form-next"' in page
