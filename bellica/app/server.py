@@ -8,7 +8,7 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
                                  cookie) and redirects to ``/`` (opened from another site: a page
                                  asks first); no valid token: 401 sign-in page
 ``POST /signin``       anyone    the same from a form field ``token`` (and the sign-in form's
-                                 ``csrf``); ``POST /signout`` clears it
+                                 ``csrf``); ``POST /signout`` clears it (303 to ``/?signedout=1``)
 ``GET /map``           signed    the faction's map (the umpire's: every army), the HTML
                                  :func:`bellica.services.maps.render_map` writes,
                                  cached per viewer and log head (a new event draws it again)
@@ -449,6 +449,8 @@ def home_endpoint(access: CampaignAccess, guard: Guard):
         from bellica.app.routing import home_page
 
         token = request.query_params.get("token")
+        if request.query_params.get("signedout") and not _token(request):
+            return HTMLResponse(pages.signin_page("signed out"), headers={"Cache-Control": "no-store"})
         if token is not None:
             return await run_in_threadpool(_guarded, request, lambda: link_sign_in(access, guard, request, token))
 
@@ -475,7 +477,7 @@ def signin_endpoint(access: CampaignAccess, guard: Guard):
 def signout_endpoint(guard: Guard):
     """``POST /signout``: the cookie cleared."""
     async def signout(request: Request) -> Response:
-        resp = HTMLResponse(pages.signin_page("signed out"), status_code=200)
+        resp = RedirectResponse("/?signedout=1", status_code=303)  # Post/Redirect/Get, as every form
         resp.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=guard.secure(request))
         return resp
     return signout
