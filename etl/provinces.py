@@ -6,12 +6,14 @@ named sea areas.  :func:`compute_provinces` turns it and a map into provinces:
 
 1. every capital becomes a hex (a capital in a water hex next to land moves to the nearest
    passable land neighbour, and is reported; deeper water, the map's outside or impassable
-   terrain are refused);
+   terrain are refused), and so does every one of a province's ``towns`` (a town in a hex
+   another place holds leaves it to that place, and is reported);
 2. every land hex whose centre lies in a province's region polygon is that province's;
 3. every other land hex goes to the province it is cheapest to reach from, by least-cost
    allocation over the land hex graph (one multi-source Dijkstra per province, sources its
-   capital and region hexes; entering a hex costs its terrain's cost; water is no node;
-   barrier terrain, peaks by default, is entered but never left for passable land, so it
+   capital, town and region hexes; no step crosses a designer's ``[[barrier]]`` line; a province
+   with a ``reach_km`` grows only over the hexes within that distance of its sources; entering a
+   hex costs its terrain's cost; water is no node; barrier terrain, peaks by default, is entered but never left for passable land, so it
    belongs to a province without being a way through); ties go to the first province name in
    sorted order; land no capital reaches (an island without one) stays unassigned and is reported;
 4. the designer's ``cells_add`` move single hexes last, over everything else.
