@@ -238,7 +238,7 @@ def _waypoint_cells(route: Route, resolved: Resolved, cells: MapCells, scenario:
                 "move it onto land"
             )
         if target != cell:
-            notes.append(Note(what, route.name, f"waypoint ({wp.lat}, {wp.lon}) in a {cells.kind[cell]}/{cells.terrain.get(cell)} hex moved to land hex {target}"))
+            notes.append(Note(what, route.name, f"waypoint ({wp.lat}, {wp.lon}) in {'an' if cells.kind[cell][:1] in 'aeiou' else 'a'} {cells.kind[cell]}/{cells.terrain.get(cell)} hex moved to land hex {target}"))
         out.append(target)
     return out
 

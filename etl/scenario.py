@@ -1032,7 +1032,7 @@ def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
             )
         if kind in ("sea", "ocean", "lake"):
             raise InputError(
-                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in a {kind} hex ({cell}), not on land: "
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in {'an' if kind == 'ocean' else 'a'} {kind} hex ({cell}), not on land: "
                 "fix the coordinates (lat, lon order?)"
             )
         if _routable(cells, cell) and cell not in owner:

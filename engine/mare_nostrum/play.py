@@ -66,7 +66,12 @@ def numbers_events(rnd: int, phase: str, lot: Lottery) -> list[Event]:
         else:
             key, value = d.key, d.value
             words.append(f"{key} {d.value}")
-        words[-1] += " (entered)" if d.entered else " (drawn)"
+        if d.entered:
+            words[-1] += " (entered)"
+        elif isinstance(d, WheelDraw):  # what the umpire could have entered instead (issue 22)
+            words[-1] += f" (drawn) [the umpire could have entered the real draw before the turn: --wheel {d.wheel}]"
+        else:
+            words[-1] += f" (drawn) [the umpire could have entered it beforehand: --number {key} N]"
         items.append({"label": key, "value": value, "entered": d.entered})
     return [Event(rnd, phase, "numbers", {"numbers": items}, "lottery numbers: " + "; ".join(words))]
 

@@ -34,6 +34,13 @@ def require(c, snap: Snapshot, name: str, nation: str | None = None) -> None:
     own_turn = name == "artworks" and c.rules.options.artworks_until == "own_turn"
     if name == "artworks" and not own_turn and pos.phase == "battles" and pos.winner is None:
         return
+    if nation is not None and (name in ACTION_STEPS or own_turn):
+        row = snap.tables["mn_nations_state"].get((nation,))
+        cols = c.ruleset.schema.tables["mn_nations_state"].column_names
+        out = dict(zip(cols, row)) if row else {}
+        if out.get("left_game"):  # a knocked-out nation is told so, not whose turn it is (issue 22)
+            raise StepRefused(f"cannot {step.action}: {nation} left the game in turn {out.get('left_turn')} "
+                              f"({out['left_game']}) and takes no more actions")
     require_step(step, pos, words)
     if nation is not None and (name in ACTION_STEPS or own_turn) and pos.stage != nation:
         raise StepRefused(f"cannot {step.action}: it is {_poss(pos.stage)} turn to act, not {_poss(nation)}; {words()}")
@@ -48,8 +55,15 @@ def next_decision(c, snap: Snapshot) -> tuple[str | None, str]:
         return None, f"the campaign is over: {v[1] if v else 'ended'}"
     if phase == "begin":
         turn = int(dict((k[0], r[1]) for k, r in snap.tables["mn_game"].items()).get("turn", 0)) + 1
-        return "begin", (f"begin turn {turn}: `bellica turn begin CAMPAIGN` (enter the real draw first, if any: "
-                         "`bellica turn lottery CAMPAIGN --wheel BA N N N N N`)")
+        entered = {k[1] for k in snap.tables["mn_wheels"] if int(k[0]) == turn}
+        if not entered:
+            return "begin", (f"begin turn {turn}: `bellica turn begin CAMPAIGN` (enter the real draw first, if any: "
+                             "`bellica turn lottery CAMPAIGN --wheel BA N N N N N`)")
+        # The wheels already entered are not asked for again (issue 22).
+        missing = [n.wheel for n in c.board.nations.values() if n.wheel not in entered]
+        more = (f"the draws of {', '.join(missing)} still to enter, if any: `bellica turn lottery CAMPAIGN --wheel "
+                f"{missing[0]} N N N N N`" if missing else "every wheel's draw is entered")
+        return "begin", f"begin turn {turn}: `bellica turn begin CAMPAIGN` ({', '.join(sorted(entered))} entered; {more})"
     if phase == "actions":
         row = snap.tables["mn_nations_state"].get((stage,))
         left = (int(row[3]) - int(row[4])) if row else 0
