@@ -28,7 +28,7 @@ from .status import next_decision
 from .storage import _j
 from .turn import begin_phase, contact, diplomacy, end_phase, end_winter
 
-__all__ = ["act", "ally", "engine_step", "enter_result", "enter_roll", "next_step", "parse_dice", "parse_fates"]
+__all__ = ["act", "ally", "engine_step", "enter_result", "enter_roll", "apply_ruling", "next_step", "parse_dice", "parse_fates"]
 
 
 def _restamp(rnd: int, phase: str, events: Sequence[Event]) -> list[Event]:
@@ -199,6 +199,47 @@ def enter_roll(c, label: str, value) -> list[Event]:
 
     return _run(c, "roll", body)
 
+
+
+def apply_ruling(c, nation: str, card: str, effect: str, *, ap: int | None = None, units: Sequence[str] = (),
+                 quality: str = "line", lost_on: int | None = None, words: str = "") -> list[Event]:
+    """The umpire applies a card left to him ("the umpire rules on ...", or any card as he rules it)
+    to ``nation`` as one of the engine's effects (:data:`.cards.EFFECTS`) with its numbers: the
+    effect's random picks are card-effect dice (entered at the table with ``roll``, else the seed's).
+    Any phase; logged and re-adjudicated like every step."""
+    from .calendar import label as when
+    from .cards import EFFECTS, apply_card
+
+    def body(snap, scenario, rules, state, rnd, dice, who):
+        phase = snap.campaign("phase")
+        key = named(card, [str(k["key"]) for k in scenario.cards], "--card", "not a card of this campaign")
+        the = next(k for k in scenario.cards if str(k["key"]) == key)
+        eff = named(effect, [e for e in EFFECTS if e], "--effect", "no card effect the engine applies")
+        params: dict[str, Any] = {}
+        if eff == "windfall":
+            if not isinstance(ap, int) or ap < 1:
+                raise InputError("--effect windfall: give --ap N, the AP banked in the capital")
+            params["ap"] = ap
+        if eff == "levy":
+            if not units:
+                raise InputError("--effect levy: give the units raised: --unit KIND [--unit KIND ...]")
+            params["units"] = [named(k, list(rules.costs), "--unit", "no unit kind of this campaign") for k in units]
+            params["quality"] = named(quality or "line", ["line", "guard", "militia"], "--quality", "no quality")
+        if eff == "storm":
+            if not isinstance(lost_on, int) or not 1 <= lost_on <= 6:
+                raise InputError("--effect storm: give --lost-on N (1-6): the navy is lost on a d6 of N or less")
+            params["lost_on"] = lost_on
+        ruled = {"key": key, "title": the["title"], "text": the.get("text", ""), "effect": eff, **params}
+        try:
+            new, told = apply_card(scenario, state, rules, who, ruled, dice)
+        except InputError as err:
+            raise _refuse(err, f"the ruling on {key}") from None
+        told = [e for e in told if e.kind != "card_drawn"]  # drawn when its phase began: only the effect now
+        a = {"nation": who, "card": key, "effect": eff, **params, **({"words": str(words)} if words else {})}
+        text = f"{when(rules, state)}: the umpire rules on '{the['title']}' for {who}: {eff}" + (f" ({words})" if words else "")
+        return _marker(rnd, phase, "ruling", a, text), new, told, [], None
+
+    return _run(c, "ruling", body, nation=nation)
 
 
 def engine_step(c, name: str) -> list[Event]:

@@ -66,7 +66,7 @@ from bellica.geo.errors import BellicaError
 from .dice import Dice
 from .model import GameState, Scenario
 from .orders import ALLY_PHASES, NATION_STEPS, ORDER_KINDS, nation_named, place_named
-from .play import (_dice_events, _position, _restamp, _tag_couriers, act, ally, engine_step, enter_result, enter_roll, next_step,
+from .play import (_dice_events, _position, _restamp, _tag_couriers, act, ally, engine_step, enter_result, enter_roll, apply_ruling, next_step,
                    parse_dice, parse_fates)
 from .rules import RULESET, rules_with
 from .seal import TROSSIAN_SEAL, TrossianSeal
@@ -108,6 +108,7 @@ class Trossian(SteppedRuleset):
         Step("spring", "leave winter quarters", "winter"),
         Step("ally", "make or break an alliance", "orders"),  # also in winter: ALLY_PHASES
         Step("roll", "enter a die rolled at the table", "begin"),  # any phase (status._require)
+        Step("ruling", "apply a card as the umpire rules it", "begin"),  # any phase (status._require)
     )
 
     scenario_name = "trossian"
@@ -232,6 +233,10 @@ class Trossian(SteppedRuleset):
             return ally(campaign, arg["nation"], arg["with"], brk=bool(arg.get("break")))
         if name == "roll":
             return enter_roll(campaign, arg["label"], arg["value"])
+        if name == "ruling":
+            return apply_ruling(campaign, arg["nation"], arg["card"], arg["effect"], ap=arg.get("ap"),
+                                units=arg.get("units") or (), quality=arg.get("quality", "line"),
+                                lost_on=arg.get("lost_on"), words=arg.get("words", ""))
         if name in NATION_STEPS:
             a = dict(arg)
             nation = a.pop("nation")

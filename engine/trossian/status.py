@@ -63,7 +63,7 @@ def _require(c, snap: Snapshot, name: str, nation: str | None = None) -> None:
             raise StepRefused(f"cannot {step.action}: alliances are made and broken while orders are given or in "
                               f"winter quarters, not in the {pos.phase} phase; {words()}")
         return
-    if name == "roll":  # a die rolled at the table: in any phase, until the campaign is over
+    if name in ("roll", "ruling"):  # a die rolled at the table, a card ruled: in any phase, until the campaign is over
         if pos.winner is not None:
             raise StepRefused(f"cannot {step.action}: the campaign is over, {pos.winner} won in round {pos.round}")
         return

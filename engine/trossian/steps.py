@@ -47,6 +47,12 @@ def _roll(c, _actor, *, label, value):
     return enter_roll(c, label, value)
 
 
+def _ruling(c, _actor, *, nation, card, effect, ap, units, quality, lost_on, words):
+    from .ruleset import apply_ruling
+
+    return apply_ruling(c, nation, card, effect, ap=ap, units=units, quality=quality, lost_on=lost_on, words=words)
+
+
 def _retreats(items: Sequence[str]) -> dict[int, str]:
     from bellica.geo.files import whole_number
 
@@ -147,6 +153,23 @@ ACTIONS = (
                "\"(entered)\".  Entering a label again replaces its face.  Any phase; a courier's or a card "
                "schedule's die is sealed from the other nations.",
        example="bellica trossian roll blacksea.duckdb courier/1806/2/74/Budjak/pass 6"),
+    Action("ruling", "The umpire applies a chance card as he rules it (a card left to the umpire, or any card).",
+           _ruling, UMPIRE, (
+        Param("nation", "The nation the card is for.", "faction", "--for", required=True, example="Russia"),
+        Param("card", "The card's key (cards.toml).", flag="--card", required=True, example="spy"),
+        Param("effect", "What it does, one of the engine's effects: half_port_ap, windfall, levy, desertion, storm, "
+                        "mud.", flag="--effect", required=True, example="windfall"),
+        Param("ap", "windfall: the AP banked in the capital.", "whole", "--ap"),
+        Param("units", "levy: a unit raised in the capital at no cost (repeat).", flag="--unit", many=True,
+              metavar="KIND"),
+        Param("quality", "levy: line (default), guard or militia.", flag="--quality", default="line"),
+        Param("lost_on", "storm: the navy is lost on a d6 of this or less.", "whole", "--lost-on"),
+        Param("words", "The ruling in words, for the log.", flag="--words", default=""),
+    ), details="A card whose effect is left to the umpire (\"the umpire rules on ...\") is applied here, in any phase; "
+               "the effect's random picks (which port, army, navy) are card-effect dice, entered at the table with "
+               "`roll` or drawn from the seed.",
+       example='bellica trossian ruling blacksea.duckdb --for Russia --card spy --effect windfall --ap 5 '
+               '--words "the merchant sells the secret"'),
     Action("bank", "Winter quarters: move banked AP between two of the nation's cities (neither besieged).", _bank, SIDE, (
         Param("source", "The city province the AP leave.", flag="--from", required=True, example="Yedisan"),
         Param("target", "The city province they go to.", flag="--to", required=True, example="Kherson"),

@@ -43,7 +43,8 @@ def test_a_form_per_open_step_every_input_labelled(tr):
 
     path, tokens = tr
     ump = client(path, tokens["umpire"])
-    assert set(_forms(ump.get("/").text)) == {"next"}  # before the phase begins: the umpire's next only
+    # before the phase begins: the umpire's next, and the steps of any phase (a die rolled at the table, a card ruled)
+    assert set(_forms(ump.get("/").text)) == {"next", "roll", "ruling"}
     _open_orders(path, tokens)
     page = client(path, tokens["Russia"]).get("/").text
     forms = _forms(page)

@@ -79,3 +79,29 @@ def test_a_card_die_and_a_courier_die_entered_at_the_table(base_dir, tmp_path):
             enter_roll(c, "cards/1807/Rusia/0", 3)
         c.verify()
     assert readjudicate(path)
+
+
+def test_the_umpire_applies_a_card_he_rules(base_dir, tmp_path):
+    # issue 22: a card "the umpire rules on" could not be applied; `ruling` applies it as one of
+    # the engine's effects, its random pick a card-effect die entered at the table.
+    from bellica.engine.trossian.ruleset import apply_ruling, state_of
+
+    path = fresh_campaign(base_dir, tmp_path / "c.duckdb")
+    with Campaign.open(path) as c:
+        c.start(seed=DEMO_SEED)
+        before = sum(state_of(c.snapshot()).nations["Russia"].bank.values())
+        events = apply_ruling(c, "russ", "spy", "windf", ap=5, words="the merchant sells the secret")
+        assert sum(state_of(c.snapshot()).nations["Russia"].bank.values()) == before + 5
+        assert any("the umpire rules on 'A Merchant Who Talks' for Russia: windfall (the merchant sells the secret)"
+                   in e.text for e in events)
+        armies = [a.id for a in state_of(c.snapshot()).armies if a.nation == "Ottoman Porte" and not a.aboard]
+        enter_roll(c, f"card-effect/1806/0/porte/spy/army", len(armies))  # the last of its armies ashore
+        apply_ruling(c, "Ottoman Porte", "spy", "mud")
+        stuck = [a for a in state_of(c.snapshot()).armies if a.nation == "Ottoman Porte" and a.rest]
+        assert [a.id for a in stuck] == [armies[-1]]
+        with pytest.raises(InputError, match="give the units raised"):
+            apply_ruling(c, "Russia", "spy", "levy")
+        with pytest.raises(InputError, match="not a card of this campaign"):
+            apply_ruling(c, "Russia", "atlantis", "mud")
+        c.verify()
+    assert readjudicate(path)
