@@ -119,8 +119,10 @@ def bot(campaign: Path, seats: tuple[str, ...]) -> None:
     from bellica.engine.core.campaign import Campaign
     from bellica.engine.core.players import bot_kinds, seats as seats_of
 
-    if not Path(campaign).is_file():
-        raise click.BadParameter(f"{campaign} does not exist: make it with `bellica campaign new`", param_hint="CAMPAIGN")
+    from bellica.geo.errors import InputError
+
+    if not Path(campaign).is_file():  # a missing input file is bad input (exit 1), as for every command
+        raise InputError(f"campaign database {campaign} does not exist: create it with `bellica campaign new`")
     _seat_syntax(seats)
     if seats:
         _seat_bots(campaign, seats)
