@@ -55,6 +55,7 @@ from bellica.geo.errors import InputError
 from bellica.geo.hexgrid import cell_at, cells_in_bbox
 from bellica.geo.logs import logger
 from bellica.geo.spatialdb import connect
+from bellica.geo.words import with_article
 from bellica.schema import (
     CAMPAIGN,
     create_campaign_tables,
@@ -238,7 +239,7 @@ def _waypoint_cells(route: Route, resolved: Resolved, cells: MapCells, scenario:
                 "move it onto land"
             )
         if target != cell:
-            notes.append(Note(what, route.name, f"waypoint ({wp.lat}, {wp.lon}) in {'an' if cells.kind[cell][:1] in 'aeiou' else 'a'} {cells.kind[cell]}/{cells.terrain.get(cell)} hex moved to land hex {target}"))
+            notes.append(Note(what, route.name, f"waypoint ({wp.lat}, {wp.lon}) in {with_article(cells.kind[cell])}/{cells.terrain.get(cell)} hex moved to land hex {target}"))
         out.append(target)
     return out
 

@@ -45,6 +45,7 @@ from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.files import read_user_text
 from bellica.geo.spatialdb import offline_connect
+from bellica.geo.words import with_article
 from bellica.schema import SCHEMA_DIR, run_schema, schema_tables
 
 __all__ = [
@@ -378,13 +379,8 @@ def _place_cell(place: Place, g: HexGraph, res: int, bbox, source: str) -> tuple
                          "move it onto the land of its site")
     lat0, lng0 = place.lat, place.lon
     best = min(near, key=lambda c: (round(_haversine_km(lat0, lng0, *g.latlng[c]), 6), c))
-    return best, (f"{place.name}: [{place.lon}, {place.lat}] lies in {_a(g.kind[cell])} hex at this resolution; "
+    return best, (f"{place.name}: [{place.lon}, {place.lat}] lies in {with_article(g.kind[cell])} hex at this resolution; "
                   f"its node is the neighbouring land hex {best}")
-
-
-def _a(word: str) -> str:
-    """``a lake``, ``an ocean`` (issue 22: "lies in a ocean hex")."""
-    return ("an " if str(word)[:1].lower() in "aeiou" else "a ") + str(word)
 
 
 def _waypoint(point: tuple[float, float], kind: str, g: HexGraph, res: int, where: str) -> str:
@@ -392,7 +388,7 @@ def _waypoint(point: tuple[float, float], kind: str, g: HexGraph, res: int, wher
     cell = h3.latlng_to_cell(lat, lon, res)
     want = ("land",) if kind == "land" else NAVIGABLE
     if g.kind.get(cell) not in want:
-        what = "outside the map" if cell not in g.kind else f"in {_a(g.kind[cell])} hex"
+        what = "outside the map" if cell not in g.kind else f"in {with_article(g.kind[cell])} hex"
         need = "a land hex" if kind == "land" else "a coast or sea hex"
         raise InputError(f"{where}: via [{lon}, {lat}] lies {what}: a {kind} path's waypoints must lie in {need}; move it")
     return cell

@@ -44,6 +44,7 @@ from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
 from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.spatialdb import offline_connect
+from bellica.geo.words import with_article
 from bellica.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
 
 __all__ = [
@@ -517,7 +518,7 @@ def _seed_cell(province: str, place: str, lon: float, lat: float, m: MapHexes, p
     j = min(zip(dist.round(6).tolist(), m.cells[near].tolist(), near))[2]
     label = "capital" if what == "capital" else f"{what} {place}"
     kind = m.kind[i] if m.kind[i] != "land" else str(m.terrain[i])
-    return j, (f"{seed.name}: {label} [{seed.lon}, {seed.lat}] lies in a {kind} hex; "
+    return j, (f"{seed.name}: {label} [{seed.lon}, {seed.lat}] lies in {with_article(kind)} hex; "
                f"it is the neighbouring land hex {m.cells[j]}")
 
 

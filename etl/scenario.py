@@ -41,6 +41,7 @@ from bellica.datasets.rules import DEFAULT_RULESET, load_rules, resolve_factions
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.files import parse_user_toml, read_user_text, whole_number
 from bellica.geo.hexgrid import cell_at, check_resolution
+from bellica.geo.words import with_article
 
 STRUCTURE_KINDS = ("town", "city")
 LAND_TERRAINS = ("farmlands", "desert", "hills", "marshes", "forests", "mountains", "peaks")
@@ -1032,7 +1033,7 @@ def resolve_on_map(scenario: Scenario, cells: MapCells) -> Resolved:
             )
         if kind in ("sea", "ocean", "lake"):
             raise InputError(
-                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in {'an' if kind == 'ocean' else 'a'} {kind} hex ({cell}), not on land: "
+                f"{s.source}: structure {s.name!r} at ({s.lat}, {s.lon}) lies in {with_article(kind)} hex ({cell}), not on land: "
                 "fix the coordinates (lat, lon order?)"
             )
         if _routable(cells, cell) and cell not in owner:
