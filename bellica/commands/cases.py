@@ -66,8 +66,9 @@ def group() -> None:
 @click.option("--case", "ids", multiple=True, help="Run only this case number (repeatable), e.g. A.1.")
 @click.option("--work", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the scenarios' campaigns (kept and reused); default: a temporary one.")
+@click.option("--force", is_flag=True, help="Use a --work folder that holds other files (its case.duckdb is replaced).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the failures and the summary line.")
-def run(ruleset: str | None, ids: tuple[str, ...], out_dir: Path | None, quiet: bool) -> None:
+def run(ruleset: str | None, ids: tuple[str, ...], out_dir: Path | None, force: bool, quiet: bool) -> None:
     """Run the catalogue (of RULESET) against the installed engine: pass or FAIL per case; exit 0
     when every case passes, 1 when any fails.
 
@@ -85,7 +86,9 @@ def run(ruleset: str | None, ids: tuple[str, ...], out_dir: Path | None, quiet: 
                              "(`bellica cases list` lists them)")
         cases = [c for c in cases if c.id in wanted]
     temp, work = None, out_dir
-    if work is None:
+    if work is not None:
+        _claim_work_folder(work, force)
+    else:
         temp = tempfile.TemporaryDirectory(prefix="bellica-cases-")
         work = Path(temp.name)
     failed = 0
@@ -102,6 +105,22 @@ def run(ruleset: str | None, ids: tuple[str, ...], out_dir: Path | None, quiet: 
     click.echo(f"{len(cases) - failed} of {len(cases)} cases pass" + (f", {failed} fail" if failed else ""))
     if failed:
         raise SystemExit(1)
+
+
+#: The file that marks a folder as a cases run's own, reused without --force.
+WORK_MARK = ".bellica-cases"
+
+
+def _claim_work_folder(work: Path, force: bool) -> None:
+    """Refuse a --work folder holding files of someone else's (a run writes case.duckdb there) unless
+    --force; mark it as the catalogue's so the next run reuses it."""
+    from bellica.geo.errors import InputError
+
+    if work.is_dir() and any(work.iterdir()) and not (work / WORK_MARK).exists() and not force:
+        raise InputError(f"--work {work} holds files a cases run did not write: name an empty or new folder, "
+                         "or pass --force to use it (its case.duckdb is replaced)")
+    work.mkdir(parents=True, exist_ok=True)
+    (work / WORK_MARK).write_text("a folder of `bellica cases run`: scenario campaigns kept for the next run\n")
 
 
 @group.command(name="list")

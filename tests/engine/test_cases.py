@@ -81,6 +81,18 @@ def test_the_command_runs_a_case_and_exits_by_the_result(tmp_path, capsys):
     assert done.value.code == 1 and "no case Z.9" in capsys.readouterr().err
 
 
+def test_a_work_folder_of_other_files_needs_force(tmp_path, capsys):
+    from bellica.cli import main
+
+    (tmp_path / "case.duckdb").write_text("mine")
+    with pytest.raises(SystemExit) as done:
+        main(["cases", "run", "rise-of-rome", "--case", "A.1", "--work", str(tmp_path)])
+    assert done.value.code == 1 and "--force" in capsys.readouterr().err
+    assert (tmp_path / "case.duckdb").read_text() == "mine"
+    main(["cases", "run", "rise-of-rome", "--case", "A.1", "--work", str(tmp_path), "--force"])
+    assert "pass rise-of-rome A.1" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("ruleset, case_id", [("vae-victis-ii", "G.4"), ("trossian", "D.1"), ("magna-graecia", "B.1")])
 def test_a_case_leaves_a_campaign_that_verifies(ruleset, case_id, scenario_folder, tmp_path):
     """Its position is logged as put_row events: the campaign replays from its scenario to every table."""
