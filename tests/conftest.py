@@ -34,6 +34,19 @@ def pytest_configure(config) -> None:
     tempfile.tempdir = None  # read TMPDIR again
     config.add_cleanup(lambda: shutil.rmtree(root, ignore_errors=True))
 
+#: The tests that take a worker a minute or more (a whole README, every viewer of every game, whole
+#: turns in browsers): collected first, so two workers start them early and the light tests fill in
+#: around them, instead of one of them running alone at the end while the other worker idles.
+HEAVY_FIRST = ("tests/test_readme.py::test_readme_runs_as_written", "tests/test_conformance.py",
+               "tests/etl/test_provinces_history.py", "tests/app/test_app_provinces_browser.py",
+               "tests/app/test_app_nodes_browser.py", "tests/app/test_app_axe.py")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """:data:`HEAVY_FIRST` at the front, each keeping its order (the sort is stable)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(HEAVY_FIRST))
+
+
 #: Files :func:`built_once` has built in this test process: key -> path.
 _BUILT: dict[str, Path] = {}
 
