@@ -175,11 +175,14 @@ def run_warm(args: list[str]) -> int | None:
     for signum in signals:
         _signal.signal(signum, forward)
     try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        sock.settimeout(START_TIMEOUT_S)
         try:
-            for stream in (sys.stdout, sys.stderr):
-                stream.flush()
-            sock.settimeout(START_TIMEOUT_S)
             send_request(sock, args)
+        except OSError:  # a stale server answers after one byte and closes: its answer is still to read
+            pass
+        try:
             frame = _recv_exact(sock, FRAME_SIZE)
         except OSError:  # a timeout included: the worker cannot start once this end is closed
             frame = b""
