@@ -94,6 +94,7 @@ from starlette.routing import Route
 
 from bellica.app import pages
 from bellica.app.csrf import COOKIE, CsrfMiddleware, Guard
+from bellica.app.handover import HandOverLock
 from bellica.app.tokens import Identity, lookup
 
 __all__ = ["create_app", "COOKIE", "CampaignAccess", "HttpError", "keep_said", "said_for", "said_kwargs", "see_page"]
@@ -133,7 +134,7 @@ class CampaignAccess:
     def __init__(self, path: Path, *, hold_s: float = 2.0):
         self.path = Path(path)
         self.hold_s = hold_s
-        self.lock = threading.RLock()
+        self.lock = HandOverLock()  # taken in the order asked: no request overtakes those waiting (p95)
         self.maps: dict[tuple[str | None, str | None], bytes] = {}
         self.tmp = tempfile.TemporaryDirectory(prefix="bellica-serve-")
         self._held = None

@@ -48,6 +48,7 @@ import json
 import os
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -56,7 +57,7 @@ import duckdb
 from bellica.engine.core.events import Event, StoredEvent, to_json
 from bellica.engine.core.tables import Snapshot, StateSchema, events_ddl, sort_key
 from bellica.geo.errors import InputError, BellicaError
-from bellica.geo.spatialdb import forget_catalog, run_sql
+from bellica.geo.spatialdb import forget_catalog, run_sql, values_rows
 from bellica.schema import existing_tables
 
 __all__ = [
@@ -70,7 +71,9 @@ __all__ = [
     "state_digest",
     "has_chain",
     "chain_problem",
+    "LogMark",
     "check_log",
+    "check_log_from",
     "seal_log",
     "transaction",
     "existing_tables",
@@ -79,8 +82,10 @@ __all__ = [
     "has_state",
     "require_state",
     "read_snapshot",
+    "Statements",
     "apply_event",
     "append_events",
+    "append_after",
     "load_events",
     "replay_snapshot",
     "verify_log",
@@ -112,29 +117,59 @@ SEAL_KIND = "log_sealed"
 #: The columns the hash chain reads, in :func:`event_hash`'s order (then ``hash``).
 _CHAIN_SQL = ('SELECT seq, round, phase, kind, CAST(data AS VARCHAR), text, "at", state_hash, hash '
               "FROM events ORDER BY seq NULLS LAST, rowid")
+#: DuckDB's 64-bit hash of one event row, every column the chain reads and the hash itself: summed over
+#: the events up to a :class:`LogMark`, it tells whether any of them changed since they were verified.
+_ROW_FINGERPRINT = 'hash(seq, round, phase, kind, CAST(data AS VARCHAR), text, "at", state_hash, hash)'
 
 
 # --- transactions -------------------------------------------------------------
 
 
 @contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+def transaction(con: duckdb.DuckDBPyConnection, *, checkpoint: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
     """One DuckDB transaction: commit on success, roll back on any exception.
 
     A process killed inside the block leaves nothing of it on disk: DuckDB
-    writes a transaction to its WAL only at COMMIT.
+    writes a transaction to its WAL only at COMMIT.  ``checkpoint``: the COMMIT
+    writes the transaction into the database file itself instead of the WAL
+    (DuckDB's checkpoint on commit, its two thresholds set to 0 for this COMMIT
+    only), so the committed step never lives in the WAL alone: two fsyncs, where
+    a WAL commit and a CHECKPOINT after it took four and made and removed the
+    WAL file (issue 23 item 9).  DuckDB's checkpoint is atomic (the new blocks,
+    then the header), so a kill during it leaves the file before the step, and
+    a checkpoint that fails fails the COMMIT.  The caller still runs
+    ``CHECKPOINT`` afterwards, which finds nothing to do unless DuckDB could not
+    checkpoint at the COMMIT (another transaction open on the database: it then
+    writes the WAL, as without ``checkpoint``).
     """
     con.execute("BEGIN TRANSACTION")
     forget_catalog(con)  # another connection may have changed it; a rollback may undo a CREATE
     try:
         yield con
         _pause_inside_transaction()
+        if checkpoint:
+            # Read at the COMMIT: checkpoint whatever the WAL holds, and write the WAL not at all
+            # (by default DuckDB skips the WAL only for a transaction of 100 kB or more).
+            con.execute("SET checkpoint_threshold = '0b'")
+            con.execute("SET auto_checkpoint_skip_wal_threshold = 0")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     finally:
+        if checkpoint:
+            _reset_checkpoint_threshold(con)
         forget_catalog(con)
+
+
+def _reset_checkpoint_threshold(con: duckdb.DuckDBPyConnection) -> None:
+    """DuckDB's own thresholds again, for whatever else the connection writes (a failure here must
+    not hide the step's own error: the settings only make later commits checkpoint too)."""
+    for setting in ("checkpoint_threshold", "auto_checkpoint_skip_wal_threshold"):
+        try:
+            con.execute(f"RESET {setting}")
+        except duckdb.Error:
+            pass
 
 
 def _pause_inside_transaction() -> None:
@@ -167,18 +202,20 @@ def drop_state_tables(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> No
         run_sql(con, f"DROP TABLE IF EXISTS {name}", name=f"state.drop.{name}")
 
 
-def has_state(con: duckdb.DuckDBPyConnection) -> bool:
+def has_state(con: duckdb.DuckDBPyConnection, *, statements: Statements | None = None) -> bool:
     """Whether the campaign has been started (the event log exists and is not empty).
 
     An empty log beside state tables that hold a position was emptied outside bellica: that is
     refused (:class:`LogTampered`, exit 4), never taken for a campaign not yet started, which
     the next ``start`` would begin again over the lost rounds."""
-    tables = existing_tables(con)
-    if "events" not in tables:
+    try:
+        # Asked before every step: one count, not a catalog query (a missing table is a catalog
+        # error, which leaves a transaction usable).
+        if _run(con, statements, "SELECT count(*) FROM events").fetchone()[0] > 0:
+            return True
+    except duckdb.CatalogException:
         return False
-    if con.execute("SELECT count(*) FROM events").fetchone()[0] > 0:
-        return True
-    if "campaign" in tables and con.execute("SELECT count(*) FROM campaign").fetchone()[0] > 0:
+    if "campaign" in existing_tables(con) and con.execute("SELECT count(*) FROM campaign").fetchone()[0] > 0:
         where = dict(con.execute("SELECT key, value FROM campaign WHERE key IN ('round', 'phase')").fetchall())
         raise LogTampered(f"the event log is empty but the state tables stand at round {where.get('round', '?')} "
                           f"({where.get('phase') or 'no phase'}): the log was emptied outside bellica; restore the "
@@ -191,33 +228,90 @@ def require_state(con: duckdb.DuckDBPyConnection) -> None:
         raise InputError("the campaign has not been started: run `bellica round start CAMPAIGN.duckdb` first")
 
 
-def read_snapshot(con: duckdb.DuckDBPyConnection, schema: StateSchema, *, quiet: bool = False) -> Snapshot:
+class Statements:
+    """The queries a connection kept open runs at every step (each state table's read, the log's
+    checks), each prepared once on it (DuckDB's ``PREPARE``) and run by ``EXECUTE``: DuckDB then
+    neither parses nor plans it again, which is most of what reading a table of tens of rows
+    costs (a snapshot is read in a third of the time).  A prepared statement reads the tables as
+    they are when it runs, and DuckDB binds it again when the catalog changed under it (a table
+    created again, a column added); one that no longer binds raises what the query itself would.
+    A :class:`~engine.core.campaign.Campaign` keeps one for its connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self._names: dict[str, str] = {}
+
+    def execute(self, sql: str, *args: int) -> duckdb.DuckDBPyConnection:
+        """Run ``sql`` (its parameters ``$1``, ``$2``... given as integers ``args``)."""
+        name = self._names.get(sql)
+        if name is None:
+            name = "bellica_" + hashlib.sha256(sql.encode("utf-8")).hexdigest()[:20]
+            self.con.execute(f"PREPARE {name} AS {sql}")
+            self._names[sql] = name
+        return self.con.execute(f"EXECUTE {name}" + (f"({', '.join(str(int(a)) for a in args)})" if args else ""))
+
+
+def _run(con: duckdb.DuckDBPyConnection, statements: Statements | None, sql: str, *args: int) -> duckdb.DuckDBPyConnection:
+    """``sql`` prepared on ``statements`` when given, else as a plain query."""
+    if statements is not None:
+        return statements.execute(sql, *args)
+    return con.execute(sql, list(args)) if args else con.execute(sql)
+
+
+def read_snapshot(con: duckdb.DuckDBPyConnection, schema: StateSchema, *, quiet: bool = False,
+                  statements: Statements | None = None) -> Snapshot:
     """Read every state table into a :class:`Snapshot` (``quiet``: a failing read raises DuckDB's
-    own error and logs nothing, for a caller that explains it itself)."""
+    own error and logs nothing, for a caller that explains it itself; ``statements``: the reads
+    prepared on the connection)."""
     snap = schema.empty()
     for table in schema.tables.values():
-        cols = ", ".join(table.column_names)
+        names = table.column_names
+        sql = f"SELECT {', '.join(names)} FROM {table.name}"
+        found = None
+        if statements is not None:
+            try:
+                found = statements.execute(sql).fetchall()
+            except duckdb.Error:
+                found = None  # read again as a plain query, for the error it gives (and its log line)
+        if found is None:
+            found = (con.execute(sql) if quiet else run_sql(con, sql, name=f"state.read.{table.name}")).fetchall()
+        key = [names.index(k) for k in table.key]
         rows = snap.tables[table.name]
-        sql = f"SELECT {cols} FROM {table.name}"
-        for row in (con.execute(sql) if quiet else run_sql(con, sql, name=f"state.read.{table.name}")).fetchall():
+        for row in found:
             row = tuple(row)
-            rows[table.key_of(row)] = row
+            rows[tuple(row[i] for i in key)] = row
     return snap
 
 
 def _write_changed(con, before: Snapshot, after: Snapshot) -> None:
     """Rewrite the tables whose rows changed (they hold tens of rows, so a rewrite is cheap)."""
-    for name, table in after.schema.tables.items():
+    for name in after.schema.tables:
         if before.tables[name] == after.tables[name]:
             continue
         run_sql(con, f"DELETE FROM {name}", name=f"state.clear.{name}")
-        rows = after.rows(name)
+        rows = _sorted_rows(after, name)
         if not rows:
             continue
-        width = len(table.columns)
-        placeholders = ", ".join(["(" + ", ".join(["?"] * width) + ")"] * len(rows))
-        params = [v for row in rows for v in row]
-        run_sql(con, f"INSERT INTO {name} VALUES {placeholders}", params, name=f"state.write.{name}")
+        # The values written in as literals straight away (what run_sql makes of ? parameters,
+        # without scanning a statement of hundreds of placeholders for them).
+        try:
+            values = values_rows(rows)
+        except InputError as e:
+            raise InputError(f"query state.write.{name}: {e}") from None
+        run_sql(con, f"INSERT INTO {name} VALUES {values}", name=f"state.write.{name}")
+
+
+def _sorted_rows(snap: Snapshot, name: str) -> list[tuple]:
+    """:meth:`Snapshot.rows`: the table's rows in key order (:func:`~engine.core.tables.sort_key`,
+    which sorts None first); a key holding no None sorts the same as a plain tuple, which Python
+    compares without a key function (the digest of every step sorts every table)."""
+    table = snap.tables[name]
+    keys = list(table)
+    if any(None in k for k in keys):
+        keys.sort(key=sort_key)
+    else:
+        keys.sort()
+    return [table[k] for k in keys]
 
 
 # --- the reducer ------------------------------------------------------------------
@@ -283,15 +377,25 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
     tables and of ``events`` (insert only: the log is append-only).  ``before``:
     the stored tables, when the caller has just read them.
     """
+    return append_after(con, schema, events, before=before)[0]
+
+
+def append_after(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: Iterable[Event], *,
+                 before: Snapshot | None = None, head: tuple[int, str] | None = None) -> tuple[Snapshot, tuple[int, str]]:
+    """:func:`append_events`, given the log's last event as ``head`` (seq, hash) when the caller
+    knows it (it checked the log in this transaction and appended only through here since);
+    returns the new snapshot and the new head."""
     events = list(events)
     if before is None:
         before = read_snapshot(con, schema)
     after = before.copy()
-    if not has_chain(con):
-        raise BellicaError("this event log has no hash chain (written before bellica hashed its log): "
-                          "append through a Campaign step, which seals it first")
-    last = con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-    start, prev = (int(last[0]), last[1]) if last else (0, GENESIS)
+    if head is None:
+        if not has_chain(con):
+            raise BellicaError("this event log has no hash chain (written before bellica hashed its log): "
+                              "append through a Campaign step, which seals it first")
+        last = con.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        head = (int(last[0]), last[1]) if last else (0, GENESIS)
+    start, prev = head
     at = datetime.now(timezone.utc).replace(tzinfo=None)
     staged = []
     for i, ev in enumerate(events):
@@ -313,7 +417,7 @@ def append_events(con: duckdb.DuckDBPyConnection, schema: StateSchema, events: I
         run_sql(con, f'INSERT INTO events (seq, round, phase, kind, data, text, "at", state_hash, hash) VALUES {placeholders}',
                 [v for r in rows for v in r], name="state.append_events")
     _write_changed(con, before, after)
-    return after
+    return after, (start + len(rows), prev)
 
 
 def _texts(value: Any, where: str) -> Iterator[tuple[str, str]]:
@@ -454,7 +558,7 @@ def state_digest(snap: Snapshot) -> str:
     """sha256 of every state table's rows in key order (the canonical form :meth:`Snapshot.rows` gives)."""
     h = hashlib.sha256()
     for name in snap.schema.tables:
-        h.update(json.dumps([name, snap.rows(name)], ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
+        h.update(json.dumps([name, _sorted_rows(snap, name)], ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8"))
     return h.hexdigest()
 
 
@@ -499,7 +603,7 @@ def require_shapes(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> None:
 def chain_problem(rows: list[tuple]) -> str | None:
     """The first break in the hash chain, in words naming the event (None: intact).
 
-    ``rows``: (seq, round, phase, kind, data text, text, at, state_hash, hash) in seq order.
+    ``rows``: (seq, round, phase, kind, data text, text, at, state_hash, hash, ...) in seq order.
     Each event is checked against the *stored* hash of the one before it, so the event
     named is the first one edited, not merely the first after it.
     """
@@ -524,7 +628,7 @@ def chain_problem(rows: list[tuple]) -> str | None:
 
 def _what_differs(rows: list[tuple], i: int) -> str:
     """Why event ``i`` fails its hash, as far as the chain can tell (only called on a failure)."""
-    seq, rnd, phase, kind, data, text, at, state_hash, h = rows[i]
+    seq, rnd, phase, kind, data, text, at, state_hash, h = rows[i][:9]
     prevs = [GENESIS] + [r[8] for r in rows if r[8]]
     # Its contents intact under another seq: the seq numbers were edited (swapped, renumbered).
     for other in range(max(1, seq - 3), seq + 4):
@@ -537,6 +641,18 @@ def _what_differs(rows: list[tuple], i: int) -> str:
     return "its round, phase, kind, data, text or time differ from what was written (edited after it was written)"
 
 
+@dataclass(frozen=True)
+class LogMark:
+    """How far a connection has checked the log: events 1..``seq`` chain intact, ``head`` the hash
+    and ``state_hash`` the recorded state of event ``seq``, ``fingerprint`` the sum of those events'
+    :data:`_ROW_FINGERPRINT` (any change to any of their columns changes it)."""
+
+    seq: int
+    head: str
+    state_hash: str | None
+    fingerprint: int
+
+
 def check_log(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
     """The check a step runs before it writes: raise :class:`LogTampered` naming the first bad
     event or table row, else return the stored tables.
@@ -546,22 +662,46 @@ def check_log(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
     only when that differs, or the log has no chain yet, is the log replayed to name the
     row (or to find that only the digest's form differs).
     """
+    return check_log_from(con, schema, None)[0]
+
+
+def check_log_from(con: duckdb.DuckDBPyConnection, schema: StateSchema, mark: LogMark | None, *,
+                   statements: Statements | None = None, chained: bool | None = None) -> tuple[Snapshot, LogMark | None]:
+    """:func:`check_log` for a connection that checked the log before, up to ``mark``: returns the
+    stored tables and the mark of this check (None: the log has no chain yet), for the next.
+
+    The events up to ``mark`` are not hashed again when their count and their summed fingerprint
+    (one aggregate query, computed by DuckDB) are what they were: only the events after it are
+    chained on from its head, so a step costs the same on a long log as on a short one.  Anything
+    else (an event up to the mark edited, deleted, renumbered or added, a break after it) checks
+    the whole chain as :func:`check_log` does, so the refusal names the first bad event in the same
+    words.  The tables are checked against the last event's ``state_hash`` either way.
+    ``statements``: the connection's prepared queries; ``chained``: whether the log has its hash
+    columns, when the caller has just asked (:func:`has_chain`).
+    """
     # The shapes are checked only when a read fails (it names the table or column an edit took
     # away): a catalog scan on every step costs more than all the reads it guards (issue 11).
     try:
-        stored = read_snapshot(con, schema, quiet=True)
-        rows = _chain_rows(con) if has_chain(con) else None
+        stored = read_snapshot(con, schema, quiet=True, statements=statements)
+        if chained is None:
+            chained = has_chain(con)
+        if chained and mark is not None:
+            mark = _checked_past(con, mark, statements)
+        else:
+            mark = None
+        rows = con.execute(_CHAIN_FINGERPRINT_SQL).fetchall() if chained and mark is None else None
     except duckdb.Error:
         require_shapes(con, schema)
         raise
-    recorded = None
     if rows is not None:
         problem = chain_problem(rows)
         if problem:
             raise LogTampered(f"the event log has been edited: {problem}")
-        recorded = rows[-1][7] if rows else None
-        if recorded is not None and state_digest(stored) == recorded:
-            return stored
+        if rows:
+            mark = LogMark(len(rows), rows[-1][8], rows[-1][7], sum(r[9] for r in rows))
+    recorded = mark.state_hash if mark is not None else None
+    if recorded is not None and state_digest(stored) == recorded:
+        return stored, mark
     events = load_events(con)
     if [ev.seq for ev in events] != list(range(1, len(events) + 1)):
         raise LogTampered("the event log has gaps or duplicates in seq: it has been edited, not appended to")
@@ -569,7 +709,31 @@ def check_log(con: duckdb.DuckDBPyConnection, schema: StateSchema) -> Snapshot:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise LogTampered(f"the state tables have been edited behind the event log: {problems[0]}{more}")
-    return stored
+    return stored, mark
+
+
+#: The chain's columns (:data:`_CHAIN_SQL`) and each event's fingerprint: the whole log ...
+_CHAIN_FINGERPRINT_SQL = _CHAIN_SQL.replace(" FROM events", f", {_ROW_FINGERPRINT} FROM events")
+#: ... the events past a mark's ``seq``, and any without a seq (sorted last, as the whole chain sorts them) ...
+_PAST_SQL = _CHAIN_FINGERPRINT_SQL.replace(" FROM events", " FROM events WHERE seq > $1 OR seq IS NULL")
+#: ... and how many events there are up to it, and their summed fingerprint.
+_MARKED_SQL = f"SELECT count(*), sum({_ROW_FINGERPRINT}) FROM events WHERE seq <= $1"
+
+
+def _checked_past(con: duckdb.DuckDBPyConnection, mark: LogMark, statements: Statements | None) -> LogMark | None:
+    """The mark of the log now, when its events up to ``mark`` are those checked then and every
+    event after them carries on the chain from its head; None: check the whole chain."""
+    seq = int(mark.seq)
+    count, fingerprint = _run(con, statements, _MARKED_SQL, seq).fetchone()
+    if count != seq or fingerprint != mark.fingerprint:
+        return None
+    after = _run(con, statements, _PAST_SQL, seq).fetchall()
+    head, state_hash = mark.head, mark.state_hash
+    for row in after:
+        if row[0] != seq + 1 or row[8] is None or event_hash(head, *row[:8]) != row[8]:
+            return None
+        seq, head, state_hash, fingerprint = row[0], row[8], row[7], fingerprint + row[9]
+    return LogMark(seq, head, state_hash, fingerprint)
 
 
 def seal_log(con: duckdb.DuckDBPyConnection) -> tuple[int, str]:

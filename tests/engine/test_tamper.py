@@ -392,3 +392,225 @@ def test_every_step_is_in_the_file_itself_when_it_returns(campaign):
     with Campaign.open(copy, read_only=True) as c:
         assert ((1, "durability"), (1, "durability", '"kept"')) in c.snapshot().tables["round_notes"].items()
         c.verify()
+
+
+# --- issue 23 item 9: a campaign kept open checks only what is new, and misses nothing -------------
+
+
+@pytest.fixture
+def same_process(monkeypatch):
+    """The edits of this module through a second connection of this process, as the campaign's own
+    (DuckDB shares the open database between them; another process could not open it at all)."""
+    import sys
+
+    from bellica.engine.core.campaign_file import connect as campaign_connect
+
+    monkeypatch.setattr(sys.modules[__name__], "connect", lambda path, read_only=False: campaign_connect(path, read_only=False))
+
+
+def _held(path):
+    """The campaign as the web app keeps it between requests: opened once, its log checked once
+    (a step's check, nothing written), so its next step hashes only the events past that check."""
+    c = Campaign.open(path)
+    with c.transaction():
+        pass
+    assert c._mark is not None and c._mark.seq == c.con.execute("SELECT max(seq) FROM events").fetchone()[0]
+    return c
+
+
+def _held_contents(c):
+    return st.read_snapshot(c.con, c.ruleset.schema), c.con.execute("SELECT * FROM events ORDER BY seq, rowid").fetchall()
+
+
+def _whole_check_refusal(path) -> str:
+    """What a Campaign opened afresh in this process (no mark: the whole chain) refuses, in words."""
+    with Campaign.open(path) as fresh:
+        with pytest.raises(st.LogTampered) as err:
+            with fresh.transaction():
+                pass
+    return str(err.value)
+
+
+def _duplicated_event(path):
+    edit(path, "INSERT INTO events SELECT * FROM events WHERE seq = 3")
+    return "seq 3 appears twice"
+
+
+def _event_without_seq(path):
+    edit(path, "INSERT INTO events SELECT NULL, round, phase, kind, data, text, \"at\", state_hash, hash FROM events "
+               "WHERE seq = (SELECT max(seq) FROM events)")
+    return "has no seq: it was inserted outside bellica"
+
+
+def _first_event_renumbered(path):
+    edit(path, "UPDATE events SET seq = 0 WHERE seq = 1")
+    return "the log starts at seq 0, not 1"
+
+
+def _event_replaced_by_a_copy_of_another(path):
+    # Same count, the same seq numbers: only the contents of event 4 differ (they are event 5's).
+    edit(path, "UPDATE events SET round = o.round, phase = o.phase, kind = o.kind, data = o.data, text = o.text, "
+               "\"at\" = o.\"at\", state_hash = o.state_hash, hash = o.hash FROM (SELECT * FROM events WHERE seq = 5) o "
+               "WHERE events.seq = 4")
+    return "event 4 (set_campaign) does not match its hash"
+
+
+#: Edits aimed at the check a kept-open campaign makes (the events up to its mark counted and
+#: fingerprinted, those after it chained on), besides every tampering above.
+MARK_TAMPERINGS = {
+    **TAMPERINGS,
+    "duplicated event": _duplicated_event,
+    "event without seq": _event_without_seq,
+    "first event renumbered 0": _first_event_renumbered,
+    "event replaced by a copy of another": _event_replaced_by_a_copy_of_another,
+}
+
+
+@pytest.mark.parametrize("name", MARK_TAMPERINGS)
+def test_a_campaign_kept_open_refuses_a_tamper_between_two_steps_as_a_fresh_one_does(campaign, name, same_process):
+    """The web app keeps its Campaign open and hashes only the events since its last check: an edit
+    made between two requests (here through another connection of the same process, the only way
+    while the app holds the file) is refused all the same, in the same words as the whole check's,
+    and nothing is written."""
+    from bellica.engine.vae_victis import rounds
+
+    c = _held(campaign)
+    try:
+        expected = MARK_TAMPERINGS[name](campaign)
+        before = _held_contents(c)
+        with pytest.raises(st.LogTampered) as err:
+            rounds.publish_initiative(c)
+        line = str(err.value)
+        assert line.startswith(f"{campaign}: refused, nothing written: ") and expected in line, line
+        assert len(line.splitlines()) == 1
+        assert _held_contents(c) == before
+        assert line == _whole_check_refusal(campaign)
+        with pytest.raises(st.LogTampered):  # and again at the next request: nothing was blessed
+            rounds.publish_initiative(c)
+    finally:
+        c.close()
+
+
+def test_a_campaign_kept_open_hashes_only_the_events_since_its_last_check(campaign, monkeypatch):
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.model import ArmyOrders
+
+    c = _held(campaign)
+    try:
+        hashed = []
+        real = st.event_hash
+        monkeypatch.setattr(st, "event_hash", lambda prev, seq, *rest: hashed.append(seq) or real(prev, seq, *rest))
+        checked = c._mark.seq
+        rounds.publish_initiative(c)
+        assert hashed and min(hashed) > checked  # nothing checked before was hashed again: only the new events
+        published = c.con.execute("SELECT max(seq) FROM events").fetchone()[0]
+        hashed.clear()
+        rounds.submit_orders(c, {9: ArmyOrders(9, moves=(3,))}, faction="roma")
+        # The check chained on the publication's events from the mark; the append hashed the orders'.
+        assert sorted(hashed) == list(range(checked + 1, c.con.execute("SELECT max(seq) FROM events").fetchone()[0] + 1))
+        assert c._mark.seq == published
+        # A Campaign opened afresh checks the whole chain, once, and the log is intact for it.
+        hashed.clear()
+        with Campaign.open(campaign) as fresh:
+            with fresh.transaction():
+                pass
+        assert sorted(hashed) == list(range(1, c.con.execute("SELECT max(seq) FROM events").fetchone()[0] + 1))
+    finally:
+        c.close()
+    with Campaign.open(campaign, read_only=True) as c:
+        c.verify()
+
+
+def test_a_chain_recomputed_by_hand_between_two_steps_passes_as_it_does_afresh(campaign, same_process):
+    """The limit of the chain is the same for a kept-open campaign: an edit with every hash recomputed
+    changes the events' fingerprint, so the whole chain is checked again, and passes, as in a fresh process."""
+    from bellica.engine.vae_victis import rounds
+
+    c = _held(campaign)
+    try:
+        con = connect(campaign)
+        try:
+            con.execute("UPDATE events SET text = 'edited, and the chain recomputed' WHERE seq = 3")
+            prev = st.GENESIS
+            for row in con.execute(st._CHAIN_SQL).fetchall():
+                prev = st.event_hash(prev, *row[:8])
+                con.execute("UPDATE events SET hash = ? WHERE seq = ?", [prev, row[0]])
+        finally:
+            con.close()
+        mark = c._mark
+        rounds.publish_initiative(c)
+        assert c._mark.fingerprint != mark.fingerprint  # checked whole again, from seq 1
+    finally:
+        c.close()
+
+
+def test_a_step_commits_into_the_file_and_leaves_duckdbs_checkpoint_threshold_as_it_was(campaign):
+    """The COMMIT of a step checkpoints (issue 23 item 9: no WAL written and removed at every step),
+    for that COMMIT only: whatever else the connection writes goes through the WAL as DuckDB does it,
+    after a step and after a refused one alike."""
+    from bellica.engine.vae_victis import rounds
+
+    wal = campaign.with_name(campaign.name + ".wal")
+    settings = "SELECT current_setting('checkpoint_threshold'), current_setting('auto_checkpoint_skip_wal_threshold')"
+    with Campaign.open(campaign) as c:
+        default = c.con.execute(settings).fetchone()
+        rounds.publish_initiative(c)
+        assert not wal.exists() or wal.stat().st_size == 0
+        assert c.con.execute(settings).fetchone() == default
+        with pytest.raises(RuntimeError):
+            with c.transaction():
+                c.con.execute("CREATE TABLE scratch AS SELECT 1 AS x")
+                raise RuntimeError("a step failing half-way")
+        assert c.con.execute(settings).fetchone() == default
+        assert "scratch" not in c.tables()
+
+
+_STEPS_UNTIL_KILLED = """
+import os, sys
+from bellica.engine.core.campaign import Campaign
+from bellica.engine.vae_victis import rounds
+acked = open(sys.argv[2], "a")
+with Campaign.open(sys.argv[1]) as c:  # kept open, as the web app keeps it: every check after the first is the mark's
+    for k in range(100000):
+        rounds.submit_initiative(c, {9: "strength" if k % 2 else "Mare Tyrrhenum"}, faction="roma")
+        seq = c.con.execute("SELECT max(seq) FROM events").fetchone()[0]
+        acked.write(f"{seq}\\n"); acked.flush(); os.fsync(acked.fileno())  # answered: the step returned
+"""
+
+
+def test_a_step_answered_before_a_kill_is_in_the_file_alone(campaign, tmp_path):
+    """kill -9 at random moments of a run of steps on a campaign kept open (issue 23 items 6 and 9: the
+    COMMIT checkpoints, no WAL): the file as the kill left it, without its WAL, holds every step that
+    had returned, its log verifies, and the next step runs on it."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    acked = tmp_path / "acked.txt"
+    rng = random.Random(23)
+    for _ in range(4):
+        proc = subprocess.Popen([sys.executable, "-c", _STEPS_UNTIL_KILLED, str(campaign), str(acked)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        start = len(acked.read_text().split()) if acked.exists() else 0
+        while (len(acked.read_text().split()) if acked.exists() else 0) < start + 2:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "no step returned within 60 s"
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0, 0.3))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        copy = tmp_path / "file-alone.duckdb"  # the file as it is, without any WAL beside it
+        shutil.copyfile(campaign, copy)
+        with Campaign.open(copy, read_only=True) as c:
+            c.verify()
+            last = c.con.execute("SELECT max(seq) FROM events").fetchone()[0]
+        assert max(int(s) for s in acked.read_text().split()) <= last
+        copy.unlink()
+    from bellica.engine.vae_victis import rounds
+
+    with Campaign.open(campaign) as c:
+        rounds.publish_initiative(c)
+        c.verify()
