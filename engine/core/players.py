@@ -25,6 +25,14 @@ Who plays a seat is kept in the campaign file's ``bot_seats`` table (:func:`set_
 row per change, newest last (``bot`` NULL gives the seat back to a person), with who changed
 it and when; it is not rules state, so it is not in the event log.  :func:`random_steps` is a
 random-legal player of any ruleset whose steps and choices are declared as data.
+
+A ruleset of declared steps gets all of this with one line where it registers itself,
+``register(with_bots(Cls, "bellica.engine.<ruleset>.bots")())`` (:func:`with_bots`): its bot
+kinds are that module's ``BOTS`` (and ``bot_aid``, if it has one), the reasons are logged and
+sealed (:class:`NoteSeal`: a faction's own at once, everyone else's once the round is over),
+re-adjudication replays them, and the umpire gets a ``bots`` step (:func:`bots_action`) that
+lets the bot seats play until a person or the umpire must act (:func:`play_until_waiting`): on
+the command line ``bellica <ruleset> bots CAMPAIGN``, on the web app the umpire's button.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ from bellica.geo.errors import BellicaError, InputError
 
 __all__ = ["Answer", "Seat", "Player", "Played", "NOTE_KIND", "SEATS_TABLE", "seats", "set_seats", "parse_seats",
            "bot_kinds", "seat_for", "play_seat", "play_bots", "note_event", "with_note_steps", "replay_note",
-           "RandomSteps"]
+           "RandomSteps", "Ranked", "NoteSeal", "with_bots", "bots_action", "play_until_waiting"]
 
 #: The event kind of a bot's reasons (an explanation: it changes no table).
 NOTE_KIND = "bot_note"
@@ -324,3 +332,171 @@ class RandomSteps:
         shown = ", ".join(f"{k}={v}" for k, v in given.items() if v not in ("", None, []))
         return [Answer(action.name, given, (f"drew {action.name}" + (f" with {shown}" if shown else "")
                                             + " among the steps and values offered",))]
+
+
+# --- a player that ranks its answers -----------------------------------------------------------------------------
+
+
+class Ranked:
+    """A player that ranks what it would do (:meth:`candidates`, best first) and takes the first
+    the ruleset's step accepts: :func:`play_seat` asks again when a step refuses one (nothing of
+    it stored), and the next call gives the next candidate.  A reader follows the choice from
+    the reasons; the ranking is the bot's, the legality the ruleset's alone."""
+
+    #: Candidates tried before the refusal stands (each is one call of :meth:`decide`).
+    tries: int = 12
+    gives_up: bool = True
+
+    def __init__(self) -> None:
+        self._asked = 0
+        self._ranked: list[list[Answer]] | None = None
+
+    def candidates(self, seat: Seat) -> list[list[Answer]]:  # pragma: no cover - the subclasses' own
+        raise NotImplementedError
+
+    def decide(self, seat: Seat) -> list[Answer]:
+        if self._ranked is None:
+            self._ranked = [c for c in self.candidates(seat) if c]
+        at, self._asked = self._asked, self._asked + 1
+        return list(self._ranked[at]) if at < len(self._ranked) else []
+
+
+# --- the seal of the reasons of a ruleset that declares its steps --------------------------------------------------
+
+
+def _note_data(data: Mapping) -> bool:
+    return "bot" in data and "reasons" in data and "faction" in data
+
+
+class NoteSeal:
+    """A ruleset's seal (``inner``; None: it seals nothing) with the bots' reasons sealed too: a
+    ``bot_note`` is its faction's at once and everyone's (the umpire too) once its round is over
+    or the campaign has a winner.  The reasons say why a bot moved, which is more than the moves
+    show another side (where it is going next); after the round the moves have shown it."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name):  # anything else of the ruleset's own seal
+        if self.inner is None:
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    @staticmethod
+    def _open(data: Mapping, snap) -> bool:
+        over = snap.campaign("winner") or snap.campaign("phase") in ("over", "done")
+        return bool(over) or int(snap.campaign("round") or 0) > int(data.get("round") or 0)
+
+    def is_order(self, kind: str, data: Mapping) -> bool:
+        return kind == NOTE_KIND or (self.inner is not None and self.inner.is_order(kind, data))
+
+    def hides(self, viewer, kind: str, data: Mapping, snap) -> bool:
+        if kind == NOTE_KIND:
+            return not (viewer is not None and viewer == data.get("faction")) and not self._open(data, snap)
+        return self.inner is not None and self.inner.hides(viewer, kind, data, snap)
+
+    def public(self, data: Mapping) -> Mapping:
+        if _note_data(data):
+            return {"faction": data["faction"], "bot": data["bot"], "round": data.get("round")}
+        return self.inner.public(data)
+
+    def text(self, data: Mapping) -> str:
+        if _note_data(data):
+            return f"{data['faction']}, played by the {data['bot']} bot, gave its reasons (sealed until the round is over)"
+        return self.inner.text(data)
+
+
+# --- the umpire's step: let the bots play --------------------------------------------------------------------------
+
+#: The most steps one ``bots`` step lets the bots take (a bot that keeps taking steps is a bug: stop).
+MAX_BOT_STEPS = 400
+
+
+def play_until_waiting(campaign, *, limit: int = MAX_BOT_STEPS) -> list[Played]:
+    """Let every bot seat play (:func:`play_bots`) again and again until none has a step to give
+    (a person or the umpire must act, or the campaign is over); at most ``limit`` steps."""
+    out: list[Played] = []
+    while len(out) < limit:
+        played = play_bots(campaign)
+        if not played:
+            break
+        out += played
+    return out
+
+
+def _let_bots_play(campaign, _umpire) -> list[str]:
+    ruleset = campaign.ruleset
+    if not seats(campaign.con):
+        kinds = ", ".join(sorted(bot_kinds(ruleset))) or "none"
+        raise InputError("no seat of this campaign is played by a bot: give one with "
+                         f"`bellica campaign bot CAMPAIGN FACTION=KIND` (kinds: {kinds})")
+    played = play_until_waiting(campaign)
+    if not played:
+        return _said(campaign, ["no bot has a step to give now: a person or the umpire is to act"])
+    lines = []
+    for p in played:  # as the umpire may read them: sealed orders stay sealed
+        said = [line for line in ruleset.said(campaign, [e for e in p.events if not _is_note(e)], None) if line]
+        lines += [f"{p.faction}, played by the {p.kind} bot:", *(f"  {line}" for line in said)]
+    lines.append(f"{len(played)} bot steps; the bots' reasons are in the log, sealed until the round is over")
+    return _said(campaign, lines)
+
+
+def _said(campaign, lines: Sequence[str]) -> list[Event]:
+    """What the step tells the umpire, as events a ruleset's ``said`` reads (never logged: the
+    bots' own steps logged theirs)."""
+    snap = campaign.snapshot()
+    rnd, phase = int(snap.campaign("round") or 0), str(snap.campaign("phase") or "")
+    return [Event(rnd, phase, "bots_said", {}, line) for line in lines]
+
+
+def bots_action(ruleset):
+    """The umpire's ``bots`` step of ``ruleset`` (a declared step: a command and a web button)."""
+    from bellica.engine.core.steps import UMPIRE, Action
+
+    return Action(
+        "bots", "Let the bots play: every seat a bot holds takes its steps until a person or the umpire must act.",
+        _let_bots_play, UMPIRE,
+        details="Each bot reads only its faction's player view and takes its steps as the faction would; they are "
+                "validated and logged like a person's, with the bot's reasons sealed beside them "
+                "(`bellica campaign bot` seats a bot).",
+        example=f"bellica {ruleset.command_group} bots {ruleset.example_campaign}")
+
+
+# --- one line to give a ruleset of declared steps its bots -----------------------------------------------------------
+
+
+def with_bots(cls, module: str):
+    """A subclass of the ruleset class ``cls`` whose bots are ``module``'s ``BOTS`` (module doc)."""
+    import importlib
+
+    def bots_module():
+        return importlib.import_module(module)
+
+    class WithBots(cls):
+        bot_notes = True
+        order_seal = NoteSeal(getattr(cls, "order_seal", None))
+
+        def bots(self):
+            return dict(bots_module().BOTS)
+
+        def bot_aid(self, campaign, viewer: str):
+            aid = getattr(bots_module(), "bot_aid", None)
+            return aid(campaign, viewer) if aid is not None else None
+
+        def actions(self) -> tuple:
+            own = tuple(super().actions())
+            return own if any(a.name == "bots" for a in own) else own + (bots_action(self),)
+
+        def may_take(self, campaign, snap, action, viewer) -> bool:
+            if action.name != "bots":
+                return super().may_take(campaign, snap, action, viewer)
+            return viewer is None and any(self.open_actions(campaign, f) for f in seats(campaign.con))
+
+        def recorded_steps(self, events):
+            return with_note_steps(events, super().recorded_steps)
+
+        def run_step(self, campaign, name: str, arg):
+            return replay_note(campaign, arg) if name == "bot-note" else super().run_step(campaign, name, arg)
+
+    WithBots.__name__, WithBots.__qualname__, WithBots.__module__ = cls.__name__, cls.__qualname__, cls.__module__
+    return WithBots

@@ -247,4 +247,6 @@ class MagnaGraecia(SteppedRuleset):
         return view_lines(status)
 
 
-MAGNA_GRAECIA = register(MagnaGraecia())
+from bellica.engine.core.players import with_bots  # noqa: E402  (its bots: engine/magna_graecia/bots.py, docs/bots.md)
+
+MAGNA_GRAECIA = register(with_bots(MagnaGraecia, "bellica.engine.magna_graecia.bots")())

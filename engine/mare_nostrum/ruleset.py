@@ -230,4 +230,6 @@ class MareNostrum(SteppedRuleset):
         raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
-MARE_NOSTRUM = register(MareNostrum())
+from bellica.engine.core.players import with_bots  # noqa: E402  (its bots: engine/mare_nostrum/bots.py, docs/bots.md)
+
+MARE_NOSTRUM = register(with_bots(MareNostrum, "bellica.engine.mare_nostrum.bots")())

@@ -228,4 +228,6 @@ class RiseOfRome(SteppedRuleset):
         raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
-RISE_OF_ROME = register(RiseOfRome())
+from bellica.engine.core.players import with_bots  # noqa: E402  (its bots: engine/rise_of_rome/bots.py, docs/bots.md)
+
+RISE_OF_ROME = register(with_bots(RiseOfRome, "bellica.engine.rise_of_rome.bots")())

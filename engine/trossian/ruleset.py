@@ -246,4 +246,6 @@ class Trossian(SteppedRuleset):
         raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 
-TROSSIAN = register(Trossian())
+from bellica.engine.core.players import with_bots  # noqa: E402  (its bots: engine/trossian/bots.py, docs/bots.md)
+
+TROSSIAN = register(with_bots(Trossian, "bellica.engine.trossian.bots")())
