@@ -3,7 +3,8 @@
 A round (docs/rules/rounds.md): ``initiative`` uses (sealed) and ``publish``; ``orders`` (sealed
 until the reveal: the last army's orders, or ``reveal`` after the ``deadline``; or, in
 commit-reveal ``mode``, ``commit`` then ``reveal-orders``); ``move`` (movement and the
-engagements); ``retreat`` and ``result`` per engagement (``battles`` lists them); ``administer``;
+engagements); ``retreat`` and ``result`` per engagement (``battles`` lists them); a faction's own administration
+choices (``choose``, sealed until administration); ``administer``;
 ``victory``.  ``start`` and ``status`` are the ruleset's own (the round's start line and
 ``--orders-mode``; the round status and its JSON), ``show`` and ``battles`` read the campaign
 only (:data:`~bellica.engine.core.steps.OPENS` ``view``), ``commitment`` reads no campaign
@@ -250,7 +251,8 @@ def _show(c, actor):
     view = rounds.orders_view(c, faction=faction)
     submitters = rounds.order_submitters(c)
     snap = c.snapshot()
-    all_open = rounds.ORDER_SEAL.opened(int(snap.campaign("round")), snap) is None
+    opened = rounds.ORDER_SEAL.opened(int(snap.campaign("round")), snap)
+    all_open = opened is None or "moves" in opened  # the battles phase still seals the choices, not the orders
     lines = []
     for army, army_faction, o in view:
         if o is None:
@@ -352,7 +354,9 @@ CHOICES = Param("choices_file", "TOML file of umpire/player choices (format: doc
                 metavar="FILE")
 
 
-def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
+def _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks):
+    """The administration choices of ``--choices FILE`` or of the options (not both), hex names
+    turned into cells: the umpire's and a faction's alike."""
     from bellica.engine.vae_victis.hex_names import named_hexes
 
     rounds = _rounds()
@@ -368,7 +372,32 @@ def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surre
             surrenders=frozenset(surrenders),
             debarks=army_items(debarks, "--debark", "6=3"),
         )
-    return rounds.run_administration(c, named_hexes(c, choices))
+    return named_hexes(c, choices)
+
+
+def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
+    choices = _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks)
+    return _rounds().run_administration(c, choices)
+
+
+def _choose(c, actor, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
+    choices = _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks)
+    return _rounds().submit_choices(c, actor, choices, submitted_by=actor,
+                                    source=str(choices_file) if choices_file else "the command line")
+
+
+#: The administration choices' parameters, the umpire's (administer) and a faction's (choose).
+CHOICE_PARAMS = (
+    CHOICES,
+    Param("advances", "ARMY=HEX: a winner advances (clock position, H3 cell, structure, or hex name like "
+                      "'Gela 5').", flag="--advance", many=True, example="14=9"),
+    Param("sieges", "ARMY=STRUCTURE: the army starts (or joins) a siege.", flag="--siege", many=True,
+          example="4=Gela"),
+    Param("take_overs", "STRUCTURE: continue another faction's siege of it.", flag="--take-over", many=True),
+    Param("surrenders", "STRUCTURE: its controller surrenders it.", flag="--surrender", many=True),
+    Param("debarks", "NAVY=HEX: the navy debarks its army (clock position, H3 cell, structure or hex name); "
+                     "others stay at sea.", flag="--debark", many=True, example="6=3"),
+)
 
 
 def _victory(c, _umpire):
@@ -461,18 +490,16 @@ ACTIONS = (
         Param("replace", "Correct a result already recorded (until administration); the log keeps the old one as a "
                          "correction.", "flag", "--replace"),
     ), example="bellica round result punic.duckdb 1 --winner 9 --casualties 9=25 --casualties 4=48"),
+    Action("choose", "Phase 3: a faction's own administration choices (its navies' debarkations, its winners' "
+                     "advances, its sieges, its surrenders), sealed until administration, where they stand for its "
+                     "armies in place of the umpire's.", _choose, SIDE, CHOICE_PARAMS,
+           details="Choices come from --choices FILE or the options (not both); the last given counts.",
+           actor_help="The choosing faction: its own armies and structures only.",
+           example="bellica round choose punic.duckdb --faction Roma --debark 10=3"),
     Action("administer", "Phase 4: the nine administration steps (refused until every engagement has a result).",
-           _administer, UMPIRE, (
-               CHOICES,
-               Param("advances", "ARMY=HEX: a winner advances (clock position, H3 cell, structure, or hex name like "
-                                 "'Gela 5').", flag="--advance", many=True, example="14=9"),
-               Param("sieges", "ARMY=STRUCTURE: the army starts (or joins) a siege.", flag="--siege", many=True,
-                     example="4=Gela"),
-               Param("take_overs", "STRUCTURE: continue another faction's siege of it.", flag="--take-over", many=True),
-               Param("surrenders", "STRUCTURE: its controller surrenders it.", flag="--surrender", many=True),
-               Param("debarks", "NAVY=HEX: the navy debarks its army (clock position, H3 cell, structure or hex name); "
-                                "others stay at sea.", flag="--debark", many=True, example="6=3"),
-           ), details="Choices come from --choices FILE or the options (not both).",
+           _administer, UMPIRE, CHOICE_PARAMS,
+           details="Choices come from --choices FILE or the options (not both); a faction's own choices "
+                   "(`bellica round choose`) stand for its armies.",
            example="bellica round administer punic.duckdb --siege 4=Gela --advance 14=9 --debark 6=3"),
     Action("victory", "Victory points and the five victory conditions; starts the next round unless someone won.",
            _victory, example="bellica round victory punic.duckdb"),

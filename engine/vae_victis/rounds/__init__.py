@@ -16,6 +16,7 @@ By concern:
 * :mod:`.movement_step`: simultaneous movement, then the engagements;
 * :mod:`.battles_step`: engagements, results, retreats, the battle sheet;
 * :mod:`.choices` and :mod:`.administration_step`: the administration phase and its choices file;
+* :mod:`.player_choices`: a faction's own administration choices, sealed until administration;
 * :mod:`.victory_step`: victory points, the victory conditions, the next round;
 * :mod:`.recorded`: the steps a log records, for re-adjudication (driven by the core).
 """
@@ -31,6 +32,7 @@ _WHERE = {
     **dict.fromkeys(("AdminChoices", "load_choices", "parse_choices_text"), ".choices"),
     **dict.fromkeys(("naval_superiority", "publish_initiative", "submit_initiative"), ".initiative_step"),
     "run_movement": ".movement_step",
+    **dict.fromkeys(("submit_choices", "faction_choices", "choosers"), ".player_choices"),
     **dict.fromkeys(("ORDER_SEAL", "order_submitters", "orders_view", "submit_orders"), ".orders_step"),
     **dict.fromkeys(("COMMIT_REVEAL", "MODES", "SEALED", "commit_orders", "orders_commitment", "reveal_orders",
                      "reveal_round", "set_deadline", "set_orders_mode"), ".reveal"),
@@ -81,5 +83,8 @@ __all__ = [
     "parse_choices_text",
     "load_choices",
     "run_administration",
+    "submit_choices",
+    "faction_choices",
+    "choosers",
     "run_victory",
 ]

@@ -149,11 +149,22 @@ def spelled_choices(board: Board, choices: AdminChoices) -> AdminChoices:
     return out
 
 
+def _with_players(campaign, r, board: Board, choices: AdminChoices) -> AdminChoices:
+    """The umpire's ``choices`` with each faction's own (:mod:`.player_choices`) in their place for
+    its armies and structures: the rules gave that faction the choice."""
+    from bellica.engine.vae_victis.rounds.player_choices import faction_choices, merged_choices
+
+    given = {f: ch for f, (ch, _by) in faction_choices(campaign, r.round).items()}
+    return merged_choices(choices, given, {a.id: a.faction for a in r.state.armies}, board, r.state.control)
+
+
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
     """Phase 4: the nine administration steps (:func:`engine.vae_victis.administration.administer`).
 
-    Refused until every engagement of the round has a result.  The choices are recorded
-    (note ``administration_choices``) with the changes they led to.
+    Refused until every engagement of the round has a result.  A faction's own choices given
+    this round (:func:`.player_choices.submit_choices`) stand for its armies in place of the
+    umpire's.  The choices that ran are recorded (note ``administration_choices``) with the
+    changes they led to.
     """
     from bellica.engine.vae_victis.administration import AdminInputs, administer
     from bellica.engine.vae_victis.naval import blockaded_structures
@@ -170,7 +181,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `bellica round result`"
             )
         board: Board = campaign.board
-        choices = spelled_choices(board, choices)
+        choices = _with_players(campaign, r, board, spelled_choices(board, choices))
         advances, debarks = check_choices(board, r.state, choices)
         engagements, results = engagements_and_results(r)
         orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}

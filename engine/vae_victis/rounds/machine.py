@@ -9,6 +9,7 @@ A round is played as the seed orders it::
                     the reveal after the deadline     reveal       reveal_round (deadline: set_deadline)
     movement    simultaneous movement, engagements    move         run_movement
     battles     Field of Glory II results, retreats   result       record_result, declare_retreat
+                a faction's own administration choices choose  submit_choices (sealed until administration)
     admin       the nine administration steps         administer   run_administration
     victory     victory points, the five conditions   victory      run_victory  -> next round
 
@@ -57,6 +58,7 @@ STEPS = (
          "round {round}'s initiative uses are not published yet; run `bellica round publish`"),
     Step("retreat", "take a retreat", Phase.BATTLES.value),
     Step("result", "record a result", Phase.BATTLES.value),
+    Step("choose", "take a faction's administration choices", Phase.BATTLES.value),
     Step("administer", "run administration", Phase.BATTLES.value),
     Step("victory", "check victory", Phase.VICTORY.value),
 )

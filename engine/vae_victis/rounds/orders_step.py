@@ -194,12 +194,25 @@ def submit_orders(
 # --- sealing --------------------------------------------------------------------------------------
 
 
+#: The fields of a round's orders once revealed; a faction's administration choices (field
+#: ``choices``, :mod:`.player_choices`) stay sealed through the battles phase, until administration.
+ORDER_FIELDS = frozenset({"initiative", "moves"})
+
+
+def _is_choices(data: Mapping[str, Any]) -> bool:
+    return "choices" in data and "army" not in data
+
+
 def _owner(data: Mapping[str, Any], snap: Snapshot) -> str | None:
+    if _is_choices(data):
+        return data["faction"]
     row = snap.tables["armies"].get((int(data["army"]),))
     return row[1] if row else None
 
 
 def _carried(data: Mapping[str, Any]) -> frozenset[str]:
+    if _is_choices(data):
+        return frozenset({"choices"})
     # An initiative submission (or publication's default) stores no moves yet.
     return frozenset({"initiative"} if data.get("moves") is None else {"initiative", "moves"})
 
@@ -208,12 +221,16 @@ def _opened(rnd: int, snap: Snapshot) -> frozenset[str] | None:
     from bellica.engine.vae_victis.rounds.reveal import is_revealed
 
     r = round_of(snap)
+    if rnd == r.round and r.state.phase is Phase.BATTLES:
+        return ORDER_FIELDS  # the orders are public, the factions' administration choices not yet
     if rnd != r.round or r.state.phase is not Phase.ORDERS or is_revealed(r):
         return ALL  # that round's orders phase is over, or its orders were revealed: everything is public
     return frozenset({"initiative"}) if r.stage == STAGE_MOVES else frozenset()
 
 
 def _public(data: Mapping[str, Any]) -> dict:
+    if _is_choices(data):
+        return {"faction": data["faction"], "round": data["round"], "submitted_by": data.get("submitted_by")}
     out = {"army": data["army"], "round": data["round"]}
     if data.get("submitted_by"):
         out["submitted_by"] = data["submitted_by"]
@@ -221,6 +238,8 @@ def _public(data: Mapping[str, Any]) -> dict:
 
 
 def _sealed_text(data: Mapping[str, Any]) -> str:
+    if _is_choices(data):
+        return f"administration choices given by {data['faction']}, sealed until administration"
     by = f" from {data['submitted_by']}" if data.get("submitted_by") else ""
     if data.get("moves") is None:
         return f"initiative received for army {data['army']}{by}, sealed until publication"
@@ -228,7 +247,7 @@ def _sealed_text(data: Mapping[str, Any]) -> str:
 
 
 ORDER_SEAL = OrderSeal(
-    is_order=lambda kind, _data: kind == "put_orders",
+    is_order=lambda kind, _data: kind in ("put_orders", "choices_given"),
     round=lambda data: int(data["round"]),
     owner=_owner,
     carried=_carried,
@@ -256,7 +275,7 @@ def orders_view(campaign, *, faction: str | None = None) -> list[tuple[int, str,
             continue
         o = row_to_orders(row)
         fields = ALL if faction is not None and a.faction == faction else opened
-        if fields is ALL:
+        if fields is ALL or "moves" in fields:
             out.append((a.id, a.faction, o))
         elif "initiative" in fields:
             out.append((a.id, a.faction, ArmyOrders(army=a.id, initiative=o.initiative)))  # only the published use

@@ -19,6 +19,7 @@ from bellica.engine.vae_victis.rounds.initiative_step import publish_initiative,
 from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES
 from bellica.engine.vae_victis.rounds.movement_step import run_movement
 from bellica.engine.vae_victis.rounds.orders_step import orders_from_data, submit_orders
+from bellica.engine.vae_victis.rounds.player_choices import CHOICES_KIND, submit_choices
 from bellica.engine.vae_victis.rounds.reveal import (
     AFTER_EVERY_DEADLINE, BEFORE_EVERY_DEADLINE, commit_orders, orders_from_canonical, reveal_orders, reveal_round, set_deadline, set_orders_mode,
 )
@@ -82,6 +83,8 @@ def recorded_steps(events: Sequence[StoredEvent]) -> list[tuple[str, Any]]:
             steps.append(("result", (int(d["engagement"]), outcomes, key in recorded)))
             recorded.add(key)
             continue
+        elif e.kind == CHOICES_KIND:
+            steps.append(("choose", (d["faction"], choices_from_json(d["choices"]), d.get("submitted_by"))))
         elif e.kind == "retreat":
             steps.append(("retreat", int(d["army"])))
         elif e.kind == "put_note" and d["key"] == "administration_choices":
@@ -109,6 +112,9 @@ _RUNNERS = {
     "move": lambda c, x: run_movement(c),
     "result": lambda c, x: record_result(c, *x),
     "retreat": lambda c, x: declare_retreat(c, x),
+    # A faction's own choices, then administration with the choices its note recorded (the
+    # faction's already in place of the umpire's: merging them again changes nothing).
+    "choose": lambda c, x: submit_choices(c, x[0], x[1], submitted_by=x[2], source="the log"),
     "administer": lambda c, x: run_administration(c, x),
     "victory": lambda c, x: run_victory(c),
 }
