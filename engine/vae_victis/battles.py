@@ -41,6 +41,9 @@ __all__ = [
     "check_results",
     "engagement_setup",
     "find_engagements",
+    "garrison_player",
+    "REPORTER_RULE",
+    "result_reporter",
     "group_battles",
     "map_type",
     "still_besieging",
@@ -174,6 +177,8 @@ class SideSetup:
     fp: int
     adjustments: tuple[tuple[str, int], ...]  # (why, FP) in the order applied
     allies: tuple[str, ...] = ()
+    played_by: str | None = None  # a garrison: the faction one of whose players plays it
+    played_by_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,11 +190,14 @@ class EngagementSetup:
     sets_up: int | None  # army number; None: the umpire decides
     sets_up_reason: str
     scenario: str = ""  # the FoG II scenario: rules.battles.engagement_scenario
+    result_window_days: int = 0  # rules.battles.result_window_days (0: no window stated)
 
     def text(self) -> str:
         parts = []
         for s in self.sides:
             who = f"army {s.army} ({s.faction})" if s.army is not None else f"garrison ({s.faction})"
+            if s.army is None and s.played_by:
+                who = f"garrison ({s.faction}, played by {s.played_by}: {s.played_by_reason})"
             adj = ", ".join(f"{why} {v:+d}" for why, v in s.adjustments)
             allies = f"; allies allowed: {', '.join(s.allies)}" if s.allies else "; no allies"
             parts.append(f"{who}: {s.fp} FP ({adj}){allies}")
@@ -197,7 +205,47 @@ class EngagementSetup:
             f"engagement {self.engagement}: {self.scenario}, map {self.map} ({self.map_reason}); "
             + "; ".join(parts)
             + f"; sets up: {'army ' + str(self.sets_up) if self.sets_up is not None else 'umpire decides'} ({self.sets_up_reason})"
+            + (f"; result within {self.result_window_days} days, reported by {REPORTER_RULE}" if self.result_window_days else "")
         )
+
+
+#: Seed, "Engagements and battles": who reports an engagement's result.
+REPORTER_RULE = "the winner, or on a draw the side with fewer casualties"
+
+
+def garrison_player(board: Board, controller: str | None, assaulter: str) -> tuple[str | None, str]:
+    """The faction whose players choose one of them to play an assaulted structure's garrison
+    (seed, "Assaults"): the controller's, or, for a structure of a faction with no players
+    (Syracusae: ``player = false`` in factions.toml), the faction not assaulting.  With more
+    than one such faction the umpire decides (None)."""
+    info = board.factions.get(controller) if controller else None
+    if controller and (info is None or info.player):
+        return controller, "the faction controlling the structure"
+    others = sorted(f.name for f in board.factions.values() if f.player and f.name != assaulter)
+    if len(others) == 1:
+        return others[0], "the faction not assaulting"
+    return None, "the umpire decides among " + (", ".join(others) or "no player faction")
+
+
+def result_reporter(
+    factions: Mapping[int, str], outcomes: Mapping[int, tuple[str, int]], garrison: str | None = None
+) -> tuple[int | None, str, str]:
+    """Who reports an engagement's result (seed: "The winner, or the player having incurred the
+    fewest casualties"): ``(army, faction, why)``.  ``outcomes`` {army: (outcome, casualties %)}.
+
+    An assault's garrison records no casualties, so a lost assault is reported by the
+    garrison's player (``garrison``: :func:`garrison_player`) and a drawn one by the assaulting
+    army.  Equal casualties in a draw: the lower army number (the seed is silent)."""
+    winners = [a for a, (o, _) in outcomes.items() if o == "win"]
+    if winners:
+        return winners[0], factions[winners[0]], "the winner"
+    if all(o == "loss" for o, _ in outcomes.values()) and garrison:
+        return None, garrison, "the garrison won the assault"
+    army = min(outcomes, key=lambda a: (outcomes[a][1], a))
+    why = "fewer casualties in the draw" if len(outcomes) > 1 else "the assaulting army, in a draw"
+    if len(outcomes) > 1 and len({c for _, c in outcomes.values()}) == 1:
+        why = "equal casualties in the draw: the lower army number"
+    return army, factions[army], why
 
 
 def structure_support(board: Board, state: CampaignState, faction: str, cell: str) -> tuple[int, str | None]:
@@ -333,17 +381,21 @@ def engagement_setup(
         per = rules.garrison_fp_per_resilience
         defender_fp = rules.garrison_fp + per * resilience
         why = f"{per} x Resilience {resilience}" + (f" (blockaded: {blockade:+d})" if blockade else "")
+        controller = controller_of(state, structure)
+        played_by, played_reason = garrison_player(board, controller, attacker.faction)
         defender = SideSetup(
             None,
-            controller_of(state, structure),
+            controller,
             defender_fp,
             (("garrison", rules.garrison_fp), (why, per * resilience)),
             (),
+            played_by,
+            played_reason,
         )
         m, reason = map_type(board, [(structure.cell, 0)], rules.map_prefix)
         return EngagementSetup(
             engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up",
-            rules.engagement_scenario,
+            rules.engagement_scenario, rules.result_window_days,
         )
 
     a_id, b_id = engagement.army_a, engagement.army_b
@@ -361,7 +413,8 @@ def engagement_setup(
     else:
         setter = min((a_id, b_id), key=lambda i: (state.army(i).strength, i))
         why = "equal MP: the weaker army (then the lower army number)"
-    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why, rules.engagement_scenario)
+    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why, rules.engagement_scenario,
+                           rules.result_window_days)
 
 
 # --- results and outcomes ---------------------------------------------------------------

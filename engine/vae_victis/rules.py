@@ -106,6 +106,7 @@ class BattleRules:
     allies_max_mp: float
     map_prefix: str
     engagement_scenario: str
+    result_window_days: int
     map_priority: tuple[str, ...]
     map_names: Mapping[str, str]
     allies: Mapping[str, tuple[str, ...]]

@@ -212,6 +212,7 @@ def test_results_are_checked_and_recorded():
     assert [e.text for e in events] == [
         "army 1 (carthago) loses engagement 1, 48% casualties",
         "army 9 (roma) wins engagement 1, 25% casualties",
+        "the result of engagement 1 is reported by roma (army 9, the winner)",
     ]
     assert rounds.round_status(c).engagements == ((1, 1, 1, 9, None, True),)
     assert rounds.battle_sheet(c)[2] == "    result: army 1 loss, 48% casualties; army 9 win, 25% casualties"

@@ -154,8 +154,24 @@ def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, i
                 {"round": r.round, "engagement": engagement, "army": army, "outcome": outcome, "casualties": casualties},
                 f"army {army} ({factions.get(army)}) {verb} {against}, {casualties}% casualties",
             ))
+        events.append(_reporter_event(campaign.board, r, engagement, assault, factions, outcomes))
         campaign.append(events, before=r.snap)
     return events
+
+
+def _reporter_event(board, r: Round, engagement: int, assault, factions, outcomes) -> Event:
+    """The seed's reporter of a result (engine.vae_victis.battles.result_reporter), recorded."""
+    from bellica.engine.vae_victis.battles import garrison_player, result_reporter
+    from bellica.engine.vae_victis.zoc import controller_of
+
+    garrison = None
+    if assault is not None:
+        attacker = factions[next(iter(outcomes))]
+        garrison = garrison_player(board, controller_of(r.state, board.structures[assault]), attacker)[0]
+    army, faction, why = result_reporter(factions, outcomes, garrison)
+    by = f"{faction} (army {army}, {why})" if army is not None else f"{faction} ({why})"
+    return event(r.round, "battles", "result_reporter", {"engagement": engagement, "army": army, "faction": faction},
+                 f"the result of engagement {engagement} is reported by {by}")
 
 
 def battle_sheet(campaign) -> list[str]:
@@ -180,8 +196,22 @@ def battle_sheet(campaign) -> list[str]:
             out.append("    result: " + "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items())))
         else:
             out.append("    result: awaiting (`bellica round result`)")
+    out.append(_results_due(campaign, r))
     out.append(f"next: {next_step(r)}")
     return out
+
+
+def _results_due(campaign, r: Round) -> str:
+    """When this round's results are due: the rules' window (seed: three weeks) from the time the
+    log recorded the engagements' listing (read from the log, so nothing reads the clock)."""
+    from datetime import timedelta
+
+    days = campaign.board.rules.battles.result_window_days
+    listed = [e.at for e in campaign.events(round=r.round) if e.kind == "engagement_setup" and e.at is not None]
+    if not listed:
+        return f"results due within {days} days of the engagements' listing"
+    due = max(listed) + timedelta(days=days)
+    return f"results due by {due:%Y-%m-%d %H:%M} UTC ({days} days from the listing of the engagements)"
 
 
 def declare_retreat(campaign, army: int) -> list[Event]:
