@@ -30,8 +30,8 @@ class Style:
     ``shape``: for areas ``fill`` (translucent, the default), ``outline`` (a dashed edge, no
     fill) or ``zone`` (a faint fill in a dashed edge: a sea area); for points ``dot``, ``walled``
     (a dot in a dark ring: a fortified place), ``star``, ``ring``, ``dashed-ring``, ``battle`` (a
-    ring with crossed swords), ``army`` or ``navy`` (a counter: its ``text`` and ``sub``) or
-    ``label`` (the label alone); for lines ``line``, ``dashed`` or ``dotted``.
+    ring with crossed swords), ``army`` or ``navy`` (a counter: its ``text`` and ``sub``), ``symbol``
+    (its ``text``, one glyph such as a resource's, on a round badge) or ``label`` (the label alone); for lines ``line``, ``dashed`` or ``dotted``.
     ``size``: a point's radius or a line's width in px (0: the renderer's default).
     ``words``: what the legend says of it (empty: not in the legend)."""
 

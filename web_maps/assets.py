@@ -25,6 +25,7 @@ import folium
 from branca.element import Element
 
 from bellica.geo.errors import InputError, BellicaError
+from bellica.web_maps.cartography import CARTOGRAPHY_JS
 from bellica.web_maps.encode import BELLICA_JS
 
 LEAFLET_PACKAGE = "js_lib_leaflet"
@@ -36,6 +37,14 @@ BELLICA_CSS = """
 .bellica-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 360px); overflow-y: auto; }
 .bellica-legend h4 { margin: 0 0 4px; font-size: 13px; }
+.bellica-legend-head { display: block; width: 100%; text-align: left; background: none; border: none; padding: 0 0 4px;
+  font: bold 13px "Helvetica Neue", Arial, sans-serif; cursor: pointer; color: #1b1b1b; }
+.bellica-legend-closed { padding: 4px 8px; }
+.bellica-legend-closed .bellica-legend-head { padding: 0; }
+.bellica-legend-closed .bellica-legend-body { display: none; }
+.bellica-symbol { border-radius: 50%; color: #fff; text-align: center; font-family: "DejaVu Sans", "Segoe UI Symbol",
+  "Apple Symbols", sans-serif; box-shadow: 0 0 0 1.5px #fff, 0 0 2px 1.5px rgba(0,0,0,0.6); }
+.bellica-legend .bellica-symbol { display: inline-block; border: none; vertical-align: -3px; margin-right: 6px; }
 .bellica-legend .sw { display: inline-block; width: 14px; height: 12px; margin-right: 6px;
   vertical-align: -2px; border: 1px solid rgba(0,0,0,0.35); }
 .bellica-legend .ln { display: inline-block; width: 16px; height: 0; margin-right: 6px;
@@ -144,6 +153,7 @@ class OfflineMap(folium.Map):
         header.add_child(Element(f"<script>{leaflet_js()}</script>"), name="leaflet_js_inline")
         header.add_child(Element(f"<style>{BELLICA_CSS}</style>"), name="bellica_css")
         header.add_child(Element(f"<script>{BELLICA_JS}</script>"), name="bellica_js")
+        header.add_child(Element(f"<script>{CARTOGRAPHY_JS}</script>"), name="bellica_cartography_js")
         super().render(**kwargs)
 
 

@@ -37,34 +37,6 @@ function bellicaEsc(s) {
     return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c];
   });
 }
-function bellicaDeclutter(map) {
-  /* Hide permanent labels that would overlap a label of higher priority (capital > city > town),
-     so a zoomed-out map stays legible; zooming in brings them back. */
-  var shown = [], all = [];
-  (map._bellicaLabels || []).forEach(function (set) {
-    if (map.hasLayer(set.group)) set.labels.forEach(function (l) { all.push(l); });
-  });
-  all.sort(function (a, b) { return b.prio - a.prio; });
-  all.forEach(function (l) {
-    var el = l.tip.getElement();
-    if (!el) return;
-    el.style.visibility = '';
-    var r = el.getBoundingClientRect();
-    var clash = shown.some(function (s) {
-      return r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top;
-    });
-    if (clash) { el.style.visibility = 'hidden'; } else { shown.push(r); }
-  });
-}
-function bellicaRegisterLabels(map, group, labels) {
-  if (!map._bellicaLabels) {
-    map._bellicaLabels = [];
-    var later = function () { L.Util.requestAnimFrame(function () { bellicaDeclutter(map); }); };
-    map.on('zoomend overlayadd overlayremove', later);
-    map.whenReady(later);
-  }
-  map._bellicaLabels.push({group: group, labels: labels});
-}
 function bellicaCentre(ring) {
   /* mean of a hexagon's vertices: its centre, closely enough for a label */
   var la = 0, ln = 0;

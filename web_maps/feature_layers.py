@@ -11,13 +11,15 @@ Decisions where the view is silent:
 - A feature without a style key is data only (an export's row): the map leaves it out.
 - Layers sharing a title are one map layer (one entry in the layer control, one legend section),
   so a ruleset may export its seats, resources and armies apart and still draw them together.
-- Areas: ``fill`` is translucent over the terrain, ``outline`` a thick dashed edge without fill
+- Areas: ``fill`` is an owner's colour: a hatch over the terrain and a band inside the border
+  (:mod:`web_maps.cartography`), never a tint that changes the terrain's colours; ``outline`` a thick dashed edge without fill
   (not interactive unless its features have tooltip rows), ``zone`` a faint fill in a dashed
   edge.  The group takes the shape of its first feature's style; each feature its own colour.
   The labels of areas stand at a point inside their largest part, in a layer of their own
   ("<title>: names"), so they can be hidden without the areas.
-- Points: counters (``army``, ``navy``) at one point stand side by side in a row, in the order
-  the view gives them, the first under the point; a ``battle`` is a ring round its point with
+- Points: counters (``army``, ``navy``) and symbols (``symbol``: the feature's ``text``, one glyph,
+  on a round badge; the legend shows the glyph beside the style's words) at one point stand side
+  by side in a row, in the order the view gives them, the first under the point; a ``battle`` is a ring round its point with
   crossed swords on top of it; a ``walled`` place a dot in a dark ring.
 - Lines: one map layer per style when a layer has several (``<title>: <words>``), since a
   Leaflet line layer has one stroke.
@@ -48,13 +50,18 @@ WALL = "#1a1a1a"
 AREAS = {"fill": (1.5, 0.45, None, "bellica-label", 2), "outline": (4.0, 0.0, "8 5", "bellica-zone-label", 1),
          "zone": (2.0, 0.08, "6 4", "bellica-zone-label", 1)}
 #: point shape -> default radius in px
-POINT_SIZES = {"dot": 4, "walled": 7, "star": 11, "ring": 14, "dashed-ring": 14, "battle": 18, "army": 11, "navy": 9}
+POINT_SIZES = {"dot": 4, "walled": 7, "star": 11, "ring": 14, "dashed-ring": 14, "battle": 18, "army": 11, "navy": 9,
+               "symbol": 9}
+#: Point shapes that stand in a point's row of counters.
+IN_ROW = ("army", "navy", "symbol")
 #: line shape -> dash pattern
 LINE_DASHES = {"line": None, "dashed": "6 6", "dotted": "2 6"}
 #: a style's shape -> the legend's swatch
 LEGEND_SHAPES = {"fill": "swatch", "outline": "dashed", "zone": "dashed", "dot": "dot", "walled": "dot", "star": "star",
                  "ring": "ring", "dashed-ring": "ring", "battle": "battle", "army": "swatch", "navy": "hull",
-                 "line": "line", "dashed": "dashed", "dotted": "dashed", "label": "text"}
+                 "line": "line", "dashed": "dashed", "dotted": "dashed", "label": "text", "symbol": "symbol"}
+#: A shape drawn as an owner's hatch and band (:class:`ProvinceLayer` ``owned``): its legend swatch.
+OWNED_SWATCH = "hatch"
 GAP = 6  # px between counters standing side by side
 
 
@@ -121,7 +128,7 @@ def _add_areas(m, view: PlayerView, g: _Group, *, precision: int) -> None:
                               [s.colour for s in styles], tips, precision=precision, name=g.title, show=g.show,
                               stroke=styles[0].colour if edged else "#1b1b1b", weight=weight, fill_opacity=opacity,
                               dash=dash, strokes=[s.colour for s in styles] if edged else None,
-                              interactive=shape != "outline" or any(tips)))
+                              interactive=shape != "outline" or any(tips), owned=shape == "fill"))
     labels = [{"ll": _ll(_inside(f.geometry)), "shape": "none", "r": 0, "label": f.label, "lc": label_class, "prio": prio}
               for f in features if f.label]
     if labels:
@@ -135,6 +142,8 @@ def _counter_width(shape: str, r: int, sub: str) -> int:
     """A counter's width in px, as PointLayer draws it."""
     if shape == "navy":
         return max(2 * r + 8, 38) if sub else 2 * r + 8
+    if shape == "symbol":
+        return 2 * r
     return max(2 * r, 34) if sub else 2 * r
 
 
@@ -148,7 +157,7 @@ def _marks(f: Feature, style: Style, row: dict[tuple, float]) -> list[dict]:
     if f.label:
         mark.update(label=f.label, lc="bellica-label capital" if shape == "star" else "bellica-label",
                     prio=3 if shape == "star" else 2 if shape == "walled" else 1)
-    if shape in ("army", "navy"):
+    if shape in IN_ROW:
         width = _counter_width(shape, r, f.sub)
         left = row.get(tuple(ll), -width / 2)  # the first counter centred under its point
         row[tuple(ll)] = left + width + GAP
@@ -197,21 +206,30 @@ def _add_lines(m, view: PlayerView, g: _Group, *, precision: int) -> None:
 def _legend(view: PlayerView, g: _Group) -> LegendSection:
     """One line per distinct words of the styles ``g``'s features use, in the view's style order."""
     used: dict[str, int] = {}
+    glyphs: dict[str, str] = {}  # a symbol style's glyph: its first feature's text
     for f in g.features:
         used[f.style] = used.get(f.style, 0) + 1
+        glyphs.setdefault(f.style, f.text)
     order = list(view.styles)
     lines: dict[str, list] = {}
     for key in sorted(used, key=lambda k: order.index(k) if k in order else len(order)):
         style = view.styles.get(key, UNSTYLED)
         if not style.words:
             continue
-        line = lines.setdefault(style.words, [style, 0, set()])
+        line = lines.setdefault(style.words, [style, 0, set(), glyphs.get(key, "")])
         line[1] += used[key]
         line[2].add(style.colour)
-    items = [LegendItem(words, colours.pop() if len(colours) == 1 else "#555",
-                        shape=LEGEND_SHAPES.get(style.shape, "swatch"), count=n)
-             for words, (style, n, colours) in lines.items()]
+    items = [LegendItem(words, colours.pop() if len(colours) == 1 else "#555", shape=_swatch(g.kind, style.shape),
+                        count=n, text=glyph)
+             for words, (style, n, colours, glyph) in lines.items()]
     return LegendSection(g.title, items)
+
+
+def _swatch(kind: str, shape: str) -> str:
+    """The legend's swatch of a style: an area's owner fill is its hatch."""
+    if kind == "area" and shape in ("fill", ""):
+        return OWNED_SWATCH
+    return LEGEND_SHAPES.get(shape, "swatch")
 
 
 def view_panel(view: PlayerView) -> StatusPanel:

@@ -43,6 +43,9 @@ from folium.template import Template
 
 from bellica.web_maps.encode import pack_rings, to_json, to_json_string
 
+#: A map narrower than this (px) is a phone's: its legend and layer list start folded.
+NARROW_PX = 640
+
 
 @dataclass
 class Column:
@@ -260,7 +263,7 @@ class PointLayer(Layer):
         """
         {% macro script(this, kwargs) %}
         var {{ this.get_name() }} = (function (P) {
-            var group = L.featureGroup(), labels = [];
+            var group = L.featureGroup(), labels = [], marks = [];
             P.forEach(function (p) {
                 var mark = null;
                 if (p.shape === 'circle') {
@@ -299,6 +302,15 @@ class PointLayer(Layer):
                     mark = L.marker(p.ll, {icon: L.divIcon({html: x, className: '', iconSize: [22, 22],
                                                             iconAnchor: [11 - (p.dx || 0), 11 - (p.dy || 0)]}),
                                            keyboard: false, zIndexOffset: 900});
+                } else if (p.shape === 'symbol') {
+                    // A resource or value: its glyph on a round badge of its colour (the legend names it).
+                    var sym = document.createElement('div'), d = 2 * p.r;
+                    sym.className = 'bellica-symbol'; sym.textContent = p.text || '';
+                    sym.style.background = p.colour; sym.style.width = sym.style.height = d + 'px';
+                    sym.style.lineHeight = d + 'px'; sym.style.fontSize = Math.round(1.2 * p.r) + 'px';
+                    mark = L.marker(p.ll, {icon: L.divIcon({html: sym, className: '', iconSize: [d, d],
+                                                            iconAnchor: [p.r - (p.dx || 0), -(p.dy || 0)]}),
+                                           keyboard: false, zIndexOffset: 950});
                 } else if (p.shape === 'ring') {
                     // A ring around a marker (a blockade): only its stroke takes the pointer, so the
                     // marker inside keeps its own tooltip.
@@ -312,17 +324,23 @@ class PointLayer(Layer):
                         mark.bindPopup(bellicaTable(p.tip), {className: 'bellica-tip bellica-pinned', autoPan: false});
                     }
                     group.addLayer(mark);
+                    // Names keep off every mark but a ring (a ring surrounds a place and its name).
+                    // A counter, symbol or battle keeps every name off; a place's mark only names below its own.
+                    var counter = p.shape === 'army' || p.shape === 'navy' || p.shape === 'symbol' || p.shape === 'battle';
+                    if (p.shape !== 'ring') marks.push({mark: mark, prio: counter ? Infinity : (p.prio || 0)});
                 }
                 if (p.label) {
-                    var tip = L.tooltip({permanent: true, interactive: false, direction: p.ldir || 'right',
-                                         offset: [p.shape === 'none' ? 0 : p.r + 2, 0],
+                    // Centred on its point; bellicaDeclutter moves it beside its mark, where it fits.
+                    var tip = L.tooltip({permanent: true, interactive: false, direction: 'center', offset: [0, 0],
                                          className: p.lc || 'bellica-label'})
                         .setLatLng(p.ll).setContent(bellicaEsc(p.label));
                     group.addLayer(tip);
-                    labels.push({tip: tip, prio: p.prio || 0});
+                    var area = p.shape === 'none' || p.ldir === 'center';
+                    labels.push({tip: tip, prio: p.prio || 0, dir: p.ldir || 'right', area: area,
+                                 gap: area ? 0 : (p.r || 0) + BELLICA_CARTO.gap});
                 }
             });
-            if (labels.length) bellicaRegisterLabels({{ this._parent.get_name() }}, group, labels);
+            if (labels.length || marks.length) bellicaRegisterLabels({{ this._parent.get_name() }}, group, labels, marks);
             return group;
         })({{ this.data_json }});
         {% endmacro %}
@@ -337,7 +355,11 @@ class PointLayer(Layer):
 
 class ProvinceLayer(Layer):
     """Areas (provinces, sea areas, outlined sets of them): delta-encoded polygons
-    (``encode.encode_polygons``), one fill colour (and optionally stroke colour) and tooltip each."""
+    (``encode.encode_polygons``), one fill colour (and optionally stroke colour) and tooltip each.
+
+    ``owned``: the colour is an owner's, drawn as a hatch and a band inside the border
+    (``L.BellicaArea``, :mod:`web_maps.cartography`) so the terrain under it keeps its colours;
+    ``fill_opacity`` is then unused."""
 
     _template = Template(
         """
@@ -350,7 +372,7 @@ class ProvinceLayer(Layer):
                 });
                 var st = L.extend({}, D.style, {fillColor: D.c[i], owner: i});
                 if (D.stroke) st.color = D.stroke[i] || st.color;
-                group.addLayer(L.polygon(polys, st));
+                group.addLayer(D.owned ? new L.BellicaArea(polys, st) : L.polygon(polys, st));
             }
             if (D.tips.length) {
                 group.bindTooltip(function (layer) { return bellicaTable(D.tips[layer.options.owner]); },
@@ -372,7 +394,7 @@ class ProvinceLayer(Layer):
     def __init__(self, polygons: Sequence[list], colours: Sequence[str], tips: Sequence[Sequence[tuple[str, object]]], *,
                  precision: int, name: str, show: bool = True, stroke: str = "#1b1b1b", weight: float = 1.5,
                  fill_opacity: float = 0.45, dash: str | None = None, strokes: Sequence[str] | None = None,
-                 interactive: bool = True):
+                 interactive: bool = True, owned: bool = False):
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "ProvinceLayer"
         if not len(polygons) == len(colours) == len(tips):
@@ -386,6 +408,8 @@ class ProvinceLayer(Layer):
                 if interactive else [], "style": style}
         if strokes is not None:
             data["stroke"] = list(strokes)
+        if owned:
+            data["owned"] = True
         self.data_json = to_json(data)
 
 
@@ -479,8 +503,9 @@ class HexZoneLayer(Layer):
 class LegendItem:
     label: str
     colour: str
-    shape: str = "swatch"  # swatch | outline | line | dot | smalldot | star | ring | dashed | hull | battle | text
+    shape: str = "swatch"  # swatch | outline | hatch | line | dot | smalldot | star | ring | dashed | hull | battle | symbol | text
     count: int | None = None
+    text: str = ""  # a symbol's glyph
 
 
 @dataclass
@@ -497,13 +522,29 @@ class Legend(MacroElement):
         {% macro script(this, kwargs) %}
         (function (sections) {
             var legend = L.control({position: {{ this.position|tojson }}});
+            var map = {{ this._parent.get_name() }};
             legend.onAdd = function () {
                 var div = L.DomUtil.create('div', 'bellica-legend');
                 L.DomEvent.disableScrollPropagation(div);
+                L.DomEvent.disableClickPropagation(div);
+                // A button folds the legend to its heading; folded at load on a narrow map (a phone).
+                var head = L.DomUtil.create('button', 'bellica-legend-head', div);
+                var body = L.DomUtil.create('div', 'bellica-legend-body', div);
+                head.type = 'button'; body.id = 'bellica-legend-body-' + L.Util.stamp(div);
+                head.setAttribute('aria-controls', body.id);
+                function open(yes) {
+                    if (yes) L.DomUtil.removeClass(div, 'bellica-legend-closed');
+                    else L.DomUtil.addClass(div, 'bellica-legend-closed');
+                    head.textContent = (yes ? '\u25be ' : '\u25b8 ') + 'Legend';
+                    head.setAttribute('aria-expanded', yes ? 'true' : 'false');
+                }
+                div._bellicaOpen = open;
+                open(map.getContainer().clientWidth >= {{ this.narrow_px }});
+                L.DomEvent.on(head, 'click', function () { open(L.DomUtil.hasClass(div, 'bellica-legend-closed')); });
                 sections.forEach(function (s) {
-                    var h = L.DomUtil.create('h4', '', div); h.textContent = s.title;
+                    var h = L.DomUtil.create('h4', '', body); h.textContent = s.title;
                     s.items.forEach(function (it) {
-                        var row = L.DomUtil.create('div', 'bellica-legend-item', div);
+                        var row = L.DomUtil.create('div', 'bellica-legend-item', body);
                         var sw = L.DomUtil.create('span', it.shape === 'line' ? 'ln' : 'sw', row);
                         if (it.shape === 'line') { sw.style.borderTopColor = it.colour; }
                         else { sw.style.background = it.colour; }
@@ -520,6 +561,11 @@ class Legend(MacroElement):
                         if (it.shape === 'hull') { sw.style.width = '18px';
                             sw.style.borderRadius = '2px 2px 50% 50% / 2px 2px 85% 85%'; }
                         if (it.shape === 'text') { sw.style.display = 'none'; }
+                        if (it.shape === 'hatch') { sw.style.border = '3px solid ' + it.colour; sw.style.width = '10px';
+                            sw.style.height = '8px'; sw.style.background = 'repeating-linear-gradient(135deg, ' +
+                            it.colour + ' 0 2px, transparent 2px 5px)'; }
+                        if (it.shape === 'symbol') { sw.className = 'sw bellica-symbol'; sw.textContent = it.text || '';
+                            sw.style.width = sw.style.height = sw.style.lineHeight = '16px'; sw.style.fontSize = '11px'; }
                         if (it.shape === 'battle') { sw.style.background = 'none'; sw.style.border = 'none';
                             sw.textContent = '\u2694'; }
                         var t = L.DomUtil.create('span', '', row); t.textContent = it.label;
@@ -530,16 +576,17 @@ class Legend(MacroElement):
                 });
                 return div;
             };
-            legend.addTo({{ this._parent.get_name() }});
+            legend.addTo(map);
         })({{ this.data_json }});
         {% endmacro %}
         """
     )
 
-    def __init__(self, sections: Sequence[LegendSection], *, position: str = "bottomleft"):
+    def __init__(self, sections: Sequence[LegendSection], *, position: str = "bottomleft", narrow_px: int = NARROW_PX):
         super().__init__()
         self._name = "Legend"
         self.position = position
+        self.narrow_px = int(narrow_px)
         self.data_json = to_json(
             [{"title": s.title, "items": [vars(i) for i in s.items]} for s in sections if s.items]
         )
@@ -628,8 +675,12 @@ class PanelToggle(MacroElement):
                 label();
                 L.DomEvent.disableClickPropagation(b);
                 L.DomEvent.on(b, 'click', function () {
-                    if (L.DomUtil.hasClass(box, 'bellica-collapsed')) L.DomUtil.removeClass(box, 'bellica-collapsed');
-                    else L.DomUtil.addClass(box, 'bellica-collapsed');
+                    if (L.DomUtil.hasClass(box, 'bellica-collapsed')) {
+                        L.DomUtil.removeClass(box, 'bellica-collapsed');
+                        // Asked for the legend: show it unfolded, not as a second button to press.
+                        var lg = box.querySelector('.bellica-legend');
+                        if (lg && lg._bellicaOpen) lg._bellicaOpen(true);
+                    } else L.DomUtil.addClass(box, 'bellica-collapsed');
                     label();
                 });
                 return b;
@@ -640,7 +691,7 @@ class PanelToggle(MacroElement):
         """
     )
 
-    def __init__(self, *, narrow_px: int = 640):
+    def __init__(self, *, narrow_px: int = NARROW_PX):
         super().__init__()
         self._name = "PanelToggle"
         self.narrow_px = int(narrow_px)

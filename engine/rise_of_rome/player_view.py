@@ -27,6 +27,8 @@ from bellica.schema.view import Feature, PlayerView, Style
 
 #: What a faction's view leaves out, in its panel: nothing on the board.
 HIDDEN_FROM_ROME = "nothing (only the powers' future dice, not yet rolled)"
+#: A resource's map symbol: (glyph, colour); the legend names each (a kind not listed: its initial).
+RESOURCE_SYMBOLS = {"olives": ("\u2766", "#558b2f"), "port": ("\u2693", "#0d47a1"), "quarry": ("\u2692", "#616161")}
 RESOURCE = "#b8860b"
 ATTACK = "#b71c1c"
 MARKERS = "Capitals, resources, forces"
@@ -48,8 +50,13 @@ def _styles(board, viewer: str | None, notes: dict[str, str]) -> dict[str, Style
             **owner_styles("seat", colours, "star", 11, "a power's seat (capital of its first home province)"),
             **owner_styles("capital", colours, "dot", 4, "a province's capital"),
             **owner_styles("army", colours, "army", 11, "army (points)"),
-            "resource": Style(RESOURCE, "army", 9, "resource (its name's first letters)"),
+            **{f"resource:{kind}": Style(_symbol(kind)[1], "symbol", 9, f"resource: {kind}")
+               for kind in sorted(board.resource_counts())},
             "attackable": Style(ATTACK, "outline", 0, f"{board.player} may attack")}
+
+
+def _symbol(kind: str) -> tuple[str, str]:
+    return RESOURCE_SYMBOLS.get(kind, (kind[:1].upper(), RESOURCE))
 
 
 def _province_rows(board, state, name: str, revenue_next: dict[str, int]) -> tuple:
@@ -86,7 +93,7 @@ def _markers(board, state, places: Places) -> tuple:
                                     style=f"{'seat' if seat else 'capital'}:{owner or ''}", tooltip=tip))
         if p.resource:
             resources.append(Feature(places.inside(name), {"province": name, "resource": p.resource, "holder": owner},
-                                     text=p.resource[:3].capitalize(), style="resource",
+                                     text=_symbol(p.resource)[0], style=f"resource:{p.resource}",
                                      tooltip=(("resource", p.resource), ("province", name), ("held by", _owner(owner)))))
     armies = [Feature(places.inside(a.province),
                       {"power": a.power, "province": a.province, "points": a.points, "paymaster": a.paymaster},

@@ -153,7 +153,7 @@ def test_the_legend_lists_each_layers_styles_once_by_their_words(page):
 
     legend = json.loads(re.search(r"'bellica-legend'\);.*?\}\)\((\[.*?\])\);", page, re.S).group(1))
     sections = {s["title"]: [(i["label"], i["colour"], i["shape"], i["count"]) for i in s["items"]] for s in legend}
-    assert sections["Provinces"] == [("Roma (you)", "#aa0000", "swatch", 1), ("nobody", "#bdbdbd", "swatch", 1)]
+    assert sections["Provinces"] == [("Roma (you)", "#aa0000", "hatch", 1), ("nobody", "#bdbdbd", "hatch", 1)]
     assert sections["Forces"] == [("army", "#555", "swatch", 2), ("fleet", "#0000aa", "hull", 1), ("a seat", "#aa0000", "star", 1),
                                   ("siege", "#6a1b9a", "ring", 1), ("battle due", "#b00020", "battle", 1)]
     assert sections["Roma may attack"] == [("Roma may attack", "#b71c1c", "dashed", 1)]

@@ -117,7 +117,11 @@ def test_the_umpire_page_draws_the_provinces_coloured_by_owner(played, tmp_path)
     points = [p for layer in layer_payloads(page, "point_layer") for p in layer]
     seats = {p["label"] for p in points if p["shape"] == "star"}
     assert {"Roma", "Capua", "Syracusae", "Taras"} <= seats and len(seats) == 9
-    assert sum(1 for p in points if p["shape"] == "army" and p["colour"] == "#b8860b") == 9  # the nine resources
+    # The nine resources are symbols (a glyph per kind, one colour per kind), not words cut to three letters.
+    resources = [p for p in points if p["shape"] == "symbol"]
+    assert len(resources) == 9 and {p["text"] for p in resources} == {"\u2766", "\u2693", "\u2692"}
+    assert len({p["colour"] for p in resources}) == 3 and all(len(p["text"]) == 1 for p in resources)
+    assert drawn["owned"] is True  # owners hatched and banded over the terrain, not blended into it
     assert {"Latium", "Campania", "Syracusae"} <= {p["label"] for p in points if p.get("lc") == "bellica-label"}
     for words in ("Romans", "Civic Development", "Verdict bands", "umpire's view", "a power's seat", "Turn"):
         assert words in page, words
