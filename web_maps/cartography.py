@@ -38,7 +38,7 @@ LABEL_GAP_PX = 3
 #: The owner's band inside an area's border, in px.
 OWNER_BAND_PX = 5
 #: The owner's hatch: line spacing and width in px, and its opacity over the terrain.
-HATCH = {"spacing": 9, "width": 2, "opacity": 0.55}
+HATCH = {"spacing": 10, "width": 1.5, "opacity": 0.6}
 
 _CONSTANTS = json.dumps({"spacing": LABEL_SPACING_PX, "gap": LABEL_GAP_PX, "band": OWNER_BAND_PX, "hatch": HATCH})
 

@@ -179,3 +179,65 @@ def test_web_maps_imports_no_engine_and_names_no_ruleset():
     text = "".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
     for table in ("ror_", "mn_", "tr_", "mg_"):
         assert f" {table}" not in text and f"'{table}" not in text and f'"{table}' not in text, table
+
+
+# --- at a glance (issue 21 item 6) ---------------------------------------------------------------
+
+
+def _glance_view() -> PlayerView:
+    """An owned province, an unowned one, a sea zone, and a town holding an army and two resources."""
+    styles = {**STYLES, "port": Style("#0d47a1", "symbol", 9, "resource: port"),
+              "quarry": Style("#616161", "symbol", 0, "resource: quarry")}
+    town = shapely.Point(LON + 0.1, LAT + 0.05)
+    layers = [
+        FeatureLayer("provinces", "MultiPolygon", (
+            Feature(shapely.MultiPolygon([WEST]), {"p": "Latium"}, label="Latium", style="owner:Roma"),
+            Feature(shapely.MultiPolygon([EAST]), {"p": "Sabini"}, label="Sabini", style="owner:")), title="Provinces"),
+        FeatureLayer("seas", "MultiPolygon", (Feature(shapely.MultiPolygon([SEA]), {"s": "M"}, style="sea"),), title="Seas"),
+        FeatureLayer("things", "Point", (
+            Feature(town, {"a": 1}, text="1", style="army:Roma"),
+            Feature(town, {"r": "port"}, text="\u2693", style="port"),
+            Feature(shapely.Point(LON + 0.12, LAT), {"r": "port"}, text="\u2693", style="port"),
+            Feature(town, {"r": "quarry"}, text="\u2692", style="quarry")), title="Things"),
+    ]
+    return PlayerView(ruleset="test", viewer="Roma", round=1, phase="x", status={}, layers=layers, styles=styles)
+
+
+@pytest.fixture(scope="module")
+def glance(map_db, tmp_path_factory):
+    out = render_terrain_map(map_db, tmp_path_factory.mktemp("glance") / "g.html", view=_glance_view())
+    return out.read_text(encoding="utf-8")
+
+
+def test_owners_are_hatched_over_the_terrain_and_zones_are_not(glance):
+    provinces, seas = layer_payloads(glance, "province_layer")
+    assert provinces["owned"] is True and provinces["c"] == ["#aa0000", "#bdbdbd"]
+    assert "owned" not in seas  # a sea zone stays a faint fill in a dashed edge
+    assert "L.BellicaArea = L.Polygon.extend" in glance and "D.owned ? new L.BellicaArea" in glance
+
+
+def test_resources_are_symbols_in_the_counters_row_and_in_the_legend(glance):
+    import json
+    import re
+
+    row = [p for p in _points(glance) if p["ll"] == [round(LAT + 0.05, 5), round(LON + 0.1, 5)]]
+    assert [(p["shape"], p["text"]) for p in row] == [("army", "1"), ("symbol", "\u2693"), ("symbol", "\u2692")]
+    # Side by side, left to right, 6 px apart: the army (22 px wide, centred), then two badges (18 px each).
+    assert [p["dx"] for p in row] == [0, 26, 50] and all(p["dy"] == 6 for p in row)
+    assert row[1]["r"] == 9 and row[2]["r"] == 9  # size 0: the renderer's default for a symbol
+    legend = json.loads(re.search(r"'bellica-legend'\);.*?\}\)\((\[.*?\])\);", glance, re.S).group(1))
+    things = {i["label"]: (i["shape"], i["text"], i["count"]) for s in legend if s["title"] == "Things" for i in s["items"]}
+    assert things["resource: port"] == ("symbol", "\u2693", 2) and things["resource: quarry"] == ("symbol", "\u2692", 1)
+    provinces = next(s for s in legend if s["title"] == "Provinces")
+    assert {i["shape"] for i in provinces["items"]} == {"hatch"}
+
+
+def test_every_label_and_mark_is_handed_to_the_placer(glance):
+    """Names are placed by web_maps/cartography.py: centred at first, registered with the marks
+    (counters block every name, rings none) so the placer can keep names off them."""
+    from bellica.web_maps.cartography import HATCH, LABEL_GAP_PX, OWNER_BAND_PX
+
+    assert f'"gap": {LABEL_GAP_PX}' in glance and f'"band": {OWNER_BAND_PX}' in glance
+    assert f'"spacing": {HATCH["spacing"]}' in glance
+    assert "bellicaRegisterLabels(" in glance and "direction: 'center'" in glance
+    assert "prio: counter ? Infinity : (p.prio || 0)" in glance and "if (p.shape !== 'ring') marks.push" in glance
