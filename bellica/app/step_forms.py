@@ -97,6 +97,8 @@ class StepForm:
     details: str
     fields: tuple[Field, ...]
     umpire: bool
+    #: The fields a click on the map may fill (:mod:`.step_preview`), in order; empty: none.
+    plot: tuple[str, ...] = ()
 
 
 def _typed_text(value: Any) -> str:
@@ -138,8 +140,10 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
 
 
 def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[str, Any] | None = None,
-             invalid: str = "") -> list[StepForm]:
-    """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``."""
+             invalid: str = "", view=None) -> list[StepForm]:
+    """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``;
+    with the viewer's player ``view``, the fields its map's features stand for (clicked to fill)."""
+    from bellica.app.step_preview import targets_of
     from bellica.engine.core.steps import UMPIRE
 
     ruleset = c.ruleset
@@ -148,10 +152,13 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     viewer = viewer_of(ident)
     for action in ruleset.open_actions(c, viewer):
         kept = typed if action.name == failed else None
-        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "",
-                                ruleset.choices(c, viewer, action, p)) for p in action.params)
+        offered = [ruleset.choices(c, viewer, action, p) for p in action.params]
+        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "", o)
+                       for p, o in zip(action.params, offered))
+        plot = tuple(p.name for p, o in zip(action.params, offered)
+                     if view is not None and o and p.kind != "flag" and targets_of(view, p.name, o))
         out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
-                            action.who == UMPIRE))
+                            action.who == UMPIRE, plot))
     return out
 
 
@@ -193,7 +200,7 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
     ruleset, viewer = c.ruleset, viewer_of(ident)
     view = ruleset.player_view(c, viewer)
     who = "umpire" if viewer is None else viewer
-    forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), web_words(next_words(c))
+    forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid, view=view), web_words(next_words(c))
     return render(
         "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
         status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
@@ -344,7 +351,10 @@ def routes(access) -> list[Route]:
     async def api_steps(request: Request) -> Response:
         return await run_in_threadpool(_read, access, request, _steps_json)
 
-    return [Route("/turn", turn_page, methods=["GET"]),
+    from bellica.app import step_preview
+
+    return [*step_preview.routes(access),  # the map's clicks, checked by the step itself
+            Route("/turn", turn_page, methods=["GET"]),
             Route("/api/status", api_status, methods=["GET"]),
             Route("/api/steps", api_steps, methods=["GET"]),
             Route("/step/{name}", step_endpoint(access), methods=["POST"]),

@@ -16,6 +16,7 @@ module (``rules``, ``storage``, ``scenario``), or a subclass names them as class
 from __future__ import annotations
 
 import importlib
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -28,8 +29,9 @@ from bellica.engine.core.ruleset import Ruleset
 from bellica.engine.core.tables import Snapshot, StateSchema
 from bellica.geo.errors import InputError
 
-__all__ = ["StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "allowed", "border_pairs", "create_scenario_tables",
-           "diff_events", "scenario_tables", "set_campaign", "snapshot_of", "step_event", "store_rules"]
+__all__ = ["DryRun", "StepInput", "StepOutcome", "SteppedRuleset", "adjacency_of", "allowed", "border_pairs",
+           "create_scenario_tables", "diff_events", "dry_run", "scenario_tables", "set_campaign", "snapshot_of",
+           "step_event", "store_rules"]
 
 #: A state as rows: ``{table: {key: row dict}}``.
 Rows = Mapping[str, Mapping[tuple, dict]]
@@ -114,6 +116,35 @@ class StepOutcome:
     extra: Sequence[Event] = ()
     where: Any = None
     after: Sequence[Event] = ()
+
+
+#: Set while :func:`dry_run` runs a step: :meth:`SteppedRuleset.take_step` then stops once the rule
+#: has accepted the step, before anything is logged (no transaction is even opened).
+_DRY: ContextVar[bool] = ContextVar("bellica_step_dry_run", default=False)
+
+
+class DryRun(Exception):
+    """Raised by :meth:`SteppedRuleset.take_step` under :func:`dry_run` once its rule accepted step ``step``."""
+
+    def __init__(self, step: str):
+        super().__init__(f"step {step} accepted (a dry run: nothing written)")
+        self.step = step
+
+
+def dry_run(run: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    """Whether ``run(*args, **kwargs)`` (a declared step's ``run``) would be accepted, running the
+    ruleset's own checks and pure rule and writing nothing: True once its first step's rule
+    accepts it (the rest of a step made of several is not tried), False if it takes no step at
+    all; the rule's refusal (an :class:`InputError`) propagates.  Nothing of the outcome is
+    returned (its events may hold dice not yet due to anyone)."""
+    token = _DRY.set(True)
+    try:
+        run(*args, **kwargs)
+    except DryRun:
+        return True
+    finally:
+        _DRY.reset(token)
+    return False
 
 
 def _require_used(entered: Mapping[str, int] | None, dice: Any) -> None:
@@ -332,14 +363,13 @@ class SteppedRuleset(Ruleset):
         (:meth:`dice_events`), its extra events, the state tables' diff, its ``after`` events and
         the new position (:meth:`position_events`).  Returns the events logged."""
         c = campaign
+        if _DRY.get():  # a preview (dry_run): the rule decides, nothing is logged or written
+            snap = c.snapshot()
+            self._checked_outcome(c, snap, name, rule, actor, entered)
+            raise DryRun(name)
         with c.transaction():
             snap = c.snapshot()
-            self.check_step(c, snap, name, actor)
-            state = self.state_of(c, snap)
-            rnd, phase = self.step_time(snap, state)
-            dice = self.dice_of(c, snap, entered)
-            out = rule(StepInput(snap, c.board, c.rules, state, rnd, phase, dice, actor))
-            _require_used(entered, dice)
+            state, rnd, phase, dice, out = self._checked_outcome(c, snap, name, rule, actor, entered)
             events = [out.marker, *self.told_events(out, state, rnd, phase), *self.dice_events(dice, state, rnd, phase),
                       *out.extra]
             if out.state is not None:
@@ -347,6 +377,16 @@ class SteppedRuleset(Ruleset):
             events += [*out.after, *self.position_events(c, snap, out, rnd, phase)]
             c.append(events, before=snap)
         return events
+
+    def _checked_outcome(self, c, snap: Snapshot, name: str, rule, actor: str | None, entered) -> tuple:
+        """The position checked, the pure state read and ``rule`` run on it: (state, round, phase, dice, outcome)."""
+        self.check_step(c, snap, name, actor)
+        state = self.state_of(c, snap)
+        rnd, phase = self.step_time(snap, state)
+        dice = self.dice_of(c, snap, entered)
+        out = rule(StepInput(snap, c.board, c.rules, state, rnd, phase, dice, actor))
+        _require_used(entered, dice)
+        return state, rnd, phase, dice, out
 
     #: For a key/value state table, the keys the pure state owns (:func:`diff_events`).
     state_keys: Mapping[str, Iterable[str]] = {}
