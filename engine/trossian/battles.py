@@ -142,6 +142,8 @@ def resolve_battle(scenario: Scenario, state: GameState, rules: Rules, battle_id
         if row == "winner":
             state = state.with_armies(replace(state.army(army.id), rest=rules.movement.victor_rest))
             continue
+        if army.garrison and row == "draw":  # a garrison holds its walls: only a defeat opens the city
+            continue
         state, evs = retreat(scenario, state, rules, army.id, retreats.get(army.id),
                              why="draw" if row == "draw" else "defeated")
         events += evs

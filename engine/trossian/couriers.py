@@ -20,7 +20,14 @@ from .model import WINTER, Courier, Event, GameState, Scenario
 from .navies import lane_open
 from .rules import Rules
 
-__all__ = ["courier_moves", "deliver", "interception", "lane_holder", "move_courier", "send_courier"]
+__all__ = ["courier_moves", "deliver", "interception", "lane_holder", "move_courier", "order_words", "send_courier"]
+
+
+def order_words(order) -> str:
+    """An army's order in words: "march Bessarabia, Moldavia", "hold"; "" for none."""
+    if not order:
+        return ""
+    return order[0] + (" " + ", ".join(order[1:]) if len(order) > 1 else "")
 
 
 def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
@@ -28,17 +35,29 @@ def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
 
 
 def send_courier(scenario: Scenario, state: GameState, nation: str, courier_id: int, message: str,
-                 to: str) -> tuple[GameState, list[Event]]:
-    """Give courier ``courier_id`` (waiting in its nation's capital) ``message`` for ``to``."""
+                 to: str, order: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
+    """Give courier ``courier_id`` (waiting in its nation's capital) ``message`` for ``to``;
+    ``order``: the order it gives army ``to`` (``("march", P, ...)`` or ``("hold",)``), which the
+    army obeys once the courier delivers it (options.couriers_carry_orders)."""
     c = state.courier(courier_id)
     capital = scenario.nations[nation].capital
     if c.nation != nation:
         raise InputError(f"courier {courier_id} is {c.nation}'s, not {nation}'s")
     if c.where != capital:
         raise InputError(f"courier {courier_id} is in {c.where}: the king's orders leave from {capital}")
-    return (state.with_couriers(replace(c, message=message, to=to)),
-            [_event(state, "courier_sent", {"courier": courier_id, "nation": nation, "to": to},
-                    f"{nation} sends courier {courier_id} from {capital} to {to}")])
+    order = tuple(order)
+    if order and _army_of(to) is None:
+        raise InputError(f"courier {courier_id}: an order is for an army: give --to \"army N\" (not {to!r})")
+    data = {"courier": courier_id, "nation": nation, "to": to} | ({"order": list(order)} if order else {})
+    return (state.with_couriers(replace(c, message=message, to=to, order=order)),
+            [_event(state, "courier_sent", data, f"{nation} sends courier {courier_id} from {capital} to {to}"
+                    + (f" with the order: {order_words(order)}" if order else ""))])
+
+
+def _army_of(to: str) -> int | None:
+    """The army id an addressee ``army N`` names (None: not an army)."""
+    words = to.split()
+    return int(words[1]) if len(words) == 2 and words[0] == "army" and words[1].isdigit() else None
 
 
 def lane_holder(state: GameState, lane: str, nation: str) -> str | None:
@@ -119,7 +138,9 @@ def move_courier(scenario: Scenario, state: GameState, rules: Rules, courier_id:
             if fate != "passed":
                 state = state.with_couriers(drop=(courier_id,))
                 if fate in ("captured", "false_message"):
-                    note = ("false: " if fate == "false_message" else "") + f"{courier.nation} to {courier.to}: {courier.message}"
+                    # the order is lost with the courier, and read by its captor
+                    note = ("false: " if fate == "false_message" else "") + f"{courier.nation} to {courier.to}: {courier.message}" \
+                        + (f" (order: {order_words(courier.order)})" if courier.order else "")
                     state = state.with_nation(enemy, intelligence=state.nations[enemy].intelligence + (note,))
                 return state, events
         mode = "ship" if place in scenario.lanes else "horse"
@@ -131,11 +152,25 @@ def move_courier(scenario: Scenario, state: GameState, rules: Rules, courier_id:
     return state, events
 
 
-def deliver(state: GameState, courier_id: int) -> tuple[GameState, list[Event]]:
-    """The courier hands over its message where it stands; it stays there, free for a reply."""
+def deliver(state: GameState, courier_id: int, when: str = "") -> tuple[GameState, list[Event]]:
+    """The courier hands over its message where it stands; it stays there, free for a reply.  A
+    message with an order must find its army there (ashore in the courier's province, or aboard a
+    navy in the courier's lane): the army obeys it from now on (``when``: the phase, for its record)."""
     c = state.courier(courier_id)
     if not c.message:
         raise InputError(f"courier {courier_id} carries no message")
-    return (state.with_couriers(replace(c, message="", to="")),
-            [_event(state, "courier_delivered", {"courier": courier_id, "at": c.where, "to": c.to, "message": c.message},
-                    f"courier {courier_id} ({c.nation}) delivers to {c.to} at {c.where}: {c.message}")])
+    data = {"courier": courier_id, "nation": c.nation, "at": c.where, "to": c.to, "message": c.message}
+    text = f"courier {courier_id} ({c.nation}) delivers to {c.to} at {c.where}: {c.message}"
+    if c.order:
+        army_id = _army_of(c.to)
+        army = next((a for a in state.armies if a.id == army_id and a.nation == c.nation), None)
+        if army is None:
+            raise InputError(f"courier {courier_id}: {c.to} is no more: its order cannot be delivered")
+        where = state.navy(army.aboard).lane if army.aboard else army.province
+        if where != c.where:
+            raise InputError(f"courier {courier_id} is in {c.where}, {c.to} in {where}: move the courier there first")
+        state = state.with_armies(replace(army, order=c.order, order_from=f"courier {courier_id}" + (f", {when}" if when else "")))
+        data["order"] = list(c.order)
+        text += f" (order: {order_words(c.order)})"
+    return (state.with_couriers(replace(c, message="", to="", order=())),
+            [_event(state, "courier_delivered", data, text)])

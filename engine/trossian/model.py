@@ -169,6 +169,16 @@ class Army:
     fought: bool = False
     standing: str = ""
     name: str = ""
+    order: tuple[str, ...] = ()
+    """The order it obeys (options.couriers_carry_orders): ``("march", P, ...)`` the provinces still
+    to enter, ``("hold",)``; () none yet (it holds).  Its nation's secret."""
+    order_from: str = ""
+    """How and when that order reached it ("courier 74, Mid Spring 1806")."""
+
+    @property
+    def garrison(self) -> bool:
+        """A city's garrison (``standing`` "garrison"): it never marches, retreats nor leaves its city."""
+        return self.standing == "garrison"
 
     @property
     def has_hq(self) -> bool:
@@ -205,6 +215,8 @@ class Courier:
     message: str = ""
     to: str = ""
     moved: bool = False
+    order: tuple[str, ...] = ()
+    """The order its message gives the army it is for (as :attr:`Army.order`); () none."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +286,8 @@ class GameState:
     sailed: frozenset[int] = frozenset()
     """Navies that sailed into a lane, put into a port or put out of one this phase: they were
     not in their lane's waters the whole phase, so they blockade no port this phase."""
+    ungarrisoned: frozenset[str] = frozenset()
+    """City provinces whose garrison has been beaten (it is raised again in winter quarters)."""
 
     # -- lookups
     def army(self, army_id: int) -> Army:
@@ -347,6 +361,7 @@ def state_to_dict(state: GameState) -> dict:
     data["entries"] = sorted(list(e) for e in state.entries)
     data["offers"] = sorted(list(o) for o in state.offers)
     data["sailed"] = sorted(state.sailed)
+    data["ungarrisoned"] = sorted(state.ungarrisoned)
     return _lists(data)
 
 
@@ -363,7 +378,13 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     def army(d):
         d = dict(d)
         d["units"] = tuple(Unit(**u) for u in d["units"])
+        d["order"] = tuple(d.get("order", ()))
         return Army(**d)
+
+    def courier(d):
+        d = dict(d)
+        d["order"] = tuple(d.get("order", ()))
+        return Courier(**d)
 
     def nation(d):
         d = dict(d)
@@ -387,7 +408,7 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         nations={k: nation(v) for k, v in data["nations"].items()},
         armies=tuple(army(a) for a in data.get("armies", ())),
         navies=tuple(Navy(**n) for n in data.get("navies", ())),
-        couriers=tuple(Courier(**c) for c in data.get("couriers", ())),
+        couriers=tuple(courier(c) for c in data.get("couriers", ())),
         sieges=tuple(Siege(**s) for s in data.get("sieges", ())),
         battles=tuple(battle(b) for b in data.get("battles", ())),
         alliances=frozenset(frozenset(p) for p in data.get("alliances", ())),
@@ -397,4 +418,5 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         next_id=int(data.get("next_id", 1)),
         offers=frozenset(tuple(o) for o in data.get("offers", ())),
         sailed=frozenset(int(n) for n in data.get("sailed", ())),
+        ungarrisoned=frozenset(data.get("ungarrisoned", ())),
     )

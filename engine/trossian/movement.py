@@ -20,8 +20,8 @@ from .model import WINTER, Army, Event, GameState, Scenario, Unit
 from .rules import Rules
 
 __all__ = [
-    "army_speed", "detach", "merge", "move_army", "path_speed", "retreat_options", "retreat",
-    "set_standing", "march_home", "nearest_home_city",
+    "army_speed", "detach", "follow_order", "follow_orders", "local_command", "merge", "move_army", "path_speed",
+    "retreat_options", "retreat", "set_standing", "march_home", "nearest_home_city",
 ]
 
 
@@ -63,6 +63,8 @@ def move_army(scenario: Scenario, state: GameState, rules: Rules, army_id: int,
     who = f"army {army_id} ({army.nation})"
     if state.phase == WINTER:
         raise InputError(f"{who}: armies are in winter quarters: move in Early Spring")
+    if army.garrison:
+        raise InputError(f"{who} is the garrison of {army.province}: a garrison never leaves its city")
     if army.aboard:
         raise InputError(f"{who} is aboard navy {army.aboard}: land it first")
     if army.moved:
@@ -110,6 +112,11 @@ def retreat(scenario: Scenario, state: GameState, rules: Rules, army_id: int,
     """The free retreat of one province: into ``to`` (checked) or, when none is given, the
     first of :func:`retreat_options`; an army with no safe line of retreat is destroyed."""
     army = state.army(army_id)
+    if army.garrison:  # a garrison has no line of retreat: beaten, it is gone and its city open
+        return (replace(state.with_armies(drop=(army_id,)), ungarrisoned=state.ungarrisoned | {army.province}),
+                [_event(state, "garrison_overcome", {"army": army_id, "nation": army.nation, "province": army.province,
+                                                     "why": why},
+                        f"the garrison of {army.province} ({army.nation}) is overcome: the city is open to a siege")])
     options = retreat_options(scenario, state, rules, army)
     if to and to not in options:
         raise InputError(f"army {army_id}: cannot retreat into {to}: give one of {', '.join(options) or 'none'}")
@@ -130,6 +137,8 @@ def set_standing(state: GameState, army_id: int, standing: str) -> tuple[GameSta
     """The order of an army without an HQ: "hold" (wait for orders) or "home" (march to the
     nearest home city)."""
     army = state.army(army_id)
+    if army.garrison:
+        raise InputError(f"army {army_id} is the garrison of {army.province}: a garrison never leaves its city")
     if army.has_hq:
         raise InputError(f"army {army_id} has an HQ: only an army without one holds or marches home")
     if standing not in ("hold", "home"):
@@ -189,6 +198,8 @@ def march_home(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Game
 def merge(state: GameState, army_ids: Sequence[int]) -> tuple[GameState, list[Event]]:
     """Join armies of one nation in one province into the first."""
     armies = [state.army(i) for i in army_ids]
+    if any(a.garrison for a in armies):
+        raise InputError(f"armies {list(army_ids)}: a city's garrison stands on its own: merge field armies only")
     if len(armies) < 2 or len({(a.nation, a.province, a.aboard) for a in armies}) != 1:
         raise InputError(f"armies {list(army_ids)}: give two or more armies of one nation in one place")
     first = armies[0]
@@ -221,8 +232,66 @@ def detach(state: GameState, army_id: int, unit_ids: Sequence[int], name: str = 
         raise InputError(f"army {army_id}: detaching its only HQ leaves the rest without one (an HQ is required "
                          "for every detachment): leave an HQ with the army")
     (new_id,), state = state.ids(1)
-    det = replace(army, id=new_id, units=part, name=name, standing="")
+    det = replace(army, id=new_id, units=part, name=name, standing="", order=(), order_from="")  # no order yet: it holds
     rest = replace(army, units=keep)
     return (state.with_armies(rest, det),
             [_event(state, "army_detached", {"from": army_id, "army": new_id, "units": sorted(chosen)},
                     f"army {new_id} detached from army {army_id}")])
+
+
+# --- orders that reached the army (options.couriers_carry_orders) ------------------------------
+
+
+def local_command(scenario: Scenario, rules: Rules, army: Army) -> bool:
+    """Does ``army`` take its king's orders at once, with no courier?  Always when orders need no
+    courier; else only ashore in the king's capital province (options.local_command "capital")."""
+    if not rules.options.couriers_carry_orders:
+        return True
+    capital = scenario.nations[army.nation].capital
+    return rules.options.local_command == "capital" and not army.aboard and army.province == capital
+
+
+def follow_order(scenario: Scenario, state: GameState, rules: Rules, army_id: int) -> tuple[GameState, list[Event]]:
+    """Army ``army_id`` marches on along the route of the order it obeys, at its pace (the road
+    bonus when this phase's whole move is along roads), stopping where it meets an enemy (the
+    march ends there: a battle follows; an army without an HQ stops short of it).  Arrived, it
+    holds.  An army aboard, resting, already moved or without an HQ waits; a route that no longer
+    starts beside it (it was driven off) is void, and it holds."""
+    army = state.army(army_id)
+    if army.order[:1] != ("march",) or army.aboard or army.moved or army.rest or army.standing:
+        return state, []
+    route = list(army.order[1:])
+    if army.province in route:  # already on its route (say, put back on it): go on from there
+        route = route[route.index(army.province) + 1:]
+    if not route or not scenario.adjacent(army.province, route[0]):
+        held = replace(army, order=("hold",))
+        return (state.with_armies(held),
+                [_event(state, "army_order_void", {"army": army_id, "nation": army.nation, "route": list(army.order[1:])},
+                        f"army {army_id} ({army.nation}) is off its route ({', '.join(army.order[1:])}): it holds")])
+    base = army_speed(rules, army.units)
+    steps = route[:base + rules.movement.road_bonus]
+    if not all(scenario.road(a, b) for a, b in zip([army.province, *steps[:-1]], steps)):
+        steps = route[:base]
+    contact = False
+    for i, p in enumerate(steps):
+        if state.enemies_in(p, army.nation):
+            steps, contact = (steps[:i + 1], True) if army.has_hq else (steps[:i], False)
+            break
+    if not steps:
+        return state, []
+    state, events = move_army(scenario, state, rules, army_id, steps)
+    left = [] if contact else route[len(steps):]
+    moved = state.army(army_id)
+    return state.with_armies(replace(moved, order=("march", *left) if left else ("hold",))), events
+
+
+def follow_orders(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
+    """Every army still on the march by an earlier order goes on (army by army, in id order)."""
+    events: list[Event] = []
+    if not rules.options.couriers_carry_orders:
+        return state, events
+    for army_id in sorted(a.id for a in state.armies if a.order[:1] == ("march",)):
+        if any(a.id == army_id for a in state.armies):
+            state, evs = follow_order(scenario, state, rules, army_id)
+            events += evs
+    return state, events

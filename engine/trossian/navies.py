@@ -25,7 +25,7 @@ from .model import WINTER, Army, Event, GameState, Navy, Scenario
 from .rules import Rules
 
 __all__ = [
-    "army_load", "cargo", "ice_losses", "sink", "lane_open", "navy_actions", "port_berths", "sea_battle", "sea_battles",
+    "army_load", "cargo", "ice_losses", "winter_in_port", "sink", "lane_open", "navy_actions", "port_berths", "sea_battle", "sea_battles",
 ]
 
 
@@ -135,6 +135,8 @@ def navy_actions(scenario: Scenario, state: GameState, rules: Rules, navy_id: in
 def _load(scenario: Scenario, state: GameState, rules: Rules, navy: Navy, army_id: int, verb: str):
     who = f"navy {navy.id} ({navy.nation})"
     army = state.army(army_id)
+    if army.garrison:
+        raise InputError(f"{who}: army {army_id} is the garrison of {army.province}: a garrison never leaves its city")
     if navy.port:
         province, limit = scenario.towns[navy.port].province, rules.navies.port_load_ap
         if not _friendly(state, province, navy.nation):
@@ -277,4 +279,46 @@ def sea_battle(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, s
             if roll <= rules.navies.loss_on:
                 state, evs = sink(state, state.navy(navy.id), f"sunk after the fight (d6 {roll})")
                 events += evs
+    return state, events
+
+
+def _nearest_berth(scenario: Scenario, state: GameState, rules: Rules, navy: Navy) -> str | None:
+    """The friendly port with a free berth fewest lanes from ``navy`` (through lanes open in this
+    phase; ties: the scenario's order of towns); None: none."""
+    seen, ring = {navy.lane}, [navy.lane]
+    while ring:
+        for lane in ring:
+            for town in scenario.towns.values():
+                if town.port and town.lane == lane and _friendly(state, town.province, navy.nation) \
+                        and port_berths(state, town.name) < rules.navies.port_capacity:
+                    return town.name
+        ring = [x for lane in ring for x in scenario.lane_neighbours(lane)
+                if x not in seen and lane_open(scenario, rules, x, state.phase)]
+        seen.update(ring)
+    return None
+
+
+def winter_in_port(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
+    """As Late Autumn ends, every navy out of port goes back to port for the winter (the seed's
+    "the navy returns to port for the winter"; options.navies_winter_in_port): the nearest friendly
+    port with a free berth, with what it carries.  One that finds none is lost with all aboard, or
+    winters at sea (options.winter_without_berth)."""
+    if not rules.options.navies_winter_in_port:
+        return state, []
+    events: list[Event] = []
+    for navy in sorted((n for n in state.navies if not n.port), key=lambda n: n.id):
+        town = _nearest_berth(scenario, state, rules, navy)
+        if town is not None:
+            lane = scenario.towns[town].lane
+            state = state.with_navies(replace(navy, lane=lane, berth=f"port:{town}"))
+            events.append(_event(state, "navy_winters", {"navy": navy.id, "nation": navy.nation, "from": navy.lane,
+                                                         "port": town},
+                                 f"navy {navy.id} ({navy.nation}) returns to port for the winter: {town}"))
+        elif rules.options.winter_without_berth == "lost":
+            state, evs = sink(state, navy, "no friendly port for the winter")
+            events += evs
+        else:
+            events.append(_event(state, "navy_winters", {"navy": navy.id, "nation": navy.nation, "from": navy.lane,
+                                                         "port": ""},
+                                 f"navy {navy.id} ({navy.nation}) finds no friendly port: it winters at sea in {navy.lane}"))
     return state, events

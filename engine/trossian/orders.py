@@ -13,8 +13,11 @@ from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError, BellicaError
 from bellica.geo.files import whole_number
 
+from dataclasses import replace
+
 from . import couriers as couriers_mod
 from . import movement, navies
+from .calendar import label
 from .dice import Dice
 from .model import GameState, Scenario
 from .rules import Rules
@@ -63,6 +66,43 @@ def _addressee(scenario: Scenario, state, nation: str, to: str) -> str:
                      f"campaign, nor a person by title (General NAME, Governor NAME, ...): give one of those")
 
 
+def _words(order) -> str:
+    from .couriers import order_words
+
+    return order_words(order)
+
+
+def _order_for(scenario: Scenario, state: GameState, rules: Rules | None, nation: str, to: str,
+               text: str) -> tuple[str, list[str]]:
+    """("army N", the order) of ``--order TEXT`` for addressee ``to``: ``march P, P, ...`` (the
+    provinces to enter, in order, each bordering the one before; as many phases as it takes) or
+    ``hold``.  Only an army takes an order, and only where orders travel by courier."""
+    if rules is not None and not rules.options.couriers_carry_orders:
+        raise InputError("--order: in this campaign armies obey orders as given (options.couriers_carry_orders "
+                         "is off): give a march order instead")
+    army = next((a for a in state.armies if a.nation == nation and (f"army {a.id}" == to or (a.name and a.name == to))), None)
+    if army is None:
+        ours = ", ".join(f"army {a.id}" for a in state.armies if a.nation == nation) or "none"
+        raise InputError(f"--order is for an army: give --to one of {nation}'s armies ({ours}), not {to!r}")
+    verb, _, rest = text.partition(" ")
+    verb = named(verb.strip(), list(ORDER_VERBS), "--order", "no order an army takes")
+    places = [place_named(scenario, p.strip(), "--order") for p in rest.split(",") if p.strip()]
+    if verb == "hold":
+        if places:
+            raise InputError(f"--order {text!r}: hold takes no province: give --order hold")
+        return f"army {army.id}", ["hold"]
+    if not places:
+        raise InputError(f"--order {text!r}: give the provinces to enter: --order \"march P, P\"")
+    for a, b in zip(places[:-1], places[1:]):
+        if not scenario.adjacent(a, b):
+            raise InputError(f"--order {text!r}: {b} does not border {a}: give neighbouring provinces in order")
+    return f"army {army.id}", ["march", *places]
+
+
+#: The orders a courier carries to an army (options.couriers_carry_orders).
+ORDER_VERBS = ("march", "hold")
+
+
 def _town_named(scenario: Scenario, name: str, where: str) -> str:
     return named(name, list(scenario.towns), where, "not a town of this campaign")
 
@@ -83,7 +123,8 @@ def _own(state: GameState, what: str, ident: int, nation: str):
 _NAVY_VERBS = ("sail", "put_in", "lie_off", "put_out", "embark", "disembark")
 
 
-def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str, arg: Mapping) -> dict:
+def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str, arg: Mapping,
+                   rules: Rules | None = None) -> dict:
     """The order's input with every name spelled as the scenario spells it (what the log records)."""
     if kind == "march":
         army = _own(state, "army", arg["army"], nation)
@@ -125,10 +166,18 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
         courier = _own(state, "courier", arg["courier"], nation)
         action = arg.get("action")
         if action == "send":
-            if not str(arg.get("message") or "").strip() or not str(arg.get("to") or "").strip():
-                raise InputError("courier send: give --message TEXT and --to WHOM")
-            return {"nation": nation, "courier": courier.id, "action": "send", "message": str(arg["message"]).strip(),
-                    "to": _addressee(scenario, state, nation, str(arg["to"]).strip())}
+            order = arg.get("order") or ""  # an army's order, carried in the message
+            if isinstance(order, (list, tuple)):  # as the log records it (re-adjudication gives it again)
+                order = _words(order)
+            order = str(order).strip()
+            if not str(arg.get("to") or "").strip() or not (str(arg.get("message") or "").strip() or order):
+                raise InputError("courier send: give --message TEXT (or --order ORDER) and --to WHOM")
+            to = _addressee(scenario, state, nation, str(arg["to"]).strip())
+            out = {"nation": nation, "courier": courier.id, "action": "send", "to": to}
+            if order:
+                out["to"], out["order"] = _order_for(scenario, state, rules, nation, to, order)
+            out["message"] = str(arg.get("message") or "").strip() or _words(out["order"])
+            return out
         if action == "move":
             path = [place_named(scenario, p, "--via", lanes=True) for p in arg.get("path") or ()]
             if not path:
@@ -160,6 +209,8 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
 def _apply_order(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, kind: str, a: Mapping):
     """Carry out one resolved order (InputError where the rules refuse it)."""
     if kind == "march":
+        if rules.options.couriers_carry_orders:
+            return _king_march(scenario, state, rules, int(a["army"]), list(a["path"]))
         return movement.move_army(scenario, state, rules, int(a["army"]), list(a["path"]))
     if kind == "sail":
         return navies.navy_actions(scenario, state, rules, int(a["navy"]), [tuple(x) for x in a["actions"]])
@@ -170,10 +221,29 @@ def _apply_order(scenario: Scenario, state: GameState, rules: Rules, dice: Dice,
             return movement.detach(state, int(a["army"]), [int(u) for u in a["units"]], a.get("name", ""))
         return movement.set_standing(state, int(a["army"]), a["action"])
     if a["action"] == "send":
-        return couriers_mod.send_courier(scenario, state, a["nation"], int(a["courier"]), a["message"], a["to"])
+        return couriers_mod.send_courier(scenario, state, a["nation"], int(a["courier"]), a["message"], a["to"],
+                                         a.get("order", ()))
     if a["action"] == "move":
         return couriers_mod.move_courier(scenario, state, rules, int(a["courier"]), list(a["path"]), dice)
-    return couriers_mod.deliver(state, int(a["courier"]))
+    return couriers_mod.deliver(state, int(a["courier"]), label(rules, state))
+
+
+def _king_march(scenario: Scenario, state: GameState, rules: Rules, army_id: int, path: list[str]):
+    """A march given straight by the king (options.couriers_carry_orders): only an army under his
+    hand (:func:`movement.local_command`) takes it, as a march of this phase (checked as every
+    march is); it is then the order the army obeyed, and arrived, it holds."""
+    army = state.army(army_id)
+    capital = scenario.nations[army.nation].capital
+    if not movement.local_command(scenario, rules, army) and not army.moved:  # (moved: move_army says so)
+        where = f"aboard navy {army.aboard}" if army.aboard else f"in {army.province}"
+        where = "with its king, but takes his orders by courier (options.local_command = none)" \
+            if (army.province, army.aboard) == (capital, 0) else f"{where}, away from its king in {capital}"
+        raise InputError(f"army {army_id} ({army.nation}) is {where}: it obeys only "
+                         f"orders a courier brings: courier send --courier N --to \"army {army_id}\" "
+                         f"--order \"march {', '.join(path)}\", then move and deliver it")
+    state, events = movement.move_army(scenario, state, rules, army_id, path)
+    done = replace(state.army(army_id), order=("hold",), order_from=f"the king in {capital}, {label(rules, state)}")
+    return state.with_armies(done), events
 
 
 class _SafeRoads(Dice):

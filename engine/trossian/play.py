@@ -19,7 +19,7 @@ from bellica.engine.core.names import did_you_mean, named
 from bellica.engine.core.names import matches as _match
 
 from . import battles as battles_mod
-from . import treasury
+from . import movement, treasury
 from .calendar import label
 from .dice import Dice
 from .model import WINTER
@@ -113,7 +113,7 @@ def act(c, step: str, nation: str, **arg) -> list[Event]:
     def body(snap, scenario, rules, state, rnd, dice, who):
         phase = snap.campaign("phase")
         if step in ORDER_KINDS:
-            a = _resolve_order(scenario, state, step, who, arg)
+            a = _resolve_order(scenario, state, step, who, arg, rules)
             trial = state
             mine = _orders_of(snap, rnd, who)
             for _n, _s, kind, given in mine:  # the state this nation's earlier orders leave
@@ -262,6 +262,8 @@ def engine_step(c, name: str) -> list[Event]:
                         told.append(Event(rnd, phase, "order_failed", {"nation": nation, "seq": seq, "kind": kind,
                                                                        "why": why},
                                           f"{nation}'s order {seq} ({kind}) fails: {why}"))
+            state, evs = movement.follow_orders(scenario, state, rules)  # armies marching on by earlier orders
+            told += evs
             new, evs = contact(scenario, state, rules, dice)
             return (_marker(rnd, phase, "resolve", None, f"{when}: the orders are carried out"),
                     new, told + evs, [], (rnd, "battles"))

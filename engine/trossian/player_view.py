@@ -27,7 +27,8 @@ from __future__ import annotations
 from bellica.engine.core.view import PALETTE, SEA, Places, as_multi, feature_layer, owner_styles, point, province_layer
 from bellica.schema.view import Feature, PlayerView, Style
 
-HIDDEN_FROM_A_NATION = ("other nations' armies' units and strength", "other nations' treasuries, couriers and orders")
+HIDDEN_FROM_A_NATION = ("other nations' armies' units and strength",
+                        "other nations' treasuries, couriers and orders, and the orders their armies obey")
 MARKERS = "Capitals, resources, forces"
 
 
@@ -130,7 +131,10 @@ def _forces(status: dict, places: Places) -> tuple:
         where = f"aboard navy {a['aboard']}" if a["aboard"] else a["province"]
         tip = [("army", f"{a['army']}" + (f" ({a['name']})" if a["name"] else "")), ("of", a["nation"]), ("where", where)]
         if seen:
-            tip += [("units", a["strength"]), ("rests", a["rest"] or None), ("without HQ", a["standing"] or None)]
+            tip += [("units", a["strength"]), ("rests", a["rest"] or None),
+                    ("garrison" if a["standing"] == "garrison" else "without HQ", a["standing"] or None)]
+        if a.get("order"):  # the viewer's own army: the order it has received, and how it came
+            tip += [("obeys", a["order"]), ("order from", a.get("order_from"))]
         at = places.inside(lane_of.get(a["aboard"]) if a["aboard"] else a["province"])
         armies.append(Feature(at, a, text=str(a["strength"]) if seen else "?", style=f"army:{a['nation']}",
                               tooltip=tuple(tip)))
@@ -178,6 +182,9 @@ def _panel(status: dict) -> list[tuple[str, str]]:
         t = status["treasury"]
         panel.append(("Your treasury", f"{t['total']} AP (" + ", ".join(f"{k} {v}" for k, v in t["bank"].items()) + ")"))
         panel.append(("Your orders this phase", str(len(status["orders"]))))
+        for a in status["armies"]:  # which of its armies obey which order (couriers carry orders)
+            if a.get("order"):
+                panel.append((f"Army {a['army']} obeys", a["order"] + (f" (from {a['order_from']})" if a.get("order_from") else "")))
     return panel
 
 

@@ -121,9 +121,19 @@ class IceRules:
 
 @dataclass(frozen=True)
 class PacificationRules:
+    """``garrison_town`` / ``garrison_port``: the units of a city's garrison by the city's kind
+    ("Every city possesses a garrison"; the numbers are ours, datasets/rules/trossian.toml).  A
+    campaign whose frozen rules predate the garrison has none (the empty default)."""
+
     ap: int
     phases: int
     winter_port_extra: int
+    garrison_town: tuple[str, ...] = ()
+    garrison_port: tuple[str, ...] = ()
+
+    def garrison(self, kind: str) -> tuple[str, ...]:
+        """The garrison of a city province of ``kind`` ("town" or "port"; a land province has none)."""
+        return {"town": self.garrison_town, "port": self.garrison_port}.get(kind, ())
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,15 @@ class Options:
     pacify_counts_hq: bool
     retreat_into: str
     card_tens: str = "reroll"
+    # The options below came with issue 22's rules (couriers carry orders, city garrisons, navies
+    # wintering in port).  A campaign whose frozen rules predate them reads these defaults, which
+    # are the engine's play before them, so its log still replays; datasets/rules/trossian.toml
+    # gives the seed's reading for new campaigns.
+    couriers_carry_orders: bool = False
+    local_command: str = "capital"
+    garrison_fights: str = "alone"
+    navies_winter_in_port: bool = False
+    winter_without_berth: str = "lost"
 
 
 @dataclass(frozen=True)
@@ -184,6 +203,7 @@ class Rules(SectionedRules):
             "attrition": lambda rows: {r: AttritionRow(**rows[r]) for r in RESULTS},
             "ice": _ice,
             "costs": lambda costs: {k: int(v) for k, v in costs.items()},
+            "pacification": _pacification,
         }
 
     def _check(self, where: str) -> None:
@@ -205,6 +225,10 @@ class Rules(SectionedRules):
         cr = self.couriers
         if not 1 <= cr.captured_max <= cr.killed_max <= cr.die:
             raise InputError(f"{where} couriers: give 1 <= captured_max <= killed_max <= die")
+        for kind in ("town", "port"):
+            wrong = [k for k in self.pacification.garrison(kind) if k not in kinds]
+            if wrong:
+                raise InputError(f"{where} pacification.garrison_{kind}: {wrong[0]!r} is no unit kind: use {', '.join(kinds)}")
         if self.cards.double_on != self.cards.die or self.cards.die - 1 != c.per_year:
             raise InputError(f"{where} cards: die = {self.cards.die}, double_on = {self.cards.double_on}: give one "
                              f"face per phase plus the double on the top face (die = double_on = {c.per_year + 1})")
@@ -237,6 +261,14 @@ def _calendar(cal: Mapping[str, Any]) -> CalendarRules:
     cal = dict(cal)
     return CalendarRules(first_year=int(cal["first_year"]), phases=tuple(cal["phases"]),
                          seasons=tuple(cal["seasons"]), phases_per_season=int(cal["phases_per_season"]))
+
+
+def _pacification(p: Mapping[str, Any]) -> PacificationRules:
+    p = dict(p)
+    for key in ("garrison_town", "garrison_port"):
+        if key in p:
+            p[key] = tuple(str(k) for k in p[key])
+    return PacificationRules(**p)
 
 
 def _ice(ice: Mapping[str, Any]) -> IceRules:

@@ -16,7 +16,19 @@ __all__ = ["TROSSIAN_SEAL", "TrossianSeal"]
 _SECRET_TABLES = {"tr_treasury": "nation", "tr_couriers": "nation", "tr_orders": "nation", "tr_armies": "nation"}
 #: Rule events a nation keeps to itself (and, for a courier's interception, the captor).
 _SECRET_KINDS = {"courier_sent", "courier_check", "courier_moved", "courier_delivered", "income", "ap_moved",
-                 "recruited", "bank_captured", "card_schedule", "order_failed"}
+                 "recruited", "bank_captured", "card_schedule", "order_failed", "army_order_void"}
+
+
+#: ``tr_game``'s rows of a nation's armies' orders in force (storage.ORDERS_KEY + nation): its own, for ever.
+_ORDERS_KEY = "orders/"
+
+
+def _orders_row_nation(data: Mapping) -> str | None:
+    """The nation whose orders in force a ``tr_game`` row holds (None: another row of the table)."""
+    if data.get("table") != "tr_game":
+        return None
+    key = str((data.get("row") or data.get("key") or {}).get("key", ""))
+    return key[len(_ORDERS_KEY):] if key.startswith(_ORDERS_KEY) else None
 
 
 def _order_round(data: Mapping) -> int:
@@ -34,6 +46,8 @@ def _readers(kind: str, data: Mapping) -> tuple[frozenset[str], bool]:
         # A courier's orders (its message, its road) and a winter's banking and recruiting stay its nation's.
         forever = data.get("step") in ("courier", "bank", "recruit", "roll")  # a secret die entered at the table too
         return frozenset({nation} if nation else ()), not forever
+    if kind in ("put_row", "drop_row") and _orders_row_nation(data) is not None:
+        return frozenset({_orders_row_nation(data)}), False
     if kind in ("put_row", "drop_row"):
         row = data.get("row") or data.get("key") or {}
         nation = row.get(_SECRET_TABLES[data["table"]])
@@ -53,7 +67,7 @@ def _is_secret(kind: str, data: Mapping) -> bool:
     if kind in ("put_row", "drop_row"):
         if kind == "drop_row" and data.get("table") == "tr_armies":
             return False  # an army gone is seen by all
-        return data.get("table") in _SECRET_TABLES
+        return data.get("table") in _SECRET_TABLES or _orders_row_nation(data) is not None
     if kind in ("dice", "put_note"):  # a note: a nation's secret die entered at the table (table_dice)
         return bool(data.get("nation"))
     return kind in _SECRET_KINDS
@@ -87,6 +101,8 @@ class TrossianSeal(OrderSeal):
 
 
 def _public(data: Mapping) -> dict:
+    if _orders_row_nation(data) is not None:
+        return {"table": data["table"], "row": {"nation": _orders_row_nation(data)}}
     if "table" in data:
         row = data.get("row") or data.get("key") or {}
         keep = {"tr_armies": ("army", "nation", "province", "aboard"), "tr_orders": ("round", "nation", "seq"),
@@ -106,7 +122,7 @@ def _sealed_text(data: Mapping) -> str:
     if pub.get("step"):
         return f"{nation}: a {pub['step']} order (sealed)"
     what = {"tr_couriers": "a courier", "tr_treasury": "its treasury", "tr_orders": "an order",
-            "tr_armies": "an army"}.get(pub.get("table"), "a secret")
+            "tr_armies": "an army", "tr_game": "its armies' orders"}.get(pub.get("table"), "a secret")
     return f"{nation}: {what} (sealed)" if nation else f"{what} (sealed)"
 
 

@@ -7,7 +7,7 @@ not their units; another nation's orders once every nation has given its orders 
 except a courier's (a message never opens to another nation).  The umpire reads every army's units
 and no nation's treasury, couriers or unopened orders, as its view and log show.  ``next_id`` in
 ``tr_game`` counts every counter ever made, so it tells how many armies the others raised: only
-the umpire reads it.
+the umpire read it, until the armies' orders in force (issue 22) shared its table: now nobody.
 """
 
 from __future__ import annotations
@@ -27,8 +27,12 @@ SECRETS = (
            mine="nation = $viewer", public=f"kind <> 'courier' AND {_OPENED}", umpire=False),
     Secret("tr_armies", "other nations' armies' units", "never (only where an army stands)",
            mine="nation = $viewer", columns=("units", "strength", "has_hq", "speed")),
-    Secret("tr_game", "how many counters have been made (next_id)", "never (the umpire's)",
-           public="key <> 'next_id'"),
+    # ``orders/NATION``: the orders its armies obey, which couriers carried (storage.ORDERS_KEY): its
+    # own, never the umpire's nor another nation's (as its couriers' messages); so the umpire, who
+    # may read no nation's row of the table, no longer reads next_id either.
+    Secret("tr_game", "how many counters have been made (next_id) and each nation's armies' orders",
+           "never (next_id nobody's; a nation's orders its own)",
+           mine="key = 'orders/' || $viewer", public="key <> 'next_id' AND key NOT LIKE 'orders/%'", umpire=False),
 )
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .model import WINTER, Army, Event, GameState, Scenario, Siege
+from .model import WINTER, Army, Event, GameState, Scenario, Siege, Unit
 from .rules import Rules
 
-__all__ = ["blockaded", "capture", "pacification", "troop_ap", "winter_sieges"]
+__all__ = ["blockaded", "capture", "pacification", "raise_garrisons", "troop_ap", "winter_garrisons", "winter_sieges"]
 
 
 def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
@@ -119,7 +119,10 @@ def pacification(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Ga
             continue
         if prov.ports and holder is not None and rules.options.unblockaded_port != "ignore" \
                 and not blockaded(scenario, state, province, nation):
-            if rules.options.unblockaded_port == "restart":
+            # the navy that went back to port for the winter sails out again in Early Spring: the
+            # seed prices that lifted blockade as the winter's one extra phase, so it undoes nothing
+            back_from_winter = siege.wintered and state.phase == 0 and rules.options.navies_winter_in_port
+            if rules.options.unblockaded_port == "restart" and not back_from_winter:
                 siege = replace(siege, done=0)
             sieges[province] = siege
             events.append(_event(state, "siege_unblockaded", {"province": province, "nation": nation},
@@ -150,3 +153,44 @@ def winter_sieges(scenario: Scenario, state: GameState, rules: Rules) -> tuple[G
                                  f"the blockade of {s.province} lifts for the winter: the siege needs {s.needed} phases"))
         out.append(s)
     return replace(state, sieges=tuple(out)), events
+
+
+# --- city garrisons ("Every city possesses a garrison") --------------------------------------------
+
+
+def raise_garrisons(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
+    """Before the battles are found: in every city province (scenario order) held by a nation where
+    an army hostile to it stands, the city's garrison (pacification.garrison_town / _port) turns out
+    as an army of the holder (``standing`` "garrison"), so a battle opens against it, unless it was
+    beaten already (``state.ungarrisoned``), or (options.garrison_fights "alone") an army of the
+    holder or an ally stands there to fight instead.  A neutral city's garrison is the umpire's."""
+    events: list[Event] = []
+    for province, prov in scenario.provinces.items():
+        holder = state.control.get(province)
+        kinds = rules.pacification.garrison(prov.kind)
+        if holder is None or not kinds or province in state.ungarrisoned:
+            continue
+        here = state.armies_in(province)
+        if any(a.garrison for a in here) or not any(state.hostile(a.nation, holder) for a in here):
+            continue
+        if rules.options.garrison_fights == "alone" and any(not state.hostile(a.nation, holder) for a in here):
+            continue
+        ids, state = state.ids(1 + len(kinds))
+        army = Army(ids[0], holder, province, tuple(Unit(i, k) for i, k in zip(ids[1:], kinds)),
+                    standing="garrison", name=f"garrison of {prov.seat}")
+        state = state.with_armies(army)
+        events.append(_event(state, "garrison_stands", {"army": army.id, "nation": holder, "province": province,
+                                                        "units": list(kinds)},
+                             f"the garrison of {province} ({holder}: {', '.join(kinds)}) stands as army {army.id}"))
+    return state, events
+
+
+def winter_garrisons(scenario: Scenario, state: GameState) -> tuple[GameState, list[Event]]:
+    """In winter quarters the garrisons go back within their walls (their armies leave the board) and
+    every beaten one is raised again, save in a city still under siege."""
+    gone = tuple(a.id for a in state.armies if a.garrison)
+    besieged = {s.province for s in state.sieges}
+    raised = sorted(p for p in state.ungarrisoned if p not in besieged)
+    state = replace(state.with_armies(drop=gone), ungarrisoned=state.ungarrisoned & besieged)
+    return state, ([_event(state, "garrisons_raised", {"provinces": raised},
+                           f"winter quarters: the garrisons of {', '.join(raised)} are raised again")] if raised else [])

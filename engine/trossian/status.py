@@ -13,6 +13,7 @@ from bellica.engine.core.tables import Snapshot
 
 from . import navies, treasury
 from .calendar import label, phase_name
+from .couriers import order_words
 from .model import GameState
 from .orders import ALLY_PHASES, ORDER_KINDS, _orders_of, nation_named
 from .storage import state_of
@@ -79,6 +80,14 @@ def _require(c, snap: Snapshot, name: str, nation: str | None = None) -> None:
         raise StepRefused(f"cannot end the phase: battles are open; {words()}")
 
 
+def _order_seen(rules, army) -> str | None:
+    """The order an army obeys, in words, as its nation reads it: None where orders need no courier;
+    "none yet (holds)" before any reached it."""
+    if not rules.options.couriers_carry_orders or army.garrison:
+        return None
+    return order_words(army.order) or "none yet (holds)"
+
+
 def status_view(c, nation: str | None = None) -> dict:
     """Where the campaign stands, as ``nation`` may see it (its own treasury, couriers, orders
     and armies' units; others' armies without their units).  None: the umpire's view, every
@@ -93,9 +102,12 @@ def status_view(c, nation: str | None = None) -> dict:
     armies = []
     for a in state.armies:
         own = viewer is None or a.nation == viewer  # the umpire sees every army's strength
+        mine = viewer is not None and a.nation == viewer  # the order it obeys: its nation's alone (not the umpire's)
         armies.append({"army": a.id, "nation": a.nation, "province": a.province, "aboard": a.aboard,
                        "name": a.name, "units": [asdict(u) for u in a.units] if own else None,
-                       "strength": len(a.units) if own else None, "rest": a.rest, "standing": a.standing})
+                       "strength": len(a.units) if own else None, "rest": a.rest, "standing": a.standing,
+                       "order": _order_seen(rules, a) if mine else None,
+                       "order_from": (a.order_from or None) if mine else None})
     out = {
         "round": pos.round, "phase": pos.phase, "date": label(rules, state), "season": phase_name(rules, state.phase),
         "viewer": viewer, "next_step": step, "next": words,
@@ -115,7 +127,8 @@ def status_view(c, nation: str | None = None) -> dict:
         out["treasury"] = {"bank": dict(ns.bank), "total": ns.treasury, "income": treasury.income(scenario, state, rules, viewer),
                            "cards_in": [rules.calendar.phases[p] for p in ns.schedule], "intelligence": list(ns.intelligence)}
         out["couriers"] = [{"courier": x.id, "where": x.where, "mode": x.mode, "message": x.message, "to": x.to,
-                            "moved": x.moved} for x in state.couriers if x.nation == viewer]
+                            "moved": x.moved, "order": order_words(x.order) or None}
+                           for x in state.couriers if x.nation == viewer]
         out["orders"] = [{"seq": s, "kind": k, "input": a} for _n, s, k, a in _orders_of(snap, pos.round, viewer)]
     return out
 
@@ -131,7 +144,9 @@ def status_lines(view: Mapping) -> list[str]:
         where = f"aboard navy {a['aboard']}" if a["aboard"] else f"in {a['province']}"
         strength = f", {a['strength']} units" if a["strength"] is not None else ""
         out.append(f"  army {a['army']} ({a['nation']}{', ' + a['name'] if a['name'] else ''}) {where}{strength}"
-                   + (f", rests {a['rest']}" if a["rest"] else ""))
+                   + (f", rests {a['rest']}" if a["rest"] else "")
+                   + (f", obeys: {a['order']}" + (f" (from {a['order_from']})" if a.get("order_from") else "")
+                      if a.get("order") else ""))
     for n in view["navies"]:
         out.append(f"  navy {n['navy']} ({n['nation']}) in {n['lane']}" + (f" at {n['berth']}" if n["berth"] else " at sea"))
     for pair in view.get("alliances", ()):
@@ -150,7 +165,8 @@ def status_lines(view: Mapping) -> list[str]:
         out.append(f"  treasury: {t['total']} AP banked (" + ", ".join(f"{p} {v}" for p, v in t["bank"].items())
                    + f"); winter income {sum(t['income'].values())} AP")
         for x in view["couriers"]:
-            out.append(f"  courier {x['courier']} in {x['where']} ({x['mode']})" + (f": to {x['to']}: {x['message']}" if x["message"] else ""))
+            out.append(f"  courier {x['courier']} in {x['where']} ({x['mode']})" + (f": to {x['to']}: {x['message']}" if x["message"] else "")
+                       + (f" (order: {x['order']})" if x.get("order") else ""))
         for note in t["intelligence"]:
             out.append(f"  captured message: {note}")
         for o in view["orders"]:

@@ -77,10 +77,11 @@ def _army(c, nation, *, action, army, others, units, name):
     return act(c, "army", nation, army=army, action=action, **{"with": others}, units=units, name=name)
 
 
-def _courier(c, nation, *, action, courier, message, to, path):
+def _courier(c, nation, *, action, courier, message, to, path, order=None):
     from .ruleset import act
 
-    return act(c, "courier", nation, courier=courier, action=action, message=message, to=to, path=path)
+    return act(c, "courier", nation, courier=courier, action=action, message=message, to=to, path=path,
+               **({"order": order} if order else {}))
 
 
 def _bank(c, nation, *, source, target, ap):
@@ -110,6 +111,9 @@ ACTIONS = (
         Param("courier", "The courier's number.", "whole", "--courier", required=True, example="74"),
         Param("message", "send: the king's order it carries.", flag="--message", example="Hold Bender"),
         Param("to", "send: whom it is for (an army, a general, a city).", flag="--to", example="army 1"),
+        Param("order", "send: the order it carries to army --to, obeyed once delivered: \"march P, P\" (the provinces "
+                       "to enter, over as many phases as it takes) or \"hold\".", flag="--order",
+              example="march Kuban"),
         Param("path", "move: the provinces and sea lanes passed, in order (repeat).", flag="--via", many=True,
               metavar="PLACE"),
     ), details="Its message is its nation's alone.",

@@ -22,7 +22,13 @@ SQL = Path(__file__).with_name("sql")
 STATE_SQL = SQL / "state.sql"
 SCENARIO_SQL = (SQL / "scenario.sql").read_text()
 VIEWS_SQL = SQL / "views.sql"
-_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries", "offers", "sailed")
+_GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested", "entries", "offers", "sailed",
+              "ungarrisoned")
+#: ``tr_game``'s key of a nation's orders in force and its couriers' carried orders (JSON, its nation's
+#: secret: seal.py, secrets.py).  Kept in the key/value table so that campaign files made before
+#: issue 22 read as they are; written for every nation from the start when
+#: ``options.couriers_carry_orders`` is on (never dropped), never when it is off.
+ORDERS_KEY = "orders/"
 
 
 def install_views(con) -> None:
@@ -104,6 +110,11 @@ def _rows(scenario: Scenario, state: GameState, rules: Rules | None = None) -> d
         game["offers"] = _j(sorted(list(o) for o in state.offers))
     if state.sailed:  # written only while a navy has sailed this phase (older campaigns have no row)
         game["sailed"] = _j(sorted(state.sailed))
+    if state.ungarrisoned:  # written only while a garrison is beaten (older campaigns have no row)
+        game["ungarrisoned"] = _j(sorted(state.ungarrisoned))
+    if rules.options.couriers_carry_orders:
+        for n in state.nations:
+            game[ORDERS_KEY + n] = _j(_orders_in_force(state, n))
     out["tr_game"] = {(k,): {"key": k, "value": str(v)} for k, v in game.items()}
     out["tr_control"] = {(p,): {"province": p, "nation": state.control.get(p)} for p in scenario.provinces}
     out["tr_treasury"] = {(n,): {"nation": n, "bank": _j(dict(s.bank)), "treasury": s.treasury,
@@ -125,6 +136,29 @@ def _rows(scenario: Scenario, state: GameState, rules: Rules | None = None) -> d
     return out
 
 
+def _orders_in_force(state: GameState, nation: str) -> dict:
+    """``nation``'s armies' orders in force and its couriers' carried orders, as stored."""
+    return {"armies": {str(a.id): [list(a.order), a.order_from] for a in state.armies
+                       if a.nation == nation and (a.order or a.order_from)},
+            "couriers": {str(c.id): list(c.order) for c in state.couriers if c.nation == nation and c.order}}
+
+
+def _with_orders(game: dict, armies: tuple, couriers: tuple) -> tuple[tuple, tuple]:
+    """The armies and couriers with the orders ``tr_game``'s ``orders/NATION`` rows hold."""
+    from dataclasses import replace
+
+    held, carried = {}, {}
+    for key, value in game.items():
+        if key.startswith(ORDERS_KEY):
+            data = json.loads(value)
+            held.update({int(k): v for k, v in data.get("armies", {}).items()})
+            carried.update({int(k): v for k, v in data.get("couriers", {}).items()})
+    armies = tuple(replace(a, order=tuple(held[a.id][0]), order_from=held[a.id][1]) if a.id in held else a
+                   for a in armies)
+    couriers = tuple(replace(c, order=tuple(carried[c.id])) if c.id in carried else c for c in couriers)
+    return armies, couriers
+
+
 def state_of(snap: Snapshot) -> GameState:
     """The :class:`GameState` the stored tables hold."""
     t = snap.tables
@@ -142,6 +176,7 @@ def state_of(snap: Snapshot) -> GameState:
     sieges = tuple(Siege(r[0], r[1], int(r[2]), int(r[3]), bool(r[4])) for r in sorted(t["tr_sieges"].values()))
     battles = tuple(Battle(int(r[0]), r[1], tuple(tuple(s) for s in json.loads(r[2])),
                            tuple(tuple(s) for s in json.loads(r[3]))) for r in sorted(t["tr_battles"].values()))
+    armies, couriers = _with_orders(game, armies, couriers)
     return GameState(
         year=int(game["year"]), phase=int(game["phase"]), control={p: n for p, n in t["tr_control"].values()},
         nations=nations, armies=armies, navies=navies_, couriers=couriers, sieges=sieges, battles=battles,
@@ -150,4 +185,5 @@ def state_of(snap: Snapshot) -> GameState:
         entries=frozenset(tuple(e) for e in json.loads(game["entries"])),
         scheduled=int(game["scheduled"]), next_id=int(game["next_id"]),
         offers=frozenset(tuple(o) for o in json.loads(game.get("offers", "[]"))),
-        sailed=frozenset(int(n) for n in json.loads(game.get("sailed", "[]"))))
+        sailed=frozenset(int(n) for n in json.loads(game.get("sailed", "[]"))),
+        ungarrisoned=frozenset(json.loads(game.get("ungarrisoned", "[]"))))

@@ -136,7 +136,8 @@ def census_left(scenario: Scenario, state: GameState, nation: str, kind: str) ->
     elif kind == "courier":
         have = sum(1 for c in state.couriers if c.nation == nation)
     else:
-        have = sum(1 for a in state.armies if a.nation == nation for u in a.units if u.kind == kind)
+        # a city's garrison is the city's, not a stand of the nation's tabletop army
+        have = sum(1 for a in state.armies if a.nation == nation and not a.garrison for u in a.units if u.kind == kind)
     return max(0, int(limit) - have)
 
 

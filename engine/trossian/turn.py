@@ -22,10 +22,10 @@ from .cards import draw_cards, schedule_year
 from .dice import Dice
 from .model import WINTER, Army, Courier, Event, GameState, NationState, Navy, Scenario, Unit
 from .movement import march_home
-from .navies import ice_losses, sea_battles
+from .navies import ice_losses, sea_battles, winter_in_port
 from .rules import Rules
 from .scenario import parse_unit
-from .sieges import pacification, winter_sieges
+from .sieges import pacification, raise_garrisons, winter_garrisons, winter_sieges
 from .treasury import collect_income
 
 __all__ = ["begin_phase", "contact", "diplomacy", "end_phase", "end_winter", "new_game", "set_alliance"]
@@ -89,9 +89,12 @@ def begin_phase(scenario: Scenario, state: GameState, rules: Rules, dice: Dice) 
 
 
 def contact(scenario: Scenario, state: GameState, rules: Rules, dice: Dice) -> tuple[GameState, list[Event]]:
-    """After the orders: sea fights in every contested sea space, then a battle opened in every
-    province where enemies stand (to be fought on the table and entered)."""
+    """After the orders: sea fights in every contested sea space, the garrisons of cities an enemy
+    stands in, then a battle opened in every province where enemies stand (to be fought on the
+    table and entered)."""
     state, events = sea_battles(scenario, state, rules, dice)
+    state, evs = raise_garrisons(scenario, state, rules)
+    events += evs
     state, evs = find_battles(scenario, state)
     return state, events + evs
 
@@ -109,11 +112,16 @@ def end_phase(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameS
         raise InputError("enemies share " + ", ".join(e.data["province"] for e in still)
                          + ": run contact and resolve the battles first")
     state, events = pacification(scenario, state, rules)
+    if state.phase == 0 and rules.options.navies_winter_in_port:
+        state = replace(state, sieges=tuple(replace(s, wintered=False) for s in state.sieges))
+    last = is_last_phase(rules, state.phase)
+    if last:  # the navies go back to port before the winter (in Late Autumn's waters)
+        state, evs = winter_in_port(scenario, state, rules)
+        events += evs
     armies = tuple(replace(a, rest=a.rest if a.fought else max(0, a.rest - 1), moved=False, fought=False)
                    for a in state.armies)
     navies = tuple(replace(n, actions=0) for n in state.navies)
     couriers = tuple(replace(c, moved=False) for c in state.couriers)
-    last = is_last_phase(rules, state.phase)
     year, phase = next_phase(rules, state.year, state.phase)
     state = replace(state, armies=armies, navies=navies, couriers=couriers, contested=frozenset(),
                     entries=frozenset(), sailed=frozenset(), year=year, phase=phase)
@@ -123,6 +131,8 @@ def end_phase(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameS
         events += evs
         state, evs = winter_sieges(scenario, state, rules)
         events += evs
+        state, evs = winter_garrisons(scenario, state)
+        events += evs
     return state, events
 
 
@@ -131,7 +141,9 @@ def end_winter(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Game
     if state.phase != WINTER:
         raise InputError(f"{label(rules, state)} is not winter quarters")
     year, phase = next_phase(rules, state.year, state.phase)
-    sieges = tuple(replace(s, wintered=False) for s in state.sieges)
+    # with the navies wintering in port, a wintered port siege keeps its mark through Early Spring
+    # (sieges.pacification: the blockade's return undoes nothing), cleared as that phase ends
+    sieges = state.sieges if rules.options.navies_winter_in_port else tuple(replace(s, wintered=False) for s in state.sieges)
     state = replace(state, year=year, phase=phase, sieges=sieges)
     return state, [_event(state, "spring", {"year": year}, f"Early Spring {year}: the armies leave winter quarters")]
 

@@ -30,7 +30,7 @@ def campaign(tmp_path_factory):
         engine_step(c, "end")
         engine_step(c, "begin")
         # Mid Spring's orders, given but not carried out: nothing of them on the others' pages.
-        act(c, "march", "Russia", army=13, path=["Kuban"])
+        act(c, "march", "Russia", army=1, path=["Bessarabia"])  # in the Tsar's capital: no courier needed
     return path
 
 

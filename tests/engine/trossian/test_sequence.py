@@ -10,13 +10,15 @@ from bellica.engine.core.events import to_json
 
 from bellica.engine.trossian import battles, couriers, movement, navies, treasury, turn
 from bellica.engine.trossian.model import WINTER, Courier, Navy, state_from_dict, state_to_dict
-from bellica.engine.trossian.rules import default_rules
+from bellica.engine.trossian.rules import rules_with
 from bellica.geo.errors import InputError
 
 from .test_economy import DECK, TWENTY
 from .tiny import Scripted, army, tiny_scenario, tiny_state
 
-R = default_rules()
+# The year as it is played without city garrisons (Cport falls to the blockade alone);
+# test_table_top_rules.py plays the garrisons.
+R = rules_with({"pacification": {"garrison_town": [], "garrison_port": []}})
 
 
 def test_a_year_on_the_tiny_world():
