@@ -6,7 +6,7 @@ declares no steps as data (its forms are written by hand).  The endpoints are th
 warnings), ``POST /api/preview`` (one army's move previewed by the engine, :mod:`.preview`),
 ``GET /static/orders_map.js`` (the order form's script: the check, and moves plotted on the map), ``/orders``, ``/umpire/step``,
 ``/umpire/deadline``, ``/umpire/sql``, ``/umpire/result``, ``/umpire/administer``, ``/retreat``,
-``/commit`` and ``/reveal-orders``.
+``/choices`` (a player's own administration choices, :mod:`.vv_choices`), ``/commit`` and ``/reveal-orders``.
 """
 
 from __future__ import annotations
@@ -66,8 +66,12 @@ def orders_from_form(r, ident: Identity, form: dict[str, str], c=None):
         if not ident.commands(a) or f"moves-{a.id}" not in form:
             continue  # an army another player commands, or one the form leaves out (a script's partial orders)
         moves = form.get(f"moves-{a.id}", "")
+        links = _sea_links(form.get(f"sea-{a.id}", ""))
+        picked = form.get(f"sea-pick-{a.id}", "").strip()  # chosen from the list (the page's script copies it too)
+        if picked and picked not in links:
+            links.append(picked)
         try:
-            orders[a.id] = army_orders_from_cli(a.id, moves, sea_links=_sea_links(form.get(f"sea-{a.id}", "")))
+            orders[a.id] = army_orders_from_cli(a.id, moves, sea_links=links)
         except OrderError as err:
             problems += err.problems
     if c is not None:
@@ -187,10 +191,11 @@ def _orders_text(o) -> dict[str, str]:
 def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
     """The order form's row of each live army ``ident`` commands: its stored (sealed) orders, or
     what was typed into a refused form; in the initiative stage, the uses it may choose from."""
-    from bellica.engine.vae_victis.order_aids import initiative_uses
+    from bellica.engine.vae_victis.order_aids import initiative_uses, sea_link_targets
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
 
     uses = initiative_uses(c.board, r.state, ident.faction) if r.stage == STAGE_INITIATIVE else []
+    links = sea_link_targets(c.board, r.state, ident.faction) if r.stage != STAGE_INITIATIVE else []
     rows = []
     for a in (a for a in r.live_armies() if ident.commands(a)):
         o = view.get(a.id, (None, None))[1]
@@ -202,7 +207,7 @@ def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
                       "sea": typed.get(f"sea-{a.id}", "")}
         state = f"in from {submitters[a.id]} (sealed)" if a.id in submitters else "no orders yet"
         rows.append({"id": a.id, "strength": a.strength, "state": state, "where": _where(c, a.cell),
-                     "uses": uses, **stored})
+                     "uses": uses, "links": links, **stored})
     return rows
 
 
@@ -250,6 +255,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     """A player's page (``templates/orders_player.html``): the round, the order form (or the
     commit-reveal forms, or the orders as the engine shows them once locked), battles, map, log."""
     from bellica.app.adjudication import battles_section, commit_reveal_section
+    from bellica.app.vv_choices import choices_section
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
     from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
@@ -271,6 +277,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
+                  choices=Markup(choices_section(c, ident, typed)),
                   log=_log(c, f, before))
 
 
@@ -328,6 +335,7 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     what was ``typed`` into it (the administration ``choices`` too)."""
     from bellica.app.adjudication import administration_section, battles_section
     from bellica.app.deadline import ZONES, local_value, zones
+    from bellica.app.vv_choices import choosers_section
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.steps import status_data
 
@@ -346,6 +354,7 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
                   battles=Markup(battles_section(c, ident, typed if failed.startswith("result-") else None)),
                   buttons=[s for s in steps if s != "administer"], administering="administer" in steps,
                   administer=Markup(administration_section(c, choices)) if "administer" in steps else "",
+                  choosers=Markup(choosers_section(c)),
                   sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
 
 
@@ -459,7 +468,7 @@ def _refused_page(request: Request, c, ident: Identity, err: Exception, form: di
     if ident.role == "umpire":
         page = umpire_page(c, ident, error=str(err), typed=form, failed=failed, choices=form.get("choices"))
     else:  # a commitment's digest or a reveal's orders file kept (never the secret); the order form keeps its own
-        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders") else None
+        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders", "/choices") else None
         page = player_page(c, ident, error=str(err), typed=kept)
     return HTMLResponse(page, status_code=status)
 
@@ -537,6 +546,12 @@ def action(access: CampaignAccess, roles: tuple[str, ...], run: Callable):
     return endpoint
 
 
+def _post_choices(c, ident, form):
+    from bellica.app.vv_choices import post_choices
+
+    return post_choices(c, ident, form)
+
+
 def routes(access: CampaignAccess) -> list[Route]:
     """The Vae Victis routes besides the shared pages."""
     return [
@@ -551,6 +566,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),
               methods=["POST"]),
         Route("/retreat", action(access, BOTH, adjudication.post_retreat), methods=["POST"]),
+        Route("/choices", action(access, ("player",), _post_choices), methods=["POST"]),
         Route("/commit", action(access, ("player",), adjudication.post_commit), methods=["POST"]),
         Route("/reveal-orders", action(access, ("player",), adjudication.post_reveal), methods=["POST"]),
     ]

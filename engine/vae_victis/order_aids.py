@@ -18,7 +18,8 @@ from typing import Callable, Iterable, Mapping
 from bellica.engine.vae_victis.model import Board, CampaignState, Halt
 from bellica.engine.vae_victis.order_errors import OrderProblem
 
-__all__ = ["initiative_uses", "mp_overrun", "MovePreview", "NextHex", "PreviewStep", "preview_move"]
+__all__ = ["initiative_uses", "mp_overrun", "MovePreview", "NextHex", "PreviewStep", "preview_move", "ChoiceOptions",
+           "choice_options", "sea_link_targets"]
 
 
 def initiative_uses(board: Board, state: CampaignState, faction: str) -> list[str]:
@@ -31,6 +32,20 @@ def initiative_uses(board: Board, state: CampaignState, faction: str) -> list[st
     blockaded = blockaded_structures(board, state)
     zones = sorted({z for zs in board.sea_zones.values() for z in zs})
     return ["strength"] + [z for z in zones if influence_cap(board, state, faction, z, blockaded) > 0]
+
+
+def sea_link_targets(board: Board, state: CampaignState, faction: str) -> list[str]:
+    """The sea links ("ZONE:STRUCTURE") ``faction`` may order now: each of its unbesieged,
+    unblockaded towns and cities next to a Coast hex of a zone where its naval superiority is at
+    least 1, as the check accepts them (how many per zone the superiority allows is the check's)."""
+    from bellica.engine.vae_victis.naval_superiority import blockaded_structures, superiority_level
+    from bellica.engine.vae_victis.order_checks import _coastal_in_zone
+
+    blockaded = blockaded_structures(board, state)
+    zones = sorted({z for zs in board.sea_zones.values() for z in zs})
+    return [f"{z}:{s.name}" for z in zones if superiority_level(board, state, z, faction) > 0
+            for s in sorted(board.structures.values(), key=lambda s: s.name)
+            if _coastal_in_zone(board, state, s, faction, z, blockaded) is None]
 
 
 # --- a move's preview -------------------------------------------------------------------------
@@ -354,3 +369,65 @@ def _naval_next(board, end, left) -> tuple[NextHex, ...]:
             why = f"costs {cost} NMP, only {left} NMP left in the faction's pools"
         out.append(NextHex(clock, cell, cost if why is None else None, why))
     return tuple(out)
+
+
+# --- a faction's administration choices (issue 21, item 2) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChoiceOptions:
+    """What a faction may choose now for administration, for a page to offer as lists (only a
+    help: :func:`engine.vae_victis.rounds.player_choices.submit_choices` still decides).
+
+    ``debarks``: navy -> the clock sides of its hex it may debark through (land a navy may enter);
+    ``advances``: a winner -> the clock sides of its land neighbours; ``sieges``: a land army ->
+    the structures of another faction in its ZoC; ``surrenders``: the faction's besieged
+    structures; ``take_overs``: the structures another faction besieges within its armies' ZoC."""
+
+    debarks: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    advances: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    sieges: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    surrenders: tuple[str, ...] = ()
+    take_overs: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.debarks or self.advances or self.sieges or self.surrenders or self.take_overs)
+
+
+def choice_options(board: Board, state: CampaignState, faction: str, winners: Iterable[int] = (),
+                   armies: Iterable[int] | None = None) -> ChoiceOptions:
+    """The :class:`ChoiceOptions` of ``faction``'s live armies (those of ``armies`` only, when
+    given: an army player's); ``winners``: the armies that won an engagement this round."""
+    from bellica.engine.vae_victis.naval import debark
+    from bellica.engine.vae_victis.naval_superiority import is_navy
+    from bellica.engine.vae_victis.zoc import army_zoc
+    from bellica.geo.errors import InputError
+
+    mine = [a for a in state.armies if a.faction == faction and not a.eliminated and a.cell is not None
+            and (armies is None or a.id in set(armies))]
+    held = {n: state.control.get(n, s.start_controller) for n, s in board.structures.items()}
+    debarks, advances, sieges, near = {}, {}, {}, set()
+    for a in mine:
+        sides = board.sides.get(a.cell, {})
+        if is_navy(board, a):
+            ok = []
+            for clock, cell in sorted(sides.items()):
+                try:  # the mistakes the map alone rules out (terrain, another faction's town), as the check does
+                    debark(board, state, a.id, clock, {})
+                except InputError:
+                    continue
+                ok.append(clock)
+            if ok:
+                debarks[a.id] = tuple(ok)
+            continue
+        zoc = army_zoc(board, a.cell)
+        near |= zoc
+        if a.id in set(winners):
+            advances[a.id] = tuple(k for k, n in sorted(sides.items()) if board.hexes[n].kind == "land")
+        targets = tuple(sorted(n for n, s in board.structures.items() if s.cell in zoc and held[n] not in (faction, None)))
+        if targets:
+            sieges[a.id] = targets
+    besieged = {s.structure: s.faction for s in state.sieges}
+    surrenders = tuple(sorted(n for n in besieged if held.get(n) == faction))
+    take_overs = tuple(sorted(n for n in besieged if held.get(n) != faction and board.structures[n].cell in near))
+    return ChoiceOptions(debarks, advances, sieges, surrenders, take_overs)

@@ -47,6 +47,20 @@
   });
   if (form.dataset.stage !== 'moves') return;
 
+  // A sea link chosen from its list is added to the typed field (once), and the list reset, so
+  // the field stays the one place the order is read from, the list only a way of clicking it in.
+  document.querySelectorAll('select.sea-pick').forEach(function (sel) {
+    sel.addEventListener('change', function () {
+      var text = document.getElementById('sea-' + sel.dataset.army), v = sel.value;
+      if (!v || !text) return;
+      var have = text.value.split(';').map(function (x) { return x.trim(); }).filter(Boolean);
+      if (have.indexOf(v) < 0) have.push(v);
+      text.value = have.join('; ');
+      sel.value = '';
+      text.dispatchEvent(new Event('input', {bubbles: true}));
+    });
+  });
+
   // --- plotting on the map ------------------------------------------------------------------
   var frame = document.getElementById('map');
   var armiesData = JSON.parse((document.getElementById('army-data') || {}).textContent || '[]');

@@ -1,0 +1,193 @@
+"""Issue 21, item 7: a whole Vae Victis II round played in headless Debian chromium by clicks only.
+
+Two players and the umpire, each in their own browser context, on a small field (Roma and Ostia
+against Capua, a Coast off Ostia): the initiative chosen from its list (army 10's influence in
+Mare Tyrrhenum), the publication, a land move plotted on the map, army 10 embarking at Ostia and
+sailing on to a second Coast hex, a sea link chosen from its list, the reveal (the last orders in),
+movement, the battle's result, the navy's debarkation chosen by its own player from a list,
+administration and victory.  No clock string is typed: every move is clicked on the map, each
+click previewed by the engine.  A screenshot of each stage goes to
+build/screenshots/vv-round-N-STAGE.png (the closing note of issue 21 cites them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bellica.app.background import running
+from bellica.app.server import create_app
+from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"vv-round-{name}.png"), full_page=True)
+
+
+def coast_campaign(path) -> dict[str, str]:
+    """The field of tests/engine/test_vv_player_choices.py in its initiative stage: its tokens."""
+    from bellica.app.tokens import issue_tokens
+    from tests.engine.boards import sketch
+    from tests.engine.test_rounds import FIELD
+    from tests.engine.test_state import make_campaign
+    from tests.engine.test_vv_player_choices import COAST, PLACEMENTS
+
+    c, _m = make_campaign(path, placements=PLACEMENTS, m=sketch(radius=4, structures=FIELD, water=COAST))
+    c.start(seed=11)
+    try:
+        return {i.name: i.token for i in issue_tokens(c)}
+    finally:
+        c.close()
+
+
+def _page(browser, url: str, token: str, outside: list[str], errors: list[str]):
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+
+    def route(r):  # the app's pages are offline: anything not on our loopback server is refused
+        if r.request.url.startswith((url, "data:", "blob:", "about:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+    page.route("**/*", route)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{url}/?token={token}")
+    return page
+
+
+def _click_hexes(page, army: int, clocks, expect) -> None:
+    """Plot ``army``'s move by clicking the highlighted hexes next to its end, one clock at a time."""
+    frame = page.frame_locator("#map")
+    done = []
+    for clock in clocks:
+        frame.locator(f"path.plot-next.plot-clock-{clock}").click()
+        done.append(str(clock))
+        expect(page.locator(f"#moves-{army}")).to_have_value(" ".join(done))
+
+
+def _drag_map(page, dx: int) -> None:
+    """Drag the map sideways (the sea off Ostia out from under the legend)."""
+    box = page.locator("#map").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y, steps=8)
+    page.mouse.up()
+
+
+def _initiative(roma, carthago, umpire, expect) -> None:
+    expect(roma.locator("#initiative-10")).to_be_visible()
+    roma.select_option("#initiative-9", "strength")
+    roma.select_option("#initiative-10", "Mare Tyrrhenum")  # influence: the list offers the zone
+    expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+    _shot(roma, "1-initiative-chosen")
+    roma.click("#submit")
+    expect(roma.locator("#message")).to_contain_text("initiative stored (sealed until publication) for armies 9, 10")
+    carthago.select_option("#initiative-1", "strength")
+    carthago.click("#submit")
+    expect(carthago.locator("#message")).to_contain_text("initiative stored")
+    umpire.click("#step-publish")
+    expect(umpire.locator("#message")).to_contain_text("naval superiority")
+    _shot(umpire, "2-initiative-published")
+
+
+def _roma_orders(roma, expect) -> None:
+    roma.goto(roma.url.split("?")[0])
+    expect(roma.locator("#round")).to_contain_text("(moves)")
+    frame = roma.frame_locator("#map")
+    expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
+    army = frame.locator("path.plot-army-9")
+    expect(army).to_have_count(1, timeout=20000)
+    army.click()  # a land move: Roma towards Capua
+    expect(roma.locator("#preview-9")).to_contain_text("ends at Roma")
+    _click_hexes(roma, 9, (3, 3), expect)
+    expect(roma.locator("#preview-9")).to_contain_text("8 left")
+    roma.click("#plot-10")  # army 10 embarks at Ostia and sails along the coast
+    expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
+    _drag_map(roma, 300)
+    _click_hexes(roma, 10, (9, 11), expect)
+    expect(roma.locator("#preview-10")).to_contain_text("NMP")
+    expect(roma.locator("#preview-10")).not_to_contain_text("Sea hex")  # it ends on a Coast hex: nothing lost
+    roma.select_option("#sea-pick-10", "Mare Tyrrhenum:Ostia")  # a sea link, chosen from its list
+    expect(roma.locator("#sea-10")).to_have_value("Mare Tyrrhenum:Ostia")
+    expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+    _shot(roma, "3-orders-plotted")
+    roma.click("#submit")
+    expect(roma.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
+
+
+def _carthago_orders(carthago, expect) -> None:
+    carthago.goto(carthago.url.split("?")[0])
+    frame = carthago.frame_locator("#map")
+    army = frame.locator("path.plot-army-1")
+    expect(army).to_have_count(1, timeout=30000)
+    army.click()
+    expect(carthago.locator("#preview-1")).to_contain_text("ends at Capua")
+    _click_hexes(carthago, 1, (9, 9), expect)
+    carthago.click("#submit")  # the last orders in: the round's orders are revealed and locked
+    expect(carthago.locator("#message")).to_contain_text("revealed and locked")
+    expect(carthago.locator("#revealed")).to_contain_text("Mare Tyrrhenum:Ostia")
+    _shot(carthago, "4-revealed")
+
+
+def _battle(roma, umpire, expect) -> None:
+    umpire.goto(umpire.url.split("?")[0])
+    umpire.click("#step-move")
+    expect(umpire.locator("#message")).to_contain_text("army 10 (roma) embarked at Ostia")
+    expect(umpire.locator("#engagement-1")).to_be_visible()
+    _shot(umpire, "5-movement")
+    umpire.select_option("#winner-1", "9")
+    umpire.fill("#casualties-1-9", "25")  # casualties as Field of Glory II shows them
+    umpire.fill("#casualties-1-1", "48")
+    umpire.locator("#result-1 button").click()
+    expect(umpire.locator("#message")).to_contain_text("army 9 (roma) wins engagement 1")
+    _shot(umpire, "6-battle-result")
+    roma.goto(roma.url.split("?")[0])
+    expect(roma.locator("#choices-state")).to_contain_text("not given yet")
+    land = roma.locator("#debark-10 option[value='3']").inner_text()
+    roma.select_option("#debark-10", "3")  # the player, not the umpire, says where the navy lands
+    roma.click("#submit-choices")
+    expect(roma.locator("#message")).to_contain_text("administration choices given by roma")
+    expect(roma.locator("#debark-10")).to_have_value("3")
+    _shot(roma, "7-debark-chosen-by-the-player")
+    return land.split(": ", 1)[1]
+
+
+def _administration_and_victory(umpire, land: str, expect) -> None:
+    umpire.goto(umpire.url.split("?")[0])
+    expect(umpire.locator("#choosers")).to_contain_text("given by token:roma (sealed until administration)")
+    expect(umpire.locator("#choosers")).to_contain_text("not given")  # carthago: nothing chosen
+    _shot(umpire, "8-who-has-chosen")
+    umpire.click("#step-administer")
+    expect(umpire.locator("#message")).to_contain_text(f"navy 10 (roma) debarked from Ostia 9 11 into {land}")
+    _shot(umpire, "9-administration")
+    umpire.click("#step-victory")
+    expect(umpire.locator("#round")).to_contain_text("round 2")
+    _shot(umpire, "10-victory")
+
+
+def test_a_whole_vae_victis_round_by_clicks_only(tmp_path):
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path = tmp_path / "coast.duckdb"
+    tokens = coast_campaign(path)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            outside: list[str] = []
+            errors: list[str] = []
+            roma, carthago, umpire = (_page(browser, url, tokens[n], outside, errors) for n in ("roma", "carthago", "umpire"))
+            _initiative(roma, carthago, umpire, expect)
+            _roma_orders(roma, expect)
+            _carthago_orders(carthago, expect)
+            land = _battle(roma, umpire, expect)
+            _administration_and_victory(umpire, land, expect)
+            assert outside == [] and errors == []
+        finally:
+            browser.close()
