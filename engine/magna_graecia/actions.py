@@ -30,6 +30,13 @@ def _losses(v: Any) -> dict[int, dict[str, int]]:
     return {int(k): {str(e): int(n) for e, n in els.items()} for k, els in (v or {}).items()}
 
 
+def _choice(v: Any):
+    """Drowned elements in the player's order: [[command, element, n], ...] (or a table, as before)."""
+    if not v:
+        return None
+    return _losses(v) if isinstance(v, Mapping) else [(int(k), str(e), int(n)) for k, e, n in v]
+
+
 #: action -> (fields, the step): the step takes (state, nmap, rules, dice, fields).
 ACTIONS: Mapping[str, tuple[tuple[str, ...], Callable[..., tuple[GameState, list[Event]]]]] = {
     "move": (("command", "path"), lambda s, m, r, d, a: movement.move(s, m, r, d, int(a["command"]), list(a["path"]))),
@@ -42,15 +49,21 @@ ACTIONS: Mapping[str, tuple[tuple[str, ...], Callable[..., tuple[GameState, list
     "end_movement": ((), lambda s, m, r, d, a: turn.end_movement(s, m, r, d)),
     "attack_city": (("node", "by?"), lambda s, m, r, d, a: cities.attack_city(s, r, a["node"], by=a.get("by"))),
     "defence": (("node", "defence"), lambda s, m, r, d, a: battles.choose_defence(s, a["node"], a["defence"])),
+    "base_edge": (("node", "edge"), lambda s, m, r, d, a: battles.choose_base_edge(s, a["node"], a["edge"])),
+    "reorganise": (("node", "from", "to", "elements"),
+                   lambda s, m, r, d, a: battles.reorganise_city(s, a["node"], int(a["from"]), int(a["to"]),
+                                                                 dict(a["elements"]))),
     "siege": (("node",), lambda s, m, r, d, a: sieges.declare_siege(s, m, r, a["node"])),
     "sally": (("node", "naval?"), lambda s, m, r, d, a: sieges.sally(s, a["node"], naval=bool(a.get("naval", False)))),
-    "result": (("node", "winner", "losses?", "open_paths?"),
+    "result": (("node", "winner", "losses?", "open_paths?", "surrendered?", "city_holder?"),
                lambda s, m, r, d, a: battles.enter_result(s, m, r, d, a["node"], a["winner"], _losses(a.get("losses")),
-                                                          open_paths=a.get("open_paths"))),
+                                                          open_paths=a.get("open_paths"),
+                                                          surrendered=_ids(a.get("surrendered") or []),
+                                                          city_holder=a.get("city_holder"))),
     "second_day": (("node", "orders"), lambda s, m, r, d, a: battles.second_day(s, m, r, a["node"], dict(a["orders"]))),
     "fleet_battle": (("node", "retreat?", "element_losses?"),
                      lambda s, m, r, d, a: fleets.fleet_battle(s, m, r, d, a["node"], retreat=a.get("retreat"),
-                                                               element_losses=_losses(a.get("element_losses")) or None)),
+                                                               element_losses=_choice(a.get("element_losses")))),
     "retreat": (("command", "path"), lambda s, m, r, d, a: retreats.retreat(s, m, r, int(a["command"]), list(a["path"]))),
     "retreat_fleet": (("side", "path"), lambda s, m, r, d, a: retreats.retreat_fleet(s, m, r, a["side"], list(a["path"]))),
     "end_turn": ((), lambda s, m, r, d, a: turn.end_player_turn(s, m, r)),

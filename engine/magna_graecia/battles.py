@@ -24,7 +24,8 @@ from .model import Battle, Command, Event, GameState, NodeMap, Retreat
 from .recovery import recover_elements
 from .rules import Rules
 
-__all__ = ["DEFENCES", "CHOICES", "camps", "choose_defence", "due_battles", "enter_result", "second_day"]
+__all__ = ["DEFENCES", "CHOICES", "camps", "choose_base_edge", "choose_defence", "due_battles", "entry_edges",
+           "enter_result", "reorganise_city", "second_day", "second_day_sides"]
 
 PHASE = "battle"
 DEFENCES = ("forward", "central", "rear")
@@ -66,9 +67,9 @@ def due_battles(state: GameState) -> tuple[GameState, list[Event]]:
             continue
         if any(b.node == node and b.kind == "land" for b in battles):
             continue
-        own = [c for c in state.at(node) if c.side == side]
-        movers = [c for c in own if c.moved and c.entered_from]
-        base = movers[0].entered_from if movers else node
+        edges = entry_edges(state, node, side)
+        # Default: the lowest-numbered command's entry; the attacker may pick another (choose_base_edge).
+        base = edges[0] if edges else node
         defenders = tuple(sorted({state.owner(c) for c in enemies}))
         b = Battle(node, side, defenders, base_edge=base)
         battles.append(b)
@@ -93,6 +94,61 @@ def _battle(state: GameState, node: str) -> Battle:
     return b
 
 
+def entry_edges(state: GameState, node: str, side: str) -> tuple[str, ...]:
+    """The nodes ``side``'s commands entered ``node`` from this turn, by command number, each once."""
+    out: list[str] = []
+    for c in state.at(node):
+        if c.side == side and c.moved and c.entered_from and c.entered_from not in out:
+            out.append(c.entered_from)
+    return tuple(out)
+
+
+def choose_base_edge(state: GameState, node: str, edge: str) -> tuple[GameState, list[Event]]:
+    """The attacker names the path of entry that is its base edge, when its commands came in by
+    more than one (the seed takes "his path of entry into the node"; the default is the
+    lowest-numbered command's).  Only before the defender has chosen where to defend."""
+    b = _battle(state, node)
+    if b.defence or b.day > 1 or b.undecided:
+        raise InputError(f"the base edge at {node} is fixed: the defenders have chosen their defence ({b.defence or 'day 2'})")
+    edges = entry_edges(state, node, b.attacker)
+    if edge not in edges:
+        raise InputError(f"{b.attacker} did not enter {node} from {edge}: give one of {', '.join(edges) or 'none (no command moved in)'}")
+    nb = replace(b, base_edge=edge)
+    state = replace(state, battles=tuple(nb if x is b else x for x in state.battles))
+    return state, [Event(state.turn, PHASE, "base_edge_chosen", {"node": node, "attacker": b.attacker, "base_edge": edge},
+                         f"{b.attacker} takes its base edge at {node} from {edge}")]
+
+
+def reorganise_city(state: GameState, node: str, giver: int, taker: int,
+                    elements: Mapping[str, int]) -> tuple[GameState, list[Event]]:
+    """A city's two or three commands reorganised before a battle at their node (seed, "Neutral
+    Cities"): elements pass from one to another at no cost.  Not once the first day is fought:
+    commands locked on the field for a second day "may NOT be reorganized"."""
+    b = _battle(state, node)
+    if b.day > 1 or b.undecided:
+        raise InputError(f"the commands at {node} are locked on the field for a second day: they may not be reorganised")
+    a, t = state.command(giver), state.command(taker)
+    for c in (a, t):
+        if not c.city or c.side or c.node != node:
+            raise InputError(f"command {c.id} is not one of {node}'s own commands: reorganise only a city's commands, "
+                             "in their node")
+    if a.city != t.city or a.id == t.id:
+        raise InputError(f"commands {giver} and {taker} must be two commands of the same city")
+    ea, et = dict(a.elements), dict(t.elements)
+    for k, n in elements.items():
+        if n < 1 or ea.get(k, 0) < n:
+            raise InputError(f"command {giver} has {ea.get(k, 0)} {k}: give 1 to that many")
+        ea[k] -= n
+        if not ea[k]:
+            del ea[k]
+        et[k] = et.get(k, 0) + n
+    state = state.with_commands([replace(a, elements=ea), replace(t, elements=et)])
+    return state, [Event(state.turn, PHASE, "city_reorganised", {"node": node, "city": a.city, "from": giver, "to": taker,
+                                                                "elements": dict(sorted(elements.items()))},
+                         f"{a.city} reorganises its commands before the battle: command {giver} passes "
+                         f"{dict(sorted(elements.items()))} to command {taker}")]
+
+
 def choose_defence(state: GameState, node: str, defence: str) -> tuple[GameState, list[Event]]:
     """The defender's choice of the table's section (on the second day: only further back)."""
     b = _battle(state, node)
@@ -109,16 +165,23 @@ def choose_defence(state: GameState, node: str, defence: str) -> tuple[GameState
 
 def enter_result(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node: str, winner: str | None,
                  losses: Mapping[int, Mapping[str, int]] | None = None, *,
-                 open_paths: Sequence[str] | None = None) -> tuple[GameState, list[Event]]:
+                 open_paths: Sequence[str] | None = None, surrendered: Sequence[int] = (),
+                 city_holder: str | None = None) -> tuple[GameState, list[Event]]:
     """The table's result at ``node``: ``winner`` a side of the battle (None: undecided),
     ``losses`` what each command lost on the table, ``open_paths`` the nodes the loser may
-    still retreat towards (None: every path but the winner's base edge)."""
+    still retreat towards (None: every path but the winner's base edge), ``surrendered`` the
+    allied city commands that surrendered (their city occupied by the enemy), which become
+    allies of ``city_holder`` (the side holding the city at the battle's end; default the
+    winner) from the next campaign turn."""
     b = _battle(state, node)
     att, dfn = camps(state, b)
+    state, gave_up = _surrenders(state, b, att + dfn, surrendered, city_holder or winner)
+    att = tuple(c for c in att if c.id not in gave_up)
+    dfn = tuple(c for c in dfn if c.id not in gave_up)
     sides_in = {state.owner(c) for c in att + dfn if state.owner(c)}
     if winner is not None and winner not in sides_in and winner != b.attacker:
         raise InputError(f"winner {winner!r} did not fight at {node}: give one of {', '.join(sorted(sides_in))} or none")
-    in_battle = {c.id for c in att + dfn}
+    in_battle = {c.id for c in att + dfn} | set(gave_up)
     losses = {int(k): dict(v) for k, v in (losses or {}).items()}
     for cid in losses:
         if cid not in in_battle:
@@ -128,6 +191,7 @@ def enter_result(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node
                      "day": b.day, "defence": b.defence, "base_edge": b.base_edge,
                      "losses": {str(k): v for k, v in losses.items()}},
                     f"battle at {node}: " + (f"{winner} wins" if winner else "undecided"))]
+    events += gave_up.values()
     still, evs = recover_elements(state, rules, dice, node, losses, held_by=winner, phase=PHASE)
     events += evs
     if winner is None:
@@ -154,6 +218,31 @@ def enter_result(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node
     allowed = tuple(open_paths) if open_paths is not None else tuple(
         n for n in nmap.neighbours(node, "land") if not (win_camp == "attacker" and n == b.base_edge))
     return _after_defeat(state, nmap, rules, node, winner, losers, allowed, events, sally=b.sally and win_camp == "defender")
+
+
+def _surrenders(state: GameState, b: Battle, fought: Sequence[Command], surrendered: Sequence[int],
+                holder: str | None) -> tuple[GameState, dict[int, Event]]:
+    """Allied city commands that surrendered (seed, "Voluntary Demoralization"): each becomes
+    an ally of ``holder`` from the next campaign turn and takes no further part in the battle."""
+    out: dict[int, Event] = {}
+    if not surrendered:
+        return state, out
+    if not holder or holder not in state.sides:
+        raise InputError(f"surrendered commands at {b.node}: give the side holding the city at the battle's end "
+                         "(--city-holder), or a winner")
+    allied = {c.id: c for c in fought if c.city and not c.side and state.owner(c)}
+    for cid in sorted(set(int(x) for x in surrendered)):
+        if cid not in allied:
+            raise InputError(f"command {cid} is not an allied city command fighting at {b.node}: name one of "
+                             f"{sorted(allied) or 'none'}")
+        c = allied[cid]
+        state = state.with_command(replace(c, ally=holder, ally_from=state.turn + 1))
+        out[cid] = Event(state.turn, PHASE, "command_surrenders",
+                         {"node": b.node, "command": cid, "city": c.city, "was": state.owner(c) or None, "ally": holder,
+                          "from_turn": state.turn + 1},
+                         f"command {cid} of {c.city} surrenders; from turn {state.turn + 1} it is an ally of {holder}, "
+                         "the side holding the city")
+    return state, out
 
 
 def _after_defeat(state: GameState, nmap: NodeMap, rules: Rules, node: str, winner: str, losers: Sequence[Command],
@@ -195,7 +284,7 @@ def second_day(state: GameState, nmap: NodeMap, rules: Rules, node: str, choices
     if not b.undecided:
         raise InputError(f"the battle at {node} has not ended undecided: enter its result first")
     att, dfn = camps(state, b)
-    need = sorted({b.attacker} | {state.owner(c) for c in dfn if c.side})
+    need = second_day_sides(state, b)
     for s in need:
         if choices.get(s) not in CHOICES:
             raise InputError(f"second day at {node}: {s}'s order is {choices.get(s)!r}: give stay or retire for each of {', '.join(need)}")
@@ -206,12 +295,29 @@ def second_day(state: GameState, nmap: NodeMap, rules: Rules, node: str, choices
         nb = replace(b, day=b.day + 1, undecided=False)
         return replace(state, battles=others + (nb,)), events
     retreats = list(state.retreats)
+    inside: list[Command] = []
     order = sorted(need, key=lambda s: s == state.phasing)   # the non-phasing side moves first
     for s in order:
         if choices[s] != "retire":
             continue
         for c in att + dfn:
-            if c.side == s and not c.inherent and any(x.id == c.id for x in state.commands):
+            if not any(x.id == c.id for x in state.commands):
+                continue
+            if c.side == s and not c.inherent:
                 retreats.append(Retreat(command=c.id, open_paths=tuple(nmap.neighbours(node, "land"))))
+            elif not c.side and c.city and state.owner(c) == s:
+                inside.append(c)   # a city's forces never leave their node: they retire behind the walls
     state = replace(state, battles=others).with_retreats(retreats)
+    if inside:
+        state = state.with_commands([replace(c, in_city=True) for c in inside])
+        events.append(Event(state.turn, PHASE, "garrison_withdraws", {"node": node, "commands": [c.id for c in inside]},
+                            f"the city forces at {node} retire inside the walls"))
     return state, events
+
+
+def second_day_sides(state: GameState, b: Battle) -> list[str]:
+    """The sides that write a second-day order: the attacker and every side fighting in the
+    defenders' camp, a city's allied commands included (their side's player writes for them,
+    even with none of its own commands there)."""
+    _att, dfn = camps(state, b)
+    return sorted({b.attacker} | {state.owner(c) for c in dfn if state.owner(c)})

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from bellica.geo.errors import InputError
 
+from .battles import entry_edges
 from .dice import Dice
 from .model import Battle, Event, GameState
 from .rules import Rules
@@ -118,8 +119,8 @@ def attack_city(state: GameState, rules: Rules, node: str, *, by: str | None = N
     state = state.with_city(node, hostile_to=side)
     if to is not None:
         state, events = join(state, node, to, state.phase, f"attacked by {side}")
-    movers = [c for c in state.at(node) if c.side == side and c.moved and c.entered_from]
-    base = movers[0].entered_from if movers else node
+    edges = entry_edges(state, node, side)
+    base = edges[0] if edges else node   # the attacker may name another (battles.choose_base_edge)
     defenders = (to,) if to is not None else (f"city:{node}",)
     existing = state.battle_at(node)
     if existing is not None:

@@ -21,7 +21,7 @@ from .model import Event, GameState, NodeMap, Retreat
 from .recovery import recover_np
 from .rules import Rules
 
-__all__ = ["destroy_fleet", "fleet_battle", "lose_np"]
+__all__ = ["destroy_fleet", "drowned", "fleet_battle", "lose_np"]
 
 PHASE = "battle"
 #: Rerolls of a tied fight before it is left standing (option ``fleet_tie = "reroll"``).
@@ -48,7 +48,7 @@ def destroy_fleet(state: GameState, side: str, by: str | None, why: str, phase: 
 
 
 def lose_np(state: GameState, rules: Rules, dice: Dice, side: str, n: int, by: str | None, *,
-            element_losses: Mapping[int, Mapping[str, int]] | None = None, phase: str = PHASE) -> tuple[GameState, list[Event]]:
+            element_losses=None, phase: str = PHASE) -> tuple[GameState, list[Event]]:
     """``side``'s fleet loses ``n`` NPs: spare ones first, then one carried element per NP."""
     f = state.fleet(side)
     events: list[Event] = []
@@ -58,9 +58,7 @@ def lose_np(state: GameState, rules: Rules, dice: Dice, side: str, n: int, by: s
     lost_np = min(n, f.np)
     drown = min(carried, max(0, lost_np - spare) * per)
     if drown:
-        chosen = {int(k): dict(v) for k, v in (element_losses or {}).items()} or pick_losses([state.command(i) for i in f.carrying], drown)
-        if sum(sum(v.values()) for v in chosen.values()) != drown or any(k not in f.carrying for k in chosen):
-            raise InputError(f"{side} must choose {drown} elements aboard its fleet (commands {list(f.carrying)}) to lose")
+        chosen = drowned(state, side, drown, element_losses)
         state, evs = apply_losses(state, chosen, by=by, turn_phase=phase, why="lost at sea")
         events += evs
     f = state.fleet(side)
@@ -79,8 +77,52 @@ def lose_np(state: GameState, rules: Rules, dice: Dice, side: str, n: int, by: s
     return state.with_fleet(replace(f, np=f.np - gone)), events
 
 
+def drowned(state: GameState, side: str, n: int, choice) -> dict[int, dict[str, int]]:
+    """The ``n`` elements ``side`` loses aboard its fleet: "the controlling player chooses which
+    elements to lose".  ``choice`` lists them in the player's order ((command, element, count) triples,
+    written before the dice are known, so it may name more than are lost: the first ``n`` go);
+    what it leaves short is the engine's pick (:func:`pick_losses`), as when no choice is given."""
+    f = state.fleet(side)
+    out: dict[int, dict[str, int]] = {}
+    left = n
+    for cid, e, count in _triples(choice):
+        if cid not in f.carrying:
+            raise InputError(f"{side}'s fleet does not carry command {cid}: choose elements of commands "
+                             f"{list(f.carrying)} to lose")
+        cmd = state.command(cid)
+        have = (1 if cmd.general else 0) if e == GENERAL else cmd.elements.get(e, 0)
+        if count + out.get(cid, {}).get(e, 0) > have:
+            raise InputError(f"command {cid} has {have} {e} aboard: choose at most that many to lose")
+        take = min(count, left)
+        if take:
+            out.setdefault(cid, {})[e] = out.get(cid, {}).get(e, 0) + take
+            left -= take
+    if left:
+        rest = [_less(state.command(i), out.get(i, {})) for i in f.carrying]
+        for cid, els in pick_losses(rest, left).items():
+            for e, count in els.items():
+                out.setdefault(int(cid), {})[e] = out.get(int(cid), {}).get(e, 0) + count
+    return out
+
+
+def _triples(choice) -> list[tuple[int, str, int]]:
+    """A choice as (command, element, count) in the player's order: a list of triples (what the
+    log keeps: JSON keeps a list's order, not a table's) or a {command: {element: count}} table."""
+    if not choice:
+        return []
+    if isinstance(choice, Mapping):
+        return [(int(k), str(e), int(n)) for k, els in choice.items() for e, n in els.items()]
+    return [(int(k), str(e), int(n)) for k, e, n in choice]
+
+
+def _less(cmd, gone: Mapping[str, int]):
+    """``cmd`` without the elements already chosen to go (so the engine's pick does not repeat them)."""
+    els = {e: k - gone.get(e, 0) for e, k in cmd.elements.items() if k - gone.get(e, 0) > 0}
+    return replace(cmd, elements=els, general="" if gone.get(GENERAL) else cmd.general)
+
+
 def fleet_battle(state: GameState, nmap: NodeMap, rules: Rules, dice: Dice, node: str, *, retreat: str | None = None,
-                 element_losses: Mapping[int, Mapping[str, int]] | None = None) -> tuple[GameState, list[Event]]:
+                 element_losses=None) -> tuple[GameState, list[Event]]:
     """Resolve the fleet fight at ``node``: ``retreat`` names a side that declines and retreats."""
     b = state.battle_at(node, "naval")
     if b is None:

@@ -26,6 +26,7 @@ STEPS: Mapping[str, tuple[tuple[str, ...], str]] = {
     "disembark": (("movement",), "phasing"), "sail": (("movement",), "phasing"), "shelter": (("movement",), "phasing"),
     "attack_city": (("movement", "battles"), "phasing or defender"), "end_movement": (("movement",), "phasing"),
     "defence": (("battles",), "defender"), "siege": (("battles",), "phasing or defender"),
+    "base_edge": (("battles",), "phasing"), "reorganise": (("battles",), "city's ally"),
     "sally": (("battles",), "phasing"),
     "result": (("battles",), "umpire"), "second_day": (("battles",), "any side"),
     "fleet_battle": (("battles",), "umpire"), "retreat": (("battles",), "owner"),
@@ -35,7 +36,8 @@ STEPS: Mapping[str, tuple[tuple[str, ...], str]] = {
 #: step -> its words in a refusal ("cannot <words>: ...")
 WORDS = {"move": "move", "exchange": "exchange elements", "embark": "embark", "disembark": "disembark",
          "sail": "sail", "shelter": "shelter the fleet", "attack_city": "attack the city", "end_movement": "end the movement",
-         "defence": "choose the defence", "siege": "lay siege", "sally": "sally", "result": "enter the result",
+         "defence": "choose the defence", "base_edge": "choose the base edge", "reorganise": "reorganise the city's commands",
+         "siege": "lay siege", "sally": "sally", "result": "enter the result",
          "second_day": "write a second-day order", "fleet_battle": "fight the fleets", "retreat": "retreat",
          "retreat_fleet": "retreat the fleet", "end_turn": "end the turn", "agree_end": "end the season",
          "roll": "enter a die"}
@@ -71,6 +73,8 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
     for k in ("node",):
         if k in a:
             a[k] = node_named(board, a[k])
+    if "edge" in a:
+        a["edge"] = node_named(board, a["edge"], "base edge")
     if "path" in a:
         if not a["path"] and step != "retreat":
             raise InputError(f"{step}: give the nodes to enter, in order")
@@ -82,10 +86,10 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
         if not a["commands"]:
             raise InputError(f"{step}: give at least one command")
         a["commands"] = [_command_id(state, x) for x in a["commands"]]
-    if step == "exchange":
+    if step in ("exchange", "reorganise"):
         els = a.get("elements") or {}
         if not els or any(not isinstance(n, int) or n < 1 for n in els.values()):
-            raise InputError("exchange: give elements as ELEMENT=N with N >= 1")
+            raise InputError(f"{step}: give elements as ELEMENT=N with N >= 1")
         a["elements"] = dict(sorted(els.items()))  # canonical, as the log's JSON reads back (issue 22)
     if step == "defence" and a.get("defence") not in DEFENCES:
         raise InputError(f"defence {a.get('defence')!r}: give one of {', '.join(DEFENCES)}")
@@ -104,6 +108,12 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
                     raise InputError(f"loss {cid}:{e}={n!r}: give a whole number of elements >= 1")
             losses[str(cid)] = dict(sorted(els.items()))
         a["losses"] = dict(sorted(losses.items()))  # canonical, as the log's JSON reads back (issue 22)
+        if a.get("surrendered"):
+            a["surrendered"] = sorted({_command_id(state, x, "--surrendered") for x in a["surrendered"]})
+        else:
+            a.pop("surrendered", None)
+        if a.get("city_holder"):
+            a["city_holder"] = side_named(board, a["city_holder"], "--city-holder")
         if a.get("open_paths") is not None:
             a["open_paths"] = [node_named(board, n, "open path") for n in a["open_paths"]]
         else:
@@ -113,6 +123,11 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
             a["retreat"] = side_named(board, a["retreat"], "--retreat")
         else:
             a.pop("retreat", None)
+        if a.get("element_losses"):  # the player's order is the choice: a list, which JSON keeps in order
+            a["element_losses"] = [[_command_id(state, k, "--drown command"), str(e), int(n)]
+                                   for k, e, n in a["element_losses"]]
+        else:
+            a.pop("element_losses", None)
     if step == "roll":
         label, value = a.get("label"), a.get("value")
         if isinstance(value, str) and whole_number(value) is not None:  # ASCII digits only: "²" is no face
@@ -183,3 +198,8 @@ def _check_turn(state: GameState, step: str, a: Mapping) -> None:
                               f"not {_poss(side)}")
     elif who == "any side" and not side:
         raise InputError(f"{step}: give --side")
+    elif who == "city's ally" and side:  # without --side: the umpire, for a neutral city
+        owner = state.owner(state.command(a["from"]))
+        if owner != side:
+            raise StepRefused(f"cannot {WORDS[step]}: command {a['from']} fights for {owner or 'nobody (neutral)'}, "
+                              f"not {side}")

@@ -120,6 +120,10 @@ class Command:
     entered_from: str = ""
     aboard: bool = False
     in_city: bool = False
+    ally: str = ""
+    """A city's command that surrendered in a battle: the side it is allied to from turn
+    ``ally_from`` (until then it fights for nobody), whatever its city's alliance."""
+    ally_from: int = 0
 
     @property
     def leaderless(self) -> bool:
@@ -279,6 +283,8 @@ class GameState:
         """The side a command fights for ("" for a neutral city's command)."""
         if c.side:
             return c.side
+        if c.ally:  # surrendered: nobody's until the next campaign turn, then the holder's ally
+            return c.ally if self.turn >= c.ally_from else ""
         city = self.cities.get(c.city)
         return city.ally or "" if city else ""
 

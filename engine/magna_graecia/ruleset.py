@@ -26,6 +26,8 @@ shelter         movement   ... shelters its fleet in a friendly fortified port
 attack_city     mov./bat.  ... attacks the neutral city where it stands (or, in the battles,
                            a defending side attacks it during the battle there)
 end_movement    movement   ... ends its movement: alliance rolls, sieges, battles due
+base_edge       battles    the attacker names its path of entry when it came by several
+reorganise      battles    a city's ally moves elements between the city's commands
 defence         battles    a defending side chooses forward / central / rear
 siege           battles    the defenders go inside the walls: a siege instead of a battle
                            (the phasing side or a defending side gives it; refused once

@@ -1,6 +1,7 @@
 """The Magna Graecia seal of the log (:data:`SEAL`): the second-day orders stay sealed until every
 side of the battle has written one; a side never reads the rules' outcomes (they name the
-sides' forces) nor the elements of another side's exchanges and embarkations."""
+sides' forces) nor the elements of another side's exchanges and embarkations, of a city's
+reorganisation, or chosen to drown in a fleet fight."""
 
 from __future__ import annotations
 
@@ -47,7 +48,12 @@ class MagnaGraeciaSeal(OrderSeal):
             return False
         if kind != "step":
             return True
-        return data.get("step") in _COMPOSITION_STEPS and (data.get("input") or {}).get("side") not in (None, viewer)
+        step, given = data.get("step"), data.get("input") or {}
+        if step == "reorganise":   # a city's elements: the umpire may give it for a neutral city
+            return given.get("side") != viewer
+        if step == "fleet_battle" and given.get("element_losses"):   # names the elements a fleet carries
+            return True
+        return step in _COMPOSITION_STEPS and given.get("side") not in (None, viewer)
 
 
 def _public(data: Mapping) -> dict:
@@ -61,8 +67,10 @@ def _sealed_text(data: Mapping) -> str:
     fields = _order_fields(data)
     if _is_order("step" if "step" in data else "put_row", data):
         return f"{fields.get('side')} writes its sealed second-day order for {fields.get('node')}"
-    if data.get("step") in _COMPOSITION_STEPS:
-        return f"{fields.get('side')} {data['step']}s (its elements are its own)"
+    if data.get("step") in _COMPOSITION_STEPS + ("reorganise",):
+        return f"{fields.get('side') or 'the umpire'} {data['step']}s (its elements are its own)"
+    if data.get("step") == "fleet_battle":
+        return f"the fleets at {fields.get('node')} fight (the elements chosen to drown are the loser's own)"
     return "an outcome of the rules (hidden: it names the sides' forces)"
 
 

@@ -10,7 +10,6 @@ from typing import Mapping
 from bellica.engine.core.machine import position_of
 from bellica.engine.core.tables import Snapshot
 
-from .battles import camps
 from .inputs import OVER, _poss, side_named
 from .model import Battle, GameState
 from .movement import reachable, reachable_by_sea
@@ -56,6 +55,12 @@ def _defending(state: GameState, side: str, b: Battle) -> bool:
     return side in b.defenders or any(state.friends(side, d) for d in b.defenders if d in state.sides)
 
 
+def _city_commands(state: GameState, b: Battle, side: str | None = None) -> int:
+    """How many commands of one city stand at the battle's node (those ``side`` is the ally of)."""
+    own = [c for c in state.at(b.node) if c.city and not c.side and (side is None or state.owner(c) == side)]
+    return max((sum(1 for c in own if c.city == x.city) for x in own), default=0)
+
+
 def _umpire_may(state: GameState, step: str, who: str) -> bool:
     """The umpire's steps, and the sides' it may take for them (a defence, a retreat), when one is due."""
     land = [b for b in state.battles if b.kind == "land"]
@@ -65,6 +70,8 @@ def _umpire_may(state: GameState, step: str, who: str) -> bool:
         return any(b.kind == "naval" for b in state.battles)
     if step == "defence":
         return any(not b.defence and not b.undecided for b in land)
+    if step == "reorganise":
+        return any(_city_commands(state, b) >= 2 and b.day == 1 and not b.undecided for b in land)
     if step == "retreat":
         return any(r.command for r in state.retreats)
     if step == "retreat_fleet":
@@ -83,6 +90,12 @@ def _side_may(state: GameState, step: str, who: str, side: str, snap: Snapshot) 
                                for s in state.sieges)
     if step == "defence":
         return any(not b.defence and not b.undecided and _defending(state, side, b) for b in land)
+    if step == "base_edge":
+        from .battles import entry_edges
+
+        return phasing and any(not b.defence and b.day == 1 and len(entry_edges(state, b.node, side)) > 1 for b in land)
+    if step == "reorganise":
+        return any(_city_commands(state, b, side) >= 2 and b.day == 1 and not b.undecided for b in land)
     if step == "siege":
         return any(not b.defence and (phasing or _defending(state, side, b)) for b in land)
     if step == "attack_city" and state.phase == "battles":
@@ -104,8 +117,9 @@ def _fortified(c, node: str) -> bool:
 
 
 def _second_day_sides(state: GameState, b: Battle) -> list[str]:
-    _att, dfn = camps(state, b)
-    return sorted({b.attacker} | {state.owner(c) for c in dfn if c.side})
+    from .battles import second_day_sides
+
+    return second_day_sides(state, b)
 
 
 def view(c, *, side: str | None = None) -> dict:

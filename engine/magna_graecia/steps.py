@@ -42,14 +42,14 @@ def pairs(values: Iterable[str], what: str, example: str) -> dict[str, int]:
     return out
 
 
-def losses_of(items: Iterable[str]) -> dict[str, dict[str, int]]:
+def losses_of(items: Iterable[str], flag: str = "--loss") -> dict[str, dict[str, int]]:
     """``COMMAND:ELEMENT=N`` words (``--loss``) as {command: {element: count}}; bad input otherwise."""
     lost: dict[str, dict[str, int]] = {}
     for item in items:
         cid, sep, rest = item.partition(":")
         if not sep or not cid.strip():
-            raise InputError(f"--loss {item!r}: give COMMAND:ELEMENT=N (e.g. '40:Sp(I)=2')")
-        for k, n in pairs([rest], "--loss", "'40:Sp(I)=2'").items():
+            raise InputError(f"{flag} {item!r}: give COMMAND:ELEMENT=N (e.g. '40:Sp(I)=2')")
+        for k, n in pairs([rest], flag, "'40:Sp(I)=2'").items():
             lost.setdefault(cid.strip(), {})
             lost[cid.strip()][k] = lost[cid.strip()].get(k, 0) + n
     return lost
@@ -77,15 +77,28 @@ def _sally(c, side, *, node, naval):
     return _play(c, "sally", {"side": side, "node": node, **({"naval": True} if naval else {})})
 
 
-def _result(c, _umpire, *, node, winner, losses, open_paths):
+def _result(c, _umpire, *, node, winner, losses, open_paths, surrendered, city_holder):
     arg: dict = {"node": node, "winner": winner, "losses": losses_of(losses)}
     if open_paths:
         arg["open_paths"] = list(open_paths)
+    if surrendered:
+        arg["surrendered"] = list(surrendered)
+    if city_holder:
+        arg["city_holder"] = city_holder
     return _play(c, "result", arg)
 
 
-def _fleet_battle(c, _umpire, *, node, retreat):
-    return _play(c, "fleet_battle", {"node": node, "retreat": retreat})
+def _fleet_battle(c, _umpire, *, node, retreat, drown):
+    order = []  # the player's order: COMMAND:ELEMENT=N words as [command, element, n], as typed
+    for item in drown or ():
+        for cid, els in losses_of([item], "--drown").items():
+            order += [[cid, e, n] for e, n in els.items()]
+    return _play(c, "fleet_battle", {"node": node, "retreat": retreat, "element_losses": order})
+
+
+def _reorganise(c, side, *, node, giver, taker, elements):
+    return _play(c, "reorganise", {"side": side, "node": node, "from": giver, "to": taker,
+                                   "elements": pairs(elements, "element", "'Sp(I)=2'")})
 
 
 def _next(c, side):
@@ -138,6 +151,20 @@ ACTIONS = (
                      required=True, metavar="forward|central|rear"),
            ), details="Without --side the umpire chooses it for the defenders.", umpire_too=True,
            example="bellica magna-graecia defence dionysian.duckdb --side Carthage Motya rear"),
+    Action("base-edge", "The attacking SIDE, its commands having entered NODE by more than one path, names the node "
+                        "it entered from that gives its base edge (before the defence is chosen; default: the "
+                        "lowest-numbered command's path).", _side_step("base_edge", "node", "edge"), SIDE, (
+               NODE,
+               Param("edge", "The node it entered from.", required=True, example="Leontini"),
+           ), step="base_edge", example="bellica magna-graecia base-edge dionysian.duckdb --side Syracuse Gela Acrae"),
+    Action("reorganise", "Before a battle at NODE, the side a city's forces fight for (or the umpire, for a neutral "
+                         "city) moves ELEMENTS between two of the city's commands, at no cost.", _reorganise, SIDE, (
+               NODE,
+               Param("giver", "The city command giving the elements.", "whole", required=True, example="40"),
+               Param("taker", "The city command taking them.", "whole", required=True, example="41"),
+               Param("elements", "The elements moved, ELEMENT=N each.", required=True, many=True, example="Sp(I)=2"),
+           ), umpire_too=True,
+           example="bellica magna-graecia reorganise dionysian.duckdb --side Carthage Motya 40 41 'Sp(I)=2'"),
     Action("siege", "SIDE lays siege to the fortified city of NODE instead of fighting there: the phasing side, or a "
                     "defending side declaring all its forces there inside the walls.",
            _side_step("siege", "node"), SIDE, (NODE,),
@@ -156,6 +183,11 @@ ACTIONS = (
                      flag="--loss", many=True, metavar="COMMAND:ELEMENT=N", example="40:Sp(I)=2"),
                Param("open_paths", "A node the loser may still retreat towards (repeat; default every path but the "
                                    "winner's base edge).", flag="--open", many=True, metavar="NODE"),
+               Param("surrendered", "An allied city command that surrendered on the table, its city occupied by the "
+                                    "enemy (repeat); it becomes an ally of the city's holder next turn.", "whole",
+                     flag="--surrendered", many=True, metavar="COMMAND", example="40"),
+               Param("city_holder", "The side holding the city at the battle's end (default: the winner).", "faction",
+                     "--city-holder", example="Syracuse"),
            ), example="bellica magna-graecia result dionysian.duckdb Gela --winner Syracuse --loss '40:Sp(I)=2' "
                       "--loss '36:Sp(O)=1'"),
     Action("second-day", "SIDE writes its sealed stay-or-retire order after an undecided day at NODE; the orders are "
@@ -170,6 +202,9 @@ ACTIONS = (
                NODE,
                Param("retreat", "The defending side retreats its fleet instead of fighting.", "faction", "--retreat",
                      example="Carthage"),
+               Param("drown", "The losing side's choice of elements to lose aboard, in its order (repeat; those beyond "
+                              "the loss are kept, those short of it the engine picks).", flag="--drown", many=True,
+                     metavar="COMMAND:ELEMENT=N", example="38:Ps(O)=2"),
            ), step="fleet_battle",
            example="bellica magna-graecia fleet-battle dionysian.duckdb Motya --retreat Carthage"),
     Action("retreat", "A beaten COMMAND retreats along PATH (its owner gives it, or the umpire).",

@@ -8,10 +8,11 @@ CREATE TABLE mg_game (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE mg_sides (name VARCHAR PRIMARY KEY, ord INTEGER, capital VARCHAR, capital_strength INTEGER,
                        left_game VARCHAR, commanders_destroyed INTEGER, np_destroyed INTEGER,
                        capitals_captured VARCHAR);
--- Every command counter (side '' with city set: a city's own command); elements JSON {DBM key: n}.
+-- Every command counter (side '' with city set: a city's own command); elements JSON {DBM key: n};
+-- ally/ally_from: a city's command that surrendered, allied to that side from that turn.
 CREATE TABLE mg_commands (id INTEGER PRIMARY KEY, ord INTEGER, side VARCHAR, node VARCHAR, elements VARCHAR,
                           general VARCHAR, city VARCHAR, inherent BOOLEAN, mp_left INTEGER, moved BOOLEAN,
-                          entered_from VARCHAR, aboard BOOLEAN, in_city BOOLEAN);
+                          entered_from VARCHAR, aboard BOOLEAN, in_city BOOLEAN, ally VARCHAR, ally_from INTEGER);
 -- Each side's one fleet: naval points, the commands aboard (JSON ids).
 CREATE TABLE mg_fleets (side VARCHAR PRIMARY KEY, ord INTEGER, node VARCHAR, np INTEGER, carrying VARCHAR,
                         sheltered BOOLEAN, mp_left INTEGER, moved BOOLEAN);

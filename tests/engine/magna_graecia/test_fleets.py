@@ -61,8 +61,13 @@ def test_the_owner_chooses_the_drowned_elements():
     rolls.update({f"recovery-np/1/Oppidum/Red/{i}": 1 for i in range(1, 6)})
     s2, _ = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 1}})
     assert s2.command(4).elements == {"Cv(O)": 3, "LH(O)": 1}
-    with pytest.raises(InputError, match="must choose 1 elements"):
-        fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 2}})
+    # The choice is written before the dice: past the loss it is kept (1 NP lost: 1 LH(O) drowns).
+    s3, _ = fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 2}})
+    assert s3.command(4).elements == {"Cv(O)": 3, "LH(O)": 1}
+    with pytest.raises(InputError, match="command 4 has 2 LH\\(O\\) aboard: choose at most that many"):
+        fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={4: {"LH(O)": 3}})
+    with pytest.raises(InputError, match="does not carry command 3"):
+        fleets.fleet_battle(s, MAP, R, Dice(1, rolls), "Oppidum", element_losses={3: {"Sp(O)": 1}})
 
 
 def test_a_fleet_may_retreat_instead_of_fighting():
