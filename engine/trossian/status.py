@@ -14,6 +14,7 @@ from bellica.engine.core.tables import Snapshot
 from . import navies, treasury
 from .calendar import label, phase_name
 from .couriers import order_words
+from .movement import local_command
 from .model import GameState
 from .orders import ALLY_PHASES, ORDER_KINDS, _orders_of, nation_named
 from .storage import state_of
@@ -107,6 +108,7 @@ def status_view(c, nation: str | None = None) -> dict:
                        "name": a.name, "units": [asdict(u) for u in a.units] if own else None,
                        "strength": len(a.units) if own else None, "rest": a.rest, "standing": a.standing,
                        "order": _order_seen(rules, a) if mine else None,
+                       "by_courier": (not local_command(scenario, rules, a)) if mine and not a.garrison else None,
                        "order_from": (a.order_from or None) if mine else None})
     out = {
         "round": pos.round, "phase": pos.phase, "date": label(rules, state), "season": phase_name(rules, state.phase),

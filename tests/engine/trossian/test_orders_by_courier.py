@@ -44,7 +44,9 @@ def test_the_kuban_corps_obeys_the_order_its_courier_brought(base_dir, tmp_path)
         engine_step(c, "begin")
         with pytest.raises(StepRefused, match=r"army 13 \(Russia\) is in Don, away from its king in Yedisan"):
             act(c, "march", "Russia", army=13, path=["Kuban"])
-        assert status_view(c, "Russia")["armies"][1]["order"] == "none yet (holds)"
+        first = {a["army"]: a for a in status_view(c, "Russia")["armies"]}
+        assert first[13]["order"] == "none yet (holds)" and first[13]["by_courier"] is True
+        assert first[1]["by_courier"] is False           # the Army of the Dniester stands in Yedisan, with the Tsar
         _phase(c, {"Russia": [
             ("courier", {"courier": 74, "action": "send", "to": "Kuban Corps", "order": "march kuban"}),
             ("courier", {"courier": 74, "action": "move", "path": ["Kherson", "Ekaterinoslav", "Don"]}),
@@ -63,7 +65,17 @@ def test_the_kuban_corps_obeys_the_order_its_courier_brought(base_dir, tmp_path)
             text = _text(log_view(c, viewer=viewer))
             assert SEEN not in text and "march Kuban" not in text and '"order"' not in text, viewer
         engine_step(c, "end")
+    for viewer, reads in (("Russia", True), ("Ottoman Porte", False), (None, False)):  # the SQL console's copies
+        assert (SEEN in _console(path, viewer)) is reads, viewer
     assert readjudicate(path)
+
+
+def _console(path, viewer) -> str:
+    """Every row of tr_game and of the log the viewer's SQL console holds."""
+    from bellica.engine.core.console import run_console
+
+    return "\n".join(repr(r.rows) for q in ("SELECT * FROM tr_game", "SELECT * FROM events")
+                     for r in run_console(path, q, "QUERY", viewer=viewer))
 
 
 def test_a_captured_order_goes_to_its_captor_alone(base_dir, tmp_path):
