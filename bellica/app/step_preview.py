@@ -37,6 +37,8 @@ submission would not, and only steps the viewer may take now are previewed.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -48,7 +50,7 @@ from starlette.routing import Route
 from bellica.app.server import HttpError, _guarded, _identify
 from bellica.app.tokens import Identity
 
-__all__ = ["Target", "map_params", "preview", "routes"]
+__all__ = ["Look", "Target", "look_of", "map_params", "preview", "routes", "targets_of", "verdict"]
 
 #: At most this many dry runs for the places a next click may take (a node map's neighbours are
 #: a handful; a parameter whose place has no known neighbours tries every target up to this).
@@ -68,6 +70,53 @@ class Target:
     label: str
     geometry: Any
     layer: str
+
+
+class Look:
+    """What previews read of the viewer's position, each once: the player view, the values the
+    ruleset offers and their targets on the map.  Kept across requests while the campaign's log
+    head stays (the next click of a path reads the same position), per viewer."""
+
+    def __init__(self, c, viewer: str | None):
+        self.c, self.viewer = c, viewer
+        self.view = c.ruleset.player_view(c, viewer)
+        self._offered: dict[tuple[str, str], Any] = {}
+        self._targets: dict[tuple[str, str], list[Target]] = {}
+
+    def offered(self, action, param):
+        key = (action.name, param.name)
+        if key not in self._offered:
+            self._offered[key] = self.c.ruleset.choices(self.c, self.viewer, action, param)
+        return self._offered[key]
+
+    def targets(self, action, param) -> list[Target]:
+        key = (action.name, param.name)
+        if key not in self._targets:
+            offered = self.offered(action, param)
+            self._targets[key] = targets_of(self.view, param.name, offered) if offered and param.kind != "flag" else []
+        return self._targets[key]
+
+
+#: Looks kept, by (campaign file, viewer, log head): the newest few.
+LOOKS_KEPT = 8
+_LOOKS: "OrderedDict[tuple, Look]" = OrderedDict()
+_LOOKS_LOCK = threading.Lock()
+
+
+def look_of(c, viewer: str | None) -> Look:
+    """The viewer's :class:`Look` at the campaign's position now (made anew once the log moved on)."""
+    head = c.log_head()
+    key = (str(c.path), viewer, head)
+    with _LOOKS_LOCK:
+        look = _LOOKS.get(key) if head is not None else None
+    if look is None:
+        look = Look(c, viewer)
+        with _LOOKS_LOCK:
+            _LOOKS[key] = look
+            while len(_LOOKS) > LOOKS_KEPT:
+                _LOOKS.popitem(last=False)
+    look.c = c  # this request's connection: the position is the same
+    return look
 
 
 # --- what may be clicked: the offered values found on the viewer's map -----------------------------
@@ -96,7 +145,7 @@ def targets_of(view, param_name: str, offered: Sequence[Any]) -> list[Target]:
         for f in layer.features:
             value = _value_of(f.properties, param_name, wanted) if f.geometry is not None else None
             if value is not None and not f.geometry.is_empty:
-                hits.append(Target(value, f.label or f.text or value, f.geometry, layer.name))
+                hits.append(Target(value, f.label or value, f.geometry, layer.name))  # a counter's text is its strength
         values = {t.value for t in hits}
         # the most values; then areas (a province to click, rather than a marker in it); then a
         # layer of those very things (one feature a value: a node's dot, not the counters on it)
@@ -121,15 +170,12 @@ def shape_of(geometry) -> dict:
     return out
 
 
-def map_params(c, view, action, viewer: str | None) -> list[dict]:
+def map_params(look: Look, action) -> list[dict]:
     """The parameters of ``action`` the viewer may fill by clicking the map, in the declaration's
     order, each with its targets (an offered value with no feature on the map stays typed only)."""
     out = []
     for p in action.params:
-        offered = c.ruleset.choices(c, viewer, action, p)
-        if not offered or p.kind == "flag":
-            continue
-        found = targets_of(view, p.name, offered)
+        found = look.targets(action, p)
         if found:
             out.append({"name": p.name, "many": p.many, "required": p.required, "layer": found[0].layer,
                         "targets": [{"value": t.value, "label": t.label, **shape_of(t.geometry)} for t in found]})
@@ -210,7 +256,7 @@ def _nearest(targets: Sequence[Target], geometry) -> str | None:
     return min(targets, key=lambda t: t.geometry.distance(geometry)).value
 
 
-def _anchor(view, c, action, viewer, param, given: Mapping[str, Any], targets: Sequence[Target]):
+def _anchor(look: Look, action, param, given: Mapping[str, Any], targets: Sequence[Target]):
     """Where the next place of ``param`` goes on from: ``(place, geometry)``.  A list's last place;
     else the force chosen in an earlier field: a counter stands on a place (the nearest target),
     an area is itself where it goes from (a province attacked from).  ``(None, None)``: nowhere known."""
@@ -222,8 +268,7 @@ def _anchor(view, c, action, viewer, param, given: Mapping[str, Any], targets: S
         if p.name == param.name:
             break
         chosen = _values(given, p)
-        offered = c.ruleset.choices(c, viewer, action, p) if chosen else None
-        force = [t for t in targets_of(view, p.name, offered) if t.value == chosen[-1]] if offered else []
+        force = [t for t in look.targets(action, p) if t.value == chosen[-1]] if chosen else []
         if not force:
             continue
         g = force[0].geometry
@@ -254,9 +299,9 @@ def _neighbours(view, targets: Sequence[Target], start: str | None, anchor) -> l
     return [v for v in dict.fromkeys(t.value for t in targets) if v in out]
 
 
-def _next_param(action, params: Sequence[dict], given: Mapping[str, Any], after: str | None):
-    """The map parameter the next click fills: a list clicked goes on; else the first left blank."""
-    names = [m["name"] for m in params]
+def _next_param(action, names: Sequence[str], given: Mapping[str, Any], after: str | None):
+    """The map parameter (of ``names``) the next click fills: a list clicked goes on; else the first
+    left blank (or a list)."""
     by_name = {p.name: p for p in action.params}
     if after in by_name and by_name[after].many:
         return by_name[after]
@@ -266,30 +311,28 @@ def _next_param(action, params: Sequence[dict], given: Mapping[str, Any], after:
     return None
 
 
-def _starts(c, view, action, viewer, given: Mapping[str, Any]) -> dict[str, str]:
+def _starts(look: Look, action, given: Mapping[str, Any]) -> dict[str, str]:
     """Where each list of places on the map starts (the force's place), for the page to draw the path from."""
     out = {}
     for p in action.params:
-        offered = c.ruleset.choices(c, viewer, action, p) if p.many else None
-        targets = targets_of(view, p.name, offered) if offered else []
-        start = _anchor(view, c, action, viewer, p, {**given, p.name: []}, targets)[0] if targets else None
+        targets = look.targets(action, p) if p.many else []
+        start = _anchor(look, action, p, {**given, p.name: []}, targets)[0] if targets else None
         if start is not None:
             out[p.name] = start
     return out
 
 
-def _reach(c, ident: Identity, view, action, viewer, param, given: Mapping[str, Any]) -> dict:
+def _reach(look: Look, ident: Identity, action, param, given: Mapping[str, Any]) -> dict:
     """Which values of ``param`` the step accepts as the next click: the places next to where it goes
     on from (every target when that is not known), each tried by the step itself."""
-    offered = c.ruleset.choices(c, viewer, action, param)
-    targets = targets_of(view, param.name, offered or ())
-    start, anchor = _anchor(view, c, action, viewer, param, given, targets)
-    near = _neighbours(view, targets, start, anchor) if anchor is not None else []
+    targets = look.targets(action, param)
+    start, anchor = _anchor(look, action, param, given, targets)
+    near = _neighbours(look.view, targets, start, anchor) if anchor is not None else []
     candidates = (near or list(dict.fromkeys(t.value for t in targets)))[:MAX_TRIES]
     reach, refused = [], {}
     for value in candidates:
         tried = _with(given, param, value)
-        v = verdict(c, ident, action, tried)
+        v = verdict(look.c, ident, action, tried)
         if v["ok"] or _only_unfilled(v, tried, param.name):
             reach.append(value)
         else:
@@ -306,8 +349,7 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
     from bellica.app.step_forms import viewer_of
 
     action = _open_action(c, ident, name)
-    viewer = viewer_of(ident)
-    view = c.ruleset.player_view(c, viewer)
+    look = look_of(c, viewer_of(ident))
     by_name = {p.name: p for p in action.params}
     out: dict[str, Any] = {"step": action.name}
     whole = None
@@ -325,13 +367,13 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
     out["fields"] = {p.name: _values(given, p) if p.many else "\n".join(_values(given, p)) for p in action.params
                      if p.kind != "flag"}
     out["verdict"] = whole or verdict(c, ident, action, given)
-    out["starts"] = _starts(c, view, action, viewer, given)
-    params = [m for m in action.params if m.kind != "flag" and c.ruleset.choices(c, viewer, action, m)]
+    out["starts"] = _starts(look, action, given)
+    params = [m for m in action.params if look.targets(action, m)]
     clicked = click if "refused" not in out.get("click", {}) else None
     nxt = by_name.get(focus) if focus in {m.name for m in params} else \
-        _next_param(action, [{"name": m.name} for m in params], given, clicked)
-    if nxt is not None and targets_of(view, nxt.name, c.ruleset.choices(c, viewer, action, nxt) or ()):
-        out["next"] = _reach(c, ident, view, action, viewer, nxt, given)
+        _next_param(action, [m.name for m in params], given, clicked)
+    if nxt is not None:
+        out["next"] = _reach(look, ident, action, nxt, given)
     return out
 
 
@@ -370,8 +412,7 @@ def routes(access) -> list[Route]:
 
     def step_map(c, ident, step, _fields, _click, _value, _focus):
         action = _open_action(c, ident, step)
-        viewer = viewer_of(ident)
-        return {"step": action.name, "params": map_params(c, c.ruleset.player_view(c, viewer), action, viewer)}
+        return {"step": action.name, "params": map_params(look_of(c, viewer_of(ident)), action)}
 
     async def map_endpoint(request: Request) -> Response:
         return await run_in_threadpool(read, request, step_map)

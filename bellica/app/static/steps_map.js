@@ -106,7 +106,7 @@
       if (p && p.many && j.fields[name] && j.fields[name].length) {
         var start = (j.starts || {})[name];
         lines.push({text: labelOf(name) + (start ? ', from ' + start : '') + ':'});
-        lines.push({list: j.fields[name].map(function (v, i) { return (i + 1) + ': ' + v; }), cls: 'plot-path-list'});
+        lines.push({list: j.fields[name], cls: 'plot-path-list'});
       }
     });
     var v = j.verdict || {};

