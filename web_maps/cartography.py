@@ -14,17 +14,17 @@ Decisions where the issue is silent:
   that overlaps no name already placed (with ``LABEL_SPACING_PX`` between them), no counter,
   battle or symbol, and no place's mark of the same or a higher priority (a capital's name may
   cross a village's dot, not the reverse); a name with no such place is hidden until a zoom
-  makes room.  So a zoomed-out map shows
-  its important names, and a counter is never drawn over a town's name: the name moves instead
-  (the counters stay where the rules' stacking puts them, so a player's eye finds them in the
-  same place at every zoom).  Each label's size is measured once (its text never changes) and
+  makes room.  So a zoomed-out map shows its important names, and a counter is never drawn over
+  a town's name: the name moves instead (the counters stay where the rules' stacking puts them,
+  so a player's eye finds them in the same place at every zoom).  Each label's size is measured once (its text never changes) and
   the candidates are boxes computed from it: one layout read per label, not one per candidate.
 - Owners: an area's owner is drawn as a solid band of the owner's colour inside its border
   (``OWNER_BAND_PX``, clipped to the area so neighbours' bands never overlap) and a sparse
   diagonal hatch (``HATCH``) over the terrain, not a translucent fill: the hexes between the hatch
   lines keep their true terrain colour, so a Roman mountain still reads as a mountain.  The hatch
-  is a canvas pattern (Leaflet's canvas renderer takes any ``fillStyle``); no Leaflet plugin draws
-  patterns on a canvas (Leaflet.pattern works on SVG only, and its last release is of 2017).
+  is a canvas pattern (Leaflet's canvas renderer takes any ``fillStyle``).  folium's
+  ``plugins.StripePattern`` wraps the npm package leaflet.pattern (0.1.0), which fills SVG paths
+  only and is loaded from a CDN: these pages draw on a canvas and fetch nothing, so no plugin.
 """
 
 from __future__ import annotations

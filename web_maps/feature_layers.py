@@ -12,15 +12,16 @@ Decisions where the view is silent:
 - Layers sharing a title are one map layer (one entry in the layer control, one legend section),
   so a ruleset may export its seats, resources and armies apart and still draw them together.
 - Areas: ``fill`` is an owner's colour: a hatch over the terrain and a band inside the border
-  (:mod:`web_maps.cartography`), never a tint that changes the terrain's colours; ``outline`` a thick dashed edge without fill
-  (not interactive unless its features have tooltip rows), ``zone`` a faint fill in a dashed
-  edge.  The group takes the shape of its first feature's style; each feature its own colour.
+  (:mod:`web_maps.cartography`), never a tint that changes the terrain's colours; ``outline`` a
+  thick dashed edge without fill (not interactive unless its features have tooltip rows),
+  ``zone`` a faint fill in a dashed edge.  The group takes the shape of its first feature's style; each feature its own colour.
   The labels of areas stand at a point inside their largest part, in a layer of their own
   ("<title>: names"), so they can be hidden without the areas.
 - Points: counters (``army``, ``navy``) and symbols (``symbol``: the feature's ``text``, one glyph,
   on a round badge; the legend shows the glyph beside the style's words) at one point stand side
-  by side in a row, in the order the view gives them, the first under the point; a ``battle`` is a ring round its point with
-  crossed swords on top of it; a ``walled`` place a dot in a dark ring.
+  by side in a row, in the order the view gives them, the first under the point; a ``battle``
+  is a ring round its point with crossed swords on top of it; a ``walled`` place a dot in a dark
+  ring.  Names are placed clear of the counters by the page (:mod:`web_maps.cartography`).
 - Lines: one map layer per style when a layer has several (``<title>: <words>``), since a
   Leaflet line layer has one stroke.
 - Legend: a section per map layer, a line per distinct ``words`` of the styles its features use

@@ -246,17 +246,20 @@ class HexOutlineLayer(Layer):
 
 
 class PointLayer(Layer):
-    """Markers: circles (canvas), stars and army counters (small DOM icons), permanent labels.
+    """Markers: circles (canvas), stars, symbols and army counters (small DOM icons), permanent labels.
 
-    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"ring"|"battle"|"none",
-    "colour", "r" (px), "text" (counter text), "sub" (a counter's second line: its strength, or absent), "label" (permanent label or
-    None), "lc" (label class), "ldir" (label direction), "prio" (which of
-    two overlapping labels stays visible: higher), "tip" ([[label, value],
-    ...] hover rows)}``; an army counter's top-left corner sits
-    ``dx``/``dy`` px from its centre point plus half its width to the left
-    (a navy is an army counter shaped as a hull).  A ring is an unfilled
-    circle of radius ``r`` in ``colour``, stroke ``w`` px, dashed by ``dash``.
-    Every string reaches the page through ``textContent`` or an escaper.
+    Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"symbol"|"ring"|"battle"|"none",
+    "colour", "r" (px), "text" (counter text, or a symbol's glyph), "sub" (a counter's second line:
+    its strength, or absent), "label" (permanent label or None), "lc" (label class), "ldir" (the
+    label's preferred side of its mark; "center" or shape "none": an area's name, on its point),
+    "prio" (labels are placed highest first; a lower one gives way), "tip" ([[label, value], ...]
+    hover rows)}``; an army counter's top-left corner sits ``dx``/``dy`` px from its centre point
+    plus half its width to the left (a navy is an army counter shaped as a hull; a symbol a round
+    badge of radius ``r``).  A ring is an unfilled circle of radius ``r`` in ``colour``, stroke
+    ``w`` px, dashed by ``dash``.  Labels and marks are handed to ``bellicaRegisterLabels``
+    (:mod:`web_maps.cartography`), which places each name clear of the counters and of the names
+    placed before it on every zoom.  Every string reaches the page through ``textContent`` or an
+    escaper.
     """
 
     _template = Template(
