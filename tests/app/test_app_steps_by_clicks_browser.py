@@ -183,3 +183,57 @@ def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
             assert not b.outside and not b.errors, (b.outside, b.errors)
         finally:
             b.close()
+
+
+# --- the Trossian campaign --------------------------------------------------------------------------
+
+
+def test_a_trossian_phase_by_clicks(capsys, tmp_path):
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path, tokens = make_tr(capsys, tmp_path)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        b = Players(p, url)
+        try:
+            ump = b.page(tokens["umpire"])
+            _send(ump, "next", "begins")
+            rus = b.page(tokens["Russia"])
+            _plot(rus, "march")
+            frame = rus.frame_locator("#map")
+            assert frame.locator(".plot-target").evaluate_all("es => es.map(e => e.dataset.value)") == ["1", "13"]
+            _shot(rus, "tr-1-choose-army")
+            _click(rus, "march", "1")
+            expect(rus.locator("#march-army")).to_have_value("1")
+            expect(_say(rus, "march")).to_contain_text("Bessarabia")  # a province it may march into, highlighted
+            _click(rus, "march", "Bessarabia")
+            expect(rus.locator("#march-path")).to_have_value("Bessarabia")
+            _shot(rus, "tr-2-path")
+            _click(rus, "march", "Crimea")
+            expect(_say(rus, "march").locator(".click-refused")).to_contain_text("Crimea does not border Bessarabia")
+            expect(rus.locator("#march-path")).to_have_value("Bessarabia")
+            _shot(rus, "tr-3-click-refused")
+            _send(rus, "march", "march")
+            _send(rus, "done", "Russia")
+            for nation in ("Ottoman Porte", "Danubian Principalities", "Crimean Khanate"):
+                _send(b.page(tokens[nation]), "done", nation)
+            ump.goto(f"{url}/")
+            _send(ump, "next", "army 1 (Russia) marched Yedisan -> Bessarabia")  # the order clicked, carried out
+            for _ in range(10):
+                v = _status(url, tokens["umpire"])
+                ump.goto(f"{url}/")
+                if v["next_step"] == "result":
+                    ump.select_option("#result-battle", str(v["battles"][0]["battle"]))
+                    ump.fill("#result-winner", "Russia")  # the umpire's word for the table's result
+                    _send(ump, "result", "battle")
+                elif v["next_step"] == "end":
+                    _send(ump, "next", "ends")
+                    break
+            assert _status(url, tokens["umpire"])["phase"] == "begin"
+            army = next(a for a in _status(url, tokens["Russia"])["armies"] if a["army"] == 1)
+            assert army["province"] == "Bessarabia", army  # it won the battle there and stays
+            rus.goto(f"{url}/")
+            _shot(rus, "tr-4-marched")
+            assert not b.outside and not b.errors, (b.outside, b.errors)
+        finally:
+            b.close()
