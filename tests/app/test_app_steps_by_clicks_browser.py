@@ -237,3 +237,58 @@ def test_a_trossian_phase_by_clicks(capsys, tmp_path):
             assert not b.outside and not b.errors, (b.outside, b.errors)
         finally:
             b.close()
+
+
+# --- the province games -------------------------------------------------------------------------
+
+
+def test_a_mare_nostrum_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path):  # noqa: F811
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path, tokens = _campaign(capsys, maps, tmp_path, "mare-nostrum", 290)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        b = Players(p, url)
+        try:
+            ump = b.page(tokens["umpire"])
+            _send(ump, "begin", "Turn 1 of 15")  # the wheels drawn from the campaign's seed
+            view = _status(url, tokens["umpire"])
+            assert view["acting"] == "Gauls"  # with this seed the Gauls act first
+            gauls = b.page(tokens["Gauls"])
+            _plot(gauls, "attack")
+            _shot(gauls, "mn-1-choose-base")
+            _click(gauls, "attack", "Gallia Cisalpina")
+            expect(gauls.locator("#attack-base")).to_have_value("Gallia Cisalpina")
+            expect(_say(gauls, "attack")).to_contain_text("highlighted on the map: Etruria")  # the one it may attack by land
+            _click(gauls, "attack", "Sicilia")
+            expect(_say(gauls, "attack").locator(".click-refused")).to_contain_text(
+                "Sicilia cannot be reached by land from Gallia Cisalpina")
+            expect(gauls.locator("#attack-into")).to_have_value("")
+            _shot(gauls, "mn-2-click-refused")
+            _click(gauls, "attack", "Etruria")
+            expect(gauls.locator("#attack-into")).to_have_value("Etruria")
+            expect(_say(gauls, "attack")).to_contain_text("the engine accepts this attack as it stands")
+            _shot(gauls, "mn-3-attack-plotted")
+            _send(gauls, "attack", "Gauls attacks Etruria")
+            # Each nation finishes in the order of play, by the done button on its page.
+            for _ in range(6):
+                acting = _status(url, tokens["umpire"]).get("acting")
+                if not acting:
+                    break
+                _send(gauls if acting == "Gauls" else b.page(tokens[acting]), "done", "has finished its actions")
+            # The umpire clicks the battle's province on the map for its result, then ends the turn.
+            ump.goto(f"{url}/")
+            for a in _status(url, tokens["umpire"])["attacks"]:
+                _plot(ump, "result")
+                _click(ump, "result", a["target"])
+                expect(ump.locator("#result-battle")).to_have_value(a["target"])
+                ump.fill("#result-winner", "defender")  # the table's result, in the umpire's word
+                _send(ump, "result", f"battle for {a['target']}")
+            _send(ump, "end", "the battles and the end of the turn")
+            view = _status(url, tokens["umpire"])
+            assert view["turn"] == 2 and view["phase"] == "begin"
+            gauls.goto(f"{url}/")
+            _shot(gauls, "mn-4-turn-2")
+            assert not b.outside and not b.errors, (b.outside, b.errors)
+        finally:
+            b.close()
