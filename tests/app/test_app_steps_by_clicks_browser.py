@@ -242,6 +242,67 @@ def test_a_trossian_phase_by_clicks(capsys, tmp_path):
 # --- the province games -------------------------------------------------------------------------
 
 
+def _rome_decides(page, url: str, token: str, v: dict) -> None:
+    """Rome's decision the turn waits for, by clicks (the attack and the province on the map); the
+    table's result is the umpire's word (Rome wins by a Major Victory)."""
+    from playwright.sync_api import expect
+
+    step = v["next_step"]
+    if step == "spend":
+        _send(page, "spend", "spend")  # the defaults: everything to Civic Improvement
+    elif step == "result":
+        b = v["pending_battle"]
+        page.fill("#result-winner", "attacker" if b["attacker"] == "Romans" else "defender")
+        page.select_option("#result-margin", "major")
+        _send(page, "result", "")
+    elif step == "province":
+        _plot(page, "province")
+        first = page.frame_locator("#map").locator('.plot-target.plot-reach[data-param="province"]').first
+        expect(first).to_be_attached(timeout=30000)
+        chosen = first.get_attribute("data-value")
+        _click(page, "province", chosen)
+        expect(page.locator("#province-province")).to_have_value(chosen)
+        _send(page, "province", chosen)
+    else:
+        _send(page, "next", "")
+
+
+def test_a_rise_of_rome_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path):  # noqa: F811
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    path, tokens = _campaign(capsys, maps, tmp_path, "rise-of-rome", 10)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        b = Players(p, url)
+        try:
+            rome = b.page(tokens["Romans"])
+            _send(rome, "next", "Rome's attack")  # the engine runs the turn until Rome must decide
+            targets = _status(url, tokens["Romans"])["targets"]
+            assert "Samnites" in targets
+            _plot(rome, "attack")
+            frame = rome.frame_locator("#map")
+            drawn = set(frame.locator(".plot-target").evaluate_all("es => es.map(e => e.dataset.value)"))
+            assert drawn == set(targets)  # a power Rome may attack is any of its provinces on the map
+            _shot(rome, "ror-1-choose-target")
+            _click(rome, "attack", "Samnites")
+            expect(rome.locator("#attack-target")).to_have_value("Samnites")
+            expect(_say(rome, "attack")).to_contain_text("the engine accepts this attack as it stands")
+            _shot(rome, "ror-2-target-clicked")
+            _send(rome, "attack", "attack Samnites")
+            for _ in range(30):
+                v = _status(url, tokens["Romans"])
+                if v["turn"] > 1:
+                    break
+                rome.goto(f"{url}/")
+                _rome_decides(rome, url, tokens["Romans"], v)
+            assert _status(url, tokens["Romans"])["turn"] == 2
+            rome.goto(f"{url}/")
+            _shot(rome, "ror-3-turn-2")
+            assert not b.outside and not b.errors, (b.outside, b.errors)
+        finally:
+            b.close()
+
+
 def test_a_mare_nostrum_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path):  # noqa: F811
     require_chromium()
     from playwright.sync_api import expect, sync_playwright
