@@ -28,10 +28,11 @@ Decisions where the issue is silent:
 * The administration form is the choices file itself, pre-filled with a commented template
   naming the round's winners and the navies at sea: the umpire who knows the CLI's format
   meets the same text, and nothing the format can say is lost to a simpler form.
-* Commit-reveal in the browser: the digest is computed on the player's own machine
-  (``bellica round commitment --file F --secret S``) and only the digest is pasted, because the
-  point of the mode is that the server never holds the orders before the reveal; an order
-  check as one types would send them, so the page offers none in that mode.
+* Commit-reveal in the browser: the orders file and its digest are made by the page's own script
+  on the player's machine (static/commit_digest.js, the engine's canonical JSON and SHA-256) and
+  only the digest is posted, because the point of the mode is that the server never holds the
+  orders before the reveal; the file and secret stay in that browser's storage for the reveal.
+  An order check as one types would send them, so the page offers none in that mode.
 """
 
 from __future__ import annotations
@@ -208,6 +209,27 @@ def _orders_file_template(r, ident) -> str:
     return "\n".join(lines)
 
 
+def _campaign_key(c) -> str:
+    """What tells this campaign's round from another's in the browser's keeping (never a secret)."""
+    return f"{c.path.name}:{int(c.snapshot().campaign('round'))}"
+
+
+def _digest_helper(c, r, ident) -> str:
+    """The in-browser maker of the orders file and its digest (static/commit_digest.js): moves per
+    army and a secret, never posted (no name attribute)."""
+    rows = "".join(f'<p><label for="cr-moves-{int(a.id)}">moves of army {int(a.id)} (clock positions, empty stands '
+                   f'still)</label> <input type="text" class="cr-moves" id="cr-moves-{int(a.id)}" data-army="{int(a.id)}" '
+                   'autocomplete="off"></p>' for a in r.live_armies() if ident.commands(a))
+    return (f'<div id="cr-helper" class="box" data-faction="{e(ident.faction)}" data-round="{int(r.round)}" '
+            f'data-campaign="{e(_campaign_key(c))}">{rows}'
+            '<p><label for="cr-secret">secret (keep it until the reveal)</label> '
+            '<input type="text" id="cr-secret" autocomplete="off"> <button type="button" id="cr-new-secret">new '
+            'secret</button> <button type="button" id="cr-make">make the digest</button></p>'
+            '<p id="cr-said" role="status"></p><p><label for="cr-file">your orders file (kept in this browser for the '
+            'reveal)</label></p><textarea id="cr-file" rows="6" readonly>'
+            f'{e(_orders_file_template(r, ident))}</textarea></div>')
+
+
 def commit_reveal_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
     """The player's commit form (until every faction has committed) or reveal form (after); a
     refused one keeps what its player ``typed``."""
@@ -225,23 +247,24 @@ def commit_reveal_section(c, ident, typed: Mapping[str, str] | None = None) -> s
     if ident.armies is not None:
         return f'<p id="commit-state">{state}. Commitments are the faction\'s: its own token commits and reveals.</p>'
     howto = ("<p>This campaign takes orders in <b>commit-reveal</b> mode: the server never holds your orders before "
-             "the reveal. Write your orders file (template below), compute its digest <i>on your own machine</i> with "
-             "<code>bellica round commitment --file orders.toml --secret YOUR-SECRET</code>, and paste only the "
-             "digest. Keep the file and the secret: you reveal them when every faction has committed.</p>")
-    template = f"<pre id=\"orders-template\">{e(_orders_file_template(r, ident))}</pre>"
+             "the reveal. Give your moves and a secret below and press “make the digest”: this page makes your "
+             "orders file and its digest <i>in your browser</i>, and keeps the file and the secret in it for the "
+             "reveal; only the digest is sent when you commit. (A digest made elsewhere may be pasted too.)</p>")
+    script = '<script src="/static/commit_digest.js"></script>'
     if r.note(REVEAL_NOTE) is None:
-        return (f'<p id="commit-state">{state}</p>{howto}{template}'
-                '<form method="post" action="/commit" id="commit"><label>digest (64 hex digits) '
-                f'<input type="text" name="digest" id="digest" autocomplete="off" value="{e(kept.get("digest", ""))}"></label> '
-                "<button>commit (replaces your earlier commitment)</button></form>")
+        return (f'<p id="commit-state">{state}</p>{howto}{_digest_helper(c, r, ident)}'
+                '<form method="post" action="/commit" id="commit"><label for="digest">digest (64 hex digits)</label> '
+                f'<input type="text" name="digest" id="digest" autocomplete="off" value="{e(kept.get("digest", ""))}"> '
+                f"<button>commit (replaces your earlier commitment)</button></form>{script}")
     if ident.faction in revealed:
         return f'<p id="commit-state">{e(ident.faction)} has revealed its orders.</p>'
     return (f'<p id="commit-state">{state}; the reveal window is open.</p>'
-            '<form method="post" action="/reveal-orders" id="reveal"><p>Paste the orders file you committed to, '
-            'exactly, and its secret:</p><label for="reveal-orders">orders file</label>'
+            f'<form method="post" action="/reveal-orders" id="reveal" data-campaign="{e(_campaign_key(c))}">'
+            '<p>The orders file you committed to, exactly, and its secret (filled in from this browser when it '
+            'made the digest):</p><label for="reveal-orders">orders file</label>'
             f'<textarea name="orders" id="reveal-orders" rows="10">{e(kept.get("orders", ""))}</textarea>'
-            '<label>secret <input type="text" name="secret" id="secret" autocomplete="off"></label> '
-            "<button>reveal</button></form>")
+            '<label for="secret">secret</label> <input type="text" name="secret" id="secret" autocomplete="off"> '
+            f"<button>reveal</button></form>{script}")
 
 
 def _faction_token(ident) -> None:

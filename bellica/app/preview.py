@@ -81,10 +81,17 @@ def _hex(c, cell: str | None, **extra) -> dict[str, Any] | None:
 
 
 def own_logistics(c, state, faction: str) -> dict[str, frozenset]:
-    """The faction's own logistics road steps as movement reads them (never another faction's)."""
+    """The faction's own logistics road steps as movement reads them (never another faction's);
+    kept for the round's state (:func:`_round` hands the same state out until the log moves on),
+    so a move plotted click by click computes them once."""
     from bellica.engine.vae_victis.logistics import logistics_for
 
-    return {faction: frozenset(logistics_for(c.board, state).road_edges.get(faction, ()))}
+    kept = c.board.derived.get("app.own_logistics")
+    if kept is None or kept[0] is not state:
+        kept = c.board.derived["app.own_logistics"] = (state, {})
+    if faction not in kept[1]:
+        kept[1][faction] = {faction: frozenset(logistics_for(c.board, state).road_edges.get(faction, ()))}
+    return kept[1][faction]
 
 
 def your_army(r, ident, text: str):
@@ -107,14 +114,19 @@ def preview_json(c, ident, form: dict[str, str]) -> dict[str, Any]:
 
 
 def _round(c, read_round):
-    """The stored round, read once per log head (every change of the campaign logs an event):
-    a plotted move asks again at each click, between which nothing usually changes."""
-    head = c.log_head()
+    """The stored round, read once per open campaign and last event: a plotted move asks again at
+    each click, between which nothing usually changes.  The app holds the file open (no other
+    process writes it meanwhile, and every write through it logs an event with a higher ``seq``),
+    so the open Campaign and its log's last ``seq`` say whether the round kept is still the
+    stored one: one light query, where the log head's hash took two (issue 21, item 3)."""
+    import weakref
+
+    seq = c.con.execute("SELECT max(seq) FROM events").fetchone()[0]
     kept = c.board.derived.get("app.preview_round")
-    if kept is not None and kept[0] == head:
-        return kept[1]
+    if kept is not None and kept[0]() is c and kept[1] == seq:
+        return kept[2]
     r = read_round(c)
-    c.board.derived["app.preview_round"] = (head, r)
+    c.board.derived["app.preview_round"] = (weakref.ref(c), seq, r)
     return r
 
 
@@ -152,7 +164,8 @@ def preview_answer(board, state, a, moves, logistics) -> dict[str, Any]:
         "steps": [{"index": s.index, "clock": s.clock, "cost": s.cost, "why": s.why, "spent": s.spent,
                    "left": max(0, p.budget - s.spent), "made": s.made, "hex": _hex(c, s.cell),
                    "strait": _hex(c, s.strait)} for s in p.steps],
-        "next": [_hex(c, n.cell, clock=n.clock, cost=n.cost, refused=named(c, n.refused)) for n in p.next],
+        "next": [_hex(c, n.cell, clock=n.clock, cost=n.cost, refused=named(c, n.refused), then=n.then,
+                      strait=_hex(c, n.strait)) for n in p.next],
         "reachable": [_hex(c, cell, left=left) for cell, left in sorted(p.reachable.items())],
     }
 

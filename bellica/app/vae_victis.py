@@ -295,6 +295,10 @@ def allowed_steps(c) -> list[str]:
         except StepRefused:
             continue
         out.append(step)
+    from bellica.engine.core.players import seats
+
+    if seats(c.con) and any(a.name == "bots" for a in c.ruleset.open_actions(c, None)):  # "let the bots play"
+        out.append("bots")
     return out
 
 
@@ -304,6 +308,10 @@ def run_step(c, step: str):
 
     steps = {"publish": rounds.publish_initiative, "reveal": rounds.reveal_round, "move": rounds.run_movement,
              "administer": rounds.run_administration, "victory": rounds.run_victory}
+    if step == "bots":  # the ruleset's declared step (docs/bots.md): every bot seat gives what the round asks now
+        from bellica.engine.core.events import Event
+
+        return [Event(0, "", "said", {}, line) for line in c.ruleset.action("bots").run(c, None)]
     if step not in steps:
         raise InputError(f"step {step!r} is not one of {', '.join(STEPS)} (results and retreats have their own forms)")
     return steps[step](c)
@@ -558,6 +566,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/api/check", api_check(access), methods=["POST"]),
         Route("/api/preview", preview_endpoint(access), methods=["POST"]),
         Route("/static/orders_map.js", static_script("orders_map.js"), methods=["GET"]),
+        Route("/static/commit_digest.js", static_script("commit_digest.js"), methods=["GET"]),
         Route("/orders", submit(access), methods=["POST"]),
         Route("/umpire/step", umpire_step(access), methods=["POST"]),
         Route("/umpire/deadline", umpire_deadline(access), methods=["POST"]),

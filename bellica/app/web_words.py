@@ -39,8 +39,15 @@ def _step_words(command: str) -> str:
     return f"the “{step}” step"
 
 
+#: Other command lines the engine's words quote: what the page offers in their place.
+_OTHERS = ((re.compile(r"\(e\.g\. `python -c [^`]*`\)"), "(the “new secret” button on your page makes one)"),)
+
+
 def web_words(text: str) -> str:
-    """``text`` with each quoted command line (`` `bellica GROUP STEP ...` ``) as the page's step."""
+    """``text`` with each quoted command line (`` `bellica GROUP STEP ...` ``) as the page's step,
+    and any other quoted command line (a secret's maker) as what the page offers instead."""
     if "`" not in text:
         return text
+    for pattern, words in _OTHERS:
+        text = pattern.sub(words, text)
     return _QUOTED.sub(lambda m: _step_words(m.group(1)), text)

@@ -69,12 +69,16 @@ class PreviewStep:
 
 @dataclass(frozen=True)
 class NextHex:
-    """A hex next to the move's end: its clock side, the MP/NMP to enter it, or why it cannot be."""
+    """A hex next to the move's end: its clock side, the MP/NMP to enter it, or why it cannot be;
+    or, with ``then``, the land across the strait hex ``strait`` on the ``clock`` side: the two
+    clock moves of a strait crossing, one step of the move (engine/vae_victis/straits.py)."""
 
     clock: int
     cell: str
     cost: int | None
     refused: str | None
+    then: int | None = None
+    strait: str | None = None
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,10 @@ def preview_move(board: Board, state: CampaignState, army_id: int, moves: tuple[
     from bellica.engine.vae_victis.order_paths import moves_by_sea
 
     a = state.army(army_id)
-    blockaded = blockaded_structures(board, state)
+    kept = board.derived.get("order_aids.blockaded")  # one position is previewed click after click
+    if kept is None or kept[0] is not state:
+        kept = board.derived["order_aids.blockaded"] = (state, blockaded_structures(board, state))
+    blockaded = kept[1]
     by_sea = moves_by_sea(board, state, a, moves, blockaded)
     problems = _move_problems(board, state, a, moves, blockaded)
     if problems:
@@ -237,16 +244,27 @@ def _land_next(board, end, faction, left, logistics, navy) -> tuple[NextHex, ...
     from bellica.engine.vae_victis.movement_entry import entry_cost
     from bellica.engine.vae_victis.order_paths import impassable_reason
 
+    from bellica.engine.vae_victis.straits import strait_crossings_from
+
+    def refusal(cost: int) -> str | None:
+        return None if cost <= left else f"costs {cost} MP, only {left} MP left"
+
+    crossings = strait_crossings_from(board, end)
+    straits = {strait for _c, strait, _c2, _to in crossings}
     out = []
     for clock, cell in sorted(board.sides.get(end, {}).items()):
         why = impassable_reason(board, cell)
         if why is not None:
             if board.hexes[cell].kind == "coast":
-                why = "water: armies on land enter it only to cross a strait (type the two clock numbers)"
+                why = ("a strait: click the land across it to cross" if cell in straits
+                       else "water: an army on land enters a Coast hex only to cross a strait")
             out.append(NextHex(clock, cell, None, why))
             continue
         cost = entry_cost(board, end, cell, faction, logistics_road_edges=logistics, navy_zoc=navy).mp
-        out.append(NextHex(clock, cell, cost, None if cost <= left else f"costs {cost} MP, only {left} MP left"))
+        out.append(NextHex(clock, cell, cost, refusal(cost)))
+    for clock, strait, clock2, to in crossings:  # movement takes the pair as one move at the far hex's cost
+        cost = entry_cost(board, strait, to, faction, logistics_road_edges=logistics, navy_zoc=navy).mp
+        out.append(NextHex(clock, to, cost, refusal(cost), then=clock2, strait=strait))
     return tuple(out)
 
 

@@ -191,3 +191,80 @@ def test_a_whole_vae_victis_round_by_clicks_only(tmp_path):
             assert outside == [] and errors == []
         finally:
             browser.close()
+
+
+def test_commit_reveal_digest_is_made_in_the_browser(tmp_path):
+    """Issue 21, item 4: the commit-reveal page names no command line; its own script makes the
+    orders file and the engine's digest on the player's machine (only the digest is posted), and
+    fills in the reveal from what the browser kept."""
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from bellica.engine.vae_victis.orders import parse_orders_text
+    from bellica.engine.vae_victis.rounds.reveal import orders_commitment
+    from tests.app.fixtures import field_campaign
+
+    path = tmp_path / "cr.duckdb"
+    tokens = field_campaign(path, orders_mode="commit-reveal")
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            outside: list[str] = []
+            errors: list[str] = []
+            for faction, moves in (("roma", {9: "3 1", 10: ""}), ("carthago", {1: "9"})):
+                page = _page(browser, url, tokens[faction], outside, errors)
+                assert "bellica round" not in page.content()
+                for army, text in moves.items():
+                    page.fill(f"#cr-moves-{army}", text)
+                page.click("#cr-new-secret")
+                page.click("#cr-make")
+                expect(page.locator("#cr-said")).to_contain_text("digest made here")
+                file, secret = page.locator("#cr-file").input_value(), page.locator("#cr-secret").input_value()
+                digest = orders_commitment(dict(parse_orders_text(file, "the page's file").orders), secret)
+                expect(page.locator("#digest")).to_have_value(digest)  # the engine's digest, made in the browser
+                if faction == "roma":
+                    _shot(page, "cr-1-digest-made-in-the-browser")
+                page.click("#commit button")
+                expect(page.locator("#message")).to_contain_text(f"{faction} commits to its round 1 orders")
+            page.goto(f"{url}/")
+            expect(page.locator("#reveal-orders")).to_have_value(file)  # kept by this browser, filled in
+            expect(page.locator("#secret")).to_have_value(secret)
+            page.click("#reveal button")
+            expect(page.locator("#message")).to_contain_text("carthago reveals")
+            assert outside == [] and errors == []
+        finally:
+            browser.close()
+
+
+def test_a_strait_is_crossed_by_one_click(tmp_path):
+    """Issue 21, item 3: the land across the strait off Ostia is highlighted beside the army's other
+    neighbours; one click on it gives the crossing's two clock moves, previewed as one step."""
+    require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.vae_victis import rounds
+
+    path = tmp_path / "strait.duckdb"
+    tokens = coast_campaign(path)
+    with Campaign.open(path) as c:
+        rounds.publish_initiative(c)
+    with running(create_app(path)) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            outside: list[str] = []
+            errors: list[str] = []
+            roma = _page(browser, url, tokens["roma"], outside, errors)
+            expect(roma.frame_locator("#map").locator("path.plot-army-10")).to_have_count(1, timeout=30000)
+            roma.click("#plot-10")
+            expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
+            _drag_map(roma, 300)
+            roma.frame_locator("#map").locator("path.plot-cross-9-7").click()
+            expect(roma.locator("#moves-10")).to_have_value("9 7")
+            expect(roma.locator("#preview-10")).to_contain_text("clock 9: Ostia 7 9 (across the strait at Ostia 9)")
+            expect(roma.locator("#preview-10")).to_contain_text("crossed the strait at Ostia 9 into Ostia 7 9")
+            expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+            _shot(roma, "strait-crossed-by-a-click")
+            assert outside == [] and errors == []
+        finally:
+            browser.close()

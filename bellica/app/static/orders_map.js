@@ -156,12 +156,16 @@
     end.on('click', takeBack);
     end.addTo(drawn);
     (j.next || []).forEach(function (h) {
-      var ok = !h.refused;
+      var ok = !h.refused, cross = h.then != null;
+      // A strait crossing is one step of two clock moves: its far land hex is drawn and clicked
+      // like any neighbour, its own classes telling it from the hex on its first clock side.
+      var cls = cross ? 'plot-next plot-cross plot-cross-' + h.clock + '-' + h.then : 'plot-next plot-clock-' + h.clock;
       var p = polygon(lf, h, ok ? {color: '#2e7d32', weight: 2, fillColor: '#66bb6a', fillOpacity: 0.3}
                               : {color: '#9e9e9e', weight: 1, dashArray: '4', fillOpacity: 0.05},
-                      'plot-next plot-clock-' + h.clock + (ok ? '' : ' plot-refused'));
-      p.bindTooltip('clock ' + h.clock + ': ' + h.name + (ok ? ', ' + h.cost + ' ' + j.unit : ': ' + h.refused));
-      p.on('click', function () { extend(h.clock); });
+                      cls + (ok ? '' : ' plot-refused'));
+      p.bindTooltip((cross ? 'clocks ' + h.clock + ' ' + h.then + ': across the strait at ' + h.strait.name + ' to '
+                           : 'clock ' + h.clock + ': ') + h.name + (ok ? ', ' + h.cost + ' ' + j.unit : ': ' + h.refused));
+      p.on('click', function () { extend(cross ? h.clock + ' ' + h.then : h.clock); });
       p.addTo(drawn);
     });
   }
