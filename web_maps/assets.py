@@ -60,6 +60,7 @@ BELLICA_CSS = """
   text-shadow: -1px -1px 0 #fff, 1px -1px 0 #fff, -1px 1px 0 #fff, 1px 1px 0 #fff; }
 .bellica-label:before { display: none; }
 .bellica-label.capital { font-size: 13px; }
+.bellica-area-label { font-size: 10px; text-transform: uppercase; letter-spacing: 1px; color: #2b2b2b; }
 .bellica-zone-label { background: transparent; border: none; box-shadow: none; padding: 0;
   font-size: 12px; font-style: italic; color: #0b3a66; letter-spacing: 1px;
   text-shadow: -1px -1px 0 #e8f1fa, 1px -1px 0 #e8f1fa, -1px 1px 0 #e8f1fa, 1px 1px 0 #e8f1fa; }

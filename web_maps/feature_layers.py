@@ -16,7 +16,8 @@ Decisions where the view is silent:
   thick dashed edge without fill (not interactive unless its features have tooltip rows),
   ``zone`` a faint fill in a dashed edge.  The group takes the shape of its first feature's style; each feature its own colour.
   The labels of areas stand at a point inside their largest part, in a layer of their own
-  ("<title>: names"), so they can be hidden without the areas.
+  ("<title>: names"), so they can be hidden without the areas; an owned area's name is in spaced
+  capitals, so a province never reads as the town of the same name beside it.
 - Points: counters (``army``, ``navy``) and symbols (``symbol``: the feature's ``text``, one glyph,
   on a round badge; the legend shows the glyph beside the style's words) at one point stand side
   by side in a row, in the order the view gives them, the first under the point; a ``battle``
@@ -48,7 +49,7 @@ UNSTYLED = Style("#808080")
 #: The ring of a walled place.
 WALL = "#1a1a1a"
 #: area shape -> (stroke weight, fill opacity, dash, label class, label priority)
-AREAS = {"fill": (1.5, 0.45, None, "bellica-label", 2), "outline": (4.0, 0.0, "8 5", "bellica-zone-label", 1),
+AREAS = {"fill": (1.5, 0.45, None, "bellica-label bellica-area-label", 2), "outline": (4.0, 0.0, "8 5", "bellica-zone-label", 1),
          "zone": (2.0, 0.08, "6 4", "bellica-zone-label", 1)}
 #: point shape -> default radius in px
 POINT_SIZES = {"dot": 4, "walled": 7, "star": 11, "ring": 14, "dashed-ring": 14, "battle": 18, "army": 11, "navy": 9,

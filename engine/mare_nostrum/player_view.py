@@ -110,7 +110,7 @@ def _capitals(board, state) -> list[Feature]:
         seat = capitals.get(name) == p.nation and p.role == "capital"
         out.append(Feature(point(p.lon, p.lat), {"province": name, "city": p.city, "capital_of": p.nation if seat else None,
                                                  "holder": owner},
-                           label=p.city if seat else "", style=f"{'seat' if seat else 'capital'}:{owner or ''}",
+                           label=p.city, style=f"{'seat' if seat else 'capital'}:{owner or ''}",
                            tooltip=(("chief city", p.city), ("of", name), ("capital of", p.nation if seat else None),
                                     ("held by", owner or "independent"))))
     return out

@@ -89,7 +89,7 @@ def _markers(board, state, places: Places) -> tuple:
             capitals.append(Feature(point(p.lon, p.lat),
                                     {"province": name, "capital": p.capital, "seat_of": p.home_of if seat else None,
                                      "holder": owner},
-                                    label=p.capital if seat else "", text=p.capital if seat else "",
+                                    label=p.capital, text=p.capital if seat else "",
                                     style=f"{'seat' if seat else 'capital'}:{owner or ''}", tooltip=tip))
         if p.resource:
             resources.append(Feature(places.inside(name), {"province": name, "resource": p.resource, "holder": owner},

@@ -107,7 +107,7 @@ def _places(board, status: dict) -> tuple:
              for n, x in board.nations.items() if x.capital in board.provinces and control.get(x.capital) == n]
     towns = [Feature(point(t.lon, t.lat), {"town": t.name, "province": t.province, "port": t.port, "lane": t.lane or None,
                                            "holder": control.get(t.province)},
-                     style="port" if t.port else "town",
+                     label=t.name, style="port" if t.port else "town",
                      tooltip=(("port" if t.port else "town", t.name), ("in", t.province), ("on the lane", t.lane or None),
                               ("held by", control.get(t.province) or "nobody")))
              for t in board.towns.values()]
