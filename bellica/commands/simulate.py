@@ -21,7 +21,19 @@ import click
 from bellica.commands.options import WHOLE
 
 #: Rulesets that can be simulated, with what the report says of them.
-RULESETS = ("rise-of-rome", "mare-nostrum")
+RULESETS = ("rise-of-rome", "mare-nostrum", "vae-victis-ii", "magna-graecia", "trossian")
+#: The rulesets played on a campaign file by engine players (--campaign): the module of their games,
+#: what --rounds counts, its default (None: the rules' own end) and the report's words for a game.
+CAMPAIGN_RULESETS = {
+    "vae-victis-ii": ("bellica.engine.vae_victis.simulate", "round", 5, "VP"),
+    "magna-graecia": ("bellica.engine.magna_graecia.simulate", "turn", None, "VP"),
+    "trossian": ("bellica.engine.trossian.simulate", "year", 10, "provinces"),
+}
+#: What a game's row keeps per round/turn/year, per faction: (the row key's prefix, the chart's words).
+SERIES = {"vae-victis-ii": ("held_by_round_", "towns and cities held"), "magna-graecia": ("vp_by_turn_", "victory points"),
+          "trossian": ("provinces_by_year_", "provinces held")}
+#: A ruleset's name as typed -> its registered name.
+ALIASES = {"vae-victis": "vae-victis-ii"}
 #: The files written into --out.
 OUTPUTS = ("summary.json", "runs.csv", "outcomes.png")
 #: The most runs one command plays: a verdict's share is then known within 0.2 points (its standard
@@ -108,6 +120,15 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 @click.option("--nation-policy", "nation_policies", multiple=True, metavar="NATION=POLICY",
               help="Mare Nostrum: the policy of one nation (repeatable); the others play --policy. "
                    "Example: --nation-policy Romans=aggressor --nation-policy Gauls=random.")
+@click.option("--campaign", "campaign_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Vae Victis II, Magna Graecia, Trossian: a campaign file fresh from `bellica campaign new` "
+                   "(never written: each game plays on a copy).")
+@click.option("--seat", "seat_items", multiple=True, metavar="FACTION=KIND",
+              help="Vae Victis II, Magna Graecia, Trossian: the bot of one faction's seat (repeatable); the others "
+                   "play --policy (default: heuristic where the ruleset has one, else random).")
+@click.option("--rounds", "length", type=WHOLE, default=None,
+              help="How long a game lasts: Vae Victis II rounds (default 5), Trossian years (default 10), "
+                   "Magna Graecia campaign turns (default: the season's own end).")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="The master seed: each run's seed derives from it and the run's index.")
 @click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
@@ -120,7 +141,8 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
 @click.option("--force", is_flag=True, help="Replace those files in --out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON document instead of the report.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar (drawn only on a terminal anyway).")
-def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, force, as_json, quiet):
+def command(ruleset, runs, policy, nation_policies, campaign_file, seat_items, length, seed, workers, scheduler, rules_file,
+            out, force, as_json, quiet):
     """Play RULESET's campaign RUNS times and report the distribution of outcomes.
 
     The engine plays every power and a named policy plays Rome: prudent (the default: defend to
@@ -134,12 +156,18 @@ def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, ru
     or random), or each --nation-policy NATION=POLICY its nation, each battle decided by a
     seeded die (a departure from the seed, which fights them in Field of Glory).
 
+    Vae Victis II (vae-victis-ii), Magna Graecia (magna-graecia) and the Trossian campaign
+    (trossian) are played on --campaign FILE, a fresh `bellica campaign new` file: every seat by
+    an engine player (--policy for all, --seat FACTION=KIND for one), the umpire's steps by the
+    engine, each battle by a seeded generator (a departure from the seed: the report says so).
+
     Example: bellica simulate rise-of-rome --runs 1000 --seed 1 --out build/sim
     """
     from bellica.engine.core.simulate import summarise
     from bellica.engine.rise_of_rome.policies import DEFAULT_POLICY, VERDICT_ORDER
     from bellica.geo.errors import InputError
 
+    ruleset = ALIASES.get(ruleset, ruleset)
     if ruleset not in RULESETS:
         raise InputError(f"no simulation for the ruleset {ruleset!r}: choose one of {', '.join(RULESETS)}")
     if runs < 1:
@@ -152,6 +180,15 @@ def command(ruleset, runs, policy, nation_policies, seed, workers, scheduler, ru
     if workers is not None and scheduler not in (None, "processes", "sync"):
         raise InputError("--workers is for the local cores; a Dask scheduler has its own workers: give one or the other")
     _check_out(out, force)
+    if ruleset in CAMPAIGN_RULESETS:
+        if nation_policies or rules_file:
+            raise InputError(f"{'--nation-policy' if nation_policies else '--rules'} is for Rise of Rome and Mare Nostrum: "
+                             f"{ruleset} plays a campaign file's own rules; give seats with --seat FACTION=KIND")
+        return _campaign_command(ruleset, runs, policy, seat_items, campaign_file, length, seed, workers, scheduler,
+                                 out, as_json, quiet)
+    if campaign_file or seat_items or length is not None:
+        raise InputError("--campaign, --seat and --rounds are for Vae Victis II, Magna Graecia and Trossian: "
+                         f"{ruleset} plays its scenario as shipped (--policy, --rules)")
     if ruleset == "mare-nostrum":
         return _mare_nostrum_command(runs, policy, nation_policies, seed, workers, scheduler, rules_file, out, as_json,
                                      quiet)
@@ -340,3 +377,130 @@ def write_runs_csv(rows: list[dict], path: Path) -> None:
         for r in rows:
             w.writerow([r[k] for k in scalar] + [r[k][i] if i < len(r[k]) else "" for k, n in lists.items()
                                                  for i in range(n)])
+
+
+# --- the rulesets played on a campaign file: Vae Victis II, Magna Graecia, Trossian ----------------------------
+
+
+def seated_factions(campaign_file: Path, ruleset: str) -> list[str]:
+    """The factions a game seats: those with armies placed (Vae Victis II: a faction holding only
+    structures, the First Punic War's Syracusae, gives no orders), else every faction.  A file of
+    another ruleset, or one already started, is one line naming the fix."""
+    from bellica.engine.core.campaign import Campaign
+    from bellica.geo.errors import InputError
+
+    with Campaign.open(campaign_file, read_only=True) as c:
+        if c.ruleset.name != ruleset:
+            raise InputError(f"--campaign {campaign_file} is a {c.ruleset.name} campaign: give a {ruleset} one "
+                             f"(`bellica campaign new --scenario ...`) or simulate {c.ruleset.name}")
+        if c.has_state():
+            raise InputError(f"--campaign {campaign_file} has already started: give a fresh `bellica campaign new` file")
+        if ruleset == "vae-victis-ii":
+            return [f for (f,) in c.con.execute("SELECT DISTINCT faction FROM placements ORDER BY faction").fetchall()]
+        return list(c.ruleset.factions(c))
+
+
+def _seats(ruleset: str, campaign_file: Path, policy: str | None, seat_items) -> dict[str, str]:
+    from bellica.engine.core.names import one_named
+    from bellica.engine.core.ruleset import get_ruleset
+    from bellica.engine.core.simulate import seat_kinds
+    from bellica.geo.errors import InputError
+
+    factions = seated_factions(campaign_file, ruleset)
+    given = {}
+    for item in seat_items:
+        name, sep, kind = str(item).partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise InputError(f"--seat {item!r}: give FACTION=KIND, e.g. --seat {factions[0]}=heuristic")
+        given[one_named(name.strip(), factions, what="faction", where="--seat")] = kind.strip().lower()
+    return seat_kinds(get_ruleset(ruleset), given, factions, policy)
+
+
+def _campaign_command(ruleset, runs, policy, seat_items, campaign_file, length, seed, workers, scheduler, out, as_json,
+                      quiet) -> None:
+    import importlib
+
+    from bellica.engine.core.simulate import summarise
+    from bellica.geo.errors import InputError
+
+    module_name, unit, default_length, score = CAMPAIGN_RULESETS[ruleset]
+    if campaign_file is None:
+        raise InputError(f"{ruleset} is played on a campaign file: give --campaign FILE, a fresh "
+                         f"`bellica campaign new --scenario ...` file")
+    if length is not None and length < 1:
+        raise InputError(f"--rounds {length}: give 1 or more {unit}s")
+    seats = _seats(ruleset, campaign_file, policy, seat_items)
+    length = length if length is not None else default_length
+    module = importlib.import_module(module_name)
+    runner = module.GameRunner(str(campaign_file.resolve()), tuple(seats.items()), length)
+    rows, seconds, where = _run(runner, seed, runs, scheduler, workers, quiet, "games")
+    factions = list(seats)
+    span = {"round": "round", "turn": "turns", "year": "years"}[unit]
+    prefix, series_words = SERIES[ruleset]
+    summary = summarise(rows, counts={"winner": factions + ["tie"], "how": ()},
+                        numbers=("margin", span, *(f"{'vp' if score == 'VP' else 'provinces'}_{f}" for f in factions)),
+                        series=tuple(prefix + f for f in factions))
+    meta = {"ruleset": ruleset, "campaign": str(campaign_file), "seats": seats, "seed": seed, "runs": runs,
+            "length": {"unit": unit, "limit": length},
+            "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
+            "departures": [module.DEPARTURE]}
+    document = {**meta, **summary}
+    timing = {"where": where, "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 3) if seconds else None}
+    written = _write_campaign_study(out, document, rows, ruleset, factions, unit) if out is not None else []
+    if as_json:
+        from bellica.services.jsonout import echo_json
+
+        echo_json({**document, **timing, "written": [str(p) for p in written]})
+        return
+    for line in _campaign_lines({**meta, **timing}, summary, factions, span, score, series_words, unit, prefix):
+        click.echo(line)
+    if written:
+        click.echo("Wrote " + ", ".join(str(p) for p in written))
+
+
+def _campaign_title(document: dict, ruleset: str) -> str:
+    seats = ", ".join(f"{f} {k}" for f, k in document["seats"].items())
+    return f"{ruleset}: {document['runs']} games, {seats}, seed {document['seed']} (battles by a seeded generator)"
+
+
+def _write_campaign_study(out: Path, document: dict, rows: list[dict], ruleset: str, factions: list[str],
+                          unit: str) -> list[Path]:
+    from bellica.web_maps.plots import nations_plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    summary_path = out / "summary.json"
+    summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    runs_path = out / "runs.csv"
+    write_runs_csv(rows, runs_path)
+    prefix, words = SERIES[ruleset]
+    plot_path = nations_plot(document, out / "outcomes.png", title=_campaign_title(document, ruleset), nations=factions,
+                             series_prefix=prefix, series_label=words, index_label=f"{unit} (0: after the first)")
+    return [summary_path, runs_path, plot_path]
+
+
+def _campaign_lines(meta: dict, summary: dict, factions: list[str], span: str, score: str, series_words: str,
+                    unit: str, prefix: str) -> list[str]:
+    seats = ", ".join(f"{f} {k}" for f, k in meta["seats"].items())
+    limit = meta["length"]["limit"]
+    lines = [f"{meta['ruleset']}: {summary['runs']} games on {meta['campaign']}, {seats}, seed {meta['seed']}, "
+             f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.2f} games/s)",
+             f"Each game: at most {limit} {unit}{'' if limit == 1 else 's'}" if limit else "Each game: to the season's own end",
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
+    wins = summary["counts"]["winner"]
+    lines.append("Wins: " + ", ".join(f"{k} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)" for k, v in wins.items()))
+    lines.append("How: " + ", ".join(f"{k} {v['runs']}" for k, v in summary["counts"]["how"].items()))
+    for key, words in ((span, f"{unit}s played" if span != "round" else "ended in round"),
+                       ("margin", f"winner's lead ({score})")):
+        n = summary["numbers"][key]
+        if n["n"]:
+            lines.append(f"{words[0].upper() + words[1:]}: median {n['median']:g}, 10-90% {n['p10']:g} to {n['p90']:g}, "
+                         f"mean {n['mean']:g}, range {n['min']:g} to {n['max']:g}")
+    for f in factions:
+        n = summary["numbers"][f"{'vp' if score == 'VP' else 'provinces'}_{f}"]
+        if n["n"]:
+            lines.append(f"{f} {score} at the end: median {n['median']:g}, mean {n['mean']:g}, range {n['min']:g} to {n['max']:g}")
+    lines.append(f"{series_words[0].upper() + series_words[1:]} per {unit}, median [10-90%]:")
+    for f in factions:
+        per = summary["series"][prefix + f]
+        lines.append(f"  {f}: " + ", ".join(f"{p['index'] + 1}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]" for p in per))
+    return lines

@@ -32,7 +32,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from bellica.engine.core import rng
 from bellica.geo.errors import InputError
 
-__all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "quantile", "run_seeds", "simulate", "summarise"]
+__all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "campaign_copy", "play_seats", "play_until_waiting", "quantile", "run_seeds",
+           "scratch_folder", "seat_kinds", "shared_reads", "simulate", "summarise", "umpire_step"]
 
 #: The namespace of the run seeds in :func:`rng.stream` (never a campaign's own labels).
 SEED_NAMESPACE = "simulate-run"
@@ -224,3 +225,210 @@ def summarise(rows: Sequence[Mapping[str, Any]], *, counts: Mapping[str, Sequenc
             {"index": t, **stats([r[key][t] for r in rows if len(r.get(key) or ()) > t and r[key][t] is not None])}
             for t in range(length)]
     return out
+
+
+# --- engine players in a simulated campaign ---------------------------------------------------
+
+
+class _Rows:
+    """A read's answer kept in memory: what the callers of ``con.execute`` use of a cursor."""
+
+    def __init__(self, description, rows: list) -> None:
+        self.description = description
+        self._rows = rows
+        self._at = 0
+
+    def fetchall(self) -> list:
+        out, self._at = self._rows[self._at:], len(self._rows)
+        return list(out)
+
+    def fetchone(self):
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchmany(self, size: int = 1) -> list:
+        out = self._rows[self._at:self._at + size]
+        self._at += len(out)
+        return list(out)
+
+
+class _ReadOnce:
+    """A campaign connection that answers each identical SELECT once (:func:`shared_reads`);
+    any other statement goes to the connection and forgets every answer kept."""
+
+    def __init__(self, con) -> None:
+        self._con = con
+        self._kept: dict[tuple[str, str], tuple] = {}
+
+    def execute(self, sql: str, parameters=None):
+        first = str(sql).lstrip().split(None, 1)[:1]
+        if not first or first[0].upper() not in ("SELECT", "WITH"):
+            self._kept.clear()
+            return self._con.execute(sql) if parameters is None else self._con.execute(sql, parameters)
+        key = (sql, repr(parameters))
+        kept = self._kept.get(key)
+        if kept is None:
+            cur = self._con.execute(sql) if parameters is None else self._con.execute(sql, parameters)
+            kept = self._kept[key] = (cur.description, cur.fetchall())
+        return _Rows(*kept)
+
+    def __getattr__(self, name: str):
+        return getattr(self._con, name)
+
+
+class shared_reads:
+    """``with shared_reads(campaign):`` the campaign's reads are answered once each while nothing is
+    written: two seats read at one position (every faction's player view is filtered from the same
+    queries) pay for the queries once.  Only for reading: the connection is the campaign's again
+    after the block."""
+
+    def __init__(self, campaign) -> None:
+        self.campaign = campaign
+        self._con = None
+
+    def __enter__(self):
+        self._con = self.campaign.con
+        self.campaign.con = _ReadOnce(self._con)
+        return self.campaign
+
+    def __exit__(self, *exc) -> None:
+        self.campaign.con = self._con
+
+
+def play_seats(campaign, seats: Mapping[str, Any], *, makers: Mapping[str, Callable[[], Any]] | None = None) -> list:
+    """Every seat of ``seats`` ({faction: bot kind}) with a step open decides on the same position,
+    then each takes its steps in turn, as :func:`~bellica.engine.core.players.play_seat` takes them
+    (the person's parser and step, a ``bot_note`` where the ruleset logs reasons).  Simultaneous
+    decisions, as sealed orders are: the seats are read together (:func:`shared_reads`), so their
+    player views' queries run once.  ``makers``: kind -> a player (default: the ruleset's bots).
+    Returns the :class:`~bellica.engine.core.players.Played` of each seat that took a step."""
+    from bellica.engine.core.players import Played, _decide_and_take, note_event, seat_for
+
+    ruleset = campaign.ruleset
+    makers = dict(ruleset.bots()) if makers is None else dict(makers)
+    with shared_reads(campaign):
+        read = {f: seat_for(campaign, f, kind) for f, kind in seats.items() if ruleset.open_actions(campaign, f)}
+    out = []
+    for faction, seat in read.items():
+        kind = seats[faction]
+        if kind not in makers:
+            raise InputError(f"no bot {kind!r} for {ruleset.name}: use one of {', '.join(sorted(makers)) or 'none'}")
+        answers, events = _decide_and_take(campaign, seat, makers[kind](), kind)
+        if answers and ruleset.bot_notes:
+            note = note_event(campaign, faction, kind, seat.label, answers)
+            with campaign.transaction():
+                campaign.append([note], before=campaign.snapshot())
+            events.append(note)
+        if answers:
+            out.append(Played(faction, kind, seat.label, answers, tuple(events)))
+    return out
+
+
+def play_until_waiting(campaign, seats: Mapping[str, Any], *, limit: int = 400,
+                       until: Callable[[Any], bool] | None = None) -> int:
+    """:func:`play_seats` again and again until no seat takes a step (a person's or the umpire's
+    turn, or the campaign is over) or ``until(campaign)`` holds; returns the steps taken.  A seat
+    that keeps taking steps past ``limit`` is a bot's bug: one line naming it."""
+    taken = 0
+    while until is None or not until(campaign):
+        played = play_seats(campaign, seats)
+        if not played:
+            return taken
+        taken += len(played)
+        if taken > limit:
+            raise InputError(f"the bots took more than {limit} steps without waiting for the umpire "
+                             f"({', '.join(p.faction for p in played)} still playing): a bot that never finishes")
+    return taken
+
+
+def umpire_step(campaign, name: str, given: Mapping[str, Any], *, as_faction: str | None = None) -> list:
+    """Take the declared step ``name`` with ``given`` (text by parameter name) as the umpire (or
+    as ``as_faction``), through the parser and step a person's form uses."""
+    from bellica.engine.core.steps import parse_input
+
+    ruleset = campaign.ruleset
+    action = next((a for a in ruleset.actions() if a.name == name), None)
+    if action is None:
+        raise InputError(f"{ruleset.name} has no step {name!r}")
+    word = ruleset.faction_flag.lstrip("-")
+    typed = parse_input(action, given, tuple(ruleset.factions(campaign)), word)
+    return action.run(campaign, as_faction, **typed)
+
+
+def seat_kinds(ruleset, given: Mapping[str, str], factions: Sequence[str], default: str | None) -> dict[str, str]:
+    """{faction: bot kind} for every faction: ``given`` ({faction: kind}, names as the campaign
+    spells them), the others ``default`` (None: the ruleset's ``heuristic`` when it has one, else
+    ``random``); an unknown kind is one line naming the ruleset's kinds."""
+    kinds = dict(ruleset.bots())
+    if default is None:
+        default = "heuristic" if "heuristic" in kinds else "random"
+    out = {f: given.get(f, default) for f in factions}
+    for f, kind in out.items():
+        if kind not in kinds:
+            raise InputError(f"seat {f}={kind}: {ruleset.name} has no bot {kind!r}: use one of {', '.join(sorted(kinds))}")
+    unknown = sorted(set(given) - set(factions))
+    if unknown:
+        raise InputError(f"seat {unknown[0]}: not a faction of this campaign: give one of {', '.join(factions)}")
+    return out
+
+
+#: Free space a scratch folder in memory needs, else the system's temporary folder.
+_SHM_NEEDED = 1 << 30
+
+
+def scratch_folder() -> str | None:
+    """Where simulated games' campaign copies go: ``/dev/shm`` when it has room (a step's commit
+    syncs the file: in memory that costs nothing), else None (the system's temporary folder)."""
+    import shutil
+    from pathlib import Path
+
+    shm = Path("/dev/shm")
+    try:
+        return str(shm) if shm.is_dir() and shutil.disk_usage(shm).free > _SHM_NEEDED else None
+    except OSError:
+        return None
+
+
+class campaign_copy:
+    """``with campaign_copy(FILE, seed) as c:`` a started :class:`Campaign` on a scratch copy of the
+    fresh campaign file ``FILE`` (never written itself), removed afterwards; one open connection
+    for the whole game."""
+
+    def __init__(self, source, seed: int) -> None:
+        from pathlib import Path
+
+        self.source, self.seed = Path(source), int(seed)
+        self._tmp = self._campaign = None
+
+    def __enter__(self):
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        from bellica.engine.core.campaign import Campaign
+
+        if not self.source.is_file():
+            raise InputError(f"campaign {self.source}: no such file on this worker: give a fresh `bellica campaign new` "
+                             "file every worker can read at the same path")
+        self._tmp = tempfile.TemporaryDirectory(prefix="bellica-sim-", dir=scratch_folder())
+        path = Path(self._tmp.name) / "game.duckdb"
+        shutil.copyfile(self.source, path)
+        try:
+            self._campaign = Campaign.open(path)
+            if self._campaign.has_state():
+                raise InputError(f"campaign {self.source} has already started: give a fresh `bellica campaign new` file")
+            self._campaign.start(seed=self.seed)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self._campaign
+
+    def __exit__(self, *exc) -> None:
+        if self._campaign is not None:
+            self._campaign.close()
+            self._campaign = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
