@@ -242,3 +242,12 @@ def test_every_label_and_mark_is_handed_to_the_placer(glance):
     assert f'"spacing": {HATCH["spacing"]}' in glance
     assert "bellicaRegisterLabels(" in glance and "direction: 'center'" in glance
     assert "prio: counter ? Infinity : (p.prio || 0)" in glance and "if (p.shape !== 'ring') marks.push" in glance
+
+
+def test_the_legend_folds_on_its_own_button_and_starts_folded_on_a_phone(glance):
+    from bellica.web_maps.layers import NARROW_PX
+
+    assert "'bellica-legend-head'" in glance and "head.setAttribute('aria-controls', body.id)" in glance
+    assert f"open(map.getContainer().clientWidth >= {NARROW_PX})" in glance  # folded below a phone's width
+    assert "if (box.clientWidth < narrow)" in glance and f", {NARROW_PX});" in glance  # the layer list too
+    assert ".bellica-legend-closed .bellica-legend-body { display: none; }" in glance
