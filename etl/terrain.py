@@ -209,7 +209,11 @@ def classify_kinds(
     sea_fraction = (1.0 - cells["land_fraction"] - cells["lake_fraction"]).clip(lower=0.0)
     lake = ((cells["lake_fraction"] >= r["lake_fraction"]) | (cells["lake_fraction"] > sea_fraction)) & ~land
     if r.get("keep_lakes", True):
-        lake |= cells["keeps_lake"].fillna(False).astype(bool)
+        # A kept lake takes its holder hex only when it covers a visible share of it: at res 4 a 50 km2
+        # lake is 3 % of a hex, and turning a 97 %-land hex into lake drowned Tarsus and Alexandria.
+        # Files written before this key keep every holder (0.0).
+        visible = cells["lake_fraction"] >= r.get("kept_lake_min_fraction", 0.0)
+        lake |= cells["keeps_lake"].fillna(False).astype(bool) & visible
         land &= ~lake
     kind = pd.Series(np.where(land, "land", np.where(lake, "lake", "sea")), index=cells.index, dtype=object)
 

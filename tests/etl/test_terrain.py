@@ -63,6 +63,19 @@ def test_lake_kept_and_ocean_polygon():
     assert kinds[centre] == "lake"
 
 
+def test_a_kept_lake_too_small_to_see_leaves_its_land_hex_land():
+    # Tarsus's hex at res 4: 97 % land, 3 % of a 53 km2 lake whose largest share it holds.  A kept
+    # lake takes its hex only from kept_lake_min_fraction (0.1) of it; files without the key keep
+    # every holder, as before the key existed.
+    centre, frame, nb = neighbourhood()
+    frame = land_frame(frame)
+    frame.loc[frame.cell == centre, ["land_fraction", "lake_fraction", "keeps_lake"]] = [0.97, 0.03, True]
+    assert RULES["kind"]["kept_lake_min_fraction"] == 0.1
+    assert dict(zip(frame.cell, classify_kinds(frame, nb, rules=RULES)))[centre] == "land"
+    old = {**RULES, "kind": {k: v for k, v in RULES["kind"].items() if k != "kept_lake_min_fraction"}}
+    assert dict(zip(frame.cell, classify_kinds(frame, nb, rules=old)))[centre] == "lake"
+
+
 def test_inland_hex_with_an_island_in_a_lake_stays_lake_not_sea():
     # Two "land masses" (the shore and an island in the lake) trigger the strait rule;
     # the hex holds 60 % land and 40 % lake and no sea, so it must not become sea.

@@ -55,7 +55,7 @@ def reference_kinds(cells, neighbors, *, rules, ocean=None):
     land &= ~(strait & ~keeps_island)
     sea_fraction = (1.0 - cells["land_fraction"] - cells["lake_fraction"]).clip(lower=0.0)
     lake = ((cells["lake_fraction"] >= r["lake_fraction"]) | (cells["lake_fraction"] > sea_fraction)) & ~land
-    lake |= cells["keeps_lake"].fillna(False).astype(bool)
+    lake |= cells["keeps_lake"].fillna(False).astype(bool) & (cells["lake_fraction"] >= r.get("kept_lake_min_fraction", 0.0))
     land &= ~lake
     kind = pd.Series(np.where(land, "land", np.where(lake, "lake", "sea")), index=cells.index, dtype=object)
     _, touches, _ = reference_adjacency(cells, neighbors, kind, land.to_numpy())
