@@ -155,7 +155,8 @@ def apply_card(scenario: Scenario, state: GameState, rules: Rules, nation: str, 
                              quality=str(card.get("quality", "line")), free=True, why=f"card {card['key']}")
         return state, events + evs
     if effect == "desertion":
-        armies = [a for a in state.armies if a.nation == nation and any(u.kind != "hq" for u in a.units)]
+        armies = [a for a in state.armies  # a city's garrison is the city's, not one of the nation's armies
+                  if a.nation == nation and not a.garrison and any(u.kind != "hq" for u in a.units)]
         if not armies:
             return nothing("it has no troops to lose")
         army = dice.pick(armies, *label, "army")
@@ -176,7 +177,7 @@ def apply_card(scenario: Scenario, state: GameState, rules: Rules, nation: str, 
         state, evs = sink(state, navy, f"storm (d6 {roll})")
         return state, events + evs
     if effect == "mud":
-        armies = [a for a in state.armies if a.nation == nation and not a.aboard]
+        armies = [a for a in state.armies if a.nation == nation and not a.aboard and not a.garrison]
         if not armies:
             return nothing("it has no army ashore")
         army = dice.pick(armies, *label, "army")
