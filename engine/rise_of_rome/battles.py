@@ -29,7 +29,7 @@ from typing import Mapping, Protocol
 from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan, best_provinces, border_provinces, target_province
 from bellica.engine.rise_of_rome.control import transfer
 from bellica.engine.rise_of_rome.dice import DiceRoller, pick
-from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of,
+from bellica.engine.rise_of_rome.model import (Event, Scenario, TurnState, is_active, provinces_of, subjects_of,
                                               suzerain)
 from bellica.engine.rise_of_rome.rules import Rules
 from bellica.engine.rise_of_rome.spending import Spending
@@ -40,6 +40,7 @@ __all__ = [
     "Battle",
     "BattleResult",
     "PlayerChoices",
+    "allied_corps",
     "ProvinceQuestion",
     "command_cards",
     "defending_army",
@@ -84,12 +85,26 @@ class Battle:
     defender_generals: int
     tabletop: bool
     external: bool = False
+    terrain: tuple[str, ...] = ()  # the province's terrain types on the map, most hexes first
+    attacker_allies: tuple[str, ...] = ()  # Subjects the attacker may take an allied corps from
+    defender_allies: tuple[str, ...] = ()
+    allied_corps_divisor: int = 4  # an allied corps is at most points // this (rules.battles)
 
     def text(self) -> str:
         return (f"{self.attacker} ({self.attack_points} pts, {self.attacker_cards} cards, up to {self.attacker_generals} "
                 f"Generals) attack {self.province}, defended by {self.army} ({self.defence_points} pts, "
                 f"{self.defender_cards} cards, up to {self.defender_generals} Generals)"
-                + (" -- played on the table" if self.tabletop else ""))
+                + (" -- played on the table" if self.tabletop else "") + self.table_text())
+
+    def table_text(self) -> str:
+        """What the table needs beyond the armies: the ground and the allied corps allowed."""
+        out = f"; terrain on the map: {', '.join(self.terrain)}" if self.terrain else ""
+        for power, points, allies in ((self.attacker, self.attack_points, self.attacker_allies),
+                                      (self.army, self.defence_points, self.defender_allies)):
+            if allies:
+                out += (f"; {power} may field an allied corps of {' or '.join(allies)} "
+                        f"(at most {points // self.allied_corps_divisor} pts)")
+        return out
 
 
 class PlayerChoices(Protocol):
@@ -101,6 +116,9 @@ class PlayerChoices(Protocol):
     def province(self, state: TurnState, options: tuple[str, ...], why: str) -> str | None: ...
 
     def result(self, battle: Battle) -> BattleResult | None: ...
+
+    # Optional: ``on_table(index) -> bool``, a battle the player takes to the table (its result is then
+    # asked for through ``result`` like Rome's own).
 
 
 #: The three moments the player takes a province: his attack's province, the second province of
@@ -286,13 +304,18 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
         attacks_on = attacks_on_army(scenario, state, rules, plan, index, target, army_of, pools.armies)
     defence_points -= b.per_extra_attack * max(0, attacks_on - 1)
     player = scenario.player
-    tabletop = attack.attacker == player or target == player
+    chosen = getattr(chooser, "on_table", None)  # the seed: other battles "at the choice of the player"
+    tabletop = attack.attacker == player or target == player or bool(chosen and chosen(index))
+    fought = {**pools.armies, index: army_of}
     battle = Battle(index, attack.attacker, target, province, army_of, attack_points, defence_points,
                     command_cards(scenario, state, rules, attack.attacker),
                     command_cards(scenario, state, rules, army_of),
                     max_generals(rules, attack.attacker, attack_points),
                     max_generals(rules, army_of, defence_points),
-                    tabletop, attack.external)
+                    tabletop, attack.external, scenario.terrain.get(province, ()),
+                    () if attack.external else allied_corps(scenario, state, rules, plan, index, attack.attacker, fought),
+                    allied_corps(scenario, state, rules, plan, index, army_of, fought),
+                    b.allied_corps_divisor)
     events.append(Event(t, PHASE, "battle", {"index": index, "attacker": battle.attacker, "target": target,
                                             "province": province, "army": army_of,
                                             "attack_points": attack_points, "defence_points": defence_points,
@@ -401,6 +424,22 @@ def forecast_army(scenario: Scenario, state: TurnState, rules: Rules, attack: At
         tied, _why = best_provinces(scenario, state, rules, attack.attacker, options)
         armies = {defending_army(scenario, state, p, target) for p in tied}
     return armies.pop() if len(armies) == 1 else target
+
+
+def allied_corps(scenario: Scenario, state: TurnState, rules: Rules, plan: AttackPlan, index: int, power: str,
+                 fought: Mapping[int, str]) -> tuple[str, ...]:
+    """The Subjects ``power`` controls that may give its army an allied corps in battle ``index``:
+    those "not itself under attack this turn" (the seed), i.e. whose army no battle of the turn
+    meets: ``fought`` (battle -> army, this one included), and those to come as
+    :func:`forecast_army` sees them now."""
+    subjects = subjects_of(scenario, state, power)
+    if not subjects:
+        return ()
+    attacked = set(fought.values())
+    for j, a in enumerate(plan.attacks, start=1):
+        if j > index:
+            attacked.add(forecast_army(scenario, state, rules, a, a.target))
+    return tuple(s for s in subjects if s not in attacked)
 
 
 def attacks_on_army(scenario: Scenario, state: TurnState, rules: Rules, plan: AttackPlan, index: int, target: str,

@@ -92,6 +92,9 @@ class Scenario:
     player: str  # the power the person plays (the scenario's player = true)
     given_rulers: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     """3D10 as given by the scenario (used when the rules' ``start_rulers`` is "given")."""
+    terrain: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each province's land terrain types on the campaign's map, most hexes first (the seed: the
+    terrain types available for a battle "are indicated on the map"); empty without a map."""
 
     @property
     def nations(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Mapping, NamedTuple, Sequence
 
 from bellica.engine.core.events import Event
+from bellica.engine.core.machine import StepRefused
 from bellica.engine.core.stepped import StepInput, StepOutcome
 from bellica.engine.core.stepped import set_campaign as _position
 from bellica.engine.core.stepped import step_event as _marker
@@ -34,8 +35,8 @@ from bellica.engine.rise_of_rome.storage import plan_json, plan_of, state_of
 from bellica.engine.rise_of_rome.turn import begin_turn
 from bellica.geo.errors import InputError, BellicaError
 
-__all__ = ["Move", "choose_province", "enter_result", "give_attack", "give_spending", "move_events", "play_until_decision",
-           "run_engine_step"]
+__all__ = ["Move", "TABLE_BATTLES", "choose_province", "enter_result", "give_attack", "give_spending", "move_events",
+           "play_until_decision", "run_engine_step", "take_to_table"]
 
 
 class Move(NamedTuple):
@@ -147,6 +148,10 @@ class _Chooser:
     entered: Mapping[int, BattleResult]
     generate: bool
     chosen: Mapping[tuple[int, str], str | None] = None
+    table: frozenset[int] = frozenset()  # other battles the player takes to the table (`table`)
+
+    def on_table(self, index: int) -> bool:
+        return index in self.table
 
     def province(self, state, options, why):
         return None  # the rule decides (the most revenue, a resource, a die)
@@ -162,7 +167,7 @@ class _Chooser:
     def result(self, battle: Battle):
         if battle.index in self.entered:
             return self.entered[battle.index]
-        if self.generate:
+        if self.generate and battle.index not in self.table:  # one the player asked for is never generated
             return None
         raise _NeedResult(battle)
 
@@ -176,10 +181,12 @@ def _battles(c, i: StepInput) -> StepOutcome:
     entered = {b: BattleResult(w, bool(m)) for (t, b), (_t, _b, w, m) in snap.tables["ror_battle_results"].items() if t == rnd}
     chosen = {(b, k): p for (t, b, k), (_t, _b, _k, p) in snap.tables["ror_province_choices"].items() if t == rnd}
     split = snap.note(rnd, "defence_split") or None
+    table = frozenset(int(b) for b in snap.note(rnd, TABLE_BATTLES) or ())
     marker = _marker(rnd, "battles", "battles", None, f"Turn {rnd}, phase 5: battles")
     try:
         new, _battles_fought, told = fight_battles(i.board, i.state, rules, i.dice, plan, spending,
-                                                   _Chooser(entered, rules.options.generate_player_battles, chosen), split)
+                                                   _Chooser(entered, rules.options.generate_player_battles, chosen, table),
+                                                   split)
     except _NeedProvince as need:
         q = need.question
         return StepOutcome(marker, told=[*_so_far(rnd, need),
@@ -311,6 +318,40 @@ def _spend(c, i: StepInput, given: Spending, defence_split: Mapping[str, int] | 
                        {"round": rnd, "key": "spending", "value": {p: asdict(s) for p, s in spending.items()}},
                        "every power's spending noted for the battles"))
     return StepOutcome(marker, state, told, after=after, where=Move("battles", "fight"))
+
+
+#: The round note listing the battles the player took to the table this turn (`table`).
+TABLE_BATTLES = "table_battles"
+
+
+def take_to_table(c, battle: int) -> list[Event]:
+    """The seed: "Other battles may be played at the choice of the player": battle ``battle`` of
+    this turn's plan (its attack's place in the order) is played on the table and its result
+    entered with ``result``, like Rome's own.  Once the attacks are known (phase 4 or 5), before
+    the battle is fought."""
+    return _take(c, "table", _table, battle)
+
+
+def _table(c, i: StepInput, battle: int) -> StepOutcome:
+    rnd, snap = i.round, i.snap
+    plan = plan_of(snap.note(rnd, "plan")) if snap.note(rnd, "plan") else None
+    if plan is None or snap.campaign("phase") not in ("spending", "battles"):
+        raise StepRefused(f"cannot take a battle to the table: the turn's attacks are not all known yet (phase "
+                          f"{snap.campaign('phase')}); it is done after Rome's attack, before `turn next` fights it")
+    n = len(plan.attacks)
+    if not 1 <= int(battle) <= n:
+        raise InputError(f"battle {battle}: this turn's battles are 1 to {n} (`bellica turn status` lists the attacks)")
+    a = plan.attacks[int(battle) - 1]
+    if c.board.player in (a.attacker, a.target):
+        raise InputError(f"battle {battle} ({a.attacker} against {a.target}) involves Rome: it is played on the table already")
+    waiting = (snap.note(rnd, "pending_battle") or snap.note(rnd, "pending_province") or {})
+    reached = int(waiting.get("index") or waiting.get("battle") or 0)
+    if reached and int(battle) < reached:
+        raise StepRefused(f"cannot take battle {battle} to the table: it was fought (generated) before battle {reached}")
+    marked = sorted(set(int(b) for b in snap.note(rnd, TABLE_BATTLES) or ()) | {int(battle)})
+    words = f"battle {battle} ({a.attacker} against {a.target}) is played on the table"
+    return StepOutcome(_marker(rnd, i.phase, "table", {"battle": int(battle)}, f"Turn {rnd}: Rome's player: {words}"),
+                       extra=[Event(rnd, i.phase, "put_note", {"round": rnd, "key": TABLE_BATTLES, "value": marked}, words)])
 
 
 def enter_result(c, battle: int, winner: str, major: bool) -> list[Event]:

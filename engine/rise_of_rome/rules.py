@@ -114,6 +114,7 @@ class BattleRules:
     not_attacking_bonus: int
     per_extra_attack: int
     player_command_cards: int
+    allied_corps_divisor: int
     command_cards: tuple[Band, ...]
     points_per_general: Mapping[str, int]
     generator: GeneratorRules

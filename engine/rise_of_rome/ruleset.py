@@ -50,7 +50,7 @@ from bellica.engine.core.tables import Snapshot
 from bellica.engine.rise_of_rome.dice import Roller
 from bellica.engine.rise_of_rome.model import Scenario, TurnState
 from bellica.engine.rise_of_rome.play import (choose_province, enter_result, enter_roll, give_attack, give_spending, move_events,
-                                             play_until_decision, run_engine_step)
+                                             play_until_decision, run_engine_step, take_to_table)
 from bellica.engine.rise_of_rome.rules import RULESET
 from bellica.engine.rise_of_rome.spending import Spending
 from bellica.engine.rise_of_rome.status import (DECISIONS, ENGINE_STEPS, OVER, TurnView, campaign_over, next_decision,
@@ -113,6 +113,7 @@ class RiseOfRome(SteppedRuleset):
              "no province awaits Rome's choice; {next}"),
         Step("end", "end the turn", "end"),
         Step("roll", "enter a die rolled at the table", "end"),  # any phase: check_step
+        Step("table", "take a battle to the table", "battles"),  # phase 4 or 5: check_step and the rule
     )
 
     scenario_name = "rise-of-rome"
@@ -173,6 +174,8 @@ class RiseOfRome(SteppedRuleset):
             if pos.winner is not None:
                 raise StepRefused(f"cannot enter a die: the campaign is over, {pos.winner} won in turn {pos.round}")
             return
+        if name == "table" and snap.campaign("phase") in ("spending", "battles"):
+            return  # the attacks are known; the rule says whether that battle is still to be fought
         super().check_step(campaign, snap, name, actor)
 
     def position_events(self, campaign, snap: Snapshot, out: StepOutcome, rnd: int, phase: str) -> list[Event]:
@@ -225,6 +228,8 @@ class RiseOfRome(SteppedRuleset):
             return choose_province(campaign, arg["province"], battle=arg["battle"], kind=arg["kind"])
         if name == "roll":
             return enter_roll(campaign, arg["label"], arg["dice"])
+        if name == "table":
+            return take_to_table(campaign, arg["battle"])
         raise BellicaError(f"ruleset {self.name} has no step {name!r}")
 
 

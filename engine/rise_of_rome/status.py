@@ -97,8 +97,9 @@ class TurnView:
         for e in self.externals:
             out.append(f"  the {e['power']} army: {e['points']} points in {e['province']}")
         if self.plan:
-            out.append("attacks: " + ", ".join(f"{a.attacker} on {a.target}" + (f" (roll {a.roll})" if a.roll is not None else "")
-                                               for a in self.plan))
+            # numbered as their battles are (`table BATTLE` takes one to the table)
+            out.append("attacks: " + ", ".join(f"{n}. {a.attacker} on {a.target}" + (f" (roll {a.roll})" if a.roll is not None else "")
+                                               for n, a in enumerate(self.plan, start=1)))
         if self.next_step == "attack":
             out.append("Rome may attack: " + (", ".join(self.targets) or "nobody (no Active neighbour)"))
         if self.pending_battle:

@@ -24,7 +24,8 @@ from bellica.geo.errors import InputError
 __all__ = ["ACTIONS", "ROME_ONLY", "choices", "not_theirs", "rome_spending", "parse_split"]
 
 #: Rome's own choices, in the words a refusal names them: its player's alone, never the umpire's.
-ROME_ONLY = {"attack": "the attack", "spend": "the spending", "province": "the province taken"}
+ROME_ONLY = {"attack": "the attack", "spend": "the spending", "province": "the province taken",
+             "table": "taking a battle to the table"}
 #: The steps Rome's player or the umpire takes.
 EITHER = {"next": "running the turn", "result": "a battle's result", "roll": "dice rolled at the table"}
 
@@ -84,7 +85,7 @@ def choices(c, action, param) -> list[str] | None:
 
     key = (action.name, param.name)
     if key not in (("attack", "target"), ("spend", "defence_split"), ("result", "battle"), ("result", "winner"),
-                   ("province", "province")):
+                   ("province", "province"), ("table", "battle")):
         return None
     if key == ("result", "winner"):
         return ["attacker", "defender"]
@@ -94,6 +95,9 @@ def choices(c, action, param) -> list[str] | None:
     if key == ("spend", "defence_split"):
         on_rome = [a.attacker for a in view.plan if a.target == c.board.player]
         return [f"{a}=" for a in on_rome] if len(on_rome) > 1 else None
+    if key == ("table", "battle"):  # the battles not Rome's (Rome's are on the table already)
+        rome = c.board.player
+        return [str(j) for j, a in enumerate(view.plan, start=1) if rome not in (a.attacker, a.target)]
     if key == ("result", "battle"):
         return [str(view.pending_battle["index"])] if view.pending_battle else []
     return list((view.pending_province or {}).get("options") or ())
@@ -152,6 +156,13 @@ def _province(c, actor, *, province, by_rule):
     return choose_province(c, province)
 
 
+def _table(c, actor, *, battle):
+    from .play import take_to_table
+
+    _as_rome(c, actor, "table")
+    return take_to_table(c, battle)
+
+
 def _roll(c, actor, *, label, dice):
     from .play import enter_roll
 
@@ -201,6 +212,13 @@ ACTIONS = (
         Param("margin", "A Major or a Minor Victory.", "choice", "--margin", required=True,
               choices=("major", "minor")),
     ), example="bellica rise-of-rome result rome.duckdb 3 --winner attacker --margin minor"),
+    Action("table", "Rome's player plays BATTLE of this turn on the table too (the seed: other battles may be "
+                    "played at the player's choice); its result is then entered with `result`.", _table, **ROME,
+           params=(Param("battle", "The battle's number: its attack's place in the turn's order (`bellica turn "
+                                   "status` lists the attacks).", "whole", required=True, metavar="BATTLE", example="2"),),
+           details="Once the turn's attacks are known (after Rome's attack), before `bellica turn next` fights that "
+                   "battle; a battle of Rome's is on the table already.",
+           example="bellica rise-of-rome table rome.duckdb 2"),
     Action("roll", "Enter dice rolled at the table under their LABEL (used instead of the seed's).", _roll, **ROME,
            params=(
         Param("label", "The roll's label as the turn tells it: KIND/TURN/..., e.g. attack/3/Samnites (an attack roll), "

@@ -104,7 +104,20 @@ def read_scenario(con, name: str = "rise-of-rome") -> Scenario:
         raise InputError("ror_powers marks no power as the player's (player = true): fix the campaign's scenario tables")
     adjacency = adjacency_of(provinces, con.execute("SELECT a, b FROM ror_borders").fetchall())
     return Scenario(name=name, provinces=provinces, powers=powers,
-                    adjacency=adjacency, player=player, given_rulers=given)
+                    adjacency=adjacency, player=player, given_rulers=given, terrain=_terrain(con, have))
+
+
+def _terrain(con, have: set[str]) -> dict[str, tuple[str, ...]]:
+    """Each province's land terrain types on the map (province_cells over hexes), most hexes first,
+    then by name; none when the campaign has no map tables."""
+    if not {"province_cells", "hexes"} <= have:
+        return {}
+    out: dict[str, list[str]] = {}
+    for province, terrain, _n in con.execute(
+            "SELECT p.province, h.terrain, count(*) AS n FROM province_cells p JOIN hexes h USING (cell) "
+            "WHERE h.kind = 'land' AND h.terrain IS NOT NULL GROUP BY ALL ORDER BY 1, n DESC, 2").fetchall():
+        out.setdefault(province, []).append(terrain)
+    return {p: tuple(t) for p, t in out.items()}
 
 
 # --- the state as rows, and back ------------------------------------------------------------
