@@ -134,7 +134,8 @@ def _forces(status: dict, places: Places) -> tuple:
             tip += [("units", a["strength"]), ("rests", a["rest"] or None),
                     ("garrison" if a["standing"] == "garrison" else "without HQ", a["standing"] or None)]
         if a.get("order"):  # the viewer's own army: the order it has received, and how it came
-            tip += [("obeys", a["order"]), ("order from", a.get("order_from"))]
+            tip += [("obeys", a["order"]), ("order from", a.get("order_from")),
+                    ("takes orders", "by courier only" if a.get("by_courier") else "from the king at once")]
         at = places.inside(lane_of.get(a["aboard"]) if a["aboard"] else a["province"])
         armies.append(Feature(at, a, text=str(a["strength"]) if seen else "?", style=f"army:{a['nation']}",
                               tooltip=tuple(tip)))

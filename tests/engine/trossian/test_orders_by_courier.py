@@ -60,6 +60,10 @@ def test_the_kuban_corps_obeys_the_order_its_courier_brought(base_dir, tmp_path)
             assert theirs[13]["order"] is None and theirs[13]["order_from"] is None
         page = c.ruleset.player_view(c, "Russia")
         assert ("Army 13 obeys", f"hold (from {SEEN})") in page.panel
+        tip = dict(next(f.tooltip for f in page.layer("armies").features if f.properties["army"] == 13))
+        assert tip["obeys"] == "hold" and tip["takes orders"] == "by courier only"
+        other = c.ruleset.player_view(c, "Ottoman Porte")
+        assert "obeys" not in dict(next(f.tooltip for f in other.layer("armies").features if f.properties["army"] == 13))
         assert SEEN in _text(log_view(c, viewer="Russia"))
         for viewer in ("Ottoman Porte", "Crimean Khanate", None):
             text = _text(log_view(c, viewer=viewer))
