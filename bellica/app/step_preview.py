@@ -372,6 +372,8 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
     clicked = click if "refused" not in out.get("click", {}) else None
     nxt = by_name.get(focus) if focus in {m.name for m in params} else \
         _next_param(action, [m.name for m in params], given, clicked)
+    if nxt is None and params:  # every field filled: the one clicked (else the last) may be clicked again
+        nxt = by_name.get(clicked) or params[-1]
     if nxt is not None:
         out["next"] = _reach(look, ident, action, nxt, given)
     return out

@@ -128,6 +128,19 @@ def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
     with running(create_app(path)) as url, sync_playwright() as p:
         b = Players(p, url)
         try:
+            # On a phone (390x844): the same plot, nothing wider than the screen.
+            phone = b.page(tokens["Syracuse"], viewport={"width": 390, "height": 844})
+            _plot(phone, "move")
+            _click(phone, "move", "38")
+            _click(phone, "move", "Leontini")
+            expect(phone.locator("#move-path")).to_have_value("Leontini")
+            assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+            box = phone.locator("#plot-move").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+            _shot(phone, "390-mg-move")
+            expect(phone.locator("#plot-map-note")).to_be_in_viewport()  # the engine's words above the map in sight
+            phone.screenshot(path=str(SHOTS / "steps-390-mg-move-map.png"))
+            phone.context.close()
             syr = b.page(tokens["Syracuse"])
             _plot(syr, "move")
             # Syracuse's own commands only are offered on the map, set side by side where they stand.

@@ -136,12 +136,16 @@
       for (var k in style) opts[k] = style[k];
       layer = lf.L.polygon(t.rings.map(function (r) { return [r]; }), opts);
     } else {
-      // A marker with its value written on it; several on one place are set side by side.
+      // A marker: a force's number written on it (several on one place set side by side); a place,
+      // whose name the map already writes, a ring (its name in the tooltip).
+      var short = t.value.length <= 4 || index > 0;
+      var text = short ? t.value.replace(/[&<>"]/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }) : '';
       layer = lf.L.marker(t.at, {pane: 'bellicaSteps', keyboard: false, icon: lf.L.divIcon({
-        className: 'plot-target-icon', iconSize: null, iconAnchor: [12 - 30 * index, 12],
-        html: '<span style="display:inline-block;min-width:1.4em;padding:2px 4px;border-radius:10px;font:bold 12px sans-serif;' +
-              'text-align:center;background:' + (style.fillColor || '#fff') + ';border:2px solid ' + style.color + '">' +
-              t.value.replace(/[&<>"]/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }) + '</span>'})});
+        className: 'plot-target-icon', iconSize: null, iconAnchor: short ? [12 - 30 * index, 12] : [9, 9],
+        html: '<span style="display:inline-block;box-sizing:border-box;border-radius:10px;font:bold 12px sans-serif;text-align:center;' +
+              (short ? 'min-width:1.4em;padding:2px 4px;' : 'width:18px;height:18px;') +
+              'background:' + (style.fillColor || '#fff') + ';border:' + (short ? 2 : 3) + 'px solid ' + style.color + '">' +
+              text + '</span>'})});
     }
     return layer;
   }
@@ -221,7 +225,8 @@
     var step = form.id.replace(/^form-/, '');
     active = {form: form, step: step, button: button, plot: button.dataset.plot.split(' '), map: {}, answer: null};
     button.setAttribute('aria-pressed', 'true');
-    if (frame && frame.getBoundingClientRect().top > window.innerHeight / 2) frame.scrollIntoView({block: 'start'});
+    // The map in sight, with the engine's words written just above it (on a phone the form is far up).
+    if (frame && frame.getBoundingClientRect().top > window.innerHeight / 2) (mapNote || frame).scrollIntoView({block: 'start'});
     getJSON('/api/step-map?step=' + encodeURIComponent(step)).then(function (m) {
       if (!active || active.step !== step) return;
       if (m.error) { say([{text: 'the map cannot plot this step now: ' + m.error, cls: 'error'}]); return; }
