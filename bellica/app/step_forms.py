@@ -190,6 +190,13 @@ def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
     return lines
 
 
+def _bot_seats(c) -> list[str]:
+    """The seats an engine player holds (docs/bots.md), one line each: everyone sees who plays whom."""
+    from bellica.engine.core.players import seats
+
+    return [f"{faction}: played by the {kind} bot" for faction, kind in seats(c.con).items()]
+
+
 def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: str | None = None,
               failed: str | None = None, typed: Mapping[str, Any] | None = None, invalid: str = "",
               sql: str = "", sql_html: str = "", before: int | None = None) -> str:
@@ -203,7 +210,8 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
     forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid, view=view), web_words(next_words(c))
     return render(
         "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
-        status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)], hidden=list(view.hidden),
+        status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)] + _bot_seats(c),
+        hidden=list(view.hidden),
         said=[web_words(line) for line in said or ()], error=web_words(_here(c, error)) if error else None,
         forms=forms, next=nxt, next_forms=[f.name for f in forms if f"“{f.name}”" in nxt],
         umpire=ident.role == "umpire", faction=viewer, word=ruleset.faction_flag.lstrip("-"),
