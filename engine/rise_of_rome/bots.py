@@ -6,7 +6,7 @@ in Rome's seat answers the decision the turn waits for, with the step a person t
 * **random**: :class:`~bellica.engine.core.players.RandomSteps`, one open step drawn with values
   drawn among those offered; it never enters dice rolled at the table (``roll``), nor a table
   battle's result (``result``: a battle is the table's, as for a person, or the generator's when
-  the campaign's rules generate Rome's battles).
+  the campaign's rules generate Rome's battles), nor takes a battle to the table (``table``).
 * **heuristic** (also ``prudent``), ``conqueror``, ``builder``: the named policies ``bellica
   simulate`` plays (:mod:`.policies`), asked the same questions on the state the seat's player
   view shows (:func:`public_state`), never the campaign's: ``attack`` (the target, or none),
@@ -139,7 +139,7 @@ def _province(policy, state: TurnState, pending: Mapping, why: str) -> Answer:
 class RandomRome(RandomSteps):
     """:class:`RandomSteps` in Rome's seat; dice at the table and table results are not its to give."""
 
-    skip = frozenset({"roll", "result"})
+    skip = frozenset({"roll", "result", "table"})
 
 
 BOTS = {"random": RandomRome, **{kind: (lambda k=kind: PolicyBot(k)) for kind in POLICY_KINDS}}
