@@ -277,7 +277,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
                   initiative=status.stage == STAGE_INITIATIVE,
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
-                  choices=Markup(choices_section(c, ident, typed)),
+                  choices=Markup(choices_section(c, ident, typed)) if status.phase == "battles" else "",
                   log=_log(c, f, before))
 
 
@@ -362,7 +362,7 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
                   battles=Markup(battles_section(c, ident, typed if failed.startswith("result-") else None)),
                   buttons=[s for s in steps if s != "administer"], administering="administer" in steps,
                   administer=Markup(administration_section(c, choices)) if "administer" in steps else "",
-                  choosers=Markup(choosers_section(c)),
+                  choosers=Markup(choosers_section(c)) if status.phase == "battles" else "",
                   sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
 
 

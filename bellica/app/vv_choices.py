@@ -130,7 +130,26 @@ def post_choices(c, ident, form: Mapping[str, str]):
     theirs = [a for a in named if a in armies and armies[a].faction == ident.faction and not ident.commands(armies[a])]
     if theirs:
         raise InputError(f"the choices form: army {theirs[0]} is not one you command: choose for your own armies only")
-    return rounds.submit_choices(c, ident.faction, choices, submitted_by=ident.submitted_by, source="the choices form")
+    return rounds.submit_choices(c, ident.faction, _with_others(c, ident, armies, choices),
+                                 submitted_by=ident.submitted_by, source="the choices form")
+
+
+def _with_others(c, ident, armies, choices):
+    """An army player's choices with what its faction chose before for the armies it does not
+    command (a faction's choices are one submission: the last counts), so one player of a
+    faction never drops another's."""
+    from dataclasses import replace
+
+    from bellica.engine.vae_victis.rounds.player_choices import faction_choices
+
+    before = faction_choices(c).get(ident.faction)
+    if ident.armies is None or before is None:
+        return choices
+
+    def field(name: str) -> dict:
+        kept = {a: v for a, v in getattr(before[0], name).items() if a in armies and not ident.commands(armies[a])}
+        return {**kept, **getattr(choices, name)}
+    return replace(choices, advances=field("advances"), debarks=field("debarks"), siege_starts=field("siege_starts"))
 
 
 def choosers_section(c) -> str:

@@ -29,7 +29,7 @@ def battles(tmp_path):
 
     path = tmp_path / "battles.duckdb"
     c = fought(path)
-    tokens = {i.name: i.token for i in issue_tokens(c)}
+    tokens = {i.name: i.token for i in issue_tokens(c, {"admiral": ("roma", (10,))})}
     c.close()
     return path, tokens
 
@@ -70,3 +70,22 @@ def test_a_player_may_not_choose_for_another_factions_army(battles):
     r = client(path, tokens["roma"]).post("/choices", data={"debark-10": "4"})  # no side at clock 4: the engine's words
     assert r.status_code == 400 and "has no side at clock 4" in r.text and '<option value="4"' not in r.text
     assert client(path, tokens["umpire"]).post("/choices", data={"debark-10": "3"}).status_code == 403
+
+
+def test_an_army_player_chooses_for_the_armies_it_commands_only(battles):
+    path, tokens = battles
+    admiral = client(path, tokens["admiral"])  # roma's player of navy 10 alone
+    page = admiral.get("/").text
+    assert 'id="debark-10"' in page and 'id="advance-9"' not in page
+    r = admiral.post("/choices", data={"advance-9": "3"})
+    assert r.status_code == 400 and "army 9 is not one you command: choose for your own armies only" in r.text
+    roma = client(path, tokens["roma"])
+    assert roma.post("/choices", data={"advance-9": "3", "debark-10": "1"}, follow_redirects=False).status_code == 303
+    r = admiral.post("/choices", data={"debark-10": "3"}, follow_redirects=False)
+    assert r.status_code == 303
+    page = roma.get("/").text  # the admiral's choice for its navy, roma's earlier one for army 9 kept
+    assert page.split('id="debark-10"')[1].split("</select>")[0].count("selected") == 1
+    assert '<option value="3" selected>' in page.split('id="debark-10"')[1].split("</select>")[0]
+    assert '<option value="3" selected>' in page.split('id="advance-9"')[1].split("</select>")[0]
+    umpire = client(path, tokens["umpire"]).get("/").text
+    assert "given by token:admiral" in umpire.split('id="choosers"')[1].split("</div>")[0]
