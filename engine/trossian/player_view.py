@@ -119,7 +119,7 @@ def _berth(berth: str) -> str:
     return berth[5:] if berth.startswith("port:") else (f"off {berth[6:]}" if berth.startswith("coast:") else "at sea")
 
 
-def _forces(status: dict, places: Places) -> tuple:
+def _forces(status: dict, places: Places, nations=()) -> tuple:
     """The navies, the armies as the status view shows them, the viewer's couriers."""
     lane_of = {n["navy"]: n["lane"] for n in status["navies"]}
     navies = [Feature(places.inside(n["lane"]), n, text=str(n["navy"]), style=f"navy:{n['nation']}",
@@ -137,7 +137,8 @@ def _forces(status: dict, places: Places) -> tuple:
             tip += [("obeys", a["order"]), ("order from", a.get("order_from")),
                     ("takes orders", "by courier only" if a.get("by_courier") else "from the king at once")]
         at = places.inside(lane_of.get(a["aboard"]) if a["aboard"] else a["province"])
-        armies.append(Feature(at, a, text=str(a["strength"]) if seen else "?", style=f"army:{a['nation']}",
+        owner = a["nation"] if a["nation"] in nations else ""  # a neutral city's garrison: nobody's colour
+        armies.append(Feature(at, a, text=str(a["strength"]) if seen else "?", style=f"army:{owner}",
                               tooltip=tuple(tip)))
     couriers = [Feature(places.inside(x["where"]), x, text="C", style="courier",
                         tooltip=(("courier", x["courier"]), ("in", x["where"]), ("by", x["mode"]), ("to", x["to"]),
@@ -194,7 +195,7 @@ def player_view(c, viewer: str | None) -> PlayerView:
     status = _status(c, viewer)
     viewer = status["viewer"]
     places = Places(c.con)
-    navies, armies, couriers = _forces(status, places)
+    navies, armies, couriers = _forces(status, places, board.nations)
     lanes, ice = _lanes(board, status, places)
     capitals, towns = _places(board, status)
     layers = (

@@ -172,6 +172,7 @@ class Options:
     couriers_carry_orders: bool = False
     local_command: str = "capital"
     garrison_fights: str = "alone"
+    neutral_garrisons: bool = False
     navies_winter_in_port: bool = False
     winter_without_berth: str = "lost"
 

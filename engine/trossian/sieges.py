@@ -82,7 +82,8 @@ def pacification(scenario: Scenario, state: GameState, rules: Rules) -> tuple[Ga
     sieges = {s.province: s for s in state.sieges}
     for province, prov in scenario.provinces.items():
         holder = state.control.get(province)
-        here = [a for a in state.armies_in(province) if a.nation != holder and (holder is None or state.hostile(a.nation, holder))]
+        here = [a for a in state.armies_in(province) if a.nation != holder and not a.garrison  # a garrison pacifies nothing
+                and (holder is None or state.hostile(a.nation, holder))]
         nations = list(dict.fromkeys(a.nation for a in here))
         siege = sieges.get(province)
         if len(nations) != 1:
@@ -158,15 +159,22 @@ def winter_sieges(scenario: Scenario, state: GameState, rules: Rules) -> tuple[G
 # --- city garrisons ("Every city possesses a garrison") --------------------------------------------
 
 
+#: The name a neutral city's garrison fights under: "neutral Serbia" (no nation of the scenario).
+NEUTRAL = "neutral "
+
+
 def raise_garrisons(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
     """Before the battles are found: in every city province (scenario order) held by a nation where
     an army hostile to it stands, the city's garrison (pacification.garrison_town / _port) turns out
     as an army of the holder (``standing`` "garrison"), so a battle opens against it, unless it was
     beaten already (``state.ungarrisoned``), or (options.garrison_fights "alone") an army of the
-    holder or an ally stands there to fight instead.  A neutral city's garrison is the umpire's."""
+    holder or an ally stands there to fight instead.  A city nobody holds fields its garrison as
+    "neutral PROVINCE" (options.neutral_garrisons), an enemy of every nation."""
     events: list[Event] = []
     for province, prov in scenario.provinces.items():
         holder = state.control.get(province)
+        if holder is None and rules.options.neutral_garrisons:
+            holder = NEUTRAL + province  # a city nobody holds: its garrison is hostile to every nation
         kinds = rules.pacification.garrison(prov.kind)
         if holder is None or not kinds or province in state.ungarrisoned:
             continue

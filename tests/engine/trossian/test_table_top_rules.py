@@ -224,3 +224,18 @@ def test_a_wintered_port_siege_is_not_undone_when_the_blockade_sails_back():
     old = rules_with({"options": {"navies_winter_in_port": False}})
     st4, _ = sieges.pacification(S, st, old)
     assert st4.siege("C").done == 0                  # the engine's play before: the siege starts again
+
+
+def test_a_city_nobody_holds_defends_itself_too():
+    # "Every city possesses a garrison": C held by nobody turns out its own, an enemy of every nation
+    st = replace(tiny_state([army(1, "Red", "C", *FOOT)]), control={**tiny_state().control, "C": None})
+    st, ev = turn.contact(S, st, R, Scripted())
+    g = next(a for a in st.armies if a.garrison)
+    assert g.nation == "neutral C" and st.battles[0].nations == (("Red",), ("neutral C",))
+    st, _ = battles.resolve_battle(S, st, R, st.battles[0].id, "a", {}, Scripted(faces=[6] * 30))
+    st, _ = turn.end_phase(S, st, R)
+    assert st.ungarrisoned == {"C"} and not st.battles
+    off = rules_with({"options": {"neutral_garrisons": False}})
+    st2, ev = turn.contact(S, replace(tiny_state([army(1, "Red", "C", *FOOT)]),
+                                      control={**tiny_state().control, "C": None}), off, Scripted())
+    assert ev == [] and not st2.battles
