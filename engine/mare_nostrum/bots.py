@@ -98,7 +98,9 @@ class PolicyBot(Ranked):
         done = [Answer("done", {}, (f"finishes its actions: {policy.name} wants nothing more this turn",))]
         if action is None or not seat.action(_answer(action, policy.name).action):
             return [done]
-        return [[_answer(action, policy.name)], done]
+        refused = [Answer("done", {}, (f"finishes its actions: the step refused {policy.name}'s choice "
+                                       f"({_answer(action, policy.name).action})",))]
+        return [[_answer(action, policy.name)], refused]
 
 
 BOTS = {"random": RandomSteps, **{kind: (lambda k=kind: PolicyBot(k)) for kind in POLICY_KINDS}}

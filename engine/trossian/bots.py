@@ -7,7 +7,9 @@ aid (:func:`bot_aid`: the scenario's map and the rules, public as the printed ma
 Each answer is one step a person types (``march``, ``courier``, ``done``, ``recruit``); the umpire
 keeps ``next``, the table battles' results and the dice entered at the table.
 
-* **random**: :class:`~bellica.engine.core.players.RandomSteps`.
+* **random**: :class:`~bellica.engine.core.players.RandomSteps` without ``ally`` and ``bank``: neither
+  ends a nation's say nor uses anything up (an offer taken back, AP moved back), so a random
+  player drawing them would treat or move its AP for ever; it leaves both to persons.
 * **heuristic**, one step a call with its reason, in the orders phase:
 
   1. *march on the enemy capital*: every army with an HQ that may move marches on the nearest
@@ -178,4 +180,10 @@ class Heuristic(Ranked):
         return []
 
 
-BOTS = {"random": RandomSteps, "heuristic": Heuristic}
+class RandomNation(RandomSteps):
+    """:class:`RandomSteps` that never treats nor moves AP (module doc)."""
+
+    skip = frozenset({"ally", "bank"})
+
+
+BOTS = {"random": RandomNation, "heuristic": Heuristic}
