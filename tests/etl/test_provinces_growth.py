@@ -86,8 +86,8 @@ def test_bad_towns_are_one_line(towns, message):
 def test_the_scenarios_give_towns_reach_and_barriers():
     from bellica.datasets import SCENARIOS_DIR
 
-    # mare-nostrum: Gibraltar and the four closing the Aetolian League's land; trossian: six rivers and straits and the Dardanelles
-    for name, rivers in (("rise-of-rome", 0), ("mare-nostrum", 5), ("trossian", 7)):
+    # mare-nostrum: Gibraltar, the Halycus (the Punic west of Sicily) and the four closing the Aetolian League's land; trossian: six rivers and straits and the Dardanelles
+    for name, rivers in (("rise-of-rome", 0), ("mare-nostrum", 6), ("trossian", 7)):
         spec = scenario_spec(SCENARIOS_DIR / name / "provinces.toml")
         assert all(p.towns for p in spec.provinces)
         assert spec.reach_km and len(spec.lines) == rivers and spec.exceptions

@@ -62,7 +62,10 @@ MN = [  # the Mediterranean in 290 BC
     ("Neapolis", 14.252, 40.848, "Campania"), ("Cumae", 14.055, 40.848, "Campania"),
     ("Aesernia", 14.233, 41.594, "Samnium"), ("Venusia", 15.810, 40.960, "Apulia"), ("Canusium", 16.070, 41.220, "Apulia"),
     ("Croton", 17.130, 39.080, "Bruttium"), ("Rhegium", 15.647, 38.111, "Bruttium"),
-    ("Lilybaeum", 12.440, 37.800, "Sicilia"), ("Tharros", 8.440, 39.870, "Sardinia"), ("Olbia", 9.500, 40.920, "Sardinia"),
+    ("Lilybaeum", 12.440, 37.800, "Sicilia"), ("Panormus", 13.361, 38.116, "Sicilia"),
+    # Agathocles' Syracuse and the Greek east of Sicily: no nation's in 290 BC (None: no province's hex)
+    ("Syracusae", 15.287, 37.075, None), ("Catana", 15.087, 37.502, None), ("Gela", 14.250, 37.066, None),
+    ("Tharros", 8.440, 39.870, "Sardinia"), ("Olbia", 9.500, 40.920, "Sardinia"),
     ("Thessalonica", 22.940, 40.640, "Macedonia"), ("Amphipolis", 23.850, 40.820, "Macedonia"),
     ("Demetrias", 22.930, 39.340, "Thessalia"), ("Pherae", 22.760, 39.380, "Thessalia"),
     ("Thebae", 23.320, 38.320, "Attica"), ("Corinthus", 22.880, 37.910, "Argolis"), ("Sparta", 22.430, 37.070, "Argolis"),
