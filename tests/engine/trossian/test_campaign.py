@@ -90,6 +90,9 @@ def test_a_year_with_winter_is_replayed(campaign):
         assert snap.campaign("phase") == "winter" and state_of(snap).phase == -1
         kinds = [e.kind for e in c.events()]
         assert "winter_quarters" in kinds and "income" in kinds
+        # issue 22's rules are in the year the re-adjudication below replays: Moldavia's garrison
+        # turns out against the Army of the Dniester, the Porte's navy goes back to port for the winter
+        assert "garrison_stands" in kinds and "navy_winters" in kinds
         bank = state_of(snap).nations["Russia"].bank
         assert sum(bank.values()) > 10  # the income is banked
         act(c, "recruit", "Russia", at="Yedisan", kinds=["hq", "line_infantry", "courier"])
