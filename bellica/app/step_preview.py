@@ -195,9 +195,26 @@ def _open_action(c, ident: Identity, name: str):
     return action
 
 
-def verdict(c, ident: Identity, action, given: Mapping[str, Any]) -> dict:
+def _unoffered(look: Look | None, action, typed: Mapping[str, Any]) -> None:
+    """Refuse a number the ruleset does not offer the viewer (a command's, an army's): the preview
+    never runs the step on another side's counter, whose number may be hidden from the viewer."""
+    from bellica.engine.core.steps import ParamError
+
+    for p in action.params if look is not None else ():
+        offered = look.offered(action, p) if p.kind == "whole" else None
+        if offered is None or typed.get(p.name) in (None, []):
+            continue
+        mine = {str(o) for o in offered}
+        for v in typed[p.name] if p.many else [typed[p.name]]:
+            if str(v) not in mine:
+                raise ParamError(p, f"{v} is not one the page offers you now ({', '.join(map(str, offered)) or 'none'}): "
+                                    "choose one of those")
+
+
+def verdict(c, ident: Identity, action, given: Mapping[str, Any], look: Look | None = None) -> dict:
     """The step's own verdict on ``given`` (its fields as typed), as ``ident``: ``{"ok": True}``, or
-    ``{"ok": False, "refused": line, "param": the field it names or ""}``; nothing is written."""
+    ``{"ok": False, "refused": line, "param": the field it names or ""}``; nothing is written.
+    With ``look``, a number not offered to the viewer is refused first (:func:`_unoffered`)."""
     from bellica.app.step_forms import _actor
     from bellica.engine.core.stepped import dry_run
     from bellica.engine.core.steps import ParamError, parse_input
@@ -207,6 +224,7 @@ def verdict(c, ident: Identity, action, given: Mapping[str, Any]) -> dict:
     try:
         actor = _actor(c, ident, action, given)
         typed = parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
+        _unoffered(look, action, typed)
         dry_run(action.run, c, actor, **typed)
     except HttpError as err:
         return {"ok": False, "refused": err.message, "param": ""}
@@ -332,7 +350,7 @@ def _reach(look: Look, ident: Identity, action, param, given: Mapping[str, Any])
     reach, refused = [], {}
     for value in candidates:
         tried = _with(given, param, value)
-        v = verdict(look.c, ident, action, tried)
+        v = verdict(look.c, ident, action, tried, look)
         if v["ok"] or _only_unfilled(v, tried, param.name):
             reach.append(value)
         else:
@@ -358,7 +376,7 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
             raise HttpError(400, f"click {click!r}: name one of {', '.join(by_name) or 'no field'} of {name} "
                                  "with its value (click=FIELD&value=VALUE)")
         tried = _with(given, by_name[click], str(value).strip())
-        v = verdict(c, ident, action, tried)
+        v = verdict(c, ident, action, tried, look)
         if v["ok"] or _only_unfilled(v, tried, click):
             given, whole = tried, v
             out["click"] = {"param": click, "value": str(value).strip()}
@@ -366,7 +384,7 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
             out["click"] = {"param": click, "value": str(value).strip(), "refused": v["refused"]}
     out["fields"] = {p.name: _values(given, p) if p.many else "\n".join(_values(given, p)) for p in action.params
                      if p.kind != "flag"}
-    out["verdict"] = whole or verdict(c, ident, action, given)
+    out["verdict"] = whole or verdict(c, ident, action, given, look)
     out["starts"] = _starts(look, action, given)
     params = [m for m in action.params if look.targets(action, m)]
     clicked = click if "refused" not in out.get("click", {}) else None

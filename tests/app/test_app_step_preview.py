@@ -64,12 +64,14 @@ def test_the_preview_answers_only_the_viewers_steps_and_leaks_no_hidden_force(mg
     assert "not a step you may take now" in j["error"]  # not Carthage's turn: no probing the position
     assert "missing" not in _get(syr, "/api/step-preview?step=moev", status=400)["error"]
     assert "click=FIELD" in _get(syr, "/api/step-preview?step=move&click=general&value=x", status=400)["error"]
-    # Syracuse naming Carthage's command: refused as the step refuses it, naming nothing hidden.
+    # Syracuse naming Carthage's command (its number is hidden from Syracuse): refused before the step runs.
     answers = [_get(syr, "/api/step-preview?step=move&command=40&path=Panormus"),
                _get(syr, "/api/step-map?step=move"), _get(syr, "/api/step-map?step=sail"),
                _get(syr, "/api/step-preview?step=sail&click=path&value=Catana"),
                _get(syr, "/api/step-preview?step=move&command=38&path=Leontini&path=Morgantina&path=Henna")]
-    assert "command 40" in answers[0]["verdict"]["refused"] or "40" in answers[0]["verdict"]["refused"]
+    refused = answers[0]["verdict"]["refused"]  # not the engine's "command 40 is Carthage's": whose it is stays hidden
+    assert refused.startswith("COMMAND: 40 is not one the page offers you now (") and "36, 37, 38, 39" in refused
+    assert "Carthage" not in refused
     text = json.dumps(answers)
     for secret in _mg_secrets(path)["Carthage"]:
         assert secret not in text
