@@ -37,10 +37,11 @@ BELLICA_CSS = """
 .bellica-legend { background: rgba(255,255,255,0.92); padding: 6px 8px; border-radius: 4px;
   box-shadow: 0 1px 4px rgba(0,0,0,0.35); font-size: 12px; line-height: 16px; max-height: calc(100vh - 360px); overflow-y: auto; }
 .bellica-legend h4 { margin: 0 0 4px; font-size: 13px; }
-.bellica-legend-head { display: block; width: 100%; text-align: left; background: none; border: none; padding: 0 0 4px;
-  font: bold 13px "Helvetica Neue", Arial, sans-serif; cursor: pointer; color: #1b1b1b; }
+.bellica-legend-head { position: absolute; top: 5px; right: 6px; background: none; border: none; padding: 0;
+  font: bold 12px "Helvetica Neue", Arial, sans-serif; cursor: pointer; color: #1b1b1b; }
+.bellica-legend-body h4:first-child { padding-right: 64px; }
 .bellica-legend-closed { padding: 4px 8px; }
-.bellica-legend-closed .bellica-legend-head { padding: 0; }
+.bellica-legend-closed .bellica-legend-head { position: static; font-size: 13px; }
 .bellica-legend-closed .bellica-legend-body { display: none; }
 .bellica-symbol { border-radius: 50%; color: #fff; text-align: center; font-family: "DejaVu Sans", "Segoe UI Symbol",
   "Apple Symbols", sans-serif; box-shadow: 0 0 0 1.5px #fff, 0 0 2px 1.5px rgba(0,0,0,0.6); }

@@ -530,7 +530,8 @@ class Legend(MacroElement):
                 var div = L.DomUtil.create('div', 'bellica-legend');
                 L.DomEvent.disableScrollPropagation(div);
                 L.DomEvent.disableClickPropagation(div);
-                // A button folds the legend to its heading; folded at load on a narrow map (a phone).
+                // A button folds the legend to itself (it stands in the first heading's line, so the open
+                // legend is no taller for it); folded at load on a narrow map (a phone).
                 var head = L.DomUtil.create('button', 'bellica-legend-head', div);
                 var body = L.DomUtil.create('div', 'bellica-legend-body', div);
                 head.type = 'button'; body.id = 'bellica-legend-body-' + L.Util.stamp(div);
