@@ -113,3 +113,22 @@ def test_mare_nostrum_attacks_from_one_of_its_provinces_into_one_bordering_it(ca
     assert all(r.endswith("choose another") or "border" in r or "face" in r for r in j["next"]["refused"].values()), j
     j = _get(gauls, "/api/step-preview?step=attack&base=Gallia Cisalpina&click=into&value=Etruria")
     assert j["fields"]["into"] == "Etruria" and j["verdict"] == {"ok": True}, j
+
+
+def test_a_dry_run_runs_the_rule_and_writes_nothing(mg):
+    from bellica.engine.core.campaign import Campaign
+    from bellica.engine.core.stepped import dry_run
+    from bellica.geo.errors import InputError
+
+    path, _tokens = mg
+    with Campaign.open(path) as c:
+        head, snap = c.log_head(), c.snapshot()
+        move = c.ruleset.action("move")
+        assert dry_run(move.run, c, "Syracuse", command=38, path=["Leontini"]) is True
+        with pytest.raises(InputError, match="no path from Syracuse to Gela"):
+            dry_run(move.run, c, "Syracuse", command=38, path=["Gela"])
+        assert dry_run(lambda *a: [], c) is False  # a run that takes no step: nothing to accept
+        assert c.log_head() == head and c.snapshot().tables == snap.tables
+        # and the step itself still runs for real afterwards (the dry runs left nothing set)
+        c.ruleset.action("move").run(c, "Syracuse", command=38, path=["Leontini"])
+        assert c.log_head() != head

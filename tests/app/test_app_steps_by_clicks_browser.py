@@ -113,6 +113,12 @@ def _send(page, step: str, expect_text: str) -> None:
     expect(page.locator("#message, #error").first).to_contain_text(expect_text)
 
 
+def _axe_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("axe_playwright_python") is not None
+
+
 def _status(url: str, token: str) -> dict:
     return httpx.get(f"{url}/api/status", headers={"Authorization": f"Bearer {token}"}).json()
 
@@ -160,6 +166,10 @@ def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
             expect(_say(syr, "move").locator(".click-refused")).to_contain_text("no path from Leontini to Gela")
             expect(syr.locator("#move-path")).to_have_value("Leontini")
             _shot(syr, "mg-3-click-refused")
+            if _axe_installed():  # the plotting page, a refused click on it, has no WCAG level-A violation
+                from tests.app.test_app_axe import _violations
+
+                assert _violations(syr) == []
             _click(syr, "move", "Catana")
             expect(syr.locator("#move-path")).to_have_value("Leontini\nCatana")
             expect(_say(syr, "move")).to_contain_text("none the engine accepts")  # its 2 MP are spent
