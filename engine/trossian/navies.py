@@ -22,6 +22,7 @@ from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .model import WINTER, Army, Event, GameState, Navy, Scenario
+from .movement import local_command
 from .rules import Rules
 
 __all__ = [
@@ -157,11 +158,16 @@ def _load(scenario: Scenario, state: GameState, rules: Rules, navy: Navy, army_i
         if army.standing:
             raise InputError(f"{who}: army {army_id} has no HQ and "
                              f"{'holds' if army.standing == 'hold' else 'marches home'}: join an HQ to it first")
+        if army.order != ("embark",) and not local_command(scenario, rules, army):
+            # couriers carry orders: a general boards only on his king's word (else a navy's order would move him)
+            raise InputError(f"{who}: army {army_id} obeys only orders a courier brings: send it one first "
+                             f"(courier send --to \"army {army_id}\" --order embark)")
         loaded = sum(army_load(rules, a) for a in cargo(state, navy.id))
         if loaded + weight > rules.navies.transport_ap:
             raise InputError(f"{who} carries {loaded} AP: army {army_id} ({weight} AP) would pass "
                              f"{rules.navies.transport_ap} AP")
-        return state.with_armies(replace(army, aboard=navy.id, moved=True)), f"{who} embarks army {army_id} at {province}"
+        boarded = replace(army, aboard=navy.id, moved=True, order=("hold",) if army.order else ())  # the order done
+        return state.with_armies(boarded), f"{who} embarks army {army_id} at {province}"
     if army.aboard != navy.id:
         raise InputError(f"{who}: army {army_id} is not aboard")
     if not army.has_hq and state.enemies_in(province, army.nation):

@@ -76,7 +76,7 @@ def _order_for(scenario: Scenario, state: GameState, rules: Rules | None, nation
                text: str) -> tuple[str, list[str]]:
     """("army N", the order) of ``--order TEXT`` for addressee ``to``: ``march P, P, ...`` (the
     provinces to enter, in order, each bordering the one before; as many phases as it takes) or
-    ``hold``.  Only an army takes an order, and only where orders travel by courier."""
+    ``hold`` or ``embark``.  Only an army takes an order, and only where orders travel by courier."""
     if rules is not None and not rules.options.couriers_carry_orders:
         raise InputError("--order: in this campaign armies obey orders as given (options.couriers_carry_orders "
                          "is off): give a march order instead")
@@ -87,10 +87,10 @@ def _order_for(scenario: Scenario, state: GameState, rules: Rules | None, nation
     verb, _, rest = text.partition(" ")
     verb = named(verb.strip(), list(ORDER_VERBS), "--order", "no order an army takes")
     places = [place_named(scenario, p.strip(), "--order") for p in rest.split(",") if p.strip()]
-    if verb == "hold":
+    if verb in ("hold", "embark"):
         if places:
-            raise InputError(f"--order {text!r}: hold takes no province: give --order hold")
-        return f"army {army.id}", ["hold"]
+            raise InputError(f"--order {text!r}: {verb} takes no province: give --order {verb}")
+        return f"army {army.id}", [verb]
     if not places:
         raise InputError(f"--order {text!r}: give the provinces to enter: --order \"march P, P\"")
     for a, b in zip(places[:-1], places[1:]):
@@ -99,8 +99,9 @@ def _order_for(scenario: Scenario, state: GameState, rules: Rules | None, nation
     return f"army {army.id}", ["march", *places]
 
 
-#: The orders a courier carries to an army (options.couriers_carry_orders).
-ORDER_VERBS = ("march", "hold")
+#: The orders a courier carries to an army (options.couriers_carry_orders): march along a route,
+#: hold, or board the nation's navy that calls for it (navies.navy_actions ``embark``).
+ORDER_VERBS = ("march", "hold", "embark")
 
 
 def _town_named(scenario: Scenario, name: str, where: str) -> str:

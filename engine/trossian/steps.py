@@ -112,7 +112,7 @@ ACTIONS = (
         Param("message", "send: the king's order it carries.", flag="--message", example="Hold Bender"),
         Param("to", "send: whom it is for (an army, a general, a city).", flag="--to", example="army 1"),
         Param("order", "send: the order it carries to army --to, obeyed once delivered: \"march P, P\" (the provinces "
-                       "to enter, over as many phases as it takes) or \"hold\".", flag="--order",
+                       "to enter, over as many phases as it takes), \"hold\" or \"embark\" (board its nation's navy).", flag="--order",
               example="march Kuban"),
         Param("path", "move: the provinces and sea lanes passed, in order (repeat).", flag="--via", many=True,
               metavar="PLACE"),

@@ -239,3 +239,20 @@ def test_a_city_nobody_holds_defends_itself_too():
     st2, ev = turn.contact(S, replace(tiny_state([army(1, "Red", "C", *FOOT)]),
                                       control={**tiny_state().control, "C": None}), off, Scripted())
     assert ev == [] and not st2.battles
+
+
+def test_a_navy_embarks_an_army_away_from_its_king_only_on_a_couriers_order():
+    # "Couriers can travel by horse or by ship": the order to board rides with them, else an
+    # admiral's order would carry the general off without his king's word
+    troops = ("hq", "line_infantry", "line_infantry")
+    st = tiny_state([army(1, "Red", "B", *troops)], navies=[Navy(70, "Red", "North", "coast:B")])
+    with pytest.raises(InputError, match=r"army 1 obeys only orders a courier brings: .*--order embark"):
+        navies.navy_actions(S, st, R, 70, [("embark", 1)])
+    st = st.with_armies(replace(st.army(1), order=("embark",)))
+    st2, _ = navies.navy_actions(S, st, R, 70, [("embark", 1)])
+    assert st2.army(1).aboard == 70 and st2.army(1).order == ("hold",)   # boarded: the order is done
+    # with the king in A (Aport): at once
+    st3 = tiny_state([army(1, "Red", "A", *troops)], navies=[Navy(70, "Red", "North", "port:Aport")])
+    st3, _ = navies.navy_actions(S, st3, R, 70, [("embark", 1)])
+    assert st3.army(1).aboard == 70
+    assert _order_for(S, st, R, "Red", "army 1", "embark") == ("army 1", ["embark"])
