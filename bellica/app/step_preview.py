@@ -82,6 +82,13 @@ class Look:
         self.view = c.ruleset.player_view(c, viewer)
         self._offered: dict[tuple[str, str], Any] = {}
         self._targets: dict[tuple[str, str], list[Target]] = {}
+        self._open: frozenset[str] | None = None
+
+    def open_names(self) -> frozenset[str]:
+        """The names of the steps the viewer may take now (the ruleset's :meth:`open_actions`)."""
+        if self._open is None:
+            self._open = frozenset(a.name for a in self.c.ruleset.open_actions(self.c, self.viewer))
+        return self._open
 
     def offered(self, action, param):
         key = (action.name, param.name)
@@ -185,12 +192,10 @@ def map_params(look: Look, action) -> list[dict]:
 # --- the engine's verdict -------------------------------------------------------------------------
 
 
-def _open_action(c, ident: Identity, name: str):
+def _open_action(look: Look, name: str):
     """The declared step ``name`` if the viewer may take it now (a 409 naming the step otherwise)."""
-    from bellica.app.step_forms import viewer_of
-
-    action = c.ruleset.action(name)
-    if all(a.name != action.name for a in c.ruleset.open_actions(c, viewer_of(ident))):
+    action = look.c.ruleset.action(name)
+    if action.name not in look.open_names():
         raise HttpError(409, f"{name} is not a step you may take now: the page lists those you may")
     return action
 
@@ -366,8 +371,8 @@ def preview(c, ident: Identity, name: str, given: Mapping[str, Any], click: str 
     click goes on filling, or the first left blank)."""
     from bellica.app.step_forms import viewer_of
 
-    action = _open_action(c, ident, name)
     look = look_of(c, viewer_of(ident))
+    action = _open_action(look, name)
     by_name = {p.name: p for p in action.params}
     out: dict[str, Any] = {"step": action.name}
     whole = None
@@ -431,8 +436,9 @@ def routes(access) -> list[Route]:
         return _guarded(request, go)
 
     def step_map(c, ident, step, _fields, _click, _value, _focus):
-        action = _open_action(c, ident, step)
-        return {"step": action.name, "params": map_params(look_of(c, viewer_of(ident)), action)}
+        look = look_of(c, viewer_of(ident))
+        action = _open_action(look, step)
+        return {"step": action.name, "params": map_params(look, action)}
 
     async def map_endpoint(request: Request) -> Response:
         return await run_in_threadpool(read, request, step_map)
