@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -72,7 +71,6 @@ def test_campaign_new_writes_the_scenario(campaign):
 
 
 def test_a_year_with_winter_is_replayed(campaign):
-    t0 = time.perf_counter()
     with Campaign.open(campaign) as c:
         c.start(seed=DEMO_SEED)
         engine_step(c, "begin")
@@ -110,7 +108,6 @@ def test_a_year_with_winter_is_replayed(campaign):
         c.verify()
     steps = readjudicate(campaign)
     assert steps  # every step re-run from the scenario gives the same log
-    assert time.perf_counter() - t0 < 30
 
 
 def test_orders_are_sealed_and_messages_never_open(campaign):
