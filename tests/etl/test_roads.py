@@ -113,7 +113,6 @@ def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
     # Road edges name the side crossed, in both directions.
     n = con.execute("SELECT count(*) FROM road_edges e JOIN hex_neighbors n USING (cell, neighbor, clock)").fetchone()[0]
     assert n == con.execute("SELECT count(*) FROM road_edges").fetchone()[0] > 0
-    assert result.seconds < 30
 
 
 def test_structure_in_the_sea_is_refused_on_the_real_map(real_campaign, tmp_path):

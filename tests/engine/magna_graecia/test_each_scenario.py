@@ -5,7 +5,6 @@ is built for the module (the four scenarios share its bbox); each turn is bounde
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -23,7 +22,6 @@ SHEETS = {
     "second-punic": ({"Rome": "Lilybaeum", "Carthage": "Heraclea Minoa", "Syracuse": "Syracuse"},
                      {frozenset({"Carthage", "Syracuse"})}),
 }
-SECONDS = 60  # one scenario's turn 1, built, played, verified and re-adjudicated, on a shared 2-core box
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +48,6 @@ def test_the_demo_knows_every_scenario():
 def test_turn_one_of_each_scenario_plays_and_readjudicates(name, sicily, tmp_path):
     from bellica.demo_magna_graecia import build_demo_campaign, play_first_turn
 
-    t0 = time.perf_counter()
     path = build_demo_campaign(tmp_path / f"{name}.duckdb", scenario=f"magna-graecia/{name}", map_path=sicily)
     capitals, friends = SHEETS[name]
     lines = play_first_turn(path, name)
@@ -67,4 +64,3 @@ def test_turn_one_of_each_scenario_plays_and_readjudicates(name, sicily, tmp_pat
     assert state.turn == 2 and state.current == 0
     assert moved == set(capitals)  # each side marched on its target
     assert readjudicate(path) > len(capitals)  # again, on top of the demo's own check
-    assert time.perf_counter() - t0 < SECONDS
