@@ -1,7 +1,7 @@
 """Each of the four Magna Graecia scenarios plays a whole first campaign turn (every side's
 player-turn in the scenario's order, the three-sided ones included) by the scripted policy of
 bellica/demo_magna_graecia.py, and `verify --readjudicate` reproduces it.  One hex map of Sicily
-is built for the module (the four scenarios share its bbox); each turn is bounded in time."""
+is built for the module (the four scenarios share its bbox); its time is make bench's."""
 
 from __future__ import annotations
 
