@@ -303,8 +303,9 @@ def replay_note(campaign, e) -> list[Event]:
 
 class RandomSteps:
     """A random-legal player of any ruleset whose steps are declared as data: one open step,
-    drawn, with each parameter drawn among the values the ruleset offers (a flag: on or off; a
-    value the ruleset does not offer: left out, or the example when required).  The ruleset's
+    drawn, with each parameter drawn among the values the ruleset offers (a flag: on or off; an
+    optional one left out half the time; a value the ruleset does not offer: left out, or the
+    example when required).  The ruleset's
     own step decides what is legal: a draw it refuses stores nothing, and :func:`play_seat`
     draws again from the same stream, up to :attr:`tries` times, so what is logged is legal."""
 
@@ -324,6 +325,8 @@ class RandomSteps:
             values = seat.offered.get((action.name, p.name))
             if p.kind == "flag":
                 given[p.name] = "on" if seat.rng.random() < 0.5 else ""
+            elif values and not p.required and seat.rng.random() < 0.5:
+                continue  # an optional field left empty, as a person may (some offers only begin a value)
             elif values:
                 pick = [seat.rng.choice(list(values))]
                 given[p.name] = pick if p.many else pick[0]
