@@ -1,5 +1,6 @@
-"""Balance testing at scale (issue 12, part 6): ``bellica simulate`` of 1,000 Rise of Rome campaigns
-and 200 Mare Nostrum games.
+"""Balance testing at scale (issue 12, part 6; issue 24, item 3): ``bellica simulate`` of 1,000 Rise of
+Rome campaigns, 200 Mare Nostrum games, 400 First Punic War games, Magna Graecia's four scenarios
+and a Trossian decade.
 
 Rows:
 
@@ -10,7 +11,16 @@ Rows:
 (b) campaigns per second on all cores and in one process;
 (c), (d) the same for ``bellica simulate mare-nostrum --runs 200 --policy aggressor --seed 1``
     (every nation attacking the weakest province it may: the study with the most battles, about
-    a minute on 2 cores at most), beside one process playing its first 40 games (scaled).
+    a minute on 2 cores at most), beside one process playing its first 40 games (scaled);
+(e) ``bellica simulate vae-victis-ii`` of the First Punic War at res 5, five rounds, 200 games
+    of a heuristic Carthago against a random Roma and 200 against a heuristic Roma (the issue's
+    Done-when; 4 each with ``--quick``): who wins, in which round, by how many VP;
+(f) games per second per core: the first 20 of those games (2 with ``--quick``) on 1 local
+    worker and on 2, the same rows both ways;
+(g) ``bellica simulate magna-graecia`` of each of the four scenarios (20 games each, heuristic
+    sides; 2 games of one turn with ``--quick``);
+(h) ``bellica simulate trossian`` of a decade (10 games, heuristic nations; 1 game of 3 rounds
+    with ``--quick``).
 
 The benchmark checks that the pool's first runs equal the one-process runs (same seeds, same
 outcomes).  The full run copies its charts to ``benchmarks/simulate-rise-of-rome.png`` and
@@ -18,8 +28,8 @@ outcomes).  The full run copies its charts to ``benchmarks/simulate-rise-of-rome
 campaigns, a sample of 20; 20 games, a sample of 5) leaves them alone.
 
 ``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
-``python -m benchmarks.bench_simulate [--quick] [--mare-nostrum] [--scheduler ADDR]`` (``--mare-nostrum``:
-only rows (c) and (d)).
+``python -m benchmarks.bench_simulate [--quick] [--mare-nostrum | --campaigns] [--scheduler ADDR]``
+(``--mare-nostrum``: only rows (c) and (d); ``--campaigns``: only rows (e) to (h)).
 """
 
 from __future__ import annotations
@@ -98,6 +108,7 @@ def run(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) ->
              f"1 process: {runs / serial_s:.1f} runs/s", round(serial_s / pool_s, 2),
              f"{where}; {os.cpu_count()} cores; summary, CSV and chart included"),
         *mare_nostrum_rows(work_dir, quick=quick, scheduler=scheduler),
+        *campaign_rows(work_dir, quick=quick, scheduler=scheduler),
     ]
 
 
@@ -140,6 +151,134 @@ def mare_nostrum_rows(work_dir: Path, *, quick: bool = False, scheduler: str | N
     ]
 
 
+# --- the rulesets played on a campaign file: Vae Victis II, Magna Graecia, Trossian ---------------------------
+
+FPW_PLOT = Path(__file__).parent / "simulate-first-punic-war.png"
+ROOT = Path(__file__).resolve().parent.parent
+MG_SCENARIOS = ("dionysian", "pyrrhic", "first-punic", "second-punic")
+
+
+def _quiet(*args) -> None:
+    """``bellica ARGS`` in this process, its output dropped (an error raises)."""
+    from bellica.cli import main
+
+    err = io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    if code:
+        raise RuntimeError(f"bellica {' '.join(map(str, args))} exited {code}: {err.getvalue().strip()}")
+
+
+def _first_punic_war(work: Path) -> Path:
+    """A fresh First Punic War campaign at res 5 (on the demo's map, or one built like it)."""
+    map5 = next((p for p in (work.parent / "med5.duckdb", ROOT / "build" / "mediterranean.duckdb") if p.exists()), None)
+    if map5 is None:
+        from bellica.etl.build import build_map
+
+        map5 = work / "bench-med5.duckdb"
+        build_map(map5, region="mediterranean", res=5, progress=False, force=True)
+    out = work / "fpw-fresh.duckdb"
+    _quiet("campaign", "new", "--scenario", "first-punic-war", "--map", map5, "--out", out, "--force")
+    return out
+
+
+def _wins(doc: dict) -> str:
+    return ", ".join(f"{k} {v['runs']}" for k, v in doc["counts"]["winner"].items())
+
+
+def _spread(doc: dict, key: str) -> str:
+    n = doc["numbers"][key]
+    return f"median {n['median']:g} (10-90% {n['p10']:g}-{n['p90']:g})" if n["n"] else "none"
+
+
+def vae_victis_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    """Rows (e) and (f): the First Punic War's outcomes, heuristic Carthago against each Roma, and
+    the games per second per core on 1 and 2 local workers."""
+    from bellica.engine.core.simulate import run_seeds, simulate
+    from bellica.engine.vae_victis.simulate import GameRunner
+
+    runs, sample = (4, 2) if quick else (200, 20)
+    work = Path(work_dir) / "bench-simulate-vv"
+    work.mkdir(parents=True, exist_ok=True)
+    campaign = _first_punic_war(work)
+    rows = []
+    for roma in ("random", "heuristic"):
+        out = work / f"roma-{roma}"
+        args = ["simulate", "vae-victis-ii", "--campaign", campaign, "--runs", runs, "--seat", f"Roma={roma}",
+                "--seed", SEED, "--out", out, "--force", "--json", "-q"]
+        if scheduler:
+            args += ["--scheduler", scheduler]
+        t = time.perf_counter()
+        doc = _cli(*args)
+        took = time.perf_counter() - t
+        if not quick and roma == "random":
+            shutil.copyfile(out / "outcomes.png", FPW_PLOT)
+        rows.append(_row(f"First Punic War, heuristic Carthago v {roma} Roma: {runs} games", round(took, 1), "s", "", "",
+                         f"res 5, 5 rounds, seed {SEED}, {doc['where']}; wins: {_wins(doc)}; how: "
+                         + ", ".join(f"{k} {v['runs']}" for k, v in doc["counts"]["how"].items())
+                         + f"; ended in round {_spread(doc, 'round')}; lead {_spread(doc, 'margin')} VP"))
+    runner = GameRunner(str(campaign), (("Carthago", "heuristic"), ("Roma", "random")))
+    seeds = run_seeds(SEED, sample)
+    timed = {}
+    for workers in (1, 2):
+        t = time.perf_counter()
+        timed[workers] = (simulate(runner, seeds, workers=workers), time.perf_counter() - t)
+    assert timed[1][0] == timed[2][0], "1 and 2 local workers disagree"
+    one, two = timed[1][1], timed[2][1]
+    rows.append(_row("First Punic War games per second per core", round(sample / one, 3), "games/s",
+                     f"2 workers: {sample / two:.3f} games/s ({sample / two / 2:.3f} per core)", round(one / two, 2),
+                     f"first {sample} games of seed {SEED}, heuristic Carthago v random Roma; the ratio is the scaling "
+                     f"from 1 to 2 local workers ({os.cpu_count()} cores, same rows)"))
+    return rows
+
+
+def magna_graecia_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    """Row (g): each of Magna Graecia's four scenarios, heuristic sides."""
+    from bellica.demo_magna_graecia import build_demo_campaign
+
+    runs, turns = (2, 1) if quick else (20, None)
+    work = Path(work_dir) / "bench-simulate-mg"
+    rows = []
+    for name in MG_SCENARIOS[:1] if quick else MG_SCENARIOS:
+        campaign = build_demo_campaign(work / f"{name}.duckdb", scenario=f"magna-graecia/{name}")
+        args = ["simulate", "magna-graecia", "--campaign", campaign, "--runs", runs, "--seed", SEED, "--json", "-q",
+                *(["--rounds", turns] if turns else []), *(["--scheduler", scheduler] if scheduler else [])]
+        t = time.perf_counter()
+        doc = _cli(*args)
+        took = time.perf_counter() - t
+        rows.append(_row(f"Magna Graecia {name}: {runs} games", round(took, 1), "s", "", "",
+                         f"heuristic sides, seed {SEED}, {doc['where']}; wins: {_wins(doc)}; turns "
+                         f"{_spread(doc, 'turns')}; lead {_spread(doc, 'margin')} VP"))
+    return rows
+
+
+def trossian_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    """Row (h): a Trossian decade, heuristic nations."""
+    from bellica.demo_trossian import build_demo_campaign
+
+    runs, rounds = (1, 3) if quick else (10, None)
+    campaign = build_demo_campaign(Path(work_dir) / "bench-simulate-tr" / "trossian.duckdb")
+    args = ["simulate", "trossian", "--campaign", campaign, "--runs", runs, "--seed", SEED, "--json", "-q",
+            *(["--rounds", rounds] if rounds else []), *(["--scheduler", scheduler] if scheduler else [])]
+    t = time.perf_counter()
+    doc = _cli(*args)
+    took = time.perf_counter() - t
+    return [_row(f"Trossian {'decade' if not quick else f'{rounds} rounds'}: {runs} games", round(took, 1), "s", "", "",
+                 f"heuristic nations, seed {SEED}, {doc['where']}; most provinces: {_wins(doc)}; lead "
+                 f"{_spread(doc, 'margin')} provinces")]
+
+
+def campaign_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
+    """Rows (e) to (h)."""
+    return [*vae_victis_rows(work_dir, quick=quick, scheduler=scheduler),
+            *magna_graecia_rows(work_dir, quick=quick, scheduler=scheduler),
+            *trossian_rows(work_dir, quick=quick, scheduler=scheduler)]
+
+
 if __name__ == "__main__":
     import argparse
     import tempfile
@@ -148,9 +287,11 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="100 campaigns and 20 games, the charts not kept")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of the local cores")
     parser.add_argument("--mare-nostrum", action="store_true", help="only the Mare Nostrum rows")
+    parser.add_argument("--campaigns", action="store_true", help="only the Vae Victis II, Magna Graecia and Trossian rows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bellica-bench-simulate-") as tmp:
-        rows = (mare_nostrum_rows if args.mare_nostrum else run)(Path(tmp), quick=args.quick, scheduler=args.scheduler)
+        rows = (mare_nostrum_rows if args.mare_nostrum else campaign_rows if args.campaigns else run)(
+            Path(tmp), quick=args.quick, scheduler=args.scheduler)
         for r in rows:
             print(r)
     sys.exit(0)

@@ -23,15 +23,17 @@ from bellica.commands.options import WHOLE
 #: Rulesets that can be simulated, with what the report says of them.
 RULESETS = ("rise-of-rome", "mare-nostrum", "vae-victis-ii", "magna-graecia", "trossian")
 #: The rulesets played on a campaign file by engine players (--campaign): the module of their games,
-#: what --rounds counts, its default (None: the rules' own end) and the report's words for a game.
+#: what --rounds counts, its default (None: the game's own length, in the words that follow), the
+#: score a game is won by, and the row's key of how long the game lasted.
 CAMPAIGN_RULESETS = {
-    "vae-victis-ii": ("bellica.engine.vae_victis.simulate", "round", 5, "VP"),
-    "magna-graecia": ("bellica.engine.magna_graecia.simulate", "turn", None, "VP"),
-    "trossian": ("bellica.engine.trossian.simulate", "year", 10, "provinces"),
+    "vae-victis-ii": ("bellica.engine.vae_victis.simulate", "round", 5, "", "VP", "round"),
+    "magna-graecia": ("bellica.engine.magna_graecia.simulate", "turn", None, "the season's own end", "VP", "turns"),
+    "trossian": ("bellica.engine.trossian.simulate", "round", None, "ten years", "provinces", "years"),
 }
 #: What a game's row keeps per round/turn/year, per faction: (the row key's prefix, the chart's words).
-SERIES = {"vae-victis-ii": ("held_by_round_", "towns and cities held"), "magna-graecia": ("vp_by_turn_", "victory points"),
-          "trossian": ("provinces_by_year_", "provinces held")}
+SERIES = {"vae-victis-ii": ("held_by_round_", "towns and cities held", "round"),
+          "magna-graecia": ("vp_by_turn_", "victory points", "turn"),
+          "trossian": ("provinces_by_year_", "provinces held", "year")}
 #: A ruleset's name as typed -> its registered name.
 ALIASES = {"vae-victis": "vae-victis-ii"}
 #: The files written into --out.
@@ -127,8 +129,8 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
               help="Vae Victis II, Magna Graecia, Trossian: the bot of one faction's seat (repeatable); the others "
                    "play --policy (default: heuristic where the ruleset has one, else random).")
 @click.option("--rounds", "length", type=WHOLE, default=None,
-              help="How long a game lasts: Vae Victis II rounds (default 5), Trossian years (default 10), "
-                   "Magna Graecia campaign turns (default: the season's own end).")
+              help="How long a game lasts: Vae Victis II rounds (default 5), Trossian rounds, a phase or winter "
+                   "quarters each (default: ten years), Magna Graecia campaign turns (default: the season's own end).")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="The master seed: each run's seed derives from it and the run's index.")
 @click.option("--workers", type=WHOLE, default=None, help="Local worker processes (default: every core; 1: this process).")
@@ -423,7 +425,7 @@ def _campaign_command(ruleset, runs, policy, seat_items, campaign_file, length, 
     from bellica.engine.core.simulate import summarise
     from bellica.geo.errors import InputError
 
-    module_name, unit, default_length, score = CAMPAIGN_RULESETS[ruleset]
+    module_name, unit, default_length, length_words, score, span = CAMPAIGN_RULESETS[ruleset]
     if campaign_file is None:
         raise InputError(f"{ruleset} is played on a campaign file: give --campaign FILE, a fresh "
                          f"`bellica campaign new --scenario ...` file")
@@ -435,13 +437,12 @@ def _campaign_command(ruleset, runs, policy, seat_items, campaign_file, length, 
     runner = module.GameRunner(str(campaign_file.resolve()), tuple(seats.items()), length)
     rows, seconds, where = _run(runner, seed, runs, scheduler, workers, quiet, "games")
     factions = list(seats)
-    span = {"round": "round", "turn": "turns", "year": "years"}[unit]
-    prefix, series_words = SERIES[ruleset]
+    prefix, series_words, per = SERIES[ruleset]
     summary = summarise(rows, counts={"winner": factions + ["tie"], "how": ()},
                         numbers=("margin", span, *(f"{'vp' if score == 'VP' else 'provinces'}_{f}" for f in factions)),
                         series=tuple(prefix + f for f in factions))
     meta = {"ruleset": ruleset, "campaign": str(campaign_file), "seats": seats, "seed": seed, "runs": runs,
-            "length": {"unit": unit, "limit": length},
+            "length": {"unit": unit, "limit": length, "otherwise": length_words},
             "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
             "departures": [module.DEPARTURE]}
     document = {**meta, **summary}
@@ -452,7 +453,7 @@ def _campaign_command(ruleset, runs, policy, seat_items, campaign_file, length, 
 
         echo_json({**document, **timing, "written": [str(p) for p in written]})
         return
-    for line in _campaign_lines({**meta, **timing}, summary, factions, span, score, series_words, unit, prefix):
+    for line in _campaign_lines({**meta, **timing}, summary, factions, span, score, series_words, per, prefix):
         click.echo(line)
     if written:
         click.echo("Wrote " + ", ".join(str(p) for p in written))
@@ -472,24 +473,25 @@ def _write_campaign_study(out: Path, document: dict, rows: list[dict], ruleset: 
     summary_path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     runs_path = out / "runs.csv"
     write_runs_csv(rows, runs_path)
-    prefix, words = SERIES[ruleset]
+    prefix, words, per = SERIES[ruleset]
     plot_path = nations_plot(document, out / "outcomes.png", title=_campaign_title(document, ruleset), nations=factions,
-                             series_prefix=prefix, series_label=words, index_label=f"{unit} (0: after the first)")
+                             series_prefix=prefix, series_label=words, index_label=f"{per} (0: after the first)")
     return [summary_path, runs_path, plot_path]
 
 
 def _campaign_lines(meta: dict, summary: dict, factions: list[str], span: str, score: str, series_words: str,
-                    unit: str, prefix: str) -> list[str]:
+                    per: str, prefix: str) -> list[str]:
     seats = ", ".join(f"{f} {k}" for f, k in meta["seats"].items())
     limit = meta["length"]["limit"]
+    unit = meta["length"]["unit"]
     lines = [f"{meta['ruleset']}: {summary['runs']} games on {meta['campaign']}, {seats}, seed {meta['seed']}, "
              f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.2f} games/s)",
-             f"Each game: at most {limit} {unit}{'' if limit == 1 else 's'}" if limit else "Each game: to the season's own end",
+             f"Each game: at most {limit} {unit}{'' if limit == 1 else 's'}" if limit else f"Each game: {meta['length']['otherwise']}",
              *(f"Departure from the seed: {d}." for d in meta["departures"])]
     wins = summary["counts"]["winner"]
     lines.append("Wins: " + ", ".join(f"{k} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)" for k, v in wins.items()))
     lines.append("How: " + ", ".join(f"{k} {v['runs']}" for k, v in summary["counts"]["how"].items()))
-    for key, words in ((span, f"{unit}s played" if span != "round" else "ended in round"),
+    for key, words in ((span, f"{span} played" if span != "round" else "ended in round"),
                        ("margin", f"winner's lead ({score})")):
         n = summary["numbers"][key]
         if n["n"]:
@@ -499,7 +501,7 @@ def _campaign_lines(meta: dict, summary: dict, factions: list[str], span: str, s
         n = summary["numbers"][f"{'vp' if score == 'VP' else 'provinces'}_{f}"]
         if n["n"]:
             lines.append(f"{f} {score} at the end: median {n['median']:g}, mean {n['mean']:g}, range {n['min']:g} to {n['max']:g}")
-    lines.append(f"{series_words[0].upper() + series_words[1:]} per {unit}, median [10-90%]:")
+    lines.append(f"{series_words[0].upper() + series_words[1:]} after each {per}, median [10-90%]:")
     for f in factions:
         per = summary["series"][prefix + f]
         lines.append(f"  {f}: " + ", ".join(f"{p['index'] + 1}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]" for p in per))

@@ -281,20 +281,33 @@ class _ReadOnce:
 class shared_reads:
     """``with shared_reads(campaign):`` the campaign's reads are answered once each while nothing is
     written: two seats read at one position (every faction's player view is filtered from the same
-    queries) pay for the queries once.  Only for reading: the connection is the campaign's again
-    after the block."""
+    queries) pay for the queries once, and the state tables are read once for the block
+    (``campaign.snapshot()``).  Only for reading: the connection and the snapshot are the
+    campaign's own again after the block."""
 
     def __init__(self, campaign) -> None:
         self.campaign = campaign
         self._con = None
 
     def __enter__(self):
-        self._con = self.campaign.con
-        self.campaign.con = _ReadOnce(self._con)
-        return self.campaign
+        c = self.campaign
+        self._con = c.con
+        c.con = _ReadOnce(self._con)
+        # The state tables too (read through the campaign's prepared statements, not ``con``):
+        # once for the block (at the first look), an instance attribute over the method until the block ends.
+        kept: list = []
+
+        def snapshot():
+            if not kept:
+                kept.append(type(c).snapshot(c))
+            return kept[0]
+
+        c.snapshot = snapshot
+        return c
 
     def __exit__(self, *exc) -> None:
         self.campaign.con = self._con
+        vars(self.campaign).pop("snapshot", None)
 
 
 def play_seats(campaign, seats: Mapping[str, Any], *, makers: Mapping[str, Callable[[], Any]] | None = None) -> list:

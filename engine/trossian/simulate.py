@@ -14,7 +14,8 @@ here, through the declared steps a person's form uses:
 * each table battle by the *battle generator* below.
 
 The campaign has no victory condition: it runs ``years`` years (a decade by default) from its
-first Early Spring, and the row says who holds most provinces then (``tie`` when several do).
+first Early Spring, or its first ``rounds`` rounds (phases and winter quarters) when given, and
+the row says who holds most provinces then (``tie`` when several do).
 
 **Departure from the seed** (:data:`DEPARTURE`): the seed has land battles played on the table
 (2 by 2 Napoleonics).  A seeded generator decides them: side a wins with probability
@@ -78,14 +79,16 @@ class GameRunner:
 
     campaign: str
     seats: tuple[tuple[str, str], ...]
-    years: int = DEFAULT_YEARS
+    rounds: int | None = None
 
     def __call__(self, seed: int) -> dict:
-        return play_one(self.campaign, seed, dict(self.seats), years=self.years)
+        return play_one(self.campaign, seed, dict(self.seats), rounds=self.rounds)
 
 
-def play_one(campaign, seed: int, seats: Mapping[str, str], *, years: int = DEFAULT_YEARS) -> dict:
-    """Play one campaign from the fresh file ``campaign`` with ``seed`` (module doc); its row."""
+def play_one(campaign, seed: int, seats: Mapping[str, str], *, years: int = DEFAULT_YEARS,
+             rounds: int | None = None) -> dict:
+    """Play one campaign from the fresh file ``campaign`` with ``seed`` (module doc) for ``years``
+    years, or only its first ``rounds`` rounds (phases and winter quarters) when given; its row."""
     from bellica.engine.core.players import set_seats
     from bellica.engine.core.simulate import campaign_copy, play_until_waiting
 
@@ -96,13 +99,18 @@ def play_one(campaign, seed: int, seats: Mapping[str, str], *, years: int = DEFA
         tally = {"battles": 0, "forced_done": 0, "bot_steps": 0}
         by_year: dict[str, list[int]] = {n: [] for n in nations}
         for _ in range(_MAX_UMPIRE_STEPS):
-            tally["bot_steps"] += play_until_waiting(c, {n: seats[n] for n in nations})
+            tally["bot_steps"] += play_until_waiting(c, {n: seats[n] for n in nations},
+                                                     until=lambda c: rounds is not None and _round(c) > rounds)
             year = _year(c)
             while len(by_year[nations[0]]) < year - first:
                 _count(c, nations, by_year)  # a year is over: what each nation holds as the next begins
-            if year >= first + years or not _umpire(c, seed, nations, tally):
+            if year >= first + years or (rounds is not None and _round(c) > rounds) or not _umpire(c, seed, nations, tally):
                 break
         return _row(c, nations, seats, by_year, tally, _year(c) - first)
+
+
+def _round(c) -> int:
+    return int(c.snapshot().campaign("round"))
 
 
 def _year(c) -> int:
@@ -153,7 +161,7 @@ def _row(c, nations, seats: Mapping[str, str], by_year: Mapping[str, list[int]],
     ranked = sorted(nations, key=lambda n: -held[n])
     margin = held[ranked[0]] - held[ranked[1]] if len(ranked) > 1 else held[ranked[0]]
     row = {"seats": ",".join(f"{n}={seats[n]}" for n in nations), "winner": ranked[0] if margin > 0 else "tie",
-           "how": "provinces", "years": played, "margin": margin, **tally}
+           "how": "provinces", "years": played, "rounds": _round(c) - 1, "margin": margin, **tally}
     row.update({f"provinces_{n}": held[n] for n in nations})
     row.update({f"provinces_by_year_{n}": [*by_year[n]] for n in nations})
     return row

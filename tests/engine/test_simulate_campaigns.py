@@ -106,3 +106,45 @@ def test_shared_reads_answer_a_query_once_until_something_is_written(fresh_vv):
             cur = c.con.execute("SELECT x FROM t ORDER BY x")
             assert cur.fetchone() == (1,) and cur.fetchall() == [(2,), (3,)] and cur.fetchone() is None
         assert type(c.con).__name__ == "DuckDBPyConnection"
+
+
+def _same_here_and_on_dask(capsys, tmp_path, *args) -> list[dict]:
+    """Run ``bellica simulate ARGS`` in this process and on a one-worker Dask LocalCluster: the
+    rows of runs.csv, identical."""
+    from distributed import LocalCluster
+
+    code, out, err = bellica(capsys, "simulate", *args, "-q", "--force", "--workers", 1, "--out", tmp_path / "here")
+    assert code == 0, err
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        code, _out, err = bellica(capsys, "simulate", *args, "-q", "--force", "--scheduler", cluster.scheduler_address,
+                                  "--out", tmp_path / "dask")
+    assert code == 0, err
+    here = _rows(tmp_path / "here" / "runs.csv")
+    assert here == _rows(tmp_path / "dask" / "runs.csv")
+    assert "Departure from the seed:" in out and "seeded generator" in out
+    return here
+
+
+@pytest.fixture(scope="module")
+def fresh_mg(tmp_path_factory):
+    from bellica.demo_magna_graecia import build_demo_campaign
+
+    return build_demo_campaign(tmp_path_factory.mktemp("sim-mg") / "dionysian.duckdb")
+
+
+def test_magna_graecia_games_are_the_same_here_and_on_a_dask_cluster(fresh_mg, tmp_path, capsys):
+    rows = _same_here_and_on_dask(capsys, tmp_path, "magna-graecia", "--campaign", fresh_mg, "--runs", 2,
+                                  "--rounds", 1, "--seat", "Syracuse=random")
+    assert len(rows) == 2 and {r["seats"] for r in rows} == {"Carthage=heuristic,Syracuse=random"}
+    assert all(r["turns"] == "1" and r["stuck"] == "0" for r in rows)
+
+
+
+def test_shared_reads_read_the_state_tables_once_for_the_block(fresh_vv):
+    from bellica.engine.core.campaign import Campaign
+
+    with Campaign.open(fresh_vv) as c:
+        c.start(seed=3)
+        with shared_reads(c):
+            assert c.snapshot() is c.snapshot()
+        assert c.snapshot() is not c.snapshot() and "snapshot" not in vars(c)
