@@ -26,10 +26,11 @@ __all__ = ["choices_section", "post_choices", "choosers_section"]
 
 def _options(c, r, ident):
     from bellica.engine.vae_victis.order_aids import choice_options
+    from bellica.engine.vae_victis.rounds.player_choices import results_so_far
 
-    winners = [k[2] for k, row in r.snap.tables["engagement_results"].items() if k[0] == r.round and row[3] == "win"]
+    beaten, lost = results_so_far(r)
     mine = [a.id for a in r.live_armies() if ident.commands(a)]
-    return choice_options(c.board, r.state, ident.faction, winners, mine)
+    return choice_options(c.board, r.state, ident.faction, beaten, mine, lost)
 
 
 def _select(name: str, label: str, options: list[tuple[str, str]], chosen: str, none: str) -> str:

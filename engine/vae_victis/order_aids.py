@@ -412,10 +412,11 @@ class ChoiceOptions:
         return bool(self.debarks or self.advances or self.sieges or self.surrenders or self.take_overs)
 
 
-def choice_options(board: Board, state: CampaignState, faction: str, winners: Iterable[int] = (),
-                   armies: Iterable[int] | None = None) -> ChoiceOptions:
+def choice_options(board: Board, state: CampaignState, faction: str, beaten: Mapping[int, Iterable[str]] | None = None,
+                   armies: Iterable[int] | None = None, lost: Iterable[int] = ()) -> ChoiceOptions:
     """The :class:`ChoiceOptions` of ``faction``'s live armies (those of ``armies`` only, when
-    given: an army player's); ``winners``: the armies that won an engagement this round."""
+    given: an army player's); ``beaten``: each winner's beaten losers' hexes (where it may
+    advance), ``lost``: the armies administration removes (they start no siege)."""
     from bellica.engine.vae_victis.naval import debark
     from bellica.engine.vae_victis.naval_superiority import is_navy
     from bellica.engine.vae_victis.zoc import army_zoc
@@ -440,10 +441,11 @@ def choice_options(board: Board, state: CampaignState, faction: str, winners: It
             continue
         zoc = army_zoc(board, a.cell)
         near |= zoc
-        if a.id in set(winners):
-            advances[a.id] = tuple(k for k, n in sorted(sides.items()) if board.hexes[n].kind == "land")
+        into = set((beaten or {}).get(a.id, ()))
+        if into:
+            advances[a.id] = tuple(k for k, n in sorted(sides.items()) if n in into)
         targets = tuple(sorted(n for n, s in board.structures.items() if s.cell in zoc and held[n] not in (faction, None)))
-        if targets:
+        if targets and a.id not in set(lost):
             sieges[a.id] = targets
     besieged = {s.structure: s.faction for s in state.sieges}
     surrenders = tuple(sorted(n for n in besieged if held.get(n) == faction))

@@ -95,3 +95,25 @@ def test_merging_the_factions_choices_twice_changes_nothing():
     assert once.advances == {1: 3} and once.debarks == {10: 3} and once.siege_starts == {9: "Capua"}
     assert once.surrenders == {"Capua"}  # Roma is roma's to surrender, and roma chose not to
     assert merged_choices(once, own, factions, control=control) == once
+
+
+def test_a_choice_the_results_rule_out_is_refused_and_never_stops_administration(tmp_path):
+    """A faction's choice stands over the umpire's, so one administration would refuse must not
+    be stored (the umpire could not set it aside): advance only into a beaten loser's hex, no
+    siege by an army administration removes; a result corrected after the choice sets it aside."""
+    c = fought(tmp_path / "c.duckdb")
+    with pytest.raises(InputError, match="advance: army 9 advances only into the hex of a loser it beat"):
+        rounds.submit_choices(c, "roma", AdminChoices(advances={9: 1}))
+    with pytest.raises(InputError, match="siege: army 1 cannot siege Roma: it lost its engagement"):
+        rounds.submit_choices(c, "carthago", AdminChoices(siege_starts={1: "Roma"}))
+    rounds.submit_choices(c, "roma", AdminChoices(advances={9: 3}, debarks={10: 3}))  # into army 1's hex
+    rounds.record_result(c, 1, {1: ("draw", 30), 9: ("draw", 35)}, correction=True)
+    events = rounds.run_administration(c, AdminChoices(debarks={10: 1}))
+    aside = [e for e in events if e.kind == "choices_set_aside"]
+    assert len(aside) == 1 and "roma's own administration choices are set aside" in aside[0].text
+    assert "army 9 has no win recorded" in aside[0].text
+    assert c.snapshot().note(1, "administration_choices")["debarks"] == {"10": 1}  # the umpire's stood
+    c.close()
+    from bellica.engine.core.readjudicate import readjudicate
+
+    assert readjudicate(tmp_path / "c.duckdb") > 0

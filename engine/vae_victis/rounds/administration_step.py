@@ -149,13 +149,23 @@ def spelled_choices(board: Board, choices: AdminChoices) -> AdminChoices:
     return out
 
 
-def _with_players(campaign, r, board: Board, choices: AdminChoices) -> AdminChoices:
+def _with_players(campaign, r, board: Board, choices: AdminChoices) -> tuple[AdminChoices, list[Event]]:
     """The umpire's ``choices`` with each faction's own (:mod:`.player_choices`) in their place for
-    its armies and structures: the rules gave that faction the choice."""
-    from bellica.engine.vae_victis.rounds.player_choices import faction_choices, merged_choices
+    its armies and structures: the rules gave that faction the choice.  A faction's choices that a
+    result recorded after them rules out (a corrected result) are set aside, with an event saying
+    why: the umpire's stand for its armies, and administration runs."""
+    from bellica.engine.vae_victis.rounds.player_choices import faction_choices, merged_choices, outcome_problems
 
-    given = {f: ch for f, (ch, _by) in faction_choices(campaign, r.round).items()}
-    return merged_choices(choices, given, {a.id: a.faction for a in r.state.armies}, board, r.state.control)
+    given, events = {}, []
+    for faction, (ch, _by) in sorted(faction_choices(campaign, r.round).items()):
+        problems = outcome_problems(board, r, ch)
+        if problems:
+            events.append(event(r.round, "administration", "choices_set_aside", {"faction": faction, "problems": problems},
+                                f"{faction}'s own administration choices are set aside ({'; '.join(problems)}): "
+                                "the umpire's stand for its armies"))
+            continue
+        given[faction] = ch
+    return merged_choices(choices, given, {a.id: a.faction for a in r.state.armies}, board, r.state.control), events
 
 
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
@@ -181,7 +191,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `bellica round result`"
             )
         board: Board = campaign.board
-        choices = _with_players(campaign, r, board, spelled_choices(board, choices))
+        choices, set_aside = _with_players(campaign, r, board, spelled_choices(board, choices))
         advances, debarks = check_choices(board, r.state, choices)
         engagements, results = engagements_and_results(r)
         orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}
@@ -206,6 +216,6 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
         result = administer(board, r.state, inputs)
         done = replace(result.state, phase=Phase.VICTORY)
         note = event(r.round, "administration", "put_note", {"round": r.round, "key": "administration_choices", "value": choices.to_json()})
-        campaign.append([note], before=r.snap)
+        campaign.append([note, *set_aside], before=r.snap)
         save_state(campaign, done, events=result.events, phase="administration", names=names(campaign))
-    return [note] + list(result.events)
+    return [note, *set_aside] + list(result.events)

@@ -30,7 +30,8 @@ from bellica.engine.vae_victis.rounds.choices import AdminChoices, choices_from_
 from bellica.engine.vae_victis.rounds.machine import event, read_round, require
 from bellica.geo.errors import InputError
 
-__all__ = ["CHOICES_KIND", "submit_choices", "faction_choices", "choosers", "merged_choices", "own_problems"]
+__all__ = ["CHOICES_KIND", "submit_choices", "faction_choices", "choosers", "merged_choices", "own_problems",
+           "outcome_problems", "results_so_far"]
 
 #: The log's event kind of a faction's choices (no reducer: the log alone holds them).
 CHOICES_KIND = "choices_given"
@@ -59,6 +60,51 @@ def own_problems(state, board, faction: str, choices: AdminChoices) -> list[str]
     return problems
 
 
+def results_so_far(r) -> tuple[dict[int, set[str]], set[int]]:
+    """({winner: the hexes of the losers it beat}, the losers) of the round's recorded results:
+    where a winner may advance (step 2 takes only a hex a loser it fought vacates) and which
+    armies administration removes."""
+    beaten: dict[int, set[str]] = {}
+    lost: set[int] = set()
+    for row in r.engagement_rows():
+        results = r.results_for(row[2])
+        fought = [a for a in (row[3], row[4]) if a is not None]
+        losers = {a for a in fought if a in results and results[a][3] == "loss"}
+        lost |= losers
+        for a in fought:
+            if a in results and results[a][3] == "win":
+                beaten.setdefault(a, set()).update(r.state.army(o).cell for o in losers if o != a)
+    return beaten, lost
+
+
+def outcome_problems(board, r, choices: AdminChoices) -> list[str]:
+    """What the round's recorded results rule out of ``choices`` (advance only into the adjacent
+    hex of a loser the army beat; no siege by an army that lost, which administration removes; a
+    siege the rules refuse now), so a choice the umpire cannot set aside never stops
+    administration (:func:`~engine.vae_victis.sieges.siege_refusal`, step 2's own rule)."""
+    from bellica.engine.vae_victis.rounds.administration_step import resolve_advance
+    from bellica.engine.vae_victis.sieges import siege_refusal
+
+    beaten, lost = results_so_far(r)
+    problems = []
+    for army, target in sorted(choices.advances.items()):
+        if army not in beaten:
+            problems.append(f"advance: army {army} has no win recorded this round: choose its advance once it has")
+            continue
+        try:
+            cell = resolve_advance(board, r.state, army, target)
+        except InputError:
+            continue  # check_choices words it
+        if cell not in beaten[army]:
+            problems.append(f"advance: army {army} advances only into the hex of a loser it beat, next to it")
+    for army, name in sorted(choices.siege_starts.items()):
+        why = "it lost its engagement and is removed in administration" if army in lost else (
+            siege_refusal(board, r.state, army, name) if name in board.structures else None)
+        if why:
+            problems.append(f"siege: army {army} cannot siege {name}: {why}")
+    return problems
+
+
 def submit_choices(campaign, faction: str, choices: AdminChoices, *, submitted_by: str | None = None,
                    source: str = "the choices form") -> list[Event]:
     """Store ``faction``'s administration choices for this round (sealed until administration),
@@ -74,7 +120,7 @@ def submit_choices(campaign, faction: str, choices: AdminChoices, *, submitted_b
         if faction not in board.factions:
             raise InputError(f"unknown faction {faction!r}: use one of {', '.join(sorted(board.factions))}")
         choices = spelled_choices(board, choices)
-        problems = own_problems(r.state, board, faction, choices)
+        problems = own_problems(r.state, board, faction, choices) + outcome_problems(board, r, choices)
         if problems:
             raise InputError(f"{source}: choices refused, nothing stored: " + "; ".join(problems))
         try:
