@@ -38,7 +38,12 @@ def next_decision(c, snap: Snapshot) -> str:
                     f"(`bellica magna-graecia second-day CAMPAIGN {b.node} --side S stay|retire`); waiting for "
                     + ", ".join(waiting))
         if not b.defence:
-            return (f"battle at {b.node}: the defenders choose their defence (`bellica magna-graecia defence CAMPAIGN "
+            from .battles import entry_edges
+
+            edges = entry_edges(state, b.node, b.attacker)
+            first = (f"{b.attacker} may first name its base edge (`bellica magna-graecia base-edge CAMPAIGN {b.node} "
+                     f"{'|'.join(edges)} --side {b.attacker}`, now {b.base_edge}); " if len(edges) > 1 and b.day == 1 else "")
+            return (f"battle at {b.node}: {first}the defenders choose their defence (`bellica magna-graecia defence CAMPAIGN "
                     f"{b.node} forward|central|rear --side S`)" + (", or they go inside the walls for a siege (`siege`)"
                                                                   if _fortified(c, b.node) else ""))
         return (f"battle at {b.node}: enter the table's result: `bellica magna-graecia result CAMPAIGN {b.node} "

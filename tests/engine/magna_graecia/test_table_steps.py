@@ -95,3 +95,23 @@ def test_a_reorganisation_is_sealed_from_the_other_side(campaign):
         assert SEAL.hides("Syracuse", e.kind, e.data, snap) and not SEAL.hides("Carthage", e.kind, e.data, snap)
         assert state_of(snap).command(4).elements["Sp(I)"] == 8
         c.verify()
+
+
+def test_the_next_step_offers_the_base_edge_when_commands_came_by_two_paths(campaign):
+    from bellica.engine.magna_graecia.status import next_decision
+
+    with Campaign.open(campaign) as c:
+        c.start(seed=5)
+        with c.transaction():
+            c.append(position_events(c, ["mg_commands id=38 node=Kamarina"]), before=c.snapshot())
+        play(c, "move", {"side": "Syracuse", "command": 38, "path": ["Acrae"]})
+        play(c, "move", {"side": "Syracuse", "command": 36, "path": ["Acrae"]})
+        play(c, "roll", {"label": "alliance/1/Acrae/Syracuse", "value": 2})
+        play(c, "end_movement", {"side": "Syracuse"})
+        play(c, "attack_city", {"side": "Syracuse", "node": "Acrae"})
+        said = next_decision(c, c.snapshot())
+        assert "Syracuse may first name its base edge (`bellica magna-graecia base-edge CAMPAIGN Acrae " \
+               "Syracuse|Kamarina --side Syracuse`, now Syracuse)" in said
+        play(c, "base_edge", {"side": "Syracuse", "node": "Acrae", "edge": "Kamarina"})
+        assert state_of(c.snapshot()).battle_at("Acrae").base_edge == "Kamarina"
+        c.verify()
