@@ -208,6 +208,10 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
     view = ruleset.player_view(c, viewer)
     who = "umpire" if viewer is None else viewer
     forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid, view=view), web_words(next_words(c))
+    if any(f.plot for f in forms):  # the map's clicks start from this very view (step_preview)
+        from bellica.app.step_preview import look_of
+
+        look_of(c, viewer, view)
     return render(
         "steps.html", title=f"bellica: {view.title or ruleset.title or ruleset.name}, {who}", **frame(ident.name),
         status=[web_words(_here(c, line)) for line in ruleset.status_lines(view.status)] + _bot_seats(c),

@@ -77,9 +77,9 @@ class Look:
     ruleset offers and their targets on the map.  Kept across requests while the campaign's log
     head stays (the next click of a path reads the same position), per viewer."""
 
-    def __init__(self, c, viewer: str | None):
+    def __init__(self, c, viewer: str | None, view=None):
         self.c, self.viewer = c, viewer
-        self.view = c.ruleset.player_view(c, viewer)
+        self.view = view if view is not None else c.ruleset.player_view(c, viewer)
         self._offered: dict[tuple[str, str], Any] = {}
         self._targets: dict[tuple[str, str], list[Target]] = {}
         self._open: frozenset[str] | None = None
@@ -110,14 +110,15 @@ _LOOKS: "OrderedDict[tuple, Look]" = OrderedDict()
 _LOOKS_LOCK = threading.Lock()
 
 
-def look_of(c, viewer: str | None) -> Look:
-    """The viewer's :class:`Look` at the campaign's position now (made anew once the log moved on)."""
+def look_of(c, viewer: str | None, view=None) -> Look:
+    """The viewer's :class:`Look` at the campaign's position now (made anew once the log moved on);
+    ``view``: the viewer's player view there, if already made (the page's own)."""
     head = c.log_head()
     key = (str(c.path), viewer, head)
     with _LOOKS_LOCK:
         look = _LOOKS.get(key) if head is not None else None
     if look is None:
-        look = Look(c, viewer)
+        look = Look(c, viewer, view)
         with _LOOKS_LOCK:
             _LOOKS[key] = look
             while len(_LOOKS) > LOOKS_KEPT:
