@@ -132,3 +132,24 @@ def test_a_dry_run_runs_the_rule_and_writes_nothing(mg):
         # and the step itself still runs for real afterwards (the dry runs left nothing set)
         c.ruleset.action("move").run(c, "Syracuse", command=38, path=["Leontini"])
         assert c.log_head() != head
+
+
+def test_a_trossian_march_plotted_and_another_nations_army_never_named(capsys, tmp_path):
+    from tests.app.test_app_nodes import make_tr
+
+    path, tokens = make_tr(capsys, tmp_path)
+    assert client(path, tokens["umpire"]).post("/step/next").status_code == 303  # the phase begins
+    ott = client(path, tokens["Ottoman Porte"])
+    m = _get(ott, "/api/step-map?step=march")
+    params = {p["name"]: p for p in m["params"]}
+    assert [t["value"] for t in params["army"]["targets"]] == ["20", "30"]  # its own armies only
+    assert params["path"]["layer"] == "provinces" and all(t["rings"] for t in params["path"]["targets"])
+    j = _get(ott, "/api/step-preview?step=march&army=20&focus=path")
+    assert j["next"]["start"] == "Constantinople" and "Thrace" in j["next"]["reach"]  # where it stands, the borders
+    k = _get(ott, "/api/step-preview?step=march&army=30&focus=path")  # away from its king: no march order
+    assert k["next"]["reach"] == [] and "it obeys only orders a courier brings" in k["next"]["refused"]["Varna"]
+    refused = _get(ott, "/api/step-preview?step=march&army=1&path=Bessarabia")["verdict"]["refused"]
+    assert refused.startswith("--army: 1 is not one the page offers you now (20, 30)") and "Russia" not in refused
+    hidden = _get(client(path, tokens["umpire"]), "/api/status")["armies"]  # the umpire reads every army's units
+    units = [a["units"] for a in hidden if a["nation"] == "Russia" and a.get("units")]
+    assert units and not any(json.dumps(u) in json.dumps([m, j, k]) for u in units)  # Russia's units: never here
