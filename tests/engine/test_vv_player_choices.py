@@ -117,3 +117,24 @@ def test_a_choice_the_results_rule_out_is_refused_and_never_stops_administration
     from bellica.engine.core.readjudicate import readjudicate
 
     assert readjudicate(tmp_path / "c.duckdb") > 0
+
+
+def test_a_factions_choice_administration_refuses_midway_is_set_aside(tmp_path, monkeypatch):
+    """Should a faction's choice pass every check when given and still be refused by a later step
+    of administration (the position moved on in its earlier steps), administration sets the
+    factions' choices aside with the refusal and runs the umpire's; re-adjudication agrees."""
+    from bellica.engine.vae_victis.rounds import player_choices
+
+    monkeypatch.setattr(player_choices, "outcome_problems", lambda board, r, choices: [])  # let a bad advance in
+    c = fought(tmp_path / "c.duckdb")
+    rounds.submit_choices(c, "roma", AdminChoices(advances={9: 1}, debarks={10: 3}))
+    events = rounds.run_administration(c, AdminChoices(debarks={10: 1}))
+    aside = [e.text for e in events if e.kind == "choices_set_aside"]
+    assert aside == ["roma's own administration choices are set aside (administration refused them: army 9 cannot "
+                     f"advance into {c.board.sides[c.snapshot().tables['armies'][(9,)][2]][1]}: only into an adjacent "
+                     "hex vacated by a loser it fought): the umpire's stand for its armies"]
+    assert c.snapshot().note(1, "administration_choices")["debarks"] == {"10": 1}
+    c.close()
+    from bellica.engine.core.readjudicate import readjudicate
+
+    assert readjudicate(tmp_path / "c.duckdb") > 0

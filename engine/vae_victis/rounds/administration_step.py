@@ -149,23 +149,72 @@ def spelled_choices(board: Board, choices: AdminChoices) -> AdminChoices:
     return out
 
 
-def _with_players(campaign, r, board: Board, choices: AdminChoices) -> tuple[AdminChoices, list[Event]]:
+def _set_aside(r, faction: str, problems: list[str]) -> Event:
+    return event(r.round, "administration", "choices_set_aside", {"faction": faction, "problems": problems},
+                 f"{faction}'s own administration choices are set aside ({'; '.join(problems)}): "
+                 "the umpire's stand for its armies")
+
+
+def _with_players(campaign, r, board: Board, choices: AdminChoices) -> tuple[AdminChoices, list[Event], list[str]]:
     """The umpire's ``choices`` with each faction's own (:mod:`.player_choices`) in their place for
-    its armies and structures: the rules gave that faction the choice.  A faction's choices that a
-    result recorded after them rules out (a corrected result) are set aside, with an event saying
-    why: the umpire's stand for its armies, and administration runs."""
+    its armies and structures (the rules gave that faction the choice), the events of the factions'
+    choices set aside (a result corrected after them rules them out), and the factions merged."""
     from bellica.engine.vae_victis.rounds.player_choices import faction_choices, merged_choices, outcome_problems
 
     given, events = {}, []
     for faction, (ch, _by) in sorted(faction_choices(campaign, r.round).items()):
         problems = outcome_problems(board, r, ch)
         if problems:
-            events.append(event(r.round, "administration", "choices_set_aside", {"faction": faction, "problems": problems},
-                                f"{faction}'s own administration choices are set aside ({'; '.join(problems)}): "
-                                "the umpire's stand for its armies"))
+            events.append(_set_aside(r, faction, problems))
             continue
         given[faction] = ch
-    return merged_choices(choices, given, {a.id: a.faction for a in r.state.armies}, board, r.state.control), events
+    merged = merged_choices(choices, given, {a.id: a.faction for a in r.state.armies}, board, r.state.control)
+    return merged, events, sorted(given)
+
+
+def _inputs(r, board: Board, choices: AdminChoices):
+    """The administration's inputs from the stored round and ``choices`` (checked first)."""
+    from bellica.engine.vae_victis.administration import AdminInputs
+    from bellica.engine.vae_victis.naval import blockaded_structures
+
+    advances, debarks = check_choices(board, r.state, choices)
+    engagements, results = engagements_and_results(r)
+    orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}
+    movement = r.note("movement") or {"paths": {}}
+    retreats = r.note("retreats") or {"pairs": []}
+    return AdminInputs(
+        start_state=r.start_state(),
+        engagements=engagements,
+        results=results,
+        retreats=tuple(tuple(p) for p in retreats["pairs"]),
+        paths={int(k): tuple(v) for k, v in movement["paths"].items()},
+        advances=advances,
+        siege_starts=dict(choices.siege_starts),
+        lifts=frozenset(a for a, o in orders.items() if o.lift_siege),
+        take_overs=frozenset(choices.take_overs),
+        surrenders=frozenset(choices.surrenders),
+        transfers={a: tuple(o.transfers) for a, o in orders.items() if o.transfers},
+        blockaded=frozenset(blockaded_structures(board, r.state)),
+        debarks=debarks,
+        nmp_left=(r.note("naval") or {}).get("nmp_left", {}),
+    )
+
+
+def _administered(campaign, r, board: Board, umpire: AdminChoices):
+    """(the choices that ran, the set-aside events, the administration's result).  A faction's
+    choice the rules refuse in the middle of administration (the position moved on in its earlier
+    steps) must not stop it, since the umpire cannot take it out: then every faction's choices are
+    set aside, with the refusal, and the umpire's run; a refusal of the umpire's own is raised."""
+    from bellica.engine.vae_victis.administration import administer
+
+    choices, set_aside, given = _with_players(campaign, r, board, umpire)
+    try:
+        return choices, set_aside, administer(board, r.state, _inputs(r, board, choices))
+    except InputError as err:
+        if not given:
+            raise
+        set_aside += [_set_aside(r, f, [f"administration refused them: {err}"]) for f in given]
+    return umpire, set_aside, administer(board, r.state, _inputs(r, board, umpire))
 
 
 def run_administration(campaign, choices: AdminChoices | None = None) -> list[Event]:
@@ -176,9 +225,6 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
     umpire's.  The choices that ran are recorded (note ``administration_choices``) with the
     changes they led to.
     """
-    from bellica.engine.vae_victis.administration import AdminInputs, administer
-    from bellica.engine.vae_victis.naval import blockaded_structures
-
     choices = choices or AdminChoices()
     with campaign.transaction():
         r = read_round(campaign)
@@ -191,29 +237,7 @@ def run_administration(campaign, choices: AdminChoices | None = None) -> list[Ev
                 f"ha{'ve' if len(pending) > 1 else 's'} no result; record {'them' if len(pending) > 1 else 'it'} with `bellica round result`"
             )
         board: Board = campaign.board
-        choices, set_aside = _with_players(campaign, r, board, spelled_choices(board, choices))
-        advances, debarks = check_choices(board, r.state, choices)
-        engagements, results = engagements_and_results(r)
-        orders = {a: row_to_orders(row) for a, row in r.orders_rows().items()}
-        movement = r.note("movement") or {"paths": {}}
-        retreats = r.note("retreats") or {"pairs": []}
-        inputs = AdminInputs(
-            start_state=r.start_state(),
-            engagements=engagements,
-            results=results,
-            retreats=tuple(tuple(p) for p in retreats["pairs"]),
-            paths={int(k): tuple(v) for k, v in movement["paths"].items()},
-            advances=advances,
-            siege_starts=dict(choices.siege_starts),
-            lifts=frozenset(a for a, o in orders.items() if o.lift_siege),
-            take_overs=frozenset(choices.take_overs),
-            surrenders=frozenset(choices.surrenders),
-            transfers={a: tuple(o.transfers) for a, o in orders.items() if o.transfers},
-            blockaded=frozenset(blockaded_structures(board, r.state)),
-            debarks=debarks,
-            nmp_left=(r.note("naval") or {}).get("nmp_left", {}),
-        )
-        result = administer(board, r.state, inputs)
+        choices, set_aside, result = _administered(campaign, r, board, spelled_choices(board, choices))
         done = replace(result.state, phase=Phase.VICTORY)
         note = event(r.round, "administration", "put_note", {"round": r.round, "key": "administration_choices", "value": choices.to_json()})
         campaign.append([note, *set_aside], before=r.snap)
