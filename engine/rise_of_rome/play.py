@@ -332,6 +332,18 @@ def take_to_table(c, battle: int) -> list[Event]:
     return _take(c, "table", _table, battle)
 
 
+def table_candidates(c, snap: Snapshot) -> list[int]:
+    """The battles of this turn Rome's player may still take to the table: not Rome's, not fought."""
+    rnd = int(snap.campaign("round") or 0)
+    if snap.campaign("phase") not in ("spending", "battles") or not snap.note(rnd, "plan"):
+        return []
+    waiting = (snap.note(rnd, "pending_battle") or snap.note(rnd, "pending_province") or {})
+    reached = int(waiting.get("index") or waiting.get("battle") or 0)
+    rome = c.board.player
+    return [j for j, a in enumerate(plan_of(snap.note(rnd, "plan")).attacks, start=1)
+            if rome not in (a.attacker, a.target) and j >= reached]
+
+
 def _table(c, i: StepInput, battle: int) -> StepOutcome:
     rnd, snap = i.round, i.snap
     plan = plan_of(snap.note(rnd, "plan")) if snap.note(rnd, "plan") else None

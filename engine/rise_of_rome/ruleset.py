@@ -187,6 +187,10 @@ class RiseOfRome(SteppedRuleset):
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         if action.name == "next":
             return next_decision(campaign, snap)[0] in ENGINE_STEPS.values()
+        if action.name == "table":  # offered while a battle not Rome's is still to be fought
+            from bellica.engine.rise_of_rome.play import table_candidates
+
+            return bool(table_candidates(campaign, snap))
         return super().may_take(campaign, snap, action, viewer)
 
     def open_actions(self, campaign, viewer: str | None) -> list:

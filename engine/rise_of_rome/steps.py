@@ -95,9 +95,10 @@ def choices(c, action, param) -> list[str] | None:
     if key == ("spend", "defence_split"):
         on_rome = [a.attacker for a in view.plan if a.target == c.board.player]
         return [f"{a}=" for a in on_rome] if len(on_rome) > 1 else None
-    if key == ("table", "battle"):  # the battles not Rome's (Rome's are on the table already)
-        rome = c.board.player
-        return [str(j) for j, a in enumerate(view.plan, start=1) if rome not in (a.attacker, a.target)]
+    if key == ("table", "battle"):  # the battles not Rome's (Rome's are on the table already), not fought yet
+        from .play import table_candidates
+
+        return [str(j) for j in table_candidates(c, c.snapshot())]
     if key == ("result", "battle"):
         return [str(view.pending_battle["index"])] if view.pending_battle else []
     return list((view.pending_province or {}).get("options") or ())

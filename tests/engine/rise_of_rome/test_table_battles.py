@@ -89,6 +89,9 @@ def test_the_player_takes_another_battle_to_the_table(campaign):
         give_attack(c, None)
         with pytest.raises(InputError, match="this turn's battles are 1 to 2"):
             take_to_table(c, 3)
+        from bellica.engine.rise_of_rome.play import table_candidates
+
+        assert table_candidates(c, c.snapshot()) == [1, 2]
         take_to_table(c, 2)
         take_to_table(c, 2)   # again: no change
         give_spending(c, Spending(0, 0, 20))
@@ -97,6 +100,7 @@ def test_the_player_takes_another_battle_to_the_table(campaign):
         assert awaited and awaited[0].data["index"] == 2 and "-- played on the table" in awaited[0].text
         with pytest.raises(StepRefused, match="it was fought \\(generated\\) before battle 2"):
             take_to_table(c, 1)
+        assert table_candidates(c, c.snapshot()) == [2]
         enter_result(c, 2, "attacker", True)
         told = play_until_decision(c)
         assert any(e.kind == "battle_result" and e.text.startswith("Battle 2: Major Victory for the attacker (entered)")
