@@ -42,10 +42,9 @@ def _check(browser, url: str, token: str, name: str, then=None, *, phone: bool =
     return out
 
 
-def test_vae_victis_pages_have_no_level_a_violation(tmp_path):
+def test_vae_victis_pages_have_no_level_a_violation(tmp_path, shared_playwright):
     require_chromium()
     pytest.importorskip("axe_playwright_python")
-    from playwright.sync_api import sync_playwright
 
     path, early = tmp_path / "field.duckdb", tmp_path / "init.duckdb"
     tokens, first = field_campaign(path), field_campaign(early, publish=False)
@@ -54,7 +53,7 @@ def test_vae_victis_pages_have_no_level_a_violation(tmp_path):
         page.fill("#moves-9", "3 3 q")
         page.click("#submit")
         page.locator("#submit-problems").wait_for()
-    with running(create_app(path)) as url, running(create_app(early)) as url0, sync_playwright() as p:
+    with running(create_app(path)) as url, running(create_app(early)) as url0, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             found = (_check(browser, url0, first["roma"], "initiative (roma)")
@@ -88,15 +87,14 @@ def _battles(browser, url: str, tokens) -> list[str]:
         _check(browser, url, tokens["roma"], "battles (roma)")
 
 
-def test_magna_graecia_pages_have_no_level_a_violation(capsys, sicily, tmp_path):  # noqa: F811
+def test_magna_graecia_pages_have_no_level_a_violation(capsys, sicily, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
     pytest.importorskip("axe_playwright_python")
-    from playwright.sync_api import sync_playwright
 
     from tests.app.test_app_nodes import make_mg
 
     path, tokens = make_mg(capsys, sicily, tmp_path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             found = [v for who, token in sorted(tokens.items())

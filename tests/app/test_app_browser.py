@@ -16,13 +16,13 @@ from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
 pytestmark = pytest.mark.browser
 
 
-def test_play_a_round_in_the_browser(tmp_path):
+def test_play_a_round_in_the_browser(tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path = tmp_path / "field.duckdb"
     tokens = field_campaign(path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             page = browser.new_page()

@@ -78,15 +78,15 @@ def attack(page, evil: str, path: str, app: str) -> int:
 
 
 @pytest.mark.parametrize("victim_host", ["127.0.0.1", "localhost"])
-def test_cross_site_posts_are_refused(tmp_path, victim_host):
+def test_cross_site_posts_are_refused(tmp_path, victim_host, shared_playwright):
     """The victim uses the app at ``victim_host``; the attacker's page is on 127.0.0.1, another port:
     the same site as the victim's 127.0.0.1, another site than its localhost."""
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path = tmp_path / "field.duckdb"
     tokens = field_campaign(path)
-    with running(create_app(path)) as url, attacker() as (evil, pages), sync_playwright() as p:
+    with running(create_app(path)) as url, attacker() as (evil, pages), shared_playwright as p:
         app = url.replace("127.0.0.1", victim_host)
         pages.update(attack_pages(app, tokens["carthago"]))
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)

@@ -34,13 +34,13 @@ def _fields_fit(page, name: str, *, some: bool = True) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1, name
 
 
-def test_the_pages_fit_a_phone_and_the_map_is_skipped(tmp_path):
+def test_the_pages_fit_a_phone_and_the_map_is_skipped(tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, early = tmp_path / "field.duckdb", tmp_path / "init.duckdb"
     tokens, first = field_campaign(path), field_campaign(early, publish=False)
-    with running(create_app(path)) as url, running(create_app(early)) as url0, sync_playwright() as p:
+    with running(create_app(path)) as url, running(create_app(early)) as url0, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             init = browser.new_page(viewport=PHONE)

@@ -56,12 +56,12 @@ def _act(page, step: str, fields: dict[str, str] | None = None, *, expect_text: 
         expect(page.locator("#message, #error").first).to_contain_text(expect_text)
 
 
-def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily, tmp_path):  # noqa: F811
+def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = make_mg(capsys, sicily, tmp_path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Browser(p, url)
         try:
             syr, car, ump = b.page(tokens["Syracuse"]), b.page(tokens["Carthage"]), b.page(tokens["umpire"])
@@ -115,13 +115,13 @@ def test_magna_graecia_turn_to_a_battle_result_in_three_browsers(capsys, sicily,
             b.close()
 
 
-def test_trossian_phase_with_a_courier_in_three_browsers(capsys, tmp_path):
+def test_trossian_phase_with_a_courier_in_three_browsers(capsys, tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = make_tr(capsys, tmp_path)
     secret = "Hold the Dniester line until May"
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Browser(p, url)
         try:
             rus, ott, ump = b.page(tokens["Russia"]), b.page(tokens["Ottoman Porte"]), b.page(tokens["umpire"])

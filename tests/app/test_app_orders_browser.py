@@ -33,13 +33,13 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"orders-{name}.png"), full_page=True)
 
 
-def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path):
+def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path = tmp_path / "field.duckdb"
     tokens = field_campaign(path, publish=False)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             outside: list[str] = []
@@ -104,17 +104,17 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path):
             browser.close()
 
 
-def test_navy_at_sea_is_warned_on_the_map_before_submission(tmp_path):
+def test_navy_at_sea_is_warned_on_the_map_before_submission(tmp_path, shared_playwright):
     """Issue 21's navy-at-sea case by clicks: army 10 embarks at Ostia and is plotted onto the
     Sea hex beyond; the page warns that its army is lost unless it debarks, before any submission."""
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from tests.app.test_app_orders_on_map import seaside_campaign
 
     path = tmp_path / "sea.duckdb"
     tokens = seaside_campaign(path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             outside: list[str] = []

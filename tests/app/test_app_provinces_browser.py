@@ -121,13 +121,13 @@ def _recorded(path, turn: int) -> tuple[dict | None, list[tuple]]:
     return split, chosen
 
 
-def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys, maps, tmp_path):  # noqa: F811
+def test_rome_splits_its_defence_and_chooses_its_province_in_the_browser(capsys, maps, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = _campaign(capsys, maps, tmp_path, "rise-of-rome", ROR_SEED)
     _rome_turn_one(path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Browser(p, url)
         try:
             page = b.page(tokens["Romans"])
@@ -234,12 +234,12 @@ MN_WHEELS = {"MI": (88, 57, 14, 3, 61), "BA": (75, 47, 22, 9, 30), "FI": (61, 78
 MN_SEED = 290
 
 
-def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsys, maps, tmp_path):  # noqa: F811
+def test_mare_nostrum_umpire_and_two_nations_play_a_turn_in_their_browsers(capsys, maps, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = _campaign(capsys, maps, tmp_path, "mare-nostrum", MN_SEED)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Browser(p, url)
         try:
             umpire = b.page(tokens["umpire"])
