@@ -1,8 +1,9 @@
 """Session-wide fixtures.
 
-``mediterranean_map`` builds the embedded default map (res 5, ~5 s) once per test
-session for the tests that check real places; everything else uses tiny
-synthetic fixtures written in the test itself.
+``mediterranean_map`` builds the embedded default map (res 5, ~5 s) once per run (the xdist
+workers share it: :func:`build_shared`) for the tests that check real places; ``built_once`` does
+the same for the campaigns many tests start from; everything else uses tiny synthetic fixtures
+written in the test itself.
 """
 
 import os
@@ -47,33 +48,65 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: not item.nodeid.startswith(HEAVY_FIRST))
 
 
-#: Files :func:`built_once` has built in this test process: key -> path.
+#: Files :func:`built_once` has built or fetched in this test process: key -> path.
 _BUILT: dict[str, Path] = {}
+
+
+def _shared_folder(tmp_path_factory) -> Path:
+    """Where this run's test processes share the files they build: an xdist worker's base temp
+    folder lies in its controller's, which every worker of the run shares (and which is new each
+    run); without xdist, this process's own."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "built-once"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def build_shared(folder: Path, key: str, build: Callable[[Path], None], suffix: str) -> Path:
+    """``folder/KEY.SUFFIX``, the file ``build(path)`` writes, built by the first process of the run
+    that asks for it (under a lock: another asking meanwhile waits for it, rather than building it
+    again); never changed after.  Built in a folder of the builder's own and moved in whole, so a
+    build that fails leaves nothing and the next process to ask builds it again."""
+    import fcntl
+
+    target = folder / f"{key}{suffix}"
+    with open(folder / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not target.exists():
+            work = folder / f"{key}.building-{os.getpid()}"
+            work.mkdir()
+            build(work / target.name)
+            os.replace(work / target.name, target)
+    return target
 
 
 @pytest.fixture(scope="session")
 def mediterranean_map(tmp_path_factory) -> Path:
+    """The embedded default map (res 5), built once for the run (every worker copies it: each has a
+    file of its own)."""
     from bellica.etl.build import build_map
 
+    shared = build_shared(_shared_folder(tmp_path_factory), "mediterranean-map",
+                          lambda p: build_map(p, progress=False), ".duckdb")
     path = tmp_path_factory.mktemp("maps") / "mediterranean.duckdb"
-    build_map(path, progress=False)
+    shutil.copyfile(shared, path)
     return path
 
 
 @pytest.fixture(scope="session")
 def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None], Path], Path]:
     """``built_once(key, build, dest)``: a copy at ``dest`` of the file ``build(path)`` writes the
-    first time this test process asks for ``key``.  For the synthetic campaigns many tests start
-    from (1-2 s to write, ms to copy), each test still getting a file of its own to change.  The
-    key names what ``build`` makes; two builders must never share one."""
-    root = tmp_path_factory.mktemp("built-once")
+    first time a test process of the run asks for ``key`` (:func:`build_shared`: the xdist workers
+    share it).  For the campaigns many tests start from (1-2 s to write, seconds with their map;
+    ms to copy), each test still getting a file of its own to change.  The key names what
+    ``build`` makes; two builders must never share one, and a build must not depend on the process
+    that runs it."""
+    folder = _shared_folder(tmp_path_factory)
 
     def copy(key: str, build: Callable[[Path], None], dest: Path) -> Path:
         source = _BUILT.get(key)
         if source is None:
-            source = root / f"{key}{Path(dest).suffix}"
-            build(source)
-            _BUILT[key] = source
+            source = _BUILT[key] = build_shared(folder, key, build, Path(dest).suffix)
         shutil.copyfile(source, dest)
         return dest
     return copy
