@@ -12,6 +12,7 @@ from bellica.engine.core import rng
 from bellica.engine.core.campaign import Campaign
 from bellica.engine.core.players import NOTE_KIND, play_until_waiting, seat_for, set_seats
 from bellica.engine.core.readjudicate import readjudicate
+from tests.engine.bot_games import umpire
 from tests.engine.test_names_everywhere import _cli
 
 
@@ -43,11 +44,11 @@ def play(c, seed: int, turns: int) -> int:
         if status.get("winner") or status["next_step"] is None or status["turn"] > turns:
             break
         if status["next_step"] in ("begin", "end"):
-            ruleset.action("next").run(c, None)
+            umpire(c, "next")
         elif status["next_step"] == "result":
             b = next(a for a in status["attacks"] if not a["result"])
             coin = rng.stream(seed, "test-battle", status["turn"], b["target"]).random()
-            ruleset.action("result").run(c, None, battle=b["target"], winner="attacker" if coin < 0.5 else "defender")
+            umpire(c, "result", battle=b["target"], winner="attacker" if coin < 0.5 else "defender")
         else:
             played = play_until_waiting(c, limit=60)
             assert played, f"nobody acts: {status['next_words']}"
@@ -72,7 +73,7 @@ def test_policy_and_random_nations_play_and_the_turns_replay(made, tmp_path, cap
 
 def test_a_bot_reads_the_published_position_only_while_its_view_hides_nothing(made, tmp_path, capsys):
     with _new(capsys, made, tmp_path / "mn.duckdb", 3) as c:
-        c.ruleset.action("next").run(c, None)  # the turn begins: the first nation acts
+        umpire(c, "next")  # the turn begins: the first nation acts
         acting = c.ruleset.player_view(c, None).status["acting"]
         seat = seat_for(c, acting, "heuristic")
         assert seat.view.hidden == () and seat.view.viewer == acting

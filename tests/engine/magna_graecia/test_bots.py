@@ -16,6 +16,7 @@ from bellica.engine.core.readjudicate import readjudicate
 from bellica.engine.core.sealed import log_view
 from bellica.engine.magna_graecia.battles import camps
 from bellica.engine.magna_graecia.ruleset import state_of
+from tests.engine.bot_games import umpire
 
 
 @pytest.fixture(scope="module")
@@ -36,22 +37,22 @@ def _umpire(c, seed: int) -> bool:
     ruleset, state = c.ruleset, state_of(c.snapshot())
     b = state.battles[0] if state.battles else None
     if b is not None and b.kind == "naval":
-        ruleset.action("fleet-battle").run(c, None, node=b.node, retreat=None)
+        umpire(c, "fleet-battle", node=b.node, retreat=None)
     elif b is not None and not b.defence:
-        ruleset.action("defence").run(c, None, node=b.node, defence="central")
+        umpire(c, "defence", node=b.node, defence="central")
     elif b is not None:
         att, dfn = camps(state, b)
         sides = [state.owner(x) for x in dfn if state.owner(x)]
         a_n, d_n = sum(x.element_count() for x in att), sum(x.element_count() for x in dfn)
         coin = rng.stream(seed, "test-battle", state.turn, b.node, b.day).random()
         winner = b.attacker if (coin < a_n / max(1, a_n + d_n) or not sides) else sides[0]
-        ruleset.action("result").run(c, None, node=b.node, winner=winner, losses=[], open_paths=[])
+        umpire(c, "result", node=b.node, winner=winner, losses=[], open_paths=[])
     elif state.retreats:
         r = state.retreats[0]
         if r.command:
-            ruleset.action("retreat").run(c, None, command=r.command, path=[])
+            umpire(c, "retreat", command=r.command, path=[])
         else:
-            ruleset.action("retreat-fleet").run(c, None, path=[])
+            umpire(c, "retreat-fleet", path=[])
     else:
         return False
     return True

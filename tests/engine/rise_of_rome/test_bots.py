@@ -15,6 +15,7 @@ from bellica.engine.core.readjudicate import readjudicate
 from bellica.engine.rise_of_rome.bots import public_state
 from bellica.engine.rise_of_rome.policies import Prudent
 from bellica.engine.rise_of_rome.storage import state_of
+from tests.engine.bot_games import umpire
 from tests.engine.test_names_everywhere import _cli
 
 
@@ -51,8 +52,7 @@ def play(c, seed: int, turns: int) -> int:
         pending = c.ruleset.player_view(c, None).status.get("pending_battle")
         assert pending, "nobody acts"
         coin = rng.stream(seed, "test-battle", status["turn"], pending["index"]).random()
-        c.ruleset.action("result").run(c, None, battle=pending["index"], winner="attacker" if coin < 0.5 else "defender",
-                                       margin="minor")
+        umpire(c, "result", battle=pending["index"], winner="attacker" if coin < 0.5 else "defender", margin="minor")
     return taken
 
 
@@ -81,7 +81,7 @@ def test_the_random_bot_plays_rome(base, tmp_path, capsys):
 def test_the_policy_reads_the_view_as_it_would_the_state(base, tmp_path, capsys):
     path = _new(capsys, base, tmp_path / "rome.duckdb", 5, "heuristic")
     with Campaign.open(path) as c:
-        c.ruleset.action("next").run(c, None)  # to Rome's attack decision
+        umpire(c, "next")  # to Rome's attack decision
         seat = seat_for(c, "Romans", "heuristic")
         assert seat.view.status["next_step"] == "attack"
         kinds = {type(getattr(seat, f.name)).__name__ for f in dataclasses.fields(seat)}

@@ -14,6 +14,7 @@ from bellica.engine.core.campaign import Campaign
 from bellica.engine.core.players import NOTE_KIND, play_seat, play_until_waiting, seat_for, set_seats
 from bellica.engine.core.readjudicate import readjudicate
 from bellica.engine.core.sealed import log_view
+from tests.engine.bot_games import umpire
 from tests.engine.trossian.campaign_file import fresh_campaign
 
 NATIONS = ("Crimean Khanate", "Danubian Principalities", "Ottoman Porte", "Russia")
@@ -38,9 +39,9 @@ def play(c, seed: int, rounds: int) -> int:
         if status["next_step"] == "result":
             b = status["battles"][0]
             winner = "a" if rng.stream(seed, "test-battle", status["round"], b["battle"]).random() < 0.5 else "b"
-            ruleset.action("result").run(c, None, battle=b["battle"], winner=winner, fates=[], retreats=[], dice=[])
+            umpire(c, "result", battle=b["battle"], winner=winner, fates=[], retreats=[], dice=[])
         else:
-            ruleset.action("next").run(c, None)
+            umpire(c, "next")
     return taken
 
 
@@ -68,7 +69,7 @@ def test_heuristic_nations_march_and_send_couriers_and_the_game_replays(campaign
 def test_a_bot_decides_from_its_seat_alone(campaign):
     with Campaign.open(campaign) as c:
         c.start(seed=2)
-        c.ruleset.action("next").run(c, None)  # the phase's orders
+        umpire(c, "next")  # the phase's orders
         set_seats(c, {"Ottoman Porte": "heuristic"})
         seat = seat_for(c, "Russia", "heuristic")
         kinds = {type(getattr(seat, f.name)).__name__ for f in dataclasses.fields(seat)}
