@@ -19,7 +19,11 @@ The verdict is the step's own: its input parsed as a submitted form's
 logged, nothing written).  Only the step's acceptance or its one-line refusal is answered, never
 the events it would log (they may hold dice not yet due to anyone); a refusal is the line the
 viewer would read on submitting the same form, so the preview tells a player nothing a refused
-submission would not, and only steps the viewer may take now are previewed.
+submission would not, and only steps the viewer may take now are previewed.  A number the
+ruleset does not offer the viewer (another side's command, whose number that side keeps hidden)
+is refused before the step runs at all.  What a click reads of the position (the player view,
+the offered values, their targets, the open steps) is read once per viewer and log head
+(:class:`Look`): the next click of a path finds it ready, the page's own view included.
 
 =============================  ===============  ============================================
 ``GET /api/step-map?step=S``   anyone signed in  step ``S``'s parameters that may be clicked on

@@ -180,6 +180,11 @@ def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
             expect(_say(syr, "move").locator("li")).to_have_count(1)
             _click(syr, "move", "Catana")
             expect(syr.locator("#move-path")).to_have_value("Leontini\nCatana")
+            syr.keyboard.press("Escape")  # the plot ends; the fields keep what the clicks wrote
+            expect(syr.locator("#plot-move")).to_have_attribute("aria-pressed", "false")
+            expect(syr.locator("#plot-move")).to_be_focused()
+            assert frame.locator(".plot-target").count() == 0
+            expect(syr.locator("#move-path")).to_have_value("Leontini\nCatana")
             _send(syr, "move", "command 38 moves Leontini -> Catana")
             _send(syr, "end-movement", "Syracuse ends its movement")
             _send(syr, "end-turn", "Carthage")

@@ -169,8 +169,10 @@
     // The values chosen for the other fields (the force selected, the province attacked from).
     active.plot.forEach(function (name) {
       if (name === current || !active.map[name] || active.map[name].many) return;
-      var chosen = values(name)[0], t = chosen && place(name, chosen);
-      if (t) shape(lf, t, {color: '#b71c1c', weight: 3, fillColor: '#ffcdd2', fillOpacity: 0.2, interactive: false}, 0).addTo(drawn);
+      var chosen = values(name)[0];  // every feature standing for it: a power's provinces, say
+      targetsOf(name).filter(function (t) { return t.value === chosen; }).forEach(function (t) {
+        shape(lf, t, {color: '#b71c1c', weight: 3, fillColor: '#ffcdd2', fillOpacity: 0.2, interactive: false}, 0).addTo(drawn);
+      });
     });
     if (!current) return;
     var seen = {};
@@ -248,5 +250,17 @@
       typingTimer = setTimeout(function () { refresh(); }, 300);
     });
   });
-  if (frame) frame.addEventListener('load', function () { svg = null; drawn = null; draw(); });
+  // Escape ends the plot (its button again does too), on the page or on the map just clicked;
+  // the fields keep what the clicks wrote.
+  function onKey(ev) {
+    if (ev.key === 'Escape' && active) { var b = active.button; stop(); b.focus(); }
+  }
+  function listenOnMap() {
+    try { frame.contentWindow.document.addEventListener('keydown', onKey); } catch (e) { /* not loaded yet */ }
+  }
+  document.addEventListener('keydown', onKey);
+  if (frame) {
+    frame.addEventListener('load', function () { svg = null; drawn = null; listenOnMap(); draw(); });
+    if (frame.contentDocument && frame.contentDocument.readyState === 'complete') listenOnMap();
+  }
 })();
