@@ -6,7 +6,8 @@ Mare Tyrrhenum), the publication, a land move plotted on the map, army 10 embark
 sailing on to a second Coast hex, a sea link chosen from its list, the reveal (the last orders in),
 movement, the battle's result, the navy's debarkation chosen by its own player from a list,
 administration and victory.  No clock string is typed: every move is clicked on the map, each
-click previewed by the engine.  A screenshot of each stage goes to
+click previewed by the engine (the process's one chromium: tests/app/conftest.py).  A screenshot
+of each stage goes to
 build/screenshots/vv-round-N-STAGE.png (the closing note of issue 21 cites them)."""
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def _shot(page, name: str) -> None:
+    if page.locator("#map").count():  # the map drawn in the picture, not a blank frame
+        page.frame_locator("#map").locator(".leaflet-container").first.wait_for(timeout=30000)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"vv-round-{name}.png"), full_page=True)
 
@@ -70,14 +73,18 @@ def _click_hexes(page, army: int, clocks, expect) -> None:
         expect(page.locator(f"#moves-{army}")).to_have_value(" ".join(done))
 
 
-def _drag_map(page, dx: int) -> None:
-    """Drag the map sideways (the sea off Ostia out from under the legend)."""
-    box = page.locator("#map").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + dx, y, steps=8)
-    page.mouse.up()
+def _centre_on(page, army: int) -> None:
+    """Centre the map on ``army``'s hex, so the hexes it is plotted into lie clear of the map's
+    legend and layer control (a view change, no order: a drag that began on a plotted hex would
+    not pan, and the click then fell on a control)."""
+    import json
+
+    h = next(a for a in json.loads(page.locator("#army-data").text_content()) if a["id"] == army)
+    lat, lng = (sum(p[i] for p in h["outline"]) / len(h["outline"]) for i in (0, 1))
+    frame = next(f for f in page.frames if f.url.endswith("/map"))
+    frame.evaluate("""([lat, lng]) => { for (const k in window) {
+        if (k.indexOf('map_') === 0 && window[k] instanceof L.Map) window[k].setView([lat, lng], window[k].getZoom(), {animate: false});
+    } }""", [lat, lng])
 
 
 def _initiative(roma, carthago, umpire, expect) -> None:
@@ -103,13 +110,14 @@ def _roma_orders(roma, expect) -> None:
     expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
     army = frame.locator("path.plot-army-9")
     expect(army).to_have_count(1, timeout=20000)
+    _centre_on(roma, 9)
     army.click()  # a land move: Roma towards Capua
     expect(roma.locator("#preview-9")).to_contain_text("ends at Roma")
     _click_hexes(roma, 9, (3, 3), expect)
     expect(roma.locator("#preview-9")).to_contain_text("8 left")
+    _centre_on(roma, 10)
     roma.click("#plot-10")  # army 10 embarks at Ostia and sails along the coast
     expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
-    _drag_map(roma, 300)
     _click_hexes(roma, 10, (9, 11), expect)
     expect(roma.locator("#preview-10")).to_contain_text("NMP")
     expect(roma.locator("#preview-10")).not_to_contain_text("Sea hex")  # it ends on a Coast hex: nothing lost
@@ -126,6 +134,7 @@ def _carthago_orders(carthago, expect) -> None:
     frame = carthago.frame_locator("#map")
     army = frame.locator("path.plot-army-1")
     expect(army).to_have_count(1, timeout=30000)
+    _centre_on(carthago, 1)
     army.click()
     expect(carthago.locator("#preview-1")).to_contain_text("ends at Capua")
     _click_hexes(carthago, 1, (9, 9), expect)
@@ -171,13 +180,13 @@ def _administration_and_victory(umpire, land: str, expect) -> None:
     _shot(umpire, "10-victory")
 
 
-def test_a_whole_vae_victis_round_by_clicks_only(tmp_path):
+def test_a_whole_vae_victis_round_by_clicks_only(tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path = tmp_path / "coast.duckdb"
     tokens = coast_campaign(path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             outside: list[str] = []
@@ -193,12 +202,12 @@ def test_a_whole_vae_victis_round_by_clicks_only(tmp_path):
             browser.close()
 
 
-def test_commit_reveal_digest_is_made_in_the_browser(tmp_path):
+def test_commit_reveal_digest_is_made_in_the_browser(tmp_path, shared_playwright):
     """Issue 21, item 4: the commit-reveal page names no command line; its own script makes the
     orders file and the engine's digest on the player's machine (only the digest is posted), and
     fills in the reveal from what the browser kept."""
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from bellica.engine.vae_victis.orders import parse_orders_text
     from bellica.engine.vae_victis.rounds.reveal import orders_commitment
@@ -206,7 +215,7 @@ def test_commit_reveal_digest_is_made_in_the_browser(tmp_path):
 
     path = tmp_path / "cr.duckdb"
     tokens = field_campaign(path, orders_mode="commit-reveal")
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             outside: list[str] = []
@@ -236,11 +245,11 @@ def test_commit_reveal_digest_is_made_in_the_browser(tmp_path):
             browser.close()
 
 
-def test_a_strait_is_crossed_by_one_click(tmp_path):
+def test_a_strait_is_crossed_by_one_click(tmp_path, shared_playwright):
     """Issue 21, item 3: the land across the strait off Ostia is highlighted beside the army's other
     neighbours; one click on it gives the crossing's two clock moves, previewed as one step."""
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from bellica.engine.core.campaign import Campaign
     from bellica.engine.vae_victis import rounds
@@ -249,16 +258,16 @@ def test_a_strait_is_crossed_by_one_click(tmp_path):
     tokens = coast_campaign(path)
     with Campaign.open(path) as c:
         rounds.publish_initiative(c)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             outside: list[str] = []
             errors: list[str] = []
             roma = _page(browser, url, tokens["roma"], outside, errors)
             expect(roma.frame_locator("#map").locator("path.plot-army-10")).to_have_count(1, timeout=30000)
+            _centre_on(roma, 10)
             roma.click("#plot-10")
             expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
-            _drag_map(roma, 300)
             roma.frame_locator("#map").locator("path.plot-cross-9-7").click()
             expect(roma.locator("#moves-10")).to_have_value("9 7")
             expect(roma.locator("#preview-10")).to_contain_text("clock 9: Ostia 7 9 (across the strait at Ostia 9)")
