@@ -28,8 +28,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 class Players:
-    """One headless chromium; each :meth:`page` a context of its own (its own cookie), offline but for
-    the app, its page errors recorded."""
+    """The test process's one headless chromium (tests/app/conftest.py); each :meth:`page` a context of
+    its own (its own cookie), offline but for the app, its page errors recorded."""
 
     def __init__(self, p, url: str, viewport: dict | None = None):
         self.url, self.viewport = url, viewport or {"width": 1200, "height": 900}
@@ -126,12 +126,12 @@ def _status(url: str, token: str) -> dict:
 # --- Magna Graecia ----------------------------------------------------------------------------------
 
 
-def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
+def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = make_mg(capsys, sicily, tmp_path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Players(p, url)
         try:
             # On a phone (390x844): the same plot, nothing wider than the screen.
@@ -216,12 +216,12 @@ def test_a_magna_graecia_turn_by_clicks(capsys, sicily, tmp_path):  # noqa: F811
 # --- the Trossian campaign --------------------------------------------------------------------------
 
 
-def test_a_trossian_phase_by_clicks(capsys, tmp_path):
+def test_a_trossian_phase_by_clicks(capsys, tmp_path, shared_playwright):
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = make_tr(capsys, tmp_path)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Players(p, url)
         try:
             ump = b.page(tokens["umpire"])
@@ -295,12 +295,12 @@ def _rome_decides(page, url: str, token: str, v: dict) -> None:
         _send(page, "next", "")
 
 
-def test_a_rise_of_rome_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path):  # noqa: F811
+def test_a_rise_of_rome_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = _campaign(capsys, maps, tmp_path, "rise-of-rome", 10)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Players(p, url)
         try:
             rome = b.page(tokens["Romans"])
@@ -331,12 +331,12 @@ def test_a_rise_of_rome_turn_with_its_attack_clicked_on_the_map(capsys, maps, tm
             b.close()
 
 
-def test_a_mare_nostrum_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path):  # noqa: F811
+def test_a_mare_nostrum_turn_with_its_attack_clicked_on_the_map(capsys, maps, tmp_path, shared_playwright):  # noqa: F811
     require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     path, tokens = _campaign(capsys, maps, tmp_path, "mare-nostrum", 290)
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         b = Players(p, url)
         try:
             ump = b.page(tokens["umpire"])
