@@ -88,7 +88,7 @@ class Battle:
     terrain: tuple[str, ...] = ()  # the province's terrain types on the map, most hexes first
     attacker_allies: tuple[str, ...] = ()  # Subjects the attacker may take an allied corps from
     defender_allies: tuple[str, ...] = ()
-    allied_corps_divisor: int = 4  # an allied corps is at most points // this (rules.battles)
+    allied_corps_divisor: int = 0  # an allied corps is at most points // this (rules.battles; 0: none listed)
 
     def text(self) -> str:
         return (f"{self.attacker} ({self.attack_points} pts, {self.attacker_cards} cards, up to {self.attacker_generals} "
@@ -97,7 +97,11 @@ class Battle:
                 + (" -- played on the table" if self.tabletop else "") + self.table_text())
 
     def table_text(self) -> str:
-        """What the table needs beyond the armies: the ground and the allied corps allowed."""
+        """What the table needs beyond the armies: the ground and the allied corps allowed.  None for a
+        campaign made before these table aids (its frozen rules have no allied_corps_divisor: 0), so
+        its battle lines, and its re-adjudication, stay as that bellica wrote them."""
+        if not self.allied_corps_divisor:
+            return ""
         out = f"; terrain on the map: {', '.join(self.terrain)}" if self.terrain else ""
         for power, points, allies in ((self.attacker, self.attack_points, self.attacker_allies),
                                       (self.army, self.defence_points, self.defender_allies)):

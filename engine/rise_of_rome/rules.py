@@ -114,10 +114,12 @@ class BattleRules:
     not_attacking_bonus: int
     per_extra_attack: int
     player_command_cards: int
-    allied_corps_divisor: int
     command_cards: tuple[Band, ...]
     points_per_general: Mapping[str, int]
     generator: GeneratorRules
+    # Issue 22's allied corps.  A campaign made before the key froze rules without it; 0 plays it as that
+    # bellica did (no allied corps listed), so its log still re-adjudicates.
+    allied_corps_divisor: int = 0
 
 
 @dataclass(frozen=True)

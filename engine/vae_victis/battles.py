@@ -196,7 +196,7 @@ class EngagementSetup:
         parts = []
         for s in self.sides:
             who = f"army {s.army} ({s.faction})" if s.army is not None else f"garrison ({s.faction})"
-            if s.army is None and s.played_by:
+            if s.army is None and s.played_by and self.result_window_days:  # 0: a sheet from before these aids
                 who = f"garrison ({s.faction}, played by {s.played_by}: {s.played_by_reason})"
             adj = ", ".join(f"{why} {v:+d}" for why, v in s.adjustments)
             allies = f"; allies allowed: {', '.join(s.allies)}" if s.allies else "; no allies"

@@ -14,7 +14,7 @@ Every faction named by the rules (allies) is spelled as the scenario spells it:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -106,7 +106,6 @@ class BattleRules:
     allies_max_mp: float
     map_prefix: str
     engagement_scenario: str
-    result_window_days: int
     map_priority: tuple[str, ...]
     map_names: Mapping[str, str]
     allies: Mapping[str, tuple[str, ...]]
@@ -114,6 +113,9 @@ class BattleRules:
     setup_tie: str
     """Equal MP: "lower_strength" (the weaker army sets up, then the lower number), "lower_id",
     or "umpire"."""
+    # Issue 22's engagement window.  A campaign made before the key froze rules without it; 0 plays it as
+    # that bellica did (no window stated, no reporter recorded), so its log still re-adjudicates.
+    result_window_days: int = 0
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,8 @@ def _section(cls, values: Mapping[str, Any], options: Mapping[str, Any]):
     """Build ``cls`` from a section of the merged values plus the options it declares."""
     kwargs = {}
     for f in fields(cls):
+        if f.name not in values and f.name not in options and f.default is not MISSING:
+            continue  # a key added after the campaign froze its rules: the field's default, the old play
         v = values[f.name] if f.name in values else options[f.name]
         if isinstance(v, list):
             v = tuple(v)

@@ -154,7 +154,8 @@ def record_result(campaign, engagement: int, outcomes: Mapping[int, tuple[str, i
                 {"round": r.round, "engagement": engagement, "army": army, "outcome": outcome, "casualties": casualties},
                 f"army {army} ({factions.get(army)}) {verb} {against}, {casualties}% casualties",
             ))
-        events.append(_reporter_event(campaign.board, r, engagement, assault, factions, outcomes))
+        if campaign.board.rules.battles.result_window_days:  # 0: a campaign from before the window rule
+            events.append(_reporter_event(campaign.board, r, engagement, assault, factions, outcomes))
         campaign.append(events, before=r.snap)
     return events
 
@@ -196,7 +197,8 @@ def battle_sheet(campaign) -> list[str]:
             out.append("    result: " + "; ".join(f"army {a} {row[3]}, {row[4]}% casualties" for a, row in sorted(results.items())))
         else:
             out.append("    result: awaiting (`bellica round result`)")
-    out.append(_results_due(campaign, r))
+    if campaign.board.rules.battles.result_window_days:  # 0: a campaign from before the window rule
+        out.append(_results_due(campaign, r))
     out.append(f"next: {next_step(r)}")
     return out
 
