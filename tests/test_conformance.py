@@ -230,10 +230,14 @@ def _console(capsys, game, viewer) -> str:
         con.close()
 
 
+#: A state's file -> (its copy with the app's links issued, {name: token}, the ruleset's step names).
+_WEB_COPIES: dict[Path, tuple[Path, dict[str, str], list[str]]] = {}
+
+
 def _web(capsys, game, viewer, tmp_path) -> str:
     """Every page the viewer's link opens in the web app (HTML and JSON: the home page, the turn
     page, the status and open steps as JSON, the map, the umpire's console on every table), on a
-    copy of the campaign with links issued."""
+    copy of the campaign with links issued (each viewer its own copy, as its posts may change it)."""
     import shutil
     import warnings
 
@@ -244,11 +248,14 @@ def _web(capsys, game, viewer, tmp_path) -> str:
     warnings.filterwarnings("ignore", message=".*httpx2.*")
     from starlette.testclient import TestClient
 
+    state = Path(game["path"])
+    if state not in _WEB_COPIES:  # the links issued once a state, on a copy each viewer's copy is made from
+        first = shutil.copyfile(state, state.with_name(f"{state.stem}-web.duckdb"))
+        with Campaign.open(first) as c:
+            _WEB_COPIES[state] = first, {i.name: i.token for i in issue_tokens(c)}, [a.name for a in c.ruleset.actions()]
+    first, tokens, steps = _WEB_COPIES[state]
     tmp_path.mkdir(parents=True, exist_ok=True)
-    path = shutil.copyfile(game["path"], tmp_path / "web.duckdb")
-    with Campaign.open(path) as c:
-        tokens = {i.name: i.token for i in issue_tokens(c)}
-        steps = [a.name for a in c.ruleset.actions()]
+    path = shutil.copyfile(first, tmp_path / "web.duckdb")
     who = next(n for n in tokens if n == (viewer or "umpire") or (viewer and n.startswith(viewer)))  # "Danubian" ...
     web = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens[who]}"},
                      follow_redirects=False)
