@@ -107,7 +107,10 @@ def end_phase(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameS
     if state.battles:
         raise InputError("battles are open in " + ", ".join(b.province for b in state.battles)
                          + ": enter their results (resolve_battle) first")
+    # Nations not allied to each other who beat a common enemy side by side stand together until the
+    # next phase's contact opens their own battle: a province fought over this phase is not refused.
     _, still = find_battles(scenario, state)
+    still = [e for e in still if e.data["province"] not in state.contested]
     if still:
         raise InputError("enemies share " + ", ".join(e.data["province"] for e in still)
                          + ": run contact and resolve the battles first")

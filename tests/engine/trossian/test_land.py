@@ -183,3 +183,16 @@ def test_retreat_into_options():
     assert movement.retreat_options(S, st, r, st.army(1)) == ("A", "C", "E")
     with pytest.raises(InputError, match="cannot retreat into A"):
         movement.retreat(S, st, R, 1, "A")
+
+
+def test_co_victors_not_allied_meet_at_the_next_contact_not_a_refused_phase_end():
+    # Blue and Green (not allied) beat Red in B side by side; the phase ends (it refused with
+    # "enemies share B", a bot game's third round), and the next contact opens Blue against Green.
+    st = tiny_state([army(1, "Red", "B", "hq", "line_infantry"), army(2, "Blue", "B", "hq", "line_infantry"),
+                     army(3, "Green", "B", "hq", "line_infantry")])
+    st, ev = battles.find_battles(S, st)
+    assert [e.data["nations"] for e in ev] == [[["Red"], ["Blue", "Green"]]]
+    st, _ = battles.resolve_battle(S, st, R, st.battles[0].id, "b", {}, Scripted(faces=[6] * 6), retreats={1: "A"})
+    st, _ = turn.end_phase(S, st, R)
+    st, ev = battles.find_battles(S, st)
+    assert [e.data["nations"] for e in ev] == [[["Blue"], ["Green"]]]
