@@ -54,9 +54,12 @@ def _own(state: GameState, cid: int) -> Command:
     try:
         c = state.command(cid)
     except KeyError:
-        raise InputError(f"command {cid} is not in play: name one of {', '.join(str(c.id) for c in state.commands if c.side == state.phasing)}") from None
-    if c.side != state.phasing:
-        raise InputError(f"command {cid} is {c.side or c.city}'s, not the phasing side's ({state.phasing}): move your own")
+        c = None
+    if c is None or c.side != state.phasing:
+        # One answer whether the number is nobody's or another side's: whose a command is, and whether it
+        # exists, is that side's secret (player view), so the refusal names only the phasing side's own.
+        own = ", ".join(str(x.id) for x in state.commands if x.side == state.phasing) or "none"
+        raise InputError(f"command {cid} is not one of {state.phasing}'s in play: move your own ({own})")
     return c
 
 

@@ -53,8 +53,12 @@ def test_scripted_game():
     step(turn.end_player_turn(s, MAP, R))
     # turn 1, Blue: the foot attacks Campus from Arx; Red defends centrally and loses
     assert (s.turn, s.phasing) == (1, "Blue")
-    with pytest.raises(InputError, match="is Red's, not the phasing side's"):
+    # Red's command 3 and a number nobody has get the same refusal: neither says whose it is
+    with pytest.raises(InputError, match="command 3 is not one of Blue's in play") as mine:
         movement.move(s, MAP, R, d, 3, ["Portus"])
+    with pytest.raises(InputError, match="command 99 is not one of Blue's in play") as nobody:
+        movement.move(s, MAP, R, d, 99, ["Portus"])
+    assert "Red" not in str(mine.value) and str(mine.value).split(":")[1] == str(nobody.value).split(":")[1]
     step(movement.move(s, MAP, R, d, 6, ["Campus"]))
     step(turn.end_movement(s, MAP, R, d))
     assert s.battle_at("Campus").base_edge == "Arx"
