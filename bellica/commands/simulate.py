@@ -118,7 +118,9 @@ def _report_lines(meta: dict, summary: dict, words: dict[str, str]) -> list[str]
               help=f"How many campaigns to play, 1 to {MAX_RUNS:,}.")
 @click.option("--policy", default=None,
               help="Who plays: Rise of Rome's Rome: prudent (default), builder, conqueror (= weakest-neighbour) or "
-                   "random; Mare Nostrum's six nations: builder (default), aggressor, diplomat or random.")
+                   "random; Mare Nostrum's six nations: builder (default), aggressor, diplomat or random; Vae Victis II, "
+                   "Magna Graecia, Trossian: every seat's bot kind (default heuristic where the ruleset has one, "
+                   "else random; docs/bots.md).")
 @click.option("--nation-policy", "nation_policies", multiple=True, metavar="NATION=POLICY",
               help="Mare Nostrum: the policy of one nation (repeatable); the others play --policy. "
                    "Example: --nation-policy Romans=aggressor --nation-policy Gauls=random.")

@@ -155,8 +155,12 @@ def _umpire(c, seed: int, tally: dict) -> bool:
             return True
     if state.retreats:  # a retreat no bot gave: the umpire's, by the rules' default path
         r = state.retreats[0]
-        umpire_step(c, "retreat" if r.command else "retreat-fleet",
-                    {"command": str(r.command), "path": []} if r.command else {"path": []})
+        # An empty path is the step's own "the rules' default" (the command line insists on one:
+        # a person names the nodes), so the step is run with its typed input, as the web app does.
+        if r.command:
+            c.ruleset.action("retreat").run(c, None, command=int(r.command), path=[])
+        else:
+            c.ruleset.action("retreat-fleet").run(c, None, path=[])
         tally["umpire_steps"] += 1
         return True
     return False
