@@ -5,6 +5,7 @@ campaign's spelling (what the log records) and a step out of turn refused."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from bellica.engine.core.machine import StepRefused
@@ -138,6 +139,9 @@ def _resolve(board: Board, state: GameState, step: str, arg: Mapping) -> dict:
     return a
 
 
+#: An element's key in a roll label: its type's letters, and its grade in brackets where it has one.
+_ELEMENT_KEY = re.compile(r"[A-Za-z][A-Za-z_-]*(\([A-Za-z]+\))?")
+
 #: The dice the rules roll, by kind: what follows ``KIND/TURN/`` in a label (engine/magna_graecia/README.md).
 ROLL_LABELS = {"alliance": ("node", "side"), "siege": ("node", "side"), "disease": ("node", "side"),
                "disease-passing": ("side", "number", "node"), "fleet": ("node", "side", "number"),
@@ -167,9 +171,10 @@ def roll_label(board: Board, state: GameState, label) -> str:
             if not whole_number(text):
                 raise InputError(f"roll label {label!r}: {text!r} is not a number from 1 up")
             out.append(str(whole_number(text)))
-        else:  # an element type: letters, as the rules name them (the turn's losses say which)
-            if not text.replace("_", "").replace("-", "").isalpha():
-                raise InputError(f"roll label {label!r}: {text!r} is not an element type")
+        else:  # an element as the losses name it: its DBM type, with its grade where it matters ("Sp(I)")
+            if not _ELEMENT_KEY.fullmatch(text):
+                raise InputError(f"roll label {label!r}: {text!r} is not an element (a DBM type, a grade in "
+                                 "brackets where the losses give one: Sp(I), Ps(O), Gen)")
             out.append(text)
     return "/".join(out)
 

@@ -115,3 +115,17 @@ def test_the_next_step_offers_the_base_edge_when_commands_came_by_two_paths(camp
         play(c, "base_edge", {"side": "Syracuse", "node": "Acrae", "edge": "Kamarina"})
         assert state_of(c.snapshot()).battle_at("Acrae").base_edge == "Kamarina"
         c.verify()
+
+
+def test_a_recovery_die_is_entered_under_its_graded_element(campaign):
+    # issue 22's friction list: the recovery dice are labelled by the element as the losses name it,
+    # grade included (recovery/TURN/NODE/COMMAND/Sp(I)/N), and roll refused the brackets.
+    from bellica.engine.core.machine import StepRefused
+    from bellica.geo.errors import InputError
+
+    with Campaign.open(campaign) as c:
+        c.start(seed=5)
+        play(c, "roll", {"label": "recovery/1/Gela/36/Sp(I)/1", "value": 4})
+        assert ("recovery/1/Gela/36/Sp(I)/1",) in {k[:1] for k in c.snapshot().tables["mg_rolls"]}
+        with pytest.raises((InputError, StepRefused), match="is not an element"):
+            play(c, "roll", {"label": "recovery/1/Gela/36/Sp(I/1", "value": 4})
