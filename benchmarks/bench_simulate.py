@@ -267,7 +267,8 @@ def trossian_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None 
     t = time.perf_counter()
     doc = _cli(*args)
     took = time.perf_counter() - t
-    return [_row(f"Trossian {'decade' if not quick else f'{rounds} rounds'}: {runs} games", round(took, 1), "s", "", "",
+    games = f"{runs} game{'' if runs == 1 else 's'}"
+    return [_row(f"Trossian {'decade' if not quick else f'{rounds} rounds'}: {games}", round(took, 1), "s", "", "",
                  f"heuristic nations, seed {SEED}, {doc['where']}; most provinces: {_wins(doc)}; lead "
                  f"{_spread(doc, 'margin')} provinces")]
 
