@@ -75,14 +75,12 @@ def test_river_follows_river_hexes():
 
 
 @pytest.fixture(scope="module")
-def real_campaign(tmp_path_factory):
+def real_campaign(tmp_path_factory, mediterranean_map):
     """The default map, built once, and the First Punic War campaign on it."""
-    from bellica.etl.build import build_map
     from bellica.etl.campaign import create_campaign
 
-    d = tmp_path_factory.mktemp("real")
-    build_map(d / "mediterranean.duckdb")
-    result = create_campaign("first-punic-war", d / "fpw.duckdb", map_path=d / "mediterranean.duckdb")
+    d = tmp_path_factory.mktemp("real")  # the run's one default map (tests/conftest.py), not a build of its own
+    result = create_campaign("first-punic-war", d / "fpw.duckdb", map_path=mediterranean_map)
     con = connect(result.path, read_only=True)
     yield result, con
     con.close()
@@ -115,20 +113,19 @@ def test_real_roads_are_connected_chains_of_passable_land(real_campaign):
     assert n == con.execute("SELECT count(*) FROM road_edges").fetchone()[0] > 0
 
 
-def test_structure_in_the_sea_is_refused_on_the_real_map(real_campaign, tmp_path):
+def test_structure_in_the_sea_is_refused_on_the_real_map(mediterranean_map, tmp_path):
     import shutil
 
     from bellica.etl.campaign import create_campaign
     from bellica.etl.scenario import scenario_dir
 
-    result, _ = real_campaign
     d = tmp_path / "fpw"
     shutil.copytree(scenario_dir("first-punic-war"), d)
     text = (d / "structures.csv").read_text()
     line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("Ostia,"))
     (d / "structures.csv").write_text(text.replace("Ostia,Ostia Antica,town,41.7556,12.2919", "Ostia,Ostia Antica,town,41.2000,11.8000"))
     with pytest.raises(InputError, match=rf"structures.csv line {line}: structure 'Ostia' at \(41.2, 11.8\) lies in a sea hex"):
-        create_campaign(d, tmp_path / "x.duckdb", map_path=result.path.parent / "mediterranean.duckdb")
+        create_campaign(d, tmp_path / "x.duckdb", map_path=mediterranean_map)
     assert not (tmp_path / "x.duckdb").exists()
 
 

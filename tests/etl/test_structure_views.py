@@ -81,13 +81,11 @@ def test_views_need_a_campaign():
 
 
 @pytest.fixture(scope="module")
-def real_campaign(tmp_path_factory):
-    from bellica.etl.build import build_map
+def real_campaign(tmp_path_factory, mediterranean_map):
     from bellica.etl.campaign import create_campaign
 
-    d = tmp_path_factory.mktemp("real")
-    build_map(d / "mediterranean.duckdb")
-    result = create_campaign("first-punic-war", d / "fpw.duckdb", map_path=d / "mediterranean.duckdb")
+    d = tmp_path_factory.mktemp("real")  # the run's one default map (tests/conftest.py), not a build of its own
+    result = create_campaign("first-punic-war", d / "fpw.duckdb", map_path=mediterranean_map)
     con = connect(result.path, read_only=True)
     yield con
     con.close()
