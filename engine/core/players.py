@@ -87,6 +87,20 @@ class Seat:
         return next((a for a in self.actions if a.name == name), None)
 
 
+@dataclass(frozen=True)
+class BoardAid:
+    """The aid most rulesets give their bots: the campaign's board (its scenario: map, borders, who holds
+    what at the start) and its rules, public to a person as the printed map and the rule book."""
+
+    scenario: Any
+    rules: Any
+
+
+def board_aid(campaign, viewer: str) -> BoardAid:
+    """A ruleset's ``bot_aid`` when its bots need only the board and the rules (the viewer changes nothing)."""
+    return BoardAid(campaign.board, campaign.rules)
+
+
 class Player(Protocol):
     """A bot: ``decide(seat)`` returns the steps it takes now (none: nothing to do)."""
 

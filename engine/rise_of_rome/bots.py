@@ -21,10 +21,9 @@ rules (the printed map and rule book, public) are the seat's aid (:func:`bot_aid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
-from bellica.engine.core.players import Answer, RandomSteps, Seat
+from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Seat, board_aid
 
 from .attacks import Attack, AttackPlan
 from .model import ExternalArmy, TurnState
@@ -33,16 +32,9 @@ from .policies import Builder, Conqueror, Prudent, weakest_neighbour
 __all__ = ["BOTS", "PolicyBot", "RandomRome", "bot_aid", "public_state"]
 
 
-@dataclass(frozen=True)
-class Aid:
-    """The public help of Rome's seat: the scenario's board (provinces, borders, powers) and the rules."""
-
-    scenario: Any
-    rules: Any
-
-
-def bot_aid(campaign, viewer: str) -> Aid:
-    return Aid(campaign.board, campaign.rules)
+#: The seat's aid: the board and the rules (engine.core.players.board_aid).
+Aid = BoardAid
+bot_aid = board_aid
 
 
 def public_state(view, scenario) -> tuple[TurnState, AttackPlan]:

@@ -28,24 +28,16 @@ keeps ``next``, the table battles' results and the dice entered at the table.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
-from bellica.engine.core.players import Answer, RandomSteps, Ranked, Seat
+from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Ranked, Seat, board_aid
 
 __all__ = ["BOTS", "Heuristic", "bot_aid"]
 
 
-@dataclass(frozen=True)
-class Aid:
-    """The public board: the scenario (provinces, borders, roads, capitals) and the rules."""
-
-    scenario: Any
-    rules: Any
-
-
-def bot_aid(campaign, viewer: str) -> Aid:
-    return Aid(campaign.board, campaign.rules)
+#: The seat's aid: the board and the rules (engine.core.players.board_aid).
+Aid = BoardAid
+bot_aid = board_aid
 
 
 def _route(scenario, start: str, goal: str) -> list[str] | None:
