@@ -20,7 +20,7 @@ from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .forces import apply_losses
-from .model import Battle, Command, Event, GameState, NodeMap, Retreat
+from .model import Battle, Command, Event, GameState, NodeMap, Retreat, give_elements
 from .recovery import recover_elements
 from .rules import Rules
 
@@ -134,14 +134,7 @@ def reorganise_city(state: GameState, node: str, giver: int, taker: int,
                              "in their node")
     if a.city != t.city or a.id == t.id:
         raise InputError(f"commands {giver} and {taker} must be two commands of the same city")
-    ea, et = dict(a.elements), dict(t.elements)
-    for k, n in elements.items():
-        if n < 1 or ea.get(k, 0) < n:
-            raise InputError(f"command {giver} has {ea.get(k, 0)} {k}: give 1 to that many")
-        ea[k] -= n
-        if not ea[k]:
-            del ea[k]
-        et[k] = et.get(k, 0) + n
+    ea, et = give_elements(giver, a.elements, t.elements, elements)
     state = state.with_commands([replace(a, elements=ea), replace(t, elements=et)])
     return state, [Event(state.turn, PHASE, "city_reorganised", {"node": node, "city": a.city, "from": giver, "to": taker,
                                                                 "elements": dict(sorted(elements.items()))},

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from bellica.engine.core.events import Event
+from bellica.geo.errors import InputError
 
 __all__ = [
     "Battle",
@@ -35,10 +36,26 @@ __all__ = [
     "SideState",
     "Siege",
     "element_type",
+    "give_elements",
 ]
 
 #: The owner of a neutral city's commands (their city says whose ally they are).
 NEUTRAL = ""
+
+
+def give_elements(giver: int, have: Mapping[str, int], get: Mapping[str, int],
+                  elements: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Command ``giver``'s elements ``have`` and the taker's ``get`` after ``elements`` (key -> count) pass
+    from one to the other: an exchange, or a city's reorganisation.  One line for an element it lacks."""
+    have, get = dict(have), dict(get)
+    for k, n in elements.items():
+        if n < 1 or have.get(k, 0) < n:
+            raise InputError(f"command {giver} has {have.get(k, 0)} {k}: give 1 to that many")
+        have[k] -= n
+        if not have[k]:
+            del have[k]
+        get[k] = get.get(k, 0) + n
+    return have, get
 
 
 def element_type(key: str) -> str:

@@ -19,7 +19,7 @@ from bellica.geo.errors import InputError
 
 from .dice import Dice
 from .forces import apply_losses, effective, movement_points, pick_losses
-from .model import Command, Event, Fleet, GameState, NodeMap
+from .model import Command, Event, Fleet, GameState, NodeMap, give_elements
 from .rules import Rules
 
 __all__ = [
@@ -187,14 +187,7 @@ def exchange(state: GameState, rules: Rules, giver: int, taker: int, elements: M
     for c in (a, b):
         if not c.inherent and c.mp_left < cost:
             raise InputError(f"command {c.id} has {c.mp_left} movement points; an exchange costs {cost}")
-    ea, eb = dict(a.elements), dict(b.elements)
-    for k, n in elements.items():
-        if n < 1 or ea.get(k, 0) < n:
-            raise InputError(f"command {giver} has {ea.get(k, 0)} {k}: give 1 to that many")
-        ea[k] -= n
-        if not ea[k]:
-            del ea[k]
-        eb[k] = eb.get(k, 0) + n
+    ea, eb = give_elements(giver, a.elements, b.elements, elements)
     a2 = replace(a, elements=ea, mp_left=a.mp_left - (0 if a.inherent else cost))
     b2 = replace(b, elements=eb, mp_left=b.mp_left - (0 if b.inherent else cost))
     # a command's movement points follow its new make-up, never above what it had left
