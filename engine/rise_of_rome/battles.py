@@ -252,32 +252,13 @@ def fight_battles(scenario: Scenario, state: TurnState, rules: Rules, roller: Di
 
 def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _Pools, attackers, chooser, won, lost):
     t = state.turn
-    events: list[Event] = []
     target = attack.target
     pools.attacks_left[target] -= 1
     label = ("battle", t, index)
-    # Who can still fight?
     army = state.externals.get(attack.attacker) if attack.external else None
-    if attack.external:
-        options = () if army is None else tuple(
-            p for p in provinces_of(scenario, state, target) if p in scenario.neighbours(army.province))
-        if army is not None and army.paymaster == target:
-            options = ()
-    elif is_active(scenario, state, attack.attacker):
-        options = border_provinces(scenario, state, provinces_of(scenario, state, attack.attacker), target)
-    else:
-        options = ()
+    options = _reachable_provinces(scenario, state, attack, army)
     if not is_active(scenario, state, target) or not options:
-        if (target, attack.attacker) in pools.named:
-            pools.defence[target] = pools.defence.get(target, 0) + pools.named.pop((target, attack.attacker))
-        if not attack.external:
-            moved = pools.attack.get(attack.attacker, 0)
-            pools.attack[attack.attacker] = 0
-            pools.defence[attack.attacker] = pools.defence.get(attack.attacker, 0) + moved
-        events.append(Event(t, PHASE, "attack_cancelled", {"attacker": attack.attacker, "target": target},
-                            f"{attack.attacker}' attack on {target} is cancelled: no province of theirs can be reached"
-                            + ("" if attack.external else "; its Attack money goes to Defense")))
-        return state, None, events
+        return state, None, [_cancel_attack(t, attack, pools)]
     # The province.
     if attack.external:
         province, roll = pick(roller, options, *label, "province")
@@ -287,19 +268,77 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
                                 f"the province {attack.attacker} attack", label, "target", target)
     army_of = defending_army(scenario, state, province, target)
     pools.armies[index] = army_of
-    # Points.
+    battle = _set_up_battle(scenario, state, rules, plan, attack, index, pools, attackers, chooser, army, province,
+                            army_of)
+    events = [_battle_event(t, battle, why)]
+    result, how = _battle_result(rules, roller, chooser, battle, scenario.player, label)
+    events.append(Event(t, PHASE, "battle_result", {"index": index, "winner": result.winner, "major": result.major,
+                                                   "scores": list(result.scores) if result.scores else None,
+                                                   "rolls": [list(r) for r in result.rolls]},
+                        f"Battle {index}: {result.text()} ({how})"))
+    winner, loser = (attack.attacker, target) if result.winner == "attacker" else (target, attack.attacker)
+    for p, s in ((winner, won), (loser, lost)):
+        if p in scenario.nations:
+            s.add(p)
+    if attack.external:
+        state, more = _external_aftermath(state, attack, army, province, result)
+    else:
+        state, more = _aftermath(scenario, state, rules, roller, chooser, attack, province, result, label)
+    return state, battle, events + more
+
+
+def _reachable_provinces(scenario, state, attack: Attack, army) -> tuple[str, ...]:
+    """The target's provinces the attacker can still reach: an external army's neighbours (none when the
+    target pays it, or it is gone), or a nation's border provinces (none once it is out of the game)."""
+    target = attack.target
+    if attack.external:
+        options = () if army is None else tuple(
+            p for p in provinces_of(scenario, state, target) if p in scenario.neighbours(army.province))
+        if army is not None and army.paymaster == target:
+            options = ()
+        return options
+    if is_active(scenario, state, attack.attacker):
+        return border_provinces(scenario, state, provinces_of(scenario, state, attack.attacker), target)
+    return ()
+
+
+def _cancel_attack(t, attack: Attack, pools: _Pools) -> Event:
+    """An attack with nobody to fight: the Defense named against it goes back to the defender's pool, and
+    a nation's unspent Attack money becomes its Defense."""
+    target = attack.target
+    if (target, attack.attacker) in pools.named:
+        pools.defence[target] = pools.defence.get(target, 0) + pools.named.pop((target, attack.attacker))
+    if not attack.external:
+        moved = pools.attack.get(attack.attacker, 0)
+        pools.attack[attack.attacker] = 0
+        pools.defence[attack.attacker] = pools.defence.get(attack.attacker, 0) + moved
+    return Event(t, PHASE, "attack_cancelled", {"attacker": attack.attacker, "target": target},
+                 f"{attack.attacker}' attack on {target} is cancelled: no province of theirs can be reached"
+                 + ("" if attack.external else "; its Attack money goes to Defense"))
+
+
+def _defence_share(plan, attack: Attack, index, pools: _Pools) -> int:
+    """The Defense money the target puts against this attack: what it named for it, else an even share of
+    its unnamed Defense over this attack and the unnamed ones still to come."""
+    target = attack.target
+    if (target, attack.attacker) in pools.named:
+        return pools.named.pop((target, attack.attacker))
+    left = sum(1 for a in plan.attacks[index:] if a.target == target and (target, a.attacker) not in pools.named)
+    share = pools.defence.get(target, 0) // (left + 1)
+    pools.defence[target] = pools.defence.get(target, 0) - share
+    return share
+
+
+def _set_up_battle(scenario, state, rules, plan, attack: Attack, index, pools: _Pools, attackers, chooser, army,
+                   province, army_of) -> Battle:
+    """The battle as the table gets it: both sides' points, cards, Generals, ground and allied corps."""
+    target = attack.target
     b = rules.battles
     if attack.external:
         attack_points = army.points
     else:
         attack_points = b.base_army + pools.attack.get(attack.attacker, 0)
-    if (target, attack.attacker) in pools.named:
-        share = pools.named.pop((target, attack.attacker))
-    else:
-        left = sum(1 for a in plan.attacks[index:] if a.target == target and (target, a.attacker) not in pools.named)
-        share = pools.defence.get(target, 0) // (left + 1)
-        pools.defence[target] = pools.defence.get(target, 0) - share
-    defence_points = b.base_army + share
+    defence_points = b.base_army + _defence_share(plan, attack, index, pools)
     if target not in attackers:
         defence_points += b.not_attacking_bonus
     if rules.options.subject_attacks == "together":
@@ -311,56 +350,65 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
     chosen = getattr(chooser, "on_table", None)  # the seed: other battles "at the choice of the player"
     tabletop = attack.attacker == player or target == player or bool(chosen and chosen(index))
     fought = {**pools.armies, index: army_of}
-    battle = Battle(index, attack.attacker, target, province, army_of, attack_points, defence_points,
-                    command_cards(scenario, state, rules, attack.attacker),
-                    command_cards(scenario, state, rules, army_of),
-                    max_generals(rules, attack.attacker, attack_points),
-                    max_generals(rules, army_of, defence_points),
-                    tabletop, attack.external, scenario.terrain.get(province, ()),
-                    () if attack.external else allied_corps(scenario, state, rules, plan, index, attack.attacker, fought),
-                    allied_corps(scenario, state, rules, plan, index, army_of, fought),
-                    b.allied_corps_divisor)
-    events.append(Event(t, PHASE, "battle", {"index": index, "attacker": battle.attacker, "target": target,
-                                            "province": province, "army": army_of,
-                                            "attack_points": attack_points, "defence_points": defence_points,
-                                            "attacker_cards": battle.attacker_cards, "defender_cards": battle.defender_cards,
-                                            "attacker_generals": battle.attacker_generals,
-                                            "defender_generals": battle.defender_generals, "tabletop": tabletop},
-                        f"Battle {index}: {battle.text()} (province chosen: {why})"))
-    # The result.
+    return Battle(index, attack.attacker, target, province, army_of, attack_points, defence_points,
+                  command_cards(scenario, state, rules, attack.attacker),
+                  command_cards(scenario, state, rules, army_of),
+                  max_generals(rules, attack.attacker, attack_points),
+                  max_generals(rules, army_of, defence_points),
+                  tabletop, attack.external, scenario.terrain.get(province, ()),
+                  () if attack.external else allied_corps(scenario, state, rules, plan, index, attack.attacker, fought),
+                  allied_corps(scenario, state, rules, plan, index, army_of, fought),
+                  b.allied_corps_divisor)
+
+
+def _battle_event(t, battle: Battle, why: str) -> Event:
+    return Event(t, PHASE, "battle", {"index": battle.index, "attacker": battle.attacker, "target": battle.target,
+                                     "province": battle.province, "army": battle.army,
+                                     "attack_points": battle.attack_points, "defence_points": battle.defence_points,
+                                     "attacker_cards": battle.attacker_cards, "defender_cards": battle.defender_cards,
+                                     "attacker_generals": battle.attacker_generals,
+                                     "defender_generals": battle.defender_generals, "tabletop": battle.tabletop},
+                 f"Battle {battle.index}: {battle.text()} (province chosen: {why})")
+
+
+def _battle_result(rules, roller, chooser, battle: Battle, player, label) -> tuple[BattleResult, str]:
+    """The result entered for a table battle, else one generated; with the words saying which."""
+    tabletop = battle.tabletop
     result = chooser.result(battle) if (tabletop and chooser is not None) else None
-    if result is None:
-        if tabletop and not rules.options.generate_player_battles:
-            raise InputError(f"battle {index} ({battle.attacker} against {battle.army} in {province}) is played on the "
-                             "table: enter its result, or set the rules option generate_player_battles = true")
-        edge = rules.options.player_battle_bonus if tabletop else 0
-        bonuses = (edge, 0) if attack.attacker == player else (0, edge)
-        result = generate(rules, roller, attack_points, defence_points, *label, bonuses=bonuses)
-        how = f"generated: {result.scores[0]} to {result.scores[1]}"
-        if edge:
-            how += f", Rome's side {edge:+d} (option player_battle_bonus, not in the seed)"
+    if result is not None:
+        return result, "entered"
+    if tabletop and not rules.options.generate_player_battles:
+        raise InputError(f"battle {battle.index} ({battle.attacker} against {battle.army} in {battle.province}) is "
+                         "played on the table: enter its result, or set the rules option generate_player_battles = true")
+    edge = rules.options.player_battle_bonus if tabletop else 0
+    bonuses = (edge, 0) if battle.attacker == player else (0, edge)
+    result = generate(rules, roller, battle.attack_points, battle.defence_points, *label, bonuses=bonuses)
+    how = f"generated: {result.scores[0]} to {result.scores[1]}"
+    if edge:
+        how += f", Rome's side {edge:+d} (option player_battle_bonus, not in the seed)"
+    return result, how
+
+
+def _external_aftermath(state, attack: Attack, army, province, result: BattleResult):
+    """An external army that wins moves into the province; one that loses leaves Italy."""
+    t = state.turn
+    externals = dict(state.externals)
+    if result.winner == "attacker":
+        externals[attack.attacker] = replace(army, province=province)
+        event = Event(t, PHASE, "external_moves", {"power": attack.attacker, "province": province},
+                      f"The {attack.attacker} army moves into {province}")
     else:
-        how = "entered"
-    events.append(Event(t, PHASE, "battle_result", {"index": index, "winner": result.winner, "major": result.major,
-                                                   "scores": list(result.scores) if result.scores else None,
-                                                   "rolls": [list(r) for r in result.rolls]},
-                        f"Battle {index}: {result.text()} ({how})"))
-    winner, loser = (attack.attacker, target) if result.winner == "attacker" else (target, attack.attacker)
-    for p, s in ((winner, won), (loser, lost)):
-        if p in scenario.nations:
-            s.add(p)
-    # Consequences.
-    if attack.external:
-        externals = dict(state.externals)
-        if result.winner == "attacker":
-            externals[attack.attacker] = replace(army, province=province)
-            events.append(Event(t, PHASE, "external_moves", {"power": attack.attacker, "province": province},
-                                f"The {attack.attacker} army moves into {province}"))
-        else:
-            del externals[attack.attacker]
-            events.append(Event(t, PHASE, "external_removed", {"power": attack.attacker, "why": "defeated"},
-                                f"The {attack.attacker} army is defeated and leaves Italy"))
-        return replace(state, externals=externals), battle, events
+        del externals[attack.attacker]
+        event = Event(t, PHASE, "external_removed", {"power": attack.attacker, "why": "defeated"},
+                      f"The {attack.attacker} army is defeated and leaves Italy")
+    return replace(state, externals=externals), [event]
+
+
+def _aftermath(scenario, state, rules, roller, chooser, attack: Attack, province, result: BattleResult, label):
+    """A nation's battle: the winning attacker takes the province (and a second on a Major Victory); a
+    defender's Major Victory takes one of the attacker's provinces."""
+    target = attack.target
+    events: list[Event] = []
     if result.winner == "attacker":
         state, more = transfer(scenario, state, province, attack.attacker, phase=PHASE, why=result.text())
         events += more
@@ -379,7 +427,7 @@ def _fight(scenario, state, rules, roller, plan, attack: Attack, index, pools: _
                              attack.attacker)
             state, more = transfer(scenario, state, p, target, phase=PHASE, why=f"defender's Major Victory; {why}")
             events += more
-    return state, battle, events
+    return state, events
 
 
 def check_defence_split(plan: AttackPlan, defender: str, defence: int, split: Mapping[str, int]) -> None:
