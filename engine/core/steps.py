@@ -55,7 +55,9 @@ class Param:
     its value when not given (a list parameter's is ``[]``).  ``example`` is typed text, shown as
     a form's placeholder; ``aliases``: other spellings of its flag the command line also takes
     (``--defense`` for ``--defence``); ``keeps_blank``: a ``text`` given blank is a value (``""``:
-    an army's moves standing still), not a parameter left out."""
+    an army's moves standing still), not a parameter left out; ``server_file``: it names a file on
+    the machine that runs the step, so only the command line takes it (a web page neither shows nor
+    accepts it: the server's files are not a viewer's to name)."""
 
     name: str
     help: str
@@ -69,6 +71,7 @@ class Param:
     example: str = ""
     aliases: tuple[str, ...] = ()
     keeps_blank: bool = False
+    server_file: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
