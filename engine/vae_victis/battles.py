@@ -335,86 +335,103 @@ def engagement_setup(
     Resilience, and so its garrison, is 1 lower (seed, "Start of a siege").
     """
     rules = options if options is not None else board.rules.battles
-    resilience_fp = board.rules.sieges.blockade_resilience
-    initiative = initiative or {}
-    in_transit = in_transit or {}
-    start_state = start_state or state
     same_battle = [e for e in engagements if e.battle == engagement.battle]
     count = {a: sum(1 for e in same_battle if a in e.armies) for e in same_battle for a in e.armies}
 
     def side(army_id: int, opponent_id: int | None) -> SideSetup:
-        a = state.army(army_id)
-        adj: list[tuple[str, int]] = [("strength", a.strength)]
-        if in_transit.get(army_id):
-            adj.append(("strength in transfer", -in_transit[army_id]))
-        support, name = structure_support(board, state, a.faction, a.cell)
-        if support:  # an assault is an engagement like the others but for the seed's listed differences
-            adj.append((f"support of {name}", support))
-        if opponent_id is not None:
-            o = state.army(opponent_id)
-            river = any(
-                board.hexes[c].river and board.structure_at(c) is None for c in (a.cell, o.cell)
-            )
-            if river and mp_spent.get(army_id, 0) > mp_spent.get(opponent_id, 0):
-                adj.append(("river, spent more MP", rules.river_fp))
-        extra = count.get(army_id, 1) - 1
-        if extra:
-            adj.append((f"{extra} extra engagement{'s' if extra > 1 else ''} in the battle", rules.extra_engagement_fp * extra))
-        fp = sum(v for _, v in adj)
-        if initiative.get(army_id, "strength") == "strength":
-            bonus = max(0, min(rules.initiative_fp, rules.max_fp - fp))
-            adj.append((f"initiative (capped at {rules.max_fp})", bonus))
-            fp += bonus
-        distance = start_logistics.army_distance.get(army_id, math.inf) if start_logistics else math.inf
-        allies = allowed_allies(board, start_state, a.faction, distance, rules)
-        return SideSetup(army_id, a.faction, fp, tuple(adj), allies)
+        return _side_setup(board, state, rules, army_id, opponent_id, mp_spent=mp_spent, initiative=initiative or {},
+                           in_transit=in_transit or {}, engagements_of=count, start_logistics=start_logistics,
+                           start_state=start_state or state)
 
     if engagement.assault is not None:
-        attacker = side(engagement.army_a, None)
-        siege = state.siege_of(engagement.assault)
-        if siege is None:
-            raise InputError(f"engagement {engagement.number}: {engagement.assault} is not besieged")
-        structure = board.structures[engagement.assault]
-        # Seed: 1400 + 50 x the structure's *current* Resilience, which a blockade lowers by 1.
-        blockade = resilience_fp if engagement.assault in set(blockaded) else 0
-        resilience = siege.resilience + blockade
-        per = rules.garrison_fp_per_resilience
-        defender_fp = rules.garrison_fp + per * resilience
-        why = f"{per} x Resilience {resilience}" + (f" (blockaded: {blockade:+d})" if blockade else "")
-        controller = controller_of(state, structure)
-        played_by, played_reason = garrison_player(board, controller, attacker.faction)
-        defender = SideSetup(
-            None,
-            controller,
-            defender_fp,
-            (("garrison", rules.garrison_fp), (why, per * resilience)),
-            (),
-            played_by,
-            played_reason,
-        )
-        m, reason = map_type(board, [(structure.cell, 0)], rules.map_prefix)
-        return EngagementSetup(
-            engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up",
-            rules.engagement_scenario, rules.result_window_days,
-        )
-
+        return _assault_setup(board, state, rules, engagement, side(engagement.army_a, None), blockaded)
     a_id, b_id = engagement.army_a, engagement.army_b
     sa, sb = side(a_id, b_id), side(b_id, a_id)
     a, b = state.army(a_id), state.army(b_id)
     m, reason = map_type(board, [(a.cell, mp_spent.get(a_id, 0)), (b.cell, mp_spent.get(b_id, 0))], rules.map_prefix)
+    setter, why = _who_sets_up(state, rules, a_id, b_id, mp_spent)
+    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why, rules.engagement_scenario,
+                           rules.result_window_days)
+
+
+def _side_setup(board: Board, state: CampaignState, rules: BattleRules, army_id: int, opponent_id: int | None, *,
+                mp_spent: Mapping[int, float], initiative: Mapping[int, str], in_transit: Mapping[int, int],
+                engagements_of: Mapping[int, int], start_logistics: Logistics | None,
+                start_state: CampaignState) -> SideSetup:
+    """One army's force points, each adjustment named, and the allies it may take (``opponent_id`` None:
+    it assaults a structure, so no river crossing applies)."""
+    a = state.army(army_id)
+    adj: list[tuple[str, int]] = [("strength", a.strength)]
+    if in_transit.get(army_id):
+        adj.append(("strength in transfer", -in_transit[army_id]))
+    support, name = structure_support(board, state, a.faction, a.cell)
+    if support:  # an assault is an engagement like the others but for the seed's listed differences
+        adj.append((f"support of {name}", support))
+    if opponent_id is not None:
+        o = state.army(opponent_id)
+        river = any(
+            board.hexes[c].river and board.structure_at(c) is None for c in (a.cell, o.cell)
+        )
+        if river and mp_spent.get(army_id, 0) > mp_spent.get(opponent_id, 0):
+            adj.append(("river, spent more MP", rules.river_fp))
+    extra = engagements_of.get(army_id, 1) - 1
+    if extra:
+        adj.append((f"{extra} extra engagement{'s' if extra > 1 else ''} in the battle", rules.extra_engagement_fp * extra))
+    fp = sum(v for _, v in adj)
+    if initiative.get(army_id, "strength") == "strength":
+        bonus = max(0, min(rules.initiative_fp, rules.max_fp - fp))
+        adj.append((f"initiative (capped at {rules.max_fp})", bonus))
+        fp += bonus
+    distance = start_logistics.army_distance.get(army_id, math.inf) if start_logistics else math.inf
+    allies = allowed_allies(board, start_state, a.faction, distance, rules)
+    return SideSetup(army_id, a.faction, fp, tuple(adj), allies)
+
+
+def _assault_setup(board: Board, state: CampaignState, rules: BattleRules, engagement: Engagement,
+                   attacker: SideSetup, blockaded: Iterable[str]) -> EngagementSetup:
+    """An assault: the assaulting army against the structure's garrison, whose force points come from the
+    structure's current Resilience; the assaulting army sets up."""
+    siege = state.siege_of(engagement.assault)
+    if siege is None:
+        raise InputError(f"engagement {engagement.number}: {engagement.assault} is not besieged")
+    structure = board.structures[engagement.assault]
+    # Seed: 1400 + 50 x the structure's *current* Resilience, which a blockade lowers by 1.
+    blockade = board.rules.sieges.blockade_resilience if engagement.assault in set(blockaded) else 0
+    resilience = siege.resilience + blockade
+    per = rules.garrison_fp_per_resilience
+    defender_fp = rules.garrison_fp + per * resilience
+    why = f"{per} x Resilience {resilience}" + (f" (blockaded: {blockade:+d})" if blockade else "")
+    controller = controller_of(state, structure)
+    played_by, played_reason = garrison_player(board, controller, attacker.faction)
+    defender = SideSetup(
+        None,
+        controller,
+        defender_fp,
+        (("garrison", rules.garrison_fp), (why, per * resilience)),
+        (),
+        played_by,
+        played_reason,
+    )
+    m, reason = map_type(board, [(structure.cell, 0)], rules.map_prefix)
+    return EngagementSetup(
+        engagement.number, (attacker, defender), m, reason, engagement.army_a, "the assaulting army sets up",
+        rules.engagement_scenario, rules.result_window_days,
+    )
+
+
+def _who_sets_up(state: CampaignState, rules: BattleRules, a_id: int, b_id: int,
+                 mp_spent: Mapping[int, float]) -> tuple[int | None, str]:
+    """The army that sets up first (seed: the one that spent fewer MP; a tie as rules.setup_tie says), and why."""
     ma, mb = mp_spent.get(a_id, 0), mp_spent.get(b_id, 0)
     if ma != mb:
         setter = a_id if ma < mb else b_id
-        why = f"army {setter} spent fewer MP ({min(ma, mb)} against {max(ma, mb)})"
-    elif rules.setup_tie == "umpire":
-        setter, why = None, "equal MP: the umpire decides"
-    elif rules.setup_tie == "lower_id":
-        setter, why = min(a_id, b_id), "equal MP: the lower army number"
-    else:
-        setter = min((a_id, b_id), key=lambda i: (state.army(i).strength, i))
-        why = "equal MP: the weaker army (then the lower army number)"
-    return EngagementSetup(engagement.number, (sa, sb), m, reason, setter, why, rules.engagement_scenario,
-                           rules.result_window_days)
+        return setter, f"army {setter} spent fewer MP ({min(ma, mb)} against {max(ma, mb)})"
+    if rules.setup_tie == "umpire":
+        return None, "equal MP: the umpire decides"
+    if rules.setup_tie == "lower_id":
+        return min(a_id, b_id), "equal MP: the lower army number"
+    setter = min((a_id, b_id), key=lambda i: (state.army(i).strength, i))
+    return setter, "equal MP: the weaker army (then the lower army number)"
 
 
 # --- results and outcomes ---------------------------------------------------------------
