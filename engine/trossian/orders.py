@@ -134,77 +134,92 @@ def _resolve_order(scenario: Scenario, state: GameState, kind: str, nation: str,
             raise InputError("march: give the provinces to pass, in order: --to P [--to P ...]")
         return {"nation": nation, "army": army.id, "path": path}
     if kind == "sail":
-        navy = _own(state, "navy", arg["navy"], nation)
-        actions = []
-        for a in arg.get("actions") or ():
-            verb, *rest = a if isinstance(a, (list, tuple)) else str(a).split(":", 1)
-            verb = str(verb).strip().replace("-", "_")
-            if verb not in _NAVY_VERBS:
-                raise InputError(f"--do {a!r}: give one of {', '.join(v + (':X' if v != 'put_out' else '') for v in _NAVY_VERBS)}")
-            if verb == "put_out":
-                if rest and str(rest[0]).strip():
-                    raise InputError(f"--do {a!r}: put_out takes nothing after it: give --do put_out")
-                actions.append([verb])
-                continue
-            if not rest or not str(rest[0]).strip():
-                raise InputError(f"--do {verb}: give its object ({verb}:NAME)")
-            obj = str(rest[0]).strip()
-            if verb == "sail":
-                obj = place_named(scenario, obj, "--do sail:", lanes=True, provinces=False)
-            elif verb == "put_in":
-                obj = _town_named(scenario, obj, "--do put_in:")
-            elif verb == "lie_off":
-                obj = place_named(scenario, obj, "--do lie_off:")
-            else:
-                if whole_number(obj) is None:  # ASCII digits only: "²".isdigit() is True, int("²") fails
-                    raise InputError(f"--do {verb}:{obj}: give an army's number")
-                obj = whole_number(obj)
-            actions.append([verb, obj])
-        if not actions:
-            raise InputError("sail: give the navy's actions in order: --do sail:LANE --do put_in:TOWN ...")
-        return {"nation": nation, "navy": navy.id, "actions": actions}
+        return _resolve_sail(scenario, state, nation, arg)
     if kind == "courier":
-        courier = _own(state, "courier", arg["courier"], nation)
-        action = arg.get("action")
-        if action == "send":
-            order = arg.get("order") or ""  # an army's order, carried in the message
-            if isinstance(order, (list, tuple)):  # as the log records it (re-adjudication gives it again)
-                order = _words(order)
-            order = str(order).strip()
-            if not str(arg.get("to") or "").strip() or not (str(arg.get("message") or "").strip() or order):
-                raise InputError("courier send: give --message TEXT (or --order ORDER) and --to WHOM")
-            to = _addressee(scenario, state, nation, str(arg["to"]).strip())
-            out = {"nation": nation, "courier": courier.id, "action": "send", "to": to}
-            if order:
-                out["to"], out["order"] = _order_for(scenario, state, rules, nation, to, order)
-            out["message"] = str(arg.get("message") or "").strip() or _words(out["order"])
-            return out
-        if action == "move":
-            path = [place_named(scenario, p, "--via", lanes=True) for p in arg.get("path") or ()]
-            if not path:
-                raise InputError("courier move: give the provinces and lanes to pass: --via P [--via P ...]")
-            return {"nation": nation, "courier": courier.id, "action": "move", "path": path}
-        if action == "deliver":
-            return {"nation": nation, "courier": courier.id, "action": "deliver"}
-        raise InputError(f"courier action {action!r}: give send, move or deliver")
+        return _resolve_courier(scenario, state, nation, arg, rules)
     if kind == "army":
-        army = _own(state, "army", arg["army"], nation)
-        action = arg.get("action")
-        if action == "merge":
-            others = [_own(state, "army", x, nation).id for x in arg.get("with") or ()]
-            if not others:
-                raise InputError("army merge: give the armies joining it: --with ARMY [--with ARMY ...]")
-            return {"nation": nation, "army": army.id, "action": "merge", "with": others}
-        if action == "detach":
-            units = [int(u) for u in arg.get("units") or ()]
-            if not units:
-                raise InputError("army detach: give the units leaving it: --unit ID [--unit ID ...]")
-            return {"nation": nation, "army": army.id, "action": "detach", "units": units,
-                    "name": str(arg.get("name") or "")}
-        if action in ("hold", "home"):
-            return {"nation": nation, "army": army.id, "action": action}
-        raise InputError(f"army action {action!r}: give merge, detach, hold or home")
+        return _resolve_army(state, nation, arg)
     raise BellicaError(f"no order kind {kind!r}")
+
+
+def _resolve_sail(scenario: Scenario, state: GameState, nation: str, arg: Mapping) -> dict:
+    navy = _own(state, "navy", arg["navy"], nation)
+    actions = [_navy_action(scenario, a) for a in arg.get("actions") or ()]
+    if not actions:
+        raise InputError("sail: give the navy's actions in order: --do sail:LANE --do put_in:TOWN ...")
+    return {"nation": nation, "navy": navy.id, "actions": actions}
+
+
+def _navy_action(scenario: Scenario, a) -> list:
+    """One navy action, ``verb:object`` or ``[verb, object]``, as ``[verb, object]`` with the object named
+    as the scenario spells it (put_out has no object)."""
+    verb, *rest = a if isinstance(a, (list, tuple)) else str(a).split(":", 1)
+    verb = str(verb).strip().replace("-", "_")
+    if verb not in _NAVY_VERBS:
+        raise InputError(f"--do {a!r}: give one of {', '.join(v + (':X' if v != 'put_out' else '') for v in _NAVY_VERBS)}")
+    if verb == "put_out":
+        if rest and str(rest[0]).strip():
+            raise InputError(f"--do {a!r}: put_out takes nothing after it: give --do put_out")
+        return [verb]
+    if not rest or not str(rest[0]).strip():
+        raise InputError(f"--do {verb}: give its object ({verb}:NAME)")
+    obj = str(rest[0]).strip()
+    if verb == "sail":
+        obj = place_named(scenario, obj, "--do sail:", lanes=True, provinces=False)
+    elif verb == "put_in":
+        obj = _town_named(scenario, obj, "--do put_in:")
+    elif verb == "lie_off":
+        obj = place_named(scenario, obj, "--do lie_off:")
+    else:
+        if whole_number(obj) is None:  # ASCII digits only: "²".isdigit() is True, int("²") fails
+            raise InputError(f"--do {verb}:{obj}: give an army's number")
+        obj = whole_number(obj)
+    return [verb, obj]
+
+
+def _resolve_courier(scenario: Scenario, state: GameState, nation: str, arg: Mapping, rules: Rules | None) -> dict:
+    courier = _own(state, "courier", arg["courier"], nation)
+    action = arg.get("action")
+    if action == "send":
+        order = arg.get("order") or ""  # an army's order, carried in the message
+        if isinstance(order, (list, tuple)):  # as the log records it (re-adjudication gives it again)
+            order = _words(order)
+        order = str(order).strip()
+        if not str(arg.get("to") or "").strip() or not (str(arg.get("message") or "").strip() or order):
+            raise InputError("courier send: give --message TEXT (or --order ORDER) and --to WHOM")
+        to = _addressee(scenario, state, nation, str(arg["to"]).strip())
+        out = {"nation": nation, "courier": courier.id, "action": "send", "to": to}
+        if order:
+            out["to"], out["order"] = _order_for(scenario, state, rules, nation, to, order)
+        out["message"] = str(arg.get("message") or "").strip() or _words(out["order"])
+        return out
+    if action == "move":
+        path = [place_named(scenario, p, "--via", lanes=True) for p in arg.get("path") or ()]
+        if not path:
+            raise InputError("courier move: give the provinces and lanes to pass: --via P [--via P ...]")
+        return {"nation": nation, "courier": courier.id, "action": "move", "path": path}
+    if action == "deliver":
+        return {"nation": nation, "courier": courier.id, "action": "deliver"}
+    raise InputError(f"courier action {action!r}: give send, move or deliver")
+
+
+def _resolve_army(state: GameState, nation: str, arg: Mapping) -> dict:
+    army = _own(state, "army", arg["army"], nation)
+    action = arg.get("action")
+    if action == "merge":
+        others = [_own(state, "army", x, nation).id for x in arg.get("with") or ()]
+        if not others:
+            raise InputError("army merge: give the armies joining it: --with ARMY [--with ARMY ...]")
+        return {"nation": nation, "army": army.id, "action": "merge", "with": others}
+    if action == "detach":
+        units = [int(u) for u in arg.get("units") or ()]
+        if not units:
+            raise InputError("army detach: give the units leaving it: --unit ID [--unit ID ...]")
+        return {"nation": nation, "army": army.id, "action": "detach", "units": units,
+                "name": str(arg.get("name") or "")}
+    if action in ("hold", "home"):
+        return {"nation": nation, "army": army.id, "action": action}
+    raise InputError(f"army action {action!r}: give merge, detach, hold or home")
 
 
 def _apply_order(scenario: Scenario, state: GameState, rules: Rules, dice: Dice, kind: str, a: Mapping):
