@@ -346,9 +346,17 @@ class SteppedRuleset(Ruleset):
         raise NotImplementedError
 
     def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
+        """The campaign before its first step: round 1, :attr:`start_phase`, the keys of
+        :meth:`start_position`, the seed, and the start state's rows as a step writes them
+        (:meth:`step_rows`, so a ruleset whose rows read its rules gets the same at the start)."""
         state, _told = self.start_state(campaign, seed)
-        position = (("round", "1"), ("phase", self.start_phase), ("seed", str(seed)))
-        return snapshot_of(self.schema, position, self.state_rows(campaign.board, state))
+        position = (("round", "1"), ("phase", self.start_phase), *self.start_position(state), ("seed", str(seed)))
+        return snapshot_of(self.schema, position, self.step_rows(campaign, state))
+
+    def start_position(self, state: Any) -> tuple[tuple[str, str], ...]:
+        """The campaign keys the start sets besides round, phase and seed (default: none; a ruleset
+        whose first phase is taken in stages names the first stage)."""
+        return ()
 
     def after_start(self, campaign) -> None:
         self.install_views(campaign.con)

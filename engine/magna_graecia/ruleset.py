@@ -59,7 +59,7 @@ from typing import Any, Mapping, Sequence
 from bellica.engine.core.events import Event
 from bellica.engine.core.machine import Step
 from bellica.engine.core.ruleset import register
-from bellica.engine.core.stepped import SteppedRuleset, snapshot_of
+from bellica.engine.core.stepped import SteppedRuleset
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError, BellicaError
 
@@ -133,10 +133,8 @@ class MagnaGraecia(SteppedRuleset):
         b = campaign.board
         return new_game(b.scenario, b.nmap, campaign.rules)
 
-    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
-        state, _told = self.start_state(campaign, seed)
-        position = (("round", "1"), ("phase", "movement"), ("stage", state.phasing), ("seed", str(seed)))
-        return snapshot_of(self.schema, position, state_rows(campaign.board, state))
+    def start_position(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        return (("stage", state.phasing),)  # the movement phase is taken side by side: the first side's
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         _state, told = self.start_state(campaign, seed)

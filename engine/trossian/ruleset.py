@@ -131,13 +131,6 @@ class Trossian(SteppedRuleset):
     def start_state(self, campaign, seed: int):
         return new_game(campaign.board, campaign.rules), []
 
-    def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
-        from bellica.engine.core.stepped import snapshot_of
-
-        state, _ = self.start_state(campaign, seed)
-        position = (("round", "1"), ("phase", self.start_phase), ("seed", str(seed)))
-        return snapshot_of(self.schema, position, _rows(campaign.board, state, campaign.rules))
-
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         s = campaign.board
         told = Event(1, "setup", "campaign_start", {"nations": list(s.nations), "seed": seed},
