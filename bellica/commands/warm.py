@@ -41,13 +41,14 @@ PRELOAD = ("duckdb", "bellica.cli", "bellica.geo.errors", "bellica.commands.opti
            "bellica.commands.shared_group", "bellica.commands.play", "bellica.commands.sql", "bellica.commands.log",
            "bellica.commands.campaign",
            "bellica.services.jsonout", "bellica.engine.core.campaign", "bellica.engine.core.machine",
-           "bellica.engine.core.state", "bellica.engine.core.sealed", "bellica.engine.vae_victis.rounds",
-           "bellica.engine.vae_victis.order_errors")
-#: Packages whose every module is imported too (the rounds' steps, the logistics, the rulesets).
-PRELOAD_PACKAGES = ("bellica.engine.core", "bellica.engine.vae_victis", "bellica.engine.vae_victis.rounds",
-                    "bellica.engine.vae_victis.logistics", "bellica.engine.rise_of_rome", "bellica.engine.mare_nostrum")
+           "bellica.engine.core.state", "bellica.engine.core.sealed")
+#: Packages whose every module is imported too; every found ruleset's package (an installed third
+#: party's as well) and its sub-packages follow (:func:`preload_modules`), so no ruleset is named here.
+PRELOAD_PACKAGES = ("bellica.engine.core",)
 #: Never imported by the server: they start threads (numpy's BLAS) or are off the round path.
 NEVER = ("numpy", "pandas", "pyarrow", "scipy", "shapely", "geopandas")
+#: Libraries that import one of :data:`NEVER` at their own import: a module importing them is left out too.
+PULLS_NEVER = ("folium", "branca", "matplotlib", "rasterio", "h3ronpy", "dask", "distributed", "xarray")
 DEFAULT_IDLE_MINUTES = 30
 CHECK_EVERY_S = 30  # the idle server's staleness check
 
@@ -131,6 +132,88 @@ def _threads() -> int | None:
         return None
 
 
+def _ruleset_packages() -> list[str]:
+    """The package of every ruleset the registry finds (in the tree or by the entry point)."""
+    from bellica.engine.core.ruleset import get_ruleset, ruleset_names
+
+    return sorted({type(get_ruleset(name)).__module__.rpartition(".")[0] for name in ruleset_names()})
+
+
+def _top_level_imports(source: str) -> list[str]:
+    """The modules a module's source imports when it is imported (its top level, ``try`` blocks
+    included; ``if TYPE_CHECKING:`` and function bodies left out: they do not run at import)."""
+    import ast
+
+    names: list[str] = []
+
+    def walk(body) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                names.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.append(node.module)
+            elif isinstance(node, ast.Try):
+                walk(node.body)
+            elif isinstance(node, ast.If) and "TYPE_CHECKING" not in ast.unparse(node.test):
+                walk(node.body)
+                walk(node.orelse)
+
+    walk(ast.parse(source).body)
+    return names
+
+
+def pulls_in_threads(module: str, seen: dict[str, bool] | None = None, follow: frozenset[str] = frozenset({"bellica"})) -> bool:
+    """Whether importing ``module`` would import one of :data:`NEVER`: read from the sources, following
+    the imports of the packages ``follow`` names (bellica's and the rulesets' own; a library's are
+    known by name, :data:`PULLS_NEVER`).  A module is never imported to find out: by then the
+    threads would run."""
+    import importlib.util
+
+    seen = {} if seen is None else seen
+    if module in seen:
+        return seen[module]
+    seen[module] = False  # an import cycle adds nothing
+    root = module.partition(".")[0]
+    if root in NEVER or root in PULLS_NEVER:
+        seen[module] = True
+    elif root in follow:
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            spec = None
+        origin = getattr(spec, "origin", None)
+        if origin and origin.endswith(".py"):
+            with open(origin, encoding="utf-8") as f:
+                source = f.read()
+            seen[module] = any(pulls_in_threads(name, seen, follow) for name in _top_level_imports(source))
+    return seen[module]
+
+
+def preload_modules(skipped: list[str]) -> list[str]:
+    """Every module of :data:`PRELOAD_PACKAGES` and of every found ruleset's package, sub-packages
+    included, but those whose import would start threads (:func:`pulls_in_threads`: a ruleset's
+    geometry or plotting helpers); what is left out or fails to import is added to ``skipped``."""
+    import importlib
+    import pkgutil
+
+    out: list[str] = []
+    seen: dict[str, bool] = {}
+    packages = PRELOAD_PACKAGES + tuple(_ruleset_packages())
+    follow = frozenset(p.partition(".")[0] for p in packages)
+    for package in packages:
+        try:
+            module = importlib.import_module(package)
+        except Exception as e:  # noqa: BLE001 - a module mid-edit: the worker meets it as the plain command would
+            skipped.append(f"{package} ({type(e).__name__}: {e})")
+            continue
+        for info in pkgutil.walk_packages(module.__path__, f"{package}.", onerror=lambda name: skipped.append(name)):
+            if pulls_in_threads(info.name, seen, follow):
+                skipped.append(f"{info.name} (it imports a library that starts threads)")
+            else:
+                out.append(info.name)
+    return out
+
+
 class Server:
     """The warm server: :meth:`prepare` (imports, socket), then :meth:`loop`."""
 
@@ -159,20 +242,11 @@ class Server:
 
     def preload(self) -> None:
         import importlib
-        import pkgutil
 
         sys.addaudithook(_audit)
         _recording[0] = True
         try:
-            names = list(PRELOAD)
-            for package in PRELOAD_PACKAGES:
-                try:
-                    module = importlib.import_module(package)
-                except Exception as e:  # noqa: BLE001 - a module mid-edit: the worker meets it as the plain command would
-                    self.skipped.append(f"{package} ({type(e).__name__}: {e})")
-                    continue
-                names += [f"{package}.{m.name}" for m in pkgutil.iter_modules(module.__path__)]
-            for name in names:
+            for name in list(PRELOAD) + preload_modules(self.skipped):
                 try:
                     importlib.import_module(name)
                 except Exception as e:  # noqa: BLE001 - as above
