@@ -66,7 +66,7 @@ The seed's rules, and the decisions taken where it is silent (docs/rules/naval.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Phase
@@ -396,6 +396,19 @@ def _steps_around(board: Board, sources: Sequence[str], target: str) -> dict[str
     return dist
 
 
+@dataclass
+class _Aftermath:
+    """Where every navy stands as the battles' losers, drawers and winners move, and what was said."""
+
+    cells: dict[int, str]  # live army -> hex
+    rest: dict[int, int]  # navy -> last round it may not act as a navy
+    retreats: dict[int, str] = field(default_factory=dict)  # loser -> the port it retreated to
+    eliminated: list[int] = field(default_factory=list)
+    moved: dict[int, tuple[str, str]] = field(default_factory=dict)
+    vacated: list[tuple[int, str, NavalBattle]] = field(default_factory=list)  # (loser, hex, battle)
+    events: list[Event] = field(default_factory=list)
+
+
 def resolve_naval_battles(
     board: Board,
     state: CampaignState,
@@ -410,6 +423,33 @@ def resolve_naval_battles(
     and the option ``numbers_exhausted`` is "rng".  See the module doc for every rule."""
     naval = board.rules.naval
     armies = {a.id: a for a in state.armies}
+    seen = _check_groups(board, groups, armies)
+    assigned = _assign_numbers(sorted(seen), numbers, naval, rng)
+    battles, events = _fight_battles(board, state, groups, armies, assigned)
+    after = _Aftermath(cells={a_id: a.cell for a_id, a in armies.items() if not a.eliminated},
+                       rest=dict(state.navy_rest))
+    # Losers first (every battle at once), then draws, then winners into the hexes losers left.
+    _retreat_losers(board, state, battles, after)
+    _fall_back_draws(board, state, battles, armies, after)
+    _advance_winners(board, state, after)
+    gone = set(after.eliminated)
+    cells = after.cells
+    new_armies = tuple(
+        replace(a, cell=None, eliminated=True) if a.id in gone
+        else replace(a, cell=cells[a.id]) if a.id in cells and cells[a.id] != a.cell else a
+        for a in state.armies)
+    return NavalBattlesResult(
+        state=replace(state, armies=new_armies, navy_rest=after.rest),
+        events=tuple(events + after.events),
+        battles=tuple(battles),
+        retreats=after.retreats,
+        eliminated=tuple(after.eliminated),
+        moved=after.moved,
+    )
+
+
+def _check_groups(board: Board, groups: Sequence[Sequence[int]], armies: Mapping[int, Army]) -> set[int]:
+    """Every navy of the groups, each a live navy in one battle only, each battle of two factions or more."""
     seen: set[int] = set()
     for i, g in enumerate(groups, 1):
         for a_id in g:
@@ -422,8 +462,12 @@ def resolve_naval_battles(
             seen.add(a_id)
         if len({armies[a].faction for a in g}) < 2:
             raise ValueError(f"naval battle {i}: armies {list(g)} are all of one faction; a battle needs two")
+    return seen
 
-    assigned = _assign_numbers(sorted(seen), numbers, naval, rng)
+
+def _fight_battles(board: Board, state: CampaignState, groups: Sequence[Sequence[int]], armies: Mapping[int, Army],
+                   assigned: Mapping[int, tuple[int, str]]) -> tuple[list[NavalBattle], list[Event]]:
+    """Each group's battle, its navies with their numbers and superiority, and its event."""
     events: list[Event] = []
     battles = []
     for i, g in enumerate(groups, 1):
@@ -433,7 +477,7 @@ def resolve_naval_battles(
             level, zone, levels = _navy_superiority(board, state, a)
             number, source = assigned[a_id]
             navies.append(NavyInBattle(a_id, a.faction, a.cell, number, source, level, zone, levels))
-        b = _battle(i, navies, naval)
+        b = _battle(i, navies, board.rules.naval)
         battles.append(b)
         events.append(Event(state.round, PHASE, "naval_battle", {
             "battle": i, "navies": [n.to_data() for n in navies], "factions": list(b.factions),
@@ -441,15 +485,12 @@ def resolve_naval_battles(
             "outcomes": dict(b.outcomes), "outcome": b.outcome, "losers": list(b.losers),
             "winners": list(b.winners), "loser": b.losers[0] if len(b.losers) == 1 else None,
         }, b.text))
+    return battles, events
 
-    cells = {a_id: a.cell for a_id, a in armies.items() if not a.eliminated}
-    rest = dict(state.navy_rest)
-    retreats: dict[int, str] = {}
-    eliminated: list[int] = []
-    moved: dict[int, tuple[str, str]] = {}
-    vacated: list[tuple[int, str, NavalBattle]] = []  # (loser, hex, battle)
 
-    # Losers, every battle at once, in army order.
+def _retreat_losers(board: Board, state: CampaignState, battles: Sequence[NavalBattle], after: _Aftermath) -> None:
+    """Every beaten navy, in army order, retreats to a port of its faction or is eliminated."""
+    naval = board.rules.naval
     blockaded = blockaded_structures(board, state)
     ports_by_faction: dict[str, dict[str, list[str]]] = {}
     losers = sorted(((n, b) for b in battles for n in b.navies if n.faction in b.losers), key=lambda x: x[0].army)
@@ -457,89 +498,120 @@ def resolve_naval_battles(
     for n, b in losers:
         band = by_name[b.outcomes[n.faction]]
         ports = ports_by_faction.setdefault(n.faction, _ports(board, state, n.faction, blockaded))
-        dist = _water_distances(board, n.cell)
-        occupied = {c for a_id, c in cells.items() if a_id != n.army}
-        reach = sorted((min(dist[c] for c in coasts if c in dist), name) for name, coasts in ports.items()
-                       if any(c in dist for c in coasts) and board.structures[name].cell not in occupied)
-        far = [r for r in reach if r[0] >= band.retreat_hexes]
-        fallback = False
-        if far:
-            d, port = far[0]
-        elif reach and naval.no_port == "nearest":
-            (d, port), fallback = reach[0], True
-        else:
-            d = port = None
-        vacated.append((n.army, n.cell, b))
+        d, port, fallback, reach = _retreat_port(board, n, band, ports, after.cells)
+        after.vacated.append((n.army, n.cell, b))
         if port is None:
-            cells.pop(n.army)
-            eliminated.append(n.army)
-            if reach:
-                why = (f"no port of its faction lies {band.retreat_hexes} Coast/Sea hexes away and the option "
-                       f"no_port is \"eliminate\"")
-            else:
-                why = (f"no unbesieged, unblockaded, unoccupied port of its faction in a zone where its superiority is "
-                       f"at least {naval.retreat_min_superiority} can be reached by sea")
-            events.append(Event(state.round, PHASE, "navy_eliminated", {
-                "army": n.army, "faction": n.faction, "battle": b.number, "cell": n.cell, "outcome": band.name,
-                "reason": "no_port_far_enough" if reach else "no_port",
-            }, f"navy {n.army} ({n.faction}) lost naval battle {b.number} ({band.name} defeat): {why}; "
-               f"it is irrevocably eliminated"))
+            _eliminate_loser(board, state, n, b, band, bool(reach), after)
             continue
         s = board.structures[port]
-        cells[n.army] = s.cell
-        retreats[n.army] = port
-        rest[n.army] = state.round + band.inactive_rounds
+        after.cells[n.army] = s.cell
+        after.retreats[n.army] = port
+        after.rest[n.army] = state.round + band.inactive_rounds
         far_text = (f"no port lies {band.retreat_hexes} hexes away, so it takes the nearest, {port}, {d} hexes away"
                     if fallback else f"retreats {d} Coast/Sea hexes (at least {band.retreat_hexes}) to {port}")
-        events.append(Event(state.round, PHASE, "navy_retreated", {
+        after.events.append(Event(state.round, PHASE, "navy_retreated", {
             "army": n.army, "faction": n.faction, "battle": b.number, "reason": "defeat", "outcome": band.name,
             "from": n.cell, "to": s.cell, "structure": port, "distance": d, "required": band.retreat_hexes,
-            "nearest_fallback": fallback, "rest_until": rest[n.army],
+            "nearest_fallback": fallback, "rest_until": after.rest[n.army],
         }, f"navy {n.army} ({n.faction}) lost naval battle {b.number} ({band.name} defeat): {far_text} and lands "
-           f"there as an army; it may not act as a navy until round {rest[n.army] + 1}"))
+           f"there as an army; it may not act as a navy until round {after.rest[n.army] + 1}"))
 
-    # Draws, in army order.
+
+def _retreat_port(board: Board, n: NavyInBattle, band: NavalOutcome, ports: Mapping[str, list[str]], cells: Mapping[int, str]):
+    """``(distance, port, nearest_fallback, reach)``: the nearest unoccupied port at least the band's
+    retreat distance away by sea, else (option no_port "nearest") the nearest one; port None when
+    neither; ``reach`` every port reachable by sea, nearest first."""
+    dist = _water_distances(board, n.cell)
+    occupied = {c for a_id, c in cells.items() if a_id != n.army}
+    reach = sorted((min(dist[c] for c in coasts if c in dist), name) for name, coasts in ports.items()
+                   if any(c in dist for c in coasts) and board.structures[name].cell not in occupied)
+    far = [r for r in reach if r[0] >= band.retreat_hexes]
+    if far:
+        d, port = far[0]
+        return d, port, False, reach
+    if reach and board.rules.naval.no_port == "nearest":
+        d, port = reach[0]
+        return d, port, True, reach
+    return None, None, False, reach
+
+
+def _eliminate_loser(board: Board, state: CampaignState, n: NavyInBattle, b: NavalBattle, band: NavalOutcome, reach: bool,
+                     after: _Aftermath) -> None:
+    """A beaten navy with no port to retreat to is irrevocably eliminated."""
+    naval = board.rules.naval
+    after.cells.pop(n.army)
+    after.eliminated.append(n.army)
+    if reach:
+        why = (f"no port of its faction lies {band.retreat_hexes} Coast/Sea hexes away and the option "
+               f"no_port is \"eliminate\"")
+    else:
+        why = (f"no unbesieged, unblockaded, unoccupied port of its faction in a zone where its superiority is "
+               f"at least {naval.retreat_min_superiority} can be reached by sea")
+    after.events.append(Event(state.round, PHASE, "navy_eliminated", {
+        "army": n.army, "faction": n.faction, "battle": b.number, "cell": n.cell, "outcome": band.name,
+        "reason": "no_port_far_enough" if reach else "no_port",
+    }, f"navy {n.army} ({n.faction}) lost naval battle {b.number} ({band.name} defeat): {why}; "
+       f"it is irrevocably eliminated"))
+
+
+def _fall_back_draws(board: Board, state: CampaignState, battles: Sequence[NavalBattle], armies: Mapping[int, Army],
+                     after: _Aftermath) -> None:
+    """Every navy that drew, in army order, falls back away from where the enemy navies of its battle
+    fought (both sides fall back at once), or stays when no free Coast hex lies farther."""
+    cells = after.cells
     drawers = sorted(((n, b) for b in battles for n in b.navies if n.faction in b.drawn), key=lambda x: x[0].army)
     for n, b in drawers:
-        # Away from where the enemy navies of its battle fought (both sides fall back at once).
         enemies = [m.cell for m in b.navies if m.faction != n.faction]
         here = start = cells[n.army]
-        steps = naval.draw_retreat_hexes
+        steps = board.rules.naval.draw_retreat_hexes
         for _ in range(steps):
-            far = _steps_around(board, enemies, here)
-            d_here = far.get(here, 0)
-            enemy_zoc = set()
-            for a_id, c in cells.items():
-                if armies[a_id].faction != n.faction and board.hexes[c].kind in NAVAL_KINDS:
-                    enemy_zoc |= navy_zoc(board, c)
-            taken = set(cells.values())
-            options = []
-            for clock, c in sorted(board.sides.get(here, {}).items()):
-                if board.hexes[c].kind != "coast" or c in taken:
-                    continue
-                d = far.get(c, d_here + 1)
-                if d > d_here:
-                    options.append((c in enemy_zoc, -d, clock, c))
-            if not options:
+            step = _draw_step(board, armies, cells, n.faction, enemies, here)
+            if step is None:
                 break
-            here = min(options)[3]
+            here = step
             cells[n.army] = here
         if here == start:
-            events.append(Event(state.round, PHASE, "navy_stayed", {
+            after.events.append(Event(state.round, PHASE, "navy_stayed", {
                 "army": n.army, "faction": n.faction, "battle": b.number, "cell": start, "reason": "draw",
             }, f"navy {n.army} ({n.faction}) drew naval battle {b.number} but finds no free Coast hex farther "
                f"from the enemy: it stays at {_label(board, start)}"))
         else:
-            moved[n.army] = (start, here)
-            events.append(Event(state.round, PHASE, "navy_retreated", {
+            after.moved[n.army] = (start, here)
+            after.events.append(Event(state.round, PHASE, "navy_retreated", {
                 "army": n.army, "faction": n.faction, "battle": b.number, "reason": "draw",
                 "from": start, "to": here, "distance": steps,
             }, f"navy {n.army} ({n.faction}) drew naval battle {b.number} and falls back "
                f"{'one hex' if steps == 1 else f'{steps} hexes'} to {_label(board, here)}"))
 
-    # Winners advance into hexes vacated by losers.
+
+def _draw_step(board: Board, armies: Mapping[int, Army], cells: Mapping[int, str], faction: str,
+               enemies: Sequence[str], here: str) -> str | None:
+    """The free Coast hex next to ``here`` one step farther from ``enemies``: outside enemy navies' ZOC
+    first, then the farthest, then the lowest clock side; None when there is none."""
+    far = _steps_around(board, enemies, here)
+    d_here = far.get(here, 0)
+    enemy_zoc = set()
+    for a_id, c in cells.items():
+        if armies[a_id].faction != faction and board.hexes[c].kind in NAVAL_KINDS:
+            enemy_zoc |= navy_zoc(board, c)
+    taken = set(cells.values())
+    options = []
+    for clock, c in sorted(board.sides.get(here, {}).items()):
+        if board.hexes[c].kind != "coast" or c in taken:
+            continue
+        d = far.get(c, d_here + 1)
+        if d > d_here:
+            options.append((c in enemy_zoc, -d, clock, c))
+    if not options:
+        return None
+    return min(options)[3]
+
+
+def _advance_winners(board: Board, state: CampaignState, after: _Aftermath) -> None:
+    """Winners advance into the Coast hexes their beaten enemies left, one navy a hex, in army order."""
+    cells = after.cells
     advanced: set[int] = set()
-    for loser, hex_, b in vacated:
+    for loser, hex_, b in after.vacated:
         if board.hexes[hex_].kind != "coast" or hex_ in set(cells.values()):
             continue
         around = set(board.sides.get(hex_, {}).values())
@@ -547,25 +619,11 @@ def resolve_naval_battles(
             if n.faction in b.winners and n.army not in advanced and cells.get(n.army) == n.cell and n.cell in around:
                 advanced.add(n.army)
                 cells[n.army] = hex_
-                moved[n.army] = (n.cell, hex_)
-                events.append(Event(state.round, PHASE, "navy_advanced", {
+                after.moved[n.army] = (n.cell, hex_)
+                after.events.append(Event(state.round, PHASE, "navy_advanced", {
                     "army": n.army, "faction": n.faction, "battle": b.number, "from": n.cell, "to": hex_,
                     "vacated_by": loser,
                 }, f"navy {n.army} ({n.faction}) won naval battle {b.number} and advances into "
                    f"{_label(board, hex_)}, vacated by navy {loser}"))
                 break
-
-    gone = set(eliminated)
-    new_armies = tuple(
-        replace(a, cell=None, eliminated=True) if a.id in gone
-        else replace(a, cell=cells[a.id]) if a.id in cells and cells[a.id] != a.cell else a
-        for a in state.armies)
-    return NavalBattlesResult(
-        state=replace(state, armies=new_armies, navy_rest=rest),
-        events=tuple(events),
-        battles=tuple(battles),
-        retreats=retreats,
-        eliminated=tuple(eliminated),
-        moved=moved,
-    )
 
