@@ -13,7 +13,7 @@ data, or an error of the environment, a wrong number inside an order or an ARMY=
 (:data:`EXIT_INPUT`); 2 a usage error, click's own (a word for a number-typed option) and a faction,
 nation or side the campaign does not have (:data:`EXIT_USAGE`); 3 refused by the rules: a step out of
 order (``StepRefused``, a step before the campaign's start included) or a well-formed order the
-position does not allow (``IllegalOrderError``) (:data:`EXIT_REFUSED`); 4 the
+position does not allow (``IllegalOrderError``): both a ``RulesRefusal`` (:data:`EXIT_REFUSED`); 4 the
 campaign's event log or state tables were edited, damaged or do not replay (``ReplayMismatch`` and
 its ``LogTampered``/``LogUnreadable``) (:data:`EXIT_DAMAGED`).  A campaign file that cannot be
 opened at all (not DuckDB, truncated) is bad input, 1: the engine reports it as an InputError.
@@ -101,13 +101,12 @@ EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_REFUSED, EXIT_DAMAGED = 0, 1, 2, 3, 4
 
 def exit_code(e: BellicaError) -> int:
     """The exit status of a domain error: damaged log 4, rules refusal 3, anything else 1."""
-    from bellica.engine.core.machine import StepRefused
     from bellica.engine.core.state import ReplayMismatch
-    from bellica.engine.vae_victis.order_errors import IllegalOrderError
+    from bellica.geo.errors import RulesRefusal
 
     if isinstance(e, ReplayMismatch):
         return EXIT_DAMAGED
-    if isinstance(e, (StepRefused, IllegalOrderError)):
+    if isinstance(e, RulesRefusal):  # a step out of order, an order the position does not allow: any ruleset
         return EXIT_REFUSED
     return EXIT_INPUT
 

@@ -14,6 +14,11 @@ class InputError(BellicaError, ValueError):
     """A user-supplied input (file, option, order) is wrong; the message names it and the fix."""
 
 
+class RulesRefusal(InputError):
+    """Well-formed input the rules refuse at this position (a step out of order, an order the
+    position does not allow): the CLI's exit status 3, whatever the ruleset."""
+
+
 class MissingInputError(BellicaError, FileNotFoundError):
     """A file the user named does not exist or cannot be read."""
 

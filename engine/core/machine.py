@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from bellica.engine.core.tables import Snapshot
-from bellica.geo.errors import InputError
+from bellica.geo.errors import RulesRefusal
 
 __all__ = ["StepRefused", "Position", "Step", "position_of", "require_step"]
 
 
-class StepRefused(InputError):
+class StepRefused(RulesRefusal):
     """A step asked for out of order; the message says what is missing and which command comes next."""
 
 

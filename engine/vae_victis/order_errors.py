@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, RulesRefusal
 
 __all__ = ["IllegalOrderError", "OrderError", "OrderProblem", "OrderSyntaxError"]
 
@@ -53,5 +53,5 @@ class OrderSyntaxError(OrderError):
     """An order is not written in the accepted form (layer 1)."""
 
 
-class IllegalOrderError(OrderError):
+class IllegalOrderError(OrderError, RulesRefusal):
     """A well-formed order that the position does not allow (layer 2)."""
