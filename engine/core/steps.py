@@ -26,8 +26,10 @@ __all__ = ["Action", "Param", "ParamError", "SIDE", "UMPIRE", "KINDS", "OPENS", 
 UMPIRE, SIDE = "umpire", "side"
 
 #: The kinds of parameter: free ``text``; a ``whole`` number (ASCII digits); one of ``choices``;
-#: a ``flag`` (present or not); a ``faction`` of the campaign (any case, a unique beginning).
-KINDS = ("text", "whole", "choice", "flag", "faction")
+#: a ``flag`` (present or not); a ``faction`` of the campaign (any case, a unique beginning); a
+#: ``time``: a moment as ISO-8601 text in UTC, checked by the step itself (a page offers a date-time
+#: picker and a time zone, and gives the step the UTC text).
+KINDS = ("text", "whole", "choice", "flag", "faction", "time")
 
 #: How a step opens its campaign: ``step`` a started campaign, to change it; ``view`` a started
 #: campaign, read only (the step tells what is, its ``run`` changes nothing); ``start`` a campaign
