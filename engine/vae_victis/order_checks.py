@@ -96,86 +96,122 @@ def check_orders(
     influence: dict[tuple[str, str], list[int]] = {}
     links: dict[tuple[str, str], list[tuple[str, int]]] = {}  # (faction, zone) -> [(structure, army)], first naming
     zones = {z for zs in board.sea_zones.values() for z in zs}
-    known = ", ".join(str(i) for i in sorted(armies)) or "none"
 
     for army_id in sorted(orders):
         o = orders[army_id]
-        if o.army != army_id:
-            problems.append(OrderProblem(army_id, "army", f"orders filed under army {army_id} are for army {o.army}"))
+        refused = _army_problem(army_id, o, armies, faction)
+        if refused is not None:
+            problems.append(refused)
             continue
-        a = armies.get(army_id)
-        if a is None:
-            problems.append(OrderProblem(army_id, "army", f"no such army (armies: {known})"))
-            continue
-        if faction is not None and a.faction != faction:
-            problems.append(OrderProblem(army_id, "army", f"army {army_id} is not in {faction} (it belongs to "
-                                                          f"{a.faction})"))
-            continue
-        if a.eliminated or a.cell is None:
-            problems.append(OrderProblem(army_id, "army", "the army is eliminated and takes no orders"))
-            continue
-
+        a = armies[army_id]
         problems += _move_problems(board, state, a, o.moves, blockaded)
-
-        if o.initiative != "strength":
-            if o.initiative not in zones:
-                hint = _close_matches(o.initiative, sorted(zones), n=1)
-                problems.append(OrderProblem(army_id, "initiative", f"{o.initiative!r} is neither \"strength\" nor a "
-                                             "sea zone" + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                                             + f"; sea zones: {', '.join(sorted(zones)) or 'none'}"))
-            else:
-                influence.setdefault((a.faction, o.initiative), []).append(army_id)
-
+        problems += _initiative_problems(a, o, zones, influence)
         for zone, target in o.sea_links:
             problems += _sea_link_problems(board, state, a, zone, target, zones, blockaded, links)
+        problems += _siege_problems(board, state, army_id, o)
+        problems += _transfer_problems(board, a, o, armies, linked, pair_totals, given)
+    problems += _influence_cap_problems(board, state, influence, blockaded)
+    problems += _sea_link_cap_problems(board, state, links)
+    return problems
 
-        siege = None
-        if o.lift_siege or o.assault:
-            siege = next((s for s in state.sieges if army_id in s.armies), None)
-        if o.lift_siege and o.assault:
-            problems.append(OrderProblem(army_id, "assault", f"cannot both lift the siege and assault {o.assault}"))
-        elif o.lift_siege and siege is None:
-            problems.append(OrderProblem(army_id, "lift_siege", "the army besieges nothing, there is no siege to lift"))
-        if o.assault and not o.lift_siege:
-            if o.assault not in board.structures:
-                hint = _close_matches(o.assault, sorted(board.structures), n=1)
-                problems.append(OrderProblem(army_id, "assault", f"no structure named {o.assault!r}"
-                                             + (f" (did you mean {hint[0]!r}?)" if hint else "")))
-            else:
-                target = state.siege_of(o.assault)
-                if target is None or army_id not in target.armies:
-                    besieging = f"; it besieges {siege.structure}" if siege else "; it besieges nothing"
-                    problems.append(OrderProblem(army_id, "assault", f"{o.assault} is not besieged by army {army_id}"
-                                                 + besieging + " (only besieging armies assault)"))
 
-        for t in o.transfers:
-            b = armies.get(t.to_army)
-            if t.to_army == army_id:
-                problems.append(OrderProblem(army_id, "transfers", "an army cannot transfer FP to itself"))
-                continue
-            if b is None or b.faction != a.faction or b.eliminated:
-                why = "no such army" if b is None else (
-                    f"it belongs to {b.faction}" if b.faction != a.faction else "it is eliminated")
-                problems.append(OrderProblem(army_id, "transfers", f"cannot transfer to army {t.to_army}: {why}"))
-                continue
-            if _pair(army_id, t.to_army) not in linked:
-                problems.append(OrderProblem(army_id, "transfers", f"armies {army_id} and {t.to_army} are not "
-                                             "connected by logistics lines at the start of the round"))
-                continue
-            key = _pair(army_id, t.to_army)
-            before = pair_totals.get(key, 0)
-            pair_totals[key] = before + t.fp
-            transfer_cap = board.rules.administration.max_transfer_fp  # seed, "Transfer of strength between armies"
-            if pair_totals[key] > transfer_cap:
-                problems.append(OrderProblem(army_id, "transfers", f"{t.fp} FP to army {t.to_army} brings the FP "
-                                             f"transferred between armies {min(key)} and {max(key)} to "
-                                             f"{pair_totals[key]}, over the cap of {transfer_cap} ({before} "
-                                             "already)"))
-            given[army_id] = given.get(army_id, 0) + t.fp
-            if given[army_id] > a.strength:
-                problems.append(OrderProblem(army_id, "transfers", f"gives {given[army_id]} FP but has only "
-                                             f"{a.strength} FP"))
+def _army_problem(army_id: int, o: ArmyOrders, armies: Mapping[int, Army], faction: str | None) -> OrderProblem | None:
+    """Why the orders filed under ``army_id`` cannot be checked further (None: they can): filed under the
+    wrong army, no such army, another faction's, or eliminated."""
+    if o.army != army_id:
+        return OrderProblem(army_id, "army", f"orders filed under army {army_id} are for army {o.army}")
+    a = armies.get(army_id)
+    if a is None:
+        known = ", ".join(str(i) for i in sorted(armies)) or "none"
+        return OrderProblem(army_id, "army", f"no such army (armies: {known})")
+    if faction is not None and a.faction != faction:
+        return OrderProblem(army_id, "army", f"army {army_id} is not in {faction} (it belongs to {a.faction})")
+    if a.eliminated or a.cell is None:
+        return OrderProblem(army_id, "army", "the army is eliminated and takes no orders")
+    return None
 
+
+def _initiative_problems(a: Army, o: ArmyOrders, zones: Collection[str],
+                         influence: dict[tuple[str, str], list[int]]) -> list[OrderProblem]:
+    """An initiative is "strength" or a sea zone; an influence point is noted in ``influence`` for the
+    cap, checked once every army is read."""
+    if o.initiative == "strength":
+        return []
+    if o.initiative not in zones:
+        hint = _close_matches(o.initiative, sorted(zones), n=1)
+        return [OrderProblem(a.id, "initiative", f"{o.initiative!r} is neither \"strength\" nor a "
+                             "sea zone" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                             + f"; sea zones: {', '.join(sorted(zones)) or 'none'}")]
+    influence.setdefault((a.faction, o.initiative), []).append(a.id)
+    return []
+
+
+def _siege_problems(board: Board, state: CampaignState, army_id: int, o: ArmyOrders) -> list[OrderProblem]:
+    """Lifting a siege needs one; an assault needs the army to besiege that structure; not both at once."""
+    problems: list[OrderProblem] = []
+    siege = None
+    if o.lift_siege or o.assault:
+        siege = next((s for s in state.sieges if army_id in s.armies), None)
+    if o.lift_siege and o.assault:
+        problems.append(OrderProblem(army_id, "assault", f"cannot both lift the siege and assault {o.assault}"))
+    elif o.lift_siege and siege is None:
+        problems.append(OrderProblem(army_id, "lift_siege", "the army besieges nothing, there is no siege to lift"))
+    if o.assault and not o.lift_siege:
+        if o.assault not in board.structures:
+            hint = _close_matches(o.assault, sorted(board.structures), n=1)
+            problems.append(OrderProblem(army_id, "assault", f"no structure named {o.assault!r}"
+                                         + (f" (did you mean {hint[0]!r}?)" if hint else "")))
+        else:
+            target = state.siege_of(o.assault)
+            if target is None or army_id not in target.armies:
+                besieging = f"; it besieges {siege.structure}" if siege else "; it besieges nothing"
+                problems.append(OrderProblem(army_id, "assault", f"{o.assault} is not besieged by army {army_id}"
+                                             + besieging + " (only besieging armies assault)"))
+    return problems
+
+
+def _transfer_problems(board: Board, a: Army, o: ArmyOrders, armies: Mapping[int, Army],
+                       linked: Collection[frozenset[int]], pair_totals: dict[frozenset[int], int],
+                       given: dict[int, int]) -> list[OrderProblem]:
+    """Each FP transfer: to a live army of the same faction linked at the round's start, within the
+    campaign's cap per pair (``pair_totals`` runs on) and the army's own strength (``given``)."""
+    army_id = a.id
+    problems: list[OrderProblem] = []
+    for t in o.transfers:
+        b = armies.get(t.to_army)
+        if t.to_army == army_id:
+            problems.append(OrderProblem(army_id, "transfers", "an army cannot transfer FP to itself"))
+            continue
+        if b is None or b.faction != a.faction or b.eliminated:
+            why = "no such army" if b is None else (
+                f"it belongs to {b.faction}" if b.faction != a.faction else "it is eliminated")
+            problems.append(OrderProblem(army_id, "transfers", f"cannot transfer to army {t.to_army}: {why}"))
+            continue
+        if _pair(army_id, t.to_army) not in linked:
+            problems.append(OrderProblem(army_id, "transfers", f"armies {army_id} and {t.to_army} are not "
+                                         "connected by logistics lines at the start of the round"))
+            continue
+        key = _pair(army_id, t.to_army)
+        before = pair_totals.get(key, 0)
+        pair_totals[key] = before + t.fp
+        transfer_cap = board.rules.administration.max_transfer_fp  # seed, "Transfer of strength between armies"
+        if pair_totals[key] > transfer_cap:
+            problems.append(OrderProblem(army_id, "transfers", f"{t.fp} FP to army {t.to_army} brings the FP "
+                                         f"transferred between armies {min(key)} and {max(key)} to "
+                                         f"{pair_totals[key]}, over the cap of {transfer_cap} ({before} "
+                                         "already)"))
+        given[army_id] = given.get(army_id, 0) + t.fp
+        if given[army_id] > a.strength:
+            problems.append(OrderProblem(army_id, "transfers", f"gives {given[army_id]} FP but has only "
+                                         f"{a.strength} FP"))
+    return problems
+
+
+def _influence_cap_problems(board: Board, state: CampaignState, influence: Mapping[tuple[str, str], list[int]],
+                            blockaded) -> list[OrderProblem]:
+    """A faction assigning more influence points to a zone than :func:`influence_cap` allows: the first
+    army past the cap is named."""
+    problems: list[OrderProblem] = []
     for (f, zone), ids in sorted(influence.items()):
         cap = influence_cap(board, state, f, zone, blockaded)
         if len(ids) > cap:
@@ -185,6 +221,14 @@ def check_orders(
                                          f"{', '.join(map(str, ids))}) but may assign at most {cap}: "
                                          f"{times}its controlled unbesieged, unblockaded towns/cities adjacent to a "
                                          "Coast hex of that zone"))
+    return problems
+
+
+def _sea_link_cap_problems(board: Board, state: CampaignState,
+                           links: Mapping[tuple[str, str], list[tuple[str, int]]]) -> list[OrderProblem]:
+    """A faction naming more sea-link targets in a zone than its naval superiority there: the first
+    target past it is named."""
+    problems: list[OrderProblem] = []
     for (f, zone), named in sorted(links.items()):
         level = superiority_level(board, state, zone, f)
         if len(named) > level:
