@@ -222,87 +222,103 @@ def load_province_file(path: str | Path) -> ProvinceSpec:
 def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provinces>") -> ProvinceSpec:
     """A :class:`ProvinceSpec` from the parsed TOML (tests and callers with their own data)."""
     check_keys(data, _TOP_KEYS, source)
-    seeds: list[ProvinceSeed] = []
-    seen: dict[str, str] = {}
-    for i, entry in enumerate(list_of_tables(data, "province", source)):
-        where = f"{source} [[province]] #{i + 1}"
-        check_keys(entry, _PROVINCE_KEYS, where)
-        if "name" not in entry:
-            raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = name_text(entry["name"], f"{where} name")
-        where = f"{source} province {name!r}"
-        if name.lower() in seen:
-            raise InputError(f"{where}: the name is used twice: give each province its own name")
-        seen[name.lower()] = name
-        capital = entry.get("capital")
-        if not isinstance(capital, list) or len(capital) != 2:
-            raise InputError(f"{where}: capital must be [lon, lat] in degrees, e.g. capital = [12.48, 41.89]")
-        lon, lat = (number(v, f"{where} capital") for v in capital)
-        if not (-180 <= lon <= 180 and -90 <= lat <= 90):
-            raise InputError(f"{where}: capital [{lon}, {lat}] is not a lon/lat: write capital = [lon, lat] in degrees")
-        region = region_file = None
-        if "region" in entry:
-            region_file = name_text(entry["region"], f"{where} region")
-            region = read_geojson_polygon(base / region_file, name=name, where=where)
-        cells = entry.get("cells_add", [])
-        if not isinstance(cells, list):
-            raise InputError(f"{where}: cells_add must be a list of H3 cells, e.g. cells_add = [\"851e8053fffffff\"]")
-        cells_add = []
-        for c in cells:
-            if not isinstance(c, str) or not h3.is_valid_cell(c.strip().lower()):
-                raise InputError(f"{where}: cells_add holds {c!r}, not an H3 cell: copy the cell ids from the hexes layer")
-            cells_add.append(c.strip().lower())
-        note = entry.get("note")
-        seeds.append(ProvinceSeed(name, lon, lat, region, region_file, tuple(cells_add), None if note is None else str(note),
-                                  read_towns(entry.get("towns", []), where), read_reach(entry.get("reach_km"), where)))
+    seen: dict[str, str] = {}  # lower-case name -> the name as written, for duplicates and exceptions
+    seeds = [_province_seed(entry, i, source, base, seen)
+             for i, entry in enumerate(list_of_tables(data, "province", source))]
     if not seeds:
         raise InputError(f"{source}: no [[province]] entries: give each province a name and a capital = [lon, lat]")
-
-    exceptions = []
-    for i, entry in enumerate(list_of_tables(data, "exception", source)):
-        where = f"{source} [[exception]] #{i + 1}"
-        check_keys(entry, _EXCEPTION_KEYS, where)
-        ends = []
-        for key in ("from", "to"):
-            if key not in entry:
-                raise InputError(f"{where}: no {key}: give from = \"province\" and to = \"province\"")
-            value = name_text(entry[key], f"{where} {key}")
-            if value.lower() not in seen:
-                raise InputError(f"{where}: {key} = {value!r} is no province of the file: use one of {', '.join(sorted(seen.values()))}")
-            ends.append(seen[value.lower()])
-        if ends[0] == ends[1]:
-            raise InputError(f"{where}: from and to are both {ends[0]!r}: an exception joins two provinces")
-        one_way = entry.get("one_way", False)
-        if not isinstance(one_way, bool):
-            raise InputError(f"{where}: one_way = {one_way!r}: write true or false")
-        exceptions.append(DeclaredAdjacency(ends[0], ends[1], one_way, None if entry.get("note") is None else str(entry["note"])))
-
-    seas = []
+    exceptions = [_exception(entry, i, source, seen) for i, entry in enumerate(list_of_tables(data, "exception", source))]
     sea_names: set[str] = set()
-    for i, entry in enumerate(list_of_tables(data, "sea", source)):
-        where = f"{source} [[sea]] #{i + 1}"
-        check_keys(entry, _SEA_KEYS, where)
-        if "name" not in entry:
-            raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = name_text(entry["name"], f"{where} name")
-        where = f"{source} sea {name!r}"
-        if name.lower() in sea_names:
-            raise InputError(f"{where}: the name is used twice: give each sea area its own name")
-        sea_names.add(name.lower())
-        if ("region" in entry) == ("bbox" in entry):
-            raise InputError(f"{where}: give either region = \"file.geojson\" or bbox = [west, south, east, north]")
-        if "bbox" in entry:
-            bbox = entry["bbox"]
-            if not isinstance(bbox, list) or len(bbox) != 4:
-                raise InputError(f"{where}: bbox must be [west, south, east, north] in degrees")
-            w, s, e, n = (number(v, f"{where} bbox") for v in bbox)
-            if not (w < e and s < n):
-                raise InputError(f"{where}: bbox {bbox} is empty: give west < east and south < north")
-            geom = shapely.box(w, s, e, n)
-        else:
-            geom = read_geojson_polygon(base / name_text(entry["region"], f"{where} region"), name=name, where=where)
-        seas.append(SeaArea(name, geom))
+    seas = [_sea_area(entry, i, source, base, sea_names) for i, entry in enumerate(list_of_tables(data, "sea", source))]
+    allocation, costs, barriers, barrier_cost = _allocation(data, source)
+    return ProvinceSpec(tuple(seeds), tuple(exceptions), tuple(seas), costs, frozenset(barriers), barrier_cost, source,
+                        read_barrier_lines(data.get("barrier", []), source),
+                        read_reach(allocation.get("reach_km"), f"{source} [allocation]"))
 
+
+def _province_seed(entry: dict, i: int, source: str, base: Path, seen: dict[str, str]) -> ProvinceSeed:
+    """The ``i``-th [[province]]: a new name, a lon/lat capital, an optional region file and added cells."""
+    where = f"{source} [[province]] #{i + 1}"
+    check_keys(entry, _PROVINCE_KEYS, where)
+    if "name" not in entry:
+        raise InputError(f"{where}: no name: give it name = \"...\"")
+    name = name_text(entry["name"], f"{where} name")
+    where = f"{source} province {name!r}"
+    if name.lower() in seen:
+        raise InputError(f"{where}: the name is used twice: give each province its own name")
+    seen[name.lower()] = name
+    capital = entry.get("capital")
+    if not isinstance(capital, list) or len(capital) != 2:
+        raise InputError(f"{where}: capital must be [lon, lat] in degrees, e.g. capital = [12.48, 41.89]")
+    lon, lat = (number(v, f"{where} capital") for v in capital)
+    if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+        raise InputError(f"{where}: capital [{lon}, {lat}] is not a lon/lat: write capital = [lon, lat] in degrees")
+    region = region_file = None
+    if "region" in entry:
+        region_file = name_text(entry["region"], f"{where} region")
+        region = read_geojson_polygon(base / region_file, name=name, where=where)
+    cells = entry.get("cells_add", [])
+    if not isinstance(cells, list):
+        raise InputError(f"{where}: cells_add must be a list of H3 cells, e.g. cells_add = [\"851e8053fffffff\"]")
+    cells_add = []
+    for c in cells:
+        if not isinstance(c, str) or not h3.is_valid_cell(c.strip().lower()):
+            raise InputError(f"{where}: cells_add holds {c!r}, not an H3 cell: copy the cell ids from the hexes layer")
+        cells_add.append(c.strip().lower())
+    note = entry.get("note")
+    return ProvinceSeed(name, lon, lat, region, region_file, tuple(cells_add), None if note is None else str(note),
+                        read_towns(entry.get("towns", []), where), read_reach(entry.get("reach_km"), where))
+
+
+def _exception(entry: dict, i: int, source: str, seen: dict[str, str]) -> DeclaredAdjacency:
+    """The ``i``-th [[exception]]: two different provinces of the file, joined one way or both."""
+    where = f"{source} [[exception]] #{i + 1}"
+    check_keys(entry, _EXCEPTION_KEYS, where)
+    ends = []
+    for key in ("from", "to"):
+        if key not in entry:
+            raise InputError(f"{where}: no {key}: give from = \"province\" and to = \"province\"")
+        value = name_text(entry[key], f"{where} {key}")
+        if value.lower() not in seen:
+            raise InputError(f"{where}: {key} = {value!r} is no province of the file: use one of {', '.join(sorted(seen.values()))}")
+        ends.append(seen[value.lower()])
+    if ends[0] == ends[1]:
+        raise InputError(f"{where}: from and to are both {ends[0]!r}: an exception joins two provinces")
+    one_way = entry.get("one_way", False)
+    if not isinstance(one_way, bool):
+        raise InputError(f"{where}: one_way = {one_way!r}: write true or false")
+    return DeclaredAdjacency(ends[0], ends[1], one_way, None if entry.get("note") is None else str(entry["note"]))
+
+
+def _sea_area(entry: dict, i: int, source: str, base: Path, sea_names: set[str]) -> SeaArea:
+    """The ``i``-th [[sea]]: a new name and either a region file or a lon/lat bbox."""
+    where = f"{source} [[sea]] #{i + 1}"
+    check_keys(entry, _SEA_KEYS, where)
+    if "name" not in entry:
+        raise InputError(f"{where}: no name: give it name = \"...\"")
+    name = name_text(entry["name"], f"{where} name")
+    where = f"{source} sea {name!r}"
+    if name.lower() in sea_names:
+        raise InputError(f"{where}: the name is used twice: give each sea area its own name")
+    sea_names.add(name.lower())
+    if ("region" in entry) == ("bbox" in entry):
+        raise InputError(f"{where}: give either region = \"file.geojson\" or bbox = [west, south, east, north]")
+    if "bbox" in entry:
+        bbox = entry["bbox"]
+        if not isinstance(bbox, list) or len(bbox) != 4:
+            raise InputError(f"{where}: bbox must be [west, south, east, north] in degrees")
+        w, s, e, n = (number(v, f"{where} bbox") for v in bbox)
+        if not (w < e and s < n):
+            raise InputError(f"{where}: bbox {bbox} is empty: give west < east and south < north")
+        geom = shapely.box(w, s, e, n)
+    else:
+        geom = read_geojson_polygon(base / name_text(entry["region"], f"{where} region"), name=name, where=where)
+    return SeaArea(name, geom)
+
+
+def _allocation(data: dict, source: str):
+    """The [allocation] table and its entry costs (the defaults, overridden), barrier terrains and the
+    optional cost of crossing one; every cost positive."""
     allocation = data.get("allocation", {})
     if not isinstance(allocation, dict):
         raise InputError(f"{source}: allocation must be a table: write [allocation]")
@@ -322,9 +338,7 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
     for terrain, value in [*costs.items(), *([("barrier_cost", barrier_cost)] if barrier_cost is not None else [])]:
         if value <= 0:
             raise InputError(f"{source} [allocation]: cost {terrain} = {value} is not positive: every hex costs something to enter")
-    return ProvinceSpec(tuple(seeds), tuple(exceptions), tuple(seas), costs, frozenset(barriers), barrier_cost, source,
-                        read_barrier_lines(data.get("barrier", []), source),
-                        read_reach(allocation.get("reach_km"), f"{source} [allocation]"))
+    return allocation, costs, barriers, barrier_cost
 
 
 def scenario_spec(path: str | Path) -> ProvinceSpec:
