@@ -557,15 +557,7 @@ def _dissolve(cells: list[str]):
 def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
     """Allocate the map's land hexes to the provinces of ``spec`` (module docstring); one-line errors on bad input."""
     source = spec.source
-    land = m.kind == "land"
-    barrier = land & np.isin(m.terrain, list(spec.barriers))
-    unknown = sorted({str(t) for t in m.terrain[land & ~barrier]} - set(spec.costs))
-    if unknown:
-        raise InputError(f"{source}: the map has land of terrain {', '.join(unknown)} with no cost: "
-                         f"add it under [allocation] costs (known: {', '.join(sorted(spec.costs))})")
-    barrier_cost = spec.barrier_cost if spec.barrier_cost is not None else max(spec.costs.values())
-    cost = np.array([barrier_cost if b else spec.costs.get(t, 0.0) if k else 0.0
-                     for k, b, t in zip(land, barrier, m.terrain)], dtype=float)
+    land, barrier, cost = _hex_costs(m, spec)
     passable = land & ~barrier
 
     order = sorted(range(len(spec.provinces)), key=lambda k: spec.provinces[k].name)
@@ -573,7 +565,43 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
     owner = np.full(len(m.cells), -1)
     how = np.full(len(m.cells), "", dtype=object)
     notes: list[str] = []
+    capitals = _place_capitals(seeds, m, passable, source, owner, how, notes)
+    _place_towns(seeds, m, passable, source, owner, how, notes)
+    _place_regions(seeds, m, land, source, owner, how)
 
+    dist = _allocation_distances(m, spec, seeds, land, barrier, cost, owner)
+    best = np.argmin(dist, axis=0)
+    reached = np.isfinite(dist.min(axis=0)) & land
+    free = reached & (owner < 0)
+    owner[free], how[free] = best[free], "allocated"
+    _move_added_cells(seeds, m, land, source, owner, how)
+
+    provinces = [_province_row(seed, owner == p, capitals[p], m) for p, seed in enumerate(seeds)]
+    cell_rows = [(seeds[owner[i]].name, m.cells[i], how[i], bool(barrier[i])) for i in np.flatnonzero(owner >= 0)]
+    unassigned_mask = land & (owner < 0)
+    pieces = _unassigned_pieces(unassigned_mask, m)
+    seas, sea_cells = _sea_areas(m, spec)
+    exceptions = [(e.from_, e.to, e.one_way, e.note) for e in spec.exceptions]
+    return ProvinceResult(provinces, cell_rows, exceptions, seas, sea_cells, int(unassigned_mask.sum()), pieces, notes)
+
+
+def _hex_costs(m: MapHexes, spec: ProvinceSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per hex: land, barrier terrain, and the cost to enter it (0 off land); every land terrain must have a cost."""
+    land = m.kind == "land"
+    barrier = land & np.isin(m.terrain, list(spec.barriers))
+    unknown = sorted({str(t) for t in m.terrain[land & ~barrier]} - set(spec.costs))
+    if unknown:
+        raise InputError(f"{spec.source}: the map has land of terrain {', '.join(unknown)} with no cost: "
+                         f"add it under [allocation] costs (known: {', '.join(sorted(spec.costs))})")
+    barrier_cost = spec.barrier_cost if spec.barrier_cost is not None else max(spec.costs.values())
+    cost = np.array([barrier_cost if b else spec.costs.get(t, 0.0) if k else 0.0
+                     for k, b, t in zip(land, barrier, m.terrain)], dtype=float)
+    return land, barrier, cost
+
+
+def _place_capitals(seeds: list[ProvinceSeed], m: MapHexes, passable: np.ndarray, source: str, owner: np.ndarray,
+                    how: np.ndarray, notes: list[str]) -> list[int]:
+    """Each province owns its capital's hex (two capitals in one hex is an error); the capitals' map indices."""
     capitals = []
     for p, seed in enumerate(seeds):
         i, note = _capital_cell(seed, m, passable, source)
@@ -584,7 +612,12 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
                              f"hex {m.cells[i]}: move one capital to another hex")
         owner[i], how[i] = p, "capital"
         capitals.append(i)
+    return capitals
 
+
+def _place_towns(seeds: list[ProvinceSeed], m: MapHexes, passable: np.ndarray, source: str, owner: np.ndarray,
+                 how: np.ndarray, notes: list[str]) -> None:
+    """Each province owns its towns' hexes where no other place holds them first."""
     # Towns in their own land hex first, then the ports moved off the water onto a neighbour: a town's own
     # hex is never lost to a harbour next to it (Braila's to Galati's).
     placed = []
@@ -601,6 +634,10 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
         elif owner[i] < 0:
             owner[i], how[i] = p, "town"
 
+
+def _place_regions(seeds: list[ProvinceSeed], m: MapHexes, land: np.ndarray, source: str, owner: np.ndarray,
+                   how: np.ndarray) -> None:
+    """Each province with a region owns the land hexes whose centres it holds; regions must not overlap."""
     for p, seed in enumerate(seeds):
         if seed.region is None:
             continue
@@ -617,6 +654,11 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
             if owner[i] < 0:
                 owner[i], how[i] = p, "region"
 
+
+def _allocation_distances(m: MapHexes, spec: ProvinceSpec, seeds: list[ProvinceSeed], land: np.ndarray,
+                          barrier: np.ndarray, cost: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """Per province and hex, the least cost to reach the hex from the hexes the province already owns
+    (inf where it cannot, or lies beyond the province's reach)."""
     # Least-cost allocation: entering hex v from u costs cost[v]; no edge leaves a barrier for passable land.
     keep = land[m.nb_from] & land[m.nb_to] & ~(barrier[m.nb_from] & ~barrier[m.nb_to])
     if spec.lines:  # the designer's barrier lines: no growth over a neighbour pair whose centres they part
@@ -634,22 +676,31 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
         reach = seeds[p].reach_km if seeds[p].reach_km is not None else spec.reach_km
         if reach is None:
             dist[p] = dijkstra(graph, directed=True, indices=sources, min_only=True)
-            continue
-        # The cap: no hex farther than reach from the province's own capital, towns and region, and no path
-        # through one either (the allocation runs on the hexes within reach only).
-        near = np.zeros(n, dtype=bool)
-        for k in range(0, len(sources), 64):
-            src = sources[k:k + 64]
-            near |= (_haversine_km(m.lat[src][:, None], m.lng[src][:, None], m.lat[None, :], m.lng[None, :]) <= reach).any(axis=0)
-        inside = keep & near[m.nb_from] & near[m.nb_to]
-        sub = csr_matrix((cost[m.nb_to[inside]], (m.nb_from[inside], m.nb_to[inside])), shape=(n, n))
-        dist[p] = dijkstra(sub, directed=True, indices=sources, min_only=True)
-        dist[p][~near] = np.inf
-    best = np.argmin(dist, axis=0)
-    reached = np.isfinite(dist.min(axis=0)) & land
-    free = reached & (owner < 0)
-    owner[free], how[free] = best[free], "allocated"
+        else:
+            dist[p] = _distances_within_reach(m, keep, cost, sources, reach)
+    return dist
 
+
+def _distances_within_reach(m: MapHexes, keep: np.ndarray, cost: np.ndarray, sources: np.ndarray,
+                            reach: float) -> np.ndarray:
+    """Least costs from ``sources`` over the kept edges, inf beyond ``reach`` km of every source."""
+    n = len(m.cells)
+    # The cap: no hex farther than reach from the province's own capital, towns and region, and no path
+    # through one either (the allocation runs on the hexes within reach only).
+    near = np.zeros(n, dtype=bool)
+    for k in range(0, len(sources), 64):
+        src = sources[k:k + 64]
+        near |= (_haversine_km(m.lat[src][:, None], m.lng[src][:, None], m.lat[None, :], m.lng[None, :]) <= reach).any(axis=0)
+    inside = keep & near[m.nb_from] & near[m.nb_to]
+    sub = csr_matrix((cost[m.nb_to[inside]], (m.nb_from[inside], m.nb_to[inside])), shape=(n, n))
+    dist = dijkstra(sub, directed=True, indices=sources, min_only=True)
+    dist[~near] = np.inf
+    return dist
+
+
+def _move_added_cells(seeds: list[ProvinceSeed], m: MapHexes, land: np.ndarray, source: str, owner: np.ndarray,
+                      how: np.ndarray) -> None:
+    """The designer's cells_add: each a land hex of the map, moved to one province only, never a capital."""
     moved_by: dict[int, int] = {}
     for p, seed in enumerate(seeds):
         for c in seed.cells_add:
@@ -666,22 +717,21 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
             moved_by[i] = p
             owner[i], how[i] = p, "moved"
 
-    areas = {}
-    provinces = []
-    for p, seed in enumerate(seeds):
-        mine = owner == p
-        cells = m.cells[mine].tolist()
-        parts, _ = _pieces(mine, m)
-        area = float(sum(h3.cell_area(c, "km^2") for c in cells))
-        areas[seed.name] = area
-        i = capitals[p]
-        provinces.append({
-            "name": seed.name, "capital_cell": m.cells[i], "capital_lon": float(m.lng[i]), "capital_lat": float(m.lat[i]),
-            "hex_count": len(cells), "area_km2": round(area, 1), "parts": int(parts), "geom": _dissolve(cells),
-        })
-    cell_rows = [(seeds[owner[i]].name, m.cells[i], how[i], bool(barrier[i])) for i in np.flatnonzero(owner >= 0)]
 
-    unassigned_mask = land & (owner < 0)
+def _province_row(seed: ProvinceSeed, mine: np.ndarray, capital: int, m: MapHexes) -> dict:
+    """One province's layer row: its capital, size, area, number of pieces and outline."""
+    cells = m.cells[mine].tolist()
+    parts, _ = _pieces(mine, m)
+    area = float(sum(h3.cell_area(c, "km^2") for c in cells))
+    i = capital
+    return {
+        "name": seed.name, "capital_cell": m.cells[i], "capital_lon": float(m.lng[i]), "capital_lat": float(m.lat[i]),
+        "hex_count": len(cells), "area_km2": round(area, 1), "parts": int(parts), "geom": _dissolve(cells),
+    }
+
+
+def _unassigned_pieces(unassigned_mask: np.ndarray, m: MapHexes) -> list[tuple[int, float, float]]:
+    """The connected pieces of land no province reached: (hexes, lon, lat of their mean), largest first."""
     pieces: list[tuple[int, float, float]] = []
     if unassigned_mask.any():
         count, labels = _pieces(unassigned_mask, m)
@@ -690,9 +740,15 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
             members = idx[labels == label]
             pieces.append((len(members), round(float(m.lng[members].mean()), 3), round(float(m.lat[members].mean()), 3)))
         pieces.sort(key=lambda t: (-t[0], t[1], t[2]))
+    return pieces
 
+
+def _sea_areas(m: MapHexes, spec: ProvinceSpec) -> tuple[list[dict], list[tuple[str, str]]]:
+    """Each sea area's water hexes (its polygon holds their centres; areas must not overlap): the layer
+    rows and the (sea, cell) rows."""
+    source = spec.source
     water = np.isin(m.kind, list(SEA_KINDS))
-    sea_owner = np.full(n, -1)
+    sea_owner = np.full(len(m.cells), -1)
     seas, sea_cells = [], []
     for s, sea in enumerate(spec.seas):
         inside = np.flatnonzero(water & shapely.contains_xy(sea.geom, m.lng, m.lat))
@@ -706,9 +762,7 @@ def compute_provinces(m: MapHexes, spec: ProvinceSpec) -> ProvinceResult:
         cells = m.cells[inside].tolist()
         seas.append({"name": sea.name, "hex_count": len(cells), "geom": _dissolve(cells)})
         sea_cells.extend((sea.name, c) for c in cells)
-
-    exceptions = [(e.from_, e.to, e.one_way, e.note) for e in spec.exceptions]
-    return ProvinceResult(provinces, cell_rows, exceptions, seas, sea_cells, int(unassigned_mask.sum()), pieces, notes)
+    return seas, sea_cells
 
 
 # --------------------------------------------------------------------------- writing
