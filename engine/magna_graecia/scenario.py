@@ -148,8 +148,19 @@ def scenario_from_toml(text: str, *, source: str = "<scenario>", known_types: tu
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{path}: not valid TOML ({err}): fix the file") from None
-
     head = data.get("scenario")
+    name, title, year, capital_rule = _head(head, path)
+    sides = _sides(data.get("side", []), path, year, places, known_types)
+    notes = {f"side:{s.name}": s.note for s in sides}
+    alliances = _alliances(data.get("alliance", []), path, [s.name for s in sides], notes)
+    city_commands = _cities(data.get("city", []), path, year, places, notes)
+    _check_claims(sides, path)
+    return Scenario(name, title, year, tuple(sides), tuple(alliances), city_commands, capital_rule,
+                    str(head.get("note", "")), notes)
+
+
+def _head(head: object, path: str) -> tuple[str, str, int, str]:
+    """``[scenario]``: its name, title, year (negative, BC) and capital rule."""
     if not isinstance(head, Mapping):
         raise InputError(f"{path}: no [scenario] table: give name, title and year")
     try:
@@ -161,79 +172,101 @@ def scenario_from_toml(text: str, *, source: str = "<scenario>", known_types: tu
     capital_rule = str(head.get("capital_rule", "eliminated"))
     if capital_rule not in ("eliminated", "continues"):
         raise InputError(f"{path} [scenario] capital_rule = {capital_rule!r}: give \"eliminated\" or \"continues\"")
+    return name, title, year, capital_rule
 
+
+def _sides(entries: list, path: str, year: int, places: Mapping | None,
+           known_types: tuple[str, ...] | None) -> list[SideSpec]:
+    """``[[side]]`` in move order: at least two, each named once, no two sharing a capital."""
     sides: list[SideSpec] = []
-    for i, s in enumerate(data.get("side", []), 1):
-        where = f"side #{i} ({s.get('name', '?')})"
-        try:
-            sname, capital, start = s["name"], s["capital"], s["start"]
-            strength = s["capital_strength"]
-        except KeyError as err:
-            raise InputError(f"{path} {where}: lacks {err}: give name, capital, capital_strength and start") from None
-        if not isinstance(sname, str) or not sname.strip():
-            raise InputError(f"{path} {where}: name = {sname!r}: give the side's name as a non-empty quoted string")
-        sname = sname.strip()
-        if any(x.name == sname for x in sides):
-            raise InputError(f"{path} {where}: the side is given twice: keep one")
-        if isinstance(strength, bool) or not isinstance(strength, int) or not 0 <= strength <= 3:
-            raise InputError(f"{path} {where}: capital_strength = {strength!r}: give 0 to 3 commands")
-        _place(path, f"{where} capital", capital, year, places)
-        _place(path, f"{where} start", start, year, places)
-        np_, at = s.get("fleet_np", 0), s.get("fleet_at", "")
-        if isinstance(np_, bool) or not isinstance(np_, int) or np_ < 0:
-            raise InputError(f"{path} {where}: fleet_np = {np_!r}: give a whole number of naval points >= 0")
-        if np_ and not at:
-            raise InputError(f"{path} {where}: a fleet of {np_} NP needs fleet_at (its port): name a coastal place")
-        if at:
-            _place(path, f"{where} fleet_at", at, year, places)
-        allied = tuple(_place(path, f"{where} allied_cities", c, year, places) for c in s.get("allied_cities", []))
-        twice = sorted(c for c, n in Counter(allied).items() if n > 1)
-        if twice:
-            raise InputError(f"{path} {where}: allied_cities names {', '.join(twice)} more than once: name each city once")
-        army = []
-        for j, c in enumerate(s.get("command", []), 1):
-            cw = f"{where} command #{j}"
-            general = c.get("general")
-            if not isinstance(general, str) or not general:
-                raise InputError(f"{path} {cw}: give general, the commander's element (e.g. \"Cv(O)\")")
-            els = _elements(path, cw, c.get("elements"))
-            node = _place(path, f"{cw} node", c["node"], year, places) if c.get("node") else ""
-            if known_types is not None:
-                for k in [general, *els]:
-                    if element_type(k) not in known_types:
-                        raise InputError(f"{path} {cw}: element {k!r} is not a DBM type the rules know: use one of {', '.join(known_types)}")
-            army.append(CommandSpec(general, els, node))
-        sides.append(SideSpec(sname, capital, strength, start, np_, at, allied, tuple(army), str(s.get("note", ""))))
+    for i, s in enumerate(entries, 1):
+        sides.append(_side(s, f"side #{i} ({s.get('name', '?')})", path, year, places, known_types, sides))
     if len(sides) < 2:
         raise InputError(f"{path}: {len(sides)} [[side]] given: give at least two sides, in move order")
-    names = [s.name for s in sides]
     capitals = [s.capital for s in sides]
     if len(set(capitals)) != len(capitals):
         raise InputError(f"{path}: two sides share a capital: give each its own")
+    return sides
 
-    notes = {f"side:{s.name}": s.note for s in sides}
+
+def _side(s: Mapping, where: str, path: str, year: int, places: Mapping | None,
+          known_types: tuple[str, ...] | None, before: list[SideSpec]) -> SideSpec:
+    """One ``[[side]]`` (``where`` in messages), checked against the sides ``before`` it."""
+    try:
+        sname, capital, start = s["name"], s["capital"], s["start"]
+        strength = s["capital_strength"]
+    except KeyError as err:
+        raise InputError(f"{path} {where}: lacks {err}: give name, capital, capital_strength and start") from None
+    if not isinstance(sname, str) or not sname.strip():
+        raise InputError(f"{path} {where}: name = {sname!r}: give the side's name as a non-empty quoted string")
+    sname = sname.strip()
+    if any(x.name == sname for x in before):
+        raise InputError(f"{path} {where}: the side is given twice: keep one")
+    if isinstance(strength, bool) or not isinstance(strength, int) or not 0 <= strength <= 3:
+        raise InputError(f"{path} {where}: capital_strength = {strength!r}: give 0 to 3 commands")
+    _place(path, f"{where} capital", capital, year, places)
+    _place(path, f"{where} start", start, year, places)
+    np_, at = s.get("fleet_np", 0), s.get("fleet_at", "")
+    if isinstance(np_, bool) or not isinstance(np_, int) or np_ < 0:
+        raise InputError(f"{path} {where}: fleet_np = {np_!r}: give a whole number of naval points >= 0")
+    if np_ and not at:
+        raise InputError(f"{path} {where}: a fleet of {np_} NP needs fleet_at (its port): name a coastal place")
+    if at:
+        _place(path, f"{where} fleet_at", at, year, places)
+    allied = tuple(_place(path, f"{where} allied_cities", c, year, places) for c in s.get("allied_cities", []))
+    twice = sorted(c for c, n in Counter(allied).items() if n > 1)
+    if twice:
+        raise InputError(f"{path} {where}: allied_cities names {', '.join(twice)} more than once: name each city once")
+    army = [_command(c, f"{where} command #{j}", path, year, places, known_types)
+            for j, c in enumerate(s.get("command", []), 1)]
+    return SideSpec(sname, capital, strength, start, np_, at, allied, tuple(army), str(s.get("note", "")))
+
+
+def _command(c: Mapping, cw: str, path: str, year: int, places: Mapping | None,
+             known_types: tuple[str, ...] | None) -> CommandSpec:
+    """One ``[[side.command]]`` (``cw`` in messages): its general, elements and optional node."""
+    general = c.get("general")
+    if not isinstance(general, str) or not general:
+        raise InputError(f"{path} {cw}: give general, the commander's element (e.g. \"Cv(O)\")")
+    els = _elements(path, cw, c.get("elements"))
+    node = _place(path, f"{cw} node", c["node"], year, places) if c.get("node") else ""
+    if known_types is not None:
+        for k in [general, *els]:
+            if element_type(k) not in known_types:
+                raise InputError(f"{path} {cw}: element {k!r} is not a DBM type the rules know: use one of {', '.join(known_types)}")
+    return CommandSpec(general, els, node)
+
+
+def _alliances(entries: list, path: str, names: list[str], notes: dict[str, str]) -> list[tuple[str, str]]:
+    """``[[alliance]]``: pairs of two different sides; each one's note goes into ``notes``."""
     alliances = []
-    for i, a in enumerate(data.get("alliance", []), 1):
+    for i, a in enumerate(entries, 1):
         pair = a.get("sides", [])
         if len(pair) != 2 or pair[0] == pair[1] or any(p not in names for p in pair):
             raise InputError(f"{path} alliance #{i} {pair}: give two different sides of the scenario ({', '.join(names)})")
         alliances.append((str(pair[0]), str(pair[1])))
         notes[f"alliance:{pair[0]}+{pair[1]}"] = str(a.get("note", ""))
+    return alliances
 
+
+def _cities(entries: list, path: str, year: int, places: Mapping | None, notes: dict[str, str]) -> dict[str, int]:
+    """``[[city]]``: a city's neutral commands in this scenario (0 to 3); each one's note goes into ``notes``."""
     city_commands: dict[str, int] = {}
-    for i, c in enumerate(data.get("city", []), 1):
+    for i, c in enumerate(entries, 1):
         cname = _place(path, f"city #{i}", c.get("name"), year, places)
         n = c.get("commands")
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 3:
             raise InputError(f"{path} city #{i} ({cname}): commands = {n!r}: give 0 to 3")
         city_commands[cname] = n
         notes[f"city:{cname}"] = str(c.get("note", ""))
+    return city_commands
 
+
+def _check_claims(sides: list[SideSpec], path: str) -> None:
+    """No city is two sides' (a capital or a city allied at the start)."""
     claimed: dict[str, str] = {}
     for s in sides:
         for c in (s.capital, *s.allied_cities):
             if c in claimed and claimed[c] != s.name:
                 raise InputError(f"{path} side {s.name}: {c} is already {claimed[c]}'s: give each city one side")
             claimed[c] = s.name
-    return Scenario(name, title, year, tuple(sides), tuple(alliances), city_commands, capital_rule,
-                    str(head.get("note", "")), notes)

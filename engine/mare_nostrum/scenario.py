@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Mapping
 
 from bellica.datasets import SCENARIOS_DIR
-from bellica.engine.core.files import read_toml
+from bellica.engine.core.files import border_entries, named_entries, read_toml
+from bellica.engine.core.stepped import adjacency_of
 from bellica.geo.errors import InputError
 
 from .model import Invader, Nation, Province, Scenario, SeaQuadrant
@@ -41,31 +43,38 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO) -> Scenario:
     folder = Path(folder)
     pf, nf, sf = folder / "provinces.toml", folder / "nations.toml", folder / "seas.toml"
     ptab, ntab, stab = _read(pf), _read(nf), _read(sf)
+    seas = named_entries(stab.get("sea", []), _sea, where=sf, what="sea", fix="give name, lon and lat")
+    nations = _nations(ntab.get("nation", []), nf)
+    provinces = _provinces(ptab.get("province", []), pf, nations, seas)
+    _check_capitals(nations, provinces, nf)
+    adjacency = adjacency_of(provinces, border_entries(ptab.get("border", []), provinces, where=pf))
+    name = str(ptab.get("scenario", {}).get("name", folder.name))
+    return Scenario(name=name, provinces=provinces, nations=nations, seas=seas, adjacency=adjacency,
+                    passages=_passages(ptab.get("passage", []), pf, provinces),
+                    invaders=_invaders(ntab.get("invader", []), nf, nations, provinces),
+                    independent_armies=tuple(sorted((int(a["from_turn"]), str(a["army"]))
+                                                    for a in ntab.get("independent_army", []))))
 
-    seas: dict[str, SeaQuadrant] = {}
-    for i, s in enumerate(stab.get("sea", []), 1):
-        try:
-            q = SeaQuadrant(str(s["name"]), float(s["lon"]), float(s["lat"]), str(s.get("note", "")))
-        except (KeyError, TypeError, ValueError) as err:
-            raise InputError(f"{sf} sea #{i}: {err}: give name, lon and lat") from None
-        if q.name in seas:
-            raise InputError(f"{sf} sea {q.name!r} is given twice: keep one")
-        seas[q.name] = q
 
-    nations: dict[str, Nation] = {}
-    for i, n in enumerate(ntab.get("nation", []), 1):
-        try:
-            nat = Nation(str(n["name"]), str(n["capital"]), str(n["wheel"]), str(n["army"]), str(n.get("colour", "#808080")))
-        except KeyError as err:
-            raise InputError(f"{nf} nation #{i}: lacks {err}: give name, capital, wheel and army") from None
-        if nat.name in nations:
-            raise InputError(f"{nf} nation {nat.name!r} is given twice: keep one")
-        nations[nat.name] = nat
+def _sea(s: Mapping) -> SeaQuadrant:
+    return SeaQuadrant(str(s["name"]), float(s["lon"]), float(s["lat"]), str(s.get("note", "")))
+
+
+def _nations(entries: list, nf: Path) -> dict[str, Nation]:
+    """``[[nation]]`` of nations.toml, each reading a wheel of its own."""
+    nations = named_entries(entries, lambda n: Nation(str(n["name"]), str(n["capital"]), str(n["wheel"]), str(n["army"]),
+                                                      str(n.get("colour", "#808080"))),
+                            where=nf, what="nation", fix="give name, capital, wheel and army")
     if len({n.wheel for n in nations.values()}) != len(nations):
         raise InputError(f"{nf}: two nations read the same wheel: give each its own")
+    return nations
 
+
+def _provinces(entries: list, pf: Path, nations: Mapping[str, Nation],
+               seas: Mapping[str, SeaQuadrant]) -> dict[str, Province]:
+    """``[[province]]`` of provinces.toml, each with a known role, a nation unless independent, and known seas."""
     provinces: dict[str, Province] = {}
-    for i, p in enumerate(ptab.get("province", []), 1):
+    for i, p in enumerate(entries, 1):
         where = f"{pf} province #{i} ({p.get('name', '?')})"
         try:
             prov = Province(name=str(p["name"]), nation=p.get("nation"), role=str(p["role"]), city=str(p.get("capital", "")),
@@ -87,29 +96,34 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO) -> Scenario:
             if s not in seas:
                 raise InputError(f"{where}: sea {s!r} is not in seas.toml; use one of {', '.join(seas)}")
         provinces[prov.name] = prov
+    return provinces
 
+
+def _check_capitals(nations: Mapping[str, Nation], provinces: Mapping[str, Province], nf: Path) -> None:
+    """Each nation's capital is the one province provinces.toml marks as its capital."""
     for nat in nations.values():
         caps = [p.name for p in provinces.values() if p.nation == nat.name and p.capital]
         if caps != [nat.capital]:
             raise InputError(f"{nf} nation {nat.name}: capital {nat.capital!r} but provinces.toml marks "
                              f"{caps or 'none'} as its capital: mark exactly that province role = \"capital\"")
 
-    adjacency: dict[str, set[str]] = {p: set() for p in provinces}
-    for i, b in enumerate(ptab.get("border", []), 1):
-        pair = b.get("between", [])
-        if len(pair) != 2 or pair[0] == pair[1] or any(x not in provinces for x in pair):
-            raise InputError(f"{pf} border #{i} {pair}: give two different provinces of the file")
-        adjacency[pair[0]].add(pair[1])
-        adjacency[pair[1]].add(pair[0])
+
+def _passages(entries: list, pf: Path, provinces: Mapping[str, Province]) -> tuple[tuple[str, str], ...]:
+    """``[[passage]]`` of provinces.toml: one-way crossings (``from``, ``to``) between two provinces."""
     passages = []
-    for i, d in enumerate(ptab.get("passage", []), 1):
+    for i, d in enumerate(entries, 1):
         a, b = d.get("from"), d.get("to")
         if a not in provinces or b not in provinces or a == b:
             raise InputError(f"{pf} passage #{i} {a!r} -> {b!r}: give two different provinces of the file")
         passages.append((a, b))
+    return tuple(passages)
 
+
+def _invaders(entries: list, nf: Path, nations: Mapping[str, Nation],
+              provinces: Mapping[str, Province]) -> tuple[Invader, ...]:
+    """``[[invader]]`` of nations.toml: an army invading a nation's province, managed by a nation."""
     invaders = []
-    for i, v in enumerate(ntab.get("invader", []), 1):
+    for i, v in enumerate(entries, 1):
         where = f"{nf} invader #{i}"
         try:
             prov, army, by = str(v["province"]), str(v["army"]), str(v["managed_by"])
@@ -120,9 +134,4 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO) -> Scenario:
         if by not in nations:
             raise InputError(f"{where}: managed_by {by!r}: use one of {', '.join(nations)}")
         invaders.append(Invader(prov, provinces[prov].nation, army, by))
-    armies = tuple(sorted((int(a["from_turn"]), str(a["army"])) for a in ntab.get("independent_army", [])))
-
-    name = str(ptab.get("scenario", {}).get("name", folder.name))
-    return Scenario(name=name, provinces=provinces, nations=nations, seas=seas,
-                    adjacency={p: frozenset(s) for p, s in adjacency.items()}, passages=tuple(passages),
-                    invaders=tuple(invaders), independent_armies=armies)
+    return tuple(invaders)

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from bellica.datasets import SCENARIOS_DIR
-from bellica.engine.core.files import read_toml
+from bellica.engine.core.files import border_entries, read_toml
+from bellica.engine.core.stepped import adjacency_of
 from bellica.engine.rise_of_rome.model import Power, Province, Scenario
 from bellica.geo.errors import InputError
 
@@ -80,14 +81,7 @@ def load_scenario(name_or_path: str | Path = SCENARIO) -> Scenario:
         provinces[name] = Province(name, home, row.get("resource") or None, bool(row.get("coastal", False)),
                                    revenue, row.get("capital", ""), lon, lat)
         homes[home].append(name)
-    adjacency: dict[str, set[str]] = {p: set() for p in provinces}
-    for i, row in enumerate(prov_data.get("border", []), start=1):
-        pair = row.get("between")
-        if not (isinstance(pair, list) and len(pair) == 2 and all(p in provinces for p in pair) and pair[0] != pair[1]):
-            raise InputError(f"{pfile} border #{i} between = {pair!r}: give two different provinces of this file")
-        a, b = pair
-        adjacency[a].add(b)
-        adjacency[b].add(a)
+    adjacency = adjacency_of(provinces, border_entries(prov_data.get("border", []), provinces, where=pfile))
     for name, power in powers.items():
         if not power.external and not homes[name]:
             raise InputError(f"{pfile}: power {name!r} has no home province: give it at least one")
@@ -96,5 +90,5 @@ def load_scenario(name_or_path: str | Path = SCENARIO) -> Scenario:
     if lonely:
         raise InputError(f"{pfile}: province {lonely[0]!r} borders no other: add a [[border]] for it")
     return Scenario(name=str(prov_data.get("scenario", {}).get("name", folder.name)), provinces=provinces,
-                    powers=powers, adjacency={p: frozenset(n) for p, n in adjacency.items()}, player=player,
+                    powers=powers, adjacency=adjacency, player=player,
                     given_rulers=given)

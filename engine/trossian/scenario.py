@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from bellica.datasets import SCENARIOS_DIR
-from bellica.engine.core.files import read_toml
+from bellica.engine.core.files import named_entries, read_toml
 from bellica.geo.errors import InputError
 
 from .cards import check_cards
@@ -71,11 +71,26 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
     wf, mf, sf, ff, cf = (folder / n for n in ("world.toml", "provinces.toml", "seas.toml", "forces.toml", "cards.toml"))
     world, mapd, seas, forces, cards = _read(wf), _read(mf), _read(sf), _read(ff), _read(cf)
     meta = dict(mapd.get("scenario", {}))
-    map_provinces = {p.get("name"): p for p in mapd.get("province", [])}
-    map_seas = [s.get("name") for s in seas.get("sea", [])]
+    lanes = _lanes(world.get("lane", []), wf, [s.get("name") for s in seas.get("sea", [])], sf)
+    nations = named_entries(world.get("nation", []), lambda entry: Nation(
+        str(entry["name"]), str(entry["capital"]), str(entry.get("colour", "#808080")), str(entry.get("note", ""))),
+        where=wf, what="nation", fix="give name and capital")
+    if not nations:
+        raise InputError(f"{wf}: no [[nation]] entries: give the player nations")
+    provinces, towns, holders = _provinces(world.get("province", []), wf, mapd.get("province", []), mf, nations, lanes)
+    borders, roads, lane_links = _links(world.get("links", {}), wf, provinces, lanes)
+    check_cards(cards.get("card", []), rules, str(cf))
+    _check_forces(forces, rules, ff, nations, provinces, towns, holders)
+    return Scenario(name=str(meta.get("name", folder.name)), title=str(meta.get("title", folder.name)),
+                    year=int(meta.get("year", rules.calendar.first_year)), provinces=provinces, towns=towns,
+                    lanes=lanes, nations=nations, borders=borders, roads=roads, lane_links=lane_links,
+                    holders=holders, forces=forces, cards=tuple(cards.get("card", [])), meta=meta)
 
+
+def _lanes(entries: list, wf: Path, map_seas: list, sf: Path) -> dict[str, Lane]:
+    """``[[lane]]`` of world.toml: one for each ``[[sea]]`` of seas.toml, and no other."""
     lanes: dict[str, Lane] = {}
-    for i, entry in enumerate(world.get("lane", []), 1):
+    for i, entry in enumerate(entries, 1):
         name = entry.get("name")
         if name not in map_seas:
             raise InputError(f"{wf} lane #{i} {name!r}: not a [[sea]] of {sf.name}: use one of {', '.join(map_seas)}")
@@ -85,24 +100,19 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
     missing = [s for s in map_seas if s not in lanes]
     if missing:
         raise InputError(f"{wf}: no [[lane]] for {', '.join(missing)} of {sf.name}: add one each")
+    return lanes
 
-    nations: dict[str, Nation] = {}
-    for i, entry in enumerate(world.get("nation", []), 1):
-        try:
-            n = Nation(str(entry["name"]), str(entry["capital"]), str(entry.get("colour", "#808080")),
-                       str(entry.get("note", "")))
-        except KeyError as err:
-            raise InputError(f"{wf} nation #{i}: give {err}") from None
-        if n.name in nations:
-            raise InputError(f"{wf} nation {n.name!r} is given twice: keep one")
-        nations[n.name] = n
-    if not nations:
-        raise InputError(f"{wf}: no [[nation]] entries: give the player nations")
 
+def _provinces(entries: list, wf: Path, map_entries: list, mf: Path, nations: Mapping[str, Nation],
+               lanes: Mapping[str, Lane]) -> tuple[dict[str, Province], dict[str, Town], dict[str, str | None]]:
+    """``[[province]]`` of world.toml, one for each ``[[province]]`` of the map file (whose seat
+    gives its lon and lat), with its towns; and who holds each at the start.  Every nation's
+    capital is a province it holds."""
+    map_provinces = {p.get("name"): p for p in map_entries}
     provinces: dict[str, Province] = {}
     towns: dict[str, Town] = {}
     holders: dict[str, str | None] = {}
-    for i, entry in enumerate(world.get("province", []), 1):
+    for i, entry in enumerate(entries, 1):
         name = entry.get("name")
         where = f"{wf} province {name!r}"
         if name not in map_provinces:
@@ -112,24 +122,7 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
         for key in ("holder", "home"):
             if entry.get(key) is not None and entry[key] not in nations:
                 raise InputError(f"{where} {key} {entry[key]!r}: use one of {', '.join(nations)}")
-        names, ports = [], []
-        for t in entry.get("towns", []):
-            tname = t.get("name")
-            if not tname or tname in towns:
-                raise InputError(f"{where}: town {tname!r} is unnamed or given twice: name each town once")
-            lane = str(t.get("lane", ""))
-            if lane and lane not in lanes:
-                raise InputError(f"{where} town {tname!r} lane {lane!r}: use one of {', '.join(lanes)}")
-            if t.get("port") and not lane:
-                raise InputError(f"{where} town {tname!r} is a port without a lane: give its lane")
-            try:
-                town = Town(tname, name, float(t["lon"]), float(t["lat"]), bool(t.get("port", False)), lane)
-            except (KeyError, TypeError, ValueError):
-                raise InputError(f"{where} town {tname!r}: give lon and lat in degrees") from None
-            towns[tname] = town
-            names.append(tname)
-            if town.port:
-                ports.append(tname)
+        own = _towns(entry.get("towns", []), name, where, towns, lanes)
         coast = tuple(entry.get("coast", ()))
         for lane in coast:
             if lane not in lanes:
@@ -139,7 +132,8 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
         except (KeyError, TypeError, ValueError):
             raise InputError(f"{mf} province {name!r}: give lon and lat in degrees") from None
         provinces[name] = Province(name, str(entry.get("seat", name)), float(lon), float(lat), entry.get("home"),
-                                   tuple(names), tuple(ports), coast, str(entry.get("note", "")))
+                                   tuple(t.name for t in own), tuple(t.name for t in own if t.port), coast,
+                                   str(entry.get("note", "")))
         holders[name] = entry.get("holder")
     missing = [p for p in map_provinces if p not in provinces]
     if missing:
@@ -147,22 +141,40 @@ def load_scenario(folder: str | Path = DEFAULT_SCENARIO, rules: Rules | None = N
     for n in nations.values():
         if n.capital not in provinces or holders.get(n.capital) != n.name:
             raise InputError(f"{wf} nation {n.name!r} capital {n.capital!r}: give a province it holds")
+    return provinces, towns, holders
 
-    links = world.get("links", {})
+
+def _towns(entries: list, province: str, where: str, towns: dict[str, Town], lanes: Mapping[str, Lane]) -> list[Town]:
+    """The towns of ``province`` (``where`` in messages), each named once in the whole file
+    (``towns``, which gains them) and a port only on a known lane."""
+    found = []
+    for t in entries:
+        tname = t.get("name")
+        if not tname or tname in towns:
+            raise InputError(f"{where}: town {tname!r} is unnamed or given twice: name each town once")
+        lane = str(t.get("lane", ""))
+        if lane and lane not in lanes:
+            raise InputError(f"{where} town {tname!r} lane {lane!r}: use one of {', '.join(lanes)}")
+        if t.get("port") and not lane:
+            raise InputError(f"{where} town {tname!r} is a port without a lane: give its lane")
+        try:
+            town = Town(tname, province, float(t["lon"]), float(t["lat"]), bool(t.get("port", False)), lane)
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{where} town {tname!r}: give lon and lat in degrees") from None
+        towns[tname] = town
+        found.append(town)
+    return found
+
+
+def _links(links: Mapping, wf: Path, provinces: Mapping[str, Province], lanes: Mapping[str, Lane]) -> tuple:
+    """``[links]`` of world.toml: the borders, the roads (each along a border) and the lane links."""
     borders = _pairs(links.get("borders"), provinces, "border", str(wf))
     roads = _pairs(links.get("roads"), provinces, "road", str(wf))
     for r in roads:
         if r not in borders:
             a, b = sorted(r)
             raise InputError(f"{wf} road {a!r}-{b!r}: the provinces do not border: add the border or drop the road")
-    lane_links = _pairs(links.get("lane_links"), lanes, "lane link", str(wf))
-
-    check_cards(cards.get("card", []), rules, str(cf))
-    _check_forces(forces, rules, ff, nations, provinces, towns, holders)
-    return Scenario(name=str(meta.get("name", folder.name)), title=str(meta.get("title", folder.name)),
-                    year=int(meta.get("year", rules.calendar.first_year)), provinces=provinces, towns=towns,
-                    lanes=lanes, nations=nations, borders=borders, roads=roads, lane_links=lane_links,
-                    holders=holders, forces=forces, cards=tuple(cards.get("card", [])), meta=meta)
+    return borders, roads, _pairs(links.get("lane_links"), lanes, "lane link", str(wf))
 
 
 def _check_forces(forces: dict, rules: Rules, ff: Path, nations, provinces, towns, holders) -> None:
