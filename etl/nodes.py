@@ -206,69 +206,81 @@ def load_node_file(path: str | Path) -> NodeFile:
 def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
     """A :class:`NodeFile` from the parsed TOML (tests and callers with their own data)."""
     check_keys(data, _TOP_KEYS, source)
-    places: list[Place] = []
-    seen: dict[str, str] = {}
-    for i, entry in enumerate(list_of_tables(data, "place", source)):
-        where = f"{source} [[place]] #{i + 1}"
-        check_keys(entry, _PLACE_KEYS, where)
-        if "name" not in entry:
-            raise InputError(f"{where}: no name: give it name = \"...\"")
-        name = name_text(entry["name"], f"{where} name")
-        where = f"{source} place {name!r}"
-        if name.lower() in seen:
-            raise InputError(f"{where}: the name is used twice: give each place its own name")
-        seen[name.lower()] = name
-        if "at" not in entry:
-            raise InputError(f"{where}: no at: give its site as at = [lon, lat], e.g. at = [15.29, 37.07]")
-        lon, lat = _point(entry["at"], f"{where} at", "at = [15.29, 37.07]")
-        terrain = None if entry.get("terrain") is None else name_text(entry["terrain"], f"{where} terrain").lower()
-        if terrain is not None and terrain not in LAND_TERRAINS:
-            raise InputError(f"{where}: terrain = {terrain!r} is no terrain class: use one of {', '.join(LAND_TERRAINS)}")
-        coastal = None if entry.get("coastal") is None else _flag(entry["coastal"], f"{where} coastal")
-        fortified = _flag(entry.get("fortified", False), f"{where} fortified")
-        commands = entry.get("commands", 0)
-        if isinstance(commands, bool) or not isinstance(commands, int) or not 0 <= commands <= MAX_COMMANDS:
-            raise InputError(f"{where}: commands = {commands!r}: write a whole number 0 to {MAX_COMMANDS} (the neutral commands it raises)")
-        first, last = _years(entry, where)
-        places.append(Place(name, lon, lat, terrain, coastal, fortified, commands, first, last, _note(entry)))
+    seen: dict[str, str] = {}  # lower-case name -> the name as written, for duplicates and paths' ends
+    places = [_place(entry, i, source, seen) for i, entry in enumerate(list_of_tables(data, "place", source))]
     if not places:
         raise InputError(f"{source}: no [[place]] entries: give each place a name and at = [lon, lat] ({FILE_HELP})")
+    pairs: dict[tuple[str, str, str], int] = {}  # (end, end, kind) -> the path's number, for duplicates
+    paths = [_node_path(entry, i, source, seen, pairs) for i, entry in enumerate(list_of_tables(data, "path", source))]
+    routing, sea = _routing(data, source)
+    return NodeFile(tuple(places), tuple(paths), routing, sea, source)
 
-    paths: list[NodePath] = []
-    pairs: dict[tuple[str, str, str], int] = {}
-    for i, entry in enumerate(list_of_tables(data, "path", source)):
-        where = f"{source} [[path]] #{i + 1}"
-        check_keys(entry, _PATH_KEYS, where)
-        ends = []
-        for key in ("from", "to"):
-            if key not in entry:
-                raise InputError(f"{where}: no {key}: give from = \"place\" and to = \"place\"")
-            value = name_text(entry[key], f"{where} {key}")
-            if value.lower() not in seen:
-                near = sorted(seen.values(), key=lambda n: (n[0].lower() != value[0].lower(), n))[:6]
-                raise InputError(f"{where}: {key} = {value!r} is no place of the file: add a [[place]] of that name "
-                                 f"or use one of {', '.join(near)}...")
-            ends.append(seen[value.lower()])
-        if ends[0] == ends[1]:
-            raise InputError(f"{where}: from and to are both {ends[0]!r}: a path joins two places")
-        where = f"{source} path {ends[0]} - {ends[1]}"
-        kind = entry.get("by", "land")
-        if kind not in KINDS:
-            raise InputError(f"{where}: by = {kind!r}: write by = \"land\" or by = \"sea\"")
-        via_raw = entry.get("via", [])
-        if not isinstance(via_raw, list):
-            raise InputError(f"{where}: via must be a list of [lon, lat] waypoints, e.g. via = [[14.9, 37.6]]")
-        via = [_point(v, f"{where} via #{k + 1}", "via = [[14.9, 37.6]]") for k, v in enumerate(via_raw)]
-        a, b = sorted(ends)
-        if (a, b) != tuple(ends):
-            via.reverse()
-        key3 = (a, b, kind)
-        if key3 in pairs:
-            raise InputError(f"{where}: the {kind} path between them is listed twice (#{pairs[key3]} and #{i + 1}): keep one")
-        pairs[key3] = i + 1
-        first, last = _years(entry, where)
-        paths.append(NodePath(a, b, kind, tuple(via), first, last, _note(entry), i + 1))
 
+def _place(entry: dict, i: int, source: str, seen: dict[str, str]) -> Place:
+    """The ``i``-th [[place]]: a new name, a lon/lat site, and its optional terrain, coast, walls and commands."""
+    where = f"{source} [[place]] #{i + 1}"
+    check_keys(entry, _PLACE_KEYS, where)
+    if "name" not in entry:
+        raise InputError(f"{where}: no name: give it name = \"...\"")
+    name = name_text(entry["name"], f"{where} name")
+    where = f"{source} place {name!r}"
+    if name.lower() in seen:
+        raise InputError(f"{where}: the name is used twice: give each place its own name")
+    seen[name.lower()] = name
+    if "at" not in entry:
+        raise InputError(f"{where}: no at: give its site as at = [lon, lat], e.g. at = [15.29, 37.07]")
+    lon, lat = _point(entry["at"], f"{where} at", "at = [15.29, 37.07]")
+    terrain = None if entry.get("terrain") is None else name_text(entry["terrain"], f"{where} terrain").lower()
+    if terrain is not None and terrain not in LAND_TERRAINS:
+        raise InputError(f"{where}: terrain = {terrain!r} is no terrain class: use one of {', '.join(LAND_TERRAINS)}")
+    coastal = None if entry.get("coastal") is None else _flag(entry["coastal"], f"{where} coastal")
+    fortified = _flag(entry.get("fortified", False), f"{where} fortified")
+    commands = entry.get("commands", 0)
+    if isinstance(commands, bool) or not isinstance(commands, int) or not 0 <= commands <= MAX_COMMANDS:
+        raise InputError(f"{where}: commands = {commands!r}: write a whole number 0 to {MAX_COMMANDS} (the neutral commands it raises)")
+    first, last = _years(entry, where)
+    return Place(name, lon, lat, terrain, coastal, fortified, commands, first, last, _note(entry))
+
+
+def _node_path(entry: dict, i: int, source: str, seen: dict[str, str], pairs: dict[tuple[str, str, str], int]) -> NodePath:
+    """The ``i``-th [[path]]: two different places of the file, by land or sea, its waypoints ordered
+    from the alphabetically first end; one path of a kind between two places."""
+    where = f"{source} [[path]] #{i + 1}"
+    check_keys(entry, _PATH_KEYS, where)
+    ends = []
+    for key in ("from", "to"):
+        if key not in entry:
+            raise InputError(f"{where}: no {key}: give from = \"place\" and to = \"place\"")
+        value = name_text(entry[key], f"{where} {key}")
+        if value.lower() not in seen:
+            near = sorted(seen.values(), key=lambda n: (n[0].lower() != value[0].lower(), n))[:6]
+            raise InputError(f"{where}: {key} = {value!r} is no place of the file: add a [[place]] of that name "
+                             f"or use one of {', '.join(near)}...")
+        ends.append(seen[value.lower()])
+    if ends[0] == ends[1]:
+        raise InputError(f"{where}: from and to are both {ends[0]!r}: a path joins two places")
+    where = f"{source} path {ends[0]} - {ends[1]}"
+    kind = entry.get("by", "land")
+    if kind not in KINDS:
+        raise InputError(f"{where}: by = {kind!r}: write by = \"land\" or by = \"sea\"")
+    via_raw = entry.get("via", [])
+    if not isinstance(via_raw, list):
+        raise InputError(f"{where}: via must be a list of [lon, lat] waypoints, e.g. via = [[14.9, 37.6]]")
+    via = [_point(v, f"{where} via #{k + 1}", "via = [[14.9, 37.6]]") for k, v in enumerate(via_raw)]
+    a, b = sorted(ends)
+    if (a, b) != tuple(ends):
+        via.reverse()
+    key3 = (a, b, kind)
+    if key3 in pairs:
+        raise InputError(f"{where}: the {kind} path between them is listed twice (#{pairs[key3]} and #{i + 1}): keep one")
+    pairs[key3] = i + 1
+    first, last = _years(entry, where)
+    return NodePath(a, b, kind, tuple(via), first, last, _note(entry), i + 1)
+
+
+def _routing(data: dict, source: str) -> tuple[dict, dict]:
+    """The [routing] table over the defaults: numbers, and tables of positive costs (sea costs only for
+    navigable water); the routing settings and the sea costs."""
     routing_in = data.get("routing", {})
     if not isinstance(routing_in, dict):
         raise InputError(f"{source}: routing must be a table: write [routing]")
@@ -292,7 +304,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
                 routing[key] = {**routing[key], **costs}
         else:
             routing[key] = number(value, where)
-    return NodeFile(tuple(places), tuple(paths), routing, sea, source)
+    return routing, sea
 
 
 # --------------------------------------------------------------------------- routing
@@ -427,75 +439,96 @@ def compute_nodes(g: HexGraph, res: int, spec: NodeFile, *, year: int | None = N
     notes: list[str] = []
     nodes, cells, coastal = [], {}, {}
     for place in chosen.places:
-        cell, note = _place_cell(place, g, res, bbox, source)
-        if note:
-            notes.append(note)
-        water_here = g.kind[cell] in NAVIGABLE or any(g.kind.get(c) in NAVIGABLE for c, _ in g.neighbors.get(cell, ()))
-        is_coastal = water_here if place.coastal is None else place.coastal
-        terrain = place.terrain if place.terrain is not None else g.terrain.get(cell)
-        cells[place.name], coastal[place.name] = cell, is_coastal
-        nodes.append({"name": place.name, "lon": place.lon, "lat": place.lat, "cell": cell, "terrain": terrain,
-                      "coastal": bool(is_coastal), "fortified": place.fortified, "commands": place.commands,
-                      "from_year": place.from_year, "until_year": place.until_year, "note": place.note})
+        node = _node_row(place, g, res, bbox, source, notes)
+        cells[place.name], coastal[place.name] = node["cell"], node["coastal"]
+        nodes.append(node)
     site = {p.name: (p.lon, p.lat) for p in chosen.places}
-
-    land = road_cost(spec.routing)
-    sea = sea_cost(spec.sea_cost)
-    paths = []
-    for path in chosen.paths:
-        where = f"{source} {path.kind} path {path.a} - {path.b} ([[path]] #{path.entry})"
-        start, goal = cells[path.a], cells[path.b]
-        head: list[str] = []
-        tail: list[str] = []
-        if path.kind == "sea":
-            for end in (path.a, path.b):
-                if not coastal[end]:
-                    raise InputError(f"{where}: {end} is not coastal (its hex {cells[end]} has no coast or sea hex beside it): "
-                                     f"make it a land path, or set coastal = true on {end} if it had a harbour")
-            ends = []
-            for end, cell in ((path.a, start), (path.b, goal)):
-                if any(g.kind.get(c) in NAVIGABLE for c, _ in g.neighbors.get(cell, ())) or g.kind[cell] in NAVIGABLE:
-                    ends.append(cell)
-                    continue
-                harbour = _harbour(cell, g)
-                if harbour is None:
-                    raise InputError(f"{where}: {end} is declared coastal but no coast or sea hex lies within "
-                                     f"{HARBOUR_RINGS} hexes of it on this map: move it to its harbour or make it a land path")
-                notes.append(f"{end}: declared coastal, sails from the coast hex {harbour} at this resolution")
-                ends.append(harbour)
-            if ends[0] != start:
-                head = [start]
-            if ends[1] != goal:
-                tail = [goal]
-            start, goal = ends
-        waypoints = [start, *(_waypoint(v, path.kind, g, res, where) for v in path.via), goal]
-        cost = land if path.kind == "land" else sea
-        chain = [waypoints[0]]
-        for k, (u, v) in enumerate(zip(waypoints, waypoints[1:])):
-            leg = shortest_path(g, u, v, cost)
-            if leg is None:
-                labels = [path.a, *(f"via #{j + 1}" for j in range(len(path.via))), path.b]
-                over = ("passable land (water and peaks are no road)" if path.kind == "land"
-                        else "coast and sea hexes (ocean and lakes are no way for ships)")
-                raise InputError(f"{where}: no {path.kind} route from {labels[k]} to {labels[k + 1]} over {over}: "
-                                 + ("add a waypoint, or join them by sea" if path.kind == "land" else "add a waypoint, or join them by land"))
-            chain.extend(leg[1:])
-        chain = head + chain + tail
-        pts = [site[path.a], *((g.latlng[c][1], g.latlng[c][0]) for c in chain[1:-1]), site[path.b]]
-        line, km = _line(pts)
-        coords = list(line.coords)
-        bearing_a = _bearing(coords[0][1], coords[0][0], coords[1][1], coords[1][0]) if len(set(coords)) > 1 else None
-        bearing_b = _bearing(coords[-1][1], coords[-1][0], coords[-2][1], coords[-2][0]) if len(set(coords)) > 1 else None
-        # A sea path crosses water: its land ends (the places' own hexes) are not counted.
-        crossed = Counter((g.terrain.get(c) if g.kind.get(c) == "land" else g.kind.get(c)) or "unknown" for c in chain
-                          if path.kind == "land" or g.kind.get(c) != "land")
-        paths.append({"a": path.a, "b": path.b, "kind": path.kind, "length_km": round(km, 1), "hexes": len(chain),
-                      "bearing_a": bearing_a, "bearing_b": bearing_b, "from_year": path.from_year,
-                      "until_year": path.until_year, "note": path.note, "cells": chain,
-                      "terrain": dict(sorted(crossed.items())), "line": line})
+    costs = {"land": road_cost(spec.routing), "sea": sea_cost(spec.sea_cost)}
+    paths = [_route_path(path, g, res, cells, coastal, site, costs, source, notes) for path in chosen.paths]
     nodes.sort(key=lambda n: n["name"])
     paths.sort(key=lambda p: (p["a"], p["b"], p["kind"]))
     return NodeResult(nodes, paths, year, list(dict.fromkeys(notes)))  # a harbour is noted once
+
+
+def _node_row(place: Place, g: HexGraph, res: int, bbox, source: str, notes: list[str]) -> dict:
+    """A place's node: its hex, its terrain (the place's own, else its hex's) and whether it is coastal
+    (as declared, else water in or beside its hex)."""
+    cell, note = _place_cell(place, g, res, bbox, source)
+    if note:
+        notes.append(note)
+    water_here = g.kind[cell] in NAVIGABLE or any(g.kind.get(c) in NAVIGABLE for c, _ in g.neighbors.get(cell, ()))
+    is_coastal = water_here if place.coastal is None else place.coastal
+    terrain = place.terrain if place.terrain is not None else g.terrain.get(cell)
+    return {"name": place.name, "lon": place.lon, "lat": place.lat, "cell": cell, "terrain": terrain,
+            "coastal": bool(is_coastal), "fortified": place.fortified, "commands": place.commands,
+            "from_year": place.from_year, "until_year": place.until_year, "note": place.note}
+
+
+def _route_path(path: NodePath, g: HexGraph, res: int, cells: dict[str, str], coastal: dict[str, bool],
+                site: dict[str, tuple[float, float]], costs: dict[str, CostFn], source: str,
+                notes: list[str]) -> dict:
+    """One path's route over the hexes, from place to place through its waypoints, and its layer row."""
+    where = f"{source} {path.kind} path {path.a} - {path.b} ([[path]] #{path.entry})"
+    start, goal = cells[path.a], cells[path.b]
+    head: list[str] = []
+    tail: list[str] = []
+    if path.kind == "sea":
+        start, goal, head, tail = _sea_ends(path, g, cells, coastal, where, notes)
+    waypoints = [start, *(_waypoint(v, path.kind, g, res, where) for v in path.via), goal]
+    chain = head + _chain(path, g, waypoints, costs[path.kind], where) + tail
+    pts = [site[path.a], *((g.latlng[c][1], g.latlng[c][0]) for c in chain[1:-1]), site[path.b]]
+    line, km = _line(pts)
+    coords = list(line.coords)
+    bearing_a = _bearing(coords[0][1], coords[0][0], coords[1][1], coords[1][0]) if len(set(coords)) > 1 else None
+    bearing_b = _bearing(coords[-1][1], coords[-1][0], coords[-2][1], coords[-2][0]) if len(set(coords)) > 1 else None
+    # A sea path crosses water: its land ends (the places' own hexes) are not counted.
+    crossed = Counter((g.terrain.get(c) if g.kind.get(c) == "land" else g.kind.get(c)) or "unknown" for c in chain
+                      if path.kind == "land" or g.kind.get(c) != "land")
+    return {"a": path.a, "b": path.b, "kind": path.kind, "length_km": round(km, 1), "hexes": len(chain),
+            "bearing_a": bearing_a, "bearing_b": bearing_b, "from_year": path.from_year,
+            "until_year": path.until_year, "note": path.note, "cells": chain,
+            "terrain": dict(sorted(crossed.items())), "line": line}
+
+
+def _sea_ends(path: NodePath, g: HexGraph, cells: dict[str, str], coastal: dict[str, bool], where: str,
+              notes: list[str]) -> tuple[str, str, list[str], list[str]]:
+    """A sea path's ends: both places coastal; one whose hex has no water beside it sails from its
+    nearest harbour hex.  ``(start, goal, head, tail)``: the hexes the ships sail between, and the
+    place's own hex before or after them when it is not one of them."""
+    start, goal = cells[path.a], cells[path.b]
+    for end in (path.a, path.b):
+        if not coastal[end]:
+            raise InputError(f"{where}: {end} is not coastal (its hex {cells[end]} has no coast or sea hex beside it): "
+                             f"make it a land path, or set coastal = true on {end} if it had a harbour")
+    ends = []
+    for end, cell in ((path.a, start), (path.b, goal)):
+        if any(g.kind.get(c) in NAVIGABLE for c, _ in g.neighbors.get(cell, ())) or g.kind[cell] in NAVIGABLE:
+            ends.append(cell)
+            continue
+        harbour = _harbour(cell, g)
+        if harbour is None:
+            raise InputError(f"{where}: {end} is declared coastal but no coast or sea hex lies within "
+                             f"{HARBOUR_RINGS} hexes of it on this map: move it to its harbour or make it a land path")
+        notes.append(f"{end}: declared coastal, sails from the coast hex {harbour} at this resolution")
+        ends.append(harbour)
+    head = [start] if ends[0] != start else []
+    tail = [goal] if ends[1] != goal else []
+    return ends[0], ends[1], head, tail
+
+
+def _chain(path: NodePath, g: HexGraph, waypoints: list[str], cost: CostFn, where: str) -> list[str]:
+    """The hexes of the cheapest route through ``waypoints`` in order, each leg by :func:`shortest_path`."""
+    chain = [waypoints[0]]
+    for k, (u, v) in enumerate(zip(waypoints, waypoints[1:])):
+        leg = shortest_path(g, u, v, cost)
+        if leg is None:
+            labels = [path.a, *(f"via #{j + 1}" for j in range(len(path.via))), path.b]
+            over = ("passable land (water and peaks are no road)" if path.kind == "land"
+                    else "coast and sea hexes (ocean and lakes are no way for ships)")
+            raise InputError(f"{where}: no {path.kind} route from {labels[k]} to {labels[k + 1]} over {over}: "
+                             + ("add a waypoint, or join them by sea" if path.kind == "land" else "add a waypoint, or join them by land"))
+        chain.extend(leg[1:])
+    return chain
 
 
 # --------------------------------------------------------------------------- writing
