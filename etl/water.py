@@ -195,7 +195,38 @@ def water_fractions_by_cell(
     })
     if n == 0:
         return result
+    hexes, transformer, region = _equal_area_hexes(cells)
+    hex_area = shapely.area(hexes)
+    near = _shorelines_near(geoms, region, transformer)
+    if near is None:
+        return result
+    keep, projected = near
+    levels, ids = levels[keep], ids[keep]
+    poly_area = shapely.area(projected)
+    pairs = _hex_polygon_areas(hexes, hex_area, projected)
+    if pairs is None:
+        return result
+    h, p, a = pairs
+    lv = levels[p]
+    by_level = {k: np.bincount(h, weights=a * (lv == k), minlength=n) for k in (1, 2, 3, 4)}
+    land = (by_level[1] - by_level[2] + by_level[3] - by_level[4]) / hex_area
+    lake = (by_level[2] - by_level[3]) / hex_area
+    # Rounding in the overlays leaves ~1e-12 outside [0, 1]; clip so callers can test == 1.
+    result["land_fraction"] = np.clip(np.where(np.abs(land - 1) < 1e-9, 1.0, land), 0.0, 1.0)
+    result["lake_fraction"] = np.clip(np.where(np.abs(lake) < 1e-9, 0.0, lake), 0.0, 1.0)
 
+    is_land = np.isin(lv, (1, 3))
+    big_enough = is_land & (a >= min_landmass_fraction * hex_area[h])
+    result["landmasses"] = np.bincount(h[big_enough], minlength=n).astype(np.int64)
+    for flag, id_col, wanted, min_km2 in (("keeps_island", "island_id", is_land, min_island_km2),
+                                          ("keeps_lake", "lake_id", lv == 2, min_lake_km2)):
+        _mark_keepers(result, flag, id_col, wanted & (poly_area[p] >= min_km2 * 1e6), h, p, a, poly_area, ids)
+    return result
+
+
+def _equal_area_hexes(cells: list[str]) -> tuple[np.ndarray, Transformer, tuple[float, float, float, float]]:
+    """The cells as polygons in an equal-area plane fitted to them, that plane's transformer from
+    lon/lat, and the lon/lat box (with a margin) the shorelines are clipped to."""
     lon, lat, offsets = hex_rings_lonlat(cells)
     west, east, south, north = lon.min(), lon.max(), lat.min(), lat.max()
     if east - west > 180:
@@ -203,22 +234,29 @@ def water_fractions_by_cell(
     transformer = Transformer.from_crs(WGS84, laea_for_bounds(west, south, east, north), always_xy=True)
     hx, hy = transformer.transform(lon, lat)
     hexes = polygons_from_rings(np.asarray(hx), np.asarray(hy), offsets)
-    hex_area = shapely.area(hexes)
-
-    # Only the part of the shorelines near the cells matters; clipping in lon/lat first also keeps
-    # far-away coordinates (the projection's antipode) out of the equal-area plane.
     region = (west - REGION_MARGIN_DEG, max(-90.0, south - REGION_MARGIN_DEG),
               east + REGION_MARGIN_DEG, min(90.0, north + REGION_MARGIN_DEG))
+    return hexes, transformer, region
+
+
+def _shorelines_near(geoms: np.ndarray, region, transformer: Transformer) -> tuple[np.ndarray, np.ndarray] | None:
+    """The shoreline polygons with a part in ``region``: their indices and those parts in the
+    equal-area plane (None: no polygon reaches it)."""
+    # Only the part of the shorelines near the cells matters; clipping in lon/lat first also keeps
+    # far-away coordinates (the projection's antipode) out of the equal-area plane.
     clipped = shapely.clip_by_rect(shapely.make_valid(geoms), *region)
     clipped = np.array([polygonal_part(g) for g in clipped], dtype=object)
     keep = np.flatnonzero([g is not None for g in clipped])
     if len(keep) == 0:
-        return result
-    levels, ids = levels[keep], ids[keep]
+        return None
     dense = shapely.segmentize(clipped[keep], MAX_EDGE_DEG)
-    projected = shapely.make_valid(_project(dense, transformer))
-    poly_area = shapely.area(projected)
+    return keep, shapely.make_valid(_project(dense, transformer))
 
+
+def _hex_polygon_areas(hexes: np.ndarray, hex_area: np.ndarray,
+                       projected: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(hex, polygon, area)`` arrays: the area each polygon covers of each hex it overlaps (None: the
+    polygons hold no area).  Polygons are cut into small pieces first so each overlay stays cheap."""
     pieces, parent = [], []
     for i, g in enumerate(projected):
         g = polygonal_part(g)
@@ -228,7 +266,7 @@ def water_fractions_by_cell(
         pieces.extend(ps)
         parent.extend([i] * len(ps))
     if not pieces:
-        return result
+        return None
     pieces = np.array(pieces, dtype=object)
     parent = np.array(parent, dtype=np.int64)
     shapely.prepare(pieces)
@@ -253,33 +291,22 @@ def water_fractions_by_cell(
     pairs = pd.DataFrame({"hex": hex_i, "poly": poly_i, "area": area})
     pairs = pairs.groupby(["hex", "poly"], sort=False, as_index=False)["area"].sum()
     pairs = pairs[pairs["area"] > 0]
-    h, p, a = pairs["hex"].to_numpy(), pairs["poly"].to_numpy(), pairs["area"].to_numpy()
-    lv = levels[p]
-    by_level = {k: np.bincount(h, weights=a * (lv == k), minlength=n) for k in (1, 2, 3, 4)}
-    land = (by_level[1] - by_level[2] + by_level[3] - by_level[4]) / hex_area
-    lake = (by_level[2] - by_level[3]) / hex_area
-    # Rounding in the overlays leaves ~1e-12 outside [0, 1]; clip so callers can test == 1.
-    result["land_fraction"] = np.clip(np.where(np.abs(land - 1) < 1e-9, 1.0, land), 0.0, 1.0)
-    result["lake_fraction"] = np.clip(np.where(np.abs(lake) < 1e-9, 0.0, lake), 0.0, 1.0)
+    return pairs["hex"].to_numpy(), pairs["poly"].to_numpy(), pairs["area"].to_numpy()
 
-    is_land = np.isin(lv, (1, 3))
-    big_enough = is_land & (a >= min_landmass_fraction * hex_area[h])
-    result["landmasses"] = np.bincount(h[big_enough], minlength=n).astype(np.int64)
 
-    for flag, id_col, wanted, min_km2 in (("keeps_island", "island_id", is_land, min_island_km2),
-                                          ("keeps_lake", "lake_id", lv == 2, min_lake_km2)):
-        sel = wanted & (poly_area[p] >= min_km2 * 1e6)
-        if not sel.any():
-            continue
-        cand = pd.DataFrame({"hex": h[sel], "poly": p[sel], "area": a[sel], "poly_area": poly_area[p[sel]]})
-        # The holder of each polygon: its largest share (first cell on ties, for determinism).
-        best = cand.sort_values(["poly", "area", "hex"], ascending=[True, False, True]).drop_duplicates("poly")
-        # A cell holding several: name the largest polygon.
-        best = best.sort_values(["hex", "poly_area"], ascending=[True, False]).drop_duplicates("hex")
-        rows = best["hex"].to_numpy()
-        result.loc[rows, flag] = True
-        result.loc[rows, id_col] = ids[best["poly"].to_numpy()]
-    return result
+def _mark_keepers(result: pd.DataFrame, flag: str, id_col: str, sel: np.ndarray, h: np.ndarray, p: np.ndarray,
+                  a: np.ndarray, poly_area: np.ndarray, ids: np.ndarray) -> None:
+    """Set ``flag`` and ``id_col`` on the cell holding the largest share of each selected polygon."""
+    if not sel.any():
+        return
+    cand = pd.DataFrame({"hex": h[sel], "poly": p[sel], "area": a[sel], "poly_area": poly_area[p[sel]]})
+    # The holder of each polygon: its largest share (first cell on ties, for determinism).
+    best = cand.sort_values(["poly", "area", "hex"], ascending=[True, False, True]).drop_duplicates("poly")
+    # A cell holding several: name the largest polygon.
+    best = best.sort_values(["hex", "poly_area"], ascending=[True, False]).drop_duplicates("hex")
+    rows = best["hex"].to_numpy()
+    result.loc[rows, flag] = True
+    result.loc[rows, id_col] = ids[best["poly"].to_numpy()]
 
 
 def river_cells(cells: Iterable[str], rivers) -> set[str]:
