@@ -25,9 +25,10 @@ Decisions where the issue is silent:
 
 * Players declare their own armies' retreats (the seed lets the commander choose to retreat
   rather than fight); the umpire may declare any, for players who send it by other means.
-* The administration form is the choices file itself, pre-filled with a commented template
-  naming the round's winners and the navies at sea: the umpire who knows the CLI's format
-  meets the same text, and nothing the format can say is lost to a simpler form.
+* The umpire's page has no form of its own for a result, a retreat or the administration: they
+  are the declared steps' forms (bellica/app/step_forms.py, the values offered by
+  engine/vae_victis/offers.py); ``/umpire/result`` and ``/umpire/administer`` (the choices in the
+  administration choices format) stay for scripts that post them.
 * Commit-reveal in the browser: the orders file and its digest are made by the page's own script
   on the player's machine (static/commit_digest.js, the engine's canonical JSON and SHA-256) and
   only the digest is posted, because the point of the mode is that the server never holds the
@@ -41,8 +42,8 @@ from typing import Mapping
 
 from bellica.app.pages import e
 
-__all__ = ["battles_section", "administration_section", "commit_reveal_section", "post_result", "post_retreat",
-           "post_administer", "post_commit", "post_reveal", "choices_template"]
+__all__ = ["battles_section", "commit_reveal_section", "post_result", "post_retreat",
+           "post_administer", "post_commit", "post_reveal"]
 
 
 # --- phase 3: engagements, results, retreats --------------------------------------------------------
@@ -52,10 +53,9 @@ def _engagement_armies(row) -> list[int]:
     return [a for a in (row[3], row[4]) if a is not None]
 
 
-def battles_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
-    """The round's engagements with their set-up and result; the umpire's result forms (a refused
-    one keeps what was ``typed``); retreat buttons for the armies the viewer may retreat (before any
-    result is recorded)."""
+def battles_section(c, ident) -> str:
+    """The round's engagements with their set-up and result; a player's retreat buttons for the
+    armies it commands (before any result is recorded)."""
     from bellica.engine.vae_victis.rounds.machine import read_round
 
     r = read_round(c)
@@ -75,35 +75,16 @@ def battles_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
         done = "; ".join(f"army {a} {res[3]}, {res[4]}% casualties" for a, res in sorted(results.items()))
         parts.append(f'<div class="box" id="engagement-{number}"><p>{e(setup)}</p>'
                      f"<p>result: {e(done) if done else 'awaiting'}</p>")
-        if umpire:
-            kept = typed if typed is not None and str(typed.get("engagement", "")).strip() == str(number) else {}
-            parts.append(_result_form(number, armies, row[4] is None, bool(done), kept))
         parts.append("</div>")
     fighting = sorted({a for row in rows for a in _engagement_armies(row)})
-    mine = [a for a in fighting if umpire or ident.commands(r.state.army(a))]
+    # The umpire's retreat and result are its declared steps' forms (bellica/app/step_forms.py).
+    mine = [] if umpire else [a for a in fighting if ident.commands(r.state.army(a))]
     if mine and not any_result:
         buttons = "".join(f'<button name="army" value="{a}" id="retreat-{a}">army {a} retreats</button> ' for a in mine)
         parts.append('<form method="post" action="/retreat" id="retreats"><p>Retreat rather than fight '
                      f"(before any engagement is fought): {buttons}</p></form>")
     parts.append("</div>")
     return "".join(parts)
-
-
-def _result_form(number: int, armies: list[int], defender: bool, done: bool, kept: Mapping[str, str]) -> str:
-    """The umpire's form of engagement ``number``'s result, refilled from ``kept`` (a refused one's fields)."""
-    winners = [(str(a), f"army {a}") for a in armies] + ([("defender", "the defender")] if defender else [])
-    chosen = kept.get("winner", "")
-    options = "".join(f'<option value="{e(v)}"{" selected" if v == chosen else ""}>{e(t)}</option>'
-                      for v, t in winners + [("draw", "a draw")])
-    casualties = "".join(f'<label for="casualties-{number}-{a}">army {a} casualties %</label> <input type="text" '
-                         f'name="casualties-{a}" id="casualties-{number}-{a}" style="width:4rem" inputmode="numeric" '
-                         f'value="{e(kept.get(f"casualties-{a}", ""))}"> ' for a in armies)
-    replace = ('<label><input type="checkbox" name="replace" value="1"'
-               f'{" checked" if kept.get("replace") else ""}> correct the recorded result</label> ') if done else ""
-    return (f'<form method="post" action="/umpire/result" id="result-{number}">'
-            f'<input type="hidden" name="engagement" value="{number}">'
-            f'<label for="winner-{number}">winner</label> <select name="winner" id="winner-{number}">{options}</select> '
-            f"{casualties}{replace}<button>record the result</button></form>")
 
 
 def _whole(value: str, what: str) -> int:
@@ -150,40 +131,6 @@ def post_retreat(c, ident, form: Mapping[str, str]):
 
 
 # --- phase 4: administration --------------------------------------------------------------------------
-
-
-def choices_template(c) -> str:
-    """The administration choices format, commented with this round's winners and navies at sea
-    (a faction's name made safe for a comment: :func:`bellica.geo.toml_text.toml_comment`)."""
-    from bellica.engine.vae_victis.rounds.machine import read_round
-    from bellica.geo.toml_text import toml_comment
-
-    r = read_round(c)
-    winners = []
-    for row in r.engagement_rows():
-        for army, res in sorted(r.results_for(row[2]).items()):
-            if res[3] == "win":
-                winners.append(f"# {army} = 5    # army {army} won engagement {row[2]}: the hex it advances into")
-    try:
-        navies = c.con.execute("SELECT army, faction FROM navies ORDER BY army").fetchall()
-    except Exception:  # a campaign without the naval views: no debark hints
-        navies = []
-    debarks = [toml_comment(f"{army} = 3    # navy {army} ({faction}) is at sea: the land hex its army debarks into")
-               for army, faction in navies]
-    return "\n".join([
-        "# Administration choices; a hex is a clock position, an H3 cell, a structure,",
-        "# or a hex name from the map (\"Gela 5 3\"). Remove the # of the lines you need.",
-        "[advance]", *winners, "", "[debark]", *debarks, "",
-        "[siege]", "start = {}        # e.g. { 4 = \"Gela\" }: army 4 starts (or joins) the siege of Gela",
-        "take_over = []    # structures whose siege your faction continues",
-        "surrender = []    # structures their controller surrenders", ""])
-
-
-def administration_section(c, typed: str | None = None) -> str:
-    return ('<h2>Administration</h2><form method="post" action="/umpire/administer" id="administer">'
-            '<p><label for="choices">Choices (one a line, in the commented format below; leave as is for none):</label></p>'
-            f'<textarea name="choices" id="choices" rows="14">{e(choices_template(c) if typed is None else typed)}</textarea>'
-            '<button id="step-administer">run administration</button></form>')
 
 
 def post_administer(c, form: Mapping[str, str]):

@@ -1,9 +1,10 @@
-"""The deadline as the umpire's page takes it: a date-time picker and a time zone, stored in UTC.
+"""A moment as a page takes it (a declared ``time`` parameter, the umpire's deadline): a date-time
+picker and a time zone, given to the step in UTC.
 
-The form gives ``when_local`` (an ``<input type=datetime-local>``: ``YYYY-MM-DDTHH:MM``) and ``tz``:
-a time-zone name (``Europe/Rome``, ``UTC``) or ``browser``, the browser's own offset sent along in
-``offset`` (minutes east of UTC, filled by the page's script).  A script may still give ``when``, an
-ISO-8601 UTC time, as before.  The engine stores and checks the UTC time it is given.
+The form gives ``NAME_local`` (an ``<input type=datetime-local>``: ``YYYY-MM-DDTHH:MM``) and
+``NAME_tz``: a time-zone name (``Europe/Rome``, ``UTC``) or ``browser``, the browser's own offset
+sent along in ``NAME_offset`` (minutes east of UTC, filled by the page's script).  A script may
+still give ``NAME`` itself, an ISO-8601 UTC time.  The step checks the UTC time it is given.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Mapping
 
-__all__ = ["ZONES", "zones", "deadline_utc", "local_value"]
+__all__ = ["ZONES", "zones", "utc_text", "local_value"]
 
 #: The first choices of the time-zone select, before every zone the system knows.
 ZONES = ("browser", "UTC")
@@ -47,18 +48,19 @@ def _zone(name: str, offset: str):
     return ZoneInfo(name)
 
 
-def deadline_utc(form: Mapping[str, str]) -> str:
-    """The form's deadline as the engine takes it (ISO-8601 UTC); raises InputError in one line."""
+def utc_text(form: Mapping[str, str], name: str) -> str:
+    """The form's moment ``name`` as a step takes it (ISO-8601 UTC): from its picker's fields, or the
+    field ``name`` as given; raises InputError in one line."""
     from bellica.geo.errors import InputError
 
-    local = form.get("when_local", "").strip()
+    local = str(form.get(f"{name}_local", "")).strip()
     if not local:
-        return form.get("when", "")
+        return str(form.get(name, "") or "")
     try:
         naive = datetime.strptime(local[:16], "%Y-%m-%dT%H:%M")
     except ValueError:
-        raise InputError(f"deadline {local!r} is not a date and time (YYYY-MM-DDTHH:MM)") from None
-    when = naive.replace(tzinfo=_zone(form.get("tz", "browser"), form.get("offset", "")))
+        raise InputError(f"{name} {local!r} is not a date and time (YYYY-MM-DDTHH:MM)") from None
+    when = naive.replace(tzinfo=_zone(str(form.get(f"{name}_tz", "browser")), str(form.get(f"{name}_offset", ""))))
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

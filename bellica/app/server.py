@@ -17,9 +17,11 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 ``POST /orders``       player    submit (:func:`rounds.submit_orders`, ``submitted_by="token:NAME"``);
                                  again to replace, until the reveal
 ``POST /umpire/start``  umpire    a campaign not started yet: its start (:mod:`.start`)
-``POST /umpire/step``  umpire    ``step`` = publish | reveal | move | administer | victory
-``POST /umpire/deadline`` umpire ``when_local`` + ``tz`` (or the browser's ``offset``), or ``when``
-                                 (ISO-8601 UTC): :mod:`.deadline`; stored in UTC
+``POST /step/NAME``    both      a declared step (:mod:`.step_forms`): the umpire's steps (publish,
+                                 deadline, reveal, move, retreat, result, administer, victory, bots)
+                                 are the forms of its page; ``POST /umpire/step`` names it in
+                                 ``step``; ``POST /umpire/deadline`` takes ``when_local`` + ``tz``
+                                 (or the browser's ``offset``), or ``when`` (ISO-8601 UTC): :mod:`.deadline`
 ``POST /umpire/sql``   umpire    the read-only SQL console (:mod:`.console`)
 ``POST /umpire/result``  umpire  an engagement's result; ``POST /umpire/administer`` the
                                  administration choices; ``POST /retreat`` a retreat (a player:

@@ -86,6 +86,8 @@ class Field:
     invalid: bool = False
     #: The values the ruleset offers for a list (``many``) field, said under it.
     hint: str = ""
+    #: A ``time`` field's time zone (its ``options`` are the zones offered).
+    zone: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
     options: tuple[str, ...] = ()
     if param.kind == "faction" and offered is None:
         offered = tuple(factions)
+    if param.kind == "time":
+        return _time_field(step, param, typed, invalid)
     if param.kind == "flag":
         widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
     elif param.many:
@@ -139,6 +143,17 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
                  invalid=invalid == param.name, hint=hint)
 
 
+def _time_field(step: str, param, typed: Mapping[str, Any] | None, invalid: str) -> Field:
+    """A ``time`` parameter's date-time picker and time zone (:mod:`.deadline`), refilled from ``typed``."""
+    from bellica.app.deadline import ZONES, local_value, zones
+
+    kept = typed or {}
+    value = _typed_text(kept.get(f"{param.name}_local")) or local_value(_typed_text(kept.get(param.name)))
+    return Field(id=f"{step}-{param.name}", name=param.name, label=web_words(param.help), widget="datetime",
+                 value=value, options=ZONES + zones(), zone=_typed_text(kept.get(f"{param.name}_tz")) or "UTC",
+                 required=param.required, invalid=invalid == param.name)
+
+
 def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[str, Any] | None = None,
              invalid: str = "", view=None) -> list[StepForm]:
     """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``;
@@ -151,11 +166,14 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     out = []
     viewer = viewer_of(ident)
     for action in ruleset.open_actions(c, viewer):
+        if any(p.server_file and p.required for p in action.params):
+            continue  # a step that needs a file on the server is the command line's only
         kept = typed if action.name == failed else None
-        offered = [ruleset.choices(c, viewer, action, p) for p in action.params]
+        params = [p for p in action.params if not p.server_file]
+        offered = [ruleset.choices(c, viewer, action, p) for p in params]
         fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "", o)
-                       for p, o in zip(action.params, offered))
-        plot = tuple(p.name for p, o in zip(action.params, offered)
+                       for p, o in zip(params, offered))
+        plot = tuple(p.name for p, o in zip(params, offered)
                      if view is not None and o and p.kind != "flag" and targets_of(view, p.name, o))
         out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
                             action.who == UMPIRE, plot))
@@ -172,6 +190,16 @@ def _here(c, text: str) -> str:
 
 def next_words(c) -> str:
     return _here(c, c.ruleset.next_step(c, c.snapshot()))
+
+
+def map_words(c, text: str) -> str:
+    """``text`` with its hexes named as the map names them, for a ruleset whose map is the hex play
+    aids (:attr:`~bellica.engine.core.ruleset.Ruleset.own_map_layers`: its events name H3 cells)."""
+    if not c.ruleset.own_map_layers or not text:
+        return text
+    from bellica.app.preview import named
+
+    return named(c, text)
 
 
 def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
@@ -256,15 +284,21 @@ def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
 def take_step(c, ident: Identity, name: str, given: Mapping[str, Any]):
     """Run the declared step ``name`` with the text ``given`` as ``ident``: (its events, what it tells
     them).  Raises what refuses it (:class:`HttpError` 403, ``ParamError``, ``InputError``, ``StepRefused``)."""
+    from bellica.app.deadline import utc_text
     from bellica.engine.core.steps import parse_input
 
     c.require_state()
     ruleset = c.ruleset
     action = ruleset.action(name)
     actor = _actor(c, ident, action, given)
+    for p in action.params:  # a file on the server is never a viewer's to name (Param.server_file)
+        if p.server_file and (p.required or _typed_text(given.get(p.name)).strip()):
+            raise HttpError(400, f"{p.label} names a file on the server: only the command line takes it "
+                                 "(on this page, give what it holds in the step's fields)")
+    given = {**given, **{p.name: utc_text(given, p.name) for p in action.params if p.kind == "time"}}
     typed = parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
     events = action.run(c, actor, **typed)
-    return events, [_here(c, line) for line in ruleset.said(c, events, viewer_of(ident)) if line]
+    return events, [map_words(c, _here(c, line)) for line in ruleset.said(c, events, viewer_of(ident)) if line]
 
 
 async def _given(request: Request) -> dict[str, Any]:
@@ -285,7 +319,8 @@ async def _given(request: Request) -> dict[str, Any]:
     return out
 
 
-def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str, Any], err: Exception) -> Response:
+def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str, Any], err: Exception,
+             page_of=None) -> Response:
     from bellica.engine.core.machine import StepRefused
     from bellica.engine.core.steps import ParamError
 
@@ -294,31 +329,37 @@ def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str
     invalid = err.param.name if isinstance(err, ParamError) else ""
     if _wants_json(request):
         return JSONResponse({"error": message, **({"param": invalid} if invalid else {})}, status_code=status)
-    page = home_page(c, ident, error=message, failed=name, typed=given, invalid=invalid)
+    page = (page_of or home_page)(c, ident, error=message, failed=name, typed=given, invalid=invalid)
     return HTMLResponse(page, status_code=status)
 
 
-def step_endpoint(access):
-    """``POST /step/NAME``: the declared step, as the signed-in viewer."""
+def step_endpoint(access, page_of=None, *, name: str = "", renames: Mapping[str, str] | None = None):
+    """``POST /step/NAME`` (or the step ``name``, or one named in the field ``step``): the declared
+    step, as the signed-in viewer, a field of ``renames`` taken under its new name (an older form's
+    spelling); a refusal answers ``page_of(c, ident, error=, failed=, typed=, invalid=)`` (default:
+    this module's page)."""
     async def endpoint(request: Request) -> Response:
         from bellica.geo.errors import BellicaError
 
-        name = request.path_params["name"]
         try:
             given = await _given(request)
         except HttpError as err:
             return _error_response(request, err.status, err.message)
+        step = name or request.path_params.get("name") or _typed_text(given.pop("step", ""))
+        for old, new in (renames or {}).items():
+            if old in given:
+                given[new] = given.pop(old)
 
         def go():
             with access.open(write=True) as c:
                 ident = _identify(c, request, BOTH)
                 try:
-                    _events, said = take_step(c, ident, name, given)
+                    _events, said = take_step(c, ident, step, given)
                 except (BellicaError, HttpError) as err:
-                    return _refused(request, c, ident, name, given, err)
+                    return _refused(request, c, ident, step, given, err, page_of)
                 nxt = next_words(c)
                 if _wants_json(request) or request.headers.get("content-type", "").startswith("application/json"):
-                    return JSONResponse({"step": name, "said": said, "next": nxt})
+                    return JSONResponse({"step": step, "said": said, "next": nxt})
                 # Post/Redirect/Get: a reload shows the page again, it never takes the step twice.
                 return see_page(ident.name, [*said, f"next: {nxt}"], path="/turn")
         return await run_in_threadpool(_guarded, request, go)

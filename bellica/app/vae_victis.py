@@ -1,14 +1,16 @@
-"""The app's pages and forms for Vae Victis campaigns: the order form, the umpire's steps, results.
+"""The app's pages for Vae Victis campaigns: the player's order form, and the umpire's page.
 
 :mod:`bellica.app.routing` sends a Vae Victis campaign's paths here, and those of any ruleset that
-declares no steps as data (its forms are written by hand).  The endpoints are those of the table in
-:mod:`bellica.app.server`'s doc: ``POST /api/check`` (problems, and the move preview's
-warnings), ``POST /api/preview`` (one army's move previewed by the engine, :mod:`.preview`),
-``GET /static/orders_map.js`` (the order form's script: the check, and moves plotted on the map), ``/orders``, ``/umpire/step``,
-``/umpire/deadline``, ``/umpire/sql``, ``/umpire/result``, ``/umpire/administer``, ``/retreat``,
-``/choices`` (a player's own administration choices, :mod:`.vv_choices`), ``/commit`` and ``/reveal-orders``.
+declares no steps as data.  The umpire's steps are the declared steps' forms
+(:mod:`bellica.app.step_forms`, posted to ``/step/NAME``; ``/umpire/step`` names the step in a field
+and ``/umpire/deadline`` takes the deadline picker's older field names, for scripts).  The rest is
+still this module's: ``POST /api/check`` (problems, and the move preview's warnings), ``POST
+/api/preview`` (one army's move previewed by the engine, :mod:`.preview`), ``GET
+/static/orders_map.js`` (the order form's script: the check, and moves plotted on the map),
+``/orders``, ``/umpire/sql``, ``/umpire/result`` and ``/umpire/administer`` (for scripts),
+``/retreat``, ``/choices`` (a player's own administration choices, :mod:`.vv_choices`), ``/commit``
+and ``/reveal-orders``.
 """
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -20,31 +22,32 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bellica.app import adjudication, pages
-from bellica.app.pages import e
 from bellica.app.preview import named, preview_endpoint, static_script
 from bellica.app.render import Markup, render
 from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint, see_page
+from bellica.app.step_forms import step_endpoint
 from bellica.app.tokens import Identity
 from bellica.app.web_words import web_words
 
-__all__ = ["RULESETS", "STEPS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
+__all__ = ["RULESETS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
 
 #: The rulesets whose pages this module writes by hand (:mod:`bellica.app.routing` reads it), though
 #: Vae Victis declares its steps too: its order form checks a whole faction's orders as one types.
 RULESETS = ("vae-victis-ii",)
-#: The umpire's buttons: a step name of the phase machine -> what runs it (results stay on the CLI).
-STEPS = ("publish", "reveal", "move", "administer", "victory")
 BOTH = ("player", "umpire")
 
 
 def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
-              before: int | None = None) -> str:
+              before: int | None = None, error: str | None = None, failed: str = "", typed=None,
+              invalid: str = "") -> str:
     """The signed-in viewer's page: a player's order form, or the umpire's steps; ``said``: what
     their last POST said (Post/Redirect/Get), ``sql``/``sql_html`` the umpire's console, ``before``
-    the log's page."""
+    the log's page; ``error``: the one line a refused declared step ``failed`` answered (the
+    umpire's form keeps what was ``typed``, ``invalid`` the field it names)."""
     if ident.role == "player":
-        return player_page(c, ident, said=said, before=before)
-    return umpire_page(c, ident, said=said, sql=sql, sql_html=sql_html, before=before)
+        return player_page(c, ident, said=said, before=before, error=error)
+    return umpire_page(c, ident, said=said, sql=sql, sql_html=sql_html, before=before, error=error, failed=failed or "",
+                       typed=typed, invalid=invalid)
 
 
 # --- the player's page ---------------------------------------------------------------------------
@@ -284,39 +287,6 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
 # --- the umpire's page ---------------------------------------------------------------------------
 
 
-def allowed_steps(c) -> list[str]:
-    from bellica.engine.core.machine import StepRefused
-
-    snap = c.snapshot()
-    out = []
-    for step in STEPS:
-        try:
-            c.ruleset.require(c, snap, step)
-        except StepRefused:
-            continue
-        out.append(step)
-    from bellica.engine.core.players import seats
-
-    if seats(c.con) and any(a.name == "bots" for a in c.ruleset.open_actions(c, None)):  # "let the bots play"
-        out.append("bots")
-    return out
-
-
-def run_step(c, step: str):
-    from bellica.engine.vae_victis import rounds
-    from bellica.geo.errors import InputError
-
-    steps = {"publish": rounds.publish_initiative, "reveal": rounds.reveal_round, "move": rounds.run_movement,
-             "administer": rounds.run_administration, "victory": rounds.run_victory}
-    if step == "bots":  # the ruleset's declared step (docs/bots.md): every bot seat gives what the round asks now
-        from bellica.engine.core.events import Event
-
-        return [Event(0, "", "said", {}, line) for line in c.ruleset.action("bots").run(c, None)]
-    if step not in steps:
-        raise InputError(f"step {step!r} is not one of {', '.join(STEPS)} (results and retreats have their own forms)")
-    return steps[step](c)
-
-
 def _submitted(c, data) -> str | None:
     """Who has submitted which armies' orders (never what), or None out of the orders phase."""
     from bellica.engine.vae_victis import rounds
@@ -336,32 +306,29 @@ def _submitted(c, data) -> str | None:
 
 
 def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "",
-                choices: str | None = None, error: str | None = None, said: list[str] | None = None,
-                typed: dict[str, str] | None = None, failed: str = "", before: int | None = None) -> str:
-    """The umpire's page (``templates/orders_umpire.html``); ``said``: what the last step said (or
-    ``message``, one line); a refused form (``failed``: its id) shows ``error`` beside it and keeps
-    what was ``typed`` into it (the administration ``choices`` too)."""
-    from bellica.app.adjudication import administration_section, battles_section
-    from bellica.app.deadline import ZONES, local_value, zones
+                error: str | None = None, said: list[str] | None = None, typed: dict | None = None,
+                failed: str = "", invalid: str = "", before: int | None = None) -> str:
+    """The umpire's page (``templates/orders_umpire.html``): the round's status and who has submitted
+    (never what), the engagements, and a form per declared step the umpire may take now
+    (:func:`bellica.app.step_forms.forms_of`); ``said``: what the last step said (or ``message``, one
+    line); a refused step (``failed``: its name) shows ``error`` and keeps what was ``typed`` into it."""
+    from bellica.app.adjudication import battles_section
+    from bellica.app.step_forms import forms_of, next_words
     from bellica.app.vv_choices import choosers_section
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.steps import status_data
 
     status = rounds.round_status(c)
     data = status_data(status, campaign=c)
-    steps = allowed_steps(c)
     submitted = _submitted(c, data)
-    typed = typed or {}
-    deadline_form = {"when_local": typed.get("when_local", local_value(data["deadline"])),
-                     "tz": typed.get("tz", "browser" if failed == "deadline" else "UTC"), "zones": ZONES + zones()}
     return render("orders_umpire.html", title="bellica: umpire", **pages.frame(ident.name),
                   status_lines=[web_words(line) for line in status.lines()], said=_said_lines(said, message),
-                  error=web_words(error) if error else None, failed=failed,
+                  error=web_words(error) if error else None,
                   submitted=Markup(submitted) if submitted is not None else None, deadline=data["deadline"] or "",
-                  deadline_local=_deadline_iso(data["deadline"]), deadline_form=deadline_form,
-                  battles=Markup(battles_section(c, ident, typed if failed.startswith("result-") else None)),
-                  buttons=[s for s in steps if s != "administer"], administering="administer" in steps,
-                  administer=Markup(administration_section(c, choices)) if "administer" in steps else "",
+                  deadline_local=_deadline_iso(data["deadline"]),
+                  battles=Markup(battles_section(c, ident)),
+                  forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), faction=None, word="faction",
+                  next=web_words(next_words(c)),
                   choosers=Markup(choosers_section(c)) if status.phase == "battles" else "",
                   sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
 
@@ -474,57 +441,11 @@ def _refused_page(request: Request, c, ident: Identity, err: Exception, form: di
 
     status = 409 if isinstance(err, StepRefused) else 400
     if ident.role == "umpire":
-        page = umpire_page(c, ident, error=str(err), typed=form, failed=failed, choices=form.get("choices"))
+        page = umpire_page(c, ident, error=str(err))
     else:  # a commitment's digest or a reveal's orders file kept (never the secret); the order form keeps its own
         kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders", "/choices") else None
         page = player_page(c, ident, error=str(err), typed=kept)
     return HTMLResponse(page, status_code=status)
-
-
-def umpire_step(access: CampaignAccess):
-    """``POST /umpire/step``: one of :data:`STEPS`; 303 to the page (Post/Redirect/Get)."""
-    async def endpoint(request: Request) -> Response:
-        form = await _form(request)
-
-        def go(c, ident):
-            from bellica.geo.errors import BellicaError
-
-            try:
-                events = run_step(c, form.get("step", ""))
-            except BellicaError as err:
-                if _wants_json(request):
-                    raise
-                return _refused_page(request, c, ident, err, form, "steps")
-            if _wants_json(request):
-                return JSONResponse({"step": form.get("step"), "events": [ev.text for ev in events if ev.kind != "put_note"]})
-            done = [named(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
-            return see_page(ident.name, done or [f"{form.get('step')}: done"])
-        return await run_in_threadpool(_read, access, request, ("umpire",), go, write=True)
-    return endpoint
-
-
-def umpire_deadline(access: CampaignAccess):
-    """``POST /umpire/deadline``: the round's deadline, from the date-time picker and its time zone
-    (``when_local``, ``tz``, ``offset``: :mod:`.deadline`) or ``when`` (ISO-8601 UTC); stored in UTC."""
-    async def endpoint(request: Request) -> Response:
-        form = await _form(request)
-
-        def go(c, ident):
-            from bellica.app.deadline import deadline_utc
-            from bellica.engine.vae_victis import rounds
-            from bellica.geo.errors import BellicaError
-
-            try:
-                events = rounds.set_deadline(c, deadline_utc(form))
-            except BellicaError as err:
-                if _wants_json(request):
-                    raise
-                return _refused_page(request, c, ident, err, form, "deadline")
-            if _wants_json(request):
-                return JSONResponse({"deadline": events[0].data["value"]})
-            return see_page(ident.name, [events[0].text])
-        return await run_in_threadpool(_read, access, request, ("umpire",), go, write=True)
-    return endpoint
 
 
 def _acted(request: Request, c, ident: Identity, form: dict[str, str], run: Callable) -> Response:
@@ -560,6 +481,18 @@ def _post_choices(c, ident, form):
     return post_choices(c, ident, form)
 
 
+def turn_page(access: CampaignAccess):
+    """``GET /turn?said=KEY``: the page after a declared step (where :func:`step_endpoint` sends it)."""
+    async def endpoint(request: Request) -> Response:
+        from bellica.app.logpage import before_of
+        from bellica.app.server import said_for, said_kwargs
+
+        return await run_in_threadpool(_read, access, request, BOTH, lambda c, ident: HTMLResponse(home_page(
+            c, ident, **said_kwargs(said_for(ident.name, request.query_params.get("said"))),
+            before=before_of(request.query_params.get("before")))))
+    return endpoint
+
+
 def routes(access: CampaignAccess) -> list[Route]:
     """The Vae Victis routes besides the shared pages."""
     return [
@@ -568,8 +501,12 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/static/orders_map.js", static_script("orders_map.js"), methods=["GET"]),
         Route("/static/commit_digest.js", static_script("commit_digest.js"), methods=["GET"]),
         Route("/orders", submit(access), methods=["POST"]),
-        Route("/umpire/step", umpire_step(access), methods=["POST"]),
-        Route("/umpire/deadline", umpire_deadline(access), methods=["POST"]),
+        # The declared steps (step_forms): the umpire's forms, and /umpire/step naming the step in a field.
+        Route("/step/{name}", step_endpoint(access, home_page), methods=["POST"]),
+        Route("/umpire/step", step_endpoint(access, home_page), methods=["POST"]),
+        Route("/turn", turn_page(access), methods=["GET"]),
+        Route("/umpire/deadline", step_endpoint(access, home_page, name="deadline",
+                                                renames={"tz": "when_tz", "offset": "when_offset"}), methods=["POST"]),
         Route("/umpire/sql", console_endpoint(access, umpire_page), methods=["POST"]),
         Route("/umpire/result", action(access, ("umpire",), lambda c, i, f: adjudication.post_result(c, f)), methods=["POST"]),
         Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),

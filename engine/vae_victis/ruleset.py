@@ -89,16 +89,28 @@ class VaeVictisII(Ruleset):
 
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         """A step the position allows now (its machine step, :attr:`steps`); never a view or an
-        offline step, nor the start once started."""
+        offline step, nor the start once started, nor the bots' step while no bot holds a seat."""
         from bellica.geo.errors import BellicaError
 
         if action.opens != "step":
             return False
+        if action.name == "bots":  # offered only where a bot holds a seat (docs/bots.md)
+            from bellica.engine.core.players import seats
+
+            if not seats(campaign.con):
+                return False
         try:
             self.require(campaign, snap, action.machine_step)
         except BellicaError:
             return False
         return True
+
+    def choices(self, campaign, viewer: str | None, action, param):
+        """What a page offers in a step's field (:mod:`.offers`), else the declaration's choices."""
+        from bellica.engine.vae_victis.offers import offered
+
+        found = offered(campaign, viewer, action.name, param.name)
+        return found if found is not None else super().choices(campaign, viewer, action, param)
 
     def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
         """A step's events in words (its bookkeeping notes left out), and the lines it tells as they are."""

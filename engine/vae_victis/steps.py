@@ -151,7 +151,7 @@ FACTION = Param("faction", "The submitting faction.", flag="--faction")
 UMPIRE_FLAG = Param("umpire", "Submit as the umpire (recorded as \"umpire\"), for any army; refused in commit-reveal mode.",
                     "flag", "--umpire")
 ORDERS_FILE = Param("orders_file", "A faction's TOML orders file (format: engine/vae_victis/orders.py).", flag="--file",
-                    metavar="FILE", example="roma.toml")
+                    metavar="FILE", server_file=True, example="roma.toml")
 
 
 def submitter(actor: str | None, umpire: bool) -> tuple[str | None, str]:
@@ -351,7 +351,7 @@ def _result(c, _umpire, *, engagement, winner, draw, casualties, replace):
 
 
 CHOICES = Param("choices_file", "TOML file of umpire/player choices (format: docs/rules/rounds.md).", flag="--choices",
-                metavar="FILE")
+                metavar="FILE", server_file=True)
 
 
 def _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks):
@@ -446,7 +446,7 @@ ACTIONS = (
            example="bellica round show punic.duckdb --faction Carthago"),
     Action("deadline", "The current round's orders deadline, ISO-8601 in UTC; after it `bellica round reveal` may "
                        "reveal.", _deadline, UMPIRE, (
-               Param("when", "The deadline, ISO-8601 in UTC.", required=True, metavar="WHEN",
+               Param("when", "The deadline, ISO-8601 in UTC.", "time", required=True, metavar="WHEN",
                      example="2030-06-01T18:00:00Z"),
            ), details="It may not be before the campaign started nor more than 10 years from now.",
            example="bellica round deadline punic.duckdb 2030-06-01T18:00:00Z"),
@@ -459,17 +459,17 @@ ACTIONS = (
     Action("commitment", "Print the commitment (SHA-256) of an orders file and a secret, offline: no campaign is read.",
            _commitment, UMPIRE, (
                Param("orders_file", "The faction's TOML orders file (format: engine/vae_victis/orders.py).",
-                     flag="--file", required=True, metavar="FILE", example="roma.toml"),
+                     flag="--file", required=True, metavar="FILE", server_file=True, example="roma.toml"),
                Param("secret", "A long random secret, kept until the reveal.", flag="--secret", required=True),
            ), opens="offline", example="bellica round commitment --file roma.toml --secret 5f0c..."),
     Action("commit", "Commit-reveal mode: store a faction's commitment to its orders (only the digest).", _commit, SIDE, (
         DIGEST,
-        Param("orders_file", "Or compute it here from the orders file ...", flag="--file", metavar="FILE"),
+        Param("orders_file", "Or compute it here from the orders file ...", flag="--file", metavar="FILE", server_file=True),
         Param("secret", "... and the secret (only the digest is stored).", flag="--secret"),
     ), actor_help="The committing faction.", example="bellica round commit punic.duckdb --faction Roma --digest 3a7b..."),
     Action("reveal-orders", "Commit-reveal mode: reveal a faction's orders; refused (\"tampered\") unless they give its "
                             "commitment.", _reveal_orders, SIDE, (
-        Param("orders_file", "The orders file committed to.", flag="--file", required=True, metavar="FILE"),
+        Param("orders_file", "The orders file committed to.", flag="--file", required=True, metavar="FILE", server_file=True),
         Param("secret", "The secret committed with it.", flag="--secret", required=True),
     ), actor_help="The revealing faction.",
            example="bellica round reveal-orders punic.duckdb --faction Roma --file roma.toml --secret 5f0c..."),

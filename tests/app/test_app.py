@@ -147,7 +147,7 @@ def test_check_submit_replace_reveal(camp):
     assert r.status_code == 200
     log = roma.get("/").text
     assert "orders received for army 9 from token:roma" in log
-    assert 'id="step-move"' not in umpire.get("/").text  # movement ran: no move button any more
+    assert 'id="move-button"' not in umpire.get("/").text  # movement ran: no move button any more
 
 
 def test_initiative_stage_publish_and_bad_step(tmp_path):
@@ -155,7 +155,7 @@ def test_initiative_stage_publish_and_bad_step(tmp_path):
     tokens = field_campaign(path, publish=False)
     roma, umpire = client(path, tokens["roma"]), client(path, tokens["umpire"])
     page = umpire.get("/").text
-    assert 'id="step-publish"' in page and 'id="step-move"' not in page
+    assert 'id="publish-button"' in page and 'id="move-button"' not in page
     assert 'id="initiative-9"' in roma.get("/").text
     r = roma.post("/api/check", data={"moves-9": "", "moves-10": "", "initiative-9": "Mare Nostrum"})
     assert not r.json()["ok"] and "Mare Nostrum" in r.text

@@ -78,10 +78,10 @@ def _battles(browser, url: str, tokens) -> list[str]:
         page.close()
 
     def moved(page):
-        page.click("#step-move")
+        page.click("#move-button")
         page.locator("#engagement-1").wait_for()
-        page.fill("#casualties-1-9", "250")
-        page.click("#result-1 button")
+        page.fill("#result-casualties", "9=250")  # the declared step's form (step_forms): refused, kept
+        page.click("#result-button")
         page.locator("#error").wait_for()
     return _check(browser, url, tokens["umpire"], "battles (umpire)", moved) + \
         _check(browser, url, tokens["roma"], "battles (roma)")

@@ -52,13 +52,13 @@ def test_the_vae_victis_umpire_has_the_bots_button(tmp_path):
     path = tmp_path / "field.duckdb"
     tokens = field_campaign(path)
     umpire = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens['umpire']}"})
-    assert 'id="step-bots"' not in umpire.get("/").text  # no seat is a bot's
+    assert 'id="bots-button"' not in umpire.get("/").text  # no seat is a bot's
     _access_of(path).release()
     with Campaign.open(path) as c:
         set_seats(c, {"carthago": "heuristic"})
     umpire = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens['umpire']}"})
     page = umpire.get("/").text
-    assert 'id="step-bots"' in page and "carthago (bot: heuristic)" in page
+    assert 'id="bots-button"' in page and "carthago (bot: heuristic)" in page
     r = umpire.post("/umpire/step", data={"step": "bots"})
     assert r.status_code == 200 and "carthago, played by the heuristic bot" in r.text
     _access_of(path).release()

@@ -60,7 +60,7 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path, shared_pl
             umpire = browser.new_context().new_page()
             _offline(umpire, url, outside)
             umpire.goto(f"{url}/?token={tokens['umpire']}")
-            umpire.click("#step-publish")
+            umpire.click("#publish-button")
             expect(umpire.locator("#message")).to_contain_text("naval superiority")
 
             page.goto(f"{url}/")

@@ -47,12 +47,14 @@ def test_a_round_with_a_battle_played_from_browsers(tmp_path):
     # Each player may retreat only its own armies; the umpire records results.
     page = roma.get("/").text
     assert 'id="engagement-1"' in page and 'id="retreat-9"' in page and 'id="retreat-1"' not in page
-    assert 'id="result-1"' not in page  # results are the umpire's
+    assert 'id="form-result"' not in page  # results are the umpire's
     assert 'id="retreat-1"' in carthago.get("/").text
     r = roma.post("/retreat", data={"army": "1"})
     assert r.status_code == 400 and "army 1 is not one you command" in r.text
     page = umpire.get("/").text
-    assert 'id="result-1"' in page and 'id="winner-1"' in page and 'id="casualties-1-9"' in page
+    # The umpire's result is its declared step's form (step_forms), offering the engagement and its armies.
+    assert 'id="form-result"' in page and 'id="result-winner"' in page and 'id="result-casualties"' in page
+    assert '<option value="1">1</option>' in page and "1=PCT, 9=PCT" in page
 
     # A result missing an army's casualties is refused on the umpire's page, nothing stored.
     r = umpire.post("/umpire/result", data={"engagement": "1", "winner": "9", "casualties-9": "25"})
@@ -62,17 +64,19 @@ def test_a_round_with_a_battle_played_from_browsers(tmp_path):
     assert r.status_code == 200 and "army 9 (roma) wins engagement 1, 25% casualties" in r.text
     assert 'id="retreat-9"' not in roma.get("/").text  # an engagement is fought: no retreats any more
 
-    # Administration: the form is the choices file, pre-filled with the round's winner.
+    # Administration: the declared step's form, offering the round's winner an advance.
     page = umpire.get("/").text
-    assert 'id="administer"' in page and "# 9 = 5    # army 9 won engagement 1" in page
-    typed = '[advance]\n9 = "Nowhere 3"\n'
+    assert 'id="form-administer"' in page and "one a line, from: 9=HEX" in page
+    r = umpire.post("/step/administer", data={"advances": "9=Nowhere 3"})
+    assert r.status_code == 400 and "advance of army 9 'Nowhere 3' is neither an H3 cell" in html.unescape(r.text)
+    assert ">9=Nowhere 3</textarea>" in r.text  # the typed choices are kept
+    typed = '[advance]\n9 = "Nowhere 3"\n'  # a script's choices file, posted as text: the same refusal
     r = umpire.post("/umpire/administer", data={"choices": typed})
     assert r.status_code == 400 and "advance of army 9 'Nowhere 3' is neither an H3 cell" in html.unescape(r.text)
-    assert "9 = &quot;Nowhere 3&quot;" in r.text  # the typed choices are kept
     r = umpire.post("/umpire/administer", data={"choices": "[advance]\n"})
     assert r.status_code == 200 and "army 1 (carthago) lost its battle and is removed from the map" in r.text
     r = umpire.post("/umpire/step", data={"step": "victory"}, headers=JSON)
-    assert r.status_code == 200 and any("roma +4 VP: engagement 1 fought (+1) and won (+3)" in t for t in r.json()["events"])
+    assert r.status_code == 200 and any("roma +4 VP: engagement 1 fought (+1) and won (+3)" in t for t in r.json()["said"])
     assert "round 2" in roma.get("/").text
 
     _access_of(path).release()

@@ -1,5 +1,5 @@
-"""The TOML the app writes for people to fill in (the commit-reveal orders file, the administration
-choices) is written by tomli-w, its comments kept and made safe (issue 19, item 2).
+"""The TOML the app writes for people to fill in (the commit-reveal orders file) is written by
+tomli-w, its comments kept and made safe (issue 19, item 2).
 
 A hand-written ``f'faction = "{name}"'`` broke on a quote, a backslash or a newline in a name, and
 a comment naming a faction with a newline turned the rest of the name into TOML.
@@ -46,16 +46,16 @@ def test_the_commit_reveal_orders_file_names_any_faction(monkeypatch):
 def no_winners(monkeypatch):
     import bellica.engine.vae_victis.rounds.machine as machine
 
-    monkeypatch.setattr(machine, "read_round", lambda c: SimpleNamespace(engagement_rows=lambda: []))
+    monkeypatch.setattr(machine, "read_round", lambda c: SimpleNamespace(phase="battles", engagement_rows=lambda: []))
 
 
-def test_the_choices_template_names_a_navy_of_any_faction(no_winners):
-    from bellica.app.adjudication import choices_template
-    from bellica.engine.vae_victis.rounds import parse_choices_text
+def test_the_administer_form_offers_a_navy_of_any_faction(no_winners):
+    """The administration's form is the declared step's (its TOML template is gone with the hand-written
+    form): the navies at sea are offered as NAVY=HEX whatever their faction's name, which is never written."""
+    from bellica.engine.vae_victis.offers import offered
 
-    con = SimpleNamespace(execute=lambda sql: SimpleNamespace(fetchall=lambda: [(7, NAME)]))
-    text = choices_template(SimpleNamespace(con=con))
-    assert tomllib.loads(text) == {"advance": {}, "debark": {},
-                                   "siege": {"start": {}, "take_over": [], "surrender": []}}
-    assert "# 7 = 3    # navy 7 (Ro\"ma\\ Σικελία\\nround = 99\\u0001\\u007f) is at sea" in text
-    parse_choices_text(text, "the form")  # the engine reads the template as it is
+    con = SimpleNamespace(execute=lambda sql: SimpleNamespace(fetchall=lambda: [(7,), (12,)]))
+    campaign = SimpleNamespace(con=con)
+    assert offered(campaign, None, "administer", "debarks") == ("7=HEX", "12=HEX")
+    assert offered(campaign, None, "administer", "advances") == ()  # no engagement won yet
+    assert offered(campaign, NAME, "administer", "debarks") is None  # a faction is offered nothing here

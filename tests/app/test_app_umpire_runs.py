@@ -59,7 +59,7 @@ def test_the_umpire_starts_a_vae_victis_campaign_from_the_page(tmp_path):
     r = umpire.post("/umpire/start", data={"seed": "x5"})
     assert r.status_code == 400 and 'value="x5"' in r.text and 'id="error"' in r.text
     page = _started(umpire, {"seed": "264", "orders_mode": "sealed"})
-    assert "campaign started, round 1" in page and "seed 264" in page and 'id="step-publish"' in page
+    assert "campaign started, round 1" in page and "seed 264" in page and 'id="publish-button"' in page
     assert not CLI.search(page) and unlabelled(page) == []
     assert umpire.post("/umpire/start", data={"seed": "1"}).status_code == 409
     assert 'id="initiative-9"' in roma.get("/").text

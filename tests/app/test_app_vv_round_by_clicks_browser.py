@@ -98,7 +98,7 @@ def _initiative(roma, carthago, umpire, expect) -> None:
     carthago.select_option("#initiative-1", "strength")
     carthago.click("#submit")
     expect(carthago.locator("#message")).to_contain_text("initiative stored")
-    umpire.click("#step-publish")
+    umpire.click("#publish-button")
     expect(umpire.locator("#message")).to_contain_text("naval superiority")
     _shot(umpire, "2-initiative-published")
 
@@ -146,14 +146,14 @@ def _carthago_orders(carthago, expect) -> None:
 
 def _battle(roma, umpire, expect) -> None:
     umpire.goto(umpire.url.split("?")[0])
-    umpire.click("#step-move")
+    umpire.click("#move-button")
     expect(umpire.locator("#message")).to_contain_text("army 10 (roma) embarked at Ostia")
     expect(umpire.locator("#engagement-1")).to_be_visible()
     _shot(umpire, "5-movement")
-    umpire.select_option("#winner-1", "9")
-    umpire.fill("#casualties-1-9", "25")  # casualties as Field of Glory II shows them
-    umpire.fill("#casualties-1-1", "48")
-    umpire.locator("#result-1 button").click()
+    umpire.select_option("#result-engagement", "1")  # the declared result step's form (step_forms)
+    umpire.fill("#result-winner", "9")
+    umpire.fill("#result-casualties", "9=25\n1=48")  # casualties as Field of Glory II shows them
+    umpire.click("#result-button")
     expect(umpire.locator("#message")).to_contain_text("army 9 (roma) wins engagement 1")
     _shot(umpire, "6-battle-result")
     roma.goto(roma.url.split("?")[0])
@@ -172,10 +172,10 @@ def _administration_and_victory(umpire, land: str, expect) -> None:
     expect(umpire.locator("#choosers")).to_contain_text("given by token:roma (sealed until administration)")
     expect(umpire.locator("#choosers")).to_contain_text("not given")  # carthago: nothing chosen
     _shot(umpire, "8-who-has-chosen")
-    umpire.click("#step-administer")
+    umpire.click("#administer-button")
     expect(umpire.locator("#message")).to_contain_text(f"navy 10 (roma) debarked from Ostia 9 11 into {land}")
     _shot(umpire, "9-administration")
-    umpire.click("#step-victory")
+    umpire.click("#victory-button")
     expect(umpire.locator("#round")).to_contain_text("round 2")
     _shot(umpire, "10-victory")
 
