@@ -63,16 +63,20 @@ def one_named(name: str, options: Sequence[str], *, what: str, where: str = "") 
     return found[0]
 
 
-def named(value: str, options: Sequence[str], where: str, word: str) -> str:
+def named(value: str, options: Sequence[str], where: str, word: str, *, allowed: Sequence[str] | None = None,
+          plural: str = "") -> str:
     """The one option ``value`` means (:func:`matches`); otherwise the one :class:`InputError` line
-    ``<where> <value!r> is <word>: [did you mean ...?] use one of <options>`` (``word``: "no nation
-    of this campaign"), or, for a beginning of several, ``<where> <value!r> begins several: <them>:
-    did you mean ...? write more of the name``."""
+    ``<where> <value!r> is <word>: [did you mean ...?] use one of <allowed>`` (``word``: "no nation
+    of this campaign"; ``allowed``: the options that may be given here, by default all of them), or,
+    for a beginning of several, ``<where> <value!r> begins several [<plural>]: <them>: did you
+    mean ...? write more of the name``."""
     found = matches(value, options)
     if len(found) == 1:
         return found[0]
     if found:
-        raise InputError(f"{where} {value!r} begins several ({', '.join(found)}): "
+        several = f"several {plural}" if plural else "several"
+        raise InputError(f"{where} {value!r} begins {several} ({', '.join(found)}): "
                          f"{did_you_mean(value, found, options)}write more of the name")
+    listed = options if allowed is None else allowed
     raise InputError(f"{where} {value!r} is {word}: {did_you_mean(value, found, options)}"
-                     f"use one of {', '.join(options) or 'none'}")
+                     f"use one of {', '.join(listed) or 'none'}")

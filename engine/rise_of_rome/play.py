@@ -262,19 +262,12 @@ def _attack(c, i: StepInput, target: str | None) -> StepOutcome:
 
 def _power_named(scenario: Scenario, name: str, allowed: Sequence[str], where: str,
                  options: Sequence[str] | None = None) -> str:
-    """The power ``name`` means by the one matcher (:mod:`engine.core.names`: any case, a unique
-    beginning, "did you mean"); a refusal lists ``allowed``."""
-    from bellica.engine.core.names import did_you_mean, matches
+    """The power ``name`` means by the one matcher (:func:`engine.core.names.named`: any case, a
+    unique beginning, "did you mean"); a refusal lists ``allowed``."""
+    from bellica.engine.core.names import named
 
     options = list(scenario.nations if options is None else options)
-    found = matches(name, options)
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise InputError(f"{where} {name!r} begins several powers ({', '.join(found)}): "
-                         f"{did_you_mean(name, found, options)}write more of the name")
-    raise InputError(f"{where} {name!r} is no power of this campaign: {did_you_mean(name, found, options)}"
-                     f"use one of {', '.join(allowed) or 'none'}")
+    return named(name, options, where, "no power of this campaign", allowed=allowed, plural="powers")
 
 
 def give_spending(c, given: Spending, defence_split: Mapping[str, int] | None = None) -> list[Event]:
