@@ -543,72 +543,99 @@ def land_pixel_stats(dem_path, cells: Iterable[str], shorelines, *, min_land_ele
     read -58 and -114 m), which is not the island's land.  ``elev_samples`` counts the pixels used;
     ``elev_source`` and ``elev_search_px`` (pixels between the land and the pixels used) say how.
     """
-    import shapely
-
     cell_list = list(dict.fromkeys(str(c) for c in cells))
     rows = []
     if not cell_list:
         return pd.DataFrame(columns=[*STATS_COLUMNS, "elev_source", "elev_search_px"])
     if isinstance(search_pixels, bool) or not isinstance(search_pixels, int) or search_pixels < 0:
         raise InputError(f"search_pixels {search_pixels!r} is not a pixel count: give an integer >= 0")
-    levels, geoms, tree = _land_index(shorelines)
+    land_index = _land_index(shorelines)
     path = Path(dem_path)
     with _open_dem(path) as ds:
-        to_crs = Transformer.from_crs(WGS84, ds.crs.to_wkt(), always_xy=True)
-        inv = ~ds.transform
-
-        def to_pixels(g):
-            """lon/lat geometry -> pixel space (x = column, y = row; pixel (r, c) is the unit box at (c, r))."""
-            def fn(xy):
-                x, y = to_crs.transform(xy[:, 0], xy[:, 1])
-                x, y = np.asarray(x), np.asarray(y)
-                return np.column_stack([inv.a * x + inv.b * y + inv.c, inv.d * x + inv.e * y + inv.f])
-            return shapely.transform(g, fn)
-
+        to_pixels = _lonlat_to_pixels(ds)
         for cell in cell_list:
-            stats, source, dist = (np.nan, np.nan, np.nan, np.nan), "none", np.nan
-            used = 0
-            hex_px = to_pixels(_hex_polygon(cell))
-            c0, r0, c1, r1 = hex_px.bounds
-            m = search_pixels + 1
-            r0, c0 = max(0, math.floor(r0) - m), max(0, math.floor(c0) - m)
-            r1, c1 = min(ds.height, math.ceil(r1) + m), min(ds.width, math.ceil(c1) + m)
-            if r1 > r0 and c1 > c0:
-                window = rasterio.windows.Window(c0, r0, c1 - c0, r1 - r0)
-                values = ds.read(band, window=window).astype(np.float64)
-                valid = _valid_mask(ds, band, window, values)
-                ok = np.isfinite(values) & (values >= min_land_elev)
-                if valid is not None:
-                    ok &= valid
-                if ok.any():  # only now is the land geometry worth computing
-                    land, islands = _land_in(_hex_polygon(cell), levels, geoms, tree)
-                    if land is not None:
-                        rr, cc = np.nonzero(ok)
-                        boxes = shapely.box(cc + c0, rr + r0, cc + c0 + 1, rr + r0 + 1)
-                        land_px = to_pixels(land)
-                        cover = shapely.area(shapely.intersection(boxes, land_px))
-                        hit = cover > 0
-                        if hit.any():
-                            source, dist, w = "hex land", 0.0, cover[hit]
-                            v = values[rr[hit], cc[hit]]
-                        elif islands:
-                            # a continent is clipped to the window before it is projected
-                            box = _px_bounds_lonlat(ds, window)
-                            near = shapely.union_all([to_pixels(shapely.clip_by_rect(g, *box)) for g in islands])
-                            on_island = shapely.area(shapely.intersection(boxes, near))
-                            d = shapely.distance(boxes, land_px)
-                            cand = (on_island > 0) & (d <= search_pixels)
-                            if cand.any():
-                                dmin = d[cand].min()
-                                pick = cand & (d <= dmin + 1e-9)
-                                source, dist, w = "island", float(dmin), on_island[pick]
-                                v = values[rr[pick], cc[pick]]
-                        if source != "none":
-                            stats, used = _weighted_stats(v, w), len(v)
+            stats, used, source, dist = _cell_land_stats(ds, band, cell, to_pixels, land_index, min_land_elev,
+                                                         search_pixels)
             rows.append((cell, *stats, used, source, dist))
     out = pd.DataFrame(rows, columns=[*STATS_COLUMNS, "elev_source", "elev_search_px"])
     out["elev_samples"] = out["elev_samples"].astype("int64")
     return out
+
+
+def _lonlat_to_pixels(ds):
+    """A function taking a lon/lat geometry to the DEM's pixel space (x = column, y = row; pixel
+    (r, c) is the unit box at (c, r))."""
+    import shapely
+
+    to_crs = Transformer.from_crs(WGS84, ds.crs.to_wkt(), always_xy=True)
+    inv = ~ds.transform
+
+    def to_pixels(g):
+        def fn(xy):
+            x, y = to_crs.transform(xy[:, 0], xy[:, 1])
+            x, y = np.asarray(x), np.asarray(y)
+            return np.column_stack([inv.a * x + inv.b * y + inv.c, inv.d * x + inv.e * y + inv.f])
+        return shapely.transform(g, fn)
+
+    return to_pixels
+
+
+def _cell_land_stats(ds, band: int, cell: str, to_pixels, land_index, min_land_elev: float, search_pixels: int):
+    """``(stats, pixels used, elev_source, elev_search_px)`` of one cell's land (module doc of
+    :func:`land_pixel_stats`), from the valid pixels of a window around the cell."""
+    levels, geoms, tree = land_index
+    nothing = (np.nan, np.nan, np.nan, np.nan), 0, "none", np.nan
+    hex_px = to_pixels(_hex_polygon(cell))
+    c0, r0, c1, r1 = hex_px.bounds
+    m = search_pixels + 1
+    r0, c0 = max(0, math.floor(r0) - m), max(0, math.floor(c0) - m)
+    r1, c1 = min(ds.height, math.ceil(r1) + m), min(ds.width, math.ceil(c1) + m)
+    if not (r1 > r0 and c1 > c0):
+        return nothing
+    window = rasterio.windows.Window(c0, r0, c1 - c0, r1 - r0)
+    values = ds.read(band, window=window).astype(np.float64)
+    valid = _valid_mask(ds, band, window, values)
+    ok = np.isfinite(values) & (values >= min_land_elev)
+    if valid is not None:
+        ok &= valid
+    if not ok.any():  # only now is the land geometry worth computing
+        return nothing
+    land, islands = _land_in(_hex_polygon(cell), levels, geoms, tree)
+    if land is None:
+        return nothing
+    picked = _pixels_on_land(ds, window, values, ok, land, islands, to_pixels, search_pixels)
+    if picked is None:
+        return nothing
+    source, dist, v, w = picked
+    return _weighted_stats(v, w), len(v), source, dist
+
+
+def _pixels_on_land(ds, window, values: np.ndarray, ok: np.ndarray, land, islands, to_pixels, search_pixels: int):
+    """``(elev_source, distance in pixels, values, weights)``: the valid pixels over the cell's land,
+    else the nearest ones over the same island within ``search_pixels``; None when neither."""
+    import shapely
+
+    c0, r0 = window.col_off, window.row_off
+    rr, cc = np.nonzero(ok)
+    boxes = shapely.box(cc + c0, rr + r0, cc + c0 + 1, rr + r0 + 1)
+    land_px = to_pixels(land)
+    cover = shapely.area(shapely.intersection(boxes, land_px))
+    hit = cover > 0
+    if hit.any():
+        return "hex land", 0.0, values[rr[hit], cc[hit]], cover[hit]
+    if not islands:
+        return None
+    # a continent is clipped to the window before it is projected
+    box = _px_bounds_lonlat(ds, window)
+    near = shapely.union_all([to_pixels(shapely.clip_by_rect(g, *box)) for g in islands])
+    on_island = shapely.area(shapely.intersection(boxes, near))
+    d = shapely.distance(boxes, land_px)
+    cand = (on_island > 0) & (d <= search_pixels)
+    if not cand.any():
+        return None
+    dmin = d[cand].min()
+    pick = cand & (d <= dmin + 1e-9)
+    return "island", float(dmin), values[rr[pick], cc[pick]], on_island[pick]
 
 
 def _px_bounds_lonlat(ds, window) -> tuple[float, float, float, float]:
