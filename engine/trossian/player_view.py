@@ -59,7 +59,7 @@ def _styles(board, status: dict, viewer: str | None) -> dict[str, Style]:
             "lane": Style(SEA, "zone", 0, "sea lane"),
             "battle": Style("#ff6f00", "outline", 0, "battles to fight on the table"),
             "siege": Style("#6a1b9a", "outline", 0, "pacification and sieges"),
-            "reach": Style("#1b5e20", "outline", 0, f"{viewer}'s armies may reach")}
+            "reach": Style("#1b5e20", "outline", 0, f"{viewer}'s armies under the king's hand may reach")}
 
 
 def _provinces(board, status: dict, places: Places):
@@ -148,11 +148,15 @@ def _forces(status: dict, places: Places, nations=()) -> tuple:
 
 
 def _areas(c, status: dict, places: Places, viewer: str | None) -> tuple:
-    """The battles' and sieges' provinces outlined, and where the viewer's armies may march."""
+    """The battles' and sieges' provinces outlined, and where the viewer's armies may march now:
+    those that take the king's orders at once.  An army that obeys only what a courier brings
+    cannot be sent anywhere this phase, so its reach would mislead (the status says which is which)."""
     reach = []
-    if viewer is not None and c.has_state():  # the viewer's own armies only (tr_march reads no secret of others)
+    at_once = [a["army"] for a in status["armies"] if a["nation"] == viewer and a.get("by_courier") is False]
+    if viewer is not None and c.has_state() and at_once:  # the viewer's own armies only (tr_march reads no secret of others)
         reach = [r[0] for r in c.con.execute(
-            'SELECT DISTINCT "to" FROM tr_march WHERE nation = ? ORDER BY 1', [viewer]).fetchall()]
+            'SELECT DISTINCT "to" FROM tr_march WHERE nation = ? AND list_contains(?, army) ORDER BY 1',
+            [viewer, at_once]).fetchall()]
 
     def outline(name: str, title: str, provinces, style: str, show: bool = True):
         return feature_layer(name, "MultiPolygon", [Feature(as_multi(places.region(p)), {"province": p}, style=style)
@@ -161,7 +165,7 @@ def _areas(c, status: dict, places: Places, viewer: str | None) -> tuple:
 
     return (outline("battle_areas", "battles to fight on the table", [b["province"] for b in status["battles"]], "battle"),
             outline("siege_areas", "pacification and sieges", [s["province"] for s in status["sieges"]], "siege"),
-            outline("reach", f"{viewer}'s armies may reach", reach, "reach", show=False))
+            outline("reach", f"{viewer}'s armies under the king's hand may reach", reach, "reach", show=False))
 
 
 def _panel(status: dict) -> list[tuple[str, str]]:

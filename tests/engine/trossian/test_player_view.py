@@ -88,6 +88,20 @@ def test_a_nation_sees_its_own_couriers_and_strengths_only(campaign):
     assert {f.properties["province"] for f in russia.layer("reach").features} and not russia.layer("reach").show
 
 
+def test_the_reach_outline_counts_only_armies_that_take_orders_at_once(campaign):
+    """An army that obeys only what a courier brings cannot be sent this phase: its marches are
+    not outlined (Russia's army 1 stands in the Tsar's capital and takes orders at once)."""
+    view, status = _view(campaign, "Russia")
+    at_once = {a["army"] for a in status["armies"] if a["nation"] == "Russia" and a["by_courier"] is False}
+    by_courier = {a["army"] for a in status["armies"] if a["nation"] == "Russia" and a["by_courier"]}
+    assert at_once and by_courier
+    with Campaign.open(campaign, read_only=True) as c:
+        rows = c.con.execute('SELECT army, "to" FROM tr_march WHERE nation = ?', ["Russia"]).fetchall()
+    expected = {to for army, to in rows if army in at_once}
+    assert {f.properties["province"] for f in view.layer("reach").features} == expected
+    assert {to for army, to in rows if army in by_courier} - expected  # the couriers' armies would add provinces
+
+
 def test_a_campaign_not_started_is_its_board_alone(tmp_path):
     path = fresh_campaign(tmp_path, tmp_path / "new.duckdb")
     view, _ = _view(path, "Russia")
