@@ -204,12 +204,9 @@ def _absolute_inputs(options: BuildOptions) -> BuildOptions:
 
 def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "object", dict[str, float]]:
     """Compute every per-hex attribute and the neighbour table (no database involved)."""
-    from bellica.etl.dem import dem_stats_by_cell, fill_unsampled_land
-    from bellica.etl.rivers import clip_rivers, read_rivers, select_major_rivers
+    from bellica.etl.dem import dem_stats_by_cell
     from bellica.etl.shorelines import read_shorelines
-    from bellica.etl.terrain import (classify_kinds, classify_terrain, finer_bbox, ground_of, ground_resolution,
-                                     load_ocean, load_terrain_rules, relief_from_finer)
-    from bellica.etl.water import river_cells, water_fractions_by_cell
+    from bellica.etl.terrain import load_ocean, load_terrain_rules
 
     hexgrid.check_resolution(options.res)
     rules = load_terrain_rules(options.terrain_rules)
@@ -239,13 +236,7 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
 
     t = time.perf_counter()
     shorelines = read_shorelines(shore_path)
-    water = water_fractions_by_cell(cell_ids, shorelines)
-    cells = cells.merge(water, on="cell", how="left")
-    # A DEM with nothing over land (all nodata, or the wrong area) would leave every land hex
-    # to a default terrain: refuse it.  A region of open sea needs no elevation.
-    if (cells["land_fraction"] > 0).any() and not dem_has_data(dem, options.bbox):
-        raise InputError(f"DEM {dem} has no valid pixel over region {list(options.bbox)} (all nodata there), "
-                         "yet the region has land: pass a DEM with elevations for it (--dem)")
+    cells = _with_water(cells, cell_ids, shorelines, dem, options)
     step("water fractions", t)
 
     t = time.perf_counter()
@@ -254,6 +245,37 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     step("elevation", t)
 
     t = time.perf_counter()
+    cells, majors = _with_rivers(cells, cell_ids, shorelines, rivers_path, options, rules)
+    step("rivers", t)
+
+    t = time.perf_counter()
+    cells = _classified(cells, neighbors, cell_ids, dem, shorelines, options, rules, ocean)
+    step("classification", t)
+    steps.close()
+    return cells, neighbors, majors, seconds
+
+
+def _with_water(cells: pd.DataFrame, cell_ids: list[str], shorelines, dem: Path, options: BuildOptions) -> pd.DataFrame:
+    """``cells`` with their water fractions; a DEM with no data over the region's land is refused."""
+    from bellica.etl.water import water_fractions_by_cell
+
+    water = water_fractions_by_cell(cell_ids, shorelines)
+    cells = cells.merge(water, on="cell", how="left")
+    # A DEM with nothing over land (all nodata, or the wrong area) would leave every land hex
+    # to a default terrain: refuse it.  A region of open sea needs no elevation.
+    if (cells["land_fraction"] > 0).any() and not dem_has_data(dem, options.bbox):
+        raise InputError(f"DEM {dem} has no valid pixel over region {list(options.bbox)} (all nodata there), "
+                         "yet the region has land: pass a DEM with elevations for it (--dem)")
+    return cells
+
+
+def _with_rivers(cells: pd.DataFrame, cell_ids: list[str], shorelines, rivers_path: Path, options: BuildOptions,
+                 rules) -> tuple[pd.DataFrame, "object"]:
+    """``cells`` with their River flags and ground measures, and the major rivers cut to the hexes."""
+    from bellica.etl.rivers import clip_rivers, read_rivers, select_major_rivers
+    from bellica.etl.terrain import ground_of
+    from bellica.etl.water import river_cells
+
     rivers = read_rivers(rivers_path)
     majors = select_major_rivers(rivers, min_length_km=options.min_river_km) if options.min_river_km is not None else select_major_rivers(rivers)
     wet = river_cells(cell_ids, majors)
@@ -263,9 +285,15 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
     # The River flags come from the whole lines (a line touching a hex's corner flags it); what
     # map_rivers keeps is cut to the hexes: past them a line describes no hex of this map.
     majors = clip_rivers(majors, hexgrid.cells_outline(cell_ids))
-    step("rivers", t)
+    return cells, majors
 
-    t = time.perf_counter()
+
+def _classified(cells: pd.DataFrame, neighbors: pd.DataFrame, cell_ids: list[str], dem: Path, shorelines,
+                options: BuildOptions, rules, ocean) -> pd.DataFrame:
+    """``cells`` with their kind and terrain classes (relief read at the rules' ground resolution)."""
+    from bellica.etl.dem import fill_unsampled_land
+    from bellica.etl.terrain import classify_kinds, classify_terrain, finer_bbox, ground_resolution, relief_from_finer
+
     cells["kind"] = classify_kinds(cells, neighbors, rules=rules, ocean=ocean)
     # Land hexes whose centre samples miss their land (small islands) take it from the DEM's
     # pixels over that land, marked in elev_source (docs/terrain.md, "Small islands").
@@ -282,9 +310,7 @@ def hex_attributes(options: BuildOptions) -> tuple[pd.DataFrame, pd.DataFrame, "
         else:
             log.warning("relief of res %d hexes read on them, not at res %d: too many hexes there", options.res, ground)
     cells["terrain"] = classify_terrain(cells, neighbors, rules=rules)
-    step("classification", t)
-    steps.close()
-    return cells, neighbors, majors, seconds
+    return cells
 
 
 def write_map_database(path: Path, cells: pd.DataFrame, neighbors: pd.DataFrame, rivers, meta: dict) -> None:
