@@ -159,7 +159,7 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``;
     with the viewer's player ``view``, the fields its map's features stand for (clicked to fill)."""
     from bellica.app.step_preview import targets_of
-    from bellica.engine.core.steps import UMPIRE
+    from bellica.engine.core.steps import SIDE, UMPIRE
 
     ruleset = c.ruleset
     factions = ruleset.factions(c)
@@ -168,6 +168,8 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     for action in ruleset.open_actions(c, viewer):
         if any(p.server_file and p.required for p in action.params):
             continue  # a step that needs a file on the server is the command line's only
+        if ident.armies is not None and action.who == SIDE:
+            continue  # an army player's token takes no step of the whole side (_actor)
         kept = typed if action.name == failed else None
         params = [p for p in action.params if not p.server_file]
         offered = [ruleset.choices(c, viewer, action, p) for p in params]
@@ -270,6 +272,9 @@ def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
         if ident.role != "player":
             raise HttpError(403, f"{action.name} is a {word}'s step: the umpire takes none (each {word} acts "
                                  "with its own token)")
+        if ident.armies is not None:  # an army player's token: a step of the whole side is not its to take
+            raise HttpError(403, f"{action.name} is a step of the whole {word}: your token ({ident.name}) commands "
+                                 f"army {', '.join(map(str, ident.armies))} only (its {word}'s own token takes it)")
         params = {p.name for p in action.params}
         for key in {word, *ACTOR_FIELDS} - params:
             named = _typed_text(given.get(key)).strip()
@@ -361,7 +366,8 @@ def step_endpoint(access, page_of=None, *, name: str = "", renames: Mapping[str,
                 if _wants_json(request) or request.headers.get("content-type", "").startswith("application/json"):
                     return JSONResponse({"step": step, "said": said, "next": nxt})
                 # Post/Redirect/Get: a reload shows the page again, it never takes the step twice.
-                return see_page(ident.name, [*said, f"next: {nxt}"], path="/turn")
+                # A ruleset that says_next tells the next step after each (Vae Victis: its status does).
+                return see_page(ident.name, [*said, f"next: {nxt}"] if c.ruleset.says_next else said, path="/turn")
         return await run_in_threadpool(_guarded, request, go)
     return endpoint
 

@@ -150,6 +150,23 @@ def test_check_submit_replace_reveal(camp):
     assert 'id="move-button"' not in umpire.get("/").text  # movement ran: no move button any more
 
 
+def test_a_declared_step_is_the_whole_factions_or_the_umpires(camp):
+    """POST /step/NAME runs a declared step (step_forms) as the token's faction: an army player's token
+    (Scipio: roma's army 10) takes no step of the whole faction, and no form names a file on the server."""
+    path, tokens = camp
+    scipio, roma, umpire = (client(path, tokens[n]) for n in ("Scipio", "roma", "umpire"))
+    r = scipio.post("/step/orders", data={"items": "9=3 3\n10="})
+    assert r.status_code == 403 and "commands army 10 only" in r.text
+    r = roma.post("/step/orders", data={"orders_file": "/etc/passwd"}, headers={"Accept": "application/json"})
+    assert r.status_code == 400 and "names a file on the server" in r.json()["error"]
+    assert roma.post("/step/publish").status_code == 403  # the umpire's step
+    page = umpire.get("/").text
+    assert 'id="form-deadline"' in page and 'name="when_local"' in page and "--choices" not in page
+    r = roma.post("/step/orders", data={"items": "9=3\n10="}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/turn?said=")
+    assert "orders stored (sealed) for armies 9, 10</div>" in roma.get(r.headers["location"]).text  # no next step named
+
+
 def test_initiative_stage_publish_and_bad_step(tmp_path):
     path = tmp_path / "init.duckdb"
     tokens = field_campaign(path, publish=False)
