@@ -90,6 +90,10 @@ class Ruleset:
     order_seal: OrderSeal | None = None
     #: Its web map keeps layers of its own rather than drawing its player view's features.
     own_map_layers: bool = False
+    #: The web app's pages it gets: ``steps``, a form per declared step (bellica/app/step_forms.py);
+    #: ``orders``, a player's order form per army with its moves plotted on the hex map, the steps
+    #: of the umpire still the declared forms (bellica/app/vae_victis.py).
+    web_pages: str = "steps"
     #: The game's name in words (``Magna Graecia``; empty: :attr:`name`).
     title: str = ""
     #: What its messages call a round (``turn``, ``round``, ``phase``).
