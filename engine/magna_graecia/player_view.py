@@ -44,8 +44,7 @@ def _styles(sides: list[str]) -> dict[str, Style]:
         out |= {f"place:{s}": Style(c, "dot", 5, f"{s}'s or allied"), f"walled:{s}": Style(c, "walled", 7, f"{s}'s or allied"),
                 f"stack:{s}": Style(c, "army", 14, s), f"fleet:{s}": Style(c, "navy", 14, s),
                 f"siege:{s}": Style(c, "dashed-ring", 14, "siege in progress (besieger's colour)")}
-    return {**out, "place:": Style(NEUTRAL, "dot", 5, "no owner (neutral)"),
-            "walled:": Style(NEUTRAL, "walled", 7, "no owner (neutral)"),
+    return {**out, "place:": Style(NEUTRAL, "dot", 5, NEUTRAL_WORDS), "walled:": Style(NEUTRAL, "walled", 7, NEUTRAL_WORDS),
             "path:land": Style("#8b5a2b", "line", 3, "land path"), "path:sea": Style("#1f5fa8", "dashed", 2, "sea path"),
             "battle": Style(BATTLE, "battle", 18, "battle due"),
             "entry": Style(BATTLE, "dotted", 4, "the attacker's path of entry (its base edge)")}
@@ -60,8 +59,24 @@ def _years(first, last) -> str | None:
     return f"until {y(last)}" if first is None else f"from {y(first)}" if last is None else f"{y(first)} to {y(last)}"
 
 
-def _places(c, owner: dict[str, str]) -> list[Feature]:
-    """The places of the scenario's year (the board's node map), with the node table's terrain and note."""
+#: The legend's line for a neutral place, saying what the "(n)" after a name counts.
+NEUTRAL_WORDS = "no owner (neutral); \"(n)\" after a name: n commands of a city's own stand there"
+
+
+def _city_forces(status: dict) -> dict[str, int]:
+    """How many commands of a city's own (neutral, or allied to a side that is not the viewer) stand
+    in each node now: the counters :func:`_stacks` leaves to the place's "(n)" (public: every
+    counter's place is)."""
+    out: dict[str, int] = {}
+    for x in status["counters"]:
+        if "side" not in x and x["city"]:
+            out[x["node"]] = out.get(x["node"], 0) + 1
+    return out
+
+
+def _places(c, owner: dict[str, str], neutral: dict[str, int] | None) -> list[Feature]:
+    """The places of the scenario's year (the board's node map), with the node table's terrain and note;
+    ``neutral``: the cities' own commands standing in each place now (None before the start: the node map's)."""
     board = c.board
     rows = {r[0]: r[1:] for r in c.con.execute(
         "SELECT name, terrain, from_year, until_year, note FROM nodes").fetchall()}
@@ -69,14 +84,15 @@ def _places(c, owner: dict[str, str]) -> list[Feature]:
     for name, p in sorted(board.nmap.places.items()):
         terrain, first, last, note = rows.get(name, (None, None, None, None))
         who = owner.get(name, "")
+        commands = p.commands if neutral is None else neutral.get(name, 0)
         out.append(Feature(point(*board.positions[name]),
                            {"place": name, "owner": who or None, "coastal": p.coastal, "fortified": p.fortified,
-                            "commands": p.commands},
-                           label=name + (f" ({p.commands})" if p.commands else ""),
+                            "commands": commands},
+                           label=name + (f" ({commands})" if commands else ""),
                            style=f"{'walled' if p.fortified else 'place'}:{who}",
                            tooltip=(("place", name), ("owner", who or "neutral"), ("terrain", terrain or "?"),
                                     ("coastal", "yes" if p.coastal else "no"), ("fortified", "yes" if p.fortified else "no"),
-                                    ("neutral commands", str(p.commands)), ("stands", _years(first, last)),
+                                    ("neutral commands", str(commands)), ("stands", _years(first, last)),
                                     ("note", note or None))))
     return out
 
@@ -218,7 +234,8 @@ def player_view(c, viewer: str | None) -> PlayerView:
     battles, entries = _battles(status, places)
     layers = (
         feature_layer("paths", "LineString", _paths(c, places), title="Paths"),
-        feature_layer("places", "Point", _places(c, owner), title="Places"),
+        feature_layer("places", "Point", _places(c, owner, _city_forces(status) if c.has_state() else None),
+                      title="Places"),
         feature_layer("battle_entries", "LineString", entries, title="Battles due: attackers' entry"),
         feature_layer("counters", "Point", ((places.inside(x["node"]), x) for x in status["counters"]), public=False,
                       description="a side's own commands in full; the others' only where they stand"),

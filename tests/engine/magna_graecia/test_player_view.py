@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shapely
 
-from bellica.engine.magna_graecia.player_view import _battle, _stacks
+from bellica.engine.magna_graecia.player_view import NEUTRAL_WORDS, _battle, _city_forces, _stacks, _styles
 
 
 class _Places:
@@ -55,3 +55,18 @@ def test_stacks_say_only_what_the_view_holds():
     assert (p["node"], p["side"], p["counters"], p["strength"]) == ("Panormus", "Carthage", 2, None)
     assert carthage.text == "Car x2" and not carthage.sub
     assert dict(carthage.tooltip) == {"side": "Carthage", "node": "Panormus", "counters": "2"}
+
+
+def test_a_places_n_counts_the_city_commands_standing_there_now_and_the_legend_says_so():
+    """The "(n)" after a place's name is what the stacks leave out: the commands of a city's own
+    (neutral, or another side's ally) standing there now, not the node map's count at the start."""
+    status = {"counters": [
+        {"node": "Henna", "owner": "", "city": "Henna", "in_city": True},
+        {"node": "Henna", "owner": "", "city": "Henna", "in_city": True},
+        {"node": "Panormus", "owner": "Carthage", "city": "Panormus", "in_city": True},
+        {"node": "Panormus", "owner": "Carthage", "city": "", "in_city": False},  # a side's: in its stack
+        {"node": "Gela", "owner": "Syracuse", "city": "Gela", "in_city": True, "id": 7, "side": "Syracuse"},  # the viewer's
+    ]}
+    assert _city_forces(status) == {"Henna": 2, "Panormus": 1}
+    assert _city_forces({"counters": [c for c in status["counters"] if c["node"] != "Henna"]}).get("Henna", 0) == 0
+    assert "(n)" in NEUTRAL_WORDS and _styles(["Syracuse"])["place:"].words == NEUTRAL_WORDS
