@@ -1,12 +1,11 @@
-"""Which pages a campaign gets: its ruleset's declared steps, or the Vae Victis order pages.
+"""Which pages a campaign gets: its ruleset's declared steps, or the order pages.
 
-Every ruleset that declares its steps (:meth:`~bellica.engine.core.ruleset.Ruleset.actions`, an
-installed one included) gets the one generic page of :mod:`.step_forms`, unless it is named by
-:data:`bellica.app.vae_victis.RULESETS` (Vae Victis: its order form checks a faction's orders as
-one types, which the generic page does not).  A ruleset that declares no steps gets the Vae
-Victis order pages of :mod:`.vae_victis`, as every campaign did before rulesets were plug-ins.
-The four stepped rulesets (the province games and the node games) have the generic page: their
-hand-written forms (bellica/app/nodes.py, bellica/app/provinces.py) are gone.
+A ruleset says which in :attr:`~bellica.engine.core.ruleset.Ruleset.web_pages`: ``steps`` (the
+default, an installed ruleset's too) gets the one generic page of :mod:`.step_forms`, a form per
+declared step; ``orders`` (Vae Victis II declares it) gets the order pages of :mod:`.vae_victis`:
+a player's order form per army, checked as one types and plotted on the hex map, the umpire's
+steps the declared forms all the same.  A ruleset that declares no steps gets the order pages, as
+every campaign did before rulesets were plug-ins.  No ruleset is named here.
 
 The shared pages (``/``, ``/signin``, ``/signout``, ``/map``) are :mod:`.server`'s; ``/`` asks
 :func:`home_page` for the viewer's page.  Every other path goes, per request, to the route of the
@@ -36,14 +35,13 @@ _KINDS_LOCK = threading.Lock()
 
 
 def kind_of(ruleset) -> str:
-    """The kind of pages of ``ruleset``: :data:`STEPS` or :data:`ORDERS`."""
+    """The kind of pages of ``ruleset``: :data:`STEPS` or :data:`ORDERS` (its :attr:`web_pages`)."""
     from bellica.app.step_forms import declares_steps
 
-    from bellica.app import vae_victis
-
-    if ruleset.name in vae_victis.RULESETS or not declares_steps(ruleset):
-        return ORDERS
-    return STEPS
+    kind = getattr(ruleset, "web_pages", STEPS)
+    if kind not in (STEPS, ORDERS):
+        raise ValueError(f"ruleset {ruleset.name}: web_pages {kind!r} is not one of {STEPS!r}, {ORDERS!r}")
+    return kind if declares_steps(ruleset) else ORDERS
 
 
 def _kind_served(access: CampaignAccess) -> str:

@@ -29,11 +29,8 @@ from bellica.app.step_forms import step_endpoint
 from bellica.app.tokens import Identity
 from bellica.app.web_words import web_words
 
-__all__ = ["RULESETS", "home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
+__all__ = ["home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
 
-#: The rulesets whose pages this module writes by hand (:mod:`bellica.app.routing` reads it), though
-#: Vae Victis declares its steps too: its order form checks a whole faction's orders as one types.
-RULESETS = ("vae-victis-ii",)
 BOTH = ("player", "umpire")
 
 
