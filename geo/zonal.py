@@ -600,9 +600,6 @@ def _sweep_columns(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer") -> Parti
     geometry error): the caller then looks up every sample.  ``raw``: the window's values in their
     own type (e.g. int16, a quarter of float64's bytes to transpose); valid samples are cast.
     """
-    from h3ronpy.vector import ContainmentMode, geometry_to_cells
-    from shapely.geometry import box
-
     H, W = raw.shape
     lats, lons = indexer.lats, indexer.lons
     lon_r = np.radians(lons)
@@ -616,15 +613,7 @@ def _sweep_columns(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer") -> Parti
     desc = key is not tl
     mt = _transposed(m)  # column-major: a column's samples are contiguous
     cols_any = mt.any(axis=1)
-    jv = np.flatnonzero(cols_any)
-    iv = np.flatnonzero(mt.any(axis=0))
-    # every cell meeting the valid samples' extent, padded by an edge: cells missed cost look-ups only
-    pad = math.degrees(h3i.average_hexagon_edge_length(indexer.res, unit="km") / 6371.0088)
-    lat_a, lat_b = lats[iv[0]], lats[iv[-1]]
-    extent = box(max(-180.0, lons[jv[0]] - pad), max(-90.0, min(lat_a, lat_b) - pad),
-                 min(180.0, lons[jv[-1]] + pad), min(90.0, max(lat_a, lat_b) + pad))
-    cells = np.unique(np.asarray(geometry_to_cells(extent, indexer.res, ContainmentMode.Covers), dtype=np.uint64))
-    cells = cells[_near_samples(cells, m, key, desc, lons, _rows_per_cell(indexer.res, lats), pad)]
+    cells = _window_cells(indexer, m, mt, cols_any, key, desc)
     normals, _, _, lon_lo, lon_hi = _cell_geometry(cells)
 
     # (cell, column) pairs: the columns within each cell's longitude range
@@ -634,6 +623,47 @@ def _sweep_columns(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer") -> Parti
     pj = np.arange(ci.size) - np.repeat(np.cumsum(n) - n - a, n)
     keep = cols_any[pj]
     ci, pj = ci[keep], pj[keep]
+    lo, hi = _certified_runs(normals, ci, pj, (cl, sl, co, so), key, desc, H)
+    run = lo < hi
+    ci, pj, lo, hi = ci[run], pj[run], lo[run], hi[run]
+
+    order = np.argsort(pj * H + lo)
+    ci, pj, lo, hi = ci[order], pj[order], lo[order], hi[order]
+    gaps = _rows_between_runs(mt, cols_any, pj, lo, hi)
+    if gaps is None:
+        return None  # overlapping runs: certification would be wrong somewhere; trust h3 alone
+    parts = []
+    looked_up = _gap_partials(raw, m, indexer, *gaps)
+    if looked_up is not None:
+        parts.append(looked_up)
+    if ci.size:
+        parts.append(_run_partials(raw, mt, cells, ci, pj, lo, hi))
+    return combine_partials(parts)
+
+
+def _window_cells(indexer: "_Indexer", m: np.ndarray, mt: np.ndarray, cols_any: np.ndarray, key: np.ndarray,
+                  desc: bool) -> np.ndarray:
+    """Every cell meeting the valid samples' extent, padded by an edge (sorted, unique), less those
+    far from any valid sample: cells missed cost look-ups only."""
+    from h3ronpy.vector import ContainmentMode, geometry_to_cells
+    from shapely.geometry import box
+
+    lats, lons = indexer.lats, indexer.lons
+    jv = np.flatnonzero(cols_any)
+    iv = np.flatnonzero(mt.any(axis=0))
+    pad = math.degrees(h3i.average_hexagon_edge_length(indexer.res, unit="km") / 6371.0088)
+    lat_a, lat_b = lats[iv[0]], lats[iv[-1]]
+    extent = box(max(-180.0, lons[jv[0]] - pad), max(-90.0, min(lat_a, lat_b) - pad),
+                 min(180.0, lons[jv[-1]] + pad), min(90.0, max(lat_a, lat_b) + pad))
+    cells = np.unique(np.asarray(geometry_to_cells(extent, indexer.res, ContainmentMode.Covers), dtype=np.uint64))
+    return cells[_near_samples(cells, m, key, desc, lons, _rows_per_cell(indexer.res, lats), pad)]
+
+
+def _certified_runs(normals: np.ndarray, ci: np.ndarray, pj: np.ndarray, trig, key: np.ndarray, desc: bool,
+                    H: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per (cell, column) pair, the rows ``[lo, hi)`` inside the cell's edges, ends not certified
+    dropped once (then ``lo >= hi`` when the run is given up to h3)."""
+    cl, sl, co, so = trig
     # (6, pairs) layouts: reductions over the edges are then element-wise over long rows
     nx, ny, nz = (np.ascontiguousarray(normals[..., i].T) for i in range(3))
     A = nx[:, ci] * co[pj] + ny[:, ci] * so[pj]  # edge distance = A cos(lat) + B sin(lat)
@@ -668,69 +698,81 @@ def _sweep_columns(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer") -> Parti
         sel = bad[lo[bad] < hi[bad]]
         bad = sel[~certified(row, sel)]
         hi[bad] = lo[bad]
-    run = lo < hi
-    ci, pj, lo, hi = ci[run], pj[run], lo[run], hi[run]
+    return lo, hi
 
-    order = np.argsort(pj * H + lo)
-    ci, pj, lo, hi = ci[order], pj[order], lo[order], hi[order]
+
+def _rows_between_runs(mt: np.ndarray, cols_any: np.ndarray, pj: np.ndarray, lo: np.ndarray,
+                       hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(column, first row, end row)`` of the stretches of rows no run claims, between a column's
+    first and last valid rows (runs sorted by column, then row); None when runs overlap."""
+    H = mt.shape[1]
     first = mt.argmax(axis=1)
     last = H - 1 - mt[:, ::-1].argmax(axis=1)
     head = np.r_[True, pj[1:] != pj[:-1]] if pj.size else np.zeros(0, dtype=bool)
     prev = np.r_[0, hi[:-1]][: hi.size]
     if np.any(lo[~head] < prev[~head]):
-        return None  # overlapping runs: certification would be wrong somewhere; trust h3 alone
+        return None
     prev[head] = first[pj[head]]
     tail = np.r_[head[1:], True] if pj.size else head
     no_run = cols_any.copy()
     no_run[pj] = False
-    # rows of no run, between a column's first and last valid rows: looked up one by one
     g_j = np.r_[pj, pj[tail], np.flatnonzero(no_run)]
     g_lo = np.r_[prev, hi[tail], first[no_run]]
     g_hi = np.r_[lo, last[pj[tail]] + 1, last[no_run] + 1]
-    g_n = np.maximum(g_hi - g_lo, 0)
-    parts = []
-    if g_n.sum():
-        gi = np.arange(int(g_n.sum())) - np.repeat(np.cumsum(g_n) - g_n - g_lo, g_n)
-        gj = np.repeat(g_j, g_n)
-        ok = m[gi, gj]
-        gi, gj = gi[ok], gj[ok]
-        if gi.size:
-            parts.append(partials_from_entries(*_pixel_entries(indexer.cells(gi, gj), raw[gi, gj].astype(np.float64), np.ones(gi.size, dtype=bool))))
+    return g_j, g_lo, g_hi
 
-    if ci.size:
-        # the valid samples in column-major order; run k holds samples s[k] .. e[k] - 1
-        start, stop = pj * H + lo, pj * H + hi
-        flat = mt.ravel()
-        if flat.all():
-            values = _transposed(raw).ravel().astype(np.float64)
-            s, e = start, stop
-        else:
-            values = _transposed(raw).ravel()[flat].astype(np.float64)
-            prefix = np.zeros(flat.size + 1, dtype=np.int64)
-            np.cumsum(flat, out=prefix[1:])
-            s, e = prefix[start], prefix[stop]
-        count = e - s
-        use = count > 0
-        ci, s, e, count = ci[use], s[use], e[use], count[use]
-        # runs are sorted and disjoint: reduce [s, e) at even positions, the gaps between at odd ones
-        idx = np.empty(2 * s.size, dtype=np.int64)
-        idx[0::2], idx[1::2] = s, e
-        values = np.r_[values, 0.0]  # e may be the end of the samples: reduceat needs a valid index
-        tot = np.add.reduceat(values, idx)[0::2]
-        tot_sq = np.add.reduceat(values * values, idx)[0::2]
-        mn = np.minimum.reduceat(values, idx)[0::2]
-        mx = np.maximum.reduceat(values, idx)[0::2]
-        # runs to cells: cells are sorted and unique, so a per-index reduction needs no sort;
-        # bincount adds in run order (exact for integer values, like any order)
-        n = cells.size
-        cnt = np.bincount(ci, weights=count, minlength=n)
-        total, total_sq = np.bincount(ci, weights=tot, minlength=n), np.bincount(ci, weights=tot_sq, minlength=n)
-        lo_v, hi_v = np.full(n, np.inf), np.full(n, -np.inf)
-        np.minimum.at(lo_v, ci, mn)
-        np.maximum.at(hi_v, ci, mx)
-        got = cnt > 0
-        parts.append(Partials(cells[got], cnt[got].astype(np.int64), total[got], total_sq[got], lo_v[got], hi_v[got]))
-    return combine_partials(parts)
+
+def _gap_partials(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer", g_j: np.ndarray, g_lo: np.ndarray,
+                  g_hi: np.ndarray) -> Partials | None:
+    """Partials of the valid samples in the stretches no run claims, each looked up with h3 (None: none)."""
+    g_n = np.maximum(g_hi - g_lo, 0)
+    if not g_n.sum():
+        return None
+    gi = np.arange(int(g_n.sum())) - np.repeat(np.cumsum(g_n) - g_n - g_lo, g_n)
+    gj = np.repeat(g_j, g_n)
+    ok = m[gi, gj]
+    gi, gj = gi[ok], gj[ok]
+    if not gi.size:
+        return None
+    return partials_from_entries(*_pixel_entries(indexer.cells(gi, gj), raw[gi, gj].astype(np.float64), np.ones(gi.size, dtype=bool)))
+
+
+def _run_partials(raw: np.ndarray, mt: np.ndarray, cells: np.ndarray, ci: np.ndarray, pj: np.ndarray, lo: np.ndarray,
+                  hi: np.ndarray) -> Partials:
+    """Partials of the claimed runs' valid samples, each run reduced at once and added to its cell."""
+    H = mt.shape[1]
+    # the valid samples in column-major order; run k holds samples s[k] .. e[k] - 1
+    start, stop = pj * H + lo, pj * H + hi
+    flat = mt.ravel()
+    if flat.all():
+        values = _transposed(raw).ravel().astype(np.float64)
+        s, e = start, stop
+    else:
+        values = _transposed(raw).ravel()[flat].astype(np.float64)
+        prefix = np.zeros(flat.size + 1, dtype=np.int64)
+        np.cumsum(flat, out=prefix[1:])
+        s, e = prefix[start], prefix[stop]
+    count = e - s
+    use = count > 0
+    ci, s, e, count = ci[use], s[use], e[use], count[use]
+    # runs are sorted and disjoint: reduce [s, e) at even positions, the gaps between at odd ones
+    idx = np.empty(2 * s.size, dtype=np.int64)
+    idx[0::2], idx[1::2] = s, e
+    values = np.r_[values, 0.0]  # e may be the end of the samples: reduceat needs a valid index
+    tot = np.add.reduceat(values, idx)[0::2]
+    tot_sq = np.add.reduceat(values * values, idx)[0::2]
+    mn = np.minimum.reduceat(values, idx)[0::2]
+    mx = np.maximum.reduceat(values, idx)[0::2]
+    # runs to cells: cells are sorted and unique, so a per-index reduction needs no sort;
+    # bincount adds in run order (exact for integer values, like any order)
+    n = cells.size
+    cnt = np.bincount(ci, weights=count, minlength=n)
+    total, total_sq = np.bincount(ci, weights=tot, minlength=n), np.bincount(ci, weights=tot_sq, minlength=n)
+    lo_v, hi_v = np.full(n, np.inf), np.full(n, -np.inf)
+    np.minimum.at(lo_v, ci, mn)
+    np.maximum.at(hi_v, ci, mx)
+    got = cnt > 0
+    return Partials(cells[got], cnt[got].astype(np.int64), total[got], total_sq[got], lo_v[got], hi_v[got])
 
 
 def partials_from_window(
@@ -764,19 +806,45 @@ def partials_from_window(
     if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
         raise InputError(f"block {block!r} is not a positive integer: pass e.g. 16")
     k = int(supersample)
-    rows, cols = values.shape
     geographic = lats is not None or lons is not None
     if geographic == (lonlat is not None):
         raise InputError("pixel centres: pass either lats and lons (north-up geographic) or lonlat (any raster), not both or neither")
     if geographic:
-        if lats is None or lons is None or np.ndim(lats) != 1 or np.ndim(lons) != 1:
-            raise InputError("lats and lons must both be 1-D: one latitude per row, one longitude per column")
-        if len(lats) != rows or len(lons) != cols:
-            raise InputError(f"lats ({len(lats)}) / lons ({len(lons)}) do not match the window shape {values.shape}: "
-                             "pass one latitude per row and one longitude per column")
-        dlat, dlon = pixel_step if pixel_step is not None else (None, None)
-        lats = _sub_centres(lats, k, dlat, "window row")
-        lons = _sub_centres(lons, k, dlon, "window column")
+        lats, lons = _sample_centres(lats, lons, values.shape, k, pixel_step)
+    raw, m = _usable_samples(values, valid)
+    if values.size == 0 or not m.any():
+        return empty_partials()
+    if k > 1:
+        raw = np.repeat(np.repeat(raw, k, axis=0), k, axis=1)
+        m = np.repeat(np.repeat(m, k, axis=0), k, axis=1)
+    indexer = _Indexer(res, lats, lons, lonlat, k)
+    if geographic:
+        # raw (e.g. int16) values: the two geographic paths cast only the valid samples to float64
+        if _rows_per_cell(res, indexer.lats) >= SWEEP_MIN_ROWS:
+            swept = _sweep_columns(raw, m, indexer)
+            if swept is not None:
+                return swept
+        return _lookup_partials(raw, m, indexer)
+    return _grid_partials(raw, m, indexer, block)
+
+
+def _sample_centres(lats, lons, shape: tuple[int, int], k: int,
+                    pixel_step: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
+    """A north-up window's row latitudes and column longitudes, checked against its shape, at the
+    supersampled grid's centres."""
+    rows, cols = shape
+    if lats is None or lons is None or np.ndim(lats) != 1 or np.ndim(lons) != 1:
+        raise InputError("lats and lons must both be 1-D: one latitude per row, one longitude per column")
+    if len(lats) != rows or len(lons) != cols:
+        raise InputError(f"lats ({len(lats)}) / lons ({len(lons)}) do not match the window shape {shape}: "
+                         "pass one latitude per row and one longitude per column")
+    dlat, dlon = pixel_step if pixel_step is not None else (None, None)
+    return _sub_centres(lats, k, dlat, "window row"), _sub_centres(lons, k, dlon, "window column")
+
+
+def _usable_samples(values: np.ndarray, valid: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(raw, mask)``: the values (floats as float64, integers as they are) and which are usable:
+    finite and, when a ``valid`` mask is given, valid."""
     if valid is not None:
         valid = np.asarray(valid, dtype=bool)
         if valid.shape != values.shape:
@@ -789,20 +857,13 @@ def partials_from_window(
         m = np.isfinite(raw)
         if valid is not None:
             m &= valid
-    if values.size == 0 or not m.any():
-        return empty_partials()
-    if k > 1:
-        raw = np.repeat(np.repeat(raw, k, axis=0), k, axis=1)
-        m = np.repeat(np.repeat(m, k, axis=0), k, axis=1)
+    return raw, m
+
+
+def _grid_partials(raw: np.ndarray, m: np.ndarray, indexer: "_Indexer", block: int) -> Partials:
+    """Partials of any raster window: grid rows every ``block`` rows are looked up, and the strips
+    between them filled from their bounding rows (module doc)."""
     H, W = raw.shape
-    indexer = _Indexer(res, lats, lons, lonlat, k)
-    if geographic:
-        # raw (e.g. int16) values: the two geographic paths cast only the valid samples to float64
-        if _rows_per_cell(res, indexer.lats) >= SWEEP_MIN_ROWS:
-            swept = _sweep_columns(raw, m, indexer)
-            if swept is not None:
-                return swept
-        return _lookup_partials(raw, m, indexer)
     v = raw.astype(np.float64, copy=False)
     all_valid = bool(m.all())
 
