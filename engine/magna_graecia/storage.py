@@ -162,8 +162,27 @@ def _dicts(snap: Snapshot, table: str) -> list[dict]:
     return sorted((dict(zip(names, r)) for r in rows), key=lambda d: d.get("ord", 0))
 
 
+#: The tables a :class:`GameState` is read from.
+_STATE_TABLES = ("mg_game", "mg_sides", "mg_cities", *(table for table, _attr, _cls in _LISTS))
+#: The last tables read and the state built from them (one entry).  A position's step checks, offers and
+#: player view ask for its state many times (``may_take`` once per declared step: 18 builds where one
+#: does); equal rows give an equal state, and a GameState is frozen, so the last one is handed out again.
+_last: tuple = ((), None)
+
+
 def state_of(snap: Snapshot) -> GameState:
     """The :class:`GameState` the stored tables hold."""
+    global _last
+    key = tuple(tuple(snap.tables[t].items()) for t in _STATE_TABLES)
+    kept_key, kept = _last
+    if kept is not None and kept_key == key:
+        return kept
+    state = _read_state(snap)
+    _last = (key, state)
+    return state
+
+
+def _read_state(snap: Snapshot) -> GameState:
     game = {k[0]: row[1] for k, row in snap.tables["mg_game"].items()}
     sides = {}
     for d in _dicts(snap, "mg_sides"):
