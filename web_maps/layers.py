@@ -581,6 +581,22 @@ class Legend(MacroElement):
                 return div;
             };
             legend.addTo(map);
+            // The legend never runs under the controls at the top of its side (a panel with six
+            // nations' rows, the title): it takes the height the map leaves below them, and scrolls.
+            function fit() {
+                var div = legend.getContainer(), box = map.getContainer().getBoundingClientRect();
+                var side = /leaflet-right/.test(div.parentNode.className) ? 'right' : 'left';
+                var top = map.getContainer().querySelector('.leaflet-top.leaflet-' + side), used = 0;
+                if (top) Array.prototype.forEach.call(top.children, function (el) {
+                    used = Math.max(used, el.getBoundingClientRect().bottom - box.top);
+                });
+                // Anchored at the bottom (above the scale bar): its top may rise to 10 px below them.
+                var css = getComputedStyle(div), pad = parseFloat(css.paddingTop) + parseFloat(css.paddingBottom);
+                var bottom = div.getBoundingClientRect().bottom - box.top;
+                div.style.maxHeight = Math.max(60, bottom - used - 10 - pad) + 'px';
+            }
+            map.on('resize', fit);
+            setTimeout(fit, 0);  // after the other controls are added
         })({{ this.data_json }});
         {% endmacro %}
         """
