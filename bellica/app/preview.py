@@ -20,11 +20,10 @@ from it, ``bellica.web_maps.play_aids.name_hexes``), with the H3 id only as a to
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["hex_name", "hex_names", "named", "preview_json", "check_warnings", "preview_endpoint"]
+__all__ = ["hex_name", "hex_names", "named", "preview_json", "preview_endpoint"]
 
 
 def hex_names(board) -> dict[str, str]:
@@ -80,20 +79,6 @@ def _hex(c, cell: str | None, **extra) -> dict[str, Any] | None:
     return {"cell": cell, "name": hex_name(c, cell), "outline": _outline(c.board, cell), **extra}
 
 
-def own_logistics(c, state, faction: str) -> dict[str, frozenset]:
-    """The faction's own logistics road steps as movement reads them (never another faction's);
-    kept for the round's state (:func:`_round` hands the same state out until the log moves on),
-    so a move plotted click by click computes them once."""
-    from bellica.engine.vae_victis.logistics import logistics_for
-
-    kept = c.board.derived.get("app.own_logistics")
-    if kept is None or kept[0] is not state:
-        kept = c.board.derived["app.own_logistics"] = (state, {})
-    if faction not in kept[1]:
-        kept[1][faction] = {faction: frozenset(logistics_for(c.board, state).road_edges.get(faction, ()))}
-    return kept[1][faction]
-
-
 def your_army(r, ident, text: str):
     """The live army ``text`` names, if the signed-in player commands it; else a 403/400 one-liner."""
     from bellica.app.server import HttpError
@@ -133,6 +118,7 @@ def _round(c, read_round):
 def preview_inputs(c, ident, form: dict[str, str]) -> tuple:
     """What the preview reads of the campaign (under the app's lock): (board, state, army, moves or
     the syntax problem, the faction's logistics road steps)."""
+    from bellica.engine.vae_victis.order_form import own_logistics
     from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
     from bellica.engine.vae_victis.rounds.machine import read_round
 
@@ -168,24 +154,6 @@ def preview_answer(board, state, a, moves, logistics) -> dict[str, Any]:
                       strait=_hex(c, n.strait)) for n in p.next],
         "reachable": [_hex(c, cell, left=left) for cell, left in sorted(p.reachable.items())],
     }
-
-
-def check_warnings(c, r, orders) -> tuple[list, list[str]]:
-    """(problems, warnings) the preview adds to the order check of legal ``orders``: a land move
-    past the army's MP is refused; a navy ending on a Sea hex, a move halted, is warned of."""
-    from bellica.engine.vae_victis.order_aids import preview_move
-
-    problems, warnings = [], []
-    for army, o in sorted(orders.items()):
-        if not o.moves:
-            continue
-        a = r.state.army(army)
-        p = preview_move(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction),
-                         reach=False)
-        if p.refused is not None:
-            problems.append(replace(p.refused, message=named(c, p.refused.message)))
-        warnings += [f"army {army}: {named(c, w)}" for w in p.warnings if not w.startswith("an engagement")]
-    return problems, warnings
 
 
 def preview_endpoint(access):

@@ -50,76 +50,28 @@ def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "
 # --- the player's page ---------------------------------------------------------------------------
 
 
-def _sea_links(text: str) -> list[str]:
-    return [s.strip() for s in text.replace("\n", ";").split(";") if s.strip()]
+def _named(c, problems) -> list:
+    """``problems`` with their hexes named as the map names them (H3 ids out)."""
+    return [replace(p, message=named(c, p.message)) for p in problems]
 
 
 def orders_from_form(r, ident: Identity, form: dict[str, str], c=None):
-    """(orders, problems) of the order form of the moves stage: one entry per live army ``ident``
-    commands; syntax problems (layer 1 of the validator) of every army together.  The form has no
-    initiative field: a use given before publication stands (:func:`initiative_from_form` reads
-    the initiative stage's form)."""
-    from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
+    """(orders, problems) of the order form of the moves stage for the armies ``ident`` commands
+    (:func:`bellica.engine.vae_victis.order_form.orders_from_form`); given ``c``, a move past its
+    army's MP refused too, hexes named."""
+    from bellica.engine.vae_victis.order_form import orders_from_form as read_form, past_mp
 
-    orders, problems = {}, []
-    for a in r.live_armies():
-        if not ident.commands(a) or f"moves-{a.id}" not in form:
-            continue  # an army another player commands, or one the form leaves out (a script's partial orders)
-        moves = form.get(f"moves-{a.id}", "")
-        links = _sea_links(form.get(f"sea-{a.id}", ""))
-        picked = form.get(f"sea-pick-{a.id}", "").strip()  # chosen from the list (the page's script copies it too)
-        if picked and picked not in links:
-            links.append(picked)
-        try:
-            orders[a.id] = army_orders_from_cli(a.id, moves, sea_links=links)
-        except OrderError as err:
-            problems += err.problems
+    orders, problems = read_form(r, ident.commands, form)
     if c is not None:
-        problems += _past_mp(c, r, orders)
+        problems += _named(c, past_mp(c, r, orders))
     return orders, problems
 
 
-def _past_mp(c, r, orders) -> list:
-    """The form refuses a land move its army's MP cannot pay (the seed's army spends its MP and
-    moves no further; a string with moves never made is a slip: issue 21), as the check does."""
-    from bellica.app.preview import named, own_logistics
-    from bellica.engine.vae_victis.order_aids import mp_overrun
-
-    out = []
-    for army, o in sorted(orders.items()):
-        a = r.state.army(army)
-        p = mp_overrun(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
-        if p is not None:
-            out.append(replace(p, message=named(c, p.message)))
-    return out
-
-
 def initiative_from_form(r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
-    """{army: initiative use} of the initiative stage's form (fields ``initiative-ARMY``), for the
-    live armies ``ident`` commands; it never carries moves (issue 21, the initiative lock)."""
-    return {a.id: form[f"initiative-{a.id}"].strip() for a in r.live_armies()
-            if ident.commands(a) and f"initiative-{a.id}" in form}
+    """{army: initiative use} of the initiative stage's form, for the live armies ``ident`` commands."""
+    from bellica.engine.vae_victis.order_form import initiative_from_form as read_form
 
-
-def _initiative_orders(c, r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
-    """The form's initiative uses, checked as :func:`rounds.submit_initiative` checks them (nothing
-    stored); raises the engine's OrderError / InputError."""
-    from dataclasses import replace
-
-    from bellica.engine.vae_victis.model import ArmyOrders
-    from bellica.engine.vae_victis.rounds.machine import require
-    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders, validate
-    from bellica.geo.errors import InputError
-
-    require(c, r, "initiative")
-    uses = initiative_from_form(r, ident, form)
-    if not uses:
-        raise InputError("the form gives no initiative use: it names none of your armies (fields initiative-ARMY)")
-    stored = r.orders_rows()
-    orders = {army: replace(row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army), initiative=use)
-              for army, use in uses.items()}
-    validate(c, r, ident.faction, orders, "the initiative form")
-    return uses
+    return read_form(r, ident.commands, form)
 
 
 def _problem_json(p, c=None) -> dict[str, Any]:
@@ -131,56 +83,16 @@ def _problem_json(p, c=None) -> dict[str, Any]:
 
 
 def check_orders(c, ident: Identity, form: dict[str, str], warnings: list[str] | None = None) -> list:
-    """Every problem of the form's orders as the engine sees them now, nothing stored: the same
-    checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders);
-    in the initiative stage, the initiative uses only.  The move preview adds its refusal of a move
-    past the army's MP, and its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
-    from bellica.engine.vae_victis.orders import OrderError, OrderProblem
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round, require
-    from bellica.engine.vae_victis.rounds.orders_step import order_events
-    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
-    from bellica.geo.errors import InputError
+    """Every problem of the form's orders as the engine sees them now, nothing stored
+    (:func:`bellica.engine.vae_victis.order_form.check_orders`), hexes named as the map names them;
+    the move preview's warnings go into ``warnings``."""
+    from bellica.engine.vae_victis.order_form import check_orders as check
 
-    r = read_round(c)
-    try:
-        if r.stage == STAGE_INITIATIVE:
-            _initiative_orders(c, r, ident, form)
-            return []
-        require(c, r, "orders")
-        if orders_mode(r.snap) == COMMIT_REVEAL:
-            raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
-                             "and reveal it later (the forms on your page)")
-        refuse_after_deadline(r, None, "the order form")
-        orders, problems = orders_from_form(r, ident, form)
-        if not orders and not problems:
-            raise InputError(f"the form gives no orders: {ident.faction} has no live army this round, or the form "
-                             "names none of its armies (fields moves-ARMY)")
-    except OrderError as err:
-        return list(err.problems)
-    except InputError as err:
-        return [OrderProblem(None, "file", str(err))]
-    if orders:
-        # The armies whose fields parse are checked in the position too, so every problem shows at once.
-        try:
-            order_events(c, r, orders, faction=ident.faction, submitted_by=ident.submitted_by, source="the order form")
-        except OrderError as err:
-            problems += list(err.problems)
-        except InputError as err:
-            problems.append(OrderProblem(None, "file", str(err)))
-        problems += _previewed(c, r, orders, problems, warnings)
-    return problems
-
-
-def _previewed(c, r, orders, problems, warnings) -> list:
-    """The move preview's verdict on the legal armies' moves (:func:`bellica.app.preview.check_warnings`):
-    a move past the army's MP refused, a navy ending at sea or a halt warned of (into ``warnings``)."""
-    from bellica.app.preview import check_warnings
-
-    bad = {p.army for p in problems}
-    more, said = check_warnings(c, r, {a: o for a, o in orders.items() if a not in bad})
+    said: list[str] = []
+    problems = check(c, ident.faction, ident.commands, ident.submitted_by, form, said)
     if warnings is not None:
-        warnings += said
-    return more
+        warnings += [named(c, w) for w in said]
+    return _named(c, problems)
 
 
 def _orders_text(o) -> dict[str, str]:

@@ -1,0 +1,173 @@
+"""Vae Victis II's order form read and checked as the rules read orders: pure functions returning data.
+
+A web page (bellica/app/vae_victis.py) holds a faction's orders as one field per army: ``moves-ARMY``
+(the clock positions), ``sea-ARMY`` and ``sea-pick-ARMY`` (its sea links) in the moves stage, and
+``initiative-ARMY`` (the use) in the initiative stage.  These functions turn those fields into the
+rules' orders and every problem the engine sees in them, nothing stored: the page answers HTTP and
+names hexes as its map names them, the rules live here.  ``commands(army)`` says whether the
+signer gives that army its orders (an army player's token commands some of its faction's armies).
+
+Problems and warnings name hexes by their H3 cells, as the rules' own messages do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Mapping
+
+__all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders",
+           "own_logistics", "check_warnings", "check_orders"]
+
+Commands = Callable[[object], bool]
+
+
+def sea_links(text: str) -> list[str]:
+    """The sea links of a field: ``ZONE:STRUCTURE`` items, a semicolon or a line apart."""
+    return [s.strip() for s in text.replace("\n", ";").split(";") if s.strip()]
+
+
+def orders_from_form(r, commands: Commands, form: Mapping[str, str]):
+    """(orders, problems) of the moves stage's form: one entry per live army ``commands`` allows and
+    the form names; syntax problems (layer 1 of the validator) of every army together.  The form has
+    no initiative field: a use given before publication stands."""
+    from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
+
+    orders, problems = {}, []
+    for a in r.live_armies():
+        if not commands(a) or f"moves-{a.id}" not in form:
+            continue  # an army another player commands, or one the form leaves out (a script's partial orders)
+        links = sea_links(form.get(f"sea-{a.id}", ""))
+        picked = form.get(f"sea-pick-{a.id}", "").strip()  # chosen from the list (the page's script copies it too)
+        if picked and picked not in links:
+            links.append(picked)
+        try:
+            orders[a.id] = army_orders_from_cli(a.id, form.get(f"moves-{a.id}", ""), sea_links=links)
+        except OrderError as err:
+            problems += err.problems
+    return orders, problems
+
+
+def own_logistics(c, state, faction: str) -> dict[str, frozenset]:
+    """The faction's own logistics road steps as movement reads them (never another faction's), kept
+    with the board for ``state`` (a move plotted click by click computes them once)."""
+    from bellica.engine.vae_victis.logistics import logistics_for
+
+    kept = c.board.derived.get("app.own_logistics")
+    if kept is None or kept[0] is not state:
+        kept = c.board.derived["app.own_logistics"] = (state, {})
+    if faction not in kept[1]:
+        kept[1][faction] = {faction: frozenset(logistics_for(c.board, state).road_edges.get(faction, ()))}
+    return kept[1][faction]
+
+
+def past_mp(c, r, orders) -> list:
+    """A land move its army's MP cannot pay, refused (the seed's army spends its MP and moves no
+    further: a string with moves never made is a slip, issue 21)."""
+    from bellica.engine.vae_victis.order_aids import mp_overrun
+
+    out = []
+    for army, o in sorted(orders.items()):
+        a = r.state.army(army)
+        p = mp_overrun(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
+        if p is not None:
+            out.append(p)
+    return out
+
+
+def initiative_from_form(r, commands: Commands, form: Mapping[str, str]) -> dict[int, str]:
+    """{army: initiative use} of the initiative stage's form (fields ``initiative-ARMY``), for the
+    live armies ``commands`` allows; it never carries moves (issue 21, the initiative lock)."""
+    return {a.id: form[f"initiative-{a.id}"].strip() for a in r.live_armies()
+            if commands(a) and f"initiative-{a.id}" in form}
+
+
+def initiative_orders(c, r, faction: str, commands: Commands, form: Mapping[str, str]) -> dict[int, str]:
+    """The form's initiative uses, checked as :func:`rounds.submit_initiative` checks them (nothing
+    stored); raises the engine's OrderError / InputError."""
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.rounds.machine import require
+    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders, validate
+    from bellica.geo.errors import InputError
+
+    require(c, r, "initiative")
+    uses = initiative_from_form(r, commands, form)
+    if not uses:
+        raise InputError("the form gives no initiative use: it names none of your armies (fields initiative-ARMY)")
+    stored = r.orders_rows()
+    orders = {army: replace(row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army), initiative=use)
+              for army, use in uses.items()}
+    validate(c, r, faction, orders, "the initiative form")
+    return uses
+
+
+def check_warnings(c, r, orders) -> tuple[list, list[str]]:
+    """(problems, warnings) the move preview adds to the check of legal ``orders``: a land move past
+    the army's MP is refused; a navy ending on a Sea hex, a move halted, is warned of."""
+    from bellica.engine.vae_victis.order_aids import preview_move
+
+    problems, warnings = [], []
+    for army, o in sorted(orders.items()):
+        if not o.moves:
+            continue
+        a = r.state.army(army)
+        p = preview_move(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction),
+                         reach=False)
+        if p.refused is not None:
+            problems.append(p.refused)
+        warnings += [f"army {army}: {w}" for w in p.warnings if not w.startswith("an engagement")]
+    return problems, warnings
+
+
+def _moves_problems(c, r, faction: str, commands: Commands, submitted_by: str, form: Mapping[str, str],
+                    warnings: list[str] | None) -> list:
+    """The moves stage's check: the form's syntax, then the armies whose fields parse in the position
+    too (so every problem shows at once), then the preview's verdict on the legal ones."""
+    from bellica.engine.vae_victis.orders import OrderError, OrderProblem
+    from bellica.engine.vae_victis.rounds.orders_step import order_events
+    from bellica.geo.errors import InputError
+
+    orders, problems = orders_from_form(r, commands, form)
+    if not orders and not problems:
+        raise InputError(f"the form gives no orders: {faction} has no live army this round, or the form "
+                         "names none of its armies (fields moves-ARMY)")
+    if orders:
+        try:
+            order_events(c, r, orders, faction=faction, submitted_by=submitted_by, source="the order form")
+        except OrderError as err:
+            problems += list(err.problems)
+        except InputError as err:
+            problems.append(OrderProblem(None, "file", str(err)))
+        bad = {p.army for p in problems}
+        more, said = check_warnings(c, r, {a: o for a, o in orders.items() if a not in bad})
+        if warnings is not None:
+            warnings += said
+        problems += more
+    return problems
+
+
+def check_orders(c, faction: str, commands: Commands, submitted_by: str, form: Mapping[str, str],
+                 warnings: list[str] | None = None) -> list:
+    """Every problem of the form's orders as the engine sees them now, nothing stored: the same
+    checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders);
+    in the initiative stage, the initiative uses only.  The move preview adds its refusal of a move
+    past the army's MP, and its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
+    from bellica.engine.vae_victis.orders import OrderError, OrderProblem
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round, require
+    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
+    from bellica.geo.errors import InputError
+
+    r = read_round(c)
+    try:
+        if r.stage == STAGE_INITIATIVE:
+            initiative_orders(c, r, faction, commands, form)
+            return []
+        require(c, r, "orders")
+        if orders_mode(r.snap) == COMMIT_REVEAL:
+            raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
+                             "and reveal it later (the forms on your page)")
+        refuse_after_deadline(r, None, "the order form")
+        return _moves_problems(c, r, faction, commands, submitted_by, form, warnings)
+    except OrderError as err:
+        return list(err.problems)
+    except InputError as err:
+        return [OrderProblem(None, "file", str(err))]
