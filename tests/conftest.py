@@ -8,6 +8,7 @@ written in the test itself.
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -46,6 +47,14 @@ HEAVY_FIRST = ("tests/test_readme.py::test_readme_runs_as_written", "tests/test_
 def pytest_collection_modifyitems(config, items) -> None:
     """:data:`HEAVY_FIRST` at the front, each keeping its order (the sort is stable)."""
     items.sort(key=lambda item: not item.nodeid.startswith(HEAVY_FIRST))
+
+
+def pytest_sessionfinish(session) -> None:
+    """The process's chromium and Playwright driver stopped, if a browser test started them
+    (tests/web_maps/browser.py shares them between the browser tests of a process)."""
+    browser = sys.modules.get("tests.web_maps.browser")
+    if browser is not None:
+        browser.stop_shared_session()
 
 
 #: Files :func:`built_once` has built or fetched in this test process: key -> path.

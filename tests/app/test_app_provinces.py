@@ -386,16 +386,14 @@ def test_mare_nostrum_authorisation_matrix(mare):
 
 
 @pytest.mark.browser
-def test_rome_clicks_through_a_turn_in_the_browser(rome):
-    from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
-
-    require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+def test_rome_clicks_through_a_turn_in_the_browser(rome, shared_playwright):
+    from playwright.sync_api import expect
 
     from bellica.app.background import running
+    from tests.web_maps.browser import CHROMIUM, CHROMIUM_ARGS
 
     path, tokens = rome
-    with running(create_app(path)) as url, sync_playwright() as p:
+    with running(create_app(path)) as url, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
             page = browser.new_page()

@@ -5,10 +5,21 @@ it); it never downloads a browser.  Every request that is not ``file:`` or
 ``data:`` is aborted *and* recorded, so a test can assert none was attempted.
 Also a PNG decoder (zlib + numpy; Pillow is not a dependency) for checking
 that a screenshot shows a map rather than a blank page.
+
+One Playwright driver (a node process) and one chromium serve every browser test of a test
+process (:func:`shared_session`; each xdist worker has its own): starting them costs about 1.5 s
+of CPU, more than most of the pages the tests open.  Every test still gets contexts and pages of
+its own (their own cookies, routes and listeners), closed after it; a browser that has died (a
+crash) is launched again for the next test.
+
+Playwright's sync API marks its event loop as the thread's running loop while it is started; the
+loop is marked only while a browser test uses it (:func:`loop_marked`), so that the tests around
+it see no running loop (``asyncio.run`` keeps working in the main thread).
 """
 
 from __future__ import annotations
 
+import asyncio
 import struct
 import zlib
 from contextlib import contextmanager
@@ -43,16 +54,131 @@ class PageRun:
     errors: list[str] = field(default_factory=list)  # console errors and uncaught exceptions
 
 
+class BrowserView:
+    """The shared browser as one test sees it: what it opens is its own, and closed with it."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self._contexts: list = []
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        self._contexts.append(context)
+        return context
+
+    def new_page(self, **options):
+        """A page in a context of its own, as ``Browser.new_page`` makes it (closed with the view)."""
+        return self.new_context(**options).new_page()
+
+    @property
+    def contexts(self) -> list:
+        return [c for c in self._contexts if c in self._browser.contexts]
+
+    def close(self) -> None:
+        for context in self._contexts:
+            try:
+                context.close()
+            except Exception:  # noqa: BLE001  (already closed, or the browser has died)
+                pass
+        self._contexts.clear()
+
+    def __getattr__(self, name):  # version, is_connected ...
+        return getattr(self._browser, name)
+
+
+class _Chromium:
+    def __init__(self, session: "Session"):
+        self._session = session
+
+    def launch(self, *, executable_path=None, args=None, headless=True, **options):
+        """A :class:`BrowserView` of the process's chromium (launched as the tests launched theirs)."""
+        assert executable_path in (None, str(CHROMIUM)) and headless and not options, (executable_path, options)
+        assert args is None or list(args) == CHROMIUM_ARGS, args
+        view = BrowserView(self._session.browser())
+        self._session.views.append(view)
+        return view
+
+
+class Session:
+    """Playwright started once for the process, and its chromium.  Stands in for what
+    ``sync_playwright()`` gives: ``with session as p: p.chromium.launch(...)`` is a
+    :class:`BrowserView` (closed by :meth:`close_views`, after the test)."""
+
+    def __init__(self):
+        from playwright.sync_api import sync_playwright
+
+        self._manager = sync_playwright()
+        self.playwright = self._manager.start()
+        self.loop = asyncio._get_running_loop()
+        asyncio._set_running_loop(None)  # marked again while a test uses it (loop_marked)
+        self._browser = None
+        self.views: list[BrowserView] = []
+        self.chromium = _Chromium(self)
+
+    def browser(self):
+        if self._browser is None or not self._browser.is_connected():
+            self._browser = self.playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                                            headless=True)
+        return self._browser
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def close_views(self) -> None:
+        for view in self.views:
+            view.close()
+        self.views.clear()
+
+    def stop(self) -> None:
+        with loop_marked(self):
+            if self._browser is not None:
+                try:
+                    self._browser.close()
+                except Exception:  # noqa: BLE001  (it has died)
+                    pass
+            self._manager.__exit__()
+
+
+_SESSION: list[Session] = []  # the process's one, once started
+
+
+def shared_session() -> Session:
+    """The test process's :class:`Session`, started the first time a test asks (stopped by
+    :func:`stop_shared_session`, which tests/conftest.py calls when the run ends)."""
+    require_chromium()
+    if not _SESSION:
+        _SESSION.append(Session())
+    return _SESSION[0]
+
+
+def stop_shared_session() -> None:
+    while _SESSION:
+        _SESSION.pop().stop()
+
+
+@contextmanager
+def loop_marked(session: Session):
+    """Playwright's loop marked as the thread's running loop while the block runs (as
+    ``sync_playwright()`` leaves it), and what was marked before marked again after."""
+    before = asyncio._get_running_loop()
+    asyncio._set_running_loop(session.loop)
+    try:
+        yield session
+    finally:
+        asyncio._set_running_loop(before)
+
+
 @contextmanager
 def offline_page(html: Path, *, width: int = 1000, height: int = 750):
-    """Open ``html`` in headless chromium with all non-local requests aborted; yields a :class:`PageRun`."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    """Open ``html`` in headless chromium (the process's one: :func:`shared_session`) with all
+    non-local requests aborted; yields a :class:`PageRun`.  The page's context is closed after."""
+    session = shared_session()
+    with loop_marked(session):
+        context = session.browser().new_context(viewport={"width": width, "height": height}, offline=True)
         try:
-            context = browser.new_context(viewport={"width": width, "height": height}, offline=True)
             run = PageRun(page=None)
 
             def route(r):
@@ -72,7 +198,10 @@ def offline_page(html: Path, *, width: int = 1000, height: int = 750):
             page.goto(html.resolve().as_uri(), wait_until="load")
             yield run
         finally:
-            browser.close()
+            try:
+                context.close()
+            except Exception:  # noqa: BLE001  (the browser has died: the next test launches another)
+                pass
 
 
 def decode_png(data: bytes) -> np.ndarray:
