@@ -223,14 +223,16 @@ def _worded(words: Mapping[str, str | Callable[[Mapping], str]], table: str, val
 class SteppedRuleset(Ruleset):
     """The plug-in hooks every stepped ruleset shares.  A subclass sets ``scenario_name`` (the
     board's name when ``scenario_meta`` names none) and ``start_phase``, and overrides
-    :meth:`folder_summary`, :meth:`start_state` and, for its own tables' words,
+    :meth:`folder_summary`, :meth:`start_state` (unless its ``turn`` module's ``new_game``
+    gives the start) and, for its own tables' words,
     :attr:`row_words` / :attr:`drop_words` (or :meth:`describe_row` / :meth:`describe_drop`).
 
     Its package declares the rest by module, found when first needed: ``rules`` (``Rules``
     with ``from_mapping``, ``default_rules()``, ``rules_with(overrides, *, source)``),
     ``storage`` (``read_scenario(con, name)``, ``write_scenario(con, scenario, rules)``,
-    ``state_rows(scenario, state)``, ``install_views(con)``) and ``scenario``
-    (``load_scenario(folder)``, for :meth:`load_folder`).  A subclass may name any of them
+    ``state_rows(scenario, state)``, ``install_views(con)``), ``scenario``
+    (``load_scenario(folder)``, for :meth:`load_folder`) and ``turn`` (``new_game(board, rules)``,
+    for :meth:`start_state`).  A subclass may name any of them
     itself instead, as a class attribute (a staticmethod) or a method.
     """
 
@@ -342,8 +344,9 @@ class SteppedRuleset(Ruleset):
     # --- the start ------------------------------------------------------------------------------
 
     def start_state(self, campaign, seed: int) -> tuple[Any, list]:
-        """The pure state at the start and the rules' events telling it."""
-        raise NotImplementedError
+        """The pure state at the start and the rules' events telling it (default: the package's
+        ``turn.new_game(board, rules)``, a start that draws no dice and tells nothing)."""
+        return self._declared("turn", "new_game")(campaign.board, campaign.rules), []
 
     def start_snapshot(self, campaign, *, seed: int) -> Snapshot:
         """The campaign before its first step: round 1, :attr:`start_phase`, the keys of

@@ -66,7 +66,6 @@ from .rules import RULESET
 from .status import ACTION_STEPS, OVER, TurnView, next_decision, require, standings_now, turn_view
 from .storage import (GAME_KEYS, SCENARIO_SQL, STATE_SQL, VIEWS_SQL, install_views, lottery_of, read_scenario, state_of,
                       state_rows, write_scenario)
-from .turn import new_game
 
 # The names other modules import from here (the steps, the web app, the demo, the tests), wherever they live now.
 __all__ = [
@@ -134,9 +133,6 @@ class MareNostrum(SteppedRuleset):
     def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} nations, {len(scenario.seas)} sea quadrants, "
                 f"{sum(len(n) for n in scenario.adjacency.values()) // 2} borders, {len(scenario.invaders)} invaders")
-
-    def start_state(self, campaign, seed: int):
-        return new_game(campaign.board, campaign.rules), []
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         scenario, rules = campaign.board, campaign.rules

@@ -73,7 +73,6 @@ from .seal import TROSSIAN_SEAL, TrossianSeal
 from .status import _require, next_decision, status_lines, status_view
 from .storage import (_GAME_KEYS, SCENARIO_SQL, STATE_SQL, VIEWS_SQL, _rows, install_views, read_scenario, state_of,
                       write_scenario)
-from .turn import new_game
 
 # The names other modules import from here (the steps, the player view, the demo, the tests) live in
 # the modules above; they stay importable from ``engine.trossian.ruleset``.
@@ -127,9 +126,6 @@ class Trossian(SteppedRuleset):
     def folder_summary(self, scenario: Scenario) -> str:
         return (f"{len(scenario.nations)} nations, {len(scenario.towns)} towns, "
                 f"{len(scenario.lanes)} sea lanes ({sum(x.freezes for x in scenario.lanes.values())} freeze)")
-
-    def start_state(self, campaign, seed: int):
-        return new_game(campaign.board, campaign.rules), []
 
     def initial_events(self, campaign, *, seed: int) -> list[Event]:
         s = campaign.board
