@@ -1,7 +1,7 @@
 """Provinces where history puts them (issue 22, item 4; docs/provinces.md, "Province scenarios").
 
 Each province scenario's campaign (`bellica campaign new`, its map at the scenario's own
-resolution, built once per test session) is checked against history: the cities below, with
+resolution: the suite's files made once a run, tests/cli/test_exit_codes.py ``_made``) is checked against history: the cities below, with
 their coordinates and the province they belonged to in the scenario's year, were compiled
 from history for this test (not from the scenario files); at least 95% of them must lie in
 their province's hexes (a harbour city in a water hex: its nearest land neighbour, as the
@@ -11,9 +11,6 @@ draw is one of the scenario's declared ``[[exception]]`` rows, drawn as such.
 """
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import duckdb
 import h3
@@ -129,16 +126,19 @@ CHECKED = list(SCENARIOS)  # the scenarios whose provinces are grown from their 
 
 
 @pytest.fixture(scope="session")
-def campaigns(tmp_path_factory):
-    """{scenario: campaign file}, each built once by `bellica campaign new` (its map at its own resolution)."""
+def campaigns(tmp_path_factory, built_once):
+    """{scenario: campaign file}, each as `bellica campaign new` writes it with a map of the
+    scenario's bbox at its own resolution: copies of the files the exit-code walk and the
+    conformance tests start from, built once a run (``built_once``; each is the ruleset's
+    scenario, which for these three is the scenario of the same name)."""
+    from bellica.etl.scenario import load_province_scenario
+    from tests.cli.test_exit_codes import _made
+
     root = tmp_path_factory.mktemp("history")
-    out = {}
-    for name in CHECKED:
-        path = root / f"{name}.duckdb"
-        r = subprocess.run([sys.executable, "-m", "bellica.cli", "campaign", "new", "--scenario", name, "--out", str(path), "-q"],
-                           capture_output=True, text=True, timeout=600)
-        assert r.returncode == 0, r.stderr
-        out[name] = path
+    out = {name: built_once(f"made-{name}", lambda p, n=name: _made(n, p), root / f"{name}.duckdb") for name in CHECKED}
+    for name, path in out.items():  # the map at the scenario's own resolution, as `campaign new` builds it
+        with duckdb.connect(str(path), read_only=True) as con:
+            assert con.execute("SELECT any_value(res) FROM hexes").fetchone()[0] == load_province_scenario(name).resolution, name
     return out
 
 
