@@ -454,5 +454,6 @@ def routes(access) -> list[Route]:
     from bellica.app.preview import static_script
 
     return [Route("/static/steps_map.js", static_script("steps_map.js"), methods=["GET"]),
+            Route("/static/map_frame.js", static_script("map_frame.js"), methods=["GET"]),
             Route("/api/step-map", map_endpoint, methods=["GET"]),
             Route("/api/step-preview", preview_endpoint, methods=["GET"])]

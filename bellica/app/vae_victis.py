@@ -408,6 +408,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/api/check", api_check(access), methods=["POST"]),
         Route("/api/preview", preview_endpoint(access), methods=["POST"]),
         Route("/static/orders_map.js", static_script("orders_map.js"), methods=["GET"]),
+        Route("/static/map_frame.js", static_script("map_frame.js"), methods=["GET"]),
         Route("/static/commit_digest.js", static_script("commit_digest.js"), methods=["GET"]),
         Route("/orders", submit(access), methods=["POST"]),
         # The declared steps (step_forms): the umpire's forms, and /umpire/step naming the step in a field.

@@ -64,17 +64,10 @@
   // --- plotting on the map ------------------------------------------------------------------
   var frame = document.getElementById('map');
   var armiesData = JSON.parse((document.getElementById('army-data') || {}).textContent || '[]');
-  var active = null, last = null, drawn = null, armyLayer = null, previewTimer = null, svg = null;
+  var active = null, last = null, drawn = null, armyLayer = null, previewTimer = null;
+  var shared = window.bellicaMapFrame;  // map_frame.js: the frame's Leaflet and the plot's pane
 
-  function leaflet() {
-    var w = frame && frame.contentWindow;
-    if (!w || !w.L) return null;
-    for (var k in w) {
-      if (k.indexOf('map_') !== 0) continue;
-      try { if (w[k] instanceof w.L.Map) return {L: w.L, map: w[k]}; } catch (e) { /* not a map */ }
-    }
-    return null;
-  }
+  function leaflet() { return shared.leaflet(frame); }
 
   function field(army) { return document.getElementById('moves-' + army); }
   function box(army) { return document.getElementById('preview-' + army); }
@@ -85,18 +78,8 @@
     return [lat / h.outline.length, lng / h.outline.length];
   }
 
-  function renderer(lf) {
-    // Its own pane above the map's canvas and counters, so a click reaches the plotted hexes.
-    if (!svg) {
-      if (!lf.map.getPane('bellicaPlot')) lf.map.createPane('bellicaPlot').style.zIndex = 640;
-      svg = lf.L.svg({pane: 'bellicaPlot'});
-    }
-    return svg;
-  }
-
   function polygon(lf, h, style, cls) {
-    renderer(lf);
-    var opts = {renderer: svg, bubblingMouseEvents: false, className: cls};
+    var opts = {renderer: shared.renderer(lf), bubblingMouseEvents: false, className: cls};
     for (var k in style) opts[k] = style[k];
     return lf.L.polygon(h.outline, opts);
   }
@@ -150,7 +133,7 @@
     });
     var pts = [centre(j.start)];
     (j.steps || []).forEach(function (s) { if (s.hex && s.made) pts.push(centre(s.hex)); });
-    lf.L.polyline(pts, {renderer: renderer(lf), color: '#b71c1c', weight: 4, className: 'plot-path', interactive: false}).addTo(drawn);
+    lf.L.polyline(pts, {renderer: shared.renderer(lf), color: '#b71c1c', weight: 4, className: 'plot-path', interactive: false}).addTo(drawn);
     var end = polygon(lf, j.end, {color: '#b71c1c', weight: 3, fillOpacity: 0.1}, 'plot-end');
     end.bindTooltip('army ' + j.army + ' ends at ' + j.end.name + (j.steps.length ? ': click to take back the last move' : ''));
     end.on('click', takeBack);
@@ -232,7 +215,7 @@
     b.addEventListener('click', function () { select(b.dataset.army); });
   });
   if (frame) {
-    frame.addEventListener('load', function () { armyLayer = null; drawn = null; svg = null; drawArmies(); if (active && last) draw(last); });
+    frame.addEventListener('load', function () { armyLayer = null; drawn = null; drawArmies(); if (active && last) draw(last); });
     drawArmies();
   }
 })();

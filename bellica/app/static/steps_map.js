@@ -12,24 +12,12 @@
   var forms = Array.prototype.slice.call(document.querySelectorAll('form.step'));
   var mapNote = document.getElementById('plot-map-note');
   var active = null;   // {form, step, plot: [field names], map: {name: param}, answer}
-  var drawn = null, svg = null, seq = 0, typingTimer = null, setting = false;
+  var drawn = null, seq = 0, typingTimer = null, setting = false;
+  var shared = window.bellicaMapFrame;  // map_frame.js: the frame's Leaflet and the plot's pane
 
-  function leaflet() {
-    var w = frame && frame.contentWindow;
-    if (!w || !w.L) return null;
-    for (var k in w) {
-      if (k.indexOf('map_') !== 0) continue;
-      try { if (w[k] instanceof w.L.Map) return {L: w.L, map: w[k]}; } catch (e) { /* not a map */ }
-    }
-    return null;
-  }
+  function leaflet() { return shared.leaflet(frame); }
 
-  function pane(lf) {
-    // Its own pane above the map's layers and counters, so a click reaches the plotted targets.
-    if (!lf.map.getPane('bellicaSteps')) lf.map.createPane('bellicaSteps').style.zIndex = 640;
-    if (!svg) svg = lf.L.svg({pane: 'bellicaSteps'});
-    return svg;
-  }
+  function pane(lf) { return shared.renderer(lf); }
 
   function getJSON(url) {
     return fetch(url, {credentials: 'same-origin', headers: {Accept: 'application/json'}})
@@ -140,7 +128,7 @@
       // whose name the map already writes, a ring (its name in the tooltip).
       var short = t.value.length <= 4 || index > 0;
       var text = short ? t.value.replace(/[&<>"]/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }) : '';
-      layer = lf.L.marker(t.at, {pane: 'bellicaSteps', keyboard: false, icon: lf.L.divIcon({
+      layer = lf.L.marker(t.at, {pane: shared.pane, keyboard: false, icon: lf.L.divIcon({
         className: 'plot-target-icon', iconSize: null, iconAnchor: short ? [12 - 30 * index, 12] : [9, 9],
         html: '<span style="display:inline-block;box-sizing:border-box;border-radius:10px;font:bold 12px sans-serif;text-align:center;' +
               (short ? 'min-width:1.4em;padding:2px 4px;' : 'width:18px;height:18px;') +
@@ -260,7 +248,7 @@
   }
   document.addEventListener('keydown', onKey);
   if (frame) {
-    frame.addEventListener('load', function () { svg = null; drawn = null; listenOnMap(); draw(); });
+    frame.addEventListener('load', function () { drawn = null; listenOnMap(); draw(); });
     if (frame.contentDocument && frame.contentDocument.readyState === 'complete') listenOnMap();
   }
 })();
