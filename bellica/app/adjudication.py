@@ -1,4 +1,4 @@
-"""The app's forms for the rest of a round: engagement results and retreats (phase 3), the
+"""The app's forms for the rest of a round: the engagements and a player's retreats (phase 3), the
 administration choices (phase 4), and commit-reveal orders, so a round with battles is played
 from browsers alone.
 
@@ -9,8 +9,6 @@ refusal is the engine's:
 ================================  =========  ==================================================
 form (POST)                       who        engine call
 ================================  =========  ==================================================
-``/umpire/result``                umpire     ``rounds.record_result`` (``replace`` ticked: a
-                                             correction, as ``bellica round result --replace``)
 ``/retreat``                      both       ``rounds.declare_retreat``: a player only for the
                                              armies it commands, the umpire for any
 ``/umpire/administer``            umpire     ``rounds.run_administration`` with the choices
@@ -27,8 +25,9 @@ Decisions where the issue is silent:
   rather than fight); the umpire may declare any, for players who send it by other means.
 * The umpire's page has no form of its own for a result, a retreat or the administration: they
   are the declared steps' forms (bellica/app/step_forms.py, the values offered by
-  engine/vae_victis/offers.py); ``/umpire/result`` and ``/umpire/administer`` (the choices in the
-  administration choices format) stay for scripts that post them.
+  engine/vae_victis/offers.py); ``/umpire/administer`` (the choices in the administration choices
+  format) stays for scripts that post it, and ``/umpire/result`` (``casualties-ARMY`` fields) runs
+  the declared result step (bellica/app/vae_victis.py).
 * Commit-reveal in the browser: the orders file and its digest are made by the page's own script
   on the player's machine (static/commit_digest.js, the engine's canonical JSON and SHA-256) and
   only the digest is posted, because the point of the mode is that the server never holds the
@@ -42,7 +41,7 @@ from typing import Mapping
 
 from bellica.app.pages import e
 
-__all__ = ["battles_section", "commit_reveal_section", "post_result", "post_retreat",
+__all__ = ["battles_section", "commit_reveal_section", "post_retreat",
            "post_administer", "post_commit", "post_reveal"]
 
 
@@ -95,25 +94,6 @@ def _whole(value: str, what: str) -> int:
     if n is None:
         raise InputError(f"{what} {value!r} is not a whole number in digits 0-9")
     return n
-
-
-def post_result(c, form: Mapping[str, str]):
-    """``/umpire/result``: engagement, winner (an army, ``defender`` or ``draw``), casualties-ARMY, replace."""
-    from bellica.engine.vae_victis import rounds
-    from bellica.geo.errors import InputError
-
-    engagement = _whole(form.get("engagement", ""), "engagement")
-    casualties = {}
-    for key, value in form.items():
-        if key.startswith("casualties-"):
-            army = _whole(key.removeprefix("casualties-"), "army")
-            pct = _whole(value, f"army {army}'s casualties")
-            if pct > 100:
-                raise InputError(f"army {army}'s casualties {value!r} are not a percentage 0-100")
-            casualties[army] = pct
-    winner = form.get("winner", "").strip()
-    won = winner if winner in ("draw", "defender") else _whole(winner, "winner")
-    return rounds.record_result(c, engagement, rounds.result_outcomes(won, casualties), correction=bool(form.get("replace")))
 
 
 def post_retreat(c, ident, form: Mapping[str, str]):

@@ -338,11 +338,11 @@ def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str
     return HTMLResponse(page, status_code=status)
 
 
-def step_endpoint(access, page_of=None, *, name: str = "", renames: Mapping[str, str] | None = None):
+def step_endpoint(access, page_of=None, *, name: str = "", adapt=None):
     """``POST /step/NAME`` (or the step ``name``, or one named in the field ``step``): the declared
-    step, as the signed-in viewer, a field of ``renames`` taken under its new name (an older form's
-    spelling); a refusal answers ``page_of(c, ident, error=, failed=, typed=, invalid=)`` (default:
-    this module's page)."""
+    step, as the signed-in viewer, its fields first given to ``adapt(fields) -> fields`` (an older
+    form's spelling of them); a refusal answers ``page_of(c, ident, error=, failed=, typed=,
+    invalid=)`` (default: this module's page)."""
     async def endpoint(request: Request) -> Response:
         from bellica.geo.errors import BellicaError
 
@@ -351,9 +351,8 @@ def step_endpoint(access, page_of=None, *, name: str = "", renames: Mapping[str,
         except HttpError as err:
             return _error_response(request, err.status, err.message)
         step = name or request.path_params.get("name") or _typed_text(given.pop("step", ""))
-        for old, new in (renames or {}).items():
-            if old in given:
-                given[new] = given.pop(old)
+        if adapt is not None:
+            given = adapt(given)
 
         def go():
             with access.open(write=True) as c:

@@ -390,6 +390,24 @@ def _post_choices(c, ident, form):
     return post_choices(c, ident, form)
 
 
+def _deadline_fields(given: dict) -> dict:
+    """The deadline picker's older field names (``tz``, ``offset``) as the declared step's ``when_*``."""
+    renamed = {"tz": "when_tz", "offset": "when_offset"}
+    return {renamed.get(k, k): v for k, v in given.items()}
+
+
+def _result_fields(given: dict) -> dict:
+    """An older result form's fields (``casualties-ARMY``: PCT each; ``winner`` ``draw``) as the declared
+    result step's (``casualties``: ARMY=PCT items; ``draw``)."""
+    out = {k: v for k, v in given.items() if not k.startswith("casualties-")}
+    out["casualties"] = [f"{k.removeprefix('casualties-')}={str(v).strip()}" for k, v in given.items()
+                         if k.startswith("casualties-")]
+    if str(out.get("winner", "")).strip() == "draw":
+        out.pop("winner")
+        out["draw"] = "on"
+    return out
+
+
 def turn_page(access: CampaignAccess):
     """``GET /turn?said=KEY``: the page after a declared step (where :func:`step_endpoint` sends it)."""
     async def endpoint(request: Request) -> Response:
@@ -415,10 +433,10 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/step/{name}", step_endpoint(access, home_page), methods=["POST"]),
         Route("/umpire/step", step_endpoint(access, home_page), methods=["POST"]),
         Route("/turn", turn_page(access), methods=["GET"]),
-        Route("/umpire/deadline", step_endpoint(access, home_page, name="deadline",
-                                                renames={"tz": "when_tz", "offset": "when_offset"}), methods=["POST"]),
+        Route("/umpire/deadline", step_endpoint(access, home_page, name="deadline", adapt=_deadline_fields),
+              methods=["POST"]),
         Route("/umpire/sql", console_endpoint(access, umpire_page), methods=["POST"]),
-        Route("/umpire/result", action(access, ("umpire",), lambda c, i, f: adjudication.post_result(c, f)), methods=["POST"]),
+        Route("/umpire/result", step_endpoint(access, home_page, name="result", adapt=_result_fields), methods=["POST"]),
         Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),
               methods=["POST"]),
         Route("/retreat", action(access, BOTH, adjudication.post_retreat), methods=["POST"]),
