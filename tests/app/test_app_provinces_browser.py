@@ -112,12 +112,16 @@ def _recorded(path, turn: int) -> tuple[dict | None, list[tuple]]:
     """(the Defense split noted for ``turn``, the provinces chosen in it) as the campaign stores them."""
     from bellica.engine.core.campaign import Campaign
 
-    _access_of(path).release()
-    with Campaign.open(path, read_only=True) as c:
-        snap = c.snapshot()
-        split = snap.note(turn, "defence_split")
-        chosen = sorted((b, k, p) for (t, b, k), (_t, _b, _k, p) in snap.tables["ror_province_choices"].items()
-                        if t == turn)
+    access = _access_of(path)
+    # Under the app's lock: the page's own requests (its map, its status) would otherwise reopen the
+    # file read-write between the release and this read-only open, which DuckDB refuses in one process.
+    with access.lock:
+        access.release()
+        with Campaign.open(path, read_only=True) as c:
+            snap = c.snapshot()
+            split = snap.note(turn, "defence_split")
+            chosen = sorted((b, k, p) for (t, b, k), (_t, _b, _k, p) in snap.tables["ror_province_choices"].items()
+                            if t == turn)
     return split, chosen
 
 
