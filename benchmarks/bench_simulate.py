@@ -20,7 +20,10 @@ Rows:
 (g) ``bellica simulate magna-graecia`` of each of the four scenarios (20 games each, heuristic
     sides; 2 games of one turn with ``--quick``);
 (h) ``bellica simulate trossian`` of a decade (10 games, heuristic nations; 1 game of 3 rounds
-    with ``--quick``).
+    with ``--quick``);
+(i) with ``--schedulers`` only: each of the five rulesets, 10 games (2 with ``--quick``; shortened
+    games for the three played on a campaign file, :data:`SCHEDULER_STUDIES`) through the command on
+    2 local processes and on a Dask ``LocalCluster`` of 2 workers, whose rows must be the same.
 
 The benchmark checks that the pool's first runs equal the one-process runs (same seeds, same
 outcomes).  The full run copies its charts to ``benchmarks/simulate-rise-of-rome.png`` and
@@ -28,8 +31,8 @@ outcomes).  The full run copies its charts to ``benchmarks/simulate-rise-of-rome
 campaigns, a sample of 20; 20 games, a sample of 5) leaves them alone.
 
 ``run(work_dir, quick=...)`` returns rows for ``benchmarks/run.py``.  Run alone:
-``python -m benchmarks.bench_simulate [--quick] [--mare-nostrum | --campaigns] [--scheduler ADDR]``
-(``--mare-nostrum``: only rows (c) and (d); ``--campaigns``: only rows (e) to (h)).
+``python -m benchmarks.bench_simulate [--quick] [--mare-nostrum | --campaigns | --schedulers] [--scheduler ADDR]``
+(``--mare-nostrum``: only rows (c) and (d); ``--campaigns``: only rows (e) to (h); ``--schedulers``: only row (i)).
 """
 
 from __future__ import annotations
@@ -273,6 +276,50 @@ def trossian_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None 
                  f"{_spread(doc, 'margin')} provinces")]
 
 
+#: Row (i): each ruleset's study as the scheduler check plays it: (ruleset, its arguments beyond the
+#: campaign file, the campaign file's scenario, or None for a ruleset that plays its scenario as shipped).
+SCHEDULER_STUDIES = (
+    ("rise-of-rome", (), None),
+    ("mare-nostrum", (), None),
+    ("vae-victis-ii", ("--rounds", 2, "--seat", "Roma=random"), "first-punic-war"),
+    ("magna-graecia", ("--rounds", 3), "magna-graecia/pyrrhic"),
+    ("trossian", ("--rounds", 4), "trossian"),
+)
+
+
+def scheduler_rows(work_dir: Path, *, quick: bool = False) -> list[dict]:
+    """Row (i): every ruleset's games through ``bellica simulate`` on 2 local processes and on a Dask
+    LocalCluster of 2 single-threaded workers: the rows must be the same (docs/simulate.md gives the
+    100-game figures)."""
+    from distributed import LocalCluster
+
+    runs = 2 if quick else 10
+    work = Path(work_dir) / "bench-simulate-schedulers"
+    work.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        for ruleset, extra, scenario in SCHEDULER_STUDIES:
+            args = ["simulate", ruleset, "--runs", runs, "--seed", SEED, "--json", "-q", "--force", *extra]
+            if scenario == "first-punic-war":
+                args += ["--campaign", _first_punic_war(work)]
+            elif scenario:
+                campaign = work / f"{ruleset}.duckdb"
+                _quiet("campaign", "new", "--scenario", scenario, "--out", campaign, "--force")
+                args += ["--campaign", campaign]
+            took = {}
+            for where, flags in (("local", ["--workers", 2]), ("dask", ["--scheduler", cluster.scheduler_address])):
+                t = time.perf_counter()
+                _cli(*args, *flags, "--out", work / f"{ruleset}-{where}")
+                took[where] = time.perf_counter() - t
+            same = all((work / f"{ruleset}-local" / f).read_bytes() == (work / f"{ruleset}-dask" / f).read_bytes()
+                       for f in ("runs.csv", "summary.json"))
+            assert same, f"{ruleset}: the Dask cluster's rows differ from the local pool's"
+            rows.append(_row(f"{ruleset}: {runs} games on 2 local processes and on a Dask LocalCluster", round(took["local"], 1),
+                             "s", f"Dask: {took['dask']:.1f} s", round(took["dask"] / took["local"], 2),
+                             f"seed {SEED} {' '.join(map(str, extra))}; runs.csv and summary.json identical both ways"))
+    return rows
+
+
 def campaign_rows(work_dir: Path, *, quick: bool = False, scheduler: str | None = None) -> list[dict]:
     """Rows (e) to (h)."""
     return [*vae_victis_rows(work_dir, quick=quick, scheduler=scheduler),
@@ -289,10 +336,15 @@ if __name__ == "__main__":
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of the local cores")
     parser.add_argument("--mare-nostrum", action="store_true", help="only the Mare Nostrum rows")
     parser.add_argument("--campaigns", action="store_true", help="only the Vae Victis II, Magna Graecia and Trossian rows")
+    parser.add_argument("--schedulers", action="store_true",
+                        help="only row (i): every ruleset on 2 local processes and on a Dask LocalCluster, same rows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bellica-bench-simulate-") as tmp:
-        rows = (mare_nostrum_rows if args.mare_nostrum else campaign_rows if args.campaigns else run)(
-            Path(tmp), quick=args.quick, scheduler=args.scheduler)
+        if args.schedulers:
+            rows = scheduler_rows(Path(tmp), quick=args.quick)
+        else:
+            rows = (mare_nostrum_rows if args.mare_nostrum else campaign_rows if args.campaigns else run)(
+                Path(tmp), quick=args.quick, scheduler=args.scheduler)
         for r in rows:
             print(r)
     sys.exit(0)

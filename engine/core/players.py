@@ -5,7 +5,8 @@ A bot is a :class:`Player`.  It is given a :class:`Seat`, built here and nowhere
 * the seat's **player view** (:meth:`Ruleset.player_view` for its faction): what a person in
   that seat may read, nothing more (another faction's sealed orders are never in it);
 * the **steps open** to the faction now (:meth:`Ruleset.open_actions`) and the values the
-  ruleset **offers** for each parameter (:meth:`Ruleset.choices`), as a person's page offers them;
+  ruleset **offers** for each parameter (:meth:`Ruleset.choices`), as a person's page offers them
+  (to a player that reads them: :func:`reads_offers`);
 * the ruleset's **aid** (:meth:`Ruleset.bot_aid`): public help a person also has (the static
   board of a hex game, with what is published), never a campaign object;
 * its **random source**: :func:`engine.core.rng.stream` keyed by the campaign seed and a label
@@ -38,6 +39,7 @@ the command line ``bellica <ruleset> bots CAMPAIGN``, on the web app the umpire'
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -47,8 +49,9 @@ from bellica.engine.core.events import Event, StoredEvent
 from bellica.geo.errors import BellicaError, InputError
 
 __all__ = ["Answer", "Seat", "Player", "Played", "NOTE_KIND", "SEATS_TABLE", "seats", "set_seats", "parse_seats",
-           "bot_kinds", "seat_for", "play_seat", "play_bots", "note_event", "with_note_steps", "replay_note",
-           "RandomSteps", "Ranked", "NoteSeal", "with_bots", "bots_action", "play_until_waiting"]
+           "bot_kinds", "bot_maker", "seat_for", "reads_offers", "play_seat", "take_seat", "play_bots", "note_event",
+           "with_note_steps", "replay_note",
+           "RandomSteps", "Ranked", "fewest_steps", "NoteSeal", "with_bots", "bots_action", "play_until_waiting"]
 
 #: The event kind of a bot's reasons (an explanation: it changes no table).
 NOTE_KIND = "bot_note"
@@ -191,12 +194,16 @@ def _label(kind: str, faction: str, view, at: int) -> tuple:
     return ("bot", kind, faction, int(view.round or 0), str(view.phase or ""), str(status.get("stage") or ""), at)
 
 
-def seat_for(campaign, faction: str, kind: str) -> Seat:
-    """The :class:`Seat` of ``faction`` now, for a bot of ``kind`` (module doc)."""
+def seat_for(campaign, faction: str, kind: str, *, actions: Sequence | None = None, offers: bool = True) -> Seat:
+    """The :class:`Seat` of ``faction`` now, for a bot of ``kind`` (module doc); ``actions``: the
+    steps open to it, when the caller has just asked the ruleset (:meth:`Ruleset.open_actions`);
+    ``offers``: False for a player that never reads the values offered (:func:`reads_offers`),
+    whose seat then holds none (asking the ruleset for every parameter of every step costs more
+    than the decision)."""
     ruleset = campaign.ruleset
     view = ruleset.player_view(campaign, faction)
-    actions = tuple(ruleset.open_actions(campaign, faction))
-    offered = {(a.name, p.name): ruleset.choices(campaign, faction, a, p) for a in actions for p in a.params}
+    actions = tuple(ruleset.open_actions(campaign, faction) if actions is None else actions)
+    offered = {(a.name, p.name): ruleset.choices(campaign, faction, a, p) for a in actions for p in a.params} if offers else {}
     at = campaign.con.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]  # the log's length
     label = _label(kind, faction, view, int(at))
     return Seat(faction, kind, view, actions, offered, label, rng.stream(campaign.seed(), *label),
@@ -207,23 +214,45 @@ def play_seat(campaign, faction: str, kind: str | None = None) -> Played:
     """Let the bot of ``faction``'s seat (``kind``; default: the seat's, :func:`seats`) decide, and
     take its answers as the faction's own steps (module doc).  A step refused is refused as a
     person's would be (its error, nothing of that step stored)."""
-    ruleset = campaign.ruleset
     kind = kind or seats(campaign.con).get(faction)
-    makers = bot_kinds(ruleset)
     if kind is None:
         raise InputError(f"{faction}'s seat is played by a person: give it to a bot first "
                          "(`bellica campaign bot CAMPAIGN FACTION=KIND`)")
+    player = bot_maker(campaign.ruleset, kind)()
+    return take_seat(campaign, seat_for(campaign, faction, kind, offers=reads_offers(player)), player)
+
+
+def reads_offers(player) -> bool:
+    """Whether ``player`` reads the values a seat offers (:attr:`Seat.offered`): a player says it
+    does not with a class attribute ``reads_offers = False`` (the ranked heuristics)."""
+    return bool(getattr(player, "reads_offers", True))
+
+
+def bot_maker(ruleset, kind: str) -> Callable[[], Player]:
+    """What makes a bot of ``kind`` for ``ruleset``; an unknown kind is one line naming the kinds."""
+    makers = bot_kinds(ruleset)
     if kind not in makers:
         raise InputError(f"no bot {kind!r} for {ruleset.name}: use one of {', '.join(sorted(makers)) or 'none'}")
-    seat = seat_for(campaign, faction, kind)
-    answers, events = _decide_and_take(campaign, seat, makers[kind](), kind)
+    return makers[kind]
+
+
+def take_seat(campaign, seat: Seat, player, *, tell: bool = True) -> Played:
+    """``player`` decides on ``seat`` and its answers are taken as the seat's faction's own steps,
+    then its reasons logged where the ruleset logs them (a ``bot_note``).  :func:`play_seat` and
+    the simulated games (:func:`bellica.engine.core.simulate.play_seats`) both play a seat through
+    here.  ``tell``: also the lines the steps tell the faction (:attr:`Played.told`; a game that
+    nobody reads skips them)."""
+    ruleset = campaign.ruleset
+    answers, events = _decide_and_take(campaign, seat, player)
     if answers and ruleset.bot_notes:
-        note = note_event(campaign, faction, kind, seat.label, answers)
+        note = note_event(campaign, seat.faction, seat.kind, seat.label, answers)
         with campaign.transaction():
             campaign.append([note], before=campaign.snapshot())
         events.append(note)
-    told = tuple(line for line in ruleset.said(campaign, [e for e in events if not _is_note(e)], faction) if line)
-    return Played(faction, kind, seat.label, answers, tuple(events), told)
+    told = ()
+    if tell:
+        told = tuple(line for line in ruleset.said(campaign, [e for e in events if not _is_note(e)], seat.faction) if line)
+    return Played(seat.faction, seat.kind, seat.label, answers, tuple(events), told)
 
 
 def _take(campaign, seat: Seat, answers: Sequence[Answer]) -> list:
@@ -241,7 +270,7 @@ def _take(campaign, seat: Seat, answers: Sequence[Answer]) -> list:
     return events
 
 
-def _decide_and_take(campaign, seat: Seat, player, kind: str) -> tuple[tuple[Answer, ...], list]:
+def _decide_and_take(campaign, seat: Seat, player) -> tuple[tuple[Answer, ...], list]:
     """The player's answers and their events.  A player that draws (``tries`` > 1, one answer a
     draw) draws again from the same stream when a step refuses its draw (a refused step stores
     nothing); when every draw is refused it takes no step if it ``gives_up``, else the refusal stands."""
@@ -351,6 +380,30 @@ class RandomSteps:
                                             + " among the steps and values offered",))]
 
 
+# --- a bot's way over a map ----------------------------------------------------------------------------------
+
+
+def fewest_steps(start: str, goal: str, neighbours: Callable[[str], Sequence[str]]) -> list[str] | None:
+    """The places entered on a way from ``start`` to ``goal`` by the fewest steps, or None when
+    there is none: breadth first, each place's ``neighbours`` tried in the order given, so the same
+    map gives the same way every time (a bot's choice must replay)."""
+    back: dict[str, str | None] = {start: None}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        if here == goal:
+            out = []
+            while back[here] is not None:
+                out.append(here)
+                here = back[here]
+            return out[::-1]
+        for there in neighbours(here):
+            if there not in back:
+                back[there] = here
+                todo.append(there)
+    return None
+
+
 # --- a player that ranks its answers -----------------------------------------------------------------------------
 
 
@@ -363,6 +416,8 @@ class Ranked:
     #: Candidates tried before the refusal stands (each is one call of :meth:`decide`).
     tries: int = 12
     gives_up: bool = True
+    #: A ranking reads the view and the aid, never the values offered (:func:`reads_offers`).
+    reads_offers: bool = False
 
     def __init__(self) -> None:
         self._asked = 0
@@ -373,7 +428,9 @@ class Ranked:
 
     def decide(self, seat: Seat) -> list[Answer]:
         if self._ranked is None:
-            self._ranked = [c for c in self.candidates(seat) if c]
+            # No step open, or no aid (a campaign not started): nothing to rank, whatever the ruleset.
+            ready = seat.aid is not None and bool(seat.actions)
+            self._ranked = [c for c in self.candidates(seat) if c] if ready else []
         at, self._asked = self._asked, self._asked + 1
         return list(self._ranked[at]) if at < len(self._ranked) else []
 

@@ -27,13 +27,17 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bellica.engine.core import rng
 from bellica.geo.errors import InputError
 
-__all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "campaign_copy", "play_seats", "play_until_waiting", "quantile", "run_seeds",
-           "scratch_folder", "seat_kinds", "shared_reads", "simulate", "summarise", "umpire_step"]
+__all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "CampaignGames", "Simulation", "Study", "StudyOptions", "campaign_copy",
+           "campaign_lines", "campaign_simulation", "campaign_study", "play_seats", "play_until_waiting", "quantile",
+           "run_seeds", "scratch_folder", "seat_kinds", "seated_factions", "shared_reads", "simulate", "simulation_named",
+           "simulation_of", "simulations", "summarise", "umpire_step"]
 
 #: The namespace of the run seeds in :func:`rng.stream` (never a campaign's own labels).
 SEED_NAMESPACE = "simulate-run"
@@ -310,50 +314,60 @@ class shared_reads:
         vars(self.campaign).pop("snapshot", None)
 
 
-def play_seats(campaign, seats: Mapping[str, Any], *, makers: Mapping[str, Callable[[], Any]] | None = None) -> list:
+def play_seats(campaign, seats: Mapping[str, Any]) -> list:
     """Every seat of ``seats`` ({faction: bot kind}) with a step open decides on the same position,
-    then each takes its steps in turn, as :func:`~bellica.engine.core.players.play_seat` takes them
-    (the person's parser and step, a ``bot_note`` where the ruleset logs reasons).  Simultaneous
-    decisions, as sealed orders are: the seats are read together (:func:`shared_reads`), so their
-    player views' queries run once.  ``makers``: kind -> a player (default: the ruleset's bots).
+    then each takes its steps in turn through :func:`~bellica.engine.core.players.take_seat`, as
+    :func:`~bellica.engine.core.players.play_seat` takes them (the person's parser and step, a
+    ``bot_note`` where the ruleset logs reasons).  Simultaneous decisions, as sealed orders are: the
+    seats are read together (:func:`shared_reads`), so their player views' queries run once.
     Returns the :class:`~bellica.engine.core.players.Played` of each seat that took a step."""
-    from bellica.engine.core.players import Played, _decide_and_take, note_event, seat_for
+    with shared_reads(campaign):
+        read = _read_seats(campaign, seats)
+    return _take_seats(campaign, read)
+
+
+def _read_seats(campaign, seats: Mapping[str, Any]) -> list:
+    """(the :class:`~bellica.engine.core.players.Seat`, its player) of each seat of ``seats`` with a
+    step open now."""
+    from bellica.engine.core.players import bot_maker, reads_offers, seat_for
 
     ruleset = campaign.ruleset
-    makers = dict(ruleset.bots()) if makers is None else dict(makers)
-    with shared_reads(campaign):
-        read = {f: seat_for(campaign, f, kind) for f, kind in seats.items() if ruleset.open_actions(campaign, f)}
-    out = []
-    for faction, seat in read.items():
-        kind = seats[faction]
-        if kind not in makers:
-            raise InputError(f"no bot {kind!r} for {ruleset.name}: use one of {', '.join(sorted(makers)) or 'none'}")
-        answers, events = _decide_and_take(campaign, seat, makers[kind](), kind)
-        if answers and ruleset.bot_notes:
-            note = note_event(campaign, faction, kind, seat.label, answers)
-            with campaign.transaction():
-                campaign.append([note], before=campaign.snapshot())
-            events.append(note)
-        if answers:
-            out.append(Played(faction, kind, seat.label, answers, tuple(events)))
-    return out
+    read = []
+    for faction, kind in seats.items():
+        actions = ruleset.open_actions(campaign, faction)
+        if actions:
+            player = bot_maker(ruleset, kind)()
+            read.append((seat_for(campaign, faction, kind, actions=actions, offers=reads_offers(player)), player))
+    return read
+
+
+def _take_seats(campaign, read: Sequence) -> list:
+    """Each read seat's player decides and its answers are taken, in turn; the seats that took a step."""
+    from bellica.engine.core.players import take_seat
+
+    played = [take_seat(campaign, seat, player, tell=False) for seat, player in read]
+    return [p for p in played if p.answers]
 
 
 def play_until_waiting(campaign, seats: Mapping[str, Any], *, limit: int = 400,
                        until: Callable[[Any], bool] | None = None) -> int:
     """:func:`play_seats` again and again until no seat takes a step (a person's or the umpire's
-    turn, or the campaign is over) or ``until(campaign)`` holds; returns the steps taken.  A seat
-    that keeps taking steps past ``limit`` is a bot's bug: one line naming it."""
+    turn, or the campaign is over) or ``until(campaign)`` holds; returns the steps taken.  ``until``
+    reads the position the seats then read (one :func:`shared_reads` block).  A seat that keeps
+    taking steps past ``limit`` is a bot's bug: one line naming it."""
     taken = 0
-    while until is None or not until(campaign):
-        played = play_seats(campaign, seats)
+    while True:
+        with shared_reads(campaign):
+            if until is not None and until(campaign):
+                return taken
+            read = _read_seats(campaign, seats)
+        played = _take_seats(campaign, read)
         if not played:
             return taken
         taken += len(played)
         if taken > limit:
             raise InputError(f"the bots took more than {limit} steps without waiting for the umpire "
                              f"({', '.join(p.faction for p in played)} still playing): a bot that never finishes")
-    return taken
 
 
 def umpire_step(campaign, name: str, given: Mapping[str, Any], *, as_faction: str | None = None) -> list:
@@ -445,3 +459,235 @@ class campaign_copy:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+# --- what a ruleset declares for `bellica simulate` ---------------------------------------------
+#
+# A ruleset's package offers simulation with a module ``<package>.simulate`` holding ``SIMULATION``, a
+# :class:`Simulation`.  The command finds it through the ruleset registry (:func:`simulations`), so a
+# ruleset installed as a distribution adds its own studies without an edit of ``bellica simulate``.
+
+
+@dataclass(frozen=True)
+class StudyOptions:
+    """What ``bellica simulate`` was given, as a study is built from it."""
+
+    ruleset: str  # the registered name
+    seed: int = 1
+    runs: int = 1
+    policy: str | None = None
+    nation_policies: tuple[str, ...] = ()  # NATION=POLICY as typed
+    rules_file: Path | None = None
+    campaign_file: Path | None = None
+    seats: tuple[str, ...] = ()  # FACTION=KIND as typed
+    length: int | None = None  # --rounds
+
+
+@dataclass
+class Study:
+    """A study ready to run: the picklable ``seed -> row`` (:func:`simulate` maps it over the run
+    seeds), how the rows are summarised (:func:`summarise`'s ``counts``, ``numbers``, ``series``), the
+    summary's own fields (``meta``), the report's lines, and the chart (a function of
+    ``bellica.web_maps.plots`` by name, with its keyword arguments from the summary document)."""
+
+    runner: Callable[[int], dict]
+    what: str  # what the progress bar calls a run: "campaigns", "games"
+    meta: dict
+    counts: Mapping[str, Sequence[str]]
+    numbers: Sequence[str]
+    series: Sequence[str]
+    lines: Callable[[dict, dict], list[str]]  # (meta with the timing, the summary) -> the report
+    plot: str  # "outcome_plot" (it reads the rows too) or "nations_plot"
+    plot_args: Callable[[dict], dict]
+    rate_digits: int = 2  # runs per second, rounded to this many digits
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What a ruleset declares to be simulated (module comment above).
+
+    ``study`` builds a :class:`Study` from the options (an unknown policy or seat is one line naming
+    the choices).  ``on_campaign``: played on ``--campaign FILE`` with ``--seat`` and ``--rounds``
+    (else the scenario as shipped, with ``--rules``); ``nation_policies``: takes ``--nation-policy``;
+    ``one_player``: why it refuses ``--nation-policy`` when it does not; ``aliases``: other names the
+    command accepts for it."""
+
+    title: str
+    policy_help: str  # who --policy plays, and the default, for the command's help
+    study: Callable[[StudyOptions], Study]
+    about: str = ""  # a paragraph of the command's help: who plays, what departs from the seed
+    aliases: tuple[str, ...] = ()
+    on_campaign: bool = False
+    nation_policies: bool = False
+    one_player: str = ""
+    rounds_help: str = ""  # on a campaign: what --rounds counts, and its default
+
+
+def simulation_of(ruleset) -> Simulation | None:
+    """The :class:`Simulation` the ruleset's package declares (``<package>.simulate.SIMULATION``), or None."""
+    import importlib
+    import importlib.util
+
+    package = type(ruleset).__module__.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        found = importlib.util.find_spec(f"{package}.simulate") is not None
+    except (ImportError, ValueError):
+        return None
+    return getattr(importlib.import_module(f"{package}.simulate"), "SIMULATION", None) if found else None
+
+
+def simulations() -> dict[str, Simulation]:
+    """Every found ruleset's :class:`Simulation`, by registered name (in the registry's order)."""
+    from bellica.engine.core.ruleset import get_ruleset, ruleset_names
+
+    out = {}
+    for name in ruleset_names():
+        sim = simulation_of(get_ruleset(name))
+        if sim is not None:
+            out[name] = sim
+    return out
+
+
+def simulation_named(name: str) -> tuple[str, Simulation]:
+    """(the registered name, its :class:`Simulation`) of ``name`` as typed (a ruleset's name or one of
+    its aliases); one line naming the choices otherwise."""
+    found = simulations()
+    for registered, sim in found.items():
+        if name == registered or name in sim.aliases:
+            return registered, sim
+    raise InputError(f"no simulation for the ruleset {name!r}: choose one of {', '.join(found)}")
+
+
+# --- the rulesets played on a campaign file by their engine players --------------------------------
+
+
+@dataclass(frozen=True)
+class CampaignGames:
+    """A ruleset whose game is its campaign file, stepped by the engine players: what a study of it
+    needs (:func:`campaign_simulation`).
+
+    ``runner(campaign, seats, length)``: the picklable ``seed -> row`` of one game on a copy of the
+    file (seats: (faction, kind) pairs; length: ``--rounds``, None: ``default_length``).  ``unit``:
+    what ``--rounds`` counts; ``default_length`` (None: the game's own, ``length_words``);
+    ``score``: what a game is won by ("VP": rows ``vp_<faction>``, else ``provinces_<faction>``);
+    ``span``: the row's key of how long it lasted; ``series``: (the row's per-round prefix, its words
+    on the chart, what one entry is); ``seated``: the factions a game seats (None: every faction)."""
+
+    runner: Callable[[str, tuple, int | None], Callable[[int], dict]]
+    departure: str
+    unit: str
+    default_length: int | None
+    length_words: str
+    score: str
+    span: str
+    series: tuple[str, str, str]
+    seated: Callable[[Any], list[str]] | None = None
+
+
+def campaign_simulation(title: str, games: CampaignGames, *, aliases: tuple[str, ...] = (), rounds_help: str) -> Simulation:
+    """The :class:`Simulation` of a ruleset played on a campaign file (``--campaign``, ``--seat``, ``--rounds``)."""
+    from functools import partial
+
+    return Simulation(title, "every seat's bot kind (default heuristic where the ruleset has one, else random; "
+                             "docs/bots.md)", partial(campaign_study, games), about=CAMPAIGN_ABOUT, aliases=aliases,
+                      on_campaign=True, rounds_help=rounds_help)
+
+
+#: The command's help on the rulesets played on a campaign file.
+CAMPAIGN_ABOUT = ("played on --campaign FILE, a fresh `bellica campaign new` file: every seat by an engine player "
+                  "(--policy for all, --seat FACTION=KIND for one), the umpire's steps by the engine, each battle by a "
+                  "seeded generator (a departure from the seed: the report says so).")
+
+
+def seated_factions(campaign_file, ruleset: str, games: CampaignGames) -> list[str]:
+    """The factions a game seats (:attr:`CampaignGames.seated`).  A file of another ruleset, or one
+    already started, is one line naming the fix."""
+    from bellica.engine.core.campaign import Campaign
+
+    with Campaign.open(campaign_file, read_only=True) as c:
+        if c.ruleset.name != ruleset:
+            raise InputError(f"--campaign {campaign_file} is a {c.ruleset.name} campaign: give a {ruleset} one "
+                             f"(`bellica campaign new --scenario ...`) or simulate {c.ruleset.name}")
+        if c.has_state():
+            raise InputError(f"--campaign {campaign_file} has already started: give a fresh `bellica campaign new` file")
+        return list(games.seated(c)) if games.seated is not None else list(c.ruleset.factions(c))
+
+
+def _seats(options: StudyOptions, games: CampaignGames) -> dict[str, str]:
+    from bellica.engine.core.names import one_named
+    from bellica.engine.core.ruleset import get_ruleset
+
+    factions = seated_factions(options.campaign_file, options.ruleset, games)
+    given = {}
+    for item in options.seats:
+        name, sep, kind = str(item).partition("=")
+        if not sep or not name.strip() or not kind.strip():
+            raise InputError(f"--seat {item!r}: give FACTION=KIND, e.g. --seat {factions[0]}=heuristic")
+        given[one_named(name.strip(), factions, what="faction", where="--seat")] = kind.strip().lower()
+    return seat_kinds(get_ruleset(options.ruleset), given, factions, options.policy)
+
+
+def campaign_study(games: CampaignGames, options: StudyOptions) -> Study:
+    """The :class:`Study` of ``options.runs`` games on ``options.campaign_file`` (docs/simulate.md)."""
+    if options.campaign_file is None:
+        raise InputError(f"{options.ruleset} is played on a campaign file: give --campaign FILE, a fresh "
+                         f"`bellica campaign new --scenario ...` file")
+    if options.length is not None and options.length < 1:
+        raise InputError(f"--rounds {options.length}: give 1 or more {games.unit}s")
+    seats = _seats(options, games)
+    length = options.length if options.length is not None else games.default_length
+    factions = list(seats)
+    score_key = "vp" if games.score == "VP" else "provinces"
+    prefix, words, per = games.series
+    meta = {"ruleset": options.ruleset, "campaign": str(options.campaign_file), "seats": seats, "seed": options.seed,
+            "runs": options.runs, "length": {"unit": games.unit, "limit": length, "otherwise": games.length_words},
+            "seeds": "run i's seed: rng.stream(seed, 'simulate-run', i).getrandbits(63)",
+            "departures": [games.departure]}
+    title = (f"{options.ruleset}: {options.runs} games, {', '.join(f'{f} {k}' for f, k in seats.items())}, "
+             f"seed {options.seed} (battles by a seeded generator)")
+    return Study(games.runner(str(options.campaign_file.resolve()), tuple(seats.items()), length), "games", meta,
+                 counts={"winner": factions + ["tie"], "how": ()},
+                 numbers=("margin", games.span, *(f"{score_key}_{f}" for f in factions)),
+                 series=tuple(prefix + f for f in factions),
+                 lines=_report(factions, games), plot="nations_plot",
+                 plot_args=lambda document: {"title": title, "nations": factions, "series_prefix": prefix,
+                                             "series_label": words, "index_label": f"{per} (0: after the first)"},
+                 rate_digits=3)
+
+
+def _report(factions: list[str], games: CampaignGames) -> Callable[[dict, dict], list[str]]:
+    """The report of a campaign study: :func:`campaign_lines` with its factions and games fixed."""
+    return lambda meta, summary: campaign_lines(meta, summary, factions, games)
+
+
+def campaign_lines(meta: dict, summary: dict, factions: list[str], games: CampaignGames) -> list[str]:
+    """The report of a study of games on a campaign file: who played, how long, the departures, the
+    wins and how, how long the games lasted and by how much they were won, the scores, the series."""
+    span, score = games.span, games.score
+    series_prefix, series_words, per = games.series
+    seats = ", ".join(f"{f} {k}" for f, k in meta["seats"].items())
+    limit, unit = meta["length"]["limit"], meta["length"]["unit"]
+    lines = [f"{meta['ruleset']}: {summary['runs']} games on {meta['campaign']}, {seats}, seed {meta['seed']}, "
+             f"{meta['where']}: {meta['seconds']:.1f} s ({meta['runs_per_second']:.2f} games/s)",
+             f"Each game: at most {limit} {unit}{'' if limit == 1 else 's'}" if limit else f"Each game: {meta['length']['otherwise']}",
+             *(f"Departure from the seed: {d}." for d in meta["departures"])]
+    wins = summary["counts"]["winner"]
+    lines.append("Wins: " + ", ".join(f"{k} {v['runs']} ({(v['share'] or 0) * 100:.1f}%)" for k, v in wins.items()))
+    lines.append("How: " + ", ".join(f"{k} {v['runs']}" for k, v in summary["counts"]["how"].items()))
+    for key, words in ((span, f"{span} played" if span != "round" else "ended in round"),
+                       ("margin", f"winner's lead ({score})")):
+        n = summary["numbers"][key]
+        if n["n"]:
+            lines.append(f"{words[0].upper() + words[1:]}: median {n['median']:g}, 10-90% {n['p10']:g} to {n['p90']:g}, "
+                         f"mean {n['mean']:g}, range {n['min']:g} to {n['max']:g}")
+    for f in factions:
+        n = summary["numbers"][f"{'vp' if score == 'VP' else 'provinces'}_{f}"]
+        if n["n"]:
+            lines.append(f"{f} {score} at the end: median {n['median']:g}, mean {n['mean']:g}, range {n['min']:g} to {n['max']:g}")
+    lines.append(f"{series_words[0].upper() + series_words[1:]} after each {per}, median [10-90%]:")
+    for f in factions:
+        entries = summary["series"][series_prefix + f]
+        lines.append(f"  {f}: " + ", ".join(f"{p['index'] + 1}: {p['median']:g} [{p['p10']:g}-{p['p90']:g}]" for p in entries))
+    return lines

@@ -35,7 +35,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.players import Answer, RandomSteps, Ranked, Seat
+from bellica.engine.core.players import Answer, RandomSteps, Ranked, Seat, fewest_steps
 
 __all__ = ["BOTS", "Heuristic", "bot_aid"]
 
@@ -68,21 +68,7 @@ def _distances(nmap, target: str) -> dict[str, int]:
 
 def _path(nmap, start: str, end: str, allowed: set[str]) -> list[str] | None:
     """The fewest nodes from ``start`` to ``end`` through ``allowed`` (the nodes entered, in order)."""
-    back: dict[str, str | None] = {start: None}
-    todo = deque([start])
-    while todo:
-        n = todo.popleft()
-        if n == end:
-            out = []
-            while back[n] is not None:
-                out.append(n)
-                n = back[n]
-            return out[::-1]
-        for m in nmap.neighbours(n, "land"):
-            if m in allowed and m not in back:
-                back[m] = n
-                todo.append(m)
-    return None
+    return fewest_steps(start, end, lambda n: [m for m in nmap.neighbours(n, "land") if m in allowed])
 
 
 class _Reading:
@@ -211,8 +197,6 @@ class Heuristic(Ranked):
     tries = 40
 
     def candidates(self, seat: Seat) -> list[list[Answer]]:
-        if seat.aid is None or not seat.actions:
-            return []
         r = _Reading(seat)
         out = _battle_answers(seat, r)
         if r.v.get("phase") == "movement" and r.v.get("phasing") == r.me:

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from bellica.engine.core import rng
+from bellica.engine.core.simulate import CampaignGames, campaign_simulation
 
-__all__ = ["BATTLE_NAMESPACE", "DEPARTURE", "GameRunner", "LOSER_LOSS", "WINNER_LOSS", "battle_result", "play_one"]
+__all__ = ["BATTLE_NAMESPACE", "DEPARTURE", "GameRunner", "LOSER_LOSS", "WINNER_LOSS", "SIMULATION", "battle_result", "play_one"]
 
 BATTLE_NAMESPACE = "magna-graecia-battle"
 #: An element's chance of being lost on the table: the losing camp's, the winner's.
@@ -93,7 +94,7 @@ def play_one(campaign, seed: int, seats: Mapping[str, str], *, turns: int | None
     """Play one season from the fresh file ``campaign`` with ``seed`` (module doc), at most
     ``turns`` campaign turns (None: the rules' own end); its row."""
     from bellica.engine.core.players import set_seats
-    from bellica.engine.core.simulate import campaign_copy, play_until_waiting
+    from bellica.engine.core.simulate import campaign_copy, play_until_waiting, shared_reads
     from bellica.engine.magna_graecia.storage import state_of
 
     with campaign_copy(campaign, seed) as c:
@@ -101,15 +102,18 @@ def play_one(campaign, seed: int, seats: Mapping[str, str], *, turns: int | None
         set_seats(c, {s: seats[s] for s in sides}, by="bellica simulate")
         tally = {"battles": 0, "fleet_battles": 0, "umpire_steps": 0, "bot_steps": 0, "stuck": 0}
         vp_by_turn: dict[str, list[int]] = {s: [] for s in sides}
+
         def past(c) -> bool:  # the turn limit: checked between the bots' steps too
             return turns is not None and state_of(c.snapshot()).turn > turns
 
         for _ in range(_MAX_UMPIRE_STEPS):
             tally["bot_steps"] += play_until_waiting(c, {s: seats[s] for s in sides}, until=past)
-            _record(c, sides, vp_by_turn)
-            if _over(c) or past(c):
-                break
-            if not _umpire(c, seed, tally):
+            with shared_reads(c):  # the position the umpire looks at, read once
+                _record(c, sides, vp_by_turn)
+                if _over(c) or past(c):
+                    break
+                state = state_of(c.snapshot())
+            if not _umpire(c, state, seed, tally):
                 tally["stuck"] = 1
                 break
         return _row(c, sides, seats, vp_by_turn, tally)
@@ -134,12 +138,10 @@ def _record(c, sides, vp_by_turn) -> None:
             vp_by_turn[s].append(int(vp[s]["total"]) if s in vp else 0)
 
 
-def _umpire(c, seed: int, tally: dict) -> bool:
-    """The umpire's next step (module doc); False when the season waits on a step only a side gives."""
+def _umpire(c, state, seed: int, tally: dict) -> bool:
+    """The umpire's next step at ``state`` (module doc); False when the season waits on a step only a side gives."""
     from bellica.engine.core.simulate import umpire_step
-    from bellica.engine.magna_graecia.storage import state_of
 
-    state = state_of(c.snapshot())
     for b in state.battles:
         if b.kind == "naval":
             umpire_step(c, "fleet-battle", {"node": b.node})
@@ -181,3 +183,11 @@ def _row(c, sides, seats: Mapping[str, str], vp_by_turn: Mapping[str, list[int]]
     row.update({f"vp_{s}": int(vp.get(s, 0)) for s in sides})
     row.update({f"vp_by_turn_{s}": [*vp_by_turn[s]] for s in sides})
     return row
+
+
+#: What ``bellica simulate magna-graecia`` plays (engine/core/simulate.py, docs/simulate.md).
+SIMULATION = campaign_simulation(
+    "Magna Graecia",
+    CampaignGames(GameRunner, DEPARTURE, unit="turn", default_length=None, length_words="the season's own end",
+                  score="VP", span="turns", series=("vp_by_turn_", "victory points", "turn")),
+    rounds_help="Magna Graecia campaign turns (default: the season's own end)")

@@ -27,10 +27,9 @@ keeps ``next``, the table battles' results and the dice entered at the table.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Mapping
 
-from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Ranked, Seat, board_aid
+from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Ranked, Seat, board_aid, fewest_steps
 
 __all__ = ["BOTS", "Heuristic", "bot_aid"]
 
@@ -42,21 +41,7 @@ bot_aid = board_aid
 
 def _route(scenario, start: str, goal: str) -> list[str] | None:
     """The fewest provinces from ``start`` to ``goal`` (the provinces entered, in order)."""
-    back: dict[str, str | None] = {start: None}
-    todo = deque([start])
-    while todo:
-        p = todo.popleft()
-        if p == goal:
-            out = []
-            while back[p] is not None:
-                out.append(p)
-                p = back[p]
-            return out[::-1]
-        for q in scenario.neighbours(p):
-            if q not in back:
-                back[q] = p
-                todo.append(q)
-    return None
+    return fewest_steps(start, goal, scenario.neighbours)
 
 
 class _Reading:
@@ -160,8 +145,6 @@ class Heuristic(Ranked):
     tries = 40
 
     def candidates(self, seat: Seat) -> list[list[Answer]]:
-        if seat.aid is None or not seat.actions:
-            return []
         r = _Reading(seat)
         phase = r.v.get("phase")
         if phase == "orders" and seat.action("done"):

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from bellica.engine.core import rng
+from bellica.engine.core.simulate import CampaignGames, campaign_simulation
 
 __all__ = ["BATTLE_NAMESPACE", "DEFAULT_YEARS", "DEPARTURE", "GameRunner", "LOSER_FATES", "WINNER_FATES",
-           "battle_result", "play_one"]
+           "SIMULATION", "battle_result", "play_one"]
 
 BATTLE_NAMESPACE = "trossian-battle"
 #: Years a simulated campaign lasts unless told otherwise: the issue's decade.
@@ -95,44 +96,47 @@ def play_one(campaign, seed: int, seats: Mapping[str, str], *, years: int = DEFA
     with campaign_copy(campaign, seed) as c:
         nations = list(c.board.nations)
         set_seats(c, {n: seats[n] for n in nations}, by="bellica simulate")
-        first = _year(c)
+        first = _year(c.snapshot())
         tally = {"battles": 0, "forced_done": 0, "bot_steps": 0}
         by_year: dict[str, list[int]] = {n: [] for n in nations}
         for _ in range(_MAX_UMPIRE_STEPS):
-            tally["bot_steps"] += play_until_waiting(c, {n: seats[n] for n in nations},
-                                                     until=lambda c: rounds is not None and _round(c) > rounds)
-            year = _year(c)
+            def past(snap) -> bool:
+                return rounds is not None and _round(snap) > rounds
+
+            tally["bot_steps"] += play_until_waiting(c, {n: seats[n] for n in nations}, until=lambda c: past(c.snapshot()))
+            snap = c.snapshot()  # the position the umpire acts on, read once
+            year = _year(snap)
             while len(by_year[nations[0]]) < year - first:
-                _count(c, nations, by_year)  # a year is over: what each nation holds as the next begins
-            if year >= first + years or (rounds is not None and _round(c) > rounds) or not _umpire(c, seed, nations, tally):
+                _count(snap, nations, by_year)  # a year is over: what each nation holds as the next begins
+            if year >= first + years or past(snap) or not _umpire(c, snap, seed, nations, tally):
                 break
-        return _row(c, nations, seats, by_year, tally, _year(c) - first)
+        snap = c.snapshot()
+        return _row(snap, nations, seats, by_year, tally, _year(snap) - first)
 
 
-def _round(c) -> int:
-    return int(c.snapshot().campaign("round"))
+def _round(snap) -> int:
+    return int(snap.campaign("round"))
 
 
-def _year(c) -> int:
-    snap = c.snapshot()
+def _year(snap) -> int:
     return int(next(row[1] for k, row in snap.tables["tr_game"].items() if k[0] == "year"))
 
 
-def _count(c, nations, by_year) -> None:
+def _count(snap, nations, by_year) -> None:
     from bellica.engine.trossian.storage import state_of
 
-    control = state_of(c.snapshot()).control
+    control = state_of(snap).control
     for n in nations:
         by_year[n].append(sum(1 for holder in control.values() if holder == n))
 
 
-def _umpire(c, seed: int, nations, tally: dict) -> bool:
-    """The umpire's next step (module doc); False when the campaign waits on nothing it can give."""
+def _umpire(c, snap, seed: int, nations, tally: dict) -> bool:
+    """The umpire's next step at the position ``snap`` (module doc); False when the campaign waits
+    on nothing it can give."""
     from bellica.engine.core.simulate import umpire_step
     from bellica.engine.trossian.status import next_decision
     from bellica.engine.trossian.storage import state_of
 
-    snap = c.snapshot()
     step, _words = next_decision(c, snap)
     if step in ("begin", "resolve", "end", "spring"):
         umpire_step(c, "next", {})
@@ -151,17 +155,25 @@ def _umpire(c, seed: int, nations, tally: dict) -> bool:
     return True
 
 
-def _row(c, nations, seats: Mapping[str, str], by_year: Mapping[str, list[int]], tally: dict, played: int) -> dict:
+def _row(snap, nations, seats: Mapping[str, str], by_year: Mapping[str, list[int]], tally: dict, played: int) -> dict:
     """The campaign as numbers: who holds most provinces at the end (or ``tie``), by how many,
     the years played, each nation's provinces at the end and after each year."""
     from bellica.engine.trossian.storage import state_of
 
-    control = state_of(c.snapshot()).control
+    control = state_of(snap).control
     held = {n: sum(1 for holder in control.values() if holder == n) for n in nations}
     ranked = sorted(nations, key=lambda n: -held[n])
     margin = held[ranked[0]] - held[ranked[1]] if len(ranked) > 1 else held[ranked[0]]
     row = {"seats": ",".join(f"{n}={seats[n]}" for n in nations), "winner": ranked[0] if margin > 0 else "tie",
-           "how": "provinces", "years": played, "rounds": _round(c) - 1, "margin": margin, **tally}
+           "how": "provinces", "years": played, "rounds": _round(snap) - 1, "margin": margin, **tally}
     row.update({f"provinces_{n}": held[n] for n in nations})
     row.update({f"provinces_by_year_{n}": [*by_year[n]] for n in nations})
     return row
+
+
+#: What ``bellica simulate trossian`` plays (engine/core/simulate.py, docs/simulate.md).
+SIMULATION = campaign_simulation(
+    "Trossian",
+    CampaignGames(GameRunner, DEPARTURE, unit="round", default_length=None, length_words="ten years",
+                  score="provinces", span="years", series=("provinces_by_year_", "provinces held", "year")),
+    rounds_help="Trossian rounds, a phase or winter quarters each (default: ten years)")

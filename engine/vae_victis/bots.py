@@ -102,6 +102,9 @@ def _text(moves) -> str:
 class RandomBot:
     """Random-legal orders (module doc)."""
 
+    #: Its orders come from the view and the board, not from the values a page offers.
+    reads_offers = False
+
     def decide(self, seat: Seat) -> list[Answer]:
         from bellica.engine.vae_victis.bots_board import public_state
 
@@ -181,6 +184,9 @@ class Plan:
 
 class HeuristicBot:
     """Orders a reader can follow, one reason per army (module doc)."""
+
+    #: Its orders come from the view and the board, not from the values a page offers.
+    reads_offers = False
 
     def decide(self, seat: Seat) -> list[Answer]:
         from bellica.engine.vae_victis.bots_board import public_state

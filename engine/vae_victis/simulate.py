@@ -38,10 +38,11 @@ from pathlib import Path
 from typing import Mapping
 
 from bellica.engine.core import rng
+from bellica.engine.core.simulate import CampaignGames, campaign_simulation
 from bellica.geo.errors import InputError
 
 __all__ = ["BATTLE_NAMESPACE", "DEFAULT_ROUNDS", "DEPARTURE", "GameRunner", "KINDS", "LOSER_LOSSES", "WINNER_LOSSES",
-           "battle_result", "play_one"]
+           "SIMULATION", "battle_result", "play_one"]
 
 #: The battle generator's stream namespace (never the campaign's own labels).
 BATTLE_NAMESPACE = "vae-victis-battle"
@@ -206,3 +207,17 @@ def _row(c, factions: list[str], seats: Mapping[str, str], vp_by_round: Mapping[
     row.update({f"vp_by_round_{f}": list(vp_by_round[f]) for f in factions})
     row.update({f"held_by_round_{f}": list(held_by_round[f]) for f in factions})
     return row
+
+
+def seated(c) -> list[str]:
+    """The factions a game seats: those with armies placed (a faction holding only structures, the
+    First Punic War's Syracusae, gives no orders)."""
+    return [f for (f,) in c.con.execute("SELECT DISTINCT faction FROM placements ORDER BY faction").fetchall()]
+
+
+#: What ``bellica simulate vae-victis-ii`` plays (engine/core/simulate.py, docs/simulate.md).
+SIMULATION = campaign_simulation(
+    "Vae Victis II",
+    CampaignGames(GameRunner, DEPARTURE, unit="round", default_length=DEFAULT_ROUNDS, length_words="", score="VP",
+                  span="round", series=("held_by_round_", "towns and cities held", "round"), seated=seated),
+    aliases=("vae-victis",), rounds_help=f"Vae Victis II rounds (default {DEFAULT_ROUNDS})")

@@ -5,7 +5,7 @@ one line naming the fix."""
 
 from __future__ import annotations
 
-from bellica.engine.core.players import NOTE_KIND, Answer, NoteSeal, Ranked
+from bellica.engine.core.players import NOTE_KIND, Answer, NoteSeal, RandomSteps, Ranked, Seat, reads_offers
 
 
 class _Snap:
@@ -60,10 +60,37 @@ def test_a_ranked_player_takes_its_next_choice_when_one_is_refused():
         def candidates(self, seat):
             return [[first], [], [second]]  # an empty choice is no choice
 
+    seat = _seat(actions=("move", "end-movement"))
     player = Two()
-    assert player.decide(None) == [first]
-    assert player.decide(None) == [second]
-    assert player.decide(None) == []
+    assert player.decide(seat) == [first]
+    assert player.decide(seat) == [second]
+    assert player.decide(seat) == []
+
+
+def test_a_ranked_player_ranks_nothing_without_a_step_open_or_an_aid():
+    asked = []
+
+    class Eager(Ranked):
+        def candidates(self, seat):
+            asked.append(seat.faction)
+            return [[Answer("end-movement", {}, ("ends",))]]
+
+    assert Eager().decide(_seat(actions=())) == []  # not its turn: nothing to rank
+    assert Eager().decide(_seat(actions=("end-movement",), aid=None)) == []  # a campaign not started
+    assert asked == []
+    assert Eager().decide(_seat(actions=("end-movement",))) == [Answer("end-movement", {}, ("ends",))]
+    assert asked == ["Syracuse"]
+    # A ranking never reads the values offered, so its seat is built without asking for them; a random player reads them.
+    assert not reads_offers(Eager()) and reads_offers(RandomSteps())
+
+
+def _seat(actions, aid="board"):
+    """A seat with the declared steps named ``actions`` open (only their names are read here)."""
+    import random
+    from types import SimpleNamespace
+
+    return Seat("Syracuse", "heuristic", None, tuple(SimpleNamespace(name=a) for a in actions), {}, ("bot",),
+                random.Random(1), aid)
 
 
 def test_the_bots_step_without_bots_says_how_to_seat_one(tmp_path, capsys):

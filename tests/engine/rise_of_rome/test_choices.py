@@ -187,7 +187,8 @@ def test_prudent_defends_to_the_next_step_and_attacks_when_it_can_pay():
 
 
 def test_simulate_plays_prudent_by_default_and_names_the_edge_as_a_departure():
-    from bellica.commands.simulate import command, departures, plot_labels
+    from bellica.commands.simulate import command
+    from bellica.engine.rise_of_rome.simulate import departures, plot_labels
     from bellica.engine.rise_of_rome.policies import DEFAULT_POLICY, CampaignRunner
 
     assert DEFAULT_POLICY == "prudent" and CampaignRunner().policy == "prudent"
