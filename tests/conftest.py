@@ -119,3 +119,24 @@ def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None], Path]
         shutil.copyfile(source, dest)
         return dest
     return copy
+
+
+@pytest.fixture(scope="session")
+def scenario_map(built_once) -> Callable[..., Path]:
+    """``scenario_map(scenario, dest, res=None)``: a copy at ``dest`` of the map a shipped scenario
+    (a province or a node one) is played on: the default map's data over its bbox at its resolution
+    (or ``res``), as ``bellica campaign new`` builds it without ``--map``.  Built once a run
+    (:func:`built_once`): a dozen test modules start from the same four maps, and the Mare
+    Nostrum one alone costs 6 s of CPU to build."""
+    from bellica.etl.scenario import is_node_scenario, load_node_scenario, load_province_scenario
+
+    def copy(scenario: str, dest: Path, res: int | None = None) -> Path:
+        s = load_node_scenario(scenario) if is_node_scenario(scenario) else load_province_scenario(scenario)
+        res = res or s.resolution
+
+        def build(path: Path) -> None:
+            from bellica.etl.build import build_map
+
+            build_map(path, bbox=s.bbox, res=res, progress=False)
+        return built_once(f"scenario-map-{scenario.replace('/', '-')}-res{res}", build, dest)
+    return copy

@@ -30,14 +30,11 @@ JSON = {"Accept": "application/json"}
 
 
 @pytest.fixture(scope="module")
-def maps(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
+def maps(tmp_path_factory, scenario_map):
+    """The two scenarios' maps (built once a run: tests/conftest.py scenario_map)."""
     folder = tmp_path_factory.mktemp("province-maps")
-    ror, mn = load_province_scenario("rise-of-rome"), load_province_scenario("mare-nostrum")
-    build_map(folder / "italy5.duckdb", bbox=ror.bbox, res=ror.resolution)
-    build_map(folder / "mn4.duckdb", bbox=mn.bbox, res=4)
+    scenario_map("rise-of-rome", folder / "italy5.duckdb")
+    scenario_map("mare-nostrum", folder / "mn4.duckdb", res=4)
     return folder
 
 

@@ -21,15 +21,9 @@ ORDER = ["Romans", "Carthaginians", "Macedonians", "Ptolemaics", "Seleucids", "G
 
 
 @pytest.fixture(scope="module")
-def mediterranean(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    folder = tmp_path_factory.mktemp("mn")
-    scenario = load_province_scenario("mare-nostrum")
-    map_path = folder / "mn4.duckdb"
-    build_map(map_path, bbox=scenario.bbox, res=4)
-    return map_path
+def mediterranean(tmp_path_factory, scenario_map):
+    """The scenario's map at res 4 (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("mare-nostrum", tmp_path_factory.mktemp("mn") / "mn4.duckdb", res=4)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 campaign's ruleset and runs that ruleset's command (bellica/commands/shared_group.py).
 
 The maps are the scenarios' bboxes (Rise of Rome at its res 5, Mare Nostrum at res 4: a few seconds
-each), built once for the module.
+each), built once a run (the exit-code walk's files: tests/cli/test_exit_codes.py).
 """
 
 from __future__ import annotations
@@ -17,27 +17,15 @@ from tests.cli.test_fuzz import the_error_line
 from tests.cli.test_rise_of_rome_cli import bellica
 
 
-def _made(folder, scenario: str, res: int | None = None):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    s = load_province_scenario(scenario)
-    map_path = folder / f"{scenario}-map.duckdb"
-    build_map(map_path, bbox=s.bbox, res=res or s.resolution, progress=False)
-    out = folder / f"{scenario}.duckdb"
-    from bellica.cli import main
-
-    try:
-        main([str(a) for a in ("campaign", "new", "--scenario", scenario, "--map", map_path, "--out", out, "-q")])
-    except SystemExit as e:
-        assert not e.code, e.code
-    return out
-
-
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
+def made(tmp_path_factory, built_once):
+    """The two scenarios' new campaigns (`campaign new` on the scenario's map, Mare Nostrum's at res
+    4): the exit-code walk's files, built once a run (tests/cli/test_exit_codes.py ``_made``)."""
+    from tests.cli.test_exit_codes import _made
+
     folder = tmp_path_factory.mktemp("province-groups")
-    return {"rome": _made(folder, "rise-of-rome"), "mare": _made(folder, "mare-nostrum", res=4)}
+    return {"rome": built_once("made-rise-of-rome", lambda p: _made("rise-of-rome", p), folder / "rise-of-rome.duckdb"),
+            "mare": built_once("made-mare-nostrum", lambda p: _made("mare-nostrum", p), folder / "mare-nostrum.duckdb")}
 
 
 @pytest.fixture

@@ -36,15 +36,10 @@ def bellica(*args) -> None:
 
 
 @pytest.fixture(scope="module")
-def campaign(tmp_path_factory):
+def campaign(tmp_path_factory, scenario_map):
     """A Rise of Rome campaign two turns in (Rome attacks its poorest neighbour in turn 1)."""
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
     folder = tmp_path_factory.mktemp("ror-map")
-    meta = load_province_scenario("rise-of-rome")
-    map_path, path = folder / "italy5.duckdb", folder / "rome.duckdb"
-    build_map(map_path, bbox=meta.bbox, res=meta.resolution)
+    map_path, path = scenario_map("rise-of-rome", folder / "italy5.duckdb"), folder / "rome.duckdb"
     bellica("campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", path, "-q")
     shutil.copy(path, folder / "new.duckdb")
     bellica("turn", "start", path, "--seed", "348")
@@ -179,11 +174,12 @@ def test_the_province_page_in_chromium(played, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def nostrum_fresh(tmp_path_factory):
+def nostrum_fresh(tmp_path_factory, scenario_map):
     """A new Mare Nostrum campaign (the scenario's bbox at res 4, the 38 provinces from their capitals)."""
     from bellica.demo_mare_nostrum import build_demo_campaign
 
-    return build_demo_campaign(tmp_path_factory.mktemp("mn") / "mn.duckdb")
+    folder = tmp_path_factory.mktemp("mn")
+    return build_demo_campaign(folder / "mn.duckdb", map_path=scenario_map("mare-nostrum", folder / "mn4.duckdb", res=4))
 
 
 @pytest.fixture(scope="module")
