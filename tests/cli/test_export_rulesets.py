@@ -28,13 +28,9 @@ def _ok(capsys, *args) -> str:
 
 
 @pytest.fixture(scope="module")
-def magna_graecia(folder):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
-    s = load_node_scenario("magna-graecia/dionysian")
-    build_map(folder / "sicily.duckdb", bbox=s.bbox, res=s.resolution, progress=False)
-    return folder / "sicily.duckdb"
+def magna_graecia(folder, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("magna-graecia/dionysian", folder / "sicily.duckdb")
 
 
 def _made(capsys, path, *steps):
@@ -139,12 +135,8 @@ def test_an_unknown_faction_is_a_usage_error(ror_campaign, tmp_path, capsys):
     assert not (tmp_path / "x").exists()
 
 
-def test_mare_nostrum_exports_provinces_works_and_fleets(folder, tmp_path, capsys):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    map_path = folder / "mn4.duckdb"
-    build_map(map_path, bbox=load_province_scenario("mare-nostrum").bbox, res=4, progress=False)
+def test_mare_nostrum_exports_provinces_works_and_fleets(folder, tmp_path, capsys, scenario_map):
+    map_path = scenario_map("mare-nostrum", folder / "mn4.duckdb", res=4)
     campaign = _made(capsys, tmp_path / "mn.duckdb",
                      ["campaign", "new", "--scenario", "mare-nostrum", "--map", str(map_path), "--out", "@", "-q"],
                      ["turn", "start", "@"])

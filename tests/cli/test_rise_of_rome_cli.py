@@ -27,16 +27,11 @@ def bellica(capsys, *args) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def italy(tmp_path_factory):
-    """The scenario's map (bbox of provinces.toml, res 5) and a fresh campaign made on it."""
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
+def italy(tmp_path_factory, scenario_map):
+    """The scenario's map (bbox of provinces.toml, res 5; built once a run: tests/conftest.py
+    scenario_map) and a fresh campaign made on it."""
     folder = tmp_path_factory.mktemp("ror")
-    scenario = load_province_scenario("rise-of-rome")
-    map_path = folder / "italy5.duckdb"
-    build_map(map_path, bbox=scenario.bbox, res=scenario.resolution)
-    return folder, map_path
+    return folder, scenario_map("rise-of-rome", folder / "italy5.duckdb")
 
 
 @pytest.fixture

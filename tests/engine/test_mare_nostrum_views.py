@@ -242,14 +242,12 @@ def test_the_views_answer_on_an_empty_state(view):
     assert con.execute(f"SELECT count(*) FROM {view}").fetchone()[0] == 0
 
 
-def test_a_started_campaign_file_has_the_views(tmp_path):
+def test_a_started_campaign_file_has_the_views(tmp_path, scenario_map):
     """`bellica campaign new` + `bellica turn start`: the ruleset's after_start installs them; the
     campaign's sea_areas are the scenario's quadrants."""
     from bellica.cli import main
-    from bellica.etl.build import build_map
 
-    map_path, out = tmp_path / "med.duckdb", tmp_path / "mn.duckdb"
-    build_map(map_path, bbox=(-10.0, 24.5, 46.0, 51.5), res=4)
+    map_path, out = scenario_map("mare-nostrum", tmp_path / "med.duckdb", res=4), tmp_path / "mn.duckdb"
     for args in (["campaign", "new", "--scenario", "mare-nostrum", "--map", map_path, "--out", out, "-q"],
                  ["turn", "start", out, "--seed", "3"]):
         try:

@@ -144,14 +144,9 @@ def test_trossian_nations_provinces_and_orders(trossian_base, tmp_path, capsys):
 
 
 @pytest.fixture(scope="module")
-def rome_map(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    folder = tmp_path_factory.mktemp("names-ror")
-    scenario = load_province_scenario("rise-of-rome")
-    build_map(folder / "italy.duckdb", bbox=scenario.bbox, res=scenario.resolution)
-    return folder / "italy.duckdb"
+def rome_map(tmp_path_factory, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("rise-of-rome", tmp_path_factory.mktemp("names-ror") / "italy.duckdb")
 
 
 def test_rise_of_rome_target_and_power(rome_map, tmp_path, capsys):

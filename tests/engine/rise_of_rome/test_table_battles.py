@@ -60,14 +60,9 @@ def test_the_battle_names_its_provinces_terrain_from_the_map(campaign):
 
 
 @pytest.fixture(scope="module")
-def italy(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    folder = tmp_path_factory.mktemp("ror-table")
-    scenario = load_province_scenario("rise-of-rome")
-    build_map(folder / "italy.duckdb", bbox=scenario.bbox, res=scenario.resolution)
-    return folder / "italy.duckdb"
+def italy(tmp_path_factory, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("rise-of-rome", tmp_path_factory.mktemp("ror-table") / "italy.duckdb")
 
 
 @pytest.fixture

@@ -11,14 +11,9 @@ from tests.engine.test_names_everywhere import _cli
 
 
 @pytest.fixture(scope="module")
-def italy(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
-    folder = tmp_path_factory.mktemp("ror-dice")
-    scenario = load_province_scenario("rise-of-rome")
-    build_map(folder / "italy.duckdb", bbox=scenario.bbox, res=scenario.resolution)
-    return folder / "italy.duckdb"
+def italy(tmp_path_factory, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("rise-of-rome", tmp_path_factory.mktemp("ror-dice") / "italy.duckdb")
 
 
 def test_an_attack_roll_entered_at_the_table(italy, tmp_path, capsys):

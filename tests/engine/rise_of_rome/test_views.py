@@ -225,15 +225,11 @@ def test_the_views_answer_on_an_empty_state(view):
     assert con.execute(f"SELECT count(*) FROM {view}").fetchone()[0] == (9 if view == "ror_revenue_next" else 0)
 
 
-def test_a_started_campaign_file_has_the_views(tmp_path):
+def test_a_started_campaign_file_has_the_views(tmp_path, scenario_map):
     """`bellica campaign new` + `bellica turn start`: the ruleset's after_start installs them."""
     from bellica.cli import main
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
 
-    meta = load_province_scenario("rise-of-rome")
-    map_path, out = tmp_path / "italy.duckdb", tmp_path / "rome.duckdb"
-    build_map(map_path, bbox=meta.bbox, res=meta.resolution)
+    map_path, out = scenario_map("rise-of-rome", tmp_path / "italy.duckdb"), tmp_path / "rome.duckdb"
     for args in (["campaign", "new", "--scenario", "rise-of-rome", "--map", map_path, "--out", out, "-q"],
                  ["turn", "start", out, "--seed", "3"]):
         try:
