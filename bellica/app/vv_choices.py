@@ -103,54 +103,15 @@ def choices_section(c, ident, typed: Mapping[str, str] | None = None) -> str:
             + "".join(rows) + '<button id="submit-choices">give these choices</button></form>')
 
 
-def _text(form: Mapping[str, str]) -> str:
-    """The administration choices' own text (TOML, by tomli_w) from the form's lists."""
-    import tomli_w
-
-    def items(prefix: str) -> dict[str, str]:
-        return {k[len(prefix):]: v.strip() for k, v in sorted(form.items()) if k.startswith(prefix) and v.strip()}
-
-    def ticked(prefix: str) -> list[str]:
-        return [k[len(prefix):] for k, v in sorted(form.items()) if k.startswith(prefix) and v]
-
-    doc = {"advance": items("advance-"), "debark": items("debark-"),
-           "siege": {"start": items("siege-"), "take_over": ticked("takeover-"), "surrender": ticked("surrender-")}}
-    return tomli_w.dumps(doc)
-
-
 def post_choices(c, ident, form: Mapping[str, str]):
-    """``POST /choices``: the player's choices, for the armies they command only, stored sealed."""
+    """``POST /choices``: the player's choices, for the armies they command only, stored sealed
+    (read and checked by :mod:`bellica.engine.vae_victis.order_form`)."""
     from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.rounds.machine import read_round
-    from bellica.geo.errors import InputError
+    from bellica.engine.vae_victis.order_form import choices_text, own_choices
 
-    choices = rounds.parse_choices_text(_text(form), "the choices form")
-    r = read_round(c)
-    armies = {a.id: a for a in r.state.armies}
-    named = sorted(set(choices.advances) | set(choices.debarks) | set(choices.siege_starts))
-    theirs = [a for a in named if a in armies and armies[a].faction == ident.faction and not ident.commands(armies[a])]
-    if theirs:
-        raise InputError(f"the choices form: army {theirs[0]} is not one you command: choose for your own armies only")
-    return rounds.submit_choices(c, ident.faction, _with_others(c, ident, armies, choices),
-                                 submitted_by=ident.submitted_by, source="the choices form")
-
-
-def _with_others(c, ident, armies, choices):
-    """An army player's choices with what its faction chose before for the armies it does not
-    command (a faction's choices are one submission: the last counts), so one player of a
-    faction never drops another's."""
-    from dataclasses import replace
-
-    from bellica.engine.vae_victis.rounds.player_choices import faction_choices
-
-    before = faction_choices(c).get(ident.faction)
-    if ident.armies is None or before is None:
-        return choices
-
-    def field(name: str) -> dict:
-        kept = {a: v for a, v in getattr(before[0], name).items() if a in armies and not ident.commands(armies[a])}
-        return {**kept, **getattr(choices, name)}
-    return replace(choices, advances=field("advances"), debarks=field("debarks"), siege_starts=field("siege_starts"))
+    choices = rounds.parse_choices_text(choices_text(form), "the choices form")
+    choices = own_choices(c, ident.faction, ident.commands, ident.armies is None, choices)
+    return rounds.submit_choices(c, ident.faction, choices, submitted_by=ident.submitted_by, source="the choices form")
 
 
 def choosers_section(c) -> str:

@@ -2,7 +2,9 @@
 
 A web page (bellica/app/vae_victis.py) holds a faction's orders as one field per army: ``moves-ARMY``
 (the clock positions), ``sea-ARMY`` and ``sea-pick-ARMY`` (its sea links) in the moves stage, and
-``initiative-ARMY`` (the use) in the initiative stage.  These functions turn those fields into the
+``initiative-ARMY`` (the use) in the initiative stage; its own administration choices as
+``debark-ARMY``, ``advance-ARMY``, ``siege-ARMY`` lists and ``surrender-NAME``, ``takeover-NAME``
+boxes (bellica/app/vv_choices.py).  These functions turn those fields into the
 rules' orders and every problem the engine sees in them, nothing stored: the page answers HTTP and
 names hexes as its map names them, the rules live here.  ``commands(army)`` says whether the
 signer gives that army its orders (an army player's token commands some of its faction's armies).
@@ -16,7 +18,7 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 __all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders",
-           "own_logistics", "check_warnings", "check_orders"]
+           "own_logistics", "check_warnings", "check_orders", "choices_text", "own_choices"]
 
 Commands = Callable[[object], bool]
 
@@ -171,3 +173,43 @@ def check_orders(c, faction: str, commands: Commands, submitted_by: str, form: M
         return list(err.problems)
     except InputError as err:
         return [OrderProblem(None, "file", str(err))]
+
+
+def choices_text(form: Mapping[str, str]) -> str:
+    """The administration choices' own text (TOML, by tomli_w) from the choices form's fields, for
+    the engine's one parser (:func:`~bellica.engine.vae_victis.rounds.choices.parse_choices_text`)."""
+    import tomli_w
+
+    def items(prefix: str) -> dict[str, str]:
+        return {k[len(prefix):]: v.strip() for k, v in sorted(form.items()) if k.startswith(prefix) and v.strip()}
+
+    def ticked(prefix: str) -> list[str]:
+        return [k[len(prefix):] for k, v in sorted(form.items()) if k.startswith(prefix) and v]
+
+    doc = {"advance": items("advance-"), "debark": items("debark-"),
+           "siege": {"start": items("siege-"), "take_over": ticked("takeover-"), "surrender": ticked("surrender-")}}
+    return tomli_w.dumps(doc)
+
+
+def own_choices(c, faction: str, commands: Commands, every_army: bool, choices):
+    """``choices`` as ``faction``'s submission: refused (InputError) when they name an army of the
+    faction the signer does not command; a signer commanding some of its armies (not
+    ``every_army``) keeps what the faction chose before for the others (a faction's choices are one
+    submission, the last counts: one player never drops another's)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.player_choices import faction_choices
+    from bellica.geo.errors import InputError
+
+    armies = {a.id: a for a in read_round(c).state.armies}
+    named = sorted(set(choices.advances) | set(choices.debarks) | set(choices.siege_starts))
+    theirs = [a for a in named if a in armies and armies[a].faction == faction and not commands(armies[a])]
+    if theirs:
+        raise InputError(f"the choices form: army {theirs[0]} is not one you command: choose for your own armies only")
+    before = faction_choices(c).get(faction)
+    if every_army or before is None:
+        return choices
+
+    def field(name: str) -> dict:
+        kept = {a: v for a, v in getattr(before[0], name).items() if a in armies and not commands(armies[a])}
+        return {**kept, **getattr(choices, name)}
+    return replace(choices, advances=field("advances"), debarks=field("debarks"), siege_starts=field("siege_starts"))
