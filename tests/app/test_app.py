@@ -165,6 +165,13 @@ def test_a_declared_step_is_the_whole_factions_or_the_umpires(camp):
     r = roma.post("/step/orders", data={"items": "9=3\n10="}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/turn?said=")
     assert "orders stored (sealed) for armies 9, 10</div>" in roma.get(r.headers["location"]).text  # no next step named
+    # The deadline's picker, as the umpire's page posts it: a local time in a zone, given to the step in UTC.
+    from datetime import datetime, timezone
+
+    year = datetime.now(timezone.utc).year + 1
+    r = umpire.post("/step/deadline", data={"when_local": f"{year}-01-10T12:00", "when_tz": "Europe/Rome",
+                                            "when_offset": "60"}, follow_redirects=False)
+    assert r.status_code == 303 and f"{year}-01-10T11:00:00Z" in umpire.get(r.headers["location"]).text
 
 
 def test_initiative_stage_publish_and_bad_step(tmp_path):
