@@ -98,16 +98,9 @@ def _whole(value: str, what: str) -> int:
 
 def post_retreat(c, ident, form: Mapping[str, str]):
     """``/retreat``: army; a player may retreat only the armies it commands."""
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.rounds.machine import read_round
-    from bellica.geo.errors import InputError
+    from bellica.engine.vae_victis.order_form import retreat_of
 
-    army = _whole(form.get("army", ""), "army")
-    if ident.role != "umpire":
-        mine = [a for a in read_round(c).state.armies if a.id == army]
-        if not mine or not ident.commands(mine[0]):
-            raise InputError(f"army {army} is not one you command: you may retreat only your own armies")
-    return rounds.declare_retreat(c, army)
+    return retreat_of(c, _whole(form.get("army", ""), "army"), None if ident.role == "umpire" else ident.commands)
 
 
 # --- phase 4: administration --------------------------------------------------------------------------
@@ -210,14 +203,9 @@ def post_commit(c, ident, form: Mapping[str, str]):
 
 def post_reveal(c, ident, form: Mapping[str, str]):
     from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.orders import parse_orders_text
-    from bellica.geo.errors import InputError
+    from bellica.engine.vae_victis.order_form import revealed_orders
 
     _faction_token(ident)
-    parsed = parse_orders_text(form.get("orders", ""), "the reveal form")
-    if parsed.faction is not None and c.faction(parsed.faction, where="the reveal form's faction") != ident.faction:
-        raise InputError(f"the reveal form's orders are for {parsed.faction!r}, not {ident.faction!r}")
-    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
-        raise InputError(f"the reveal form's orders are for round {parsed.round}, not the campaign's")
-    return rounds.reveal_orders(c, ident.faction, dict(parsed.orders), form.get("secret", ""),
+    orders = revealed_orders(c, ident.faction, form.get("orders", ""))
+    return rounds.reveal_orders(c, ident.faction, orders, form.get("secret", ""),
                                 submitted_by=ident.submitted_by, source="the reveal form")

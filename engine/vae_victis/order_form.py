@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 __all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders",
-           "own_logistics", "check_warnings", "check_orders", "choices_text", "own_choices"]
+           "own_logistics", "check_warnings", "check_orders", "choices_text", "own_choices", "revealed_orders",
+           "retreat_of"]
 
 Commands = Callable[[object], bool]
 
@@ -213,3 +214,31 @@ def own_choices(c, faction: str, commands: Commands, every_army: bool, choices):
         kept = {a: v for a, v in getattr(before[0], name).items() if a in armies and not commands(armies[a])}
         return {**kept, **getattr(choices, name)}
     return replace(choices, advances=field("advances"), debarks=field("debarks"), siege_starts=field("siege_starts"))
+
+
+def revealed_orders(c, faction: str, text: str) -> dict:
+    """The orders of a commit-reveal reveal form's ``text`` (the orders file committed to), by army;
+    refused (InputError) when the file is another faction's or another round's."""
+    from bellica.engine.vae_victis.orders import parse_orders_text
+    from bellica.geo.errors import InputError
+
+    parsed = parse_orders_text(text, "the reveal form")
+    if parsed.faction is not None and c.faction(parsed.faction, where="the reveal form's faction") != faction:
+        raise InputError(f"the reveal form's orders are for {parsed.faction!r}, not {faction!r}")
+    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
+        raise InputError(f"the reveal form's orders are for round {parsed.round}, not the campaign's")
+    return dict(parsed.orders)
+
+
+def retreat_of(c, army: int, commands: Commands | None):
+    """Army ``army``'s retreat rather than fight, declared by a player who ``commands`` it (None: the
+    umpire, any army); refused (InputError) for an army the player does not command."""
+    from bellica.engine.vae_victis import rounds
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.geo.errors import InputError
+
+    if commands is not None:
+        mine = [a for a in read_round(c).state.armies if a.id == army]
+        if not mine or not commands(mine[0]):
+            raise InputError(f"army {army} is not one you command: you may retreat only your own armies")
+    return rounds.declare_retreat(c, army)
