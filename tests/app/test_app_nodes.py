@@ -29,14 +29,9 @@ TR_SEED = 8181
 
 
 @pytest.fixture(scope="module")
-def sicily(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
-    folder = tmp_path_factory.mktemp("mg-app")
-    s = load_node_scenario("magna-graecia/dionysian")
-    build_map(folder / "sicily6.duckdb", bbox=s.bbox, res=s.resolution)
-    return folder / "sicily6.duckdb"
+def sicily(tmp_path_factory, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("magna-graecia/dionysian", tmp_path_factory.mktemp("mg-app") / "sicily6.duckdb")
 
 
 def _tokens(path) -> dict[str, str]:

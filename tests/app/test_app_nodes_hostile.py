@@ -65,13 +65,9 @@ def _log_len(path) -> int:
 
 
 @pytest.fixture(scope="module")
-def mg(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
+def mg(tmp_path_factory, scenario_map):
     folder = tmp_path_factory.mktemp("mg-hostile")
-    s = load_node_scenario("magna-graecia/dionysian")
-    build_map(folder / "sicily6.duckdb", bbox=s.bbox, res=s.resolution, progress=False)
+    scenario_map("magna-graecia/dionysian", folder / "sicily6.duckdb")  # built once a run (tests/conftest.py)
     path = folder / "dionysian.duckdb"
     assert run("campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", folder / "sicily6.duckdb",
                "--out", path, "-q") == 0

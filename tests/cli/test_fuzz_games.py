@@ -64,15 +64,9 @@ def root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sicily(root) -> Path:
-    """A hex map of the Dionysian scenario's bbox at its resolution, no node tables."""
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
-    s = load_node_scenario("magna-graecia/dionysian")
-    out = root / "sicily6.duckdb"
-    build_map(out, bbox=s.bbox, res=s.resolution, progress=False)
-    return out
+def sicily(root, scenario_map) -> Path:
+    """A hex map of the Dionysian scenario's bbox at its resolution, no node tables (built once a run)."""
+    return scenario_map("magna-graecia/dionysian", root / "sicily6.duckdb")
 
 
 @pytest.fixture(scope="module")

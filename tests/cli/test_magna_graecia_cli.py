@@ -12,14 +12,9 @@ from tests.cli.test_rise_of_rome_cli import bellica
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
-    folder = tmp_path_factory.mktemp("mgcli")
-    s = load_node_scenario("magna-graecia/dionysian")
-    build_map(folder / "sicily6.duckdb", bbox=s.bbox, res=s.resolution)
-    return folder / "sicily6.duckdb"
+def made(tmp_path_factory, scenario_map):
+    """The scenario's map (built once a run: tests/conftest.py scenario_map)."""
+    return scenario_map("magna-graecia/dionysian", tmp_path_factory.mktemp("mgcli") / "sicily6.duckdb")
 
 
 @pytest.fixture

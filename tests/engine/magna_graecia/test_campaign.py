@@ -25,15 +25,9 @@ def fresh(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def sicily(tmp_path_factory):
-    """The hex map of the scenarios' bbox (all four share it), built once."""
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_node_scenario
-
-    s = load_node_scenario("magna-graecia/dionysian")
-    path = tmp_path_factory.mktemp("mg-map") / "sicily6.duckdb"
-    build_map(path, bbox=s.bbox, res=s.resolution)
-    return path
+def sicily(tmp_path_factory, scenario_map):
+    """The hex map of the scenarios' bbox (all four share it), built once a run (tests/conftest.py scenario_map)."""
+    return scenario_map("magna-graecia/dionysian", tmp_path_factory.mktemp("mg-map") / "sicily6.duckdb")
 
 
 @pytest.fixture
