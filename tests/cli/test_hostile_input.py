@@ -5,13 +5,13 @@ with a newline, a campaign file cut short."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 import bellica.cli as cli
 from tests.cli.test_round_cli import bellica
-from tests.engine.boards import sketch
-from tests.engine.test_rounds import FIELD, WATER
-from tests.engine.test_state import make_campaign
+from tests.engine.test_rounds import FIELD
 
 #: What ``$'\xff'`` on a command line becomes in ``sys.argv``.
 NOT_UTF8 = "\udcff"
@@ -34,19 +34,25 @@ def log_of(capsys, path) -> str:
 
 
 @pytest.fixture
-def unstarted(tmp_path):
-    path = tmp_path / "field.duckdb"
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
-                           m=sketch(radius=4, structures=FIELD, water=WATER))
-    con.close()
-    return path
+def unstarted(tmp_path, built_once):
+    """Roma and Capua on a field (tests/engine/test_rounds.py FIELD), not started: a copy of the file
+    tests/cli/test_round_cli.py builds once a run."""
+    from tests.cli.test_round_cli import _write_campaign
+
+    return built_once("vv-field-campaign", _write_campaign(FIELD), tmp_path / "field.duckdb")
 
 
 @pytest.fixture
-def at_war(unstarted, capsys):
-    assert bellica(capsys, "round", "start", unstarted)[0] == 0
-    assert bellica(capsys, "round", "publish", unstarted)[0] == 0
-    return unstarted
+def at_war(unstarted, built_once):
+    """That campaign started and its first round's initiative published (built once a run, copied per test)."""
+    def build(path):
+        shutil.copyfile(unstarted, path)
+        for args in (("round", "start", path), ("round", "publish", path)):
+            try:
+                cli.main([str(a) for a in args])
+            except SystemExit as e:
+                assert not e.code, (args, e.code)
+    return built_once("vv-field-at-war", build, unstarted)
 
 
 def test_a_number_of_thousands_of_digits(at_war, tmp_path, capsys):
@@ -66,11 +72,8 @@ def test_a_number_of_thousands_of_digits(at_war, tmp_path, capsys):
     assert bellica(capsys, "round", "orders", at_war, "--faction", "roma", f"{'0' * 4999}9=3")[0] == 0
 
 
-def test_a_secret_that_is_not_utf8(tmp_path, capsys):
-    path = tmp_path / "cr.duckdb"
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
-                           m=sketch(radius=4, structures=FIELD, water=WATER))
-    con.close()
+def test_a_secret_that_is_not_utf8(unstarted, tmp_path, capsys):
+    path = unstarted
     assert bellica(capsys, "round", "start", path, "--orders-mode", "commit-reveal")[0] == 0
     assert bellica(capsys, "round", "publish", path)[0] == 0
     roma = tmp_path / "roma.toml"
