@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.test_round_cli import bellica
-from tests.engine.boards import sketch
-from tests.engine.test_rounds import FIELD, WATER
-from tests.engine.test_state import make_campaign
+from tests.cli.test_hostile_input import at_war, unstarted  # noqa: F401  (fixtures: the field campaign, built once a run)
 
 MOVES = '"3 3 5"'
 
@@ -20,14 +18,10 @@ def just_passed() -> str:
 
 
 @pytest.fixture
-def c(tmp_path, capsys):
-    path = tmp_path / "field.duckdb"
-    m = sketch(radius=4, structures=FIELD, water=WATER)
-    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
-    assert bellica(capsys, "round", "start", path)[0] == 0
-    assert bellica(capsys, "round", "publish", path)[0] == 0
-    return path
+def c(at_war):
+    """The field campaign (tests/engine/test_rounds.py FIELD) after `round start` and `round publish`:
+    a copy of the file tests/cli/test_hostile_input.py builds once a run."""
+    return at_war
 
 
 def views(capsys, c):
@@ -93,11 +87,8 @@ def test_deadline_and_reveal(c, capsys):
     assert code == 0, err
 
 
-def test_commit_reveal_through_the_cli(tmp_path, capsys):
-    path = tmp_path / "cr.duckdb"
-    m = sketch(radius=4, structures=FIELD, water=WATER)
-    con, m = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")), m=m)
-    con.close()
+def test_commit_reveal_through_the_cli(unstarted, tmp_path, capsys):
+    path = unstarted
     assert bellica(capsys, "round", "start", path, "--orders-mode", "commit-reveal")[0] == 0
     bellica(capsys, "round", "publish", path)
     roma = tmp_path / "roma.toml"
