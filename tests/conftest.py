@@ -140,3 +140,15 @@ def scenario_map(built_once) -> Callable[..., Path]:
             build_map(path, bbox=s.bbox, res=res, progress=False)
         return built_once(f"scenario-map-{scenario.replace('/', '-')}-res{res}", build, dest)
     return copy
+
+
+@pytest.fixture(scope="session")
+def first_punic_war(built_once) -> Callable[[Path], Path]:
+    """``first_punic_war(dest)``: a copy at ``dest`` of the shipped First Punic War campaign as
+    ``bellica campaign new --scenario first-punic-war`` writes it (its res-5 map built for the
+    scenario), not started.  Built once a run (:func:`built_once`): seven modules start from it."""
+    def build(path: Path) -> None:
+        from bellica.etl.campaign import create_campaign
+
+        create_campaign("first-punic-war", path, force=True)
+    return lambda dest: built_once("first-punic-war-new", build, dest)

@@ -52,12 +52,8 @@ def sql(capsys, campaign: Path, query: str) -> list[dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> Path:
-    from bellica.etl.campaign import create_campaign
-
-    path = tmp_path_factory.mktemp("catalogue") / "fresh.duckdb"
-    create_campaign("first-punic-war", path, force=True)
-    return path
+def fresh(tmp_path_factory, first_punic_war) -> Path:
+    return first_punic_war(tmp_path_factory.mktemp("catalogue") / "fresh.duckdb")
 
 
 @pytest.fixture(scope="module")

@@ -44,12 +44,8 @@ def stored(con):
 
 
 @pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    from bellica.etl.campaign import create_campaign
-
-    path = tmp_path_factory.mktemp("board_cache") / "fpw.duckdb"
-    create_campaign("first-punic-war", path, force=True)
-    return path
+def demo_file(tmp_path_factory, first_punic_war):
+    return first_punic_war(tmp_path_factory.mktemp("board_cache") / "fpw.duckdb")
 
 
 @pytest.fixture

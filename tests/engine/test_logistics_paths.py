@@ -20,14 +20,12 @@ from tests.engine import scipy_paths_reference as ref
 
 
 @pytest.fixture(scope="module")
-def punic(tmp_path_factory):
+def punic(tmp_path_factory, first_punic_war):
     """(campaign connection, its Board) of a started First Punic War campaign with the demo's armies."""
     from bellica import demo
     from bellica.engine.core.campaign import Campaign
-    from bellica.etl.campaign import create_campaign
 
-    path = tmp_path_factory.mktemp("punic-paths") / "c.duckdb"
-    create_campaign("first-punic-war", path, force=True)
+    path = first_punic_war(tmp_path_factory.mktemp("punic-paths") / "c.duckdb")
     demo._place(path)
     with Campaign.open(path) as c:
         c.start(seed=demo.DEMO_SEED)

@@ -67,13 +67,9 @@ def test_replay_detects_a_table_changed_behind_the_log():
 
 
 @pytest.fixture(scope="module")
-def fresh_punic_campaign(tmp_path_factory):
-    """`bellica campaign new --scenario first-punic-war` once per module (builds its res-5 map)."""
-    from bellica.etl.campaign import create_campaign
-
-    path = tmp_path_factory.mktemp("punic") / "fresh.duckdb"
-    create_campaign("first-punic-war", path, force=True)
-    return path
+def fresh_punic_campaign(tmp_path_factory, first_punic_war):
+    """`bellica campaign new --scenario first-punic-war` (its res-5 map built), once a run (tests/conftest.py)."""
+    return first_punic_war(tmp_path_factory.mktemp("punic") / "fresh.duckdb")
 
 
 def test_demo_round_on_the_real_map_replays_and_repeats(fresh_punic_campaign, tmp_path):

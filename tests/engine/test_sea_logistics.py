@@ -241,13 +241,11 @@ def test_sea_supply_and_the_only_by_sea_question(m):
 
 
 @pytest.fixture(scope="module")
-def punic_start(tmp_path_factory):
+def punic_start(tmp_path_factory, first_punic_war):
     """`bellica campaign new --scenario first-punic-war`, then `bellica round start`."""
     from bellica.engine.core.campaign import Campaign
-    from bellica.etl.campaign import create_campaign
 
-    path = tmp_path_factory.mktemp("punic-sea") / "start.duckdb"
-    create_campaign("first-punic-war", path, force=True)
+    path = first_punic_war(tmp_path_factory.mktemp("punic-sea") / "start.duckdb")
     with Campaign.open(path) as c:
         c.start()
     return path

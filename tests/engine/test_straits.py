@@ -202,15 +202,13 @@ def test_a_crossing_counts_as_one_move_against_the_cap():
 
 
 @pytest.fixture(scope="module")
-def punic(tmp_path_factory):
+def punic(tmp_path_factory, first_punic_war):
     """The shipped scenario, started: (board, state at round 1)."""
     from bellica.engine.core.campaign import Campaign
     from bellica.engine.vae_victis.board import board_from_duckdb
     from bellica.engine.vae_victis.state import load_state
-    from bellica.etl.campaign import create_campaign
 
-    path = tmp_path_factory.mktemp("straits") / "fpw.duckdb"
-    create_campaign("first-punic-war", path, force=True)
+    path = first_punic_war(tmp_path_factory.mktemp("straits") / "fpw.duckdb")
     with Campaign.open(path) as c:
         c.start(seed=1)
         sql = {r[0] for r in c.con.execute("SELECT cell FROM straits").fetchall()}

@@ -79,13 +79,11 @@ def test_sea_links_same_rows():
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
+def demo(tmp_path_factory, first_punic_war):
     """The demo campaign (``make demo``): round 1 played, as tests/cli/test_sql_catalogue.py has it."""
     from bellica.demo import run_demo_round
-    from bellica.etl.campaign import create_campaign
 
-    path = tmp_path_factory.mktemp("views-rewrite") / "demo.duckdb"
-    create_campaign("first-punic-war", path, force=True)
+    path = first_punic_war(tmp_path_factory.mktemp("views-rewrite") / "demo.duckdb")
     run_demo_round(path)
     return path
 
