@@ -56,6 +56,7 @@ class VaeVictisII(Ruleset):
     order_seal = BOT_SEAL  # the orders' seal, and a bot's reasons sealed like them (engine/vae_victis/bots.py)
     bot_notes = True  # a bot's reasons are logged (engine/core/players.py)
     own_map_layers = True  # the hex play aids of web_maps/scenario_layers.py, not yet features of its view
+    web_pages = "orders"  # the order form per army, checked as one types and plotted on the map
     title = "Vae Victis II"
     round_word = "round"
     command_group = "round"  # bellica round <step>, made from .steps (bellica/commands/play.py)
