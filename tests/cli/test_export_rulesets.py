@@ -53,9 +53,13 @@ def trossian_campaign(folder, tmp_path, capsys):
 
 
 @pytest.fixture
-def ror_campaign(tmp_path, capsys):
-    return _made(capsys, tmp_path / "ror.duckdb", ["campaign", "new", "--scenario", "rise-of-rome", "--out", "@", "-q"],
-                 ["turn", "start", "@"])
+def ror_campaign(tmp_path, capsys, built_once):
+    """`campaign new --scenario rise-of-rome` (the exit-code walk's file, built once a run:
+    tests/cli/test_exit_codes.py), then `turn start`."""
+    from tests.cli.test_exit_codes import _made as new_campaign
+
+    path = built_once("made-rise-of-rome", lambda p: new_campaign("rise-of-rome", p), tmp_path / "ror.duckdb")
+    return _made(capsys, path, ["turn", "start", "@"])
 
 
 def _export(capsys, campaign, out, *more) -> dict:
