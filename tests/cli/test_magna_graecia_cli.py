@@ -17,17 +17,32 @@ def made(tmp_path_factory, scenario_map):
     return scenario_map("magna-graecia/dionysian", tmp_path_factory.mktemp("mgcli") / "sicily6.duckdb")
 
 
+def _cli(*args) -> str:
+    """``bellica ARGS`` in-process, outside a test (no capsys): what it printed; it must succeed."""
+    import contextlib
+    import io
+
+    from bellica.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as e:
+            assert not e.code, (args, e.code, err.getvalue())
+    return out.getvalue()
+
+
 @pytest.fixture
-def campaign(made, tmp_path, capsys):
-    out = tmp_path / "d.duckdb"
-    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", made,
-                             "--out", out, "-q")
-    assert code == 0, err
-    assert "scenario magna-graecia/dionysian (ruleset magna-graecia)" in text and "places" in text
-    code, text, err = bellica(capsys, "magna-graecia", "start", out, "--seed", "397")
-    assert code == 0, err
-    assert "turn 1" in text and "next: Syracuse moves" in text
-    return out
+def campaign(made, tmp_path, built_once):
+    """`campaign new` on the map and `magna-graecia start --seed 397`, run once a run (their words
+    checked then) and copied per test."""
+    def build(out):
+        text = _cli("campaign", "new", "--scenario", "magna-graecia/dionysian", "--map", made, "--out", out, "-q")
+        assert "scenario magna-graecia/dionysian (ruleset magna-graecia)" in text and "places" in text
+        text = _cli("magna-graecia", "start", out, "--seed", "397")
+        assert "turn 1" in text and "next: Syracuse moves" in text
+    return built_once("mg-cli-dionysian-started-397", build, tmp_path / "d.duckdb")
 
 
 def test_scenarios_are_listed_and_checked(capsys):
