@@ -14,7 +14,9 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -38,17 +40,28 @@ def maps(tmp_path_factory, scenario_map):
     return folder
 
 
+#: (scenario, seed) -> the started campaign :func:`_campaign` made first in this test process.
+_STARTED: dict[tuple[str, int], Path] = {}
+
+
 def _campaign(capsys, maps, tmp_path, scenario: str, seed: int) -> tuple:
-    """A started campaign of ``scenario`` with its app tokens: (path, {name: token})."""
+    """A started campaign of ``scenario`` with its app tokens: (path, {name: token}).  `campaign new`
+    and `turn start` run once a test process for a scenario and seed (1-2 s of CPU; a dozen tests
+    ask for four), the file copied after; the tokens are issued for each test's own copy."""
     from bellica.app.tokens import issue_tokens
     from bellica.engine.core.campaign import Campaign
 
     path = tmp_path / f"{scenario}.duckdb"
-    map_path = maps / ("italy5.duckdb" if scenario == "rise-of-rome" else "mn4.duckdb")
-    code, _out, err = bellica(capsys, "campaign", "new", "--scenario", scenario, "--map", map_path, "--out", path, "-q")
-    assert code == 0, err
-    code, _out, err = bellica(capsys, "turn", "start", path, "--seed", seed)
-    assert code == 0, err
+    first = _STARTED.get((scenario, seed))
+    if first is not None and first.is_file():
+        shutil.copyfile(first, path)
+    else:
+        map_path = maps / ("italy5.duckdb" if scenario == "rise-of-rome" else "mn4.duckdb")
+        code, _out, err = bellica(capsys, "campaign", "new", "--scenario", scenario, "--map", map_path, "--out", path, "-q")
+        assert code == 0, err
+        code, _out, err = bellica(capsys, "turn", "start", path, "--seed", seed)
+        assert code == 0, err
+        _STARTED[scenario, seed] = shutil.copyfile(path, maps / f"{scenario}-started-{seed}.duckdb")
     with Campaign.open(path) as c:
         return path, {i.name: i.token for i in issue_tokens(c)}
 
