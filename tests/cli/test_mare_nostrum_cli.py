@@ -27,12 +27,14 @@ def mediterranean(tmp_path_factory, scenario_map):
 
 
 @pytest.fixture
-def campaign(mediterranean, tmp_path, capsys):
-    out = tmp_path / "mare.duckdb"
-    code, text, err = bellica(capsys, "campaign", "new", "--scenario", "mare-nostrum", "--map", mediterranean, "--out", out, "-q")
-    assert code == 0, err
-    assert "scenario mare-nostrum (ruleset mare-nostrum)" in text and "38 provinces" in text
-    return out
+def campaign(mediterranean, tmp_path, built_once):
+    """`campaign new` on the map, run once a run (its words checked then) and copied per test."""
+    from tests.cli.test_magna_graecia_cli import _cli
+
+    def build(out):
+        text = _cli("campaign", "new", "--scenario", "mare-nostrum", "--map", mediterranean, "--out", out, "-q")
+        assert "scenario mare-nostrum (ruleset mare-nostrum)" in text and "38 provinces" in text
+    return built_once("mn-cli-new", build, tmp_path / "mare.duckdb")
 
 
 def _status(capsys, path) -> dict:
