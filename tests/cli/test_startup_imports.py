@@ -20,9 +20,8 @@ import sys
 import pytest
 
 from tests.cli.test_round_cli import bellica
-from tests.engine.boards import sketch
-from tests.engine.test_rounds import STRUCTURES, WATER
-from tests.engine.test_state import make_campaign
+# The campaign (synthetic map, not started) and it started with seed 5: files built once a run.
+from tests.cli.test_sql_console import campaign, started  # noqa: F401  (fixtures)
 
 #: Never on a round step: the map/GIS stack and the web map's.
 NEVER = ("geopandas", "shapely", "folium", "branca", "jinja2", "h3ronpy", "rasterio", "scipy")
@@ -63,17 +62,6 @@ def probe(*args) -> dict:
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("PROBE")), None)
     assert line is not None, proc.stderr[-3000:]
     return json.loads(line[len("PROBE"):])
-
-
-@pytest.fixture
-def started(tmp_path, capsys):
-    path = tmp_path / "c.duckdb"
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
-                           m=sketch(radius=4, structures=STRUCTURES, water=WATER))
-    con.close()
-    code, _, err = bellica(capsys, "round", "start", path, "--seed", "5")
-    assert code == 0, err
-    return path
 
 
 def test_round_status_loads_no_gis_stack_no_pandas_and_no_spatial(started):
@@ -126,11 +114,8 @@ def test_the_probe_sees_spatial_when_a_step_loads_it(started, monkeypatch):
     assert got["code"] == 0 and "spatial" in got["extensions"]
 
 
-def test_steps_with_logistics_load_no_numpy_scipy_networkx_or_pandas(tmp_path):
-    path = tmp_path / "c.duckdb"
-    con, _ = make_campaign(path, placements=((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia")),
-                           m=sketch(radius=4, structures=STRUCTURES, water=WATER))
-    con.close()
+def test_steps_with_logistics_load_no_numpy_scipy_networkx_or_pandas(campaign):
+    path = campaign
     steps = (("round", "start", path, "--seed", "5"),  # builds the static logistics tables (the block search)
              ("round", "initiative", path, "--faction", "roma", "9=strength"), ("round", "publish", path),
              ("round", "orders", path, "--faction", "roma", "9=", "10="), ("round", "orders", path, "--faction", "carthago", "1="),
