@@ -282,8 +282,8 @@ SCHEDULER_STUDIES = (
     ("rise-of-rome", (), None),
     ("mare-nostrum", (), None),
     ("vae-victis-ii", ("--rounds", 2, "--seat", "Roma=random"), "first-punic-war"),
-    ("magna-graecia", ("--rounds", 3), "magna-graecia/pyrrhic"),
-    ("trossian", ("--rounds", 4), "trossian"),
+    ("magna-graecia", ("--rounds", 2), "magna-graecia/pyrrhic"),
+    ("trossian", ("--rounds", 2), "trossian"),
 )
 
 
