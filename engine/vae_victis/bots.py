@@ -96,14 +96,18 @@ def _text(moves) -> str:
     return " ".join(str(m) for m in moves)
 
 
+class _Orders:
+    """What both bots share: their orders come from the view and the board, never from the values a
+    page offers (engine.core.players.reads_offers), so their seats are read without them."""
+
+    reads_offers = False
+
+
 # --- random ------------------------------------------------------------------------------------------------------------
 
 
-class RandomBot:
+class RandomBot(_Orders):
     """Random-legal orders (module doc)."""
-
-    #: Its orders come from the view and the board, not from the values a page offers.
-    reads_offers = False
 
     def decide(self, seat: Seat) -> list[Answer]:
         from bellica.engine.vae_victis.bots_board import public_state
@@ -182,11 +186,8 @@ class Plan:
     target: str | None = None
 
 
-class HeuristicBot:
+class HeuristicBot(_Orders):
     """Orders a reader can follow, one reason per army (module doc)."""
-
-    #: Its orders come from the view and the board, not from the values a page offers.
-    reads_offers = False
 
     def decide(self, seat: Seat) -> list[Answer]:
         from bellica.engine.vae_victis.bots_board import public_state
