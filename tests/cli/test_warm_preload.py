@@ -3,22 +3,29 @@ modules, named by no list, and none whose import would start threads."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
 
 from bellica.commands import warm
-from bellica.engine.core.ruleset import get_ruleset, ruleset_names
 
 
 def test_every_found_rulesets_modules_are_preloaded():
-    skipped: list[str] = []
-    modules = warm.preload_modules(skipped)
-    for name in ruleset_names():
-        package = type(get_ruleset(name)).__module__.rpartition(".")[0]
+    """In a fresh interpreter, as the server starts: a test elsewhere in this process may have
+    registered a ruleset of its own, which the server would never see."""
+    code = ("import json\nfrom bellica.commands import warm\n"
+            "from bellica.engine.core.ruleset import get_ruleset, ruleset_names\n"
+            "skipped = []\nmodules = warm.preload_modules(skipped)\n"
+            "packages = {n: type(get_ruleset(n)).__module__.rpartition('.')[0] for n in ruleset_names()}\n"
+            "print(json.dumps({'modules': modules, 'skipped': skipped, 'packages': packages}))")
+    got = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    modules = got["modules"]
+    assert set(got["packages"]) >= {"vae-victis-ii", "rise-of-rome", "mare-nostrum", "magna-graecia", "trossian"}
+    for name, package in got["packages"].items():
         assert f"{package}.ruleset" in modules, name
     assert "bellica.engine.vae_victis.rounds.machine" in modules  # sub-packages too
-    assert skipped == []  # nothing of ours imports numpy and the like at its top level
+    assert got["skipped"] == []  # nothing of ours imports numpy and the like at its top level
 
 
 def test_preloading_them_imports_no_library_that_starts_threads():
