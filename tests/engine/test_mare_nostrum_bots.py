@@ -17,13 +17,9 @@ from tests.engine.test_names_everywhere import _cli
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
+def made(tmp_path_factory, scenario_map):
     folder = tmp_path_factory.mktemp("mn-bots")
-    s = load_province_scenario("mare-nostrum")
-    build_map(folder / "mn.duckdb", bbox=s.bbox, res=s.resolution)
+    scenario_map("mare-nostrum", folder / "mn.duckdb")  # the scenario's map, built once a run
     return folder
 
 

@@ -20,13 +20,9 @@ from tests.engine.test_names_everywhere import _cli
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import load_province_scenario
-
+def base(tmp_path_factory, scenario_map):
     folder = tmp_path_factory.mktemp("ror-bots")
-    s = load_province_scenario("rise-of-rome")
-    build_map(folder / "italy.duckdb", bbox=s.bbox, res=s.resolution)
+    scenario_map("rise-of-rome", folder / "italy.duckdb")  # the scenario's map, built once a run
     return folder
 
 
