@@ -11,7 +11,7 @@ import math
 
 from bellica.geo.errors import InputError
 
-__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "number", "open_map_for"]
+__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "named_entry", "number", "open_map_for"]
 
 
 def check_keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -33,6 +33,26 @@ def name_text(value, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{where}: {value!r} is not a name: write it as a non-empty quoted string")
     return value.strip()
+
+
+def named_entry(entry: dict, i: int, source: str, table: str, allowed: set[str], seen: dict[str, str] | set[str],
+                *, each: str = "") -> tuple[str, str]:
+    """The ``i``-th ``[[table]]`` entry's name, new among ``seen`` (any case; added to it), and the
+    prefix of its messages from now on (``<source> <table> 'Name'``): its keys checked first.
+    ``each``: what a repeated name asks to give its own name (default: the table's name)."""
+    where = f"{source} [[{table}]] #{i + 1}"
+    check_keys(entry, allowed, where)
+    if "name" not in entry:
+        raise InputError(f"{where}: no name: give it name = \"...\"")
+    name = name_text(entry["name"], f"{where} name")
+    where = f"{source} {table} {name!r}"
+    if name.lower() in seen:
+        raise InputError(f"{where}: the name is used twice: give each {each or table} its own name")
+    if isinstance(seen, dict):
+        seen[name.lower()] = name
+    else:
+        seen.add(name.lower())
+    return name, where
 
 
 def list_of_tables(data: dict, key: str, source: str) -> list[dict]:

@@ -39,7 +39,8 @@ import duckdb
 import h3
 import shapely
 
-from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
+from bellica.etl.design_files import (check_keys, insert_geometry_rows, list_of_tables, name_text, named_entry, number,
+                                       open_map_for)
 from bellica.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from bellica.geo.errors import InputError, MissingInputError
@@ -218,15 +219,7 @@ def node_file_from_dict(data: dict, *, source: str = "<nodes>") -> NodeFile:
 
 def _place(entry: dict, i: int, source: str, seen: dict[str, str]) -> Place:
     """The ``i``-th [[place]]: a new name, a lon/lat site, and its optional terrain, coast, walls and commands."""
-    where = f"{source} [[place]] #{i + 1}"
-    check_keys(entry, _PLACE_KEYS, where)
-    if "name" not in entry:
-        raise InputError(f"{where}: no name: give it name = \"...\"")
-    name = name_text(entry["name"], f"{where} name")
-    where = f"{source} place {name!r}"
-    if name.lower() in seen:
-        raise InputError(f"{where}: the name is used twice: give each place its own name")
-    seen[name.lower()] = name
+    name, where = named_entry(entry, i, source, "place", _PLACE_KEYS, seen)
     if "at" not in entry:
         raise InputError(f"{where}: no at: give its site as at = [lon, lat], e.g. at = [15.29, 37.07]")
     lon, lat = _point(entry["at"], f"{where} at", "at = [15.29, 37.07]")

@@ -41,7 +41,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
-from bellica.etl.design_files import check_keys, insert_geometry_rows, list_of_tables, name_text, number, open_map_for
+from bellica.etl.design_files import (check_keys, insert_geometry_rows, list_of_tables, name_text, named_entry, number,
+                                       open_map_for)
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.spatialdb import offline_connect
 from bellica.geo.words import with_article
@@ -238,15 +239,7 @@ def spec_from_dict(data: dict, *, base: Path = Path("."), source: str = "<provin
 
 def _province_seed(entry: dict, i: int, source: str, base: Path, seen: dict[str, str]) -> ProvinceSeed:
     """The ``i``-th [[province]]: a new name, a lon/lat capital, an optional region file and added cells."""
-    where = f"{source} [[province]] #{i + 1}"
-    check_keys(entry, _PROVINCE_KEYS, where)
-    if "name" not in entry:
-        raise InputError(f"{where}: no name: give it name = \"...\"")
-    name = name_text(entry["name"], f"{where} name")
-    where = f"{source} province {name!r}"
-    if name.lower() in seen:
-        raise InputError(f"{where}: the name is used twice: give each province its own name")
-    seen[name.lower()] = name
+    name, where = named_entry(entry, i, source, "province", _PROVINCE_KEYS, seen)
     capital = entry.get("capital")
     if not isinstance(capital, list) or len(capital) != 2:
         raise InputError(f"{where}: capital must be [lon, lat] in degrees, e.g. capital = [12.48, 41.89]")
@@ -292,15 +285,7 @@ def _exception(entry: dict, i: int, source: str, seen: dict[str, str]) -> Declar
 
 def _sea_area(entry: dict, i: int, source: str, base: Path, sea_names: set[str]) -> SeaArea:
     """The ``i``-th [[sea]]: a new name and either a region file or a lon/lat bbox."""
-    where = f"{source} [[sea]] #{i + 1}"
-    check_keys(entry, _SEA_KEYS, where)
-    if "name" not in entry:
-        raise InputError(f"{where}: no name: give it name = \"...\"")
-    name = name_text(entry["name"], f"{where} name")
-    where = f"{source} sea {name!r}"
-    if name.lower() in sea_names:
-        raise InputError(f"{where}: the name is used twice: give each sea area its own name")
-    sea_names.add(name.lower())
+    name, where = named_entry(entry, i, source, "sea", _SEA_KEYS, sea_names, each="sea area")
     if ("region" in entry) == ("bbox" in entry):
         raise InputError(f"{where}: give either region = \"file.geojson\" or bbox = [west, south, east, north]")
     if "bbox" in entry:
