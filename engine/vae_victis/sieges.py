@@ -185,131 +185,171 @@ def _control_event(board, state, structure, to, how, siege: Siege | None, surren
     return Event(state.round, "administration", "control_changed", data, text)
 
 
+@dataclass
+class _SiegeRun:
+    """What the siege resolution changes as it goes: control, armies, sieges and the events said."""
+
+    board: Board
+    state: CampaignState
+    inputs: SiegeInputs
+    options: SiegeRules
+    control: dict
+    armies: dict
+    sieges: dict
+    events: list = field(default_factory=list)
+
+    def ev(self, kind, data, text) -> None:
+        self.events.append(Event(self.state.round, "administration", kind, data, text))
+
+    def set_control(self, structure, to, how, siege, surrendered=False, who=()) -> None:
+        cur = replace(self.state, control=self.control)
+        self.events.append(_control_event(self.board, cur, structure, to, how, siege, surrendered, who))
+        self.control[structure] = to
+        self.sieges.pop(structure, None)
+
+    def current(self) -> CampaignState:
+        return replace(self.state, control=self.control, armies=tuple(self.armies[i] for i in sorted(self.armies)),
+                       sieges=tuple(self.sieges.values()))
+
+
 def resolve_sieges(
     board: Board, state: CampaignState, inputs: SiegeInputs, options: SiegeRules | None = None
 ) -> tuple[CampaignState, tuple[Event, ...]]:
     """The Siege resolution part of the Administration phase (see the module doc).
     ``options``: the siege rules, default ``board.rules.sieges``."""
-    options = options if options is not None else board.rules.sieges
-    events: list[Event] = []
-    control = dict(state.control)
-    armies = {a.id: a for a in state.armies}
-    sieges: dict[str, Siege] = {s.structure: s for s in state.sieges}
-    rnd = state.round
-
-    def ev(kind, data, text):
-        events.append(Event(rnd, "administration", kind, data, text))
-
-    def set_control(structure, to, how, siege, surrendered=False, who=()):
-        cur = replace(state, control=control)
-        events.append(_control_event(board, cur, structure, to, how, siege, surrendered, who))
-        control[structure] = to
-        sieges.pop(structure, None)
-
+    run = _SiegeRun(board, state, inputs, options if options is not None else board.rules.sieges,
+                    dict(state.control), {a.id: a for a in state.armies}, {s.structure: s for s in state.sieges})
     # 1. assaults
     takers, assault_losers = assault_effects(inputs.engagements, inputs.results)
     for structure, who in sorted(takers.items()):
-        siege = sieges.get(structure)
+        siege = run.sieges.get(structure)
         if siege is not None:
-            set_control(structure, siege.faction, "assault", siege, who=who)
-
+            run.set_control(structure, siege.faction, "assault", siege, who=who)
     # 2. running sieges
     start_armies = {s.structure: set(s.armies) for s in inputs.start_state.sieges}
-    for name in sorted(list(sieges)):
-        siege = sieges[name]
-        cell = board.structures[name].cell
-        besiegers = []
-        for a_id in siege.armies:
-            a = armies.get(a_id)
-            path = inputs.paths.get(a_id, (a.cell,) if a else ())
-            if (
-                a is not None and _on_land(board, a)
-                and a_id in start_armies.get(name, set())
-                and a_id not in inputs.lifts and a_id not in assault_losers
-                and cell in army_zoc(board, a.cell)
-                and kept_within_army_zoc(board, path, cell)
-            ):
-                besiegers.append(a_id)
-        gone = [a for a in siege.armies if a not in besiegers]
-        if not besiegers:
-            # Seed: the siege is lifted once no army but the controller's has the structure in its
-            # ZoC.  Armies that were in this siege and lost it (moved away, lifted, lost their
-            # assault) do not keep it; any other army may continue it at the current Resilience
-            # when its faction chooses to (take_overs), the besieging faction itself included.
-            keepers = [
-                i for i in _in_other_faction_army_zoc(board, state, cell, control.get(name) or "")
-                if not (armies[i].faction == siege.faction
-                        and (i in siege.armies or i in inputs.lifts or i in assault_losers))
-            ]
-            newcomers = sorted({armies[i].faction for i in keepers})
-            if name in inputs.take_overs and len(newcomers) == 1:
-                f = newcomers[0]
-                ids = tuple(sorted(i for i in keepers if armies[i].faction == f))
-                sieges[name] = replace(siege, faction=f, armies=ids, started_round=rnd)
-                ev("siege_taken_over", {"structure": name, "from": siege.faction, "to": f, "armies": list(ids),
-                                        "resilience": siege.resilience},
-                   (f"{f} takes over the siege of {name} from {siege.faction}" if f != siege.faction else
-                    f"{f} continues the siege of {name} with army {', '.join(map(str, ids))}")
-                   + f" at Resilience {siege.resilience}")
-            else:
-                sieges.pop(name)
-                ev("siege_lifted", {"structure": name, "faction": siege.faction, "armies": list(siege.armies)},
-                   f"the siege of {name} by {siege.faction} is lifted: no besieging army keeps it in its ZoC")
-            continue
-        blockaded = name in inputs.blockaded
-        before = effective_resilience(siege, blockaded, options)
-        if before >= 1:
-            for a_id in besiegers:
-                dist = inputs.logistics.army_distance.get(a_id, math.inf) if inputs.logistics else math.inf
-                if dist > options.attrition_beyond_mp:
-                    loss = options.attrition_fp_per_resilience * before
-                    a = armies[a_id]
-                    armies[a_id] = replace(a, strength=max(0, a.strength - loss))
-                    ev("siege_attrition", {"army": a_id, "structure": name, "fp": loss,
-                                           "distance_mp": None if math.isinf(dist) else dist},
-                       f"army {a_id} loses {loss} FP to attrition besieging {name} (Resilience {before}), "
-                       f"{'beyond reach of' if math.isinf(dist) else f'{dist:g} MP from'} its lines")
-        new = replace(siege, resilience=siege.resilience - len(besiegers), armies=tuple(besiegers))
-        after = effective_resilience(new, blockaded, options)
-        ev("siege_progress", {"structure": name, "faction": siege.faction, "armies": besiegers,
-                              "resilience_before": before, "resilience_after": after, "left": gone},
-           f"{name}: {len(besiegers)} besieging army{'ies' if len(besiegers) > 1 else ''} "
-           f"({', '.join(map(str, besiegers))}) bring Resilience from {before} to {after}")
-        sieges[name] = new
-        if after < 1:
-            set_control(name, siege.faction, "siege", siege, who=besiegers)
-
+    for name in sorted(list(run.sieges)):
+        _run_siege(run, name, start_armies.get(name, set()), assault_losers)
     # 3. new sieges and armies joining
-    cur = replace(state, control=control, armies=tuple(armies[i] for i in sorted(armies)), sieges=tuple(sieges.values()))
-    for a_id, name in sorted(inputs.start_requests.items()):
-        why = siege_refusal(board, cur, a_id, name)
-        if why:
-            raise InputError(f"army {a_id} cannot siege {name}: {why}")
-        a = armies[a_id]
-        siege = sieges.get(name)
-        if siege is None:
-            value, parts = start_resilience(board, name, options)
-            sieges[name] = Siege(name, a.faction, (a_id,), value, value, rnd)
-            ev("siege_started", {"structure": name, "faction": a.faction, "armies": [a_id], "resilience": value,
-                                 "parts": [list(p) for p in parts]},
-               f"army {a_id} ({a.faction}) starts sieging {name}: Resilience {value} ("
-               + ", ".join(f"{k} {v:+d}" for k, v in parts) + ")")
-        elif a_id not in siege.armies:
-            sieges[name] = replace(siege, armies=tuple(sorted(siege.armies + (a_id,))))
-            ev("siege_joined", {"structure": name, "army": a_id}, f"army {a_id} joins the siege of {name}")
-        cur = replace(cur, sieges=tuple(sieges.values()))
-
+    _start_sieges(run)
     # 4. surrenders
     for name in sorted(inputs.surrenders):
-        siege = sieges.get(name)
+        siege = run.sieges.get(name)
         if siege is None:
             raise InputError(f"{name} cannot surrender: it is not besieged")
-        set_control(name, siege.faction, "surrender", siege, surrendered=True, who=siege.armies)
+        run.set_control(name, siege.faction, "surrender", siege, surrendered=True, who=siege.armies)
 
     new_state = replace(
         state,
-        control=control,
-        armies=tuple(armies[i] for i in sorted(armies)),
-        sieges=tuple(sorted(sieges.values(), key=lambda s: s.structure)),
+        control=run.control,
+        armies=tuple(run.armies[i] for i in sorted(run.armies)),
+        sieges=tuple(sorted(run.sieges.values(), key=lambda s: s.structure)),
     )
-    return new_state, tuple(events)
+    return new_state, tuple(run.events)
+
+
+def _besiegers(run: _SiegeRun, siege: Siege, cell, started: set, assault_losers) -> list:
+    """The armies of ``siege`` that keep it this round: ashore, in it since the round began, not
+    lifted or beaten in an assault, the structure in their ZoC and kept there all along their path."""
+    inputs, board = run.inputs, run.board
+    out = []
+    for a_id in siege.armies:
+        a = run.armies.get(a_id)
+        path = inputs.paths.get(a_id, (a.cell,) if a else ())
+        if (
+            a is not None and _on_land(board, a)
+            and a_id in started
+            and a_id not in inputs.lifts and a_id not in assault_losers
+            and cell in army_zoc(board, a.cell)
+            and kept_within_army_zoc(board, path, cell)
+        ):
+            out.append(a_id)
+    return out
+
+
+def _lose_siege(run: _SiegeRun, name: str, siege: Siege, cell, assault_losers) -> None:
+    """No besieging army keeps ``siege``: taken over by another army where its faction chooses, else lifted."""
+    # Seed: the siege is lifted once no army but the controller's has the structure in its
+    # ZoC.  Armies that were in this siege and lost it (moved away, lifted, lost their
+    # assault) do not keep it; any other army may continue it at the current Resilience
+    # when its faction chooses to (take_overs), the besieging faction itself included.
+    armies, inputs = run.armies, run.inputs
+    keepers = [
+        i for i in _in_other_faction_army_zoc(run.board, run.state, cell, run.control.get(name) or "")
+        if not (armies[i].faction == siege.faction
+                and (i in siege.armies or i in inputs.lifts or i in assault_losers))
+    ]
+    newcomers = sorted({armies[i].faction for i in keepers})
+    if name in inputs.take_overs and len(newcomers) == 1:
+        f = newcomers[0]
+        ids = tuple(sorted(i for i in keepers if armies[i].faction == f))
+        run.sieges[name] = replace(siege, faction=f, armies=ids, started_round=run.state.round)
+        run.ev("siege_taken_over", {"structure": name, "from": siege.faction, "to": f, "armies": list(ids),
+                                    "resilience": siege.resilience},
+               (f"{f} takes over the siege of {name} from {siege.faction}" if f != siege.faction else
+                f"{f} continues the siege of {name} with army {', '.join(map(str, ids))}")
+               + f" at Resilience {siege.resilience}")
+    else:
+        run.sieges.pop(name)
+        run.ev("siege_lifted", {"structure": name, "faction": siege.faction, "armies": list(siege.armies)},
+               f"the siege of {name} by {siege.faction} is lifted: no besieging army keeps it in its ZoC")
+
+
+def _attrition(run: _SiegeRun, name: str, besiegers: list, resilience: int) -> None:
+    """Each besieger farther than the rules allow from its lines loses FP by the Resilience."""
+    options, logistics = run.options, run.inputs.logistics
+    for a_id in besiegers:
+        dist = logistics.army_distance.get(a_id, math.inf) if logistics else math.inf
+        if dist > options.attrition_beyond_mp:
+            loss = options.attrition_fp_per_resilience * resilience
+            a = run.armies[a_id]
+            run.armies[a_id] = replace(a, strength=max(0, a.strength - loss))
+            run.ev("siege_attrition", {"army": a_id, "structure": name, "fp": loss,
+                                       "distance_mp": None if math.isinf(dist) else dist},
+                   f"army {a_id} loses {loss} FP to attrition besieging {name} (Resilience {resilience}), "
+                   f"{'beyond reach of' if math.isinf(dist) else f'{dist:g} MP from'} its lines")
+
+
+def _run_siege(run: _SiegeRun, name: str, started: set, assault_losers) -> None:
+    """A running siege this round: lost, or its besiegers wear its Resilience down (and it falls below 1)."""
+    siege = run.sieges[name]
+    cell = run.board.structures[name].cell
+    besiegers = _besiegers(run, siege, cell, started, assault_losers)
+    gone = [a for a in siege.armies if a not in besiegers]
+    if not besiegers:
+        _lose_siege(run, name, siege, cell, assault_losers)
+        return
+    blockaded = name in run.inputs.blockaded
+    before = effective_resilience(siege, blockaded, run.options)
+    if before >= 1:
+        _attrition(run, name, besiegers, before)
+    new = replace(siege, resilience=siege.resilience - len(besiegers), armies=tuple(besiegers))
+    after = effective_resilience(new, blockaded, run.options)
+    run.ev("siege_progress", {"structure": name, "faction": siege.faction, "armies": besiegers,
+                              "resilience_before": before, "resilience_after": after, "left": gone},
+           f"{name}: {len(besiegers)} besieging army{'ies' if len(besiegers) > 1 else ''} "
+           f"({', '.join(map(str, besiegers))}) bring Resilience from {before} to {after}")
+    run.sieges[name] = new
+    if after < 1:
+        run.set_control(name, siege.faction, "siege", siege, who=besiegers)
+
+
+def _start_sieges(run: _SiegeRun) -> None:
+    """The armies asking to siege: each starts a siege or joins the running one (refused where it may not)."""
+    cur = run.current()
+    for a_id, name in sorted(run.inputs.start_requests.items()):
+        why = siege_refusal(run.board, cur, a_id, name)
+        if why:
+            raise InputError(f"army {a_id} cannot siege {name}: {why}")
+        a = run.armies[a_id]
+        siege = run.sieges.get(name)
+        if siege is None:
+            value, parts = start_resilience(run.board, name, run.options)
+            run.sieges[name] = Siege(name, a.faction, (a_id,), value, value, run.state.round)
+            run.ev("siege_started", {"structure": name, "faction": a.faction, "armies": [a_id], "resilience": value,
+                                     "parts": [list(p) for p in parts]},
+                   f"army {a_id} ({a.faction}) starts sieging {name}: Resilience {value} ("
+                   + ", ".join(f"{k} {v:+d}" for k, v in parts) + ")")
+        elif a_id not in siege.armies:
+            run.sieges[name] = replace(siege, armies=tuple(sorted(siege.armies + (a_id,))))
+            run.ev("siege_joined", {"structure": name, "army": a_id}, f"army {a_id} joins the siege of {name}")
+        cur = replace(cur, sieges=tuple(run.sieges.values()))
