@@ -283,6 +283,19 @@ class Ruleset:
         step itself still decides.  Default: a ``choice`` parameter's choices, else None."""
         return tuple(param.choices) if param.kind == "choice" else None
 
+    def field_offers(self, campaign, signer, action, param) -> Sequence | None:
+        """The fields a page draws for ``param`` of ``action`` for ``signer`` (a
+        :class:`~bellica.engine.core.steps.Signer`): for a keyed parameter one
+        :class:`~bellica.engine.core.steps.FieldOffer` per key the signer may give now (an army it
+        commands), for a list one box per item it may tick; or None: the parameter as a whole.
+        Only a help, as :meth:`choices`: the step still decides.  Default: None."""
+        return None
+
+    def form_note(self, campaign, signer, action) -> str:
+        """One line a page shows in ``action``'s form for ``signer``: where the step stands for them
+        (given already, by whom; never what another gave).  Default: none."""
+        return ""
+
     def status_lines(self, status: Mapping) -> list[str]:
         """The player view's ``status`` as lines of text (``<group> status`` without ``--json``):
         by default one ``key: value`` line per entry."""
