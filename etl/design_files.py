@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 
 from bellica.geo.errors import InputError
+from bellica.geo.words import with_article
 
-__all__ = ["check_keys", "insert_geometry_rows", "list_of_tables", "name_text", "named_entry", "number", "open_map_for"]
+__all__ = ["check_keys", "insert_geometry_rows", "joined_ends", "list_of_tables", "name_text", "named_entry", "number",
+           "open_map_for"]
 
 
 def check_keys(entry: dict, allowed: set[str], where: str) -> None:
@@ -53,6 +55,36 @@ def named_entry(entry: dict, i: int, source: str, table: str, allowed: set[str],
     else:
         seen.add(name.lower())
     return name, where
+
+
+def joined_ends(entry: dict, i: int, source: str, table: str, allowed: set[str], seen: dict[str, str], what: str,
+                *, nearest: int = 0) -> tuple[str, str, str]:
+    """The ``i``-th ``[[table]]`` entry's ``from`` and ``to``: two different ``what``s of the file
+    (names in ``seen``, any case; given as ``seen`` spells them), its keys checked first; and the
+    prefix of its messages (``<source> [[table]] #n``).  A name not in ``seen`` is refused with
+    every name of the file, or with ``nearest`` of them (those of its first letter first) and the
+    ``[[what]]`` that would add it."""
+    where = f"{source} [[{table}]] #{i + 1}"
+    check_keys(entry, allowed, where)
+    ends = []
+    for key in ("from", "to"):
+        if key not in entry:
+            raise InputError(f"{where}: no {key}: give from = \"{what}\" and to = \"{what}\"")
+        value = name_text(entry[key], f"{where} {key}")
+        if value.lower() not in seen:
+            raise InputError(f"{where}: {key} = {value!r} is no {what} of the file: " + _others(value, seen, what, nearest))
+        ends.append(seen[value.lower()])
+    if ends[0] == ends[1]:
+        raise InputError(f"{where}: from and to are both {ends[0]!r}: {with_article(table)} joins two {what}s")
+    return ends[0], ends[1], where
+
+
+def _others(value: str, seen: dict[str, str], what: str, nearest: int) -> str:
+    """What a refused name may be instead: every name of ``seen``, or ``nearest`` of them and a new entry."""
+    if not nearest:
+        return f"use one of {', '.join(sorted(seen.values()))}"
+    near = sorted(seen.values(), key=lambda n: (n[0].lower() != value[0].lower(), n))[:nearest]
+    return f"add a [[{what}]] of that name or use one of {', '.join(near)}..."
 
 
 def list_of_tables(data: dict, key: str, source: str) -> list[dict]:

@@ -39,8 +39,8 @@ import duckdb
 import h3
 import shapely
 
-from bellica.etl.design_files import (check_keys, insert_geometry_rows, list_of_tables, name_text, named_entry, number,
-                                       open_map_for)
+from bellica.etl.design_files import (check_keys, insert_geometry_rows, joined_ends, list_of_tables, name_text, named_entry,
+                                       number, open_map_for)
 from bellica.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
 from bellica.geo.errors import InputError, MissingInputError
@@ -238,20 +238,7 @@ def _place(entry: dict, i: int, source: str, seen: dict[str, str]) -> Place:
 def _node_path(entry: dict, i: int, source: str, seen: dict[str, str], pairs: dict[tuple[str, str, str], int]) -> NodePath:
     """The ``i``-th [[path]]: two different places of the file, by land or sea, its waypoints ordered
     from the alphabetically first end; one path of a kind between two places."""
-    where = f"{source} [[path]] #{i + 1}"
-    check_keys(entry, _PATH_KEYS, where)
-    ends = []
-    for key in ("from", "to"):
-        if key not in entry:
-            raise InputError(f"{where}: no {key}: give from = \"place\" and to = \"place\"")
-        value = name_text(entry[key], f"{where} {key}")
-        if value.lower() not in seen:
-            near = sorted(seen.values(), key=lambda n: (n[0].lower() != value[0].lower(), n))[:6]
-            raise InputError(f"{where}: {key} = {value!r} is no place of the file: add a [[place]] of that name "
-                             f"or use one of {', '.join(near)}...")
-        ends.append(seen[value.lower()])
-    if ends[0] == ends[1]:
-        raise InputError(f"{where}: from and to are both {ends[0]!r}: a path joins two places")
+    *ends, where = joined_ends(entry, i, source, "path", _PATH_KEYS, seen, "place", nearest=6)
     where = f"{source} path {ends[0]} - {ends[1]}"
     kind = entry.get("by", "land")
     if kind not in KINDS:

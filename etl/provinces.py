@@ -41,8 +41,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
-from bellica.etl.design_files import (check_keys, insert_geometry_rows, list_of_tables, name_text, named_entry, number,
-                                       open_map_for)
+from bellica.etl.design_files import (check_keys, insert_geometry_rows, joined_ends, list_of_tables, name_text, named_entry,
+                                       number, open_map_for)
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.spatialdb import offline_connect
 from bellica.geo.words import with_article
@@ -265,22 +265,11 @@ def _province_seed(entry: dict, i: int, source: str, base: Path, seen: dict[str,
 
 def _exception(entry: dict, i: int, source: str, seen: dict[str, str]) -> DeclaredAdjacency:
     """The ``i``-th [[exception]]: two different provinces of the file, joined one way or both."""
-    where = f"{source} [[exception]] #{i + 1}"
-    check_keys(entry, _EXCEPTION_KEYS, where)
-    ends = []
-    for key in ("from", "to"):
-        if key not in entry:
-            raise InputError(f"{where}: no {key}: give from = \"province\" and to = \"province\"")
-        value = name_text(entry[key], f"{where} {key}")
-        if value.lower() not in seen:
-            raise InputError(f"{where}: {key} = {value!r} is no province of the file: use one of {', '.join(sorted(seen.values()))}")
-        ends.append(seen[value.lower()])
-    if ends[0] == ends[1]:
-        raise InputError(f"{where}: from and to are both {ends[0]!r}: an exception joins two provinces")
+    first, second, where = joined_ends(entry, i, source, "exception", _EXCEPTION_KEYS, seen, "province")
     one_way = entry.get("one_way", False)
     if not isinstance(one_way, bool):
         raise InputError(f"{where}: one_way = {one_way!r}: write true or false")
-    return DeclaredAdjacency(ends[0], ends[1], one_way, None if entry.get("note") is None else str(entry["note"]))
+    return DeclaredAdjacency(first, second, one_way, None if entry.get("note") is None else str(entry["note"]))
 
 
 def _sea_area(entry: dict, i: int, source: str, base: Path, sea_names: set[str]) -> SeaArea:
