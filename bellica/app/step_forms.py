@@ -6,15 +6,23 @@ per step the viewer may take now (:meth:`~bellica.engine.core.ruleset.Ruleset.op
 field made from a :class:`~bellica.engine.core.steps.Param`: its help is the label, its example the
 placeholder, and its kind the input (``whole``: a number; ``choice``: a select of its choices;
 ``flag``: a checkbox; ``faction``: a select of the campaign's factions, or of those the ruleset
-offers; ``many``: a text area, one value a line; ``text``: a text field).  For the umpire, the SQL console; for everyone, the map and
+offers; ``many``: a text area, one value a line, or a box per item the ruleset offers; ``text``: a
+text field; a keyed parameter, ``Param.keyed``: one field per key the ruleset offers the signer,
+named ``NAME-KEY``, else a text area of ``KEY=VALUE`` lines).  For the umpire, the SQL console; for everyone, the map and
 the log as the ruleset's seal lets the viewer read it.
 
 =======================  ================  ===================================================
+``POST /check/NAME``     the step's taker  the step's input checked by the step's declared
+                                           ``check``, nothing stored: ``{"ok", "problems",
+                                           "warnings"}`` (a page checks a form as one types)
 ``POST /step/NAME``      the step's taker  the declared step ``NAME``, its fields by parameter
                                            name (a ``many`` one: one value a line, or the field
-                                           repeated; a JSON body may give lists).  The actor is
-                                           the signed-in token's faction for a side's step, none
-                                           for the umpire's: never a field of the form.
+                                           repeated; a JSON body may give lists; a keyed one:
+                                           ``NAME-KEY`` fields, or ``KEY=VALUE`` lines).  The
+                                           actor is the signed-in token's faction for a side's
+                                           step, none for the umpire's: never a field of the
+                                           form.  A ``signed`` step is told the token too (an
+                                           army player's token takes it for its armies only).
 ``GET /turn?said=KEY``   anyone signed in  the page with what the viewer's last step said
 ``GET /api/status``      anyone signed in  the player view's status as JSON
 ``GET /api/steps``       anyone signed in  the steps the viewer may take now, with their fields
@@ -34,7 +42,7 @@ Asked for JSON (``Accept: application/json``, or a JSON body), it answers ``{"st
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
@@ -50,7 +58,7 @@ from bellica.app.server import (HttpError, _error_response, _guarded, _identify,
                                 said_kwargs, see_page)
 from bellica.app.tokens import Identity
 
-__all__ = ["Field", "StepForm", "declares_steps", "forms_of", "home_page", "take_step", "routes"]
+__all__ = ["Field", "StepForm", "declares_steps", "forms_of", "home_page", "signer_of", "take_step", "routes"]
 
 BOTH = ("player", "umpire")
 #: Log entries that are bookkeeping (what the rules said is in the other events).
@@ -88,6 +96,10 @@ class Field:
     hint: str = ""
     #: A ``time`` field's time zone (its ``options`` are the zones offered).
     zone: str = ""
+    #: A select's options as (value, words) when the words differ from the value (a keyed field's).
+    choices: tuple[tuple[str, str], ...] = ()
+    #: What a ticked box sends (a box of a list parameter: its item); empty: "on".
+    sends: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,10 @@ class StepForm:
     umpire: bool
     #: The fields a click on the map may fill (:mod:`.step_preview`), in order; empty: none.
     plot: tuple[str, ...] = ()
+    #: Where the step stands for the signer, one line (:meth:`Ruleset.form_note`).
+    note: str = ""
+    #: The step declares a check: the page checks the form as one types (``POST /check/NAME``).
+    checks: bool = False
 
 
 def _typed_text(value: Any) -> str:
@@ -123,7 +139,7 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
         return _time_field(step, param, typed, invalid)
     if param.kind == "flag":
         widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
-    elif param.many:
+    elif param.repeats:
         widget = "textarea"
     elif offered is not None and param.kind == "text":
         widget, options = "text", tuple(str(o) for o in offered)  # suggestions: any text may still be typed
@@ -134,13 +150,51 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
             ((value,) if value and value not in options else ())  # what was typed stays on the page
     else:
         widget = "number" if param.kind == "whole" else "text"
-    placeholder = param.example + (" (one a line)" if param.many and param.example else "")
-    if param.many and not param.example:
+    placeholder = param.example + (" (one a line)" if param.repeats and param.example else "")
+    if param.repeats and not param.example:
         placeholder = "one a line"
-    hint = f"one a line, from: {', '.join(map(str, offered))}" if param.many and offered else ""
+    hint = f"one a line, from: {', '.join(map(str, offered))}" if param.repeats and offered else ""
     return Field(id=f"{step}-{param.name}", name=param.name, label=web_words(param.help), widget=widget, placeholder=placeholder,
                  value=value, options=options, required=param.required and param.kind != "flag",
                  invalid=invalid == param.name, hint=hint)
+
+
+def offered_fields(step: str, param, offers, typed: Mapping[str, Any] | None, invalid: str = "") -> tuple[Field, ...]:
+    """The fields the ruleset offers for ``param`` (:meth:`Ruleset.field_offers`): a select (or a
+    text field) per key of a keyed parameter, named ``NAME-KEY``; a box per item of a list, each
+    sending its item under ``NAME``.  Refilled from ``typed`` (a refused form's fields), else each
+    offer's value now; a value typed that is not offered is not added (the list says what may be)."""
+    out = []
+    for i, o in enumerate(offers):
+        if param.keyed:
+            name = f"{param.name}-{o.key}"
+            value = _typed_text((typed or {}).get(name)) if typed is not None else o.value
+            if isinstance((typed or {}).get(name), list):
+                value = str(typed[name][-1])
+            choices = (("", o.none),) if o.none or o.options is None else ()
+            choices += tuple(o.options or ())
+            out.append(Field(id=f"{step}-{name}", name=name, label=web_words(o.label),
+                             widget="select" if o.options is not None else "text", value=value.strip(),
+                             choices=choices if o.options is not None else (), invalid=invalid == param.name))
+        else:
+            ticked = _items_of((typed or {}).get(param.name)) if typed is not None else ([o.key] if o.value else [])
+            out.append(Field(id=f"{step}-{param.name}-{i}", name=param.name, label=web_words(o.label), widget="checkbox",
+                             value="on" if o.key in ticked else "", sends=o.key, invalid=invalid == param.name))
+    return tuple(out)
+
+
+def _items_of(given: Any) -> list[str]:
+    if isinstance(given, (list, tuple)):
+        return [str(v) for v in given]
+    return [] if given is None else str(given).splitlines()
+
+
+def signer_of(ident: Identity):
+    """The signer a page's step is told (:class:`~bellica.engine.core.steps.Signer`): the token's
+    role, faction and armies, recorded as given by the token."""
+    from bellica.engine.core.steps import Signer
+
+    return Signer(ident.role, ident.faction, ident.armies, ident.submitted_by)
 
 
 def _time_field(step: str, param, typed: Mapping[str, Any] | None, invalid: str) -> Field:
@@ -162,24 +216,40 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
     from bellica.engine.core.steps import SIDE, UMPIRE
 
     ruleset = c.ruleset
-    factions = ruleset.factions(c)
     out = []
-    viewer = viewer_of(ident)
+    viewer, signer = viewer_of(ident), signer_of(ident)
     for action in ruleset.open_actions(c, viewer):
         if any(p.server_file and p.required for p in action.params):
             continue  # a step that needs a file on the server is the command line's only
-        if ident.armies is not None and action.who == SIDE:
+        if ident.armies is not None and action.who == SIDE and not action.signed:
             continue  # an army player's token takes no step of the whole side (_actor)
         kept = typed if action.name == failed else None
         params = [p for p in action.params if not p.server_file]
         offered = [ruleset.choices(c, viewer, action, p) for p in params]
-        fields = tuple(field_of(action.name, p, factions, kept, invalid if kept is not None else "", o)
-                       for p, o in zip(params, offered))
+        per_item = [ruleset.field_offers(c, signer, action, p) if p.repeats else None for p in params]
+        if per_item and all(o is not None and not o for o in per_item):
+            continue  # every field is offered item by item, and there is none: nothing to give now
+        fields = _fields(c, action, params, offered, per_item, kept, invalid if kept is not None else "")
         plot = tuple(p.name for p, o in zip(params, offered)
                      if view is not None and o and p.kind != "flag" and targets_of(view, p.name, o))
         out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
-                            action.who == UMPIRE, plot))
+                            action.who == UMPIRE, plot, web_words(map_words(c, ruleset.form_note(c, signer, action))),
+                            action.check is not None))
     return out
+
+
+def _fields(c, action, params, offered, per_item, typed, invalid: str) -> tuple[Field, ...]:
+    """The fields of ``action``'s form: a parameter offered item by item as its items' fields,
+    any other as one field (:func:`field_of`)."""
+    factions = c.ruleset.factions(c)
+    out: list[Field] = []
+    for p, o, items in zip(params, offered, per_item):
+        if items is not None:  # its labels and words name hexes as the map does
+            out += [replace(f, label=map_words(c, f.label), choices=tuple((v, map_words(c, w)) for v, w in f.choices))
+                    for f in offered_fields(action.name, p, items, typed, invalid)]
+        else:
+            out.append(field_of(action.name, p, factions, typed, invalid, o))
+    return tuple(out)
 
 
 # --- the page -----------------------------------------------------------------------------------------
@@ -272,7 +342,7 @@ def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
         if ident.role != "player":
             raise HttpError(403, f"{action.name} is a {word}'s step: the umpire takes none (each {word} acts "
                                  "with its own token)")
-        if ident.armies is not None:  # an army player's token: a step of the whole side is not its to take
+        if ident.armies is not None and not action.signed:  # a step of the whole side is not an army token's
             raise HttpError(403, f"{action.name} is a step of the whole {word}: your token ({ident.name}) commands "
                                  f"army {', '.join(map(str, ident.armies))} only (its {word}'s own token takes it)")
         params = {p.name for p in action.params}
@@ -286,23 +356,57 @@ def _actor(c, ident: Identity, action, given: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _typed_input(c, action, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The typed input of ``action`` from a page's fields (keyed fields gathered, a time picker's
+    moment in UTC), through the declarations' one parser."""
+    from bellica.app.deadline import utc_text
+    from bellica.engine.core.steps import keyed_fields, parse_input
+
+    ruleset = c.ruleset
+    given = keyed_fields(action, given)
+    given = {**given, **{p.name: utc_text(given, p.name) for p in action.params if p.kind == "time"}}
+    return parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
+
+
+def check_step(c, ident: Identity, name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The declared step ``name`` with the text ``given`` checked as ``ident`` by its own declared
+    check, nothing stored: ``{"ok", "problems": [{"text"}], "warnings"}`` (and ``"param"``, the
+    refused field), hexes named as the map names them."""
+    from bellica.engine.core.steps import check_action
+    from bellica.geo.errors import BellicaError
+
+    c.require_state()
+    action = c.ruleset.action(name)
+    try:
+        actor = _actor(c, ident, action, given)
+        _no_server_file(action, given)
+        warnings = check_action(action, c, actor, _typed_input(c, action, given), signer_of(ident))
+    except (BellicaError, HttpError) as err:
+        found = getattr(err, "problems", None) or [err.message if isinstance(err, HttpError) else str(err)]
+        invalid = getattr(getattr(err, "param", None), "name", "") or ""
+        return {"ok": False, "problems": [{"text": map_words(c, str(p))} for p in found],
+                "warnings": [], **({"param": invalid} if invalid else {})}
+    return {"ok": True, "problems": [], "warnings": [map_words(c, w) for w in warnings]}
+
+
+def _no_server_file(action, given: Mapping[str, Any]) -> None:
+    for p in action.params:  # a file on the server is never a viewer's to name (Param.server_file)
+        if p.server_file and (p.required or _typed_text(given.get(p.name)).strip()):
+            raise HttpError(400, f"{p.label} names a file on the server: only the command line takes it "
+                                 "(on this page, give what it holds in the step's fields)")
+
+
 def take_step(c, ident: Identity, name: str, given: Mapping[str, Any]):
     """Run the declared step ``name`` with the text ``given`` as ``ident``: (its events, what it tells
     them).  Raises what refuses it (:class:`HttpError` 403, ``ParamError``, ``InputError``, ``StepRefused``)."""
-    from bellica.app.deadline import utc_text
-    from bellica.engine.core.steps import parse_input
+    from bellica.engine.core.steps import run_action
 
     c.require_state()
     ruleset = c.ruleset
     action = ruleset.action(name)
     actor = _actor(c, ident, action, given)
-    for p in action.params:  # a file on the server is never a viewer's to name (Param.server_file)
-        if p.server_file and (p.required or _typed_text(given.get(p.name)).strip()):
-            raise HttpError(400, f"{p.label} names a file on the server: only the command line takes it "
-                                 "(on this page, give what it holds in the step's fields)")
-    given = {**given, **{p.name: utc_text(given, p.name) for p in action.params if p.kind == "time"}}
-    typed = parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
-    events = action.run(c, actor, **typed)
+    _no_server_file(action, given)
+    events = run_action(action, c, actor, _typed_input(c, action, given), signer_of(ident))
     return events, [map_words(c, _here(c, line)) for line in ruleset.said(c, events, viewer_of(ident)) if line]
 
 
@@ -327,11 +431,9 @@ async def _given(request: Request) -> dict[str, Any]:
 def _refused(request: Request, c, ident: Identity, name: str, given: Mapping[str, Any], err: Exception,
              page_of=None) -> Response:
     from bellica.engine.core.machine import StepRefused
-    from bellica.engine.core.steps import ParamError
-
     status = err.status if isinstance(err, HttpError) else 409 if isinstance(err, StepRefused) else 400
     message = err.message if isinstance(err, HttpError) else str(err)
-    invalid = err.param.name if isinstance(err, ParamError) else ""
+    invalid = getattr(getattr(err, "param", None), "name", "") or ""  # a ParamError's or an ItemError's field
     if _wants_json(request):
         return JSONResponse({"error": message, **({"param": invalid} if invalid else {})}, status_code=status)
     page = (page_of or home_page)(c, ident, error=message, failed=name, typed=given, invalid=invalid)
@@ -371,6 +473,19 @@ def step_endpoint(access, page_of=None, *, name: str = "", adapt=None):
     return endpoint
 
 
+def check_endpoint(access):
+    """``POST /check/NAME``: the declared step's input checked, nothing stored (:func:`check_step`)."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            given = await _given(request)
+        except HttpError as err:
+            return _error_response(request, err.status, err.message)
+        name = request.path_params["name"]
+        return await run_in_threadpool(_read, access, request,
+                                       lambda c, ident: JSONResponse(check_step(c, ident, name, given)))
+    return endpoint
+
+
 def _read(access, request: Request, fn) -> Response:
     def go():
         with access.open() as c:
@@ -390,7 +505,7 @@ def _steps_json(c, ident: Identity) -> JSONResponse:
         values = c.ruleset.choices(c, viewer, a, p)
         return None if values is None else [str(v) for v in values]
     return _json([{"step": a.name, "summary": a.summary, "who": a.who, "params": [
-        {"name": p.name, "kind": p.kind, "help": p.help, "required": p.required, "many": p.many,
+        {"name": p.name, "kind": p.kind, "help": p.help, "required": p.required, "many": p.many, "keyed": p.keyed,
          "choices": list(p.choices), "offered": offered(a, p), "example": p.example} for p in a.params]}
         for a in c.ruleset.open_actions(c, viewer)])
 
@@ -416,4 +531,5 @@ def routes(access) -> list[Route]:
             Route("/api/status", api_status, methods=["GET"]),
             Route("/api/steps", api_steps, methods=["GET"]),
             Route("/step/{name}", step_endpoint(access), methods=["POST"]),
+            Route("/check/{name}", check_endpoint(access), methods=["POST"]),
             Route("/umpire/sql", console_endpoint(access, home_page), methods=["POST"])]

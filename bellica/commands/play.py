@@ -180,11 +180,11 @@ def _step_command(ruleset, action) -> click.Command:
 
 
 def _run(ruleset, action, campaign: Path, actor: str | None, given: dict) -> None:
-    from bellica.engine.core.steps import ParamError, parse_input
+    from bellica.engine.core.steps import ParamError, parse_input, run_action
 
     if action.opens == "offline":
         try:
-            events = action.run(None, None, **parse_input(action, given, (), _word(ruleset)))
+            events = run_action(action, None, None, parse_input(action, given, (), _word(ruleset)))
         except ParamError as e:
             raise click.BadParameter(e.reason, param_hint=e.param.label) from None
         for line in ruleset.said(None, events, None):
@@ -196,13 +196,21 @@ def _run(ruleset, action, campaign: Path, actor: str | None, given: dict) -> Non
         try:
             typed = parse_input(action, given, ruleset.factions(c), _word(ruleset))
             # A step's own check of its parameters together (one of two flags) is a usage error too.
-            events = action.run(c, actor, **typed)
+            events = run_action(action, c, actor, typed, _signer(actor))
         except ParamError as e:
             raise click.BadParameter(e.reason, param_hint=e.param.label) from None
         for line in ruleset.said(c, events, actor):
             click.echo(line)
         if action.opens == "step" and ruleset.says_next:
             _next_line(c)
+
+
+def _signer(actor: str | None):
+    """Who signs a step on the command line: the faction named (every army of it, recorded by its
+    name), or the umpire (recorded as "umpire")."""
+    from bellica.engine.core.steps import Signer
+
+    return Signer("umpire", by="umpire") if actor is None else Signer("player", actor, by=actor)
 
 
 def _campaign_argument() -> click.Argument:
@@ -213,12 +221,14 @@ def _click_param(p) -> click.Parameter:
     """The click argument or option of a declared parameter (click checks its type: a word for a
     number is a usage error, exit 2, as everywhere)."""
     kind = {"whole": WHOLE, "choice": click.Choice(p.choices, case_sensitive=False)}.get(p.kind, click.STRING)
+    if p.keyed:
+        kind = click.STRING  # KEY=VALUE items: the declaration's parser reads the value
     if p.positional:
-        return click.Argument([p.name], type=kind, nargs=-1 if p.many else 1, required=p.required,
+        return click.Argument([p.name], type=kind, nargs=-1 if p.repeats else 1, required=p.required,
                               metavar=p.metavar or None)
     if p.kind == "flag":
         return click.Option([p.flag, *p.aliases, p.name], is_flag=True, default=bool(p.default), help=p.help)
-    return click.Option([p.flag, *p.aliases, p.name], type=kind, multiple=p.many, required=p.required, default=None,
+    return click.Option([p.flag, *p.aliases, p.name], type=kind, multiple=p.repeats, required=p.required, default=None,
                         metavar=p.metavar or None, help=p.help)
 
 

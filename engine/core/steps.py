@@ -9,7 +9,15 @@ A ruleset lists its :class:`Action` declarations in its package's ``steps`` modu
 ``ACTIONS`` (:class:`~bellica.engine.core.stepped.SteppedRuleset` reads it); each names the
 function that plays it, ``run(campaign, actor, **input)``, which returns the step's events
 (the ruleset's own transaction, step check, dice and state diff).  ``actor`` is the faction
-taking a :data:`SIDE` step, ``None`` for the umpire's.
+taking a :data:`SIDE` step, ``None`` for the umpire's.  An action that declares ``signed`` is
+also given ``signer=``, a :class:`Signer`: who signed the step (the role, the faction, the armies
+a token commands, the words recorded as "given by"), so the step itself refuses an army the signer
+does not command, on the command line and on a page alike.
+
+A parameter may be *keyed* (``Param.keyed``, e.g. ``"army"``): its value is one entry per key,
+``{9: "strength", 10: "Mare Tyrrhenum"}``.  The command line types it as ``KEY=VALUE`` items; a
+page draws one field per key the ruleset offers the signer (:class:`FieldOffer`,
+``Ruleset.field_offers``), named ``NAME-KEY``; both are read by :meth:`Param.parse`.
 """
 
 from __future__ import annotations
@@ -19,7 +27,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bellica.geo.errors import InputError
 
-__all__ = ["Action", "Param", "ParamError", "SIDE", "UMPIRE", "KINDS", "OPENS", "parse_input"]
+__all__ = ["Action", "FieldOffer", "ItemError", "Param", "ParamError", "SIDE", "Signer", "UMPIRE", "KINDS", "OPENS",
+           "check_action", "keyed_fields", "parse_input", "run_action"]
 
 #: Who takes a step: the umpire, or a side (one faction, named on the command line with the
 #: ruleset's :attr:`~bellica.engine.core.ruleset.Ruleset.faction_flag`, on a page by the signed-in player).
@@ -45,6 +54,48 @@ class ParamError(InputError):
         super().__init__(f"{param.label}: {message}")
         self.param = param
         self.reason = message
+
+
+class ItemError(InputError):
+    """What is wrong inside one item of a keyed parameter (``9=`` with no army, an army twice): bad
+    input (exit 1), as inside an order, not a usage error; ``param`` names the field for a page."""
+
+    def __init__(self, param: "Param", message: str):
+        super().__init__(f"{param.label}{message}")
+        self.param = param
+
+
+@dataclass(frozen=True)
+class Signer:
+    """Who signed a step: ``role`` ``"umpire"`` or ``"player"``, the player's ``faction``, the
+    ``armies`` its token commands (None: every army of the faction), and ``by``, the words the
+    log records as who gave it (a faction's name on the command line, ``token:NAME`` on a page)."""
+
+    role: str
+    faction: str | None = None
+    armies: tuple[int, ...] | None = None
+    by: str = ""
+
+    def commands(self, faction: str | None, army: int) -> bool:
+        """Whether the signer gives ``army`` (of ``faction``) its orders: the umpire any army, a
+        player its faction's, an army player's token only the armies it names."""
+        if self.role == "umpire":
+            return True
+        return faction == self.faction and (self.armies is None or int(army) in self.armies)
+
+
+@dataclass(frozen=True)
+class FieldOffer:
+    """One field a page draws for a keyed parameter (``key``: an army's number; ``label`` its words;
+    ``options``: (value, words) offered, None for any text; ``value`` the one given now; ``none``:
+    the words of giving nothing, a blank first option), or one box to tick of a list parameter
+    (``key``: the item)."""
+
+    key: str
+    label: str
+    options: tuple[tuple[str, str], ...] | None = None
+    value: str = ""
+    none: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,6 +125,9 @@ class Param:
     aliases: tuple[str, ...] = ()
     keeps_blank: bool = False
     server_file: bool = False
+    #: What the keys of a keyed parameter are (``"army"``): its value is {key: value}, keys ASCII
+    #: whole numbers; the command line repeats ``KEY=VALUE`` (empty: not keyed).
+    keyed: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -84,6 +138,13 @@ class Param:
             raise ValueError(f"parameter {self.name}: its flag {self.flag!r} must begin with --")
         if any(not a.startswith("--") for a in self.aliases) or (self.aliases and not self.flag):
             raise ValueError(f"parameter {self.name}: aliases are other flags, each beginning with --")
+        if self.keyed and (self.many or self.kind == "flag"):
+            raise ValueError(f"parameter {self.name}: a keyed parameter has one value per key, not a list nor a flag")
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the command line takes it more than once (a list, or KEY=VALUE items)."""
+        return self.many or bool(self.keyed)
 
     @property
     def positional(self) -> bool:
@@ -98,6 +159,8 @@ class Param:
         """Its value when not given."""
         if self.kind == "flag":
             return bool(self.default)
+        if self.keyed:
+            return dict(self.default or {})
         return list(self.default or ()) if self.many else self.default
 
     def parse(self, given: Any, factions: Sequence[str] = (), word: str = "faction") -> Any:
@@ -106,16 +169,52 @@ class Param:
         ``faction`` (``word``: what the ruleset calls one).  Raises :class:`ParamError` naming the parameter and the fix."""
         if self.kind == "flag":
             return given if isinstance(given, bool) else str(given or "").strip().lower() in ("1", "on", "true", "yes")
+        if self.keyed:
+            return self._keyed(given, factions, word)
         if self.keeps_blank and isinstance(given, str) and not given.strip() and self.kind == "text" and not self.many:
             return given.strip()
         items = _items(given, many=self.many)
         if not items:
             if self.required:
-                raise ParamError(self, f"missing: {self.help[:1].lower() + self.help[1:].rstrip('.')}"
-                                       + (f", e.g. {self.example}" if self.example else ""))
+                raise self._missing()
             return self.empty()
         values = [self._one(item, factions, word) for item in items]
         return values if self.many else values[0]
+
+    def _missing(self) -> ParamError:
+        return ParamError(self, f"missing: {self.help[:1].lower() + self.help[1:].rstrip('.')}"
+                                + (f", e.g. {self.example}" if self.example else ""))
+
+    def _keyed(self, given: Any, factions: Sequence[str], word: str) -> dict:
+        """{key: value} of a keyed parameter from a mapping (a page's fields by key) or from
+        ``KEY=VALUE`` items (the command line's words, a list, or text one a line); a blank value
+        gives nothing for its key unless the parameter ``keeps_blank``."""
+        from bellica.geo.files import whole_number
+
+        if isinstance(given, Mapping):
+            pairs = [(str(k), "" if v is None else v, f"{k}={v}") for k, v in given.items()]
+        else:
+            pairs = []
+            for item in _items(given, many=True):
+                key, sep, value = str(item).partition("=")
+                if not sep:
+                    key = ""  # refused below as not KEY=VALUE
+                pairs.append((key, value, str(item)))
+        out: dict[int, Any] = {}
+        for key_text, value, item in pairs:
+            key = whole_number(key_text.strip())  # ASCII digits only: "٩=3" is not army 9
+            if key is None:
+                raise ItemError(self, f" {_shown(item)} is not {self.keyed.upper()}=VALUE with the {self.keyed} in "
+                                      f"digits 0-9 (e.g. {self.example or '9=' + self.name})")
+            if key in out:
+                raise ItemError(self, f": {self.keyed} {key} is given twice: give each {self.keyed} once")
+            text = value.strip() if isinstance(value, str) else value
+            if isinstance(text, str) and not text and not self.keeps_blank:
+                continue
+            out[key] = text if text == "" else self._one(text, factions, word)
+        if not out and self.required:
+            raise self._missing()
+        return out
 
     def _one(self, item: Any, factions: Sequence[str], word: str) -> Any:
         if self.kind == "whole":
@@ -126,6 +225,12 @@ class Param:
         if self.kind == "faction":
             return _faction(self, text, factions, word)
         return text
+
+
+def _shown(value: Any, width: int = 60) -> str:
+    """A user's value quoted for a message, cut short: a pasted file must not become the message."""
+    text = str(value)
+    return repr(text if len(text) <= width else text[:width] + "...")
 
 
 def _items(given: Any, *, many: bool) -> list:
@@ -197,6 +302,13 @@ class Action:
     umpire_too: bool = False
     opens: str = "step"
     actor_help: str = ""
+    #: ``run`` is also given ``signer=`` (a :class:`Signer`, or None when a bot or a replay runs it):
+    #: the step checks which armies the signer commands and records who gave it.
+    signed: bool = False
+    #: ``check(campaign, actor, **input)`` (and ``signer=`` when ``signed``): the step's input
+    #: checked as ``run`` would check it, nothing stored; it raises what ``run`` would refuse and
+    #: returns warnings, lines that refuse nothing.  A page checks a form with it as one types.
+    check: Callable[..., list] | None = None
 
     def __post_init__(self) -> None:
         if self.opens not in OPENS:
@@ -208,7 +320,7 @@ class Action:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"step {self.name}: two parameters share a name")
-        if sum(1 for p in self.params if p.positional and p.many) > 1:
+        if sum(1 for p in self.params if p.positional and p.repeats) > 1:
             raise ValueError(f"step {self.name}: only one positional parameter may repeat")
 
     @property
@@ -227,3 +339,34 @@ def parse_input(action: Action, given: Mapping[str, Any], factions: Sequence[str
     """The typed input of ``action`` from ``given`` (each parameter's text or value by name;
     a missing one is not given); :class:`ParamError` for the first parameter refused."""
     return {p.name: p.parse(given.get(p.name), factions, word) for p in action.params}
+
+
+def run_action(action: Action, campaign: Any, actor: str | None, typed: Mapping[str, Any],
+               signer: Signer | None = None) -> list:
+    """Run ``action`` with its ``typed`` input as ``actor``; a ``signed`` action is told ``signer``."""
+    extra = {"signer": signer} if action.signed else {}
+    return action.run(campaign, actor, **typed, **extra)
+
+
+def check_action(action: Action, campaign: Any, actor: str | None, typed: Mapping[str, Any],
+                 signer: Signer | None = None) -> list[str]:
+    """The warnings of ``action``'s declared ``check`` on its ``typed`` input (nothing stored);
+    raises what the step would refuse.  A step that declares no check has none to give: []."""
+    if action.check is None:
+        return []
+    extra = {"signer": signer} if action.signed else {}
+    return list(action.check(campaign, actor, **typed, **extra))
+
+
+def keyed_fields(action: Action, given: Mapping[str, Any]) -> dict[str, Any]:
+    """``given`` (a page's fields by name) with each keyed parameter's fields ``NAME-KEY`` gathered
+    into {KEY: value} under ``NAME`` (a value given as a whole, ``KEY=VALUE`` items, is kept as it is)."""
+    out = dict(given)
+    for p in action.params:
+        if not p.keyed or out.get(p.name) not in (None, "", []):
+            continue
+        prefix = f"{p.name}-"
+        found = {k[len(prefix):]: out.pop(k) for k in list(out) if k.startswith(prefix)}
+        if found:
+            out[p.name] = {k: (v[-1] if isinstance(v, list) else v) for k, v in found.items()}
+    return out
