@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from bellica.engine.core import rng
+from bellica.engine.core.game_row import game_row
 from bellica.engine.core.simulate import CampaignGames, campaign_simulation
 
 __all__ = ["BATTLE_NAMESPACE", "DEPARTURE", "GameRunner", "LOSER_LOSS", "WINNER_LOSS", "SIMULATION", "battle_result", "play_one"]
@@ -176,13 +177,9 @@ def _row(c, sides, seats: Mapping[str, str], vp_by_turn: Mapping[str, list[int]]
 
     state = state_of(c.snapshot())
     ranked = standings(state, c.rules)
-    margin = ranked[0][1] - ranked[1][1] if len(ranked) > 1 else ranked[0][1]
-    vp = dict(ranked)
-    row = {"seats": ",".join(f"{s}={seats[s]}" for s in sides), "winner": ranked[0][0] if margin > 0 else "tie",
-           "how": "vp", "turns": min(state.turn - (0 if _over(c) else 1), c.rules.game.turns), "margin": margin, **tally}
-    row.update({f"vp_{s}": int(vp.get(s, 0)) for s in sides})
-    row.update({f"vp_by_turn_{s}": [*vp_by_turn[s]] for s in sides})
-    return row
+    turns = min(state.turn - (0 if _over(c) else 1), c.rules.game.turns)
+    return game_row(sides, seats, ranked, "vp", {"turns": turns}, tally, score="vp", series="vp_by_turn_",
+                    by_round=vp_by_turn)
 
 
 #: What ``bellica simulate magna-graecia`` plays (engine/core/simulate.py, docs/simulate.md).

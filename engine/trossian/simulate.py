@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from bellica.engine.core import rng
+from bellica.engine.core.game_row import game_row
 from bellica.engine.core.simulate import CampaignGames, campaign_simulation
 
 __all__ = ["BATTLE_NAMESPACE", "DEFAULT_YEARS", "DEPARTURE", "GameRunner", "LOSER_FATES", "WINNER_FATES",
@@ -162,13 +163,9 @@ def _row(snap, nations, seats: Mapping[str, str], by_year: Mapping[str, list[int
 
     control = state_of(snap).control
     held = {n: sum(1 for holder in control.values() if holder == n) for n in nations}
-    ranked = sorted(nations, key=lambda n: -held[n])
-    margin = held[ranked[0]] - held[ranked[1]] if len(ranked) > 1 else held[ranked[0]]
-    row = {"seats": ",".join(f"{n}={seats[n]}" for n in nations), "winner": ranked[0] if margin > 0 else "tie",
-           "how": "provinces", "years": played, "rounds": _round(snap) - 1, "margin": margin, **tally}
-    row.update({f"provinces_{n}": held[n] for n in nations})
-    row.update({f"provinces_by_year_{n}": [*by_year[n]] for n in nations})
-    return row
+    ranked = [(n, held[n]) for n in sorted(nations, key=lambda n: -held[n])]
+    return game_row(nations, seats, ranked, "provinces", {"years": played, "rounds": _round(snap) - 1}, tally,
+                    score="provinces", series="provinces_by_year_", by_round=by_year)
 
 
 #: What ``bellica simulate trossian`` plays (engine/core/simulate.py, docs/simulate.md).
