@@ -8,7 +8,7 @@ simulation into a :class:`MovementResult`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from bellica.engine.vae_victis.costs import MoveCost
 from bellica.engine.vae_victis.model import Army, Board, CampaignState, Event, Halt
@@ -316,32 +316,50 @@ def _stop_unfinished(sim: _Sim) -> None:
                           m.next_index + 1, m.cell))
 
 
-def _step_back_from_shared_hexes(sim: _Sim) -> dict[int, list[str]]:
-    """No two armies end in one hex: the later arrival goes back along its path; returns the
-    hexes each army gave up."""
-    movers = sim.movers
+def step_back(movers: Mapping[int, Any], standing: Mapping[int, str],
+              give_back: Callable[[int, int, tuple], None]) -> dict[int, list[str]]:
+    """No two armies end the round in one hex: while two share one (the first hex by name), the
+    later arrival of those that moved goes back along its path, one hex at a time; one displaced
+    already goes back first.  ``movers``: {army: its record, with ``cell`` and ``arrivals`` (tick,
+    hex, ...), the first where it started}; ``standing``: {army: hex} of those that never move;
+    ``give_back(army, other, arrival)``: the army gives up ``arrival`` (popped) for the hex of its
+    previous one, where ``other`` (the lowest other army of the hex) stood.  Returns the hexes each
+    army gave up."""
     stepped: dict[int, list[str]] = {}
     displaced: set[int] = set()
     while True:
         at: dict[str, list[int]] = {}
         for aid, m in movers.items():
             at.setdefault(m.cell, []).append(aid)
+        for aid, cell in standing.items():
+            at.setdefault(cell, []).append(aid)
         shared = sorted(c for c, ids in at.items() if len(ids) > 1)
         if not shared:
             return stepped
         ids = at[shared[0]]
-        movable = [i for i in ids if len(movers[i].arrivals) > 1]
+        movable = [i for i in ids if i in movers and len(movers[i].arrivals) > 1]
         yielder = max(movable, key=lambda i: (i in displaced, movers[i].arrivals[-1][0], i))
-        m = movers[yielder]
-        _tick, cell, spent_before, _ = m.arrivals.pop()
-        other = min(i for i in ids if i != yielder)
-        stepped.setdefault(yielder, []).append(cell)
+        arrival = movers[yielder].arrivals.pop()
+        stepped.setdefault(yielder, []).append(arrival[1])
         displaced.add(yielder)
+        give_back(yielder, min(i for i in ids if i != yielder), arrival)
+
+
+def _step_back_from_shared_hexes(sim: _Sim) -> dict[int, list[str]]:
+    """No two armies end in one hex: the later arrival goes back along its path (:func:`step_back`;
+    its MP spent return); returns the hexes each army gave up."""
+    movers = sim.movers
+
+    def give_back(yielder: int, other: int, arrival: tuple) -> None:
+        m = movers[yielder]
+        _tick, cell, spent_before, _ = arrival
         m.cell = m.arrivals[-1][1]
         m.spent = spent_before
         m.halt = Halt("friendly" if movers[other].army.faction == m.army.faction else "occupied",
                       f"would have ended the round in hex {cell} with army {other}; goes back to {m.cell}",
                       None, cell, (f"army {other}",))
+
+    return step_back(movers, {}, give_back)
 
 
 def _report(sim: _Sim, stepped: Mapping[int, list[str]]) -> MovementResult:

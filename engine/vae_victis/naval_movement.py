@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Collection, Mapping
 
 from bellica.engine.vae_victis.model import Army, ArmyOrders, Board, CampaignState, Event, Halt
+from bellica.engine.vae_victis.movement_sim import step_back
 from bellica.engine.vae_victis.naval_superiority import (
     NAVAL_KINDS,
     _naval_walk,
@@ -269,34 +270,22 @@ def _halt_in_zoc(board: Board, navies: Mapping[int, _Navy], statics: Mapping[int
 
 def _step_back_from_shared_hexes(navies: Mapping[int, _Navy], statics: Mapping[int, Army],
                                  left: dict[str, dict[str, int]]) -> dict[int, list[str]]:
-    """No two navies end the round in one hex: the later arrival goes back along its path (its
-    NMP return to the pool); returns the hexes each navy gave up."""
-    stepped: dict[int, list[str]] = {}
-    displaced: set[int] = set()
-    while True:
-        at: dict[str, list[int]] = {}
-        for aid, n in navies.items():
-            at.setdefault(n.cell, []).append(aid)
-        for aid, a in statics.items():
-            at.setdefault(a.cell, []).append(aid)
-        shared = sorted(c for c, ids in at.items() if len(ids) > 1)
-        if not shared:
-            return stepped
-        ids = at[shared[0]]
-        movable = [i for i in ids if i in navies and len(navies[i].arrivals) > 1]
-        yielder = max(movable, key=lambda i: (i in displaced, navies[i].arrivals[-1][0], i))
+    """No two navies end the round in one hex: the later arrival goes back along its path
+    (:func:`~engine.vae_victis.movement_sim.step_back`; its NMP return to the pool); returns the
+    hexes each navy gave up."""
+
+    def give_back(yielder: int, other: int, arrival: tuple) -> None:
         n = navies[yielder]
-        _, cell, zone, cost, _ = n.arrivals.pop()
+        _, cell, zone, cost, _ = arrival
         left[n.army.faction][zone] += cost
-        other = min(i for i in ids if i != yielder)
         other_faction = navies[other].army.faction if other in navies else statics[other].faction
-        stepped.setdefault(yielder, []).append(cell)
-        displaced.add(yielder)
         n.cell = n.arrivals[-1][1]
         n.engaged = False
         n.halt = Halt("friendly" if other_faction == n.army.faction else "occupied",
                       f"would have ended the round in hex {cell} with navy {other} ({other_faction}); "
                       f"goes back to {n.cell}", None, cell, (f"navy {other}",))
+
+    return step_back(navies, {aid: a.cell for aid, a in statics.items()}, give_back)
 
 
 def _report(board: Board, state: CampaignState, navies: Mapping[int, _Navy], pools, left,
