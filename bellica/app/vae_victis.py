@@ -8,8 +8,10 @@ still this module's: ``POST /api/check`` (problems, and the move preview's warni
 /api/preview`` (one army's move previewed by the engine, :mod:`.preview`), ``GET
 /static/orders_map.js`` (the order form's script: the check, and moves plotted on the map),
 ``/orders``, ``/umpire/sql``, ``/umpire/result`` and ``/umpire/administer`` (for scripts),
-``/retreat``, ``/choices`` (a player's own administration choices, :mod:`.vv_choices`), ``/commit``
-and ``/reveal-orders``.
+``/retreat``, ``/commit`` and ``/reveal-orders``.  A player's initiative uses and own
+administration choices are the declared steps' forms (``initiative`` and ``choose``, one field per
+army the token commands: ``POST /step/NAME``, checked as one types by ``POST /check/NAME``);
+``/choices`` and the initiative stage's ``/orders`` take their older field names, for scripts.
 """
 from __future__ import annotations
 
@@ -24,14 +26,18 @@ from starlette.routing import Route
 from bellica.app import adjudication, pages
 from bellica.app.preview import named, preview_endpoint, static_script
 from bellica.app.render import Markup, render
-from bellica.app.server import CampaignAccess, _form, _guarded, _identify, _wants_json, console_endpoint, see_page
-from bellica.app.step_forms import step_endpoint
+from bellica.app.server import (CampaignAccess, HttpError, _form, _guarded, _identify, _wants_json, console_endpoint,
+                                see_page)
+from bellica.app.step_forms import check_endpoint, step_endpoint
 from bellica.app.tokens import Identity
 from bellica.app.web_words import web_words
 
 __all__ = ["home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
 
 BOTH = ("player", "umpire")
+#: The declared steps a player's page draws as their forms (the order form and the commit-reveal
+#: forms are still this module's own).
+PLAYER_STEPS = ("initiative", "choose")
 
 
 def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
@@ -42,7 +48,8 @@ def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "
     the log's page; ``error``: the one line a refused declared step ``failed`` answered (the
     umpire's form keeps what was ``typed``, ``invalid`` the field it names)."""
     if ident.role == "player":
-        return player_page(c, ident, said=said, before=before, error=error)
+        return player_page(c, ident, said=said, before=before, error=error, failed=failed or "", step_typed=typed,
+                           invalid=invalid)
     return umpire_page(c, ident, said=said, sql=sql, sql_html=sql_html, before=before, error=error, failed=failed or "",
                        typed=typed, invalid=invalid)
 
@@ -65,13 +72,6 @@ def orders_from_form(r, ident: Identity, form: dict[str, str], c=None):
     if c is not None:
         problems += _named(c, past_mp(c, r, orders))
     return orders, problems
-
-
-def initiative_from_form(r, ident: Identity, form: dict[str, str]) -> dict[int, str]:
-    """{army: initiative use} of the initiative stage's form, for the live armies ``ident`` commands."""
-    from bellica.engine.vae_victis.order_form import initiative_from_form as read_form
-
-    return read_form(r, ident.commands, form)
 
 
 def _problem_json(p, c=None) -> dict[str, Any]:
@@ -102,12 +102,10 @@ def _orders_text(o) -> dict[str, str]:
 
 def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
     """The order form's row of each live army ``ident`` commands: its stored (sealed) orders, or
-    what was typed into a refused form; in the initiative stage, the uses it may choose from."""
-    from bellica.engine.vae_victis.order_aids import initiative_uses, sea_link_targets
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
+    what was typed into a refused form."""
+    from bellica.engine.vae_victis.order_aids import sea_link_targets
 
-    uses = initiative_uses(c.board, r.state, ident.faction) if r.stage == STAGE_INITIATIVE else []
-    links = sea_link_targets(c.board, r.state, ident.faction) if r.stage != STAGE_INITIATIVE else []
+    links = sea_link_targets(c.board, r.state, ident.faction)
     rows = []
     for a in (a for a in r.live_armies() if ident.commands(a)):
         o = view.get(a.id, (None, None))[1]
@@ -119,7 +117,7 @@ def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
                       "sea": typed.get(f"sea-{a.id}", "")}
         state = f"in from {submitters[a.id]} (sealed)" if a.id in submitters else "no orders yet"
         rows.append({"id": a.id, "strength": a.strength, "state": state, "where": _where(c, a.cell),
-                     "uses": uses, "links": links, **stored})
+                     "links": links, **stored})
     return rows
 
 
@@ -163,11 +161,14 @@ def _log(c, viewer: str | None, before: int | None = None):
 
 
 def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
-                error: str | None = None, said: list[str] | None = None, before: int | None = None) -> str:
-    """A player's page (``templates/orders_player.html``): the round, the order form (or the
-    commit-reveal forms, or the orders as the engine shows them once locked), battles, map, log."""
+                error: str | None = None, said: list[str] | None = None, before: int | None = None,
+                failed: str = "", step_typed=None, invalid: str = "") -> str:
+    """A player's page (``templates/orders_player.html``): the round, the initiative step's form or
+    the order form (or the commit-reveal forms, or the orders as the engine shows them once
+    locked), battles, the choose step's form, map, log; a refused declared step (``failed``) keeps
+    what was typed into it (``step_typed``, ``invalid`` the field it names)."""
     from bellica.app.adjudication import battles_section, commit_reveal_section
-    from bellica.app.vv_choices import choices_section
+    from bellica.app.step_forms import forms_of
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
     from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
@@ -180,16 +181,21 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
     submitters = rounds.order_submitters(c) if ordering else {}
     commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
-    armies = _army_rows(c, r, ident, view, submitters, typed) if open_now and not commit_reveal else None
+    initiative = status.stage == STAGE_INITIATIVE
+    moves_form = open_now and not commit_reveal and not initiative
+    armies = _army_rows(c, r, ident, view, submitters, typed) if moves_form else None
+    steps = {f.name: f for f in forms_of(c, ident, failed=failed, typed=step_typed, invalid=invalid)
+             if f.name in PLAYER_STEPS}
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
                   status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
                   problems=list(problems), deadline_local=_deadline_iso(status.deadline),
                   commit_reveal=Markup(commit_reveal_section(c, ident, typed)) if commit_reveal else None,
                   armies=armies, army_data=_army_data(c, r, armies),
-                  initiative=status.stage == STAGE_INITIATIVE,
+                  initiative=initiative and not commit_reveal and open_now,
+                  initiative_forms=[steps["initiative"]] if "initiative" in steps else [],
+                  choose_forms=[steps["choose"]] if "choose" in steps else [],
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
-                  choices=Markup(choices_section(c, ident, typed)) if status.phase == "battles" else "",
                   log=_log(c, f, before))
 
 
@@ -223,7 +229,6 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     line); a refused step (``failed``: its name) shows ``error`` and keeps what was ``typed`` into it."""
     from bellica.app.adjudication import battles_section
     from bellica.app.step_forms import forms_of, next_words
-    from bellica.app.vv_choices import choosers_section
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.steps import status_data
 
@@ -240,6 +245,23 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
                   next=web_words(next_words(c)),
                   choosers=Markup(choosers_section(c)) if status.phase == "battles" else "",
                   sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
+
+
+def choosers_section(c) -> str:
+    """The umpire's view of the players' own administration choices in the battles phase: who has
+    given theirs (never what); a faction's own choices stand for its armies in place of the umpire's."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.player_choices import choosers
+
+    r = read_round(c)
+    if r.phase != "battles":
+        return ""
+    by = choosers(c)
+    factions = sorted({a.faction for a in r.live_armies()})
+    rows = [(f, f"given by {by[f]} (sealed until administration): they stand for its armies" if f in by
+             else "not given: your choices below stand for its armies") for f in factions]
+    return ('<h2>Players\' administration choices (who, never what)</h2><div id="choosers">'
+            + str(pages.table(["faction", "choices"], rows)) + "</div>")
 
 
 def _said_lines(said: list[str] | None, message: str | None = None) -> list[str]:
@@ -268,6 +290,11 @@ def api_check(access: CampaignAccess):
         form = await _form(request)
 
         def go(c, ident):
+            from bellica.app.step_forms import check_step
+            from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
+
+            if read_round(c).stage == STAGE_INITIATIVE:  # the initiative step's own check, under the older names
+                return JSONResponse(check_step(c, ident, "initiative", _initiative_fields(form)))
             warnings: list[str] = []
             problems = check_orders(c, ident, form, warnings)
             return JSONResponse({"ok": not problems, "problems": [_problem_json(p, c) for p in problems],
@@ -284,7 +311,7 @@ def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Respo
 
     r = read_round(c)
     if r.stage == STAGE_INITIATIVE:
-        return _submit_initiative(request, c, r, ident, form)
+        return _submit_initiative(request, c, ident, form)
     try:
         orders, problems = orders_from_form(r, ident, form, c)
         if not orders and not problems:
@@ -307,30 +334,32 @@ def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Respo
     return see_page(ident.name, [msg])  # Post/Redirect/Get: a reload never sends the orders again
 
 
-def _submit_initiative(request: Request, c, r, ident: Identity, form: dict[str, str]) -> Response:
-    """The initiative stage's form: initiative uses only (:func:`rounds.submit_initiative`), never
-    moves, so no army's orders are in before publication (issue 21, the initiative lock)."""
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.orders import OrderError
-    from bellica.geo.errors import InputError
+def _submit_initiative(request: Request, c, ident: Identity, form: dict[str, str]) -> Response:
+    """The initiative stage's ``/orders`` (its older field names ``initiative-ARMY``): the declared
+    initiative step, initiative uses only, never moves, so no army's orders are in before
+    publication (issue 21, the initiative lock)."""
+    from bellica.app.step_forms import _refused, take_step
+    from bellica.geo.errors import BellicaError, InputError
 
+    fields = _initiative_fields(form)
     try:
-        uses = initiative_from_form(r, ident, form)
-        if not uses:
+        if not any(k.startswith("uses-") for k in fields):
             raise InputError("the initiative stage takes initiative uses only (fields initiative-ARMY); moves come "
                              "after the umpire publishes naval superiority")
-        events = rounds.submit_initiative(c, uses, faction=ident.faction, submitted_by=ident.submitted_by,
-                                          source="the initiative form")
-    except OrderError as err:
-        if _wants_json(request):
-            return JSONResponse({"error": str(err), "problems": [_problem_json(p) for p in err.problems]}, status_code=400)
-        return HTMLResponse(player_page(c, ident, typed=form, problems=err.problems), status_code=400)
-    stored = sorted(int(ev.data["army"]) for ev in events if ev.kind == "put_orders")
+        events, said = take_step(c, ident, "initiative", fields)
+    except (BellicaError, HttpError) as err:
+        return _refused(request, c, ident, "initiative", fields, err, home_page)
     if _wants_json(request):
-        return JSONResponse({"initiative": stored, "revealed": False})
-    msg = (f"initiative stored (sealed until publication) for arm{'y' if len(stored) == 1 else 'ies'} "
-           f"{', '.join(map(str, stored))}; moves are given after publication")
-    return see_page(ident.name, [msg])
+        return JSONResponse({"initiative": sorted(int(ev.data["army"]) for ev in events
+                                                  if not isinstance(ev, str) and ev.kind == "put_orders"),
+                             "revealed": False})
+    return see_page(ident.name, said)
+
+
+def _initiative_fields(form: dict) -> dict:
+    """The initiative form's older field names (``initiative-ARMY``) as the declared step's (``uses-ARMY``)."""
+    return {("uses-" + k.removeprefix("initiative-")) if k.startswith("initiative-") else k: v for k, v in form.items()
+            if k.startswith("initiative-")}
 
 
 def submit(access: CampaignAccess):
@@ -352,7 +381,7 @@ def _refused_page(request: Request, c, ident: Identity, err: Exception, form: di
     if ident.role == "umpire":
         page = umpire_page(c, ident, error=str(err))
     else:  # a commitment's digest or a reveal's orders file kept (never the secret); the order form keeps its own
-        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders", "/choices") else None
+        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders") else None
         page = player_page(c, ident, error=str(err), typed=kept)
     return HTMLResponse(page, status_code=status)
 
@@ -384,10 +413,23 @@ def action(access: CampaignAccess, roles: tuple[str, ...], run: Callable):
     return endpoint
 
 
-def _post_choices(c, ident, form):
-    from bellica.app.vv_choices import post_choices
-
-    return post_choices(c, ident, form)
+def _choice_fields(given: dict) -> dict:
+    """The older choices form's fields (``debark-ARMY``, ``advance-ARMY``, ``siege-ARMY``; boxes
+    ``surrender-NAME``, ``takeover-NAME``) as the declared choose step's (``debarks-ARMY``, ...;
+    ``surrenders``, ``take_overs``: the names ticked)."""
+    keyed = {"debark-": "debarks-", "advance-": "advances-", "siege-": "sieges-"}
+    boxes = {"surrender-": "surrenders", "takeover-": "take_overs"}
+    out: dict = {}
+    for k, v in given.items():
+        old = next((o for o in (*keyed, *boxes) if k.startswith(o)), None)
+        if old in keyed:
+            out[keyed[old] + k.removeprefix(old)] = v
+        elif old in boxes:
+            if v:
+                out.setdefault(boxes[old], []).append(k.removeprefix(old))
+        else:
+            out[k] = v
+    return out
 
 
 def _deadline_fields(given: dict) -> dict:
@@ -432,6 +474,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         # The declared steps (step_forms): the umpire's forms, and /umpire/step naming the step in a field.
         Route("/step/{name}", step_endpoint(access, home_page), methods=["POST"]),
         Route("/umpire/step", step_endpoint(access, home_page), methods=["POST"]),
+        Route("/check/{name}", check_endpoint(access), methods=["POST"]),
         Route("/turn", turn_page(access), methods=["GET"]),
         Route("/umpire/deadline", step_endpoint(access, home_page, name="deadline", adapt=_deadline_fields),
               methods=["POST"]),
@@ -440,7 +483,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),
               methods=["POST"]),
         Route("/retreat", action(access, BOTH, adjudication.post_retreat), methods=["POST"]),
-        Route("/choices", action(access, ("player",), _post_choices), methods=["POST"]),
+        Route("/choices", step_endpoint(access, home_page, name="choose", adapt=_choice_fields), methods=["POST"]),
         Route("/commit", action(access, ("player",), adjudication.post_commit), methods=["POST"]),
         Route("/reveal-orders", action(access, ("player",), adjudication.post_reveal), methods=["POST"]),
     ]

@@ -1,19 +1,27 @@
-"""The values a page offers for Vae Victis II's umpire steps (:meth:`VaeVictisII.choices`).
+"""The values a page offers in Vae Victis II's steps (:meth:`VaeVictisII.choices`, ``field_offers``).
 
 A page draws one form per declared step (bellica/app/step_forms.py) and asks the ruleset what to
 offer in each field: here the round's engagements and their armies for ``result``, and the winners and
 the navies at sea for an administration's advances and debarkations.  Only a help: the step itself still checks what is posted.
 
-Only the umpire is offered anything here.  Everything offered is public once movement has run
-(the engagements, who fights whom, the results), so the offer gives away nothing the umpire's page
-does not show anyway; a faction's own forms are not made from these (its order form is its own).
+The umpire is offered values only through :func:`offered`.  Everything offered there is public once
+movement has run (the engagements, who fights whom, the results), so the offer gives away nothing
+the umpire's page does not show anyway.
+
+A player is offered one field per army it commands (:func:`field_offers`): the initiative uses
+its army may give (``initiative``), and its own administration choices (``choose``: where a navy
+may debark, where a winner may advance, which structure an army may besiege; a box per structure
+it may surrender or whose siege it may take over), each with the value its faction gave already.
+Only the signer's own armies and its own faction's earlier values are read: nothing of another
+faction's beyond what its player view shows (the map's armies and structures).  Hexes are named
+by their H3 cells; the page names them as its map does.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["offered"]
+__all__ = ["field_offers", "form_note", "offered"]
 
 
 def _fighting(r) -> list[int]:
@@ -62,3 +70,128 @@ def offered(campaign, viewer: str | None, step: str, param: str) -> Sequence[str
     if step == "administer" and param == "debarks":
         return _at_sea(campaign)
     return _battles_offer(r, step, param)
+
+
+# --- a player's fields, one per army it commands -------------------------------------------------
+
+
+def field_offers(campaign, signer, step: str, param: str):
+    """The fields a page draws for ``param`` of ``step`` for ``signer`` (a player), or None: the
+    parameter as a whole (the umpire's, and every other step's)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    if signer is None or signer.role != "player" or (step, param) not in _PLAYER_FIELDS:
+        return None
+    r = read_round(campaign)
+    mine = [a for a in r.live_armies() if signer.commands(a.faction, a.id)]
+    return _PLAYER_FIELDS[(step, param)](campaign, r, signer.faction, mine)
+
+
+def _use_words(use: str) -> str:
+    return "strength (+FP in its engagements)" if use == "strength" else f"influence in {use}"
+
+
+def _initiative_fields(campaign, r, faction: str, mine) -> tuple:
+    """One select per army: the uses its faction may give now, its own use given so far (else strength)."""
+    from bellica.engine.core.steps import FieldOffer
+    from bellica.engine.vae_victis.order_aids import initiative_uses
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
+    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders
+
+    if r.stage != STAGE_INITIATIVE:
+        return ()
+    uses = initiative_uses(campaign.board, r.state, faction)
+    stored = r.orders_rows()
+    out = []
+    for a in mine:
+        given = row_to_orders(stored[a.id]).initiative if a.id in stored else None
+        out.append(FieldOffer(str(a.id), f"initiative of army {a.id} (strength {a.strength}; at {a.cell})",
+                              tuple((u, _use_words(u)) for u in uses), given or "strength"))
+    return tuple(out)
+
+
+def _choice_options(campaign, r, faction: str, mine):
+    """What the rules let ``faction``'s armies ``mine`` choose now (order_aids.choice_options), kept
+    with the board for this round's state (a page asks once per field)."""
+    from bellica.engine.vae_victis.order_aids import choice_options
+    from bellica.engine.vae_victis.rounds.player_choices import results_so_far
+
+    key = ("offers.choices", faction, tuple(a.id for a in mine))
+    kept = campaign.board.derived.get(key)
+    if kept is None or kept[0] is not r.state:
+        beaten, lost = results_so_far(r)
+        kept = campaign.board.derived[key] = (r.state, choice_options(campaign.board, r.state, faction, beaten,
+                                                                      [a.id for a in mine], lost))
+    return kept[1]
+
+
+def _given_choices(campaign, faction: str):
+    """The faction's own last administration choices (its own to read), or None."""
+    from bellica.engine.vae_victis.rounds.player_choices import faction_choices
+
+    own = faction_choices(campaign).get(faction)
+    return None if own is None else own[0]
+
+
+def _clock_fields(campaign, r, faction, mine, kind: str) -> tuple:
+    from bellica.engine.core.steps import FieldOffer
+
+    if r.phase != "battles":
+        return ()
+    opts = getattr(_choice_options(campaign, r, faction, mine), kind)
+    given = _given_choices(campaign, faction)
+    chosen = getattr(given, kind) if given is not None else {}
+    cells = {a.id: a.cell for a in mine}
+    label, none = (("navy {} debarks (administration step 3)", "stays at sea") if kind == "debarks"
+                   else ("army {}, a winner, advances", "stays where it is"))
+    return tuple(FieldOffer(str(army), label.format(army),
+                            tuple((str(k), f"clock {k}: {campaign.board.sides[cells[army]][k]}") for k in clocks),
+                            str(chosen.get(army, "")), none)
+                 for army, clocks in sorted(opts.items()))
+
+
+def _siege_fields(campaign, r, faction, mine) -> tuple:
+    from bellica.engine.core.steps import FieldOffer
+
+    if r.phase != "battles":
+        return ()
+    given = _given_choices(campaign, faction)
+    chosen = given.siege_starts if given is not None else {}
+    return tuple(FieldOffer(str(army), f"army {army} starts (or joins) a siege of", tuple((n, n) for n in names),
+                            str(chosen.get(army, "")), "no siege")
+                 for army, names in sorted(_choice_options(campaign, r, faction, mine).sieges.items()))
+
+
+def _structure_boxes(kind: str, words: str):
+    def boxes(campaign, r, faction, mine) -> tuple:
+        from bellica.engine.core.steps import FieldOffer
+
+        if r.phase != "battles":
+            return ()
+        given = _given_choices(campaign, faction)
+        ticked = set(getattr(given, kind)) if given is not None else set()
+        return tuple(FieldOffer(n, words.format(n), value="on" if n in ticked else "")
+                     for n in getattr(_choice_options(campaign, r, faction, mine), kind))
+    return boxes
+
+
+_PLAYER_FIELDS = {
+    ("initiative", "uses"): _initiative_fields,
+    ("choose", "debarks"): lambda c, r, f, mine: _clock_fields(c, r, f, mine, "debarks"),
+    ("choose", "advances"): lambda c, r, f, mine: _clock_fields(c, r, f, mine, "advances"),
+    ("choose", "sieges"): _siege_fields,
+    ("choose", "surrenders"): _structure_boxes("surrenders", "surrender {} to its besieger"),
+    ("choose", "take_overs"): _structure_boxes("take_overs", "take over the siege of {}"),
+}
+
+
+def form_note(campaign, signer, step: str) -> str:
+    """Where a player's administration choices stand (given, by whom; never what another gave)."""
+    from bellica.engine.vae_victis.rounds.player_choices import choosers
+
+    if step != "choose" or signer is None or signer.role != "player":
+        return ""
+    by = choosers(campaign).get(signer.faction)
+    state = (f"given{f' by {by}' if by != signer.faction else ''} (sealed until administration); "
+             "you may change them until the umpire runs administration") if by is not None else "not given yet"
+    return f"your choices: {state}. Yours stand for your armies in place of the umpire's."

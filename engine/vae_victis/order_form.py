@@ -1,12 +1,12 @@
 """Vae Victis II's order form read and checked as the rules read orders: pure functions returning data.
 
 A web page (bellica/app/vae_victis.py) holds a faction's orders as one field per army: ``moves-ARMY``
-(the clock positions), ``sea-ARMY`` and ``sea-pick-ARMY`` (its sea links) in the moves stage, and
-``initiative-ARMY`` (the use) in the initiative stage; its own administration choices as
-``debark-ARMY``, ``advance-ARMY``, ``siege-ARMY`` lists and ``surrender-NAME``, ``takeover-NAME``
-boxes (bellica/app/vv_choices.py).  These functions turn those fields into the
-rules' orders and every problem the engine sees in them, nothing stored: the page answers HTTP and
-names hexes as its map names them, the rules live here.  ``commands(army)`` says whether the
+(the clock positions), ``sea-ARMY`` and ``sea-pick-ARMY`` (its sea links) in the moves stage, and,
+from older scripts, ``initiative-ARMY`` (the use) in the initiative stage (the page's own initiative
+and administration choices are the declared steps' forms, read by the declarations' parser).
+These functions turn those fields into the rules' orders and every problem the engine sees in
+them, nothing stored: the page answers HTTP and names hexes as its map names them, the rules live
+here.  ``commands(army)`` says whether the
 signer gives that army its orders (an army player's token commands some of its faction's armies).
 
 Problems and warnings name hexes by their H3 cells, as the rules' own messages do.
@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Mapping
 
-__all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders",
-           "own_logistics", "check_warnings", "check_orders", "choices_text", "own_choices", "revealed_orders",
+__all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders", "initiative_checked",
+           "own_logistics", "check_warnings", "check_orders", "own_choices", "revealed_orders",
            "retreat_of"]
 
 Commands = Callable[[object], bool]
@@ -87,20 +87,35 @@ def initiative_from_form(r, commands: Commands, form: Mapping[str, str]) -> dict
 def initiative_orders(c, r, faction: str, commands: Commands, form: Mapping[str, str]) -> dict[int, str]:
     """The form's initiative uses, checked as :func:`rounds.submit_initiative` checks them (nothing
     stored); raises the engine's OrderError / InputError."""
-    from bellica.engine.vae_victis.model import ArmyOrders
     from bellica.engine.vae_victis.rounds.machine import require
-    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders, validate
     from bellica.geo.errors import InputError
 
-    require(c, r, "initiative")
     uses = initiative_from_form(r, commands, form)
     if not uses:
+        require(c, r, "initiative")
         raise InputError("the form gives no initiative use: it names none of your armies (fields initiative-ARMY)")
+    return initiative_checked(c, faction, uses, "the initiative form", r)
+
+
+def initiative_checked(c, faction: str | None, uses: Mapping[int, str], source: str, r=None) -> dict[int, str]:
+    """``uses`` ({army: use}) checked as :func:`rounds.submit_initiative` checks them (the step, each
+    name by the one matcher, legality), nothing stored; raises the engine's OrderError / InputError."""
+    from bellica.engine.vae_victis.model import ArmyOrders
+    from bellica.engine.vae_victis.order_names import spelled_orders
+    from bellica.engine.vae_victis.orders import IllegalOrderError
+    from bellica.engine.vae_victis.rounds.machine import read_round, require
+    from bellica.engine.vae_victis.rounds.orders_step import row_to_orders, validate
+
+    r = read_round(c) if r is None else r
+    require(c, r, "initiative")
     stored = r.orders_rows()
-    orders = {army: replace(row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army), initiative=use)
-              for army, use in uses.items()}
-    validate(c, r, faction, orders, "the initiative form")
-    return uses
+    orders = {army: replace(row_to_orders(stored[army]) if army in stored else ArmyOrders(army=army),
+                            initiative=str(use).strip()) for army, use in uses.items()}
+    orders, problems = spelled_orders(c.board, orders)
+    if problems:
+        raise IllegalOrderError(problems, source)
+    validate(c, r, faction, orders, source)
+    return dict(uses)
 
 
 def check_warnings(c, r, orders) -> tuple[list, list[str]]:
@@ -174,22 +189,6 @@ def check_orders(c, faction: str, commands: Commands, submitted_by: str, form: M
         return list(err.problems)
     except InputError as err:
         return [OrderProblem(None, "file", str(err))]
-
-
-def choices_text(form: Mapping[str, str]) -> str:
-    """The administration choices' own text (TOML, by tomli_w) from the choices form's fields, for
-    the engine's one parser (:func:`~bellica.engine.vae_victis.rounds.choices.parse_choices_text`)."""
-    import tomli_w
-
-    def items(prefix: str) -> dict[str, str]:
-        return {k[len(prefix):]: v.strip() for k, v in sorted(form.items()) if k.startswith(prefix) and v.strip()}
-
-    def ticked(prefix: str) -> list[str]:
-        return [k[len(prefix):] for k, v in sorted(form.items()) if k.startswith(prefix) and v]
-
-    doc = {"advance": items("advance-"), "debark": items("debark-"),
-           "siege": {"start": items("siege-"), "take_over": ticked("takeover-"), "surrender": ticked("surrender-")}}
-    return tomli_w.dumps(doc)
 
 
 def own_choices(c, faction: str, commands: Commands, every_army: bool, choices):

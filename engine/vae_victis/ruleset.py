@@ -113,6 +113,18 @@ class VaeVictisII(Ruleset):
         found = offered(campaign, viewer, action.name, param.name)
         return found if found is not None else super().choices(campaign, viewer, action, param)
 
+    def field_offers(self, campaign, signer, action, param):
+        """A player's field per army it commands: its initiative uses, its administration choices (:mod:`.offers`)."""
+        from bellica.engine.vae_victis.offers import field_offers
+
+        return field_offers(campaign, signer, action.name, param.name)
+
+    def form_note(self, campaign, signer, action) -> str:
+        """Where a player's administration choices stand (:mod:`.offers`)."""
+        from bellica.engine.vae_victis.offers import form_note
+
+        return form_note(campaign, signer, action.name)
+
     def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
         """A step's events in words (its bookkeeping notes left out), and the lines it tells as they are."""
         return [e if isinstance(e, str) else e.text for e in events if isinstance(e, str) or e.kind != "put_note"]

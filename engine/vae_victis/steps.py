@@ -17,6 +17,12 @@ events' words (the bookkeeping notes left out) and the lines as they are.  What 
 its parameters together (``--faction`` or ``--umpire``, one way of giving orders) is a
 :class:`~bellica.engine.core.steps.ParamError`, a usage error; what is wrong inside an item
 (``ARMY=VALUE``, a percentage) is bad input, as inside an order (README.md, "Exit codes").
+
+``initiative`` and ``choose`` are ``signed``: they are told who signed them
+(:class:`~bellica.engine.core.steps.Signer`), refuse an army the signer does not command (an army
+player's token commands some of its faction's) and record the signer as who gave them; their
+``ARMY=VALUE`` parameters are keyed by army, so a page draws one field per army the signer
+commands (:mod:`.offers`).
 """
 
 from __future__ import annotations
@@ -194,10 +200,46 @@ def _status(c, _umpire, *, as_json):
     return [_json_line(status_data(s, campaign=c))] if as_json else s.lines()
 
 
-def _initiative(c, actor, *, uses, umpire):
-    given = army_items(uses, "USES")
+def _signed_by(c, signer, armies, by: str, what: str) -> str:
+    """Who gave a player's step (the signer's words), after refusing an army of its faction the
+    signer does not command (bad input, exit 1); another faction's army is the rules' to refuse."""
+    if signer is None or signer.role != "player":
+        return by
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    factions = {a.id: a.faction for a in read_round(c).state.armies}
+    for army in sorted(armies):
+        if factions.get(army) == signer.faction and not signer.commands(signer.faction, army):
+            raise InputError(f"army {army} is not one you command: {what} for your own armies only")
+    return signer.by or by
+
+
+def _source(signer, form: str) -> str:
+    """Where a submission came from, for its messages: the command line, or a page's form."""
+    return form if signer is not None and signer.by.startswith("token:") else "the command line"
+
+
+INITIATIVE_USES = Param("uses", "ARMY=USE items.", required=True, keyed="army", example="9=strength")
+
+
+def _initiative(c, actor, *, uses, umpire, signer=None):
     faction, by = submitter(actor, umpire)
-    return [_stored("initiative", _rounds().submit_initiative(c, given, faction=faction, submitted_by=by))]
+    by = _signed_by(c, signer, uses, by, "give initiative")
+    events = _rounds().submit_initiative(c, uses, faction=faction, submitted_by=by,
+                                         source=_source(signer, "the initiative form"))
+    return [_stored("initiative", events) + " until publication; moves are given after it"]
+
+
+def _check_initiative(c, actor, *, uses, umpire, signer=None):
+    """The initiative uses checked as :func:`_initiative` would store them, nothing stored."""
+    from bellica.engine.vae_victis.order_form import initiative_checked
+
+    faction, by = submitter(actor, umpire)
+    _signed_by(c, signer, uses, by, "give initiative")
+    if not uses:
+        raise ParamError(INITIATIVE_USES, "give an initiative use for at least one army")
+    initiative_checked(c, faction, uses, _source(signer, "the initiative form"))
+    return []
 
 
 def _publish(c, _umpire):
@@ -366,11 +408,8 @@ def _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debar
         choices = rounds.load_choices(_path(choices_file, "--choices"))
     else:
         choices = rounds.AdminChoices(
-            advances=army_items(advances, "--advance", "14=5"),
-            siege_starts=army_items(sieges, "--siege", "4=Gela"),
-            take_overs=frozenset(take_overs),
-            surrenders=frozenset(surrenders),
-            debarks=army_items(debarks, "--debark", "6=3"),
+            advances=dict(advances), siege_starts=dict(sieges), take_overs=frozenset(take_overs),
+            surrenders=frozenset(surrenders), debarks=dict(debarks),
         )
     return named_hexes(c, choices)
 
@@ -380,23 +419,29 @@ def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surre
     return _rounds().run_administration(c, choices)
 
 
-def _choose(c, actor, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
+def _choose(c, actor, *, choices_file, advances, sieges, take_overs, surrenders, debarks, signer=None):
+    from bellica.engine.vae_victis.order_form import own_choices
+
     choices = _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks)
-    return _rounds().submit_choices(c, actor, choices, submitted_by=actor,
-                                    source=str(choices_file) if choices_file else "the command line")
+    by = actor
+    if signer is not None and signer.role == "player":  # its own armies only; an army token keeps the others'
+        choices = own_choices(c, actor, lambda a: signer.commands(a.faction, a.id), signer.armies is None, choices)
+        by = signer.by or actor
+    return _rounds().submit_choices(c, actor, choices, submitted_by=by,
+                                    source=str(choices_file) if choices_file else _source(signer, "the choices form"))
 
 
 #: The administration choices' parameters, the umpire's (administer) and a faction's (choose).
 CHOICE_PARAMS = (
     CHOICES,
     Param("advances", "ARMY=HEX: a winner advances (clock position, H3 cell, structure, or hex name like "
-                      "'Gela 5').", flag="--advance", many=True, example="14=9"),
-    Param("sieges", "ARMY=STRUCTURE: the army starts (or joins) a siege.", flag="--siege", many=True,
+                      "'Gela 5').", flag="--advance", keyed="army", example="14=9"),
+    Param("sieges", "ARMY=STRUCTURE: the army starts (or joins) a siege.", flag="--siege", keyed="army",
           example="4=Gela"),
     Param("take_overs", "STRUCTURE: continue another faction's siege of it.", flag="--take-over", many=True),
     Param("surrenders", "STRUCTURE: its controller surrenders it.", flag="--surrender", many=True),
     Param("debarks", "NAVY=HEX: the navy debarks its army (clock position, H3 cell, structure or hex name); "
-                     "others stay at sea.", flag="--debark", many=True, example="6=3"),
+                     "others stay at sea.", flag="--debark", keyed="army", example="6=3"),
 )
 
 
@@ -417,9 +462,9 @@ ACTIONS = (
     ), opens="view", example="bellica round status punic.duckdb --json"),
     Action("initiative", "Step 1.1: initiative uses as ARMY=USE, USE being `strength` or a sea zone (sealed).",
            _initiative, SIDE, (
-               Param("uses", "ARMY=USE items.", required=True, many=True, example="9=strength"),
+               INITIATIVE_USES,
                UMPIRE_FLAG,
-           ), umpire_too=True, actor_help="The submitting faction: its armies only (or --umpire).",
+           ), umpire_too=True, signed=True, check=_check_initiative, actor_help="The submitting faction: its armies only (or --umpire).",
            example="bellica round initiative punic.duckdb --faction Roma 9=strength \"10=Mare Tyrrhenum\""),
     Action("publish", "Step 1.2: open the initiative uses (default: strength) and publish naval superiority.", _publish,
            example="bellica round publish punic.duckdb"),
@@ -494,7 +539,7 @@ ACTIONS = (
                      "advances, its sieges, its surrenders), sealed until administration, where they stand for its "
                      "armies in place of the umpire's.", _choose, SIDE, CHOICE_PARAMS,
            details="Choices come from --choices FILE or the options (not both); the last given counts.",
-           actor_help="The choosing faction: its own armies and structures only.",
+           actor_help="The choosing faction: its own armies and structures only.", signed=True,
            example="bellica round choose punic.duckdb --faction Roma --debark 10=3"),
     Action("administer", "Phase 4: the nine administration steps (refused until every engagement has a result).",
            _administer, UMPIRE, CHOICE_PARAMS,

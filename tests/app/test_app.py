@@ -180,13 +180,13 @@ def test_initiative_stage_publish_and_bad_step(tmp_path):
     roma, umpire = client(path, tokens["roma"]), client(path, tokens["umpire"])
     page = umpire.get("/").text
     assert 'id="publish-button"' in page and 'id="move-button"' not in page
-    assert 'id="initiative-9"' in roma.get("/").text
-    r = roma.post("/api/check", data={"moves-9": "", "moves-10": "", "initiative-9": "Mare Nostrum"})
+    assert 'id="initiative-uses-9"' in roma.get("/").text
+    r = roma.post("/check/initiative", data={"uses-9": "Mare Nostrum"})
     assert not r.json()["ok"] and "Mare Nostrum" in r.text
     assert umpire.post("/umpire/step", data={"step": "launch"}).status_code == 400
     assert umpire.post("/umpire/step", data={"step": "reveal"}).status_code == 409  # initiative not published yet
     assert umpire.post("/umpire/step", data={"step": "publish"}).status_code == 200
-    assert 'id="initiative-9"' not in roma.get("/").text
+    assert 'id="initiative-uses-9"' not in roma.get("/").text
     r = umpire.post("/umpire/deadline", data={"when": "tomorrow"})
     assert r.status_code == 400 and "ISO-8601" in r.text
 

@@ -38,3 +38,33 @@ def test_the_signer_is_the_token():
     s = signer_of(Identity("admiral", "player", "roma", (10,)))
     assert (s.role, s.faction, s.armies, s.by) == ("player", "roma", (10,), "token:admiral")
     assert s.commands("roma", 10) and not s.commands("roma", 9)
+
+
+def test_an_army_players_token_gives_initiative_for_its_armies_only(tmp_path):
+    """The initiative step is signed: an army player's token sees a field for its own army only, and
+    the step (not the page) refuses another army of its faction; what it gives is recorded as its
+    token's (issue 20)."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*httpx2.*")
+    from starlette.testclient import TestClient
+
+    from bellica.app.server import create_app
+    from tests.app.fixtures import field_campaign
+
+    path = tmp_path / "init.duckdb"
+    tokens = field_campaign(path, publish=False, players={"admiral": ("roma", (10,))})
+    admiral = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens['admiral']}"})
+    page = admiral.get("/").text
+    assert 'id="initiative-uses-10"' in page and 'id="initiative-uses-9"' not in page
+    r = admiral.post("/step/initiative", data={"uses-9": "strength"})
+    assert r.status_code == 400 and "army 9 is not one you command: give initiative for your own armies only" in r.text
+    check = admiral.post("/check/initiative", data={"uses-9": "strength"}).json()
+    assert not check["ok"] and "army 9 is not one you command" in check["problems"][0]["text"]
+    r = admiral.post("/step/initiative", data={"uses-10": "strength"})
+    assert r.status_code == 200 and "initiative stored (sealed) for army 10" in r.text
+    from bellica.engine.core.campaign import Campaign
+
+    with Campaign.open(path) as c:  # the mode the app holds it in
+        by = [e.data.get("submitted_by") for e in c.events() if e.kind == "put_orders"]
+    assert by == ["token:admiral"]

@@ -62,7 +62,7 @@ def test_the_umpire_starts_a_vae_victis_campaign_from_the_page(tmp_path):
     assert "campaign started, round 1" in page and "seed 264" in page and 'id="publish-button"' in page
     assert not CLI.search(page) and unlabelled(page) == []
     assert umpire.post("/umpire/start", data={"seed": "1"}).status_code == 409
-    assert 'id="initiative-9"' in roma.get("/").text
+    assert 'id="initiative-uses-9"' in roma.get("/").text
 
 
 def test_the_umpire_starts_and_steps_a_magna_graecia_campaign(capsys, sicily, tmp_path):  # noqa: F811

@@ -88,15 +88,15 @@ def _centre_on(page, army: int) -> None:
 
 
 def _initiative(roma, carthago, umpire, expect) -> None:
-    expect(roma.locator("#initiative-10")).to_be_visible()
-    roma.select_option("#initiative-9", "strength")
-    roma.select_option("#initiative-10", "Mare Tyrrhenum")  # influence: the list offers the zone
-    expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+    expect(roma.locator("#initiative-uses-10")).to_be_visible()  # the declared initiative step's form (issue 20)
+    roma.select_option("#initiative-uses-9", "strength")
+    roma.select_option("#initiative-uses-10", "Mare Tyrrhenum")  # influence: the list offers the zone
+    expect(roma.locator("#check-initiative")).to_have_text("the initiative is legal")
     _shot(roma, "1-initiative-chosen")
-    roma.click("#submit")
-    expect(roma.locator("#message")).to_contain_text("initiative stored (sealed until publication) for armies 9, 10")
-    carthago.select_option("#initiative-1", "strength")
-    carthago.click("#submit")
+    roma.click("#initiative-button")
+    expect(roma.locator("#message")).to_contain_text("initiative stored (sealed) for armies 9, 10 until publication")
+    carthago.select_option("#initiative-uses-1", "strength")
+    carthago.click("#initiative-button")
     expect(carthago.locator("#message")).to_contain_text("initiative stored")
     umpire.click("#publish-button")
     expect(umpire.locator("#message")).to_contain_text("naval superiority")
@@ -157,12 +157,12 @@ def _battle(roma, umpire, expect) -> None:
     expect(umpire.locator("#message")).to_contain_text("army 9 (roma) wins engagement 1")
     _shot(umpire, "6-battle-result")
     roma.goto(roma.url.split("?")[0])
-    expect(roma.locator("#choices-state")).to_contain_text("not given yet")
-    land = roma.locator("#debark-10 option[value='3']").inner_text()
-    roma.select_option("#debark-10", "3")  # the player, not the umpire, says where the navy lands
-    roma.click("#submit-choices")
+    expect(roma.locator("#note-choose")).to_contain_text("not given yet")  # the declared choose step's form
+    land = roma.locator("#choose-debarks-10 option[value='3']").inner_text()
+    roma.select_option("#choose-debarks-10", "3")  # the player, not the umpire, says where the navy lands
+    roma.click("#choose-button")
     expect(roma.locator("#message")).to_contain_text("administration choices given by roma")
-    expect(roma.locator("#debark-10")).to_have_value("3")
+    expect(roma.locator("#choose-debarks-10")).to_have_value("3")
     _shot(roma, "7-debark-chosen-by-the-player")
     return land.split(": ", 1)[1]
 
