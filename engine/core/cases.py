@@ -183,7 +183,7 @@ def parse_step_line(ruleset, line: str, factions: Sequence[str]) -> tuple[Any, s
                 continue
             value = value if eq else _next_word(rest, i, name)
             i += 1 if eq else 2
-            if p.many:
+            if p.repeats:  # a list, or KEY=VALUE items of a keyed parameter
                 given.setdefault(p.name, []).append(value)
             else:
                 given[p.name] = value
@@ -193,7 +193,7 @@ def parse_step_line(ruleset, line: str, factions: Sequence[str]) -> tuple[Any, s
     for p in positional:
         if not loose:
             break
-        if p.many:
+        if p.repeats:
             given[p.name], loose = loose, []
         else:
             given[p.name] = loose.pop(0)
