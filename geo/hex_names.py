@@ -11,7 +11,7 @@ structures' cells.
 from __future__ import annotations
 
 import re
-from typing import Callable, Collection, Mapping
+from typing import Callable, Container, Mapping
 
 from bellica.geo.errors import InputError
 
@@ -21,7 +21,7 @@ __all__ = ["read_hex_name"]
 _PATH = re.compile(r"^(.*?)((?:\s+\d{1,2})*)\s*$")
 
 
-def read_hex_name(text: str, *, cells: Collection[str], by_clock: Callable[[str], Mapping[int, str]],
+def read_hex_name(text: str, *, cells: Container[str], by_clock: Callable[[str], Mapping[int, str]],
                   structures: Mapping[str, str], where: str = "hex") -> str:
     """The H3 cell ``text`` names. ``cells``: the map's cells; ``by_clock(cell)``: its neighbours by
     clock side; ``structures``: lower-case structure name -> cell.  One error line naming ``where``

@@ -20,18 +20,32 @@ __all__ = ["named_hexes", "resolve_hex_name"]
 _NAMED = re.compile(r"\D.*\s\d{1,2}\s*$")
 
 
+class _MapCells:
+    """The map's cells, asked of ``hexes`` one cell at a time: a name is resolved in a few small
+    queries instead of reading the whole map (0.3 s on the Mediterranean at res 5) per name."""
+
+    def __init__(self, con):
+        self._con = con
+
+    def __contains__(self, cell: object) -> bool:
+        return self._con.execute("SELECT 1 FROM hexes WHERE cell = ?", [str(cell)]).fetchone() is not None
+
+
 class _Names:
     def __init__(self, con):
-        self.cells = {c for (c,) in con.execute("SELECT cell FROM hexes").fetchall()}
-        self.sides: dict[str, dict[int, str]] = {}
-        for cell, nbr, clock in con.execute(
-                "SELECT cell, neighbor, clock FROM hex_neighbors ORDER BY cell, clock, neighbor").fetchall():
-            self.sides.setdefault(cell, {})[int(clock)] = nbr  # the last, as dict() of the rows keeps it
+        self._con = con
+        self.cells = _MapCells(con)
         self.structures = {name.lower(): cell for name, cell in con.execute(
             "SELECT name, cell FROM structures WHERE cell IS NOT NULL ORDER BY name").fetchall()}
 
+    def by_clock(self, cell: str) -> dict[int, str]:
+        """``cell``'s neighbours by clock side; of two rows on one side the last in neighbour order,
+        as the whole table read in (cell, clock, neighbour) order kept it."""
+        return {int(clock): nbr for clock, nbr in self._con.execute(
+            "SELECT clock, neighbor FROM hex_neighbors WHERE cell = ? ORDER BY clock, neighbor", [cell]).fetchall()}
+
     def resolve(self, text: str, *, where: str) -> str:
-        return read_hex_name(text, cells=self.cells, by_clock=lambda cell: self.sides.get(cell, {}),
+        return read_hex_name(text, cells=self.cells, by_clock=self.by_clock,
                              structures=self.structures, where=where)
 
 
