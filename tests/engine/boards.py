@@ -240,6 +240,18 @@ def sketch(center: tuple[float, float] = DEFAULT_CENTER, res: int = DEFAULT_RES,
 
 # --- the board (and a state) as DuckDB tables -----------------------------------
 
+def _many(con, sql: str, rows: Iterable[Sequence], chunk: int = 1000) -> None:
+    """``sql`` (``INSERT ... VALUES (?, ...)``) for every row of ``rows``, in statements of ``chunk``
+    rows with the values written in as literals: DuckDB's ``executemany`` runs one statement a row
+    (3 s of a 24 s test module went to it)."""
+    from bellica.geo.spatialdb import inline
+
+    head, row = sql.split(" VALUES ", 1)
+    rows = list(rows)
+    for i in range(0, len(rows), chunk):
+        con.execute(f"{head} VALUES " + ", ".join(inline(row, list(r)) for r in rows[i:i + chunk]))
+
+
 def write_campaign_tables(con, board: Board, state: CampaignState | None = None) -> None:
     """Create the map + campaign tables of the one schema (schema/*.sql) for ``board`` (and, given ``state``,
     the engine/vae_victis/sql/state.sql state tables armies/control/sieges/siege_armies/victory_points/campaign).
@@ -254,7 +266,7 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
     tables = [t for t in schema_tables(CAMPAIGN) if t not in ("scenario_meta", "placements")]
     create_tables(con, CAMPAIGN, tables, replace=True)
     run_schema(con, CAMPAIGN_VIEWS)
-    con.executemany(
+    _many(con,
         "INSERT INTO hexes VALUES (?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))",
         [
             (
@@ -277,39 +289,39 @@ def write_campaign_tables(con, board: Board, state: CampaignState | None = None)
         bearings = {s.neighbor: s.bearing for s in cell_sides(c)}
         rows += [(c, n, clock, bearings.get(n, 0.0)) for clock, n in by_clock.items()]
     if rows:
-        con.executemany("INSERT INTO hex_neighbors VALUES (?, ?, ?, ?)", rows)
+        _many(con, "INSERT INTO hex_neighbors VALUES (?, ?, ?, ?)", rows)
 
     pairs = sorted((a, b) for a, b in board.road_edges if a < b)
     road_rows = []
     for i, (a, b) in enumerate(pairs):
         road_rows += [(f"road-{i}", 0, a), (f"road-{i}", 1, b)]
     if road_rows:
-        con.executemany("INSERT INTO road_cells VALUES (?, ?, ?)", road_rows)
+        _many(con, "INSERT INTO road_cells VALUES (?, ?, ?)", road_rows)
 
     river_rows = [("river", h.cell) for h in board.hexes.values() if h.river]
     if river_rows:
-        con.executemany("INSERT INTO river_cells VALUES (?, ?)", river_rows)
+        _many(con, "INSERT INTO river_cells VALUES (?, ?)", river_rows)
 
     srows = []
     for s in board.structures.values():
         lat, lng = h3.cell_to_latlng(s.cell)
         srows.append((s.name, s.name, s.kind, s.cell, s.start_controller, s.capital, f"POINT ({lng} {lat})"))
     if srows:
-        con.executemany("INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))", srows)
+        _many(con, "INSERT INTO structures VALUES (?, ?, ?, ?, ?, ?, ST_GeomFromText(?::VARCHAR))", srows)
 
     frows = [(f.name, f.colour, f.name, f.player, list(f.capitals), f.influence_multiplier, None, None)
              for f in board.factions.values()]
     if frows:
-        con.executemany("INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", frows)
+        _many(con, "INSERT INTO factions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", frows)
 
     zrows = [(c, z) for c, zs in board.sea_zones.items() for z in sorted(zs)]
     if zrows:
-        con.executemany("INSERT INTO hex_sea_zones VALUES (?, ?)", zrows)
+        _many(con, "INSERT INTO hex_sea_zones VALUES (?, ?)", zrows)
     zone_names = sorted({z for _, z in zrows})
     if zone_names:
-        con.executemany("INSERT INTO sea_zones VALUES (?, NULL)", [(z,) for z in zone_names])
+        _many(con, "INSERT INTO sea_zones VALUES (?, NULL)", [(z,) for z in zone_names])
     # The board's rules, frozen as `campaign new` freezes a scenario's: the rules views read them.
-    con.executemany("INSERT INTO rules VALUES (?, ?)", rules_rows(board.rules.values))
+    _many(con, "INSERT INTO rules VALUES (?, ?)", rules_rows(board.rules.values))
 
     if state is not None:
         write_state_tables(con, state)
@@ -326,12 +338,12 @@ def write_state_tables(con, state: CampaignState) -> None:
     drop_state_tables(con, schema)
     create_state_tables(con, schema)
     if state.armies:
-        con.executemany(
+        _many(con,
             "INSERT INTO armies (id, faction, cell, strength, eliminated) VALUES (?, ?, ?, ?, ?)",
             [(a.id, a.faction, a.cell, a.strength, a.eliminated) for a in state.armies],
         )
     if state.control:
-        con.executemany("INSERT INTO control (structure, controller) VALUES (?, ?)", sorted(state.control.items()))
+        _many(con, "INSERT INTO control (structure, controller) VALUES (?, ?)", sorted(state.control.items()))
     for s in state.sieges:
         con.execute(
             "INSERT INTO sieges (structure, faction, resilience, start_resilience, started_round) VALUES (?, ?, ?, ?, ?)",
@@ -340,17 +352,17 @@ def write_state_tables(con, state: CampaignState) -> None:
         for a in s.armies:
             con.execute("INSERT INTO siege_armies (structure, army) VALUES (?, ?)", (s.structure, a))
     if state.victory_points:
-        con.executemany("INSERT INTO victory_points (faction, vp) VALUES (?, ?)", sorted(state.victory_points.items()))
+        _many(con, "INSERT INTO victory_points (faction, vp) VALUES (?, ?)", sorted(state.victory_points.items()))
     levels = sorted((z, f, int(v)) for z, by_f in state.superiority.items() for f, v in by_f.items())
     if levels:
-        con.executemany("INSERT INTO naval_superiority (zone, faction, level) VALUES (?, ?, ?)", levels)
+        _many(con, "INSERT INTO naval_superiority (zone, faction, level) VALUES (?, ?, ?)", levels)
     links = [(f, z, s, rank) for f, by_z in sorted(state.sea_links.items()) for z, targets in sorted(by_z.items())
              for rank, s in enumerate(targets, start=1)]
     if links:
-        con.executemany("INSERT INTO sea_links (faction, zone, structure, rank) VALUES (?, ?, ?, ?)", links)
+        _many(con, "INSERT INTO sea_links (faction, zone, structure, rank) VALUES (?, ?, ?, ?)", links)
     if state.navy_rest:
-        con.executemany("INSERT INTO navy_rest (army, until_round) VALUES (?, ?)", sorted(state.navy_rest.items()))
-    con.executemany(
+        _many(con, "INSERT INTO navy_rest (army, until_round) VALUES (?, ?)", sorted(state.navy_rest.items()))
+    _many(con,
         "INSERT INTO campaign (key, value) VALUES (?, ?)",
         [("round", str(state.round)), ("phase", state.phase.value), ("seed", str(state.seed)),
          ("winner", state.winner)],
