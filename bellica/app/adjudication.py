@@ -1,4 +1,4 @@
-"""The app's forms for the rest of a round: the engagements and a player's retreats (phase 3), the
+"""The app's forms for the rest of a round: the engagements (phase 3, read-only), the
 administration choices (phase 4), and commit-reveal orders, so a round with battles is played
 from browsers alone.
 
@@ -9,8 +9,6 @@ refusal is the engine's:
 ================================  =========  ==================================================
 form (POST)                       who        engine call
 ================================  =========  ==================================================
-``/retreat``                      both       ``rounds.declare_retreat``: a player only for the
-                                             armies it commands, the umpire for any
 ``/umpire/administer``            umpire     ``rounds.run_administration`` with the choices
                                              typed in the administration choices format
                                              (docs/rules/rounds.md); hexes may be hex names
@@ -21,9 +19,12 @@ form (POST)                       who        engine call
 
 Decisions where the issue is silent:
 
-* Players declare their own armies' retreats (the seed lets the commander choose to retreat
-  rather than fight); the umpire may declare any, for players who send it by other means.
-* The umpire's page has no form of its own for a result, a retreat or the administration: they
+* A retreat is the declared ``retreat`` step (engine/vae_victis/steps.py: a side's step the umpire
+  may take too, signed): a player's page draws its form, a box per army the token commands in an
+  engagement not yet fought (engine/vae_victis/offers.py), posted to ``/step/retreat``; ``/retreat``
+  (field ``army``) is the same step, for scripts.  The step refuses an army the signer does not
+  command, so the command line and the page give the same permission.
+* The umpire's page has no form of its own for a result or the administration: they
   are the declared steps' forms (bellica/app/step_forms.py, the values offered by
   engine/vae_victis/offers.py); ``/umpire/administer`` (the choices in the administration choices
   format) stays for scripts that post it, and ``/umpire/result`` (``casualties-ARMY`` fields) runs
@@ -41,20 +42,16 @@ from typing import Mapping
 
 from bellica.app.pages import e
 
-__all__ = ["battles_section", "commit_reveal_section", "post_retreat",
+__all__ = ["battles_section", "commit_reveal_section",
            "post_administer", "post_commit", "post_reveal"]
 
 
-# --- phase 3: engagements, results, retreats --------------------------------------------------------
-
-
-def _engagement_armies(row) -> list[int]:
-    return [a for a in (row[3], row[4]) if a is not None]
+# --- phase 3: engagements and results --------------------------------------------------------------
 
 
 def battles_section(c, ident) -> str:
-    """The round's engagements with their set-up and result; a player's retreat buttons for the
-    armies it commands (before any result is recorded)."""
+    """The round's engagements with their set-up and result (a player retreats by the declared
+    retreat step's form, :mod:`bellica.app.step_forms`)."""
     from bellica.engine.vae_victis.rounds.machine import read_round
 
     r = read_round(c)
@@ -64,43 +61,17 @@ def battles_section(c, ident) -> str:
     if not rows:
         return '<h2>Engagements</h2><p id="engagements">no engagements this round</p>'
     setups = r.note("setups") or {}
-    any_result = any(r.results_for(row[2]) for row in rows)
-    umpire = ident.role == "umpire"
     parts = ['<h2>Engagements</h2><div id="engagements">']
     for row in rows:
-        number, armies = row[2], _engagement_armies(row)
+        number = row[2]
         setup = setups.get(str(number), f"engagement {number}")
         results = r.results_for(number)
         done = "; ".join(f"army {a} {res[3]}, {res[4]}% casualties" for a, res in sorted(results.items()))
         parts.append(f'<div class="box" id="engagement-{number}"><p>{e(setup)}</p>'
                      f"<p>result: {e(done) if done else 'awaiting'}</p>")
         parts.append("</div>")
-    fighting = sorted({a for row in rows for a in _engagement_armies(row)})
-    # The umpire's retreat and result are its declared steps' forms (bellica/app/step_forms.py).
-    mine = [] if umpire else [a for a in fighting if ident.commands(r.state.army(a))]
-    if mine and not any_result:
-        buttons = "".join(f'<button name="army" value="{a}" id="retreat-{a}">army {a} retreats</button> ' for a in mine)
-        parts.append('<form method="post" action="/retreat" id="retreats"><p>Retreat rather than fight '
-                     f"(before any engagement is fought): {buttons}</p></form>")
     parts.append("</div>")
     return "".join(parts)
-
-
-def _whole(value: str, what: str) -> int:
-    from bellica.geo.errors import InputError
-    from bellica.geo.files import whole_number
-
-    n = whole_number(str(value).strip())
-    if n is None:
-        raise InputError(f"{what} {value!r} is not a whole number in digits 0-9")
-    return n
-
-
-def post_retreat(c, ident, form: Mapping[str, str]):
-    """``/retreat``: army; a player may retreat only the armies it commands."""
-    from bellica.engine.vae_victis.order_form import retreat_of
-
-    return retreat_of(c, _whole(form.get("army", ""), "army"), None if ident.role == "umpire" else ident.commands)
 
 
 # --- phase 4: administration --------------------------------------------------------------------------

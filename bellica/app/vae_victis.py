@@ -8,10 +8,11 @@ still this module's: ``POST /api/check`` (problems, and the move preview's warni
 /api/preview`` (one army's move previewed by the engine, :mod:`.preview`), ``GET
 /static/orders_map.js`` (the order form's script: the check, and moves plotted on the map),
 ``/orders``, ``/umpire/sql``, ``/umpire/result`` and ``/umpire/administer`` (for scripts),
-``/retreat``, ``/commit`` and ``/reveal-orders``.  A player's initiative uses and own
-administration choices are the declared steps' forms (``initiative`` and ``choose``, one field per
-army the token commands: ``POST /step/NAME``, checked as one types by ``POST /check/NAME``);
-``/choices`` and the initiative stage's ``/orders`` take their older field names, for scripts.
+``/commit`` and ``/reveal-orders``.  A player's initiative uses, own administration choices and
+retreats are the declared steps' forms (``initiative``, ``choose`` and ``retreat``, one field or box
+per army the token commands: ``POST /step/NAME``, checked as one types by ``POST /check/NAME``);
+``/choices``, ``/retreat`` and the initiative stage's ``/orders`` take their older field names, for
+scripts.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ __all__ = ["home_page", "player_page", "umpire_page", "routes", "check_orders", 
 BOTH = ("player", "umpire")
 #: The declared steps a player's page draws as their forms (the order form and the commit-reveal
 #: forms are still this module's own).
-PLAYER_STEPS = ("initiative", "choose")
+PLAYER_STEPS = ("initiative", "choose", "retreat")
 
 
 def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
@@ -194,6 +195,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
                   initiative=initiative and not commit_reveal and open_now,
                   initiative_forms=[steps["initiative"]] if "initiative" in steps else [],
                   choose_forms=[steps["choose"]] if "choose" in steps else [],
+                  retreat_forms=[steps["retreat"]] if "retreat" in steps else [],
                   note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
                   revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
                   log=_log(c, f, before))
@@ -482,7 +484,8 @@ def routes(access: CampaignAccess) -> list[Route]:
         Route("/umpire/result", step_endpoint(access, home_page, name="result", adapt=_result_fields), methods=["POST"]),
         Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),
               methods=["POST"]),
-        Route("/retreat", action(access, BOTH, adjudication.post_retreat), methods=["POST"]),
+        # /retreat (field army) is the declared retreat step, for scripts that post it.
+        Route("/retreat", step_endpoint(access, home_page, name="retreat"), methods=["POST"]),
         Route("/choices", step_endpoint(access, home_page, name="choose", adapt=_choice_fields), methods=["POST"]),
         Route("/commit", action(access, ("player",), adjudication.post_commit), methods=["POST"]),
         Route("/reveal-orders", action(access, ("player",), adjudication.post_reveal), methods=["POST"]),

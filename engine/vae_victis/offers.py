@@ -11,7 +11,8 @@ the umpire's page does not show anyway.
 A player is offered one field per army it commands (:func:`field_offers`): the initiative uses
 its army may give (``initiative``), and its own administration choices (``choose``: where a navy
 may debark, where a winner may advance, which structure an army may besiege; a box per structure
-it may surrender or whose siege it may take over), each with the value its faction gave already.
+it may surrender or whose siege it may take over), each with the value its faction gave already;
+and a box per army it commands in an engagement not yet fought (``retreat``).
 Only the signer's own armies and its own faction's earlier values are read: nothing of another
 faction's beyond what its player view shows (the map's armies and structures).  Hexes are named
 by their H3 cells; the page names them as its map does.
@@ -175,7 +176,20 @@ def _structure_boxes(kind: str, words: str):
     return boxes
 
 
+def _retreat_boxes(campaign, r, faction, mine) -> tuple:
+    """A box per army the signer commands in an engagement of this round, until any is fought (a
+    retreat is declared before the battles; the engagements and their armies are public by then)."""
+    from bellica.engine.core.steps import FieldOffer
+
+    rows = r.engagement_rows()
+    if r.phase != "battles" or any(r.results_for(row[2]) for row in rows):
+        return ()
+    fighting = set(_fighting(r))
+    return tuple(FieldOffer(str(a.id), f"army {a.id} retreats rather than fight") for a in mine if a.id in fighting)
+
+
 _PLAYER_FIELDS = {
+    ("retreat", "army"): _retreat_boxes,
     ("initiative", "uses"): _initiative_fields,
     ("choose", "debarks"): lambda c, r, f, mine: _clock_fields(c, r, f, mine, "debarks"),
     ("choose", "advances"): lambda c, r, f, mine: _clock_fields(c, r, f, mine, "advances"),

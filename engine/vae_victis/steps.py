@@ -18,11 +18,13 @@ its parameters together (``--faction`` or ``--umpire``, one way of giving orders
 :class:`~bellica.engine.core.steps.ParamError`, a usage error; what is wrong inside an item
 (``ARMY=VALUE``, a percentage) is bad input, as inside an order (README.md, "Exit codes").
 
-``initiative`` and ``choose`` are ``signed``: they are told who signed them
+``initiative``, ``choose`` and ``retreat`` are ``signed``: they are told who signed them
 (:class:`~bellica.engine.core.steps.Signer`), refuse an army the signer does not command (an army
 player's token commands some of its faction's) and record the signer as who gave them; their
 ``ARMY=VALUE`` parameters are keyed by army, so a page draws one field per army the signer
-commands (:mod:`.offers`).
+commands (:mod:`.offers`).  ``retreat`` is a side's step the umpire may take too (no
+``--faction``: any army, its spelling since the first rounds); a faction's or a token's retreat of
+an army it does not command is refused in one line, on the command line and the page alike.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
-from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError
+from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError, Signer
 from bellica.geo.errors import InputError
 
 __all__ = ["ACTIONS", "army_items", "casualties_of", "shown", "status_data", "submitter"]
@@ -372,8 +374,20 @@ def _battles(c, _umpire):
     return _rounds().battle_sheet(c)
 
 
-def _retreat(c, _umpire, *, army):
-    return _rounds().declare_retreat(c, army)
+def _retreat(c, actor, *, army, signer=None):
+    """Each army of ``army`` retreats rather than fight.  A player (a faction on the command line, a
+    token on a page) retreats only the armies it commands: the seed lets an army's commander choose
+    to retreat, never another's; the umpire (no faction) any army, for players who send it otherwise."""
+    armies = list(dict.fromkeys(army))
+    if actor is not None or (signer is not None and signer.role == "player"):
+        from bellica.engine.vae_victis.rounds.machine import read_round
+
+        who = signer if signer is not None else Signer("player", actor, by=actor)
+        factions = {a.id: a.faction for a in read_round(c).state.armies}
+        for a in armies:  # all checked before any is declared: a refusal stores nothing
+            if not who.commands(factions.get(a), a):
+                raise InputError(f"army {a} is not one you command: you may retreat only your own armies")
+    return [ev for a in armies for ev in _rounds().declare_retreat(c, a)]
 
 
 WINNER = Param("winner", "The winning army, or `defender` when an assault fails.", flag="--winner")
@@ -522,9 +536,11 @@ ACTIONS = (
            example="bellica round move punic.duckdb"),
     Action("battles", "Phase 3: the engagements, their Field of Glory II set-up and recorded results.", _battles,
            opens="view", example="bellica round battles punic.duckdb"),
-    Action("retreat", "Phase 3: ARMY retreats rather than fight (before any engagement is fought).", _retreat, UMPIRE, (
-        Param("army", "The army retreating.", "whole", required=True, example="7"),
-    ), example="bellica round retreat punic.duckdb 7"),
+    Action("retreat", "Phase 3: ARMY retreats rather than fight (before any engagement is fought).", _retreat, SIDE, (
+        Param("army", "The army retreating (or armies).", "whole", required=True, many=True, example="7"),
+    ), umpire_too=True, signed=True,
+           actor_help="The retreating faction: its own armies only (default: the umpire, any army).",
+           example="bellica round retreat punic.duckdb 7"),
     Action("result", "Phase 3: record an engagement's result (once: a second time needs --replace).", _result, UMPIRE, (
         Param("engagement", "The engagement's number (`bellica round status` lists them).", "whole", required=True,
               example="1"),

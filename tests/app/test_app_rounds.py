@@ -44,11 +44,13 @@ def test_a_round_with_a_battle_played_from_browsers(tmp_path):
     tokens = field_campaign(path)
     roma, carthago, umpire = _to_engagement(path, tokens)
 
-    # Each player may retreat only its own armies; the umpire records results.
+    # Each player may retreat only its own armies (the declared retreat step's form, a box per army it
+    # commands); the umpire records results.
     page = roma.get("/").text
-    assert 'id="engagement-1"' in page and 'id="retreat-9"' in page and 'id="retreat-1"' not in page
+    assert 'id="engagement-1"' in page and 'id="form-retreat"' in page
+    assert "army 9 retreats rather than fight" in page and "army 1 retreats rather than fight" not in page
     assert 'id="form-result"' not in page  # results are the umpire's
-    assert 'id="retreat-1"' in carthago.get("/").text
+    assert "army 1 retreats rather than fight" in carthago.get("/").text
     r = roma.post("/retreat", data={"army": "1"})
     assert r.status_code == 400 and "army 1 is not one you command" in r.text
     page = umpire.get("/").text
@@ -62,7 +64,7 @@ def test_a_round_with_a_battle_played_from_browsers(tmp_path):
     assert "result: awaiting" in r.text
     r = umpire.post("/umpire/result", data={"engagement": "1", "winner": "9", "casualties-9": "25", "casualties-1": "48"})
     assert r.status_code == 200 and "army 9 (roma) wins engagement 1, 25% casualties" in r.text
-    assert 'id="retreat-9"' not in roma.get("/").text  # an engagement is fought: no retreats any more
+    assert 'id="form-retreat"' not in roma.get("/").text  # an engagement is fought: no retreats any more
 
     # Administration: the declared step's form, offering the round's winner an advance.
     page = umpire.get("/").text
@@ -92,6 +94,32 @@ def test_a_player_retreats_rather_than_fight(tmp_path):
     assert 'id="engagement-1"' not in umpire.get("/").text  # listed again without army 1: none left
     r = carthago.post("/retreat", data={"army": "1"}, headers=JSON)
     assert r.status_code == 400 and "fights no engagement" in r.json()["error"]
+
+
+def test_a_player_retreats_its_own_army_from_the_page(tmp_path):
+    """The player page's retreat form is the declared retreat step's, posted to /step/retreat."""
+    path = tmp_path / "field.duckdb"
+    tokens = field_campaign(path)
+    roma, carthago, umpire = _to_engagement(path, tokens)
+    page = carthago.get("/").text
+    assert 'action="/step/retreat"' in page and 'name="army"' in page and 'value="9"' not in page.split("form-retreat")[1]
+    r = carthago.post("/step/retreat", data={"army": "1"})
+    assert r.status_code == 200 and "army 1 (carthago) retreats rather than fight army 9" in r.text
+    assert 'id="form-retreat"' not in carthago.get("/").text  # no engagement left: nothing to retreat from
+
+
+def test_an_army_token_may_not_retreat_another_army(tmp_path, capsys):
+    path = tmp_path / "field.duckdb"
+    _to_engagement(path, field_campaign(path))
+    code, out, err = bellica(capsys, "serve", "tokens", path, "--player", "Scipio=Roma:10")  # its tokens anew
+    assert code == 0, err
+    scipio = client(path, next(ln for ln in out.splitlines() if ln.split()[0] == "Scipio").split("token=")[1].split()[0])
+    assert 'id="form-retreat"' not in scipio.get("/").text  # army 10 fights no engagement: nothing offered
+    for army in ("9", "1"):  # its faction's army it does not command, another faction's
+        r = scipio.post("/step/retreat", data={"army": army}, headers=JSON)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == f"army {army} is not one you command: you may retreat only your own armies"
+    assert 'id="engagement-1"' in scipio.get("/").text  # nothing retreated
 
 
 def test_army_players_command_only_their_armies(tmp_path, capsys):

@@ -166,6 +166,21 @@ def test_a_round_through_the_cli(field_campaign, tmp_path, capsys):
     assert [l.split() for l in out.splitlines()[2:5]] == [["carthago", "-2"], ["roma", "4"], ["syracusae", "0"]]
 
 
+def test_a_faction_retreats_only_its_own_armies(field_campaign, capsys):
+    """round retreat --faction F takes F's armies only (the declared step, signed); without it, the
+    umpire's spelling, any army."""
+    c = field_campaign
+    for args in (("start",), ("publish",), ("orders", "--faction", "roma", "9=3 3", "10="),
+                 ("orders", "--faction", "carthago", "1=9 9"), ("move",)):
+        assert bellica(capsys, "round", args[0], c, *args[1:])[0] == 0
+    code, out, err = bellica(capsys, "round", "retreat", c, "1", "--faction", "roma")
+    assert code == 1 and err.strip() == "error: army 1 is not one you command: you may retreat only your own armies"
+    code, out, _ = bellica(capsys, "round", "battles", c)
+    assert "awaiting" in out  # nothing retreated
+    code, out, err = bellica(capsys, "round", "retreat", c, "1", "--faction", "carthago")
+    assert code == 0 and "army 1 (carthago) retreats rather than fight army 9" in out, err
+
+
 def test_bad_orders_file_is_one_clear_error_and_writes_nothing(field_campaign, tmp_path, capsys):
     c = field_campaign
     bellica(capsys, "round", "start", c)
