@@ -108,6 +108,16 @@ def test_a_player_retreats_its_own_army_from_the_page(tmp_path):
     assert 'id="form-retreat"' not in carthago.get("/").text  # no engagement left: nothing to retreat from
 
 
+def test_the_umpire_retreats_any_army_from_its_page(tmp_path):
+    """The retreat is a side's step the umpire may take too: the umpire's page offers its form."""
+    path = tmp_path / "field.duckdb"
+    roma, carthago, umpire = _to_engagement(path, field_campaign(path))
+    page = umpire.get("/").text
+    assert 'id="form-retreat"' in page and 'action="/step/retreat"' in page
+    r = umpire.post("/step/retreat", data={"army": "9"})
+    assert r.status_code == 200 and "army 9 (roma) retreats rather than fight army 1" in r.text
+
+
 def test_an_army_token_may_not_retreat_another_army(tmp_path, capsys):
     path = tmp_path / "field.duckdb"
     _to_engagement(path, field_campaign(path))
