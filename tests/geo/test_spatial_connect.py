@@ -61,3 +61,25 @@ def test_a_changed_file_is_checked_again(monkeypatch, tmp_path):
     os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # a coarse clock may not have moved
     with pytest.raises(duckdb.Error):
         spatialdb.spatial_connect(None)
+
+
+def _threads(con) -> int:
+    return int(con.execute("SELECT current_setting('threads')").fetchone()[0])
+
+
+def test_the_threads_variable_sets_each_connections_threads(monkeypatch):
+    monkeypatch.setenv(spatialdb.THREADS_VARIABLE, "1")
+    assert _threads(spatialdb.offline_connect(None)) == 1
+    assert _threads(spatialdb.offline_connect(None, config={"threads": 3})) == 3  # a caller's own setting wins
+    monkeypatch.setenv(spatialdb.THREADS_VARIABLE, "2")
+    assert _threads(spatialdb.spatial_connect(None)) == 2
+    monkeypatch.delenv(spatialdb.THREADS_VARIABLE)
+    assert _threads(spatialdb.offline_connect(None)) == duckdb.connect(":memory:").execute(
+        "SELECT current_setting('threads')").fetchone()[0]  # unset: DuckDB's own default
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two", "٣", "1.5"])
+def test_a_bad_threads_variable_is_one_line_naming_it(monkeypatch, value):
+    monkeypatch.setenv(spatialdb.THREADS_VARIABLE, value)
+    with pytest.raises(spatialdb.InputError, match=r"^BELLICA_DUCKDB_THREADS=.* is not a number of threads: set it to a whole number"):
+        spatialdb.offline_connect(None)
