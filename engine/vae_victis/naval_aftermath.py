@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 from bellica.engine.vae_victis.model import Army, Board, CampaignState, Event, Phase
 from bellica.engine.vae_victis.naval_superiority import NAVAL_KINDS, blockaded_structures, superiority_level, zones_of
 from bellica.engine.vae_victis.rules import NavalOutcome
-from bellica.engine.vae_victis.zoc import controller_of, navy_zoc
+from bellica.engine.vae_victis.zoc import controller_of, navy_zoc, next_ring
 
 if TYPE_CHECKING:
     from bellica.engine.vae_victis.naval_battles import NavalBattle, NavyInBattle
@@ -89,13 +89,7 @@ def _steps_around(board: Board, sources: Sequence[str], target: str) -> dict[str
             if step >= stop:
                 break
         step += 1
-        nxt = []
-        for c in frontier:
-            for n in board.sides.get(c, {}).values():
-                if n not in dist:
-                    dist[n] = step
-                    nxt.append(n)
-        frontier = nxt
+        frontier = next_ring(board, frontier, dist, step)
     return dist
 
 

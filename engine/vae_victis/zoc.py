@@ -53,18 +53,24 @@ ZOC_VIEWS = ("structure_zoc_reach", "army_zoc", "structure_zoc", "navies", "navy
 the navies' and the structures')."""
 
 
+def next_ring(board: Board, frontier: list[str], dist: dict[str, int], step: int) -> list[str]:
+    """The hexes next to ``frontier`` not yet in ``dist``, each entered in ``dist`` at ``step``, in
+    the order first reached: one step of a breadth-first walk over adjacent hexes of any kind."""
+    ring = []
+    for c in frontier:
+        for n in board.sides.get(c, {}).values():
+            if n not in dist:
+                dist[n] = step
+                ring.append(n)
+    return ring
+
+
 def cells_within(board: Board, cell: str, k: int) -> dict[str, int]:
     """{cell: steps} for every hex of the board within ``k`` steps of ``cell`` (itself at 0)."""
     dist = {cell: 0}
     frontier = [cell]
     for step in range(1, k + 1):
-        nxt = []
-        for c in frontier:
-            for n in board.sides.get(c, {}).values():
-                if n not in dist:
-                    dist[n] = step
-                    nxt.append(n)
-        frontier = nxt
+        frontier = next_ring(board, frontier, dist, step)
     return dist
 
 
