@@ -18,8 +18,7 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 __all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders", "initiative_checked",
-           "own_logistics", "check_warnings", "check_orders", "own_choices", "revealed_orders",
-           "retreat_of"]
+           "own_logistics", "check_warnings", "check_orders", "own_choices", "revealed_orders"]
 
 Commands = Callable[[object], bool]
 
@@ -227,17 +226,3 @@ def revealed_orders(c, faction: str, text: str) -> dict:
     if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
         raise InputError(f"the reveal form's orders are for round {parsed.round}, not the campaign's")
     return dict(parsed.orders)
-
-
-def retreat_of(c, army: int, commands: Commands | None):
-    """Army ``army``'s retreat rather than fight, declared by a player who ``commands`` it (None: the
-    umpire, any army); refused (InputError) for an army the player does not command."""
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.rounds.machine import read_round
-    from bellica.geo.errors import InputError
-
-    if commands is not None:
-        mine = [a for a in read_round(c).state.armies if a.id == army]
-        if not mine or not commands(mine[0]):
-            raise InputError(f"army {army} is not one you command: you may retreat only your own armies")
-    return rounds.declare_retreat(c, army)
