@@ -234,15 +234,17 @@ class Ruleset:
 
     def open_actions(self, campaign, viewer: str | None) -> list:
         """The declared steps ``viewer`` (a faction; None: the umpire) may take now: theirs
-        (:data:`~bellica.engine.core.steps.SIDE` for a faction, the umpire's otherwise) whose
-        machine step the position allows (:meth:`may_take`)."""
+        (:data:`~bellica.engine.core.steps.SIDE` for a faction, the umpire's otherwise, and for the
+        umpire also the side steps declared ``umpire_page``) whose machine step the position
+        allows (:meth:`may_take`)."""
         from bellica.engine.core.steps import SIDE, UMPIRE
 
         if not campaign.has_state():
             return []
         snap = campaign.snapshot()
         who = UMPIRE if viewer is None else SIDE
-        return [a for a in self.actions() if a.who == who and self.may_take(campaign, snap, a, viewer)]
+        return [a for a in self.actions() if (a.who == who or (viewer is None and a.umpire_page))
+                and self.may_take(campaign, snap, a, viewer)]
 
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         """Whether ``viewer`` may take ``action`` now: by default, whether :meth:`require` lets

@@ -309,6 +309,9 @@ class Action:
     #: checked as ``run`` would check it, nothing stored; it raises what ``run`` would refuse and
     #: returns warnings, lines that refuse nothing.  A page checks a form with it as one types.
     check: Callable[..., list] | None = None
+    #: An ``umpire_too`` step the umpire's page offers too (the umpire takes it there for a side:
+    #: a defence, a retreat), when the position allows it.
+    umpire_page: bool = False
 
     def __post_init__(self) -> None:
         if self.opens not in OPENS:
@@ -317,6 +320,8 @@ class Action:
             raise ValueError(f"step {self.name}: who must be {UMPIRE!r} or {SIDE!r}, not {self.who!r}")
         if self.umpire_too and self.who != SIDE:
             raise ValueError(f"step {self.name}: only a side's step may be the umpire's too")
+        if self.umpire_page and not self.umpire_too:
+            raise ValueError(f"step {self.name}: only a step the umpire may take too is on the umpire's page")
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"step {self.name}: two parameters share a name")

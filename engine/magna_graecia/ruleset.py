@@ -205,15 +205,6 @@ class MagnaGraecia(SteppedRuleset):
 
     # --- the declared steps (steps.py) as the front ends offer and tell them ---------------------------
 
-    def open_actions(self, campaign, viewer: str | None) -> list:
-        """The generic answer, and for the umpire also the sides' steps it may take for them
-        (``umpire_too``: a defence, a retreat) when one is due."""
-        found = super().open_actions(campaign, viewer)
-        if viewer is None and campaign.has_state():
-            snap = campaign.snapshot()
-            found += [a for a in self.actions() if a.umpire_too and self.may_take(campaign, snap, a, None)]
-        return found
-
     def may_take(self, campaign, snap: Snapshot, action, viewer: str | None) -> bool:
         """Whether ``viewer`` (None: the umpire) may take ``action`` now: the step's phase, and who
         gives it (:data:`STEPS`): the phasing side, a defending side, a side of an undecided

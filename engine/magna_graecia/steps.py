@@ -149,7 +149,7 @@ ACTIONS = (
                NODE,
                Param("defence", "forward, central or rear.", "choice", choices=("forward", "central", "rear"),
                      required=True, metavar="forward|central|rear"),
-           ), details="Without --side the umpire chooses it for the defenders.", umpire_too=True,
+           ), details="Without --side the umpire chooses it for the defenders.", umpire_too=True, umpire_page=True,
            example="bellica magna-graecia defence dionysian.duckdb --side Carthage Motya rear"),
     Action("base-edge", "The attacking SIDE, its commands having entered NODE by more than one path, names the node "
                         "it entered from that gives its base edge (before the defence is chosen; default: the "
@@ -163,7 +163,7 @@ ACTIONS = (
                Param("giver", "The city command giving the elements.", "whole", required=True, example="40"),
                Param("taker", "The city command taking them.", "whole", required=True, example="41"),
                Param("elements", "The elements moved, ELEMENT=N each.", required=True, many=True, example="Sp(I)=2"),
-           ), umpire_too=True,
+           ), umpire_too=True, umpire_page=True,
            example="bellica magna-graecia reorganise dionysian.duckdb --side Carthage Motya 40 41 'Sp(I)=2'"),
     Action("siege", "SIDE lays siege to the fortified city of NODE instead of fighting there: the phasing side, or a "
                     "defending side declaring all its forces there inside the walls.",
@@ -208,10 +208,10 @@ ACTIONS = (
            ), step="fleet_battle",
            example="bellica magna-graecia fleet-battle dionysian.duckdb Motya --retreat Carthage"),
     Action("retreat", "A beaten COMMAND retreats along PATH (its owner gives it, or the umpire).",
-           _side_step("retreat", "command", "path"), SIDE, (COMMAND, PATH), umpire_too=True,
+           _side_step("retreat", "command", "path"), SIDE, (COMMAND, PATH), umpire_too=True, umpire_page=True,
            example="bellica magna-graecia retreat dionysian.duckdb --side Carthage 40 Segesta Panormus"),
     Action("retreat-fleet", "SIDE's beaten fleet retreats along PATH.", _side_step("retreat_fleet", "path"), SIDE,
-           (PATH,), details="Without --side, the umpire retreats the fleet whose retreat is owed.", umpire_too=True,
+           (PATH,), details="Without --side, the umpire retreats the fleet whose retreat is owed.", umpire_too=True, umpire_page=True,
            step="retreat_fleet", example="bellica magna-graecia retreat-fleet dionysian.duckdb --side Carthage Panormus"),
     Action("end-turn", "The phasing SIDE ends its player-turn (battles fought, retreats made): the next side moves.",
            _side_step("end_turn"), SIDE, step="end_turn",

@@ -113,20 +113,6 @@ class VaeVictisII(Ruleset):
         found = offered(campaign, viewer, action.name, param.name)
         return found if found is not None else super().choices(campaign, viewer, action, param)
 
-    #: Side steps the umpire's page offers too: the umpire retreats any army, for a player who sends
-    #: the retreat by other means (the page's form since retreats were taken in the browser; the step
-    #: became a side's, signed, when players got it as their own form).
-    UMPIRE_PAGE_TOO = ("retreat",)
-
-    def open_actions(self, campaign, viewer: str | None) -> list:
-        """The declared steps ``viewer`` may take now; the umpire's also :attr:`UMPIRE_PAGE_TOO`."""
-        actions = super().open_actions(campaign, viewer)
-        if viewer is None and campaign.has_state():
-            snap = campaign.snapshot()
-            actions += [a for a in self.actions() if a.name in self.UMPIRE_PAGE_TOO and a.umpire_too
-                        and self.may_take(campaign, snap, a, None)]
-        return actions
-
     def field_offers(self, campaign, signer, action, param):
         """A player's field per army it commands: its initiative uses, its administration choices (:mod:`.offers`)."""
         from bellica.engine.vae_victis.offers import field_offers

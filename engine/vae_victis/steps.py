@@ -538,7 +538,7 @@ ACTIONS = (
            opens="view", example="bellica round battles punic.duckdb"),
     Action("retreat", "Phase 3: ARMY retreats rather than fight (before any engagement is fought).", _retreat, SIDE, (
         Param("army", "The army retreating (or armies).", "whole", required=True, many=True, example="7"),
-    ), umpire_too=True, signed=True,
+    ), umpire_too=True, signed=True, umpire_page=True,
            actor_help="The retreating faction: its own armies only (default: the umpire, any army).",
            example="bellica round retreat punic.duckdb 7"),
     Action("result", "Phase 3: record an engagement's result (once: a second time needs --replace).", _result, UMPIRE, (
