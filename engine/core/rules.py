@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator, Mapping, get_type_hints
 import duckdb
 
 from bellica.datasets.rules import rules_from_rows
+from bellica.engine.core.rule_tables import from_table
 from bellica.geo.errors import InputError
 from bellica.schema import existing_tables
 
@@ -76,8 +77,9 @@ class TurnYears:
 
 
 def section(kind: Callable[..., Any]) -> Callable[[Mapping[str, Any]], Any]:
-    """The builder of a typed section whose keys are its fields: ``kind(**values)``."""
-    return lambda values: kind(**values)
+    """The builder of a typed section whose keys are its fields, each value shaped as its field's
+    type (:func:`~bellica.engine.core.rule_tables.from_table`)."""
+    return lambda values: from_table(kind, values)
 
 
 class SectionedRules(RuleSet):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
 from bellica.engine.core.rules import SectionedRules
 from bellica.engine.core.rules_loaders import rules_loaders
@@ -125,13 +125,6 @@ class Rules(SectionedRules):
     recovery: RecoveryRules
     victory: VictoryRules
     options: Options
-
-    @classmethod
-    def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
-        return {
-            "elements": lambda el: ElementRules(tuple(el["types"]), {k: float(v) for k, v in el["effective"].items()}),
-            "movement": lambda mv: MovementRules(**{**mv, "fast_types": tuple(mv["fast_types"])}),
-        }
 
     def _check(self, where: str) -> None:
         known = set(self.elements.types)

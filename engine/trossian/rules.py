@@ -199,12 +199,8 @@ class Rules(SectionedRules):
     @classmethod
     def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         return {
-            "calendar": _calendar,
-            "units": lambda units: UnitRules(**{k: tuple(v) for k, v in units.items()}),
             "attrition": lambda rows: {r: AttritionRow(**rows[r]) for r in RESULTS},
-            "ice": _ice,
             "costs": lambda costs: {k: int(v) for k, v in costs.items()},
-            "pacification": _pacification,
         }
 
     def _check(self, where: str) -> None:
@@ -256,25 +252,6 @@ class Rules(SectionedRules):
             # the seed's magnitude, with the sign that makes the Guard harder to lose
             return abs(printed) if guard else -abs(printed)
         return printed
-
-
-def _calendar(cal: Mapping[str, Any]) -> CalendarRules:
-    cal = dict(cal)
-    return CalendarRules(first_year=int(cal["first_year"]), phases=tuple(cal["phases"]),
-                         seasons=tuple(cal["seasons"]), phases_per_season=int(cal["phases_per_season"]))
-
-
-def _pacification(p: Mapping[str, Any]) -> PacificationRules:
-    p = dict(p)
-    for key in ("garrison_town", "garrison_port"):
-        if key in p:
-            p[key] = tuple(str(k) for k in p[key])
-    return PacificationRules(**p)
-
-
-def _ice(ice: Mapping[str, Any]) -> IceRules:
-    ice = dict(ice)
-    return IceRules(closed=tuple(ice["closed"]), lost_in=str(ice["lost_in"]))
 
 
 #: The ruleset file as it stands (cached), with a scenario's ``[rules]`` merged in, and a
