@@ -353,6 +353,18 @@ class Archidamian(SteppedRuleset):
     scenarios = HERE / "scenarios"
     steps = (Step("march", "give the year's march", "orders"),
              Step("resolve", "resolve the year", "orders"))
+    #: The log's words for the sides' tables (SteppedRuleset.describe_row / describe_drop).
+    row_words = {
+        "ar_armies": lambda r: f"{of(r['side'])} army in {r['province']}, strength {r['strength']}",
+        "ar_control": lambda r: f"{r['province']} is held by {r['side'] or 'nobody'}",
+        "ar_marches": lambda r: (f"{of(r['side'])} march of {year_of(r['round'])}: to {r['target']} "
+                                 f"({r['dispatch'] or 'no dispatch'})"),
+        "ar_battles": lambda r: f"battle of {year_of(r['round'])} in {r['province']}: {r['winner']} wins",
+    }
+    drop_words = {
+        "ar_orders": lambda k: f"{of(k['side'])} sealed march of {year_of(k['round'])} is opened",
+        "ar_armies": lambda k: f"{of(k['side'])} army is gone",
+    }
 
     scenario_name = NAME
     start_phase = "orders"
@@ -385,22 +397,6 @@ class Archidamian(SteppedRuleset):
         told = Event(1, "setup", "campaign_start", {"sides": list(board.sides), "seed": seed},
                      f"{board.title}: {' against '.join(board.sides)}, {len(board.provinces)} provinces")
         return [told] + super().initial_events(campaign, seed=seed)
-
-    def describe_row(self, table: str, row: Mapping) -> str | None:
-        if table == "ar_armies":
-            return f"{of(row['side'])} army in {row['province']}, strength {row['strength']}"
-        if table == "ar_control":
-            return f"{row['province']} is held by {row['side'] or 'nobody'}"
-        if table == "ar_marches":
-            return f"{of(row['side'])} march of {year_of(row['round'])}: to {row['target']} ({row['dispatch'] or 'no dispatch'})"
-        if table == "ar_battles":
-            return f"battle of {year_of(row['round'])} in {row['province']}: {row['winner']} wins"
-        return None
-
-    def describe_drop(self, table: str, key: Mapping) -> str | None:
-        if table == "ar_orders":
-            return f"{of(key['side'])} sealed march of {year_of(key['round'])} is opened"
-        return f"{of(key['side'])} army is gone" if table == "ar_armies" else None
 
     def next_step(self, campaign, snap: Snapshot) -> str:
         return next_words(campaign, snap)
