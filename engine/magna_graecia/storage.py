@@ -10,6 +10,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Mapping
 
+from bellica.engine.core.rule_sql import views_installer
 from bellica.engine.core.stepped import create_scenario_tables, scenario_tables, store_rules
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError
@@ -98,11 +99,8 @@ def read_board(con, name: str = "") -> Board:
     return Board(scenario, nmap, pos)
 
 
-def install_views(con) -> None:
-    """Create (or replace) the Magna Graecia views (mg_reach, mg_fleet_reach, mg_node_counters, ...)."""
-    from bellica.geo.spatialdb import run_sql_file
-
-    run_sql_file(con, VIEWS_SQL)
+#: Creates (or replaces) the Magna Graecia views (mg_reach, mg_fleet_reach, mg_node_counters, ...).
+install_views = views_installer(VIEWS_SQL)
 
 
 # --- the state as rows, and back --------------------------------------------------------------------

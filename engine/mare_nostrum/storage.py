@@ -9,6 +9,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from bellica.engine.core.rule_sql import views_installer
 from bellica.engine.core.stepped import adjacency_of, border_pairs, create_scenario_tables, scenario_tables, store_rules
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError
@@ -71,11 +72,8 @@ CREATE TABLE IF NOT EXISTS mn_independent_armies (from_turn INTEGER PRIMARY KEY,
 VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
 
 
-def install_views(con) -> None:
-    """Create (or replace) the Mare Nostrum views on ``con`` (a campaign file with its scenario and state tables)."""
-    from bellica.geo.spatialdb import run_sql_file
-
-    run_sql_file(con, VIEWS_SQL)
+#: Creates (or replaces) the Mare Nostrum views on ``con`` (a campaign file with its scenario and state tables).
+install_views = views_installer(VIEWS_SQL)
 
 #: The ``mn_game`` keys the pure state owns (``verdict`` is written by the end of the turn).
 GAME_KEYS = ("turn", "current", "phase", "next_fleet", "winner", "extra_turns", "peace", "fleets_attacked", "last_taker")

@@ -9,6 +9,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from bellica.engine.core.rule_sql import views_installer
 from bellica.engine.core.stepped import adjacency_of, border_pairs, create_scenario_tables, scenario_tables, store_rules
 from bellica.engine.core.tables import Snapshot
 from bellica.engine.rise_of_rome.attacks import Attack, AttackPlan
@@ -24,11 +25,8 @@ __all__ = ["GAME_STATE_KEYS", "SCENARIO_SQL", "STATE_SQL", "VIEWS_SQL", "install
 VIEWS_SQL = Path(__file__).with_name("sql") / "views.sql"
 
 
-def install_views(con) -> None:
-    """Create (or replace) the Rise of Rome views on ``con`` (a campaign file with its scenario tables)."""
-    from bellica.geo.spatialdb import run_sql_file
-
-    run_sql_file(con, VIEWS_SQL)
+#: Creates (or replaces) the Rise of Rome views on ``con`` (a campaign file with its scenario tables).
+install_views = views_installer(VIEWS_SQL)
 
 #: The campaign state (the core adds ``campaign``, ``round_notes`` and the ``events`` log).
 STATE_SQL = """

@@ -8,6 +8,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from bellica.engine.core.rule_sql import views_installer
 from bellica.engine.core.stepped import create_scenario_tables, scenario_tables, store_rules
 from bellica.engine.core.tables import Snapshot
 from bellica.geo.errors import InputError
@@ -31,11 +32,8 @@ _GAME_KEYS = ("year", "phase", "scheduled", "next_id", "alliances", "contested",
 ORDERS_KEY = "orders/"
 
 
-def install_views(con) -> None:
-    """Create (or replace) the Trossian views (docs/sql.md, "Trossian campaigns")."""
-    from bellica.geo.spatialdb import run_sql_file
-
-    run_sql_file(con, VIEWS_SQL)
+#: Creates (or replaces) the Trossian views (docs/sql.md, "Trossian campaigns").
+install_views = views_installer(VIEWS_SQL)
 
 
 # --- the static scenario ----------------------------------------------------------------------

@@ -3,7 +3,8 @@
 --
 -- They read the state tables (mn_control, mn_nations_state, mn_works, mn_fleets, mn_attacks,
 -- mn_order, mn_game), the static scenario (mn_provinces, mn_nations, mn_borders, mn_passages) and
--- the frozen rules (rules: JSON values).  Each one restates a rule of engine/mare_nostrum/ in SQL;
+-- the frozen rules (rules: JSON values; one rule read by the core's rule_* macros, engine/core/sql/rules.sql).
+-- Each one restates a rule of engine/mare_nostrum/ in SQL;
 -- tests/engine/test_mare_nostrum_views.py proves the rows equal to the Python's on played states.
 -- Words used below:
 --   held      a province a nation controls (mn_control; NULL: independent);
@@ -24,11 +25,10 @@ CREATE OR REPLACE VIEW mn_attackable AS
 WITH
 r AS (
     SELECT
-        coalesce(max(CASE WHEN key = 'options.diagonals' THEN json_extract_string(value, '$') END), 'both_ways') AS diagonals,
-        coalesce(max(CASE WHEN key = 'options.one_attack_per_base' THEN CAST(value AS BOOLEAN) END), false) AS one_per_base,
-        coalesce(max(CASE WHEN key = 'options.capital_rule_counts' THEN json_extract_string(value, '$') END), 'not_held') AS capital_counts,
-        max(CASE WHEN key = 'battles.capital_needs_homes_lost' THEN CAST(value AS INTEGER) END) AS homes_needed
-    FROM rules),
+        rule_text('options.diagonals', 'both_ways') AS diagonals,
+        rule_bool('options.one_attack_per_base', false) AS one_per_base,
+        rule_text('options.capital_rule_counts', 'not_held') AS capital_counts,
+        rule_int('battles.capital_needs_homes_lost') AS homes_needed),
 game AS (
     SELECT
         max(CASE WHEN key = 'phase' THEN value END) AS phase,
@@ -94,15 +94,14 @@ CREATE OR REPLACE VIEW mn_actions AS
 WITH
 r AS (
     SELECT
-        max(CASE WHEN key = 'treasury.per_province' THEN CAST(value AS INTEGER) END) AS per_province,
-        max(CASE WHEN key = 'treasury.per_suburbs' THEN CAST(value AS INTEGER) END) AS per_suburbs,
-        max(CASE WHEN key = 'treasury.per_temple' THEN CAST(value AS INTEGER) END) AS per_temple,
-        max(CASE WHEN key = 'treasury.points_per_action' THEN CAST(value AS INTEGER) END) AS per_action,
-        max(CASE WHEN key = 'treasury.min_actions' THEN CAST(value AS INTEGER) END) AS min_actions,
-        max(CASE WHEN key = 'stability.penalty_at' THEN CAST(value AS INTEGER) END) AS penalty_at,
-        max(CASE WHEN key = 'stability.penalty_actions' THEN CAST(value AS INTEGER) END) AS penalty_actions,
-        coalesce(max(CASE WHEN key = 'options.action_floor' THEN json_extract_string(value, '$') END), 'final') AS floor_rule
-    FROM rules),
+        rule_int('treasury.per_province') AS per_province,
+        rule_int('treasury.per_suburbs') AS per_suburbs,
+        rule_int('treasury.per_temple') AS per_temple,
+        rule_int('treasury.points_per_action') AS per_action,
+        rule_int('treasury.min_actions') AS min_actions,
+        rule_int('stability.penalty_at') AS penalty_at,
+        rule_int('stability.penalty_actions') AS penalty_actions,
+        rule_text('options.action_floor', 'final') AS floor_rule),
 event_actions AS (
     SELECT split_part(key, '.', 2) AS event, CAST(value AS INTEGER) AS actions
     FROM rules WHERE key LIKE 'events.%.actions'),
@@ -145,8 +144,7 @@ ORDER BY ord;
 CREATE OR REPLACE VIEW mn_reach AS
 WITH
 r AS (
-    SELECT coalesce(max(CASE WHEN key = 'options.diagonals' THEN json_extract_string(value, '$') END), 'both_ways') AS diagonals
-    FROM rules),
+    SELECT rule_text('options.diagonals', 'both_ways') AS diagonals),
 playing AS (SELECT nation FROM mn_nations_state WHERE coalesce(left_game, '') = ''),
 held AS (SELECT province, nation FROM mn_control WHERE nation IS NOT NULL AND nation IN (SELECT nation FROM playing)),
 borders AS (SELECT a, b FROM mn_borders UNION SELECT b, a FROM mn_borders),
@@ -179,13 +177,12 @@ CREATE OR REPLACE VIEW mn_richness AS
 WITH
 r AS (
     SELECT
-        max(CASE WHEN key = 'victory.temple_points' THEN CAST(value AS INTEGER) END) AS temple_points,
-        max(CASE WHEN key = 'victory.suburbs_points' THEN CAST(value AS INTEGER) END) AS suburbs_points,
-        max(CASE WHEN key = 'victory.fortification_points' THEN CAST(value AS INTEGER) END) AS fortification_points,
-        max(CASE WHEN key = 'victory.fleet_points' THEN CAST(value AS INTEGER) END) AS fleet_points,
-        max(CASE WHEN key = 'victory.stability_points' THEN CAST(value AS INTEGER) END) AS stability_points,
-        max(CASE WHEN key = 'victory.provinces' THEN CAST(value AS INTEGER) END) AS to_win
-    FROM rules),
+        rule_int('victory.temple_points') AS temple_points,
+        rule_int('victory.suburbs_points') AS suburbs_points,
+        rule_int('victory.fortification_points') AS fortification_points,
+        rule_int('victory.fleet_points') AS fleet_points,
+        rule_int('victory.stability_points') AS stability_points,
+        rule_int('victory.provinces') AS to_win),
 works AS (
     SELECT c.nation, count(*) AS provinces, sum(coalesce(w.temples, 0)) AS temples,
            sum(coalesce(w.suburbs, 0)) AS suburbs, sum(coalesce(w.fortifications, 0)) AS fortifications

@@ -48,13 +48,12 @@ CREATE OR REPLACE VIEW ror_revenue_next AS
 WITH
 r AS (
     SELECT
-        coalesce(max(CASE WHEN key = 'options.subject_yield' THEN json_extract_string(value, '$') END), 'bonus') AS subject_yield,
-        max(CASE WHEN key = 'revenue.civic_only_max_provinces' THEN CAST(value AS INTEGER) END) AS civic_max,
-        max(CASE WHEN key = 'revenue.resource_pair' THEN CAST(value AS INTEGER) END) AS pair,
-        max(CASE WHEN key = 'revenue.resource_monopoly' THEN CAST(value AS INTEGER) END) AS monopoly,
-        max(CASE WHEN key = 'revenue.missing_home_penalty' THEN CAST(value AS INTEGER) END) AS penalty,
-        max(CASE WHEN key = 'revenue.floor' THEN CAST(value AS INTEGER) END) AS floor
-    FROM rules),
+        rule_text('options.subject_yield', 'bonus') AS subject_yield,
+        rule_int('revenue.civic_only_max_provinces') AS civic_max,
+        rule_int('revenue.resource_pair') AS pair,
+        rule_int('revenue.resource_monopoly') AS monopoly,
+        rule_int('revenue.missing_home_penalty') AS penalty,
+        rule_int('revenue.floor') AS floor),
 yields AS (
     SELECT CAST(split_part(key, '.', 3) AS INTEGER) AS size, CAST(value AS INTEGER) AS amount
     FROM rules WHERE key LIKE 'revenue.subject_yield.%'),

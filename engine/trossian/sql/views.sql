@@ -1,12 +1,13 @@
 -- Trossian campaign views (docs/sql.md, "Trossian campaigns").  Read the ruleset's tables
--- (tr_*), the frozen rules (`rules`: dotted key, JSON value) and the core's `campaign`.
+-- (tr_*), the frozen rules (`rules`: dotted key, JSON value; one rule read by the core's rule_value
+-- and rule_int, engine/core/sql/rules.sql) and the core's `campaign`.
 
 -- The date now: year, phase index (-1: winter quarters), its name, the core round and stage.
 CREATE OR REPLACE VIEW tr_now AS
 SELECT CAST(y.value AS INTEGER) AS year,
        CAST(p.value AS INTEGER) AS phase,
        CASE WHEN CAST(p.value AS INTEGER) < 0 THEN 'Winter quarters'
-            ELSE json_extract_string((SELECT value FROM rules WHERE key = 'calendar.phases'),
+            ELSE json_extract_string(rule_value('calendar.phases'),
                                      '$[' || p.value || ']') END AS phase_name,
        (SELECT CAST(value AS INTEGER) FROM campaign WHERE key = 'round') AS round,
        (SELECT value FROM campaign WHERE key = 'phase') AS stage
@@ -16,7 +17,7 @@ FROM tr_game y, tr_game p WHERE y.key = 'year' AND p.key = 'phase';
 CREATE OR REPLACE VIEW tr_lanes_now AS
 SELECT l.name AS lane, l.freezes,
        l.freezes AND (n.phase < 0 OR list_contains(
-           CAST(json_extract_string((SELECT value FROM rules WHERE key = 'ice.closed'), '$[*]') AS VARCHAR[]),
+           CAST(json_extract_string(rule_value('ice.closed'), '$[*]') AS VARCHAR[]),
            n.phase_name)) AS frozen,
        (SELECT count(*) FROM tr_navies v WHERE v.lane = l.name) AS navies,
        l.note
@@ -30,7 +31,7 @@ FROM tr_lanes l, tr_now n;
 CREATE OR REPLACE VIEW tr_march AS
 WITH RECURSIVE
   adj AS (SELECT a, b, road FROM tr_borders UNION ALL SELECT b, a, road FROM tr_borders),
-  bonus AS (SELECT CAST(value AS INTEGER) AS n FROM rules WHERE key = 'movement.road_bonus'),
+  bonus AS (SELECT rule_int('movement.road_bonus') AS n),
   allied AS (SELECT coalesce(json_transform(value, '[["VARCHAR"]]'), []) AS pairs FROM tr_game WHERE key = 'alliances'),
   movers AS (SELECT army, nation, province, speed FROM tr_armies
              WHERE aboard = 0 AND rest = 0 AND NOT moved AND standing = '' AND speed > 0),
@@ -59,7 +60,7 @@ GROUP BY ALL;
 CREATE OR REPLACE VIEW tr_ap AS
 SELECT t.nation, t.treasury AS banked, t.bank AS banked_by_city,
        (SELECT count(*) FROM tr_control c WHERE c.nation = t.nation) AS provinces,
-       (SELECT coalesce(sum(CAST((SELECT value FROM rules WHERE key = 'treasury.' || p.kind) AS INTEGER)), 0)
+       (SELECT coalesce(sum(rule_int('treasury.' || p.kind)), 0)
         FROM tr_control c JOIN tr_provinces p ON p.name = c.province WHERE c.nation = t.nation) AS income
 FROM tr_treasury t;
 
@@ -84,13 +85,13 @@ WITH units AS (
   WHERE a.aboard = 0),
 worth AS (
   SELECT u.nation, u.province,
-         sum(CASE WHEN u.kind = 'hq' AND NOT CAST((SELECT value FROM rules WHERE key = 'options.pacify_counts_hq') AS BOOLEAN)
-                  THEN 0 ELSE CAST((SELECT value FROM rules WHERE key = 'costs.' || u.kind) AS INTEGER) END) AS ap,
+         sum(CASE WHEN u.kind = 'hq' AND NOT CAST(rule_value('options.pacify_counts_hq') AS BOOLEAN)
+                  THEN 0 ELSE rule_int('costs.' || u.kind) END) AS ap,
          bool_or(u.moved) AS moved
   FROM units u GROUP BY ALL)
 SELECT w.province, w.nation, c.nation AS holder, w.ap,
-       CAST((SELECT value FROM rules WHERE key = 'pacification.ap') AS INTEGER) AS needed_ap,
-       w.ap >= CAST((SELECT value FROM rules WHERE key = 'pacification.ap') AS INTEGER) AS enough,
+       rule_int('pacification.ap') AS needed_ap,
+       w.ap >= rule_int('pacification.ap') AS enough,
        w.moved, s.done, s.needed
 FROM worth w JOIN tr_control c ON c.province = w.province
 LEFT JOIN tr_sieges s ON s.province = w.province AND s.nation = w.nation
