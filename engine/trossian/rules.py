@@ -15,7 +15,7 @@ from bellica.engine.core.rules import SectionedRules
 from bellica.engine.core.rules_loaders import rules_loaders
 from bellica.geo.errors import InputError
 
-__all__ = ["RESULTS", "RULESET", "ARMS", "Rules", "default_rules", "rules_from_file", "rules_with"]
+__all__ = ["RESULTS", "RULESET", "ARMS", "PROVINCE_KINDS", "Rules", "default_rules", "rules_from_file", "rules_with"]
 
 #: The ruleset's name: ``datasets/rules/<RULESET>.toml``.
 RULESET = "trossian"
@@ -24,6 +24,8 @@ RULESET = "trossian"
 RESULTS = ("winner", "loser", "draw")
 FATES = ("destroyed", "remaining", "routed")
 ARMS = ("infantry", "mounted", "artillery")
+#: The kinds of province (model.Province.kind) the treasury table gives AP for.
+PROVINCE_KINDS = ("land", "town", "port")
 
 
 @dataclass(frozen=True)
@@ -137,13 +139,6 @@ class PacificationRules:
 
 
 @dataclass(frozen=True)
-class TreasuryRules:
-    land: int
-    town: int
-    port: int
-
-
-@dataclass(frozen=True)
 class CardRules:
     die: int
     double_on: int
@@ -191,7 +186,8 @@ class Rules(SectionedRules):
     navies: NavyRules
     ice: IceRules
     pacification: PacificationRules
-    treasury: TreasuryRules
+    treasury: Mapping[str, int]
+    """AP a held province yields in winter, by its kind (:data:`PROVINCE_KINDS`)."""
     costs: Mapping[str, int]
     cards: CardRules
     options: Options
@@ -200,7 +196,8 @@ class Rules(SectionedRules):
     def built_otherwise(cls, merged: Mapping[str, Any], where: str) -> Mapping[str, Any]:
         return {
             "attrition": lambda rows: {r: AttritionRow(**rows[r]) for r in RESULTS},
-            "costs": lambda costs: {k: int(v) for k, v in costs.items()},
+            "treasury": _whole_numbers,
+            "costs": _whole_numbers,
         }
 
     def _check(self, where: str) -> None:
@@ -216,6 +213,9 @@ class Rules(SectionedRules):
         kinds = self.units.kinds()
         if len(set(kinds)) != len(kinds):
             raise InputError(f"{where} units: a kind is listed under two arms: list each once")
+        if sorted(self.treasury) != sorted(PROVINCE_KINDS):
+            raise InputError(f"{where} treasury: keys {', '.join(sorted(self.treasury))}: give the AP of each "
+                             f"kind of province, {', '.join(PROVINCE_KINDS)}")
         missing = [k for k in kinds if k not in self.costs]
         if missing:
             raise InputError(f"{where} costs: no cost for {', '.join(missing)}: add one")
@@ -252,6 +252,11 @@ class Rules(SectionedRules):
             # the seed's magnitude, with the sign that makes the Guard harder to lose
             return abs(printed) if guard else -abs(printed)
         return printed
+
+
+def _whole_numbers(table: Mapping[str, Any]) -> dict[str, int]:
+    """A table of whole numbers by name (AP by province kind, costs by unit kind)."""
+    return {k: int(v) for k, v in table.items()}
 
 
 #: The ruleset file as it stands (cached), with a scenario's ``[rules]`` merged in, and a

@@ -33,14 +33,14 @@ def _event(state: GameState, kind: str, data: dict, text: str) -> Event:
 
 def province_ap(scenario: Scenario, rules: Rules, province: str) -> int:
     p = scenario.provinces[province]
-    t = rules.treasury
+    ap = rules.treasury
     basis = rules.options.ap_basis
     if basis == "kind":
-        return {"land": t.land, "town": t.town, "port": t.port}[p.kind]
+        return ap[p.kind]
     if basis == "adds":
-        return t.land + (t.port if p.ports else t.town if p.towns else 0)
+        return ap["land"] + (0 if p.kind == "land" else ap[p.kind])
     towns = [x for x in p.towns if x not in p.ports]
-    return t.land + t.town * len(towns) + t.port * len(p.ports)
+    return ap["land"] + ap["town"] * len(towns) + ap["port"] * len(p.ports)
 
 
 def income(scenario: Scenario, state: GameState, rules: Rules, nation: str) -> dict[str, int]:

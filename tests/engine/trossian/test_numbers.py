@@ -6,7 +6,7 @@ import pytest
 
 from bellica.engine.trossian.calendar import next_phase, phase_name, season
 from bellica.engine.trossian.model import WINTER, Unit
-from bellica.engine.trossian.rules import default_rules, rules_with
+from bellica.engine.trossian.rules import Rules, default_rules, rules_with
 from bellica.geo.errors import InputError
 
 R = default_rules()
@@ -77,13 +77,19 @@ def test_navies_numbers():
 
 def test_ap_table_and_costs():
     t = R.treasury
-    assert (t.land, t.town, t.port) == (2, 4, 6)
+    assert (t["land"], t["town"], t["port"]) == (2, 4, 6)
     assert R.pacification.ap == 20 and R.pacification.phases == 1 and R.pacification.winter_port_extra == 1
     c = R.costs
     assert (c["hq"], c["light_infantry"], c["line_infantry"], c["heavy_infantry"]) == (4, 2, 2, 3)
     assert (c["light_cavalry"], c["heavy_cavalry"], c["foot_artillery"]) == (3, 3, 3)
     assert (c["courier"], c["navy"]) == (1, 10)
     assert "horse_artillery" not in c                 # the edit log: all artillery is foot artillery
+
+
+def test_the_ap_table_gives_every_kind_of_province():
+    values = {**R.values, "treasury": {"land": 2, "town": 4}}
+    with pytest.raises(InputError, match="treasury: keys land, town: give the AP of each kind of province, land, town, port"):
+        Rules.from_mapping(values)
 
 
 def test_card_die():
