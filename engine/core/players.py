@@ -39,7 +39,6 @@ the command line ``bellica <ruleset> bots CAMPAIGN``, on the web app the umpire'
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -51,7 +50,7 @@ from bellica.geo.errors import BellicaError, InputError
 __all__ = ["Answer", "Seat", "Player", "Played", "NOTE_KIND", "SEATS_TABLE", "seats", "set_seats", "parse_seats",
            "bot_kinds", "bot_maker", "seat_for", "reads_offers", "play_seat", "take_seat", "play_bots", "note_event",
            "with_note_steps", "replay_note",
-           "RandomSteps", "Ranked", "fewest_steps", "NoteSeal", "with_bots", "bots_action", "play_until_waiting"]
+           "RandomSteps", "Ranked", "NoteSeal", "with_bots", "bots_action", "play_until_waiting"]
 
 #: The event kind of a bot's reasons (an explanation: it changes no table).
 NOTE_KIND = "bot_note"
@@ -378,30 +377,6 @@ class RandomSteps:
         shown = ", ".join(f"{k}={v}" for k, v in given.items() if v not in ("", None, []))
         return [Answer(action.name, given, (f"drew {action.name}" + (f" with {shown}" if shown else "")
                                             + " among the steps and values offered",))]
-
-
-# --- a bot's way over a map ----------------------------------------------------------------------------------
-
-
-def fewest_steps(start: str, goal: str, neighbours: Callable[[str], Sequence[str]]) -> list[str] | None:
-    """The places entered on a way from ``start`` to ``goal`` by the fewest steps, or None when
-    there is none: breadth first, each place's ``neighbours`` tried in the order given, so the same
-    map gives the same way every time (a bot's choice must replay)."""
-    back: dict[str, str | None] = {start: None}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        if here == goal:
-            out = []
-            while back[here] is not None:
-                out.append(here)
-                here = back[here]
-            return out[::-1]
-        for there in neighbours(here):
-            if there not in back:
-                back[there] = here
-                todo.append(there)
-    return None
 
 
 # --- a player that ranks its answers -----------------------------------------------------------------------------

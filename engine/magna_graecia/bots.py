@@ -31,11 +31,11 @@ results, the fleet fights and the dice entered at the table.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bellica.engine.core.players import Answer, RandomSteps, Ranked, Seat, fewest_steps
+from bellica.engine.core.players import Answer, RandomSteps, Ranked, Seat
+from bellica.engine.core.walks import fewest_steps, steps_from
 
 __all__ = ["BOTS", "Heuristic", "bot_aid"]
 
@@ -56,14 +56,7 @@ def bot_aid(campaign, viewer: str) -> Aid:
 
 
 def _distances(nmap, target: str) -> dict[str, int]:
-    dist, todo = {target: 0}, deque([target])
-    while todo:
-        n = todo.popleft()
-        for m in nmap.neighbours(n, "land"):
-            if m not in dist:
-                dist[m] = dist[n] + 1
-                todo.append(m)
-    return dist
+    return steps_from(target, lambda n: nmap.neighbours(n, "land"))
 
 
 def _path(nmap, start: str, end: str, allowed: set[str]) -> list[str] | None:

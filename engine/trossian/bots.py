@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Ranked, Seat, board_aid, fewest_steps
+from bellica.engine.core.players import Answer, BoardAid, RandomSteps, Ranked, Seat, board_aid
+from bellica.engine.core.walks import fewest_steps
 
 __all__ = ["BOTS", "Heuristic", "bot_aid"]
 

@@ -10,10 +10,10 @@ city of its nation (:func:`set_standing`, :func:`march_home`).
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import replace
 from typing import Sequence
 
+from bellica.engine.core.walks import fewest_steps
 from bellica.geo.errors import InputError
 
 from .model import WINTER, Army, Event, GameState, Scenario, Unit
@@ -156,23 +156,8 @@ def nearest_home_city(scenario: Scenario, state: GameState, army: Army) -> list[
         v = scenario.provinces[p]
         return v.home == army.nation and v.city and state.control.get(p) == army.nation
 
-    if goal(army.province):
-        return []
-    seen = {army.province: None}
-    queue = deque([army.province])
-    while queue:
-        here = queue.popleft()
-        for p in scenario.neighbours(here):
-            if p in seen or state.enemies_in(p, army.nation):
-                continue
-            seen[p] = here
-            if goal(p):
-                path = [p]
-                while seen[path[-1]] != army.province:
-                    path.append(seen[path[-1]])
-                return path[::-1]
-            queue.append(p)
-    return None
+    return fewest_steps(army.province, goal,
+                        lambda here: [p for p in scenario.neighbours(here) if not state.enemies_in(p, army.nation)])
 
 
 def march_home(scenario: Scenario, state: GameState, rules: Rules) -> tuple[GameState, list[Event]]:
