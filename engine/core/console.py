@@ -331,13 +331,19 @@ def open_console(campaign, viewer: str | None) -> tuple:
     from pathlib import Path
 
     from bellica.engine.core.campaign import Campaign
+    from bellica.geo.errors import BellicaError
 
     path = Path(campaign)
     secrets, log = (), None
-    if not _is_map(path):  # a map holds no state, so no secret: it is read whole
+    try:
         with Campaign.open(path, read_only=True) as c:
             if c.has_state():
                 secrets, log = (SEED, *c.ruleset.secrets(c)), _log_rows(c, viewer)
+    except BellicaError:
+        # Asked only now (a connection of its own): a map holds no state, so no secret, and is read
+        # whole; anything else that does not open as a campaign is refused in the campaign's words.
+        if not _is_map(path):
+            raise
     con = _memory_connection()
     try:
         sealed = _copy_readable(con, path, viewer, secrets, log)
@@ -576,6 +582,9 @@ def _first(text: str) -> str:
 
 def _write_log(con, rows: list[tuple]) -> None:
     """The viewer's log as the ``events`` table: what ``bellica log --faction`` prints, as rows."""
+    from bellica.geo.spatialdb import insert_rows
+
     con.execute("CREATE TABLE events (seq INTEGER, round INTEGER, phase VARCHAR, kind VARCHAR, data JSON, text VARCHAR)")
-    if rows:
-        con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", rows)
+    # As literals, 500 rows a statement: executemany runs one INSERT per event (a third of opening
+    # a First Punic War console on a campaign of a few rounds).
+    insert_rows(con, "INSERT INTO events", rows, name="console.events")
