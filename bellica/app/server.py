@@ -299,7 +299,8 @@ def _token(request: Request) -> str | None:
 
 
 def _wants_json(request: Request) -> bool:
-    return "application/json" in request.headers.get("accept", "") or request.url.path.startswith("/api/")
+    # /api/ and /preview/ answer only JSON (a script's, or a page's map script's), errors too.
+    return "application/json" in request.headers.get("accept", "") or request.url.path.startswith(("/api/", "/preview/"))
 
 
 def _identify(c, request: Request, roles: tuple[str, ...]) -> Identity:

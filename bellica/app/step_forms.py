@@ -15,6 +15,7 @@ the log as the ruleset's seal lets the viewer read it.
 ``POST /check/NAME``     the step's taker  the step's input checked by the step's declared
                                            ``check``, nothing stored: ``{"ok", "problems",
                                            "warnings"}`` (a page checks a form as one types)
+``POST /preview/NAME``   the step's taker  a keyed item previewed by the step (:mod:`.key_preview`)
 ``POST /step/NAME``      the step's taker  the declared step ``NAME``, its fields by parameter
                                            name (a ``many`` one: one value a line, or the field
                                            repeated; a JSON body may give lists; a keyed one:
@@ -117,6 +118,9 @@ class StepForm:
     note: str = ""
     #: The step declares a check: the page checks the form as one types (``POST /check/NAME``).
     checks: bool = False
+    #: The keyed parameter whose items the step previews for the map (``POST /preview/NAME``,
+    #: :mod:`.key_preview`): a button to plot each of its fields; empty: none.
+    preview: str = ""
 
 
 def _typed_text(value: Any) -> str:
@@ -175,7 +179,8 @@ def offered_fields(step: str, param, offers, typed: Mapping[str, Any] | None, in
             choices += tuple(o.options or ())
             out.append(Field(id=f"{step}-{name}", name=name, label=web_words(o.label),
                              widget="select" if o.options is not None else "text", value=value.strip(),
-                             choices=choices if o.options is not None else (), invalid=invalid == param.name))
+                             choices=choices if o.options is not None else (), invalid=invalid == param.name,
+                             options=tuple(o.suggested) if o.options is None else ()))
         else:
             ticked = _items_of((typed or {}).get(param.name)) if typed is not None else ([o.key] if o.value else [])
             out.append(Field(id=f"{step}-{param.name}-{i}", name=param.name, label=web_words(o.label), widget="checkbox",
@@ -212,6 +217,7 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
              invalid: str = "", view=None) -> list[StepForm]:
     """A form per step the viewer may take now; the refused step's (``failed``) refilled from ``typed``;
     with the viewer's player ``view``, the fields its map's features stand for (clicked to fill)."""
+    from bellica.app.key_preview import preview_param
     from bellica.app.step_preview import targets_of
     from bellica.engine.core.steps import SIDE, UMPIRE
 
@@ -224,7 +230,7 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
         if ident.armies is not None and action.who == SIDE and not action.signed:
             continue  # an army player's token takes no step of the whole side (_actor)
         kept = typed if action.name == failed else None
-        params = [p for p in action.params if not p.server_file]
+        params = [p for p in action.params if not p.server_file and p.on_page]
         offered = [ruleset.choices(c, viewer, action, p) for p in params]
         per_item = [ruleset.field_offers(c, signer, action, p) if p.repeats else None for p in params]
         if per_item and all(o is not None and not o for o in per_item):
@@ -232,9 +238,10 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
         fields = _fields(c, action, params, offered, per_item, kept, invalid if kept is not None else "")
         plot = tuple(p.name for p, o in zip(params, offered)
                      if view is not None and o and p.kind != "flag" and targets_of(view, p.name, o))
+        previewed = preview_param(action)
         out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
                             action.who == UMPIRE, plot, web_words(map_words(c, ruleset.form_note(c, signer, action))),
-                            action.check is not None))
+                            action.check is not None, previewed.name if previewed is not None else ""))
     return out
 
 
@@ -265,13 +272,8 @@ def next_words(c) -> str:
 
 
 def map_words(c, text: str) -> str:
-    """``text`` with its hexes named as the map names them, for a ruleset whose map is the hex play
-    aids (:attr:`~bellica.engine.core.ruleset.Ruleset.own_map_layers`: its events name H3 cells)."""
-    if not c.ruleset.own_map_layers or not text:
-        return text
-    from bellica.app.preview import named
-
-    return named(c, text)
+    """``text`` with its places named as the map names them (:meth:`Ruleset.map_words`)."""
+    return c.ruleset.map_words(c, text) if text else text
 
 
 def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
@@ -384,9 +386,21 @@ def check_step(c, ident: Identity, name: str, given: Mapping[str, Any]) -> dict[
     except (BellicaError, HttpError) as err:
         found = getattr(err, "problems", None) or [err.message if isinstance(err, HttpError) else str(err)]
         invalid = getattr(getattr(err, "param", None), "name", "") or ""
-        return {"ok": False, "problems": [{"text": map_words(c, str(p))} for p in found],
+        return {"ok": False, "problems": [_problem(c, p) for p in found],
                 "warnings": [], **({"param": invalid} if invalid else {})}
     return {"ok": True, "problems": [], "warnings": [map_words(c, w) for w in warnings]}
+
+
+def _problem(c, p) -> dict[str, Any]:
+    """A problem as JSON: its text, and what a problem of a keyed step says of where it is (the
+    ``army``, ``field`` and ``index`` of an order's problem, its ``message`` without them), so a
+    page can mark the field; places named as the map names them."""
+    out: dict[str, Any] = {"text": map_words(c, str(p))}
+    for name in ("army", "field", "index", "message"):
+        if not isinstance(p, str) and hasattr(p, name):
+            value = getattr(p, name)
+            out[name] = map_words(c, value) if isinstance(value, str) else value
+    return out
 
 
 def _no_server_file(action, given: Mapping[str, Any]) -> None:
@@ -524,9 +538,10 @@ def routes(access) -> list[Route]:
     async def api_steps(request: Request) -> Response:
         return await run_in_threadpool(_read, access, request, _steps_json)
 
-    from bellica.app import step_preview
+    from bellica.app import key_preview, step_preview
 
     return [*step_preview.routes(access),  # the map's clicks, checked by the step itself
+            *key_preview.routes(access),  # a keyed item previewed by its step, plotted on the map
             Route("/turn", turn_page, methods=["GET"]),
             Route("/api/status", api_status, methods=["GET"]),
             Route("/api/steps", api_steps, methods=["GET"]),

@@ -451,7 +451,7 @@ def routes(access) -> list[Route]:
     async def preview_endpoint(request: Request) -> Response:
         return await run_in_threadpool(read, request, preview)
 
-    from bellica.app.preview import static_script
+    from bellica.app.key_preview import static_script
 
     return [Route("/static/steps_map.js", static_script("steps_map.js"), methods=["GET"]),
             Route("/static/map_frame.js", static_script("map_frame.js"), methods=["GET"]),

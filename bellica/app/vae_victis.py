@@ -1,18 +1,16 @@
-"""The app's pages for Vae Victis campaigns: the player's order form, and the umpire's page.
+"""The app's pages for Vae Victis campaigns: the player's page, and the umpire's page.
 
 :mod:`bellica.app.routing` sends a Vae Victis campaign's paths here, and those of any ruleset that
-declares no steps as data.  The umpire's steps are the declared steps' forms
-(:mod:`bellica.app.step_forms`, posted to ``/step/NAME``; ``/umpire/step`` names the step in a field
-and ``/umpire/deadline`` takes the deadline picker's older field names, for scripts).  The rest is
-still this module's: ``POST /api/check`` (problems, and the move preview's warnings), ``POST
-/api/preview`` (one army's move previewed by the engine, :mod:`.preview`), ``GET
-/static/orders_map.js`` (the order form's script: the check, and moves plotted on the map),
-``/orders``, ``/umpire/sql``, ``/umpire/result`` and ``/umpire/administer`` (for scripts),
-``/commit`` and ``/reveal-orders``.  A player's initiative uses, own administration choices and
-retreats are the declared steps' forms (``initiative``, ``choose`` and ``retreat``, one field or box
-per army the token commands: ``POST /step/NAME``, checked as one types by ``POST /check/NAME``);
-``/choices``, ``/retreat`` and the initiative stage's ``/orders`` take their older field names, for
-scripts.
+declares no steps as data.  A player's initiative uses, orders, own administration choices and
+retreats are the declared steps' forms (``initiative``, ``orders``, ``choose`` and ``retreat``, one
+field or box per army the token commands: ``POST /step/NAME``, checked as one types by ``POST
+/check/NAME``; the orders' moves plotted on the map by the step's declared preview, ``POST
+/preview/orders``, :mod:`.key_preview`); the umpire's steps are the declared steps' forms too
+(:mod:`bellica.app.step_forms`).  For scripts, older spellings of them stay: ``/orders`` and ``POST
+/api/check`` (fields ``moves-ARMY``, ``sea-ARMY``, ``sea-pick-ARMY``; in the initiative stage
+``initiative-ARMY``), ``POST /api/preview`` (``army``, ``moves``), ``/choices``, ``/retreat``,
+``/umpire/step``, ``/umpire/deadline`` and ``/umpire/result``.  Still this module's own:
+``/umpire/sql``, ``/umpire/administer`` (for scripts), ``/commit`` and ``/reveal-orders``.
 """
 from __future__ import annotations
 
@@ -24,21 +22,21 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from bellica.app import adjudication, pages
-from bellica.app.preview import named, preview_endpoint, static_script
+from bellica.app import adjudication, key_preview, pages
+from bellica.app.key_preview import static_script
 from bellica.app.render import Markup, render
 from bellica.app.server import (CampaignAccess, HttpError, _form, _guarded, _identify, _wants_json, console_endpoint,
                                 see_page)
-from bellica.app.step_forms import check_endpoint, step_endpoint
+from bellica.app.step_forms import check_endpoint, map_words, step_endpoint
 from bellica.app.tokens import Identity
 from bellica.app.web_words import web_words
 
-__all__ = ["home_page", "player_page", "umpire_page", "routes", "check_orders", "orders_from_form"]
+__all__ = ["home_page", "player_page", "umpire_page", "routes"]
 
 BOTH = ("player", "umpire")
-#: The declared steps a player's page draws as their forms (the order form and the commit-reveal
-#: forms are still this module's own).
-PLAYER_STEPS = ("initiative", "choose", "retreat")
+#: The declared steps a player's page draws as their forms (the commit-reveal forms are still this
+#: module's own).
+PLAYER_STEPS = ("initiative", "orders", "choose", "retreat")
 
 
 def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
@@ -58,85 +56,9 @@ def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "
 # --- the player's page ---------------------------------------------------------------------------
 
 
-def _named(c, problems) -> list:
-    """``problems`` with their hexes named as the map names them (H3 ids out)."""
-    return [replace(p, message=named(c, p.message)) for p in problems]
-
-
-def orders_from_form(r, ident: Identity, form: dict[str, str], c=None):
-    """(orders, problems) of the order form of the moves stage for the armies ``ident`` commands
-    (:func:`bellica.engine.vae_victis.order_form.orders_from_form`); given ``c``, a move past its
-    army's MP refused too, hexes named."""
-    from bellica.engine.vae_victis.order_form import orders_from_form as read_form, past_mp
-
-    orders, problems = read_form(r, ident.commands, form)
-    if c is not None:
-        problems += _named(c, past_mp(c, r, orders))
-    return orders, problems
-
-
-def _problem_json(p, c=None) -> dict[str, Any]:
-    """A problem as JSON; given the campaign ``c``, hexes named as the map names them (H3 ids out)."""
-    from bellica.app.preview import named
-
-    say = (lambda t: named(c, t)) if c is not None else (lambda t: t)
-    return {"army": p.army, "field": p.field, "index": p.index, "message": say(p.message), "text": say(str(p))}
-
-
-def check_orders(c, ident: Identity, form: dict[str, str], warnings: list[str] | None = None) -> list:
-    """Every problem of the form's orders as the engine sees them now, nothing stored
-    (:func:`bellica.engine.vae_victis.order_form.check_orders`), hexes named as the map names them;
-    the move preview's warnings go into ``warnings``."""
-    from bellica.engine.vae_victis.order_form import check_orders as check
-
-    said: list[str] = []
-    problems = check(c, ident.faction, ident.commands, ident.submitted_by, form, said)
-    if warnings is not None:
-        warnings += [named(c, w) for w in said]
-    return _named(c, problems)
-
-
 def _orders_text(o) -> dict[str, str]:
     return {"moves": " ".join(map(str, o.moves)), "initiative": o.initiative or "strength",
             "sea": "; ".join(f"{z}:{s}" for z, s in o.sea_links)}
-
-
-def _army_rows(c, r, ident: Identity, view, submitters, typed) -> list[dict]:
-    """The order form's row of each live army ``ident`` commands: its stored (sealed) orders, or
-    what was typed into a refused form."""
-    from bellica.engine.vae_victis.order_aids import sea_link_targets
-
-    links = sea_link_targets(c.board, r.state, ident.faction)
-    rows = []
-    for a in (a for a in r.live_armies() if ident.commands(a)):
-        o = view.get(a.id, (None, None))[1]
-        stored = _orders_text(o) if o is not None and a.id in submitters else {"moves": "", "initiative": "strength", "sea": ""}
-        if o is not None and o.initiative:
-            stored["initiative"] = o.initiative  # a use given before publication, shown to its faction
-        if typed is not None:
-            stored = {"moves": typed.get(f"moves-{a.id}", ""), "initiative": typed.get(f"initiative-{a.id}", "strength"),
-                      "sea": typed.get(f"sea-{a.id}", "")}
-        state = f"in from {submitters[a.id]} (sealed)" if a.id in submitters else "no orders yet"
-        rows.append({"id": a.id, "strength": a.strength, "state": state, "where": _where(c, a.cell),
-                     "links": links, **stored})
-    return rows
-
-
-def _army_data(c, r, rows) -> list[dict]:
-    """The page's armies for the map script (orders_map.js): id, hex, its name and outline."""
-    from bellica.app.preview import hex_json
-
-    if not rows:
-        return []
-    cells = {a.id: a.cell for a in r.live_armies()}
-    return [{"id": a["id"], **hex_json(c, cells[a["id"]])} for a in rows]
-
-
-def _where(c, cell: str | None) -> str:
-    """A hex by its name on the map ("Messana 7"), as the map's labels name it."""
-    from bellica.app.preview import hex_name
-
-    return hex_name(c, cell)
 
 
 def _revealed(view, faction: str, status, ordering: bool) -> str:
@@ -156,7 +78,7 @@ def _log(c, viewer: str | None, before: int | None = None):
 
     lines = [ln for ln in log_view(c, viewer=viewer) if ln.event.kind != "put_note"]
     kept = [ln for ln in lines if before is None or ln.event.seq < before][-PAGE_SIZE:]
-    named_lines = {id(ln): named(c, ln.text) for ln in kept}  # only the page's lines are named (the costly part)
+    named_lines = {id(ln): map_words(c, ln.text) for ln in kept}  # only the page's lines are named (the costly part)
     return page_of([(ln.event.seq, f"round {ln.event.round}: {web_words(named_lines.get(id(ln), ''))}")
                     for ln in lines], before)
 
@@ -180,18 +102,16 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     ordering = status.phase == "orders"
     open_now = ordering and not is_locked(r)
     view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
-    submitters = rounds.order_submitters(c) if ordering else {}
     commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
     initiative = status.stage == STAGE_INITIATIVE
-    moves_form = open_now and not commit_reveal and not initiative
-    armies = _army_rows(c, r, ident, view, submitters, typed) if moves_form else None
     steps = {f.name: f for f in forms_of(c, ident, failed=failed, typed=step_typed, invalid=invalid)
              if f.name in PLAYER_STEPS}
+    moving = open_now and not commit_reveal and not initiative
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
                   status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
                   problems=list(problems), deadline_local=_deadline_iso(status.deadline),
                   commit_reveal=Markup(commit_reveal_section(c, ident, typed)) if commit_reveal else None,
-                  armies=armies, army_data=_army_data(c, r, armies),
+                  moving=moving, orders_forms=[steps["orders"]] if "orders" in steps else [],
                   initiative=initiative and not commit_reveal and open_now,
                   initiative_forms=[steps["initiative"]] if "initiative" in steps else [],
                   choose_forms=[steps["choose"]] if "choose" in steps else [],
@@ -286,8 +206,28 @@ def _read(access: CampaignAccess, request: Request, roles: tuple[str, ...], fn: 
     return _guarded(request, go)
 
 
+def _order_fields(c, ident: Identity, form: dict) -> dict:
+    """The older order form's fields as the declared orders step's: ``moves-ARMY`` and ``sea-ARMY``
+    of the armies the token commands (that form ignored the others, and so does this), a link
+    chosen in ``sea-pick-ARMY`` added to ``sea-ARMY``."""
+    from bellica.engine.vae_victis.order_form import sea_links
+    from bellica.engine.vae_victis.rounds.machine import read_round
+
+    mine = {str(a.id) for a in read_round(c).live_armies() if ident.commands(a)}
+    out: dict = {}
+    for name in ("moves", "sea"):
+        out.update({k: v for k, v in form.items() if k.startswith(f"{name}-") and k[len(name) + 1:] in mine})
+    for k, picked in form.items():
+        army = k.removeprefix("sea-pick-")
+        if k.startswith("sea-pick-") and army in mine and str(picked).strip():
+            links = sea_links(str(out.get(f"sea-{army}", "")))
+            out[f"sea-{army}"] = "; ".join(links + ([picked.strip()] if picked.strip() not in links else []))
+    return out
+
+
 def api_check(access: CampaignAccess):
-    """``POST /api/check``: the order form checked by the engine, nothing stored."""
+    """``POST /api/check``: the order form checked by the declared orders step's check (``POST
+    /check/orders``), nothing stored; in the initiative stage, the initiative step's."""
     async def endpoint(request: Request) -> Response:
         form = await _form(request)
 
@@ -297,43 +237,32 @@ def api_check(access: CampaignAccess):
 
             if read_round(c).stage == STAGE_INITIATIVE:  # the initiative step's own check, under the older names
                 return JSONResponse(check_step(c, ident, "initiative", _initiative_fields(form)))
-            warnings: list[str] = []
-            problems = check_orders(c, ident, form, warnings)
-            return JSONResponse({"ok": not problems, "problems": [_problem_json(p, c) for p in problems],
-                                 "warnings": warnings})
+            return JSONResponse(check_step(c, ident, "orders", _order_fields(c, ident, form)))
         return await run_in_threadpool(_read, access, request, ("player",), go)
     return endpoint
 
 
 def _submit(request: Request, c, ident: Identity, form: dict[str, str]) -> Response:
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.orders import OrderError, OrderSyntaxError
+    """``/orders``: the declared orders step (``POST /step/orders``) under the older field names,
+    answering scripts as that form did (JSON ``{"stored", "revealed"}``)."""
+    from bellica.app.step_forms import _refused, take_step
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
-    from bellica.geo.errors import InputError
+    from bellica.engine.vae_victis.rounds.reveal import is_locked
+    from bellica.geo.errors import BellicaError, InputError
 
-    r = read_round(c)
-    if r.stage == STAGE_INITIATIVE:
+    if read_round(c).stage == STAGE_INITIATIVE:
         return _submit_initiative(request, c, ident, form)
+    fields = _order_fields(c, ident, form)
     try:
-        orders, problems = orders_from_form(r, ident, form, c)
-        if not orders and not problems:
+        if not any(k.startswith("moves-") for k in fields):
             raise InputError("the form gives no orders: it names none of your armies (fields moves-ARMY)")
-        if problems:
-            raise OrderSyntaxError(problems, "the order form")
-        events = rounds.submit_orders(c, orders, faction=ident.faction, submitted_by=ident.submitted_by,
-                                      source="the order form")
-    except OrderError as err:
-        if _wants_json(request):
-            return JSONResponse({"error": str(err), "problems": [_problem_json(p) for p in err.problems]}, status_code=400)
-        return HTMLResponse(player_page(c, ident, typed=form, problems=err.problems), status_code=400)
-    stored = sorted(int(ev.data["army"]) for ev in events if ev.kind == "put_orders")
-    revealed = any(ev.kind == "orders_revealed" for ev in events)
+        _events, said = take_step(c, ident, "orders", fields)
+    except (BellicaError, HttpError) as err:
+        return _refused(request, c, ident, "orders", fields, err, home_page)
     if _wants_json(request):
-        return JSONResponse({"stored": stored, "revealed": revealed})
-    msg = f"orders stored (sealed) for arm{'y' if len(stored) == 1 else 'ies'} {', '.join(map(str, stored))}"
-    if revealed:
-        msg += "; every army's orders are in: the round's orders are revealed and locked"
-    return see_page(ident.name, [msg])  # Post/Redirect/Get: a reload never sends the orders again
+        return JSONResponse({"stored": sorted(int(k.removeprefix("moves-")) for k in fields if k.startswith("moves-")),
+                             "revealed": is_locked(read_round(c))})
+    return see_page(ident.name, said)  # Post/Redirect/Get: a reload never sends the orders again
 
 
 def _submit_initiative(request: Request, c, ident: Identity, form: dict[str, str]) -> Response:
@@ -398,7 +327,7 @@ def _acted(request: Request, c, ident: Identity, form: dict[str, str], run: Call
             raise
         failed = f"result-{form.get('engagement', '')}" if request.url.path == "/umpire/result" else request.url.path
         return _refused_page(request, c, ident, err, form, failed)
-    said = [named(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
+    said = [map_words(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
     if _wants_json(request):
         return JSONResponse({"events": said})
     return see_page(ident.name, said or ["done"])  # Post/Redirect/Get
@@ -452,6 +381,11 @@ def _result_fields(given: dict) -> dict:
     return out
 
 
+def _preview_fields(given: dict) -> dict:
+    """``/api/preview``'s older field names (``army``, ``moves``) as the preview's (``key``, ``text``)."""
+    return {"key": given.get("army", ""), "text": given.get("moves", "")}
+
+
 def turn_page(access: CampaignAccess):
     """``GET /turn?said=KEY``: the page after a declared step (where :func:`step_endpoint` sends it)."""
     async def endpoint(request: Request) -> Response:
@@ -468,8 +402,10 @@ def routes(access: CampaignAccess) -> list[Route]:
     """The Vae Victis routes besides the shared pages."""
     return [
         Route("/api/check", api_check(access), methods=["POST"]),
-        Route("/api/preview", preview_endpoint(access), methods=["POST"]),
-        Route("/static/orders_map.js", static_script("orders_map.js"), methods=["GET"]),
+        # /api/preview (fields army, moves) is the orders step's declared preview (/preview/orders), for scripts.
+        Route("/api/preview", key_preview.endpoint(access, name="orders", roles=("player",), adapt=_preview_fields),
+              methods=["POST"]),
+        *key_preview.routes(access),
         Route("/static/map_frame.js", static_script("map_frame.js"), methods=["GET"]),
         Route("/static/commit_digest.js", static_script("commit_digest.js"), methods=["GET"]),
         Route("/orders", submit(access), methods=["POST"]),

@@ -298,6 +298,12 @@ class Ruleset:
         (given already, by whom; never what another gave).  Default: none."""
         return ""
 
+    def map_words(self, campaign, text: str) -> str:
+        """``text`` (a step's words, a log line, a problem) as a page shows it beside the map: its
+        places named as the map names them.  Default: as it is (Vae Victis II's events name H3
+        cells, which it names as its map's tooltips do)."""
+        return text
+
     def status_lines(self, status: Mapping) -> list[str]:
         """The player view's ``status`` as lines of text (``<group> status`` without ``--json``):
         by default one ``key: value`` line per entry."""

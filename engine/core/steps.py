@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bellica.geo.errors import InputError
 
-__all__ = ["Action", "FieldOffer", "ItemError", "Param", "ParamError", "SIDE", "Signer", "UMPIRE", "KINDS", "OPENS",
+__all__ = ["Action", "FieldOffer", "ItemError", "NotYours", "Param", "ParamError", "SIDE", "Signer", "UMPIRE", "KINDS", "OPENS",
            "check_action", "keyed_fields", "parse_input", "run_action"]
 
 #: Who takes a step: the umpire, or a side (one faction, named on the command line with the
@@ -65,6 +65,11 @@ class ItemError(InputError):
         self.param = param
 
 
+class NotYours(InputError):
+    """A key the signer may not act for (another's army): refused in one line; a page answers it
+    as a step of another role's (403), not as a typing slip."""
+
+
 @dataclass(frozen=True)
 class Signer:
     """Who signed a step: ``role`` ``"umpire"`` or ``"player"``, the player's ``faction``, the
@@ -96,6 +101,8 @@ class FieldOffer:
     options: tuple[tuple[str, str], ...] | None = None
     value: str = ""
     none: str = ""
+    #: Values suggested for a free-text field (``options`` None): any text may still be typed.
+    suggested: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,10 @@ class Param:
     #: What the keys of a keyed parameter are (``"army"``): its value is {key: value}, keys ASCII
     #: whole numbers; the command line repeats ``KEY=VALUE`` (empty: not keyed).
     keyed: str = ""
+    #: False: a page draws no field for it, because another parameter is the page's way of giving
+    #: the same thing (an army's ``--moves`` with ``--army`` on the command line, its ``moves-ARMY``
+    #: field on a page); a page posting it anyway is still read by :meth:`parse`.
+    on_page: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -312,6 +323,14 @@ class Action:
     #: An ``umpire_too`` step the umpire's page offers too (the umpire takes it there for a side:
     #: a defence, a retreat), when the position allows it.
     umpire_page: bool = False
+    #: ``preview(campaign, actor, key, text, signer=)``: what one item of the step's keyed parameter
+    #: (an army's moves typed so far; ``text`` None: only where the key starts, for the map to
+    #: draw it) would do, for the map to plot, nothing stored: a JSON-ready
+    #: mapping (bellica/app/key_preview.py says which of its keys the page's map script draws), or
+    #: a function of no arguments giving it, called once the campaign is let go (the costly part
+    #: need not hold it).  It refuses a key the signer may not give with :class:`NotYours`.  A page
+    #: serves it at ``POST /preview/NAME``.
+    preview: Callable[..., Mapping[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.opens not in OPENS:

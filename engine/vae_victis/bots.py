@@ -88,7 +88,7 @@ def _todo(seat: Seat) -> tuple[str | None, list[int]]:
 def _answer(step: str, chosen: Mapping[int, str], reasons: list[str]) -> list[Answer]:
     if not chosen:
         return []
-    key = "uses" if step == "initiative" else "items"
+    key = "uses" if step == "initiative" else "moves"  # the steps' keyed parameters, ARMY=VALUE items
     return [Answer(step, {key: [f"{a}={v}" for a, v in sorted(chosen.items())]}, tuple(reasons))]
 
 

@@ -9,7 +9,8 @@ movement has run (the engagements, who fights whom, the results), so the offer g
 the umpire's page does not show anyway.
 
 A player is offered one field per army it commands (:func:`field_offers`): the initiative uses
-its army may give (``initiative``), and its own administration choices (``choose``: where a navy
+its army may give (``initiative``), its moves and sea links (``orders``, its own stored ones
+filled in; the sea links its faction may order now suggested), and its own administration choices (``choose``: where a navy
 may debark, where a winner may advance, which structure an army may besiege; a box per structure
 it may surrender or whose siege it may take over), each with the value its faction gave already;
 and a box per army it commands in an engagement not yet fought (``retreat``).
@@ -188,7 +189,58 @@ def _retreat_boxes(campaign, r, faction, mine) -> tuple:
     return tuple(FieldOffer(str(a.id), f"army {a.id} retreats rather than fight") for a in mine if a.id in fighting)
 
 
+def _moving(campaign, r) -> bool:
+    """Whether the round takes moves from a page now: the orders phase past publication, not
+    locked by the reveal, orders in sealed mode (commit-reveal's come by the commit and the reveal)."""
+    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE
+    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
+
+    return r.phase == "orders" and r.stage != STAGE_INITIATIVE and not is_locked(r) and orders_mode(r.snap) != COMMIT_REVEAL
+
+
+def _own_orders(campaign, r, mine) -> dict:
+    """{army: (its stored orders, who gave them)} of the signer's own armies whose moves are in
+    (sealed from everyone else; its own faction's to read)."""
+    from bellica.engine.vae_victis.rounds.orders_step import order_submitters, row_to_orders
+
+    by = order_submitters(campaign)
+    stored = r.orders_rows()
+    return {a.id: (row_to_orders(stored[a.id]), by[a.id]) for a in mine if a.id in by and a.id in stored}
+
+
+def _moves_fields(campaign, r, faction: str, mine) -> tuple:
+    """A text field per army: its moves (clock positions), its own stored ones if in."""
+    from bellica.engine.core.steps import FieldOffer
+
+    if not _moving(campaign, r):
+        return ()
+    own = _own_orders(campaign, r, mine)
+    out = []
+    for a in mine:
+        o, by = own.get(a.id, (None, None))
+        state = f"in from {by} (sealed)" if o is not None else "no orders yet"
+        out.append(FieldOffer(str(a.id), f"moves of army {a.id} (strength {a.strength}; at {a.cell}; {state})",
+                              value=" ".join(map(str, o.moves)) if o is not None else ""))
+    return tuple(out)
+
+
+def _sea_fields(campaign, r, faction: str, mine) -> tuple:
+    """A text field per army: its sea links, the ones its faction may order now suggested."""
+    from bellica.engine.core.steps import FieldOffer
+    from bellica.engine.vae_victis.order_aids import sea_link_targets
+
+    if not _moving(campaign, r):
+        return ()
+    own = _own_orders(campaign, r, mine)
+    links = tuple(sea_link_targets(campaign.board, r.state, faction))
+    return tuple(FieldOffer(str(a.id), f"sea links of army {a.id}",
+                            value="; ".join(f"{z}:{s}" for z, s in own[a.id][0].sea_links) if a.id in own else "",
+                            suggested=links) for a in mine)
+
+
 _PLAYER_FIELDS = {
+    ("orders", "moves"): _moves_fields,
+    ("orders", "sea"): _sea_fields,
     ("retreat", "army"): _retreat_boxes,
     ("initiative", "uses"): _initiative_fields,
     ("choose", "debarks"): lambda c, r, f, mine: _clock_fields(c, r, f, mine, "debarks"),
@@ -200,10 +252,16 @@ _PLAYER_FIELDS = {
 
 
 def form_note(campaign, signer, step: str) -> str:
-    """Where a player's administration choices stand (given, by whom; never what another gave)."""
+    """Where a player's orders or administration choices stand (given, by whom; never what another gave)."""
     from bellica.engine.vae_victis.rounds.player_choices import choosers
 
-    if step != "choose" or signer is None or signer.role != "player":
+    if signer is None or signer.role != "player":
+        return ""
+    if step == "orders":
+        return ("Your orders are sealed: no other faction, nor the umpire, reads them before the reveal (every "
+                "army's orders in, or the deadline); a new submission replaces your earlier one until then. An "
+                "empty move field stands still; plot a move by clicking the hexes next to the army on the map.")
+    if step != "choose":
         return ""
     by = choosers(campaign).get(signer.faction)
     state = (f"given{f' by {by}' if by != signer.faction else ''} (sealed until administration); "

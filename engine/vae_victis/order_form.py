@@ -1,15 +1,14 @@
-"""Vae Victis II's order form read and checked as the rules read orders: pure functions returning data.
+"""Vae Victis II's orders as a step reads and checks them: pure functions returning data.
 
-A web page (bellica/app/vae_victis.py) holds a faction's orders as one field per army: ``moves-ARMY``
-(the clock positions), ``sea-ARMY`` and ``sea-pick-ARMY`` (its sea links) in the moves stage, and,
-from older scripts, ``initiative-ARMY`` (the use) in the initiative stage (the page's own initiative
-and administration choices are the declared steps' forms, read by the declarations' parser).
-These functions turn those fields into the rules' orders and every problem the engine sees in
-them, nothing stored: the page answers HTTP and names hexes as its map names them, the rules live
-here.  ``commands(army)`` says whether the
+The declared ``orders`` step (:mod:`.orders_steps`) takes each army's moves and sea links keyed by
+army, from the command line's ``ARMY=MOVES`` words or a page's ``moves-ARMY`` / ``sea-ARMY``
+fields; these functions turn them into the rules' orders and every problem the engine sees in
+them, nothing stored (the check a page runs as one types), and check a player's initiative uses,
+own administration choices and commit-reveal orders.  ``commands(army)`` says whether the
 signer gives that army its orders (an army player's token commands some of its faction's armies).
 
-Problems and warnings name hexes by their H3 cells, as the rules' own messages do.
+Problems and warnings name hexes by their H3 cells, as the rules' own messages do; a page names
+them as its map does (:meth:`VaeVictisII.map_words`).
 """
 
 from __future__ import annotations
@@ -17,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Mapping
 
-__all__ = ["sea_links", "orders_from_form", "past_mp", "initiative_from_form", "initiative_orders", "initiative_checked",
-           "own_logistics", "check_warnings", "check_orders", "own_choices", "revealed_orders"]
+__all__ = ["sea_links", "orders_from_items", "past_mp", "initiative_checked",
+           "own_logistics", "check_warnings", "check_given", "own_choices", "revealed_orders"]
 
 Commands = Callable[[object], bool]
 
@@ -28,22 +27,16 @@ def sea_links(text: str) -> list[str]:
     return [s.strip() for s in text.replace("\n", ";").split(";") if s.strip()]
 
 
-def orders_from_form(r, commands: Commands, form: Mapping[str, str]):
-    """(orders, problems) of the moves stage's form: one entry per live army ``commands`` allows and
-    the form names; syntax problems (layer 1 of the validator) of every army together.  The form has
-    no initiative field: a use given before publication stands."""
+def orders_from_items(moves: Mapping[int, str], sea: Mapping[int, str]):
+    """(orders, problems) of the orders step's keyed input: ``moves`` {army: its moves as players
+    write them}, ``sea`` {army: its sea links, ``ZONE:STRUCTURE`` a ``;`` apart}; the syntax problems
+    (layer 1 of the validator) of every army together, so a page shows them all at once."""
     from bellica.engine.vae_victis.orders import OrderError, army_orders_from_cli
 
     orders, problems = {}, []
-    for a in r.live_armies():
-        if not commands(a) or f"moves-{a.id}" not in form:
-            continue  # an army another player commands, or one the form leaves out (a script's partial orders)
-        links = sea_links(form.get(f"sea-{a.id}", ""))
-        picked = form.get(f"sea-pick-{a.id}", "").strip()  # chosen from the list (the page's script copies it too)
-        if picked and picked not in links:
-            links.append(picked)
+    for army, text in moves.items():
         try:
-            orders[a.id] = army_orders_from_cli(a.id, form.get(f"moves-{a.id}", ""), sea_links=links)
+            orders[army] = army_orders_from_cli(army, text, sea_links=sea_links(str(sea.get(army, ""))))
         except OrderError as err:
             problems += err.problems
     return orders, problems
@@ -68,32 +61,15 @@ def past_mp(c, r, orders) -> list:
     from bellica.engine.vae_victis.order_aids import mp_overrun
 
     out = []
+    live = {a.id for a in r.live_armies()}
     for army, o in sorted(orders.items()):
+        if army not in live:
+            continue  # no army of this round: the rules refuse its orders, in their words
         a = r.state.army(army)
         p = mp_overrun(c.board, r.state, army, tuple(o.moves), logistics_road_edges=own_logistics(c, r.state, a.faction))
         if p is not None:
             out.append(p)
     return out
-
-
-def initiative_from_form(r, commands: Commands, form: Mapping[str, str]) -> dict[int, str]:
-    """{army: initiative use} of the initiative stage's form (fields ``initiative-ARMY``), for the
-    live armies ``commands`` allows; it never carries moves (issue 21, the initiative lock)."""
-    return {a.id: form[f"initiative-{a.id}"].strip() for a in r.live_armies()
-            if commands(a) and f"initiative-{a.id}" in form}
-
-
-def initiative_orders(c, r, faction: str, commands: Commands, form: Mapping[str, str]) -> dict[int, str]:
-    """The form's initiative uses, checked as :func:`rounds.submit_initiative` checks them (nothing
-    stored); raises the engine's OrderError / InputError."""
-    from bellica.engine.vae_victis.rounds.machine import require
-    from bellica.geo.errors import InputError
-
-    uses = initiative_from_form(r, commands, form)
-    if not uses:
-        require(c, r, "initiative")
-        raise InputError("the form gives no initiative use: it names none of your armies (fields initiative-ARMY)")
-    return initiative_checked(c, faction, uses, "the initiative form", r)
 
 
 def initiative_checked(c, faction: str | None, uses: Mapping[int, str], source: str, r=None) -> dict[int, str]:
@@ -135,55 +111,52 @@ def check_warnings(c, r, orders) -> tuple[list, list[str]]:
     return problems, warnings
 
 
-def _moves_problems(c, r, faction: str, commands: Commands, submitted_by: str, form: Mapping[str, str],
-                    warnings: list[str] | None) -> list:
-    """The moves stage's check: the form's syntax, then the armies whose fields parse in the position
-    too (so every problem shows at once), then the preview's verdict on the legal ones."""
+def _position_problems(c, r, faction: str | None, submitted_by: str, orders, source: str,
+                       warnings: list[str]) -> list:
+    """The problems the position finds in the armies whose orders parse (so every problem shows at
+    once), then the move preview's verdict on the legal ones (its warnings into ``warnings``)."""
     from bellica.engine.vae_victis.orders import OrderError, OrderProblem
     from bellica.engine.vae_victis.rounds.orders_step import order_events
     from bellica.geo.errors import InputError
 
-    orders, problems = orders_from_form(r, commands, form)
-    if not orders and not problems:
-        raise InputError(f"the form gives no orders: {faction} has no live army this round, or the form "
-                         "names none of its armies (fields moves-ARMY)")
-    if orders:
-        try:
-            order_events(c, r, orders, faction=faction, submitted_by=submitted_by, source="the order form")
-        except OrderError as err:
-            problems += list(err.problems)
-        except InputError as err:
-            problems.append(OrderProblem(None, "file", str(err)))
-        bad = {p.army for p in problems}
-        more, said = check_warnings(c, r, {a: o for a, o in orders.items() if a not in bad})
-        if warnings is not None:
-            warnings += said
-        problems += more
-    return problems
+    problems: list = []
+    try:
+        order_events(c, r, orders, faction=faction, submitted_by=submitted_by, source=source)
+    except OrderError as err:
+        problems += list(err.problems)
+    except InputError as err:
+        problems.append(OrderProblem(None, "file", str(err)))
+    bad = {p.army for p in problems}
+    live = {a.id for a in r.live_armies()}
+    more, said = check_warnings(c, r, {a: o for a, o in orders.items() if a not in bad and a in live})
+    warnings += said
+    return problems + more
 
 
-def check_orders(c, faction: str, commands: Commands, submitted_by: str, form: Mapping[str, str],
-                 warnings: list[str] | None = None) -> list:
-    """Every problem of the form's orders as the engine sees them now, nothing stored: the same
-    checks as a submission (syntax, the step, the reveal, legality with the faction's stored orders);
-    in the initiative stage, the initiative uses only.  The move preview adds its refusal of a move
-    past the army's MP, and its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
+def check_given(c, faction: str | None, submitted_by: str, orders, problems: list, source: str,
+                warnings: list[str], round_: int | None = None) -> list:
+    """Every problem of ``orders`` (and the syntax ``problems`` already found) as the engine sees
+    them now, nothing stored: the same checks as a submission (the step, the round, the mode, the
+    deadline, legality with the faction's stored orders), and the move preview's refusal of a move
+    past the army's MP; its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
     from bellica.engine.vae_victis.orders import OrderError, OrderProblem
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round, require
+    from bellica.engine.vae_victis.rounds.machine import read_round, require
     from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
     from bellica.geo.errors import InputError
 
     r = read_round(c)
     try:
-        if r.stage == STAGE_INITIATIVE:
-            initiative_orders(c, r, faction, commands, form)
-            return []
         require(c, r, "orders")
+        if round_ is not None and round_ != r.round:
+            raise InputError(f"{source} is for round {round_} but the campaign is in round {r.round}: fix its `round`")
         if orders_mode(r.snap) == COMMIT_REVEAL:
             raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
                              "and reveal it later (the forms on your page)")
-        refuse_after_deadline(r, None, "the order form")
-        return _moves_problems(c, r, faction, commands, submitted_by, form, warnings)
+        refuse_after_deadline(r, None, source)
+        if not orders and not problems:
+            raise InputError(f"{source} gives no orders: give at least one army's moves")
+        return list(problems) + (_position_problems(c, r, faction, submitted_by, orders, source, warnings)
+                                 if orders else [])
     except OrderError as err:
         return list(err.problems)
     except InputError as err:

@@ -125,6 +125,12 @@ class VaeVictisII(Ruleset):
 
         return form_note(campaign, signer, action.name)
 
+    def map_words(self, campaign, text: str) -> str:
+        """Its events and messages name hexes by H3 cell: a page names them as its map does (:mod:`.move_preview`)."""
+        from bellica.engine.vae_victis.move_preview import named
+
+        return named(campaign, text) or text
+
     def said(self, campaign, events: Sequence, viewer: str | None) -> list[str]:
         """A step's events in words (its bookkeeping notes left out), and the lines it tells as they are."""
         return [e if isinstance(e, str) else e.text for e in events if isinstance(e, str) or e.kind != "put_note"]

@@ -18,7 +18,7 @@ its parameters together (``--faction`` or ``--umpire``, one way of giving orders
 :class:`~bellica.engine.core.steps.ParamError`, a usage error; what is wrong inside an item
 (``ARMY=VALUE``, a percentage) is bad input, as inside an order (README.md, "Exit codes").
 
-``initiative``, ``choose`` and ``retreat`` are ``signed``: they are told who signed them
+``initiative``, ``orders`` (:mod:`.orders_steps`), ``choose`` and ``retreat`` are ``signed``: they are told who signed them
 (:class:`~bellica.engine.core.steps.Signer`), refuse an army the signer does not command (an army
 player's token commands some of its faction's) and record the signer as who gave them; their
 ``ARMY=VALUE`` parameters are keyed by army, so a page draws one field per army the signer
@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError, Signer
+from bellica.engine.vae_victis.orders_steps import (FACTION, ORDERS_FILE, ORDERS_PARAMS, UMPIRE_FLAG, check_orders_step,
+                                                   orders_step, preview_step)
 from bellica.geo.errors import InputError
 
 __all__ = ["ACTIONS", "army_items", "casualties_of", "shown", "status_data", "submitter"]
@@ -152,14 +154,7 @@ def _json_line(data) -> str:
     return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=str)
 
 
-# --- the parameters several steps share --------------------------------------------------------------
-
-#: The faction flag, to name it in a refusal (the command line's option is the generated actor's).
-FACTION = Param("faction", "The submitting faction.", flag="--faction")
-UMPIRE_FLAG = Param("umpire", "Submit as the umpire (recorded as \"umpire\"), for any army; refused in commit-reveal mode.",
-                    "flag", "--umpire")
-ORDERS_FILE = Param("orders_file", "A faction's TOML orders file (format: engine/vae_victis/orders.py).", flag="--file",
-                    metavar="FILE", server_file=True, example="roma.toml")
+# --- the parameters several steps share (FACTION, UMPIRE_FLAG, ORDERS_FILE: .orders_steps) -----------
 
 
 def submitter(actor: str | None, umpire: bool) -> tuple[str | None, str]:
@@ -246,47 +241,6 @@ def _check_initiative(c, actor, *, uses, umpire, signer=None):
 
 def _publish(c, _umpire):
     return _rounds().publish_initiative(c)
-
-
-ORDERS_WAYS = Param("items", "ARMY=MOVES items.", many=True)
-SEA_LINK = Param("sea_links", 'ZONE:STRUCTURE, a sea-zone logistics link to that town/city (repeatable), e.g. '
-                              '"Mare Sardoum:Caralis".', flag="--sea-link", many=True)
-MOVES = Param("moves", 'Moves as players write them: "3 3 5 0 5" ("" stands still).', flag="--moves", keeps_blank=True)
-
-
-def _orders(c, actor, *, items, orders_file, umpire, army, moves, initiative_use, assault, lift_siege, transfers,
-            sea_links):
-    from bellica.engine.vae_victis import orders as orders_mod
-
-    if sea_links and army is None:
-        raise ParamError(SEA_LINK, "--sea-link goes with --army N (or a file's sea_links)")
-    if sum([orders_file is not None, bool(items), army is not None]) != 1:
-        raise ParamError(ORDERS_WAYS, "give exactly one of: --file FILE, ARMY=MOVES items, or --army N --moves \"...\"")
-    round_, source, faction, file_faction = None, "the command line", actor, None
-    if orders_file is not None:
-        parsed = orders_mod.load_orders_file(_path(orders_file, "--file"))
-        file_faction, round_, given, source = parsed.faction, parsed.round, dict(parsed.orders), str(orders_file)
-    elif items:
-        given = orders_mod.orders_from_cli(items)
-    else:
-        if moves is None:
-            raise ParamError(MOVES, "--army needs --moves (\"\" to stand still)")
-        given = {army: orders_mod.army_orders_from_cli(
-            army, moves, initiative=initiative_use, lift_siege=lift_siege, assault=assault, transfers=transfers,
-            sea_links=sea_links)}
-    if orders_file is not None and file_faction is not None:
-        file_faction = _file_faction(c, file_faction, f"{orders_file} faction")
-        if faction is not None and file_faction != faction:
-            raise ParamError(FACTION, f"{orders_file} is for faction {file_faction!r}, not {faction!r}")
-        if not umpire:
-            faction = file_faction
-    if orders_file is not None and faction is None and not umpire:
-        raise ParamError(FACTION, f"{orders_file} names no `faction`: add faction = \"...\" to it, or give --faction F "
-                                  "(or --umpire)")
-    faction, by = submitter(faction, umpire)
-    events = _rounds().submit_orders(c, given, faction=faction, submitted_by=by, round=round_, source=source)
-    return [_stored("orders", [e for e in events if e.kind == "put_orders"]),
-            *(e.text for e in events if e.kind == "orders_revealed")]
 
 
 def _show(c, actor):
@@ -484,19 +438,10 @@ ACTIONS = (
            example="bellica round publish punic.duckdb"),
     Action("orders", "Step 1.3: movement, siege, assault and transfer orders, sealed from everyone (the umpire too) "
                      "until the reveal: the last army's orders, or `bellica round reveal` after the deadline.",
-           _orders, SIDE, (
-               ORDERS_WAYS, ORDERS_FILE, UMPIRE_FLAG,
-               Param("army", "One army's orders from the options below.", "whole", "--army"),
-               MOVES,
-               Param("initiative_use", "Initiative use (before publication only).  [default: strength]",
-                     flag="--initiative", default="strength"),
-               Param("assault", "Assault this besieged structure.", flag="--assault"),
-               Param("lift_siege", "Lift this army's siege.", "flag", "--lift-siege"),
-               Param("transfers", "TO:FP, FP given to army TO (repeatable).", flag="--transfer", many=True),
-               SEA_LINK,
-           ), details="Give a file, or ARMY=MOVES items, or --army with --moves and the other options.\n"
-                      "Nothing is stored unless every order is legal.",
-           umpire_too=True,
+           orders_step, SIDE, ORDERS_PARAMS,
+           details="Give a file, or ARMY=MOVES items (and --sea-links ARMY=ZONE:STRUCTURE), or --army with "
+                   "--moves and the other options.\nNothing is stored unless every order is legal.",
+           umpire_too=True, signed=True, check=check_orders_step, preview=preview_step,
            actor_help="The submitting faction: its armies only (default: the file's `faction`; or --umpire).",
            example="bellica round orders punic.duckdb --faction Roma \"9=3 3 5 0 5\" \"10=0\""),
     Action("show", "This round's orders; before the reveal only your faction's (the umpire sees who submitted, not "

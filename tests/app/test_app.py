@@ -42,7 +42,7 @@ def test_sign_in_sets_a_strict_http_only_cookie(camp):
     cookie = r.headers["set-cookie"]
     assert f"{COOKIE}={tokens['roma']}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
     r = c.get("/")
-    assert r.status_code == 200 and "signed in as <b>roma</b>" in r.text and 'id="moves-9"' in r.text
+    assert r.status_code == 200 and "signed in as <b>roma</b>" in r.text and 'id=\"orders-moves-9\"' in r.text
     assert "Secure" not in cookie  # plain HTTP on loopback: `bellica serve --secure-cookies` adds it
     c2 = client(path)
     form = c2.get("/").text  # the sign-in page: its form's check value, the same in a cookie (double submit)
@@ -139,7 +139,7 @@ def test_check_submit_replace_reveal(camp):
     assert carthago.post("/orders", data={"moves-1": "9 9"}, headers={"Accept": "application/json"}).json() == {
         "stored": [1], "revealed": True}
     page = roma.get("/").text
-    assert 'id="locked"' in page and "9 9" in page and 'id="orders"' not in page  # read-only, everyone's orders
+    assert 'id="locked"' in page and "9 9" in page and 'id="form-orders"' not in page  # read-only, everyone's orders
     r = roma.post("/orders", data={"moves-9": "3 3", "moves-10": ""})
     assert r.status_code == 400 and "revealed" in r.text
     assert "initiative strength, moves \"3\"" not in umpire.get("/").text
@@ -155,14 +155,16 @@ def test_a_declared_step_is_the_whole_factions_or_the_umpires(camp):
     (Scipio: roma's army 10) takes no step of the whole faction, and no form names a file on the server."""
     path, tokens = camp
     scipio, roma, umpire = (client(path, tokens[n]) for n in ("Scipio", "roma", "umpire"))
-    r = scipio.post("/step/orders", data={"items": "9=3 3\n10="})
+    r = scipio.post("/step/commit", data={"digest": "a" * 64})
     assert r.status_code == 403 and "commands army 10 only" in r.text
+    r = scipio.post("/step/orders", data={"moves": "9=3 3\n10="})  # orders are signed: its own armies' only
+    assert r.status_code == 400 and "army 9 is not one you command: give orders for your own armies only" in r.text
     r = roma.post("/step/orders", data={"orders_file": "/etc/passwd"}, headers={"Accept": "application/json"})
     assert r.status_code == 400 and "names a file on the server" in r.json()["error"]
     assert roma.post("/step/publish").status_code == 403  # the umpire's step
     page = umpire.get("/").text
     assert 'id="form-deadline"' in page and 'name="when_local"' in page and "--choices" not in page
-    r = roma.post("/step/orders", data={"items": "9=3\n10="}, follow_redirects=False)
+    r = roma.post("/step/orders", data={"moves": "9=3\n10="}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/turn?said=")
     assert "orders stored (sealed) for armies 9, 10</div>" in roma.get(r.headers["location"]).text  # no next step named
     # The deadline's picker, as the umpire's page posts it: a local time in a zone, given to the step in UTC.

@@ -50,9 +50,9 @@ def test_vae_victis_pages_have_no_level_a_violation(tmp_path, shared_playwright)
     tokens, first = field_campaign(path), field_campaign(early, publish=False)
 
     def refused(page):
-        page.fill("#moves-9", "3 3 q")
-        page.click("#submit")
-        page.locator("#submit-problems").wait_for()
+        page.fill("#orders-moves-9", "3 3 q")
+        page.click("#orders-button")
+        page.locator("#error").wait_for()  # the declared orders step refused: every problem said
     with running(create_app(path)) as url, running(create_app(early)) as url0, shared_playwright as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
@@ -72,8 +72,8 @@ def _battles(browser, url: str, tokens) -> list[str]:
     for who, moves in (("roma", "3 3"), ("carthago", "9 9")):
         page = browser.new_page()
         page.goto(f"{url}/?token={tokens[who]}")
-        page.fill(f"#moves-{9 if who == 'roma' else 1}", moves)
-        page.click("#submit")
+        page.fill(f"#orders-moves-{9 if who == 'roma' else 1}", moves)
+        page.click("#orders-button")
         page.locator("#message").wait_for()
         page.close()
 

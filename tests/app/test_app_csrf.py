@@ -43,7 +43,7 @@ def signed_in(path, token: str, **options) -> tuple[TestClient, str]:
 
 def _army_9(path, tokens) -> str:
     page = TestClient(create_app(path), headers={"Authorization": f"Bearer {tokens['roma']}"}).get("/").text
-    return page.split("army 9<br><small>")[1].split("</small>")[0]
+    return page.split('<label for="orders-moves-9">')[1].split("</label>")[0].removesuffix(")")
 
 
 def test_every_post_form_carries_the_sessions_check_value(camp):

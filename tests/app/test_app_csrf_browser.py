@@ -67,7 +67,7 @@ def attacker(host: str = "127.0.0.1"):
 def army_9_orders(url: str, token: str) -> str:
     """What Roma's own page says of army 9's orders ("no orders yet" or who sent them)."""
     page = httpx.get(f"{url}/", headers={"Authorization": f"Bearer {token}"}).text
-    return page.split("army 9<br><small>")[1].split("</small>")[0]
+    return page.split('<label for="orders-moves-9">')[1].split("</label>")[0].removesuffix(")")
 
 
 def attack(page, evil: str, path: str, app: str) -> int:
@@ -106,9 +106,9 @@ def test_cross_site_posts_are_refused(tmp_path, victim_host, shared_playwright):
             page.goto(f"{app}/")
             expect(page.locator("header")).to_contain_text("signed in as roma")
             # The real pages still work: the check as one types, then the submission.
-            page.fill("#moves-9", "3 3")
-            expect(page.locator("#check-state")).to_have_text("the orders are legal")
-            page.click("#submit")
+            page.fill("#orders-moves-9", "3 3")
+            expect(page.locator("#check-orders")).to_have_text("the orders are legal")
+            page.click("#orders-button")
             expect(page.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
             assert army_9_orders(url, tokens["roma"]).endswith("(sealed)")
             # The link, confirmed by the person at the keyboard, does sign in.

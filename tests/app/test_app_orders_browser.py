@@ -49,7 +49,7 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path, shared_pl
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"{url}/?token={tokens['roma']}")
             expect(page.locator("#initiative-uses-9")).to_be_visible()
-            assert page.locator("#moves-9").count() == 0  # moves only in the moves stage
+            assert page.locator("#orders-moves-9").count() == 0  # moves only in the moves stage
             _shot(page, "1-initiative")
             page.select_option("#initiative-uses-9", "strength")
             page.select_option("#initiative-uses-10", "strength")
@@ -68,36 +68,36 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path, shared_pl
             assert "revealed" not in page.locator("#round").inner_text()  # the initiative did not lock the round
             frame = page.frame_locator("#map")
             expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
-            army = frame.locator("path.plot-army-9")
+            army = frame.locator("path.plot-key-9")
             expect(army).to_have_count(1, timeout=20000)
             army.click()  # select army 9 on the map
-            expect(page.locator("#preview-9")).to_contain_text("ends at Roma")
+            expect(page.locator("#preview-orders-9")).to_contain_text("ends at Roma")
             _shot(page, "2-army-selected")
             frame.locator("path.plot-next.plot-clock-3").click()
-            expect(page.locator("#moves-9")).to_have_value("3")
-            expect(page.locator("#preview-9")).to_contain_text("10 left")
+            expect(page.locator("#orders-moves-9")).to_have_value("3")
+            expect(page.locator("#preview-orders-9")).to_contain_text("10 left")
             frame.locator("path.plot-next.plot-clock-1").click()
-            expect(page.locator("#moves-9")).to_have_value("3 1")
-            expect(page.locator("#preview-9")).to_contain_text("8 left")
-            expect(page.locator("#check-state")).to_have_text("the orders are legal")
+            expect(page.locator("#orders-moves-9")).to_have_value("3 1")
+            expect(page.locator("#preview-orders-9")).to_contain_text("8 left")
+            expect(page.locator("#check-orders")).to_have_text("the orders are legal")
             _shot(page, "3-move-plotted")
             frame.locator("path.plot-end").click()  # a click on the end takes the last move back
-            expect(page.locator("#moves-9")).to_have_value("3")
+            expect(page.locator("#orders-moves-9")).to_have_value("3")
             frame.locator("path.plot-next.plot-clock-1").click()
-            expect(page.locator("#moves-9")).to_have_value("3 1")
+            expect(page.locator("#orders-moves-9")).to_have_value("3 1")
 
-            page.click("#plot-10")  # army 10 walks to and fro until its 12 MP are spent
-            expect(page.locator("#preview-10")).to_contain_text("ends at Ostia")
+            page.click("#plot-orders-10")  # army 10 walks to and fro until its 12 MP are spent
+            expect(page.locator("#preview-orders-10")).to_contain_text("ends at Ostia")
             for k, clock in enumerate((3, 9, 3, 9, 3, 9), 1):
                 frame.locator(f"path.plot-next.plot-clock-{clock}").click()
-                expect(page.locator("#preview-10")).to_contain_text(f"{12 - 2 * k} left")
+                expect(page.locator("#preview-orders-10")).to_contain_text(f"{12 - 2 * k} left")
             frame.locator("path.plot-next.plot-clock-3").click()  # past its MP: refused at that click
-            expect(page.locator("#preview-10 .click-refused")).to_contain_text("only 0 of the army's 12 MP are left")
-            expect(page.locator("#moves-10")).to_have_value("3 9 3 9 3 9")
+            expect(page.locator("#preview-orders-10 .click-refused")).to_contain_text("only 0 of the army's 12 MP are left")
+            expect(page.locator("#orders-moves-10")).to_have_value("3 9 3 9 3 9")
             _shot(page, "4-click-past-mp-refused")
-            page.click("#submit")
+            page.click("#orders-button")
             expect(page.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
-            expect(page.locator("#moves-9")).to_have_value("3 1")
+            expect(page.locator("#orders-moves-9")).to_have_value("3 1")
             _shot(page, "5-submitted")
             assert outside == [] and errors == []
         finally:
@@ -124,9 +124,9 @@ def test_navy_at_sea_is_warned_on_the_map_before_submission(tmp_path, shared_pla
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"{url}/?token={tokens['roma']}")
             frame = page.frame_locator("#map")
-            expect(frame.locator("path.plot-army-10")).to_have_count(1, timeout=30000)
-            page.click("#plot-10")
-            expect(page.locator("#preview-10")).to_contain_text("ends at Ostia")
+            expect(frame.locator("path.plot-key-10")).to_have_count(1, timeout=30000)
+            page.click("#plot-orders-10")
+            expect(page.locator("#preview-orders-10")).to_contain_text("ends at Ostia")
             box = page.locator("#map").bounding_box()  # drag the sea out from under the legend
             x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
             page.mouse.move(x, y)
@@ -134,12 +134,12 @@ def test_navy_at_sea_is_warned_on_the_map_before_submission(tmp_path, shared_pla
             page.mouse.move(x + 300, y, steps=8)
             page.mouse.up()
             frame.locator("path.plot-next.plot-clock-9").click()  # embarks onto the Coast hex
-            expect(page.locator("#moves-10")).to_have_value("9")
+            expect(page.locator("#orders-moves-10")).to_have_value("9")
             frame.locator("path.plot-next.plot-clock-9").click()  # on to the Sea hex
-            expect(page.locator("#moves-10")).to_have_value("9 9")
-            expect(page.locator("#preview-10")).to_contain_text("ends on a Sea hex")
-            expect(page.locator("#warnings")).to_contain_text("army 10: it ends on a Sea hex")
-            expect(page.locator("#check-state")).to_have_text("the orders are legal")
+            expect(page.locator("#orders-moves-10")).to_have_value("9 9")
+            expect(page.locator("#preview-orders-10")).to_contain_text("ends on a Sea hex")
+            expect(page.locator("#warnings-orders")).to_contain_text("army 10: it ends on a Sea hex")
+            expect(page.locator("#check-orders")).to_have_text("the orders are legal")
             _shot(page, "6-navy-at-sea-warned")
             assert outside == [] and errors == []
         finally:

@@ -38,7 +38,7 @@ def test_initiative_stage_shows_only_a_choice_of_the_legal_uses(unpublished):
     path, tokens = unpublished
     page = client(path, tokens["roma"]).get("/").text
     assert '<select name="uses-9" id="initiative-uses-9">' in page and '<option value="strength"' in page
-    assert 'id="moves-9"' not in page and 'id="sea-9"' not in page  # moves only in the moves stage
+    assert 'id=\"orders-moves-9\"' not in page and 'id=\"orders-sea-9\"' not in page  # moves only in the moves stage
     assert '<label for="initiative-uses-9">' in page
     r = client(path, tokens["roma"]).post("/check/initiative", data={"uses-9": "Mare Nostrum"})
     assert not r.json()["ok"] and "Mare Nostrum" in r.text
@@ -62,7 +62,7 @@ def test_initiative_lock_submitting_initiative_never_stores_moves(unpublished):
     assert umpire.post("/umpire/step", data={"step": "publish"}).status_code == 200
     page = roma.get("/").text
     assert "every army's orders are in" not in page and "revealed and locked" not in page
-    assert 'id="moves-9"' in page and 'id="initiative-uses-9"' not in page  # the moves stage still takes moves
+    assert 'id=\"orders-moves-9\"' in page and 'id="initiative-uses-9"' not in page  # the moves stage still takes moves
     r = roma.post("/orders", data={"moves-9": "3", "moves-10": ""})
     assert r.status_code == 200 and "orders stored (sealed) for armies 9, 10" in r.text
     assert "revealed and locked" not in r.text  # carthago's moves are not in yet
@@ -170,9 +170,14 @@ def test_the_preview_answers_only_for_your_own_armies(seaside):
     assert client(path, tokens["umpire"]).post("/api/preview", data={"army": "9", "moves": ""}).status_code == 403
     assert client(path).post("/api/preview", data={"army": "9", "moves": ""}).status_code == 401
     page = client(path, tokens["roma"]).get("/").text
-    assert '<script src="/static/orders_map.js"></script>' in page and 'id="army-data"' in page
-    js = client(path, tokens["roma"]).get("/static/orders_map.js")
-    assert js.status_code == 200 and "javascript" in js.headers["content-type"] and "/api/preview" in js.text
+    assert '<script defer src="/static/keyed_map.js"></script>' in page  # the declared step's preview, plotted
+    assert 'data-preview="/preview/orders" data-preview-param="moves"' in page
+    js = client(path, tokens["roma"]).get("/static/keyed_map.js")
+    assert js.status_code == 200 and "javascript" in js.headers["content-type"] and "form[data-preview]" in js.text
+    r = client(path, tokens["roma"]).post("/preview/orders", data={"key": "1", "text": "9"})  # the step's own URL
+    assert r.status_code == 403 and "not one of your live armies" in r.json()["error"]
+    j = client(path, tokens["roma"]).post("/preview/orders", data={"key": "9", "text": "3 3"}).json()
+    assert j["end"]["name"] == "Capua 9 9" and j["text"] == "3 3" and j["notes"][0]["text"].startswith("ends at Capua 9 9")
 
 
 def test_an_army_in_a_port_may_embark_by_a_click(seaside):

@@ -145,7 +145,7 @@ def test_army_players_command_only_their_armies(tmp_path, capsys):
     assert line.endswith("(armies 9 of roma)")
     scipio = client(path, line.split("token=")[1].split()[0])
     page = scipio.get("/").text
-    assert "signed in as <b>Scipio</b>" in page and 'id="moves-9"' in page and 'id="moves-10"' not in page
+    assert "signed in as <b>Scipio</b>" in page and 'id=\"orders-moves-9\"' in page and 'id=\"orders-moves-10\"' not in page
     r = scipio.post("/orders", data={"moves-10": "3"})  # army 10 is the faction's, not Scipio's
     assert r.status_code == 400 and "names none of your armies" in r.text
     r = scipio.post("/orders", data={"moves-9": "3"}, headers=JSON)
@@ -162,7 +162,7 @@ def test_commit_reveal_through_the_app(tmp_path):
     tokens = field_campaign(path, orders_mode="commit-reveal")
     roma, carthago = client(path, tokens["roma"]), client(path, tokens["carthago"])
     page = roma.get("/").text
-    assert 'id="commit"' in page and 'id="orders"' not in page and "[armies.9]" in page
+    assert 'id="commit"' in page and 'id="form-orders"' not in page and "[armies.9]" in page
     files = {"roma": 'faction = "roma"\nround = 1\n[armies.9]\nmoves = "3"\n[armies.10]\nmoves = ""\n',
              "carthago": '[armies.1]\nmoves = "9"\n'}
     # What `bellica round commitment` computes on each player's own machine:

@@ -70,16 +70,16 @@ def _click_hexes(page, army: int, clocks, expect) -> None:
     for clock in clocks:
         frame.locator(f"path.plot-next.plot-clock-{clock}").click()
         done.append(str(clock))
-        expect(page.locator(f"#moves-{army}")).to_have_value(" ".join(done))
+        expect(page.locator(f"#orders-moves-{army}")).to_have_value(" ".join(done))
 
 
 def _centre_on(page, army: int) -> None:
     """Centre the map on ``army``'s hex, so the hexes it is plotted into lie clear of the map's
     legend and layer control (a view change, no order: a drag that began on a plotted hex would
     not pan, and the click then fell on a control)."""
-    import json
-
-    h = next(a for a in json.loads(page.locator("#army-data").text_content()) if a["id"] == army)
+    h = page.evaluate("""(key) => fetch('/preview/orders', {method: 'POST', body: new URLSearchParams({key: key}),
+        headers: {'X-CSRF-Token': document.querySelector('#form-orders input[name=csrf]').value,
+                  'Accept': 'application/json'}}).then(r => r.json())""", str(army))["start"]  # where it stands
     lat, lng = (sum(p[i] for p in h["outline"]) / len(h["outline"]) for i in (0, 1))
     frame = next(f for f in page.frames if f.url.endswith("/map"))
     frame.evaluate("""([lat, lng]) => { for (const k in window) {
@@ -108,38 +108,39 @@ def _roma_orders(roma, expect) -> None:
     expect(roma.locator("#round")).to_contain_text("(moves)")
     frame = roma.frame_locator("#map")
     expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
-    army = frame.locator("path.plot-army-9")
+    army = frame.locator("path.plot-key-9")
     expect(army).to_have_count(1, timeout=20000)
     _centre_on(roma, 9)
     army.click()  # a land move: Roma towards Capua
-    expect(roma.locator("#preview-9")).to_contain_text("ends at Roma")
+    expect(roma.locator("#preview-orders-9")).to_contain_text("ends at Roma")
     _click_hexes(roma, 9, (3, 3), expect)
-    expect(roma.locator("#preview-9")).to_contain_text("8 left")
+    expect(roma.locator("#preview-orders-9")).to_contain_text("8 left")
     _centre_on(roma, 10)
-    roma.click("#plot-10")  # army 10 embarks at Ostia and sails along the coast
-    expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
+    roma.click("#plot-orders-10")  # army 10 embarks at Ostia and sails along the coast
+    expect(roma.locator("#preview-orders-10")).to_contain_text("ends at Ostia")
     _click_hexes(roma, 10, (9, 11), expect)
-    expect(roma.locator("#preview-10")).to_contain_text("NMP")
-    expect(roma.locator("#preview-10")).not_to_contain_text("Sea hex")  # it ends on a Coast hex: nothing lost
-    roma.select_option("#sea-pick-10", "Mare Tyrrhenum:Ostia")  # a sea link, chosen from its list
-    expect(roma.locator("#sea-10")).to_have_value("Mare Tyrrhenum:Ostia")
-    expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+    expect(roma.locator("#preview-orders-10")).to_contain_text("NMP")
+    expect(roma.locator("#preview-orders-10")).not_to_contain_text("Sea hex")  # it ends on a Coast hex: nothing lost
+    assert roma.locator("#orders-sea-10-list option").evaluate_all("os => os.map(o => o.value)") == ["Mare Tyrrhenum:Ostia"]
+    roma.fill("#orders-sea-10", "Mare Tyrrhenum:Ostia")  # a sea link, the one its list offers
+    expect(roma.locator("#orders-sea-10")).to_have_value("Mare Tyrrhenum:Ostia")
+    expect(roma.locator("#check-orders")).to_have_text("the orders are legal")
     _shot(roma, "3-orders-plotted")
-    roma.click("#submit")
+    roma.click("#orders-button")
     expect(roma.locator("#message")).to_contain_text("orders stored (sealed) for armies 9, 10")
 
 
 def _carthago_orders(carthago, expect) -> None:
     carthago.goto(carthago.url.split("?")[0])
     frame = carthago.frame_locator("#map")
-    army = frame.locator("path.plot-army-1")
+    army = frame.locator("path.plot-key-1")
     expect(army).to_have_count(1, timeout=30000)
     _centre_on(carthago, 1)
     army.click()
-    expect(carthago.locator("#preview-1")).to_contain_text("ends at Capua")
+    expect(carthago.locator("#preview-orders-1")).to_contain_text("ends at Capua")
     _click_hexes(carthago, 1, (9, 9), expect)
-    carthago.click("#submit")  # the last orders in: the round's orders are revealed and locked
-    expect(carthago.locator("#message")).to_contain_text("revealed and locked")
+    carthago.click("#orders-button")  # the last orders in: the round's orders are revealed and locked
+    expect(carthago.locator("#message")).to_contain_text("revealed to every faction and locked")
     expect(carthago.locator("#revealed")).to_contain_text("Mare Tyrrhenum:Ostia")
     _shot(carthago, "4-revealed")
 
@@ -264,15 +265,15 @@ def test_a_strait_is_crossed_by_one_click(tmp_path, shared_playwright):
             outside: list[str] = []
             errors: list[str] = []
             roma = _page(browser, url, tokens["roma"], outside, errors)
-            expect(roma.frame_locator("#map").locator("path.plot-army-10")).to_have_count(1, timeout=30000)
+            expect(roma.frame_locator("#map").locator("path.plot-key-10")).to_have_count(1, timeout=30000)
             _centre_on(roma, 10)
-            roma.click("#plot-10")
-            expect(roma.locator("#preview-10")).to_contain_text("ends at Ostia")
+            roma.click("#plot-orders-10")
+            expect(roma.locator("#preview-orders-10")).to_contain_text("ends at Ostia")
             roma.frame_locator("#map").locator("path.plot-cross-9-7").click()
-            expect(roma.locator("#moves-10")).to_have_value("9 7")
-            expect(roma.locator("#preview-10")).to_contain_text("clock 9: Ostia 7 9 (across the strait at Ostia 9)")
-            expect(roma.locator("#preview-10")).to_contain_text("crossed the strait at Ostia 9 into Ostia 7 9")
-            expect(roma.locator("#check-state")).to_have_text("the orders are legal")
+            expect(roma.locator("#orders-moves-10")).to_have_value("9 7")
+            expect(roma.locator("#preview-orders-10")).to_contain_text("clock 9: Ostia 7 9 (across the strait at Ostia 9)")
+            expect(roma.locator("#preview-orders-10")).to_contain_text("crossed the strait at Ostia 9 into Ostia 7 9")
+            expect(roma.locator("#check-orders")).to_have_text("the orders are legal")
             _shot(roma, "strait-crossed-by-a-click")
             assert outside == [] and errors == []
         finally:

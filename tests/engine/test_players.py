@@ -85,7 +85,7 @@ class Fixed:
 def test_a_bots_orders_take_the_persons_path(monkeypatch):
     c, _ = field()
     rounds.publish_initiative(c)
-    kinds = {"fixed": lambda: Fixed(Answer("orders", {"items": ["1=9 9", "2="]}, ("to the west",)))}
+    kinds = {"fixed": lambda: Fixed(Answer("orders", {"moves": ["1=9 9", "2="]}, ("to the west",)))}
     monkeypatch.setattr(type(c.ruleset), "bots", lambda self: kinds)
     before = len(c.events())
     played = play_seat(c, "carthago", "fixed")
@@ -94,7 +94,7 @@ def test_a_bots_orders_take_the_persons_path(monkeypatch):
     assert stored[0].data["moves"] == "9 9" and stored[0].data["submitted_by"] == "carthago"  # as `--faction carthago`
     assert played.told == ("orders stored (sealed) for armies 1, 2",)
     # Illegal orders are refused with the person's error, and nothing of them is stored.
-    kinds["fixed"] = lambda: Fixed(Answer("orders", {"items": ["1=9 9", "9=1"]}))
+    kinds["fixed"] = lambda: Fixed(Answer("orders", {"moves": ["1=9 9", "9=1"]}))
     n = len(c.events())
     with pytest.raises(IllegalOrderError, match="army 9 is not in carthago"):
         play_seat(c, "carthago", "fixed")
