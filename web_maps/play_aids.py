@@ -50,12 +50,12 @@ silent, stated here and in docs of the maps:
 from __future__ import annotations
 
 import json
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 import duckdb
 
-from bellica.geo.hex_names import read_hex_name
+from bellica.geo.hex_names import name_hexes, read_hex_name
 from bellica.geo.logs import logger
 from bellica.schema import existing_columns, existing_tables
 
@@ -149,26 +149,6 @@ def read_sides(con) -> dict[str, list[tuple[int, str]]]:
     for cell, nbr, clock in _rows(con, "SELECT cell, neighbor, clock FROM hex_neighbors ORDER BY cell, clock, neighbor"):
         sides[cell].append((int(clock), nbr))
     return dict(sides)
-
-
-def name_hexes(cells, sides: dict[str, list[tuple[int, str]]], structures: list[tuple[str, str]]) -> dict[str, str]:
-    """cell -> its name (see the module doc): nearest structure, then the clock walk from it."""
-    on_map = set(cells)
-    names: dict[str, str] = {}
-    queue = deque()
-    for name, cell in sorted(structures):
-        if cell in on_map and cell not in names:
-            names[cell] = name
-            queue.append(cell)
-    while queue:
-        cell = queue.popleft()
-        for clock, nbr in sides.get(cell, ()):
-            if nbr in on_map and nbr not in names:
-                names[nbr] = f"{names[cell]} {clock}"
-                queue.append(nbr)
-    for cell in on_map:
-        names.setdefault(cell, cell)
-    return names
 
 
 @dataclass

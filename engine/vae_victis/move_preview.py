@@ -16,7 +16,7 @@ lines of logistics, and it answers only for an army the signer commands.  Other 
 in the preview: their moves may stop this one earlier, never let it go further.
 
 Hexes are named as the map's tooltips name them (:func:`hex_name`: the nearest structure and the
-clock walk from it, the maps' own ``name_hexes``), with the H3 id only as a tooltip.
+clock walk from it, the maps' own ``name_hexes`` of geo/hex_names.py), with the H3 id only as a tooltip.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ __all__ = ["hex_name", "hex_names", "hex_json", "named", "preview_answer", "prev
 
 def hex_names(board) -> dict[str, str]:
     """cell -> its name on the map, computed once per board (kept in ``board.derived``).  The names
-    are the maps' own (web_maps/play_aids.py): a page's words must name a hex as its map's tooltip does."""
+    are the maps' own (geo/hex_names.py): a page's words must name a hex as its map's tooltip does."""
     names = board.derived.get("app.hex_names")
     if names is None:
-        from bellica.web_maps.play_aids import name_hexes
+        from bellica.geo.hex_names import name_hexes
 
         sides = {cell: sorted(by_clock.items()) for cell, by_clock in board.sides.items()}
         structures = sorted((s.name, s.cell) for s in board.structures.values() if s.cell is not None)
