@@ -101,6 +101,8 @@ class Field:
     choices: tuple[tuple[str, str], ...] = ()
     #: What a ticked box sends (a box of a list parameter: its item); empty: "on".
     sends: str = ""
+    #: Never posted (``Param.local``): the field has no name, only ``data-name`` for the page's script.
+    local: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,10 @@ class StepForm:
     #: The keyed parameter whose items the step previews for the map (``POST /preview/NAME``,
     #: :mod:`.key_preview`): a button to plot each of its fields; empty: none.
     preview: str = ""
+    #: Some fields stay in the browser (``Param.local``), or take a file's text the browser may have
+    #: kept: the page's commitment script (static/commit_digest.js) makes a digest from the former
+    #: and fills in the latter at the reveal.
+    local: bool = False
 
 
 def _typed_text(value: Any) -> str:
@@ -143,7 +149,7 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
         return _time_field(step, param, typed, invalid)
     if param.kind == "flag":
         widget, value = "checkbox", ("on" if param.parse(given) else "") if typed is not None else ""
-    elif param.repeats:
+    elif param.repeats or param.multiline:
         widget = "textarea"
     elif offered is not None and param.kind == "text":
         widget, options = "text", tuple(str(o) for o in offered)  # suggestions: any text may still be typed
@@ -159,8 +165,9 @@ def field_of(step: str, param, factions: Sequence[str], typed: Mapping[str, Any]
         placeholder = "one a line"
     hint = f"one a line, from: {', '.join(map(str, offered))}" if param.repeats and offered else ""
     return Field(id=f"{step}-{param.name}", name=param.name, label=web_words(param.help), widget=widget, placeholder=placeholder,
-                 value=value, options=options, required=param.required and param.kind != "flag",
-                 invalid=invalid == param.name, hint=hint)
+                 value="" if param.local else value, options=options,
+                 required=param.required and param.kind != "flag" and not param.local,
+                 invalid=invalid == param.name, hint=hint, local=param.local)
 
 
 def offered_fields(step: str, param, offers, typed: Mapping[str, Any] | None, invalid: str = "") -> tuple[Field, ...]:
@@ -178,9 +185,10 @@ def offered_fields(step: str, param, offers, typed: Mapping[str, Any] | None, in
             choices = (("", o.none),) if o.none or o.options is None else ()
             choices += tuple(o.options or ())
             out.append(Field(id=f"{step}-{name}", name=name, label=web_words(o.label),
-                             widget="select" if o.options is not None else "text", value=value.strip(),
+                             widget="select" if o.options is not None else "text",
+                             value="" if param.local else value.strip(),
                              choices=choices if o.options is not None else (), invalid=invalid == param.name,
-                             options=tuple(o.suggested) if o.options is None else ()))
+                             options=tuple(o.suggested) if o.options is None else (), local=param.local))
         else:
             ticked = _items_of((typed or {}).get(param.name)) if typed is not None else ([o.key] if o.value else [])
             out.append(Field(id=f"{step}-{param.name}-{i}", name=param.name, label=web_words(o.label), widget="checkbox",
@@ -241,7 +249,8 @@ def forms_of(c, ident: Identity, *, failed: str | None = None, typed: Mapping[st
         previewed = preview_param(action)
         out.append(StepForm(action.name, web_words(action.summary), web_words(action.details), fields,
                             action.who == UMPIRE, plot, web_words(map_words(c, ruleset.form_note(c, signer, action))),
-                            action.check is not None, previewed.name if previewed is not None else ""))
+                            action.check is not None, previewed.name if previewed is not None else "",
+                            any(p.local or p.multiline for p in params)))
     return out
 
 
@@ -365,6 +374,8 @@ def _typed_input(c, action, given: Mapping[str, Any]) -> dict[str, Any]:
     from bellica.engine.core.steps import keyed_fields, parse_input
 
     ruleset = c.ruleset
+    local = {p.name for p in action.params if p.local}  # the browser's own, never read from a page
+    given = {k: v for k, v in given.items() if k not in local and k.split("-")[0] not in local}
     given = keyed_fields(action, given)
     given = {**given, **{p.name: utc_text(given, p.name) for p in action.params if p.kind == "time"}}
     return parse_input(action, given, ruleset.factions(c), ruleset.faction_flag.lstrip("-"))
@@ -542,6 +553,7 @@ def routes(access) -> list[Route]:
 
     return [*step_preview.routes(access),  # the map's clicks, checked by the step itself
             *key_preview.routes(access),  # a keyed item previewed by its step, plotted on the map
+            Route("/static/commit_digest.js", key_preview.static_script("commit_digest.js"), methods=["GET"]),
             Route("/turn", turn_page, methods=["GET"]),
             Route("/api/status", api_status, methods=["GET"]),
             Route("/api/steps", api_steps, methods=["GET"]),

@@ -34,9 +34,8 @@ from bellica.app.web_words import web_words
 __all__ = ["home_page", "player_page", "umpire_page", "routes"]
 
 BOTH = ("player", "umpire")
-#: The declared steps a player's page draws as their forms (the commit-reveal forms are still this
-#: module's own).
-PLAYER_STEPS = ("initiative", "orders", "choose", "retreat")
+#: The declared steps a player's page draws as their forms.
+PLAYER_STEPS = ("initiative", "orders", "commit", "reveal-orders", "choose", "retreat")
 
 
 def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "", sql_html: str = "",
@@ -90,7 +89,7 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     the order form (or the commit-reveal forms, or the orders as the engine shows them once
     locked), battles, the choose step's form, map, log; a refused declared step (``failed``) keeps
     what was typed into it (``step_typed``, ``invalid`` the field it names)."""
-    from bellica.app.adjudication import battles_section, commit_reveal_section
+    from bellica.app.adjudication import battles_section
     from bellica.app.step_forms import forms_of
     from bellica.engine.vae_victis import rounds
     from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
@@ -110,7 +109,8 @@ def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, prob
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
                   status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
                   problems=list(problems), deadline_local=_deadline_iso(status.deadline),
-                  commit_reveal=Markup(commit_reveal_section(c, ident, typed)) if commit_reveal else None,
+                  commit_reveal=commit_reveal, faction=f,
+                  commit_forms=[steps[n] for n in ("commit", "reveal-orders") if n in steps],
                   moving=moving, orders_forms=[steps["orders"]] if "orders" in steps else [],
                   initiative=initiative and not commit_reveal and open_now,
                   initiative_forms=[steps["initiative"]] if "initiative" in steps else [],
@@ -423,6 +423,7 @@ def routes(access: CampaignAccess) -> list[Route]:
         # /retreat (field army) is the declared retreat step, for scripts that post it.
         Route("/retreat", step_endpoint(access, home_page, name="retreat"), methods=["POST"]),
         Route("/choices", step_endpoint(access, home_page, name="choose", adapt=_choice_fields), methods=["POST"]),
-        Route("/commit", action(access, ("player",), adjudication.post_commit), methods=["POST"]),
-        Route("/reveal-orders", action(access, ("player",), adjudication.post_reveal), methods=["POST"]),
+        # /commit (field digest) and /reveal-orders (orders, secret): the declared steps, for scripts.
+        Route("/commit", step_endpoint(access, home_page, name="commit"), methods=["POST"]),
+        Route("/reveal-orders", step_endpoint(access, home_page, name="reveal-orders"), methods=["POST"]),
     ]

@@ -139,6 +139,12 @@ class Param:
     #: the same thing (an army's ``--moves`` with ``--army`` on the command line, its ``moves-ARMY``
     #: field on a page); a page posting it anyway is still read by :meth:`parse`.
     on_page: bool = True
+    #: A page draws it but never posts it: its value stays in the browser, for the page's own script
+    #: (a commitment's moves and secret, from which the browser makes the digest: the server must
+    #: not hold them before the reveal).  A page's step never reads it, even if posted.
+    local: bool = False
+    #: A ``text`` of several lines (a file's text): a page draws a text area, the value kept whole.
+    multiline: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -238,7 +238,31 @@ def _sea_fields(campaign, r, faction: str, mine) -> tuple:
                             suggested=links) for a in mine)
 
 
+def commit_reveal_open(campaign, step: str, viewer: str | None) -> bool:
+    """Whether ``step`` (``commit`` or ``reveal-orders``) is open now in a commit-reveal round: the
+    commitments until the reveal window opens, then each faction's reveal until it has revealed."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, REVEAL_NOTE, REVEALS_NOTE, is_locked, orders_mode
+
+    r = read_round(campaign)
+    if orders_mode(r.snap) != COMMIT_REVEAL or is_locked(r):
+        return False
+    window = r.note(REVEAL_NOTE) is not None
+    if step == "commit":
+        return not window
+    return window and viewer not in (r.note(REVEALS_NOTE) or {})
+
+
+def _commit_fields(campaign, r, faction: str, mine) -> tuple:
+    """A move field per army, for the browser to make the commitment from (never posted)."""
+    from bellica.engine.core.steps import FieldOffer
+
+    return tuple(FieldOffer(str(a.id), f"moves of army {a.id} (clock positions, empty stands still; at {a.cell})")
+                 for a in mine)
+
+
 _PLAYER_FIELDS = {
+    ("commit", "moves"): _commit_fields,
     ("orders", "moves"): _moves_fields,
     ("orders", "sea"): _sea_fields,
     ("retreat", "army"): _retreat_boxes,
@@ -257,6 +281,8 @@ def form_note(campaign, signer, step: str) -> str:
 
     if signer is None or signer.role != "player":
         return ""
+    if step in ("commit", "reveal-orders"):
+        return _commit_note(campaign, signer, step)
     if step == "orders":
         return ("Your orders are sealed: no other faction, nor the umpire, reads them before the reveal (every "
                 "army's orders in, or the deadline); a new submission replaces your earlier one until then. An "
@@ -267,3 +293,19 @@ def form_note(campaign, signer, step: str) -> str:
     state = (f"given{f' by {by}' if by != signer.faction else ''} (sealed until administration); "
              "you may change them until the umpire runs administration") if by is not None else "not given yet"
     return f"your choices: {state}. Yours stand for your armies in place of the umpire's."
+
+
+def _commit_note(campaign, signer, step: str) -> str:
+    """Where the signer's faction stands in a commit-reveal round (its own commitment, never another's)."""
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.reveal import COMMITMENTS_NOTE
+
+    mine = (read_round(campaign).note(COMMITMENTS_NOTE) or {}).get(signer.faction)
+    state = f"{signer.faction} has committed (digest {mine[:16]}...)" if mine else f"{signer.faction} has not committed"
+    if step == "reveal-orders":
+        return (f"{state}; the reveal window is open: give the orders file you committed to, exactly, and its secret "
+                "(filled in from this browser when it made the digest).")
+    return (f"{state}. This campaign takes orders in commit-reveal mode: the server never holds your orders before "
+            "the reveal. Give your moves and a secret and press \u201cmake the digest\u201d: this page makes your orders "
+            "file and its digest in your browser, and keeps the file and the secret in it for the reveal; only the "
+            "digest is sent when you commit (a digest made elsewhere may be pasted too).")

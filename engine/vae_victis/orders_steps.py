@@ -26,7 +26,8 @@ from typing import Any
 
 from bellica.engine.core.steps import Param, ParamError
 
-__all__ = ["FACTION", "ORDERS_FILE", "ORDERS_PARAMS", "UMPIRE_FLAG", "check_orders_step", "orders_step", "preview_step"]
+__all__ = ["COMMIT_PARAMS", "FACTION", "ORDERS_FILE", "ORDERS_PARAMS", "REVEAL_PARAMS", "UMPIRE_FLAG", "check_orders_step",
+           "commit_step", "commitment_step", "orders_step", "preview_step", "reveal_orders_step"]
 
 #: The faction flag, to name it in a refusal (the command line's option is the generated actor's).
 FACTION = Param("faction", "The submitting faction.", flag="--faction")
@@ -144,3 +145,73 @@ def preview_step(c, actor, key, text, signer=None):
     from bellica.engine.vae_victis.move_preview import preview_orders
 
     return preview_orders(c, actor, key, text, signer)
+
+
+# --- commit-reveal: the commitment and the reveal --------------------------------------------------------
+
+DIGEST = Param("digest", "The commitment (64 hex digits) of your orders and secret, made on your machine "
+                         "(`bellica round commitment`, or this page's own script).", flag="--digest")
+#: Local on a page: the browser makes the digest from them, and neither reaches the server before the reveal.
+COMMIT_MOVES = Param("moves", "ARMY=MOVES items to compute the commitment from (with --secret), as orders give them.",
+                     keyed="army", keeps_blank=True, metavar="ITEMS", example="9=3 3", local=True)
+COMMIT_PARAMS = (
+    DIGEST,
+    COMMIT_MOVES,
+    Param("orders_file", "Or compute it here from the orders file ...", flag="--file", metavar="FILE", server_file=True),
+    Param("secret", "... and the secret (only the digest is stored): a long random one, kept until the reveal.",
+          flag="--secret", local=True),
+)
+REVEAL_ORDERS = Param("orders", "The orders file committed to, exactly as it was (its text).", flag="--orders",
+                      multiline=True)
+REVEAL_PARAMS = (
+    Param("orders_file", "The orders file committed to.", flag="--file", metavar="FILE", server_file=True),
+    REVEAL_ORDERS,
+    Param("secret", "The secret committed with it.", flag="--secret", required=True),
+)
+
+
+def _orders_of(orders_file):
+    from bellica.engine.vae_victis import orders as orders_mod
+
+    return orders_mod.load_orders_file(_steps()._path(orders_file, "--file"))
+
+
+def commitment_step(_none, _umpire, *, orders_file, secret):
+    return [_steps()._rounds().orders_commitment(dict(_orders_of(orders_file).orders), secret)]
+
+
+def commit_step(c, actor, *, digest, moves, orders_file, secret):
+    """A faction's commitment: the digest given, or computed here from a file or ARMY=MOVES items and the secret."""
+    from bellica.engine.vae_victis.order_form import orders_from_items
+    from bellica.engine.vae_victis.orders import OrderSyntaxError
+
+    ways = sum([digest is not None, orders_file is not None, bool(moves)])
+    if ways != 1 or (digest is None) == (secret is None):
+        raise ParamError(DIGEST, "give --digest D, or --file FILE (or ARMY=MOVES items) with --secret S")
+    rounds = _steps()._rounds()
+    if orders_file is not None:
+        digest = rounds.orders_commitment(dict(_orders_of(orders_file).orders), secret)
+    elif moves:
+        orders, problems = orders_from_items(moves, {})
+        if problems:
+            raise OrderSyntaxError(problems, "the command line")
+        digest = rounds.orders_commitment(orders, secret)
+    return rounds.commit_orders(c, actor, digest, submitted_by=actor)
+
+
+def reveal_orders_step(c, actor, *, orders_file, orders, secret):
+    """A faction's reveal: the orders committed to (a file on the command line, or its text) and the secret."""
+    from bellica.engine.vae_victis.order_form import revealed_orders
+
+    s = _steps()
+    if (orders_file is None) == (orders is None):
+        raise ParamError(REVEAL_ORDERS, "give the orders committed to: --file FILE, or their text (--orders TEXT)")
+    if orders is not None:  # the text of the file, as a page's reveal form gives it
+        return s._rounds().reveal_orders(c, actor, revealed_orders(c, actor, orders), secret, submitted_by=actor,
+                                         source="the reveal form")
+    parsed = _orders_of(orders_file)
+    if parsed.faction is not None and s._file_faction(c, parsed.faction, f"{orders_file} faction") != actor:
+        raise ParamError(FACTION, f"{orders_file} is for faction {parsed.faction!r}, not {actor!r}")
+    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
+        raise ParamError(ORDERS_FILE, f"{orders_file} is for round {parsed.round}, not the campaign's")
+    return s._rounds().reveal_orders(c, actor, dict(parsed.orders), secret, submitted_by=actor, source=str(orders_file))

@@ -104,6 +104,10 @@ class VaeVictisII(Ruleset):
             self.require(campaign, snap, action.machine_step)
         except BellicaError:
             return False
+        if action.name in ("commit", "reveal-orders"):
+            from bellica.engine.vae_victis.offers import commit_reveal_open
+
+            return commit_reveal_open(campaign, action.name, viewer)
         return True
 
     def choices(self, campaign, viewer: str | None, action, param):

@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bellica.engine.core.steps import SIDE, UMPIRE, Action, Param, ParamError, Signer
-from bellica.engine.vae_victis.orders_steps import (FACTION, ORDERS_FILE, ORDERS_PARAMS, UMPIRE_FLAG, check_orders_step,
-                                                   orders_step, preview_step)
+from bellica.engine.vae_victis.orders_steps import (COMMIT_PARAMS, FACTION, ORDERS_FILE, ORDERS_PARAMS, REVEAL_PARAMS,
+                                                   UMPIRE_FLAG, check_orders_step, commit_step, commitment_step, orders_step,
+                                                   preview_step, reveal_orders_step)
 from bellica.geo.errors import InputError
 
 __all__ = ["ACTIONS", "army_items", "casualties_of", "shown", "status_data", "submitter"]
@@ -289,37 +290,6 @@ def _reveal(c, _umpire):
     return _rounds().reveal_round(c)
 
 
-def _orders_of(orders_file):
-    from bellica.engine.vae_victis import orders as orders_mod
-
-    return orders_mod.load_orders_file(_path(orders_file, "--file"))
-
-
-def _commitment(_none, _umpire, *, orders_file, secret):
-    return [_rounds().orders_commitment(dict(_orders_of(orders_file).orders), secret)]
-
-
-DIGEST = Param("digest", "The commitment from `bellica round commitment` (computed on your machine).", flag="--digest")
-
-
-def _commit(c, actor, *, digest, orders_file, secret):
-    if (digest is None) == (orders_file is None) or (orders_file is not None) != (secret is not None):
-        raise ParamError(DIGEST, "give --digest D, or --file FILE with --secret S")
-    rounds = _rounds()
-    if digest is None:
-        digest = rounds.orders_commitment(dict(_orders_of(orders_file).orders), secret)
-    return rounds.commit_orders(c, actor, digest, submitted_by=actor)
-
-
-def _reveal_orders(c, actor, *, orders_file, secret):
-    parsed = _orders_of(orders_file)
-    if parsed.faction is not None and _file_faction(c, parsed.faction, f"{orders_file} faction") != actor:
-        raise ParamError(FACTION, f"{orders_file} is for faction {parsed.faction!r}, not {actor!r}")
-    if parsed.round is not None and parsed.round != int(c.snapshot().campaign("round")):
-        raise ParamError(ORDERS_FILE, f"{orders_file} is for round {parsed.round}, not the campaign's")
-    return _rounds().reveal_orders(c, actor, dict(parsed.orders), secret, submitted_by=actor, source=str(orders_file))
-
-
 def _move(c, _umpire):
     return _rounds().run_movement(c)
 
@@ -461,21 +431,18 @@ ACTIONS = (
     Action("reveal", "After the deadline: armies without orders stand still (default orders) and the orders are "
                      "revealed.", _reveal, example="bellica round reveal punic.duckdb"),
     Action("commitment", "Print the commitment (SHA-256) of an orders file and a secret, offline: no campaign is read.",
-           _commitment, UMPIRE, (
+           commitment_step, UMPIRE, (
                Param("orders_file", "The faction's TOML orders file (format: engine/vae_victis/orders.py).",
                      flag="--file", required=True, metavar="FILE", server_file=True, example="roma.toml"),
                Param("secret", "A long random secret, kept until the reveal.", flag="--secret", required=True),
            ), opens="offline", example="bellica round commitment --file roma.toml --secret 5f0c..."),
-    Action("commit", "Commit-reveal mode: store a faction's commitment to its orders (only the digest).", _commit, SIDE, (
-        DIGEST,
-        Param("orders_file", "Or compute it here from the orders file ...", flag="--file", metavar="FILE", server_file=True),
-        Param("secret", "... and the secret (only the digest is stored).", flag="--secret"),
-    ), actor_help="The committing faction.", example="bellica round commit punic.duckdb --faction Roma --digest 3a7b..."),
+    Action("commit", "Commit-reveal mode: store a faction's commitment to its orders (only the digest).", commit_step,
+           SIDE, COMMIT_PARAMS, actor_help="The committing faction.",
+           details="Give the digest (made on your machine: `bellica round commitment`, or a page's own script), "
+                   "or have it computed here from --file FILE, or ARMY=MOVES items, with --secret S.",
+           example="bellica round commit punic.duckdb --faction Roma --digest 3a7b..."),
     Action("reveal-orders", "Commit-reveal mode: reveal a faction's orders; refused (\"tampered\") unless they give its "
-                            "commitment.", _reveal_orders, SIDE, (
-        Param("orders_file", "The orders file committed to.", flag="--file", required=True, metavar="FILE", server_file=True),
-        Param("secret", "The secret committed with it.", flag="--secret", required=True),
-    ), actor_help="The revealing faction.",
+                            "commitment.", reveal_orders_step, SIDE, REVEAL_PARAMS, actor_help="The revealing faction.",
            example="bellica round reveal-orders punic.duckdb --faction Roma --file roma.toml --secret 5f0c..."),
     Action("move", "Phase 2: simultaneous movement, then the engagements of phase 3.", _move,
            example="bellica round move punic.duckdb"),

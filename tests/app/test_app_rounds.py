@@ -150,8 +150,8 @@ def test_army_players_command_only_their_armies(tmp_path, capsys):
     assert r.status_code == 400 and "names none of your armies" in r.text
     r = scipio.post("/orders", data={"moves-9": "3"}, headers=JSON)
     assert r.json() == {"stored": [9], "revealed": False}
-    r = scipio.post("/commit", data={"digest": "a" * 64})
-    assert r.status_code == 400 and "commitments are roma's" in html.unescape(r.text)
+    r = scipio.post("/commit", data={"digest": "a" * 64})  # a commitment is the whole faction's step
+    assert r.status_code == 403 and "commit is a step of the whole faction" in html.unescape(r.text)
 
 
 def test_commit_reveal_through_the_app(tmp_path):
@@ -162,21 +162,24 @@ def test_commit_reveal_through_the_app(tmp_path):
     tokens = field_campaign(path, orders_mode="commit-reveal")
     roma, carthago = client(path, tokens["roma"]), client(path, tokens["carthago"])
     page = roma.get("/").text
-    assert 'id="commit"' in page and 'id="form-orders"' not in page and "[armies.9]" in page
+    assert 'id="form-commit"' in page and 'id="form-orders"' not in page and 'data-name="moves-9"' in page
+    assert 'data-name="secret"' in page and ' name="secret"' not in page  # the secret is never posted
     files = {"roma": 'faction = "roma"\nround = 1\n[armies.9]\nmoves = "3"\n[armies.10]\nmoves = ""\n',
              "carthago": '[armies.1]\nmoves = "9"\n'}
     # What `bellica round commitment` computes on each player's own machine:
     digests = {f: rounds.orders_commitment(dict(parse_orders_text(t).orders), f"secret-{f}") for f, t in files.items()}
+    r = roma.post("/step/commit", data={"moves-9": "3", "secret": "s"})  # the browser's own fields: never read here
+    assert r.status_code == 400 and "give --digest D" in html.unescape(r.text)
     r = roma.post("/commit", data={"digest": digests["roma"]})
     assert r.status_code == 200 and "roma commits to its round 1 orders" in r.text
     assert files["roma"] not in path.read_bytes().decode("latin-1")
     assert roma.post("/orders", data={"moves-9": "3"}).status_code == 400
     assert carthago.post("/commit", data={"digest": digests["carthago"]}).status_code == 200
-    assert 'id="reveal"' in roma.get("/").text  # every faction committed: the window is open
+    assert 'id="form-reveal-orders"' in roma.get("/").text  # every faction committed: the window is open
     r = roma.post("/reveal-orders", data={"orders": files["roma"].replace('"3"', '"5"'), "secret": "secret-roma"})
     assert r.status_code == 400 and "tampered" in r.text
     r = roma.post("/reveal-orders", data={"orders": files["roma"], "secret": "secret-roma"})
-    assert r.status_code == 200 and 'id="reveal"' not in r.text
+    assert r.status_code == 200 and 'id="form-reveal-orders"' not in r.text
     r = carthago.post("/reveal-orders", data={"orders": files["carthago"], "secret": "secret-carthago"})
     assert r.status_code == 200 and 'id="locked"' in r.text
 

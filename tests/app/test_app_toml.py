@@ -28,20 +28,6 @@ def test_a_value_and_a_comment_round_trip_whatever_the_name():
     assert "Σικελία" in text  # UTF-8 kept as it is, not escaped
 
 
-def test_the_commit_reveal_orders_file_names_any_faction(monkeypatch):
-    from bellica.app.adjudication import _orders_file_template
-    from bellica.engine.vae_victis.orders import parse_orders_text
-
-    armies = [SimpleNamespace(id=4), SimpleNamespace(id=9)]
-    r = SimpleNamespace(round=2, live_armies=lambda: armies)
-    ident = SimpleNamespace(faction=NAME, commands=lambda a: a.id == 9)
-    text = _orders_file_template(r, ident)
-    assert tomllib.loads(text) == {"faction": NAME, "round": 2, "armies": {"9": {"moves": ""}}}
-    parsed = parse_orders_text(text, "the template")
-    assert parsed.faction == NAME and parsed.round == 2 and list(parsed.orders) == [9]
-    assert '# clock positions, e.g. "9 11"' in text  # the comment kept
-
-
 @pytest.fixture
 def no_winners(monkeypatch):
     import bellica.engine.vae_victis.rounds.machine as machine

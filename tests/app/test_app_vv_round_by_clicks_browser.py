@@ -225,21 +225,21 @@ def test_commit_reveal_digest_is_made_in_the_browser(tmp_path, shared_playwright
                 page = _page(browser, url, tokens[faction], outside, errors)
                 assert "bellica round" not in page.content()
                 for army, text in moves.items():
-                    page.fill(f"#cr-moves-{army}", text)
+                    page.fill(f"#commit-moves-{army}", text)
                 page.click("#cr-new-secret")
                 page.click("#cr-make")
                 expect(page.locator("#cr-said")).to_contain_text("digest made here")
-                file, secret = page.locator("#cr-file").input_value(), page.locator("#cr-secret").input_value()
+                file, secret = page.locator("#cr-file").input_value(), page.locator("#commit-secret").input_value()
                 digest = orders_commitment(dict(parse_orders_text(file, "the page's file").orders), secret)
-                expect(page.locator("#digest")).to_have_value(digest)  # the engine's digest, made in the browser
+                expect(page.locator("#commit-digest")).to_have_value(digest)  # the engine's digest, made in the browser
                 if faction == "roma":
                     _shot(page, "cr-1-digest-made-in-the-browser")
-                page.click("#commit button")
+                page.click("#commit-button")
                 expect(page.locator("#message")).to_contain_text(f"{faction} commits to its round 1 orders")
             page.goto(f"{url}/")
-            expect(page.locator("#reveal-orders")).to_have_value(file)  # kept by this browser, filled in
-            expect(page.locator("#secret")).to_have_value(secret)
-            page.click("#reveal button")
+            expect(page.locator("#reveal-orders-orders")).to_have_value(file)  # kept by this browser, filled in
+            expect(page.locator("#reveal-orders-secret")).to_have_value(secret)
+            page.click("#reveal-orders-button")
             expect(page.locator("#message")).to_contain_text("carthago reveals")
             assert outside == [] and errors == []
         finally:

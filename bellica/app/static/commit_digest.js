@@ -1,15 +1,20 @@
-// Commit-reveal orders in the browser (bellica/app/adjudication.py's commit and reveal forms): the
-// player's orders file and its digest are made here, on the player's own machine; only the digest
-// is posted at commit time.  The digest is the engine's (engine/vae_victis/rounds/reveal.py,
-// orders_commitment): SHA-256 of the UTF-8 canonical JSON {"orders": [...], "secret": S}, keys
-// sorted, no spaces.  SHA-256 is computed by the script itself (Web Crypto is missing on a page
-// served over plain http).  The file and the secret are kept in this browser's localStorage until
-// the reveal, which they then fill in; they never reach the server before it.
+// Commit-reveal orders in the browser, on the declared steps' forms (bellica/app/step_forms.py):
+// the commit form's local fields (Param.local: drawn with data-name, never posted) hold the moves
+// per army and the secret; this script makes the orders file and the engine's digest from them on
+// the player's own machine and puts only the digest in the form's posted field.  The digest is the
+// engine's (engine/vae_victis/rounds/reveal.py, orders_commitment): SHA-256 of the UTF-8 canonical
+// JSON {"orders": [...], "secret": S}, keys sorted, no spaces.  SHA-256 is computed by the script
+// itself (Web Crypto is missing on a page served over plain http).  The file and the secret are
+// kept in this browser's localStorage until the reveal, whose form (a file's text and a secret)
+// they then fill in; they never reach the server before it.
 (function () {
   'use strict';
-  var helper = document.getElementById('cr-helper');
-  var reveal = document.getElementById('reveal');
-  var key = 'bellica-commit:' + location.host + ':' + ((helper || reveal || {}).dataset || {}).campaign;
+  var commit = document.querySelector('form[data-local] [data-name=secret]');
+  var helper = commit ? commit.form : null;
+  var reveal = document.querySelector('form[data-local] textarea[name=orders]');
+  reveal = reveal ? reveal.form : null;
+  var faction = ((helper || reveal || {}).dataset || {}).local || '';
+  var key = 'bellica-commit:' + location.host + ':' + faction;
 
   var K = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -65,36 +70,50 @@
     return Array.prototype.map.call(b, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
   }
 
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text) e.textContent = text;
+    return e;
+  }
+
   function make() {
-    var said = document.getElementById('cr-said'), secret = document.getElementById('cr-secret').value;
-    var orders = [], lines = ['faction = ' + JSON.stringify(helper.dataset.faction), 'round = ' + helper.dataset.round, ''];
+    var said = document.getElementById('cr-said'), secret = helper.querySelector('[data-name=secret]').value;
+    var orders = [], lines = ['faction = ' + JSON.stringify(faction), ''];
     var bad = null;
-    helper.querySelectorAll('input.cr-moves').forEach(function (f) {
+    helper.querySelectorAll('[data-name^="moves-"]').forEach(function (f) {
+      var army = f.dataset.name.slice('moves-'.length);
       var words = f.value.trim().split(/\s+/).filter(Boolean);
-      if (words.some(function (w) { return !/^[0-9]+$/.test(w); })) bad = 'army ' + f.dataset.army + ': moves are clock numbers 0-12, e.g. "9 11"';
-      orders.push({army: Number(f.dataset.army), moves: words.map(Number)});
-      lines.push('[armies.' + f.dataset.army + ']', 'moves = ' + JSON.stringify(words.join(' ')), '');
+      if (words.some(function (w) { return !/^[0-9]+$/.test(w); })) bad = 'army ' + army + ': moves are clock numbers 0-12, e.g. "9 11"';
+      orders.push({army: Number(army), moves: words.map(Number)});
+      lines.push('[armies.' + army + ']', 'moves = ' + JSON.stringify(words.join(' ')), '');
     });
     if (bad || !secret) { said.textContent = bad || 'give a secret first (or "new secret")'; return; }
     orders.sort(function (x, y) { return x.army - y.army; });
     var digest = sha256(new TextEncoder().encode(canonical(orders, secret)));
-    document.getElementById('digest').value = digest;
+    helper.elements.digest.value = digest;
     var file = lines.join('\n');
     document.getElementById('cr-file').value = file;
     try { localStorage.setItem(key, JSON.stringify({file: file, secret: secret})); } catch (e) { /* private mode */ }
     said.textContent = 'digest made here; the orders file and the secret are kept in this browser for the reveal';
   }
 
-  if (helper) {
-    document.getElementById('cr-new-secret').addEventListener('click', function () {
-      document.getElementById('cr-secret').value = newSecret();
-    });
-    document.getElementById('cr-make').addEventListener('click', make);
+  if (helper) {  // the helper's buttons, its words and the file it makes, after the secret's field
+    var at = helper.querySelector('[data-name=secret]').parentNode, box = el('div', {id: 'cr-helper'});
+    var again = el('button', {type: 'button', id: 'cr-new-secret'}, 'new secret');
+    var go = el('button', {type: 'button', id: 'cr-make'}, 'make the digest');
+    box.appendChild(el('p')).append(again, ' ', go);
+    box.appendChild(el('p', {id: 'cr-said', role: 'status'}));
+    box.appendChild(el('label', {for: 'cr-file'}, 'your orders file (kept in this browser for the reveal)'));
+    box.appendChild(el('textarea', {id: 'cr-file', rows: '6', readonly: ''}));
+    at.insertAdjacentElement('afterend', box);
+    again.addEventListener('click', function () { helper.querySelector('[data-name=secret]').value = newSecret(); });
+    go.addEventListener('click', make);
   }
   if (reveal) {
     var kept = null;
     try { kept = JSON.parse(localStorage.getItem(key) || 'null'); } catch (e) { kept = null; }
-    var file = document.getElementById('reveal-orders'), secret = document.getElementById('secret');
+    var file = reveal.elements.orders, secret = reveal.elements.secret;
     if (kept && file && !file.value) file.value = kept.file;
     if (kept && secret && !secret.value) secret.value = kept.secret;
   }
