@@ -119,25 +119,23 @@ def viewer_of(campaign: Path, faction: str | None) -> str | None:
 
 def run_on_campaign(campaign: Path, text: str, source: str, viewer: str | None = None) -> list:
     """Every statement's result (:func:`run_checked`), all or none, on ``viewer``'s console
-    (:func:`bellica.engine.core.console.open_console`: only what that viewer may read is in it)."""
+    (:func:`bellica.engine.core.console.run_console`: only what that viewer may read is in it)."""
     import duckdb
 
-    from bellica.engine.core.console import open_console
+    from bellica.engine.core.console import run_console
     from bellica.geo.errors import InputError, MissingInputError
 
     if not campaign.exists():
         raise MissingInputError(f"campaign database {campaign} does not exist: create it with `bellica campaign new`")
     try:
-        con, sealed = open_console(campaign, viewer)
-    except duckdb.Error as e:
+        return run_console(campaign, text, source, viewer=viewer)
+    except duckdb.InterruptException:
+        raise  # Ctrl-C: the command's "aborted"
+    except duckdb.Error as e:  # opening the console (a query's own errors are InputErrors)
         first = str(e).strip().splitlines()[0]
         if "lock" in first.lower():
             raise InputError(f"{campaign} is open in another process (a step running?): wait for it to finish and retry") from None
         raise InputError(f"{campaign} cannot be opened as a campaign database: {first}") from None
-    try:
-        return run_checked(con, text, source, sealed)
-    finally:
-        con.close()
 
 
 def csv_text(columns: list[str], rows: list[tuple]) -> str:

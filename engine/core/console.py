@@ -306,13 +306,25 @@ def run_checked(con, text: str, source: str, sealed: Mapping[str, str] | None = 
 
 def run_console(campaign, text: str, source: str, *, viewer: str | None = None, max_rows: int | None = None,
                 limit_s: float = TIME_LIMIT_S) -> list[Result]:
-    """Open ``viewer``'s console on the campaign file (:func:`open_console`), run ``text`` there and
-    close it: every statement's result, or one :class:`InputError`."""
-    con, sealed = open_console(campaign, viewer)
-    try:
-        return run_checked(con, text, source, sealed, max_rows=max_rows, limit_s=limit_s)
-    finally:
-        con.close()
+    """Open ``viewer``'s console on the campaign file (:func:`open_console`) for ``text``, run it
+    there and close it: every statement's result, or one :class:`InputError`.
+
+    The console is made for the text: only the tables and views it reads are copied, when that can
+    be told for sure (:func:`_wanted`).  Should a statement still name something left out (a name
+    DuckDB's parser did not report), the text runs again on the whole console, so the answer is
+    always the whole console's."""
+    from bellica.geo.errors import InputError
+
+    for whole in (False, True):
+        con, sealed = open_console(campaign, viewer, text=None if whole else text)
+        try:
+            return run_checked(con, text, source, sealed, max_rows=max_rows, limit_s=limit_s)
+        except InputError as e:
+            if whole or not sealed.partial or not _MISSING.search(str(e)):
+                raise
+        finally:
+            con.close()
+    raise AssertionError("unreachable")  # the whole console's run returns or raises
 
 
 # --- the viewer's database ------------------------------------------------------------------------
@@ -324,10 +336,12 @@ SEED = Secret("campaign", "the campaign's seed, from which every die and lottery
               "never (the umpire's)", public="key <> 'seed'")
 
 
-def open_console(campaign, viewer: str | None) -> tuple:
+def open_console(campaign, viewer: str | None, *, text: str | None = None) -> tuple:
     """``(connection, sealed)``: an in-memory database holding what ``viewer`` (a faction as the
     campaign spells it; None: the umpire) may read of the campaign file now, locked (module doc),
-    and the tables left out of it, each with the one line that refuses it."""
+    and the tables left out of it, each with the one line that refuses it.  ``text``: the statements
+    the console is made for; given, only what they read is copied when that can be told for sure
+    (:func:`_wanted`; ``sealed.partial`` says whether it was), else everything."""
     from pathlib import Path
 
     from bellica.engine.core.campaign import Campaign
@@ -346,7 +360,7 @@ def open_console(campaign, viewer: str | None) -> tuple:
             raise
     con = _memory_connection()
     try:
-        sealed = _copy_readable(con, path, viewer, secrets, log)
+        sealed = _copy_readable(con, path, viewer, secrets, log, text)
         _lock(con)
     except BaseException:
         con.close()
@@ -399,18 +413,29 @@ def _log_rows(c, viewer: str | None) -> list[tuple]:
              ln.text) for ln in log_view(c, viewer=viewer)]
 
 
-def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | None) -> dict[str, str]:
-    """Copy into ``con``'s own database what ``viewer`` may read of the file at ``path``; the tables
-    left out, with their refusals."""
+class Sealed(dict):
+    """The tables and views left out of a viewer's console, each with the line refusing it; and
+    whether the console holds only what one text reads (``partial``: :func:`_wanted`)."""
+
+    partial: bool = False
+
+
+def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | None,
+                   text: str | None = None) -> Sealed:
+    """Copy into ``con``'s own database what ``viewer`` may read of the file at ``path`` (of it, what
+    ``text`` reads, when :func:`_wanted` can tell); the tables left out, with their refusals."""
     from bellica.geo.spatialdb import literal
 
     by_table = {s.table: s for s in secrets}
-    sealed: dict[str, str] = {}
+    sealed = Sealed()
     con.execute(f"ATTACH {literal(str(path))} AS src (READ_ONLY)")
     try:
         con.execute("USE src")  # the secrets' conditions name the campaign's tables
         tables = [r[0] for r in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src' AND schema_name = 'main' ORDER BY 1").fetchall()]
+        views, macros = _definitions(con)
+        wanted = _wanted(con, text, tables, views, macros) if text is not None else None
+        sealed.partial = wanted is not None
         restricted = set()
         for table in tables:
             if table == "events" and log is not None:
@@ -423,16 +448,101 @@ def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | No
                 # An empty shell keeps the table's columns in the catalogue; naming it is refused.
                 sealed[table] = by_table[table].refusal()
                 select = f'SELECT * FROM "{table}" LIMIT 0'
-            con.execute(f'CREATE TABLE memory.main."{table}" AS {select}')
-        views, macros = _definitions(con)
+            if wanted is None or table.lower() in wanted:
+                con.execute(f'CREATE TABLE memory.main."{table}" AS {select}')
+        reading = _reading(con, views, restricted)
         con.execute("USE memory")  # from here an unqualified name is the viewer's copy
-        if log is not None:
+        if log is not None and (wanted is None or "events" in wanted):
             _write_log(con, log)
-        sealed.update(_make_again(con, views + macros, sealed, _reading(con, views, restricted)))
+        made = views if wanted is None else [(n, q) for n, q in views if n.lower() in wanted]
+        sealed.update(_make_again(con, made + macros, sealed, reading))
     finally:
         con.execute("USE memory")
         con.execute("DETACH src")
     return sealed
+
+
+def _wanted(con, text: str, tables: list[str], views: list[tuple[str, str]],
+            macros: list[tuple[str, str]]) -> set[str] | None:
+    """The file's tables and views (lower case) that ``text`` reads, through the views it reads, when
+    that can be told for sure; None when it cannot, and the whole console is made.  It can when every
+    statement is a query DuckDB's parser serialises (not SHOW, DESCRIBE, PRAGMA ...), calling no table
+    function (``duckdb_tables()``, ``query(...)``, a table macro: they read what the parser does not
+    name) and none of the file's macros, and naming only the file's own tables and views (a CTE's
+    name aside): a catalogue query, or a typo, gets the whole console and answers as it always did."""
+    import json
+
+    try:
+        found = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchone()[0])
+    except Exception:  # noqa: BLE001 - anything unreadable: the whole console says what is wrong
+        return None
+    if found.get("error") or not found.get("statements"):
+        return None
+    refs, ctes, calls = [], set(), set()
+    _walk_query(found["statements"], refs, ctes, calls)
+    table_function = any(kind == "TABLE_FUNCTION" for kind, *_ in refs)
+    own = {t.lower() for t in tables} | {n.lower() for n, _ in views}
+    names = set()
+    for kind, catalog, schema, name in refs:
+        if kind == "BASE_TABLE" and name.lower() not in ctes:
+            if catalog or schema not in ("", "main"):
+                return None
+            names.add(name.lower())
+    if table_function or not names or not names <= own or calls & {n.lower() for n, _ in macros}:
+        return None
+    sql = {n.lower(): q for n, q in views}
+    wanted = _through_views(con, names, sql)
+    if wanted is not None and wanted & set(sql):
+        # The views may call the file's macros (every one is made), which read tables of their own:
+        # every table a macro's text names comes too.
+        wanted |= {t.lower() for t in tables for _name, text in macros
+                   if re.search(rf"(?<![\w.]){re.escape(t)}(?!\w)", text, re.I)}
+    return wanted
+
+
+def _walk_query(node, refs: list, ctes: set, calls: set) -> None:
+    """Every table reference (kind, catalogue, schema, name), CTE name and function name of a
+    serialised statement (DuckDB's ``json_serialize_sql``)."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind in ("BASE_TABLE", "TABLE_FUNCTION"):
+            refs.append((kind, node.get("catalog_name") or "", node.get("schema_name") or "",
+                         node.get("table_name") or ""))
+        if isinstance(node.get("function_name"), str):
+            calls.add(node["function_name"].lower())
+        for entry in (node.get("cte_map") or {}).get("map", ()):
+            ctes.add(str(entry.get("key", "")).lower())
+        for value in node.values():
+            _walk_query(value, refs, ctes, calls)
+    elif isinstance(node, list):
+        for value in node:
+            _walk_query(value, refs, ctes, calls)
+
+
+def _through_views(con, names: set[str], sql: Mapping[str, str]) -> set[str] | None:
+    """``names`` and every table and view the views among them read, through the views those read
+    (read from the views' text by DuckDB's parser, unbound: binding would name a view's tables, not
+    the views it reads, which must be made too); None when a view's text cannot be read so."""
+    import json
+
+    out, todo = set(names), [n for n in names if n in sql]
+    while todo:
+        body = _CREATE_HEAD.sub("", sql[todo.pop()], count=1)
+        try:
+            found = json.loads(con.execute("SELECT json_serialize_sql(?)", [body]).fetchone()[0])
+        except Exception:  # noqa: BLE001 - unreadable: it may read anything
+            return None
+        if found.get("error"):
+            return None
+        refs, ctes, _calls = [], set(), set()
+        _walk_query(found.get("statements", []), refs, ctes, _calls)
+        for _kind, _catalog, _schema, name in refs:
+            name = name.lower()
+            if name and name not in ctes and name not in out:
+                out.add(name)
+                if name in sql:
+                    todo.append(name)
+    return out
 
 
 _CREATE_HEAD = re.compile(r"(?is)^\s*create\s+(or\s+replace\s+)?(temp(orary)?\s+)?(table|view)\s+.*?\s+as\s+")
