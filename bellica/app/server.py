@@ -26,7 +26,7 @@ Endpoints (every one authorised by a token, :mod:`.tokens`):
 ``POST /umpire/result``  umpire  an engagement's result; ``POST /umpire/administer`` the
                                  administration choices; ``POST /retreat`` a retreat (a player:
                                  its own armies); ``POST /commit`` and ``/reveal-orders`` a
-                                 faction's commit-reveal orders (:mod:`.adjudication`)
+                                 faction's commit-reveal orders (the declared steps)
 =====================  ========  ============================================================
 
 Every form POST answers 303 to the page (Post/Redirect/Get: :func:`see_page` keeps what it said for

@@ -285,6 +285,16 @@ def map_words(c, text: str) -> str:
     return c.ruleset.map_words(c, text) if text else text
 
 
+def sections_of(c, viewer: str | None) -> list:
+    """The ruleset's own blocks of the viewer's page (:meth:`Ruleset.page_sections`), their places
+    named as the map names them and in the page's words."""
+    def say(text: str) -> str:
+        return web_words(map_words(c, text))
+    return [replace(s, title=say(s.title), lines=tuple((i, say(t)) for i, t in s.lines),
+                    rows=tuple(tuple(say(v) for v in row) for row in s.rows))
+            for s in c.ruleset.page_sections(c, viewer)]
+
+
 def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
     """The log as ``viewer`` may read it (the ruleset's seal) as (seq, "ROUND: text"), oldest first,
     bookkeeping left out (a row of one of the ruleset's told tables is an order given: kept)."""
@@ -329,6 +339,7 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
         hidden=list(view.hidden),
         said=[web_words(line) for line in said or ()], error=web_words(_here(c, error)) if error else None,
         forms=forms, next=nxt, next_forms=[f.name for f in forms if f"“{f.name}”" in nxt],
+        sections=sections_of(c, viewer),
         umpire=ident.role == "umpire", faction=viewer, word=ruleset.faction_flag.lstrip("-"),
         sql=sql, sql_html=Markup(sql_html), log=page_of(log_lines(c, viewer), before))
 

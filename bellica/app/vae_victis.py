@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from bellica.app import adjudication, key_preview, pages
+from bellica.app import key_preview, pages
 from bellica.app.key_preview import static_script
 from bellica.app.render import Markup, render
 from bellica.app.server import (CampaignAccess, HttpError, _form, _guarded, _identify, _wants_json, console_endpoint,
@@ -55,21 +55,6 @@ def home_page(c, ident: Identity, *, said: list[str] | None = None, sql: str = "
 # --- the player's page ---------------------------------------------------------------------------
 
 
-def _orders_text(o) -> dict[str, str]:
-    return {"moves": " ".join(map(str, o.moves)), "initiative": o.initiative or "strength",
-            "sea": "; ".join(f"{z}:{s}" for z, s in o.sea_links)}
-
-
-def _revealed(view, faction: str, status, ordering: bool) -> str:
-    rows = []
-    for army, (fac, o) in sorted(view.items()):
-        if fac != faction and not (ordering and status.revealed):
-            continue  # before the reveal (or out of the orders phase) only one's own, as the engine shows them
-        t = _orders_text(o) if o is not None else {"moves": "-", "initiative": "", "sea": ""}
-        rows.append((army, fac, t["moves"], t["initiative"], t["sea"]))
-    return pages.table(["army", "faction", "moves", "initiative", "sea links"], rows)
-
-
 def _log(c, viewer: str | None, before: int | None = None):
     """A page of the log as ``viewer`` reads it (:mod:`.logpage`), hexes named as the map names them."""
     from bellica.app.logpage import PAGE_SIZE, page_of
@@ -82,64 +67,25 @@ def _log(c, viewer: str | None, before: int | None = None):
                     for ln in lines], before)
 
 
-def player_page(c, ident: Identity, *, typed: dict[str, str] | None = None, problems=(), message: str | None = None,
-                error: str | None = None, said: list[str] | None = None, before: int | None = None,
-                failed: str = "", step_typed=None, invalid: str = "") -> str:
-    """A player's page (``templates/orders_player.html``): the round, the initiative step's form or
-    the order form (or the commit-reveal forms, or the orders as the engine shows them once
-    locked), battles, the choose step's form, map, log; a refused declared step (``failed``) keeps
-    what was typed into it (``step_typed``, ``invalid`` the field it names)."""
-    from bellica.app.adjudication import battles_section
-    from bellica.app.step_forms import forms_of
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.rounds.machine import STAGE_INITIATIVE, read_round
-    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, is_locked, orders_mode
+def player_page(c, ident: Identity, *, error: str | None = None, said: list[str] | None = None,
+                before: int | None = None, failed: str = "", step_typed=None, invalid: str = "") -> str:
+    """A player's page (``templates/orders_player.html``): the round, the declared steps' forms the
+    token may take now (initiative, orders, commit and reveal, retreat, choose), the ruleset's own
+    sections (the orders once revealed, the engagements), map, log; a refused declared step
+    (``failed``) keeps what was typed into it (``step_typed``, ``invalid`` the field it names)."""
+    from bellica.app.step_forms import forms_of, sections_of
 
     f = ident.faction
-    status = rounds.round_status(c)
-    r = read_round(c)
-    ordering = status.phase == "orders"
-    open_now = ordering and not is_locked(r)
-    view = {army: (fac, o) for army, fac, o in rounds.orders_view(c, faction=f)}
-    commit_reveal = open_now and orders_mode(r.snap) == COMMIT_REVEAL
-    initiative = status.stage == STAGE_INITIATIVE
+    status = c.ruleset.player_view(c, f).status
     steps = {f.name: f for f in forms_of(c, ident, failed=failed, typed=step_typed, invalid=invalid)
              if f.name in PLAYER_STEPS}
-    moving = open_now and not commit_reveal and not initiative
     return render("orders_player.html", title=f"bellica: {f}", **pages.frame(ident.name),
-                  status=status, ordering=ordering, said=_said_lines(said, message), error=web_words(error or "") or None,
-                  problems=list(problems), deadline_local=_deadline_iso(status.deadline),
-                  commit_reveal=commit_reveal, faction=f,
-                  commit_forms=[steps[n] for n in ("commit", "reveal-orders") if n in steps],
-                  moving=moving, orders_forms=[steps["orders"]] if "orders" in steps else [],
-                  initiative=initiative and not commit_reveal and open_now,
-                  initiative_forms=[steps["initiative"]] if "initiative" in steps else [],
-                  choose_forms=[steps["choose"]] if "choose" in steps else [],
-                  retreat_forms=[steps["retreat"]] if "retreat" in steps else [],
-                  note="the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now",
-                  revealed=Markup(_revealed(view, f, status, ordering)), battles=Markup(battles_section(c, ident)),
-                  log=_log(c, f, before))
+                  status=status, ordering=status["phase"] == "orders", said=_said_lines(said),
+                  error=web_words(error or "") or None, faction=f, word="faction",
+                  forms=[steps[n] for n in PLAYER_STEPS if n in steps], sections=sections_of(c, f), log=_log(c, f, before))
 
 
 # --- the umpire's page ---------------------------------------------------------------------------
-
-
-def _submitted(c, data) -> str | None:
-    """Who has submitted which armies' orders (never what), or None out of the orders phase."""
-    from bellica.engine.vae_victis import rounds
-
-    if data["orders"] is None:
-        return None
-    from bellica.engine.core.players import seats
-
-    submitters = rounds.order_submitters(c)
-    orders = data["orders"]
-    bots = seats(c.con)  # a seat an engine player holds is marked (`bellica round bots` gives its orders)
-    rows = [(f + (f" (bot: {bots[f]})" if f in bots else ""), ", ".join(map(str, orders["submitted"][f])) or "-",
-             ", ".join(map(str, orders["missing"][f])) or "-",
-             ", ".join(sorted({str(submitters.get(a)) for a in orders["submitted"][f]})) or "-")
-            for f in orders["submitted"]]
-    return pages.table(["faction", "armies in", "armies missing", "submitted by"], rows)
 
 
 def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = "", sql_html: str = "",
@@ -149,51 +95,20 @@ def umpire_page(c, ident: Identity, *, message: str | None = None, sql: str = ""
     (never what), the engagements, and a form per declared step the umpire may take now
     (:func:`bellica.app.step_forms.forms_of`); ``said``: what the last step said (or ``message``, one
     line); a refused step (``failed``: its name) shows ``error`` and keeps what was ``typed`` into it."""
-    from bellica.app.adjudication import battles_section
-    from bellica.app.step_forms import forms_of, next_words
-    from bellica.engine.vae_victis import rounds
-    from bellica.engine.vae_victis.steps import status_data
+    from bellica.app.step_forms import forms_of, next_words, sections_of
 
-    status = rounds.round_status(c)
-    data = status_data(status, campaign=c)
-    submitted = _submitted(c, data)
+    status = c.ruleset.player_view(c, None).status
     return render("orders_umpire.html", title="bellica: umpire", **pages.frame(ident.name),
-                  status_lines=[web_words(line) for line in status.lines()], said=_said_lines(said, message),
-                  error=web_words(error) if error else None,
-                  submitted=Markup(submitted) if submitted is not None else None, deadline=data["deadline"] or "",
-                  deadline_local=_deadline_iso(data["deadline"]),
-                  battles=Markup(battles_section(c, ident)),
+                  status_lines=[web_words(line) for line in c.ruleset.status_lines(status)], said=_said_lines(said, message),
+                  error=web_words(error) if error else None, sections=sections_of(c, None),
+                  deadline_local=str(status.get("deadline") or ""),
                   forms=forms_of(c, ident, failed=failed, typed=typed, invalid=invalid), faction=None, word="faction",
-                  next=web_words(next_words(c)),
-                  choosers=Markup(choosers_section(c)) if status.phase == "battles" else "",
-                  sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
-
-
-def choosers_section(c) -> str:
-    """The umpire's view of the players' own administration choices in the battles phase: who has
-    given theirs (never what); a faction's own choices stand for its armies in place of the umpire's."""
-    from bellica.engine.vae_victis.rounds.machine import read_round
-    from bellica.engine.vae_victis.rounds.player_choices import choosers
-
-    r = read_round(c)
-    if r.phase != "battles":
-        return ""
-    by = choosers(c)
-    factions = sorted({a.faction for a in r.live_armies()})
-    rows = [(f, f"given by {by[f]} (sealed until administration): they stand for its armies" if f in by
-             else "not given: your choices below stand for its armies") for f in factions]
-    return ('<h2>Players\' administration choices (who, never what)</h2><div id="choosers">'
-            + str(pages.table(["faction", "choices"], rows)) + "</div>")
+                  next=web_words(next_words(c)), sql=sql, sql_html=Markup(sql_html), log=_log(c, None, before))
 
 
 def _said_lines(said: list[str] | None, message: str | None = None) -> list[str]:
     """What a POST said, a line each, in the page's words (no command line named)."""
     return [web_words(line) for line in (said if said is not None else [message] if message else []) if line]
-
-
-def _deadline_iso(deadline: str | None) -> str:
-    """The deadline as a ``<time datetime>`` value (the page's script shows it in the browser's zone)."""
-    return str(deadline or "")
 
 
 # --- the endpoints -------------------------------------------------------------------------------
@@ -302,48 +217,6 @@ def submit(access: CampaignAccess):
     return endpoint
 
 
-def _refused_page(request: Request, c, ident: Identity, err: Exception, form: dict[str, str], failed: str) -> Response:
-    """A refused POST: the signed-in viewer's page again, the error beside the form ``failed`` and
-    what was typed kept in its fields (400, or 409 for a step out of order); the viewer's own page
-    only, so nothing another viewer typed or may see is in it."""
-    from bellica.engine.core.machine import StepRefused
-
-    status = 409 if isinstance(err, StepRefused) else 400
-    if ident.role == "umpire":
-        page = umpire_page(c, ident, error=str(err))
-    else:  # a commitment's digest or a reveal's orders file kept (never the secret); the order form keeps its own
-        kept = {k: v for k, v in form.items() if k != "secret"} if failed in ("/commit", "/reveal-orders") else None
-        page = player_page(c, ident, error=str(err), typed=kept)
-    return HTMLResponse(page, status_code=status)
-
-
-def _acted(request: Request, c, ident: Identity, form: dict[str, str], run: Callable) -> Response:
-    from bellica.geo.errors import BellicaError
-
-    try:
-        events = run(c, ident, form)
-    except BellicaError as err:
-        if _wants_json(request):
-            raise
-        failed = f"result-{form.get('engagement', '')}" if request.url.path == "/umpire/result" else request.url.path
-        return _refused_page(request, c, ident, err, form, failed)
-    said = [map_words(c, ev.text) for ev in events if ev.kind != "put_note" and ev.text]
-    if _wants_json(request):
-        return JSONResponse({"events": said})
-    return see_page(ident.name, said or ["done"])  # Post/Redirect/Get
-
-
-def action(access: CampaignAccess, roles: tuple[str, ...], run: Callable):
-    """An endpoint running ``run(c, ident, form) -> events`` (an engine step): JSON ``{"events"}``,
-    or a 303 to the signed-in role's page, which says what happened; a refusal shows on that page
-    (400, or 409 for a step out of order), what was typed kept (a result's, the administration choices)."""
-    async def endpoint(request: Request) -> Response:
-        form = await _form(request)
-        return await run_in_threadpool(_read, access, request, roles,
-                                       lambda c, ident: _acted(request, c, ident, form, run), write=True)
-    return endpoint
-
-
 def _choice_fields(given: dict) -> dict:
     """The older choices form's fields (``debark-ARMY``, ``advance-ARMY``, ``siege-ARMY``; boxes
     ``surrender-NAME``, ``takeover-NAME``) as the declared choose step's (``debarks-ARMY``, ...;
@@ -361,6 +234,11 @@ def _choice_fields(given: dict) -> dict:
         else:
             out[k] = v
     return out
+
+
+def _administer_fields(given: dict) -> dict:
+    """``/umpire/administer``'s field ``choices`` (a choices file's text) as the administer step's ``choices_text``."""
+    return {("choices_text" if k == "choices" else k): v for k, v in given.items()}
 
 
 def _deadline_fields(given: dict) -> dict:
@@ -418,7 +296,8 @@ def routes(access: CampaignAccess) -> list[Route]:
               methods=["POST"]),
         Route("/umpire/sql", console_endpoint(access, umpire_page), methods=["POST"]),
         Route("/umpire/result", step_endpoint(access, home_page, name="result", adapt=_result_fields), methods=["POST"]),
-        Route("/umpire/administer", action(access, ("umpire",), lambda c, i, f: adjudication.post_administer(c, f)),
+        # /umpire/administer (field choices: a choices file's text) is the declared administer step, for scripts.
+        Route("/umpire/administer", step_endpoint(access, home_page, name="administer", adapt=_administer_fields),
               methods=["POST"]),
         # /retreat (field army) is the declared retreat step, for scripts that post it.
         Route("/retreat", step_endpoint(access, home_page, name="retreat"), methods=["POST"]),

@@ -298,6 +298,13 @@ class Ruleset:
         (given already, by whom; never what another gave).  Default: none."""
         return ""
 
+    def page_sections(self, campaign, viewer: str | None) -> list:
+        """What a viewer's page shows besides its status, forms, map and log, as
+        :class:`~bellica.engine.core.steps.PageSection` (a titled block of lines and a table of
+        text, which the page escapes): Vae Victis II's engagements, the revealed orders, and for the
+        umpire who has submitted (never what).  Read from what ``viewer`` may see only.  Default: none."""
+        return []
+
     def map_words(self, campaign, text: str) -> str:
         """``text`` (a step's words, a log line, a problem) as a page shows it beside the map: its
         places named as the map names them.  Default: as it is (Vae Victis II's events name H3

@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bellica.geo.errors import InputError
 
-__all__ = ["Action", "FieldOffer", "ItemError", "NotYours", "Param", "ParamError", "SIDE", "Signer", "UMPIRE", "KINDS", "OPENS",
+__all__ = ["Action", "FieldOffer", "ItemError", "NotYours", "PageSection", "Param", "ParamError", "SIDE", "Signer", "UMPIRE", "KINDS", "OPENS",
            "check_action", "keyed_fields", "parse_input", "run_action"]
 
 #: Who takes a step: the umpire, or a side (one faction, named on the command line with the
@@ -103,6 +103,19 @@ class FieldOffer:
     none: str = ""
     #: Values suggested for a free-text field (``options`` None): any text may still be typed.
     suggested: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PageSection:
+    """A block of a viewer's page a ruleset adds (:meth:`Ruleset.page_sections`): ``title``; ``lines``,
+    each (id, text), a paragraph a test or a reader may find by its id; a table (``headers``, ``rows``
+    of text); all text, escaped by the page.  ``id`` names the block."""
+
+    id: str
+    title: str
+    lines: tuple[tuple[str, str], ...] = ()
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

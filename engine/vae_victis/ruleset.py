@@ -129,6 +129,21 @@ class VaeVictisII(Ruleset):
 
         return form_note(campaign, signer, action.name)
 
+    def status_lines(self, status) -> list[str]:
+        """The round status in words, as `bellica round status` prints it (its player view's status)."""
+        import dataclasses
+
+        from bellica.engine.vae_victis.rounds.status import RoundStatus
+
+        names = {f.name for f in dataclasses.fields(RoundStatus)}
+        return RoundStatus(**{k: v for k, v in status.items() if k in names}).lines()
+
+    def page_sections(self, campaign, viewer: str | None) -> list:
+        """The engagements, the orders once revealed, who has submitted (:mod:`.page_sections`)."""
+        from bellica.engine.vae_victis.page_sections import page_sections
+
+        return page_sections(campaign, viewer)
+
     def map_words(self, campaign, text: str) -> str:
         """Its events and messages name hexes by H3 cell: a page names them as its map does (:mod:`.move_preview`)."""
         from bellica.engine.vae_victis.move_preview import named

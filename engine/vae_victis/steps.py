@@ -352,8 +352,20 @@ def _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debar
     return named_hexes(c, choices)
 
 
-def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surrenders, debarks):
-    choices = _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks)
+#: The choices file's text, as a script posts it (``/umpire/administer``); a page draws the options.
+CHOICES_TEXT = Param("choices_text", "The choices as a choices file writes them (TOML: docs/rules/rounds.md).",
+                     flag="--choices-text", multiline=True, on_page=False)
+
+
+def _administer(c, _umpire, *, choices_file, advances, sieges, take_overs, surrenders, debarks, choices_text):
+    if choices_text is not None and (choices_file is not None or advances or sieges or take_overs or surrenders or debarks):
+        raise ParamError(CHOICES_TEXT, "give choices either as a choices file's text or as options, not both")
+    if choices_text is not None:
+        from bellica.engine.vae_victis.hex_names import named_hexes
+
+        choices = named_hexes(c, _rounds().parse_choices_text(choices_text, "the administration form"))
+    else:
+        choices = _choices_of(c, choices_file, advances, sieges, take_overs, surrenders, debarks)
     return _rounds().run_administration(c, choices)
 
 
@@ -470,7 +482,7 @@ ACTIONS = (
            actor_help="The choosing faction: its own armies and structures only.", signed=True,
            example="bellica round choose punic.duckdb --faction Roma --debark 10=3"),
     Action("administer", "Phase 4: the nine administration steps (refused until every engagement has a result).",
-           _administer, UMPIRE, CHOICE_PARAMS,
+           _administer, UMPIRE, (*CHOICE_PARAMS, CHOICES_TEXT),
            details="Choices come from --choices FILE or the options (not both); a faction's own choices "
                    "(`bellica round choose`) stand for its armies.",
            example="bellica round administer punic.duckdb --siege 4=Gela --advance 14=9 --debark 6=3"),
