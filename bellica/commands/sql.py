@@ -14,9 +14,6 @@ from pathlib import Path
 
 import click
 
-# A module global, not an import inside the command: the CLI's tests interrupt the run through it.
-from bellica.engine.core.console import run_checked
-
 MAX_WIDTH = 60  # a cell wider than this is cut, so one WKT polygon does not flood the terminal
 
 
@@ -118,7 +115,7 @@ def viewer_of(campaign: Path, faction: str | None) -> str | None:
 
 
 def run_on_campaign(campaign: Path, text: str, source: str, viewer: str | None = None) -> list:
-    """Every statement's result (:func:`run_checked`), all or none, on ``viewer``'s console
+    """Every statement's result, all or none, on ``viewer``'s console
     (:func:`bellica.engine.core.console.run_console`: only what that viewer may read is in it)."""
     import duckdb
 

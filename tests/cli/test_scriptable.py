@@ -335,11 +335,11 @@ def test_quiet_keeps_the_summary_and_drops_the_notes(tmp_path, capsys):
 
 def test_ctrl_c_during_a_query_is_one_line_not_a_traceback(started, capsys, monkeypatch):
     # DuckDB catches SIGINT itself and raises RuntimeError("Query interrupted") from the running query.
-    import bellica.commands.sql as sql_command
+    import bellica.engine.core.console as console
 
     def interrupted(*_args, **_kwargs):
         raise RuntimeError("Query interrupted")
 
-    monkeypatch.setattr(sql_command, "run_checked", interrupted)
+    monkeypatch.setattr(console, "run_checked", interrupted)
     code, out, err = bellica(capsys, "sql", started, "SELECT count(*) FROM armies")
     assert code == 1 and err == "aborted\n" and out == ""
