@@ -3,30 +3,23 @@
 Endpoints (every one authorised by a token, :mod:`.tokens`):
 
 =====================  ========  ============================================================
-``GET /``              anyone    the player's page (map, round, log, order form) or the
-                                 umpire's; ``/?token=T`` signs in (an HttpOnly, SameSite=Strict
-                                 cookie) and redirects to ``/`` (opened from another site: a page
-                                 asks first); no valid token: 401 sign-in page
+``GET /``              anyone    the viewer's page (:mod:`.step_forms`: status, the forms of the
+                                 declared steps it may take now, map, log); ``/?token=T`` signs
+                                 in (an HttpOnly, SameSite=Strict cookie) and redirects to ``/``
+                                 (opened from another site: a page asks first); no valid token:
+                                 401 sign-in page
 ``POST /signin``       anyone    the same from a form field ``token`` (and the sign-in form's
                                  ``csrf``); ``POST /signout`` clears it (303 to ``/?signedout=1``)
 ``GET /map``           signed    the faction's map (the umpire's: every army), the HTML
                                  :func:`bellica.services.maps.render_map` writes,
                                  cached per viewer and log head (a new event draws it again)
-``POST /api/check``    player    the order form checked by the engine's validator without storing:
-                                 ``{"ok", "problems": [{"army", "field", "index", "message", "text"}]}``
-``POST /orders``       player    submit (:func:`rounds.submit_orders`, ``submitted_by="token:NAME"``);
-                                 again to replace, until the reveal
 ``POST /umpire/start``  umpire    a campaign not started yet: its start (:mod:`.start`)
-``POST /step/NAME``    both      a declared step (:mod:`.step_forms`): the umpire's steps (publish,
-                                 deadline, reveal, move, retreat, result, administer, victory, bots)
-                                 are the forms of its page; ``POST /umpire/step`` names it in
-                                 ``step``; ``POST /umpire/deadline`` takes ``when_local`` + ``tz``
-                                 (or the browser's ``offset``), or ``when`` (ISO-8601 UTC): :mod:`.deadline`
+``POST /step/NAME``    both      a declared step (:mod:`.step_forms`); ``POST /check/NAME`` its
+                                 check, ``POST /preview/NAME`` its preview (:mod:`.key_preview`)
 ``POST /umpire/sql``   umpire    the read-only SQL console (:mod:`.console`)
-``POST /umpire/result``  umpire  an engagement's result; ``POST /umpire/administer`` the
-                                 administration choices; ``POST /retreat`` a retreat (a player:
-                                 its own armies); ``POST /commit`` and ``/reveal-orders`` a
-                                 faction's commit-reveal orders (the declared steps)
+older paths            both      what a ruleset's scripts still post (Vae Victis II: ``/orders``,
+                                 ``/api/check``, ``/api/preview``, ``/umpire/step``, ...), each a
+                                 declared step (:mod:`.older_paths`)
 =====================  ========  ============================================================
 
 Every form POST answers 303 to the page (Post/Redirect/Get: :func:`see_page` keeps what it said for
@@ -35,11 +28,9 @@ never sends it again; a refused one answers the page at once, the error beside t
 was typed kept (400, 409 out of order).  The log comes in pages (:mod:`.logpage`, ``?before=SEQ``),
 and the engine's command-line hints are put in the page's words (:mod:`.web_words`).
 
-The routes after ``/map`` (but ``/umpire/start``) are those of a Vae Victis campaign (:mod:`.vae_victis`).  Every
-campaign keeps ``/``, the sign-in and ``/map``; :mod:`.routing` gives the other paths by its
-ruleset: a ruleset that declares its steps (the province and node games, one installed from
-elsewhere) gets the one generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made
-from the declarations).  Every page is a Jinja2 template of ``templates/`` (:mod:`.render`, autoescaped)
+Every campaign keeps ``/``, the sign-in and ``/map``; :mod:`.routing` gives the other paths: the one
+generic page of :mod:`.step_forms` (``POST /step/NAME``, its forms made from the declarations) and
+the older paths the rulesets declare.  Every page is a Jinja2 template of ``templates/`` (:mod:`.render`, autoescaped)
 in the frame of ``templates/base.html``.
 
 A token may also come as ``Authorization: Bearer T`` (scripts, the load test).  A player's token

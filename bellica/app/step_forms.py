@@ -307,8 +307,9 @@ def log_lines(c, viewer: str | None) -> list[tuple[int, str]]:
         if ev.kind in QUIET and not (ev.kind == "put_row" and ev.data.get("table") in told):
             continue
         if ln.text:
-            lines.append((ev.seq, f"{ev.round}: {web_words(ln.text)}"))
-    return lines
+            lines.append((ev.seq, ev.round, ln.text))
+    # Places named as the map names them (Ruleset.map_words: Vae Victis II's events name H3 cells).
+    return [(seq, f"{rnd}: {web_words(map_words(c, text))}") for seq, rnd, text in lines]
 
 
 def _bot_seats(c) -> list[str]:

@@ -90,9 +90,8 @@ class Ruleset:
     order_seal: OrderSeal | None = None
     #: Its web map keeps layers of its own rather than drawing its player view's features.
     own_map_layers: bool = False
-    #: The web app's pages it gets: ``steps``, a form per declared step (bellica/app/step_forms.py);
-    #: ``orders``, a player's order form per army with its moves plotted on the hex map, the steps
-    #: of the umpire still the declared forms (bellica/app/vae_victis.py).
+    #: The web app's pages it gets: ``steps``, a form per declared step (bellica/app/step_forms.py),
+    #: the only kind since every front end follows from the declarations (issue 20).
     web_pages: str = "steps"
     #: The game's name in words (``Magna Graecia``; empty: :attr:`name`).
     title: str = ""
@@ -297,6 +296,19 @@ class Ruleset:
         """One line a page shows in ``action``'s form for ``signer``: where the step stands for them
         (given already, by whom; never what another gave).  Default: none."""
         return ""
+
+    #: Older spellings of its page's forms that scripts may still post, by path: (``"step"``,
+    #: ``"check"`` or ``"preview"``: the declared step taken, checked or previewed; the roles that
+    #: may post it).  :meth:`older_form` says which step and its fields.  Default: none.
+    older_paths: Mapping[str, tuple[str, tuple[str, ...]]] = {}
+
+    def older_form(self, campaign, signer, path: str, fields: Mapping) -> tuple[str, dict]:
+        """(the declared step, its fields by the page's names) of ``fields`` posted to an older path."""
+        raise InputError(f"{path} is no page of this campaign")
+
+    def older_answer(self, campaign, path: str, step: str, fields: Mapping) -> dict | None:
+        """The JSON an older path answered scripts after its step ran, or None: the step's own."""
+        return None
 
     def page_sections(self, campaign, viewer: str | None) -> list:
         """What a viewer's page shows besides its status, forms, map and log, as

@@ -116,6 +116,8 @@ class PageSection:
     lines: tuple[tuple[str, str], ...] = ()
     headers: tuple[str, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
+    #: A moment (ISO-8601 UTC, a deadline) the page shows in UTC and in the browser's own zone.
+    when: str = ""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,9 @@ def page_sections(c, viewer: str | None) -> list[PageSection]:
     status = rounds.round_status(c)
     r = read_round(c)
     out = []
+    if status.deadline:  # the round's deadline, shown in UTC and in the viewer's own zone
+        out.append(PageSection("deadline", "Deadline" + (" (passed)" if status.deadline_passed else ""),
+                               when=status.deadline))
     if viewer is None:
         out += _submitted(c, status)
     elif status.phase != "orders" or is_locked(r):  # orders are taken no more: as the viewer may read them

@@ -18,6 +18,7 @@ from bellica.engine.core.tables import Snapshot
 from bellica.engine.vae_victis import explain, state
 from bellica.engine.vae_victis.rounds import machine
 from bellica.engine.vae_victis.bots import BOT_SEAL
+from bellica.engine.vae_victis.older_forms import OLDER_PATHS
 
 __all__ = ["VaeVictisII", "VAE_VICTIS_II", "LOGISTICS_INPUTS", "install_rules_views"]
 
@@ -56,7 +57,7 @@ class VaeVictisII(Ruleset):
     order_seal = BOT_SEAL  # the orders' seal, and a bot's reasons sealed like them (engine/vae_victis/bots.py)
     bot_notes = True  # a bot's reasons are logged (engine/core/players.py)
     own_map_layers = True  # the hex play aids of web_maps/scenario_layers.py, not yet features of its view
-    web_pages = "orders"  # the order form per army, checked as one types and plotted on the map
+    older_paths = OLDER_PATHS  # what scripts posted to the page it had before issue 20 (.older_forms)
     title = "Vae Victis II"
     round_word = "round"
     command_group = "round"  # bellica round <step>, made from .steps (bellica/commands/play.py)
@@ -128,6 +129,17 @@ class VaeVictisII(Ruleset):
         from bellica.engine.vae_victis.offers import form_note
 
         return form_note(campaign, signer, action.name)
+
+    def older_form(self, campaign, signer, path: str, fields) -> tuple[str, dict]:
+        """The older page's forms, taken to the declared steps (:mod:`.older_forms`)."""
+        from bellica.engine.vae_victis.older_forms import older_form
+
+        return older_form(campaign, signer, path, fields)
+
+    def older_answer(self, campaign, path: str, step: str, fields) -> dict | None:
+        from bellica.engine.vae_victis.older_forms import older_answer
+
+        return older_answer(campaign, path, step, fields)
 
     def status_lines(self, status) -> list[str]:
         """The round status in words, as `bellica round status` prints it (its player view's status)."""

@@ -72,7 +72,7 @@ def test_play_a_round_in_the_browser(tmp_path, shared_playwright):
             umpire.click("#victory-button")
             expect(umpire.locator("#message")).to_contain_text("roma +4 VP")
             page.goto(f"{url}/")
-            expect(page.locator("#round")).to_contain_text("round 2")
+            expect(page.locator("#status")).to_contain_text("round 2")
             assert httpx.get(f"{url}/", headers={"Authorization": "Bearer nope"}).status_code == 401
             assert outside == [] and errors == []
         finally:

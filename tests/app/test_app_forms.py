@@ -117,7 +117,8 @@ def test_the_log_comes_in_pages(camp):
     assert second.entries[0] == "line 70" and second.older == 21 and second.paged
     assert page_of(lines, 21).older is None and page_of(lines, 21).entries[-1] == "line 1"
     shown = roma.get("/?before=3").text
-    assert re.search(r"2 of \d+ entries shown", shown) and 'id="log-newest"' in shown
+    # the entries before the third (the steps page leaves bookkeeping out: one or two of them)
+    assert re.search(r"[12] of \d+ entries shown", shown) and 'id="log-newest"' in shown
 
 
 def test_no_page_names_a_command_line(camp):

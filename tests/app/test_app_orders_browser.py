@@ -64,8 +64,8 @@ def test_initiative_by_choice_and_a_land_move_by_clicks_only(tmp_path, shared_pl
             expect(umpire.locator("#message")).to_contain_text("naval superiority")
 
             page.goto(f"{url}/")
-            expect(page.locator("#round")).to_contain_text("(moves)")
-            assert "revealed" not in page.locator("#round").inner_text()  # the initiative did not lock the round
+            expect(page.locator("#status")).to_contain_text("(moves)")
+            assert "revealed" not in page.locator("#status").inner_text()  # the initiative did not lock the round
             frame = page.frame_locator("#map")
             expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
             army = frame.locator("path.plot-key-9")

@@ -105,7 +105,7 @@ def _initiative(roma, carthago, umpire, expect) -> None:
 
 def _roma_orders(roma, expect) -> None:
     roma.goto(roma.url.split("?")[0])
-    expect(roma.locator("#round")).to_contain_text("(moves)")
+    expect(roma.locator("#status")).to_contain_text("(moves)")
     frame = roma.frame_locator("#map")
     expect(frame.locator(".leaflet-container").first).to_be_visible(timeout=30000)
     army = frame.locator("path.plot-key-9")
@@ -177,7 +177,7 @@ def _administration_and_victory(umpire, land: str, expect) -> None:
     expect(umpire.locator("#message")).to_contain_text(f"navy 10 (roma) debarked from Ostia 9 11 into {land}")
     _shot(umpire, "9-administration")
     umpire.click("#victory-button")
-    expect(umpire.locator("#round")).to_contain_text("round 2")
+    expect(umpire.locator("#status")).to_contain_text("round 2")
     _shot(umpire, "10-victory")
 
 
