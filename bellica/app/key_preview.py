@@ -7,16 +7,17 @@ field of the step's keyed parameter that the ruleset offers the signer (``moves-
 plot that key on the map and a box for the preview's words; ``static/keyed_map.js`` draws what the
 hook returns, and a click on a hex it offers adds that hex's text to the field, previewed first.
 
-=======================  ================  ===================================================
-``POST /preview/NAME``   the step's taker  fields ``key`` and ``text``: the step's ``preview``
-                                           of that key's text (no ``text``: only where the key
-                                           starts, its ``start``), as JSON (its own keys, and the
-                                           ones the script draws: ``start``, ``end``, ``path``,
-                                           ``next``, ``reachable``, ``lines``, ``notes``,
-                                           ``refused``, ``text``); 403 for a key that is not
-                                           the signer's, 404 for a step with no preview
-``GET /static/keyed_map.js``  anyone         the map's script
-=======================  ================  ===================================================
+==============================  ================  ================================================
+``POST /preview/NAME``          the step's taker  fields ``key`` and ``text``: the step's ``preview``
+                                                  of that key's text (no ``text``: only where the
+                                                  key starts, its ``start``), as JSON (its own keys,
+                                                  and the ones the script draws: ``start``, ``end``,
+                                                  ``path``, ``next``, ``reachable``, ``lines``,
+                                                  ``notes``, ``refused``, ``text``); 403 for a key
+                                                  that is not the signer's, 404 for a step with no
+                                                  preview
+``GET /static/keyed_map.js``    anyone            the map's script
+==============================  ================  ================================================
 
 The answer is the hook's, as the step's own check would judge the signer: a key the signer does not
 command is refused before anything is read (:class:`~bellica.engine.core.steps.NotYours`, 403), and

@@ -1,6 +1,7 @@
 // The map in a page's iframe (id "map"), shared by the scripts that plot on it (keyed_map.js: a
-// keyed step's items previewed by the step, such as an army's moves; steps_map.js: a declared step's fields).  The map is the app's
-// own Folium page (same origin): its Leaflet is used, nothing is fetched from elsewhere.
+// keyed step's items previewed by the step, such as an army's moves; steps_map.js: a declared
+// step's fields).  The map is the app's own Folium page (same origin): its Leaflet is used,
+// nothing is fetched from elsewhere.
 //   bellicaMapFrame.leaflet(frame) -> {L, map} once the frame's map is drawn, else null
 //   bellicaMapFrame.renderer(lf)   -> an SVG renderer in a pane of its own above the map's layers
 //                                     and counters, so a click reaches what is plotted; one per
