@@ -283,6 +283,10 @@ def form_note(campaign, signer, step: str) -> str:
         return ""
     if step in ("commit", "reveal-orders"):
         return _commit_note(campaign, signer, step)
+    if step == "initiative":
+        return ("Only the initiative uses are taken now (step 1.1, sealed until publication; a new choice replaces "
+                "your earlier one until then); moves and sea links are given after the umpire publishes naval "
+                "superiority. A sea zone is offered where your faction may assign influence.")
     if step == "orders":
         return ("Your orders are sealed: no other faction, nor the umpire, reads them before the reveal (every "
                 "army's orders in, or the deadline); a new submission replaces your earlier one until then. An "
