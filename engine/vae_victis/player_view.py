@@ -9,8 +9,9 @@
   ``start_controller``, kind, capital, ``besieged_by``.
 * ``sieges`` (public): one point per siege at the besieged structure: the besieging ``faction``,
   ``controller``, ``resilience``, ``start_resilience``, ``started_round``, the besieging ``armies``.
-* ``supply_lines``: one line per link of a line of logistics (view ``logistics_lines``) between
-  structure hexes; a faction sees only its own (they follow its sealed sea-link choices).
+* ``supply_lines``: one line per link of a line of logistics (the rows ``logistics_lines`` selects of
+  ``logistics_network``) between structure hexes; a faction sees only its own (they follow its
+  sealed sea-link choices).
 * ``supplied_structures``: one point per structure on a faction's lines, with its depth; own only.
 * ``zoc`` (public): one hex polygon per faction and hex under its Zone of Control (view ``zoc``),
   with the ``armies``, ``navies`` and ``structures`` exercising it.
@@ -35,7 +36,7 @@ from bellica.geo.errors import InputError
 from bellica.schema.view import PlayerView
 
 #: The rules views a situation is read from (installed when a campaign is opened for a step).
-VIEWS = ("logistics_lines", "supplied_structures", "zoc")
+VIEWS = ("logistics_network", "zoc")
 #: Layers every viewer sees alike.
 PUBLIC = ("control", "sieges", "zoc")
 HIDDEN_FROM_A_FACTION = ("strength of other factions' armies (NULL)",
@@ -81,21 +82,18 @@ LEFT JOIN control c ON c.structure = s.name
 ORDER BY sg.structure
 """
 
-_SUPPLY_LINES = """
-SELECT l.faction, l.from_structure, l.to_structure, l.link_type, l.from_depth, l.to_depth,
-       ha.lng, ha.lat, hb.lng AS lng2, hb.lat AS lat2
-FROM logistics_lines l
-JOIN structures a ON a.name = l.from_structure JOIN hexes ha ON ha.cell = a.cell
-JOIN structures b ON b.name = l.to_structure JOIN hexes hb ON hb.cell = b.cell
-ORDER BY l.faction, l.to_depth, l.from_structure, l.to_structure, l.link_type
+#: The lines of logistics and the supplied structures: both are rows of the view ``logistics_network``
+#: (``logistics_lines`` and ``supplied_structures`` each select theirs from it), read once, since each
+#: read of it traces every faction's network again (:func:`_network`).
+_NETWORK = """
+SELECT row_kind, faction, from_structure, to_structure, link_type, from_depth, to_depth
+FROM logistics_network
 """
+_PLACES = "SELECT s.name, s.cell, h.lng, h.lat FROM structures s JOIN hexes h ON h.cell = s.cell"
+_LINE_COLUMNS = ["faction", "from_structure", "to_structure", "link_type", "from_depth", "to_depth",
+                 "lng", "lat", "lng2", "lat2"]
+_SUPPLIED_COLUMNS = ["faction", "structure", "depth", "cell", "lng", "lat"]
 
-_SUPPLIED = """
-SELECT p.faction, p.structure, p.depth, s.cell, h.lng, h.lat
-FROM supplied_structures p
-JOIN structures s ON s.name = p.structure JOIN hexes h ON h.cell = s.cell
-ORDER BY p.faction, p.depth, p.structure
-"""
 
 _ZOC = """
 WITH z AS (
@@ -121,6 +119,32 @@ def _query(c, sql: str, what: str) -> tuple[list[str], list[dict]]:
     except duckdb.Error as e:  # a damaged file opens, then fails on its data
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise InputError(f"campaign {c.path}: {what} cannot be read ({first}): check it with `bellica round verify`") from None
+
+
+def _network(c) -> tuple[tuple[list[str], list[dict]], tuple[list[str], list[dict]]]:
+    """(the lines of logistics, the supplied structures) as :func:`_query` gives them: a line per
+    link between structure hexes in the order faction, depth, ends, type; a point per supplied
+    structure in the order faction, depth, name (a structure without a hex is left out of both)."""
+    _names, network = _query(c, _NETWORK, "the lines of logistics")
+    places = {r["name"]: r for r in _query(c, _PLACES, "the structures")[1]}
+    lines, supplied = [], []
+    for r in network:
+        a, b = places.get(r["from_structure"]), places.get(r["to_structure"])
+        if r["row_kind"] == "link" and a is not None and b is not None:
+            lines.append({**{k: r[k] for k in _LINE_COLUMNS[:6]},
+                          "lng": a["lng"], "lat": a["lat"], "lng2": b["lng"], "lat2": b["lat"]})
+        elif r["row_kind"] == "node" and b is not None:
+            supplied.append({"faction": r["faction"], "structure": r["to_structure"], "depth": r["to_depth"],
+                             "cell": b["cell"], "lng": b["lng"], "lat": b["lat"]})
+    lines.sort(key=lambda x: _nulls_last((x["faction"], x["to_depth"], x["from_structure"], x["to_structure"],
+                                          x["link_type"])))
+    supplied.sort(key=lambda x: _nulls_last((x["faction"], x["depth"], x["structure"])))
+    return (_LINE_COLUMNS, lines), (_SUPPLIED_COLUMNS, supplied)
+
+
+def _nulls_last(values: tuple) -> tuple:
+    """A sort key ordering as SQL's ``ORDER BY`` does by default: NULL after every value."""
+    return tuple((v is None, v if v is not None else 0) for v in values)
 
 
 def _layer(name: str, kind: str, query: tuple[list[str], list[dict]], make, *, public: bool = True):
@@ -162,8 +186,7 @@ def player_view(c, viewer: str | None) -> PlayerView:
         raise InputError(f"campaign {c.path} has no {missing[0]} view (a file from an older bellica?): "
                          "open it once with `bellica round status` to install the rules views")
     armies = _query(c, _ARMIES, "the armies")
-    lines = _query(c, _SUPPLY_LINES, "the lines of logistics")
-    supplied = _query(c, _SUPPLIED, "the supplied structures")
+    lines, supplied = _network(c)
     if viewer is not None:
         for a in armies[1]:
             if a["faction"] != viewer:
