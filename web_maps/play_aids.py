@@ -339,19 +339,17 @@ def _logistics(con, tables) -> tuple[list[tuple] | None, list[tuple] | None]:
                 _view_rows(con, tables, "supplied_structures",
                            "SELECT faction, structure, depth FROM supplied_structures ORDER BY 1, 2",
                            "the supplied structures"))
+    # In the two views' own orders, DuckDB's: a line by faction, ends, type; a node by faction, structure, depth.
     rows = _view_rows(con, tables, "logistics_network",
-                      "SELECT row_kind, faction, from_structure, to_structure, link_type, to_depth FROM logistics_network",
+                      "SELECT row_kind, faction, from_structure, to_structure, link_type, to_depth FROM logistics_network "
+                      "ORDER BY row_kind, faction, CASE WHEN row_kind = 'link' THEN from_structure END, to_structure, "
+                      "CASE WHEN row_kind = 'link' THEN link_type END, to_depth",
                       "the lines of logistics and the supplied structures")
     if rows is None:
         return None, None
-    lines = sorted({(f, a, b, t) for kind, f, a, b, t, _d in rows if kind == "link"}, key=_nulls_last)
-    supplied = sorted(((f, b, d) for kind, f, _a, b, _t, d in rows if kind == "node"), key=_nulls_last)
+    lines = list(dict.fromkeys((f, a, b, t) for kind, f, a, b, t, _d in rows if kind == "link"))
+    supplied = [(f, b, d) for kind, f, _a, b, _t, d in rows if kind == "node"]
     return lines, supplied
-
-
-def _nulls_last(row: tuple) -> tuple:
-    """A row's sort key with NULL last, as DuckDB's ``ORDER BY`` sorts by default (Python cannot compare None)."""
-    return tuple((v is None, v if v is not None else 0) for v in row)
 
 
 def load_situation(con: duckdb.DuckDBPyConnection) -> Situation:

@@ -84,10 +84,12 @@ ORDER BY sg.structure
 
 #: The lines of logistics and the supplied structures: both are rows of the view ``logistics_network``
 #: (``logistics_lines`` and ``supplied_structures`` each select theirs from it), read once, since each
-#: read of it traces every faction's network again (:func:`_network`).
+#: read of it traces every faction's network again (:func:`_network`).  Ordered as the two views' rows
+#: were: a line by faction, depth, ends, type; a supplied structure by faction, depth, name.
 _NETWORK = """
 SELECT row_kind, faction, from_structure, to_structure, link_type, from_depth, to_depth
 FROM logistics_network
+ORDER BY row_kind, faction, to_depth, CASE WHEN row_kind = 'link' THEN from_structure END, to_structure, link_type
 """
 _PLACES = "SELECT s.name, s.cell, h.lng, h.lat FROM structures s JOIN hexes h ON h.cell = s.cell"
 _LINE_COLUMNS = ["faction", "from_structure", "to_structure", "link_type", "from_depth", "to_depth",
@@ -136,15 +138,7 @@ def _network(c) -> tuple[tuple[list[str], list[dict]], tuple[list[str], list[dic
         elif r["row_kind"] == "node" and b is not None:
             supplied.append({"faction": r["faction"], "structure": r["to_structure"], "depth": r["to_depth"],
                              "cell": b["cell"], "lng": b["lng"], "lat": b["lat"]})
-    lines.sort(key=lambda x: _nulls_last((x["faction"], x["to_depth"], x["from_structure"], x["to_structure"],
-                                          x["link_type"])))
-    supplied.sort(key=lambda x: _nulls_last((x["faction"], x["depth"], x["structure"])))
     return (_LINE_COLUMNS, lines), (_SUPPLIED_COLUMNS, supplied)
-
-
-def _nulls_last(values: tuple) -> tuple:
-    """A sort key ordering as SQL's ``ORDER BY`` does by default: NULL after every value."""
-    return tuple((v is None, v if v is not None else 0) for v in values)
 
 
 def _layer(name: str, kind: str, query: tuple[list[str], list[dict]], make, *, public: bool = True):
