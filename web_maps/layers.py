@@ -37,10 +37,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from branca.element import MacroElement
 from folium.map import Layer
 from folium.template import Template
 
+from bellica.web_maps.assets import RawMacroElement
 from bellica.web_maps.encode import pack_rings, to_json, to_json_string
 
 #: A map narrower than this (px) is a phone's: its legend and layer list start folded.
@@ -69,7 +69,7 @@ class Column:
         return out
 
 
-class HexLayer(Layer):
+class HexLayer(Layer, RawMacroElement):
     """Filled hexagons: ``rings`` (delta arrays), a colour class per hex, tooltip columns.
 
     ``sides`` (optional, one list per hex: ``[clock, neighbour index, MP, ...]``,
@@ -220,7 +220,7 @@ class HexLayer(Layer):
         self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
 
 
-class HexOutlineLayer(Layer):
+class HexOutlineLayer(Layer, RawMacroElement):
     """Outlines of some hexes of a :class:`HexLayer`, given by their indices in it (no geometry repeated)."""
 
     _template = Template(
@@ -245,7 +245,7 @@ class HexOutlineLayer(Layer):
                                    "opacity": 0.9, "interactive": False})
 
 
-class PointLayer(Layer):
+class PointLayer(Layer, RawMacroElement):
     """Markers: circles (canvas), stars, symbols and army counters (small DOM icons), permanent labels.
 
     Each point is ``{"ll": [lat, lng], "shape": "circle"|"star"|"army"|"navy"|"symbol"|"ring"|"battle"|"none",
@@ -356,7 +356,7 @@ class PointLayer(Layer):
         self.data_json = to_json(list(points))
 
 
-class ProvinceLayer(Layer):
+class ProvinceLayer(Layer, RawMacroElement):
     """Areas (provinces, sea areas, outlined sets of them): delta-encoded polygons
     (``encode.encode_polygons``), one fill colour (and optionally stroke colour) and tooltip each.
 
@@ -416,7 +416,7 @@ class ProvinceLayer(Layer):
         self.data_json = to_json(data)
 
 
-class LineLayer(Layer):
+class LineLayer(Layer, RawMacroElement):
     """Polylines (delta arrays), each owned by a feature with tooltip rows ``[[label, value], ...]``."""
 
     _template = Template(
@@ -463,7 +463,7 @@ class LineLayer(Layer):
         )
 
 
-class HexZoneLayer(Layer):
+class HexZoneLayer(Layer, RawMacroElement):
     """Lightly filled, dashed outlines of some hexes of a :class:`HexLayer` (indices in it), each in its own colour.
 
     Not interactive: a zone drawn over the terrain must leave the hexes'
@@ -517,7 +517,7 @@ class LegendSection:
     items: list[LegendItem] = field(default_factory=list)
 
 
-class Legend(MacroElement):
+class Legend(RawMacroElement):
     """A Leaflet control listing colour swatches/lines by section; labels inserted as text, not HTML."""
 
     _template = Template(
@@ -612,7 +612,7 @@ class Legend(MacroElement):
         )
 
 
-class Title(MacroElement):
+class Title(RawMacroElement):
     """A plain text box naming the map (database, resolution, faction view)."""
 
     _template = Template(
@@ -638,7 +638,7 @@ class Title(MacroElement):
         self.text_json = to_json(text)
 
 
-class StatusPanel(MacroElement):
+class StatusPanel(RawMacroElement):
     """The round, phase and VP of a campaign: a heading line and ``rows`` ([label, value], as text)."""
 
     _template = Template(
@@ -670,7 +670,7 @@ class StatusPanel(MacroElement):
         self.data_json = to_json({"head": head, "rows": [[str(a), str(b)] for a, b in rows]})
 
 
-class PanelToggle(MacroElement):
+class PanelToggle(RawMacroElement):
     """A button that shows or hides the legend, the layer list and the panel's table (for phones).
 
     Collapsed at load when the map is narrower than ``narrow_px``: on a phone
@@ -717,7 +717,7 @@ class PanelToggle(MacroElement):
         self.narrow_px = int(narrow_px)
 
 
-class FitView(MacroElement):
+class FitView(RawMacroElement):
     """Fit the map to bounds at load, without animation.
 
     folium's ``fit_bounds`` animates from the initial zoom; while Leaflet

@@ -251,3 +251,18 @@ def test_the_legend_folds_on_its_own_button_and_starts_folded_on_a_phone(glance)
     assert f"open(map.getContainer().clientWidth >= {NARROW_PX})" in glance  # folded below a phone's width
     assert "if (box.clientWidth < narrow)" in glance and f", {NARROW_PX});" in glance  # the layer list too
     assert ".bellica-legend-closed .bellica-legend-body { display: none; }" in glance
+
+
+def test_a_label_that_looks_like_a_template_tag_is_written_as_it_is(map_db, tmp_path):
+    """Each layer's script goes into the page as rendered (web_maps.assets.RawMacroElement): branca
+    would compile it as a Jinja template again, reading a label's ``{{ ... }}`` as a tag (and paying
+    for lexing every layer's packed features at every page)."""
+    odd = "{{ 7 * 6 }} {% if x %}"
+    import dataclasses
+
+    view = dataclasses.replace(_view(), layers=[FeatureLayer(
+        "places", "Point", (Feature(HERE, {"place": odd}, label=odd, style="walled", tooltip=(("place", odd),)),),
+        title="Places")])
+    page = render_terrain_map(map_db, tmp_path / "odd.html", view=view).read_text(encoding="utf-8")
+    labels = [p.get("label") for p in _points(page)]
+    assert odd in labels and "42" not in labels
