@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timezone
 from functools import lru_cache
@@ -292,45 +293,86 @@ def insert_rows(con: duckdb.DuckDBPyConnection, head: str, rows: Iterable[Sequen
 
 # --- the catalog, read once while nothing changes it ----------------------------------------
 
-#: Connections whose catalog is remembered (a Campaign's, for its life): id -> (connection, kinds or None).
-#: A ``bellica round`` step asks "which tables exist?" half a dozen times (opening, the ruleset, the
-#: log, the rules, the Board): each answer from DuckDB costs 1-2 ms cold; remembered, one query.
-_CATALOG: dict[int, tuple[duckdb.DuckDBPyConnection, dict[str, str] | None]] = {}
+#: Connections whose catalog is remembered (a Campaign's, for its life; a map opened read-only to
+#: draw it): id -> what is known of it.  A ``bellica round`` step asks "which tables exist?" half a
+#: dozen times (opening, the ruleset, the log, the rules, the Board), and drawing a map asks which
+#: columns a table has two dozen times: each answer from DuckDB costs 1-3 ms cold; remembered, one
+#: query each.
+_CATALOG: dict[int, "_Known"] = {}
 #: Statements that cannot change the catalog (anything else forgets it: CREATE, DROP, ALTER, ATTACH,
 #: and a statement led by a comment, which may hide any of them).
 _DATA_ONLY = ("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "FROM")
 
 
+class _Known:
+    """What is remembered of one connection's catalog (None: ask DuckDB).  The connection is held
+    weakly: an entry never keeps a database open, and goes when its connection does."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = weakref.ref(con)
+        self.kinds: dict[str, str] | None = None
+        self.columns: dict[str, tuple[str, ...]] | None = None
+
+
+def _known(con: duckdb.DuckDBPyConnection) -> _Known | None:
+    entry = _CATALOG.get(id(con))
+    return entry if entry is not None and entry.con() is con else None
+
+
 def remember_catalog(con: duckdb.DuckDBPyConnection, on: bool = True) -> None:
     """Start (``on``) or stop remembering ``con``'s catalog.  Only for a connection whose owner sends
     every catalog change through :func:`run_sql` or calls :func:`forget_catalog` (the Campaign does;
-    a transaction's end forgets it too: a rollback may undo a CREATE)."""
+    a transaction's end forgets it too: a rollback may undo a CREATE), or that cannot change it."""
+    key = id(con)
     if on:
-        _CATALOG[id(con)] = (con, None)
+        _CATALOG[key] = _Known(con)
+        weakref.finalize(con, _forget_entry, key, _CATALOG[key])
     else:
-        _CATALOG.pop(id(con), None)
+        _CATALOG.pop(key, None)
+
+
+def _forget_entry(key: int, entry: _Known) -> None:
+    if _CATALOG.get(key) is entry:
+        del _CATALOG[key]
 
 
 def forget_catalog(con: duckdb.DuckDBPyConnection) -> None:
     """The catalog may have changed: the next :func:`catalog_kinds` asks DuckDB again."""
-    entry = _CATALOG.get(id(con))
-    if entry is not None and entry[0] is con:
-        _CATALOG[id(con)] = (con, None)
+    entry = _known(con)
+    if entry is not None:
+        entry.kinds = entry.columns = None
 
 
 def catalog_kinds(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """``{lower-case name: 'table' | 'view'}`` of the current schema (remembered where asked)."""
-    entry = _CATALOG.get(id(con))
-    if entry is not None and entry[0] is con and entry[1] is not None:
-        return entry[1]
+    entry = _known(con)
+    if entry is not None and entry.kinds is not None:
+        return entry.kinds
     rows = con.execute(
         "SELECT lower(table_name), table_type FROM information_schema.tables "
         "WHERE table_catalog = current_database() AND table_schema = current_schema()"
     ).fetchall()
     kinds = {name: "view" if kind == "VIEW" else "table" for name, kind in rows}
-    if entry is not None and entry[0] is con:
-        _CATALOG[id(con)] = (con, kinds)
+    if entry is not None:
+        entry.kinds = kinds
     return kinds
+
+
+def remembered_columns(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]] | None:
+    """``{lower-case table or view: its lower-case columns in order}`` of the current schema, read in
+    one query and remembered, for a connection whose catalog is remembered; None for any other."""
+    entry = _known(con)
+    if entry is None:
+        return None
+    if entry.columns is None:
+        columns: dict[str, list[str]] = {}
+        for table, column in con.execute(
+            "SELECT lower(table_name), lower(column_name) FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = current_schema() ORDER BY table_name, column_index"
+        ).fetchall():
+            columns.setdefault(table, []).append(column)
+        entry.columns = {table: tuple(names) for table, names in columns.items()}
+    return entry.columns
 
 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params=None, *, name: str = "<inline>"):

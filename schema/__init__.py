@@ -36,7 +36,7 @@ from pathlib import Path
 import duckdb
 
 from bellica.geo.errors import InputError, SqlError
-from bellica.geo.spatialdb import catalog_kinds, connect, offline_connect, run_sql, spatial_connect
+from bellica.geo.spatialdb import catalog_kinds, connect, offline_connect, remembered_columns, run_sql, spatial_connect
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 
@@ -241,6 +241,9 @@ def existing_tables(con: duckdb.DuckDBPyConnection, *, catalog: str | None = Non
 
 def existing_columns(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
     """The columns a table of the connection's current schema has (empty when there is no such table)."""
+    remembered = remembered_columns(con)
+    if remembered is not None:
+        return remembered.get(table.lower(), ())
     rows = run_sql(
         con,
         "SELECT lower(column_name) FROM information_schema.columns WHERE table_catalog = current_database() "

@@ -24,7 +24,7 @@ from bellica.datasets.rules import canonical_faction
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.hexgrid import cell_polygon
 from bellica.geo.logs import logger
-from bellica.geo.spatialdb import connect, foreign_database
+from bellica.geo.spatialdb import connect, foreign_database, remember_catalog
 from bellica.schema import existing_columns, existing_tables
 from bellica.schema.view import PlayerView
 from bellica.web_maps.assets import OfflineMap, check_output, write_html
@@ -77,6 +77,9 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
                              "render it once that command has finished") from e
         why = foreign_database(path) or first
         raise InputError(f"{path} is not a readable DuckDB database ({why}): pass a file written by `bellica map build`") from e
+    # Read-only, so its catalog cannot change: remembered (drawing a map asks which columns a table
+    # has two dozen times; each a DuckDB catalog query of 1-3 ms).
+    remember_catalog(con)
     if "hexes" not in existing_tables(con):
         con.close()
         raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `bellica map build`")

@@ -83,3 +83,27 @@ def test_a_bad_threads_variable_is_one_line_naming_it(monkeypatch, value):
     monkeypatch.setenv(spatialdb.THREADS_VARIABLE, value)
     with pytest.raises(spatialdb.InputError, match=r"^BELLICA_DUCKDB_THREADS=.* is not a number of threads: set it to a whole number"):
         spatialdb.offline_connect(None)
+
+
+def test_a_remembered_catalog_answers_columns_as_duckdb_does_until_it_changes():
+    """geo.spatialdb.remembered_columns: one query for every table's columns, the same answer as the
+    per-table one; a CREATE through run_sql forgets it; the entry goes with its connection."""
+    import gc
+
+    from bellica.schema import existing_columns
+
+    con = spatialdb.offline_connect(None)
+    con.execute("CREATE TABLE Armies (Id INTEGER, hex VARCHAR); CREATE VIEW strong AS SELECT id FROM armies")
+    asked = {t: existing_columns(con, t) for t in ("armies", "ARMIES", "strong", "nothing")}
+    spatialdb.remember_catalog(con)
+    assert spatialdb.remembered_columns(con) == {"armies": ("id", "hex"), "strong": ("id",)}
+    assert {t: existing_columns(con, t) for t in asked} == asked == {
+        "armies": ("id", "hex"), "ARMIES": ("id", "hex"), "strong": ("id",), "nothing": ()}
+    spatialdb.run_sql(con, "CREATE TABLE nothing (x INTEGER)")
+    assert existing_columns(con, "nothing") == ("x",)
+    assert spatialdb.remembered_columns(spatialdb.offline_connect(None)) is None  # not remembered: asked each time
+    key = id(con)
+    con.close()
+    del con
+    gc.collect()
+    assert key not in spatialdb._CATALOG
