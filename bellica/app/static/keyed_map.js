@@ -17,6 +17,9 @@
   function plotter(form) {
     var step = form.id.replace(/^form-/, ''), url = form.dataset.preview, prefix = form.dataset.previewParam + '-';
     var keys = {}, order = [], starts = {}, active = null, last = null, drawn = null, startLayer = null, timer = null;
+    // Each answer shown is the newest asked: an older one arriving late (a busy server) is dropped,
+    // so it cannot wipe a click's refusal or draw a plot the field no longer holds.
+    var asked = 0;
 
     function csrf() { return form.elements.csrf ? form.elements.csrf.value : ''; }
 
@@ -130,7 +133,9 @@
     }
 
     function show(key) {
+      var mine = ++asked;
       return preview(key, keys[key].field.value).then(function (j) {
+        if (mine !== asked) return j;
         say(key, j);
         if (!j.error) { last = j; draw(j); }
         return j;
@@ -149,8 +154,9 @@
 
     function extend(append) {
       if (!active || append == null) return;
-      var key = active, now = keys[key].field.value.trim();
+      var key = active, now = keys[key].field.value.trim(), mine = ++asked;
       preview(key, (now ? now + ' ' : '') + append).then(function (j) {
+        if (mine !== asked) return;
         if (j.refused || j.error) {  // refused at this click: the field keeps what it had
           var p = document.createElement('div');
           p.className = 'error click-refused';
@@ -159,6 +165,7 @@
           return;
         }
         setText(key, j.text);
+        clearTimeout(timer);  // the field's input event asks for this very answer again: it is here
         last = j; say(key, j); draw(j);
       });
     }
