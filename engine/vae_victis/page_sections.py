@@ -41,18 +41,16 @@ def _orders_text(o) -> tuple[str, str, str]:
 
 
 def _revealed(c, faction: str, status) -> PageSection:
-    """The orders as ``faction`` may read them: before the reveal (or out of the orders phase)
-    only its own, as the engine shows them to it."""
+    """The orders as ``faction`` may read them: :func:`.rounds.orders_view` decides (its own, and
+    another's only what the seal has opened); a sealed army's orders show as "-"."""
     from bellica.engine.vae_victis import rounds
 
-    ordering = status.phase == "orders"
     rows = []
     for army, fac, o in sorted(rounds.orders_view(c, faction=faction), key=lambda x: x[0]):
-        if fac != faction and not (ordering and status.revealed):
-            continue
         moves, use, sea = _orders_text(o) if o is not None else ("-", "", "")
         rows.append((str(army), fac, moves, use, sea))
-    note = "the orders are revealed and locked" if ordering else f"phase {status.phase}: no orders are taken now"
+    note = ("the orders are revealed and locked" if status.phase == "orders"
+            else f"phase {status.phase}: no orders are taken now")
     return PageSection("revealed", "Orders", (("locked", note),), ("army", "faction", "moves", "initiative", "sea links"),
                        tuple(rows))
 
