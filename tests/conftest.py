@@ -112,53 +112,90 @@ def mediterranean_map(tmp_path_factory) -> Path:
     return path
 
 
+#: The run's folder for :func:`shared_file` (set by the session fixture :func:`_shared_files`).
+_SHARED_FOLDER: list[Path] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_files(tmp_path_factory) -> None:
+    """Where :func:`shared_file` keeps this run's files, known before any test or fixture asks."""
+    _SHARED_FOLDER[:] = [_shared_folder(tmp_path_factory)]
+
+
+def shared_file(key: str, build: Callable[[Path], None], dest: Path) -> Path:
+    """A copy at ``dest`` of the file ``build(path)`` writes the first time a test process of the run
+    asks for ``key`` (:func:`build_shared`: the xdist workers share it).  For the campaigns many tests
+    start from (1-2 s to write, seconds with their map; ms to copy), each test still getting a file of
+    its own to change.  The key names what ``build`` makes; two builders must never share one, and a
+    build must not depend on the process that runs it.  A plain function, so that the helpers the
+    test modules share (tests/cli/test_exit_codes.py's small campaigns, the Trossian base campaign)
+    build through it too; the fixture :func:`built_once` is this function."""
+    source = _BUILT.get(key)
+    if source is None:
+        source = _BUILT[key] = build_shared(_SHARED_FOLDER[0], key, build, Path(dest).suffix)
+    shutil.copyfile(source, dest)
+    return Path(dest)
+
+
 @pytest.fixture(scope="session")
-def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None], Path], Path]:
-    """``built_once(key, build, dest)``: a copy at ``dest`` of the file ``build(path)`` writes the
-    first time a test process of the run asks for ``key`` (:func:`build_shared`: the xdist workers
-    share it).  For the campaigns many tests start from (1-2 s to write, seconds with their map;
-    ms to copy), each test still getting a file of its own to change.  The key names what
-    ``build`` makes; two builders must never share one, and a build must not depend on the process
-    that runs it."""
-    folder = _shared_folder(tmp_path_factory)
-
-    def copy(key: str, build: Callable[[Path], None], dest: Path) -> Path:
-        source = _BUILT.get(key)
-        if source is None:
-            source = _BUILT[key] = build_shared(folder, key, build, Path(dest).suffix)
-        shutil.copyfile(source, dest)
-        return dest
-    return copy
+def built_once() -> Callable[[str, Callable[[Path], None], Path], Path]:
+    """``built_once(key, build, dest)``: :func:`shared_file`, as a fixture."""
+    return shared_file
 
 
-@pytest.fixture(scope="session")
-def scenario_map(built_once) -> Callable[..., Path]:
-    """``scenario_map(scenario, dest, res=None)``: a copy at ``dest`` of the map a shipped scenario
-    (a province or a node one) is played on: the default map's data over its bbox at its resolution
-    (or ``res``), as ``bellica campaign new`` builds it without ``--map``.  Built once a run
-    (:func:`built_once`): a dozen test modules start from the same four maps, and the Mare
-    Nostrum one alone costs 6 s of CPU to build."""
+def scenario_map_file(scenario: str, dest: Path, res: int | None = None) -> Path:
+    """A copy at ``dest`` of the map a shipped scenario (a province or a node one) is played on: the
+    default map's data over its bbox at its resolution (or ``res``), as ``bellica campaign new``
+    builds it without ``--map``.  Built once a run (:func:`shared_file`): a dozen test modules start
+    from the same four maps, and the Mare Nostrum one alone costs 5 s of CPU to build."""
     from bellica.etl.scenario import is_node_scenario, load_node_scenario, load_province_scenario
 
-    def copy(scenario: str, dest: Path, res: int | None = None) -> Path:
-        s = load_node_scenario(scenario) if is_node_scenario(scenario) else load_province_scenario(scenario)
-        res = res or s.resolution
+    s = load_node_scenario(scenario) if is_node_scenario(scenario) else load_province_scenario(scenario)
+    res = res or s.resolution
 
-        def build(path: Path) -> None:
-            from bellica.etl.build import build_map
+    def build(path: Path) -> None:
+        from bellica.etl.build import build_map
 
-            build_map(path, bbox=s.bbox, res=res, progress=False)
-        return built_once(f"scenario-map-{scenario.replace('/', '-')}-res{res}", build, dest)
-    return copy
+        build_map(path, bbox=s.bbox, res=res, progress=False)
+    return shared_file(f"scenario-map-{scenario.replace('/', '-')}-res{res}", build, dest)
 
 
 @pytest.fixture(scope="session")
-def first_punic_war(built_once) -> Callable[[Path], Path]:
+def scenario_map() -> Callable[..., Path]:
+    """``scenario_map(scenario, dest, res=None)``: :func:`scenario_map_file`, as a fixture."""
+    return scenario_map_file
+
+
+#: The shipped scenarios played on hexes: their campaigns are made with a map built for them.
+HEX_SCENARIOS = ("first-punic-war",)
+
+
+def scenario_campaign_file(scenario: str, dest: Path) -> Path:
+    """A copy at ``dest`` of a shipped scenario's campaign as ``bellica campaign new --scenario
+    SCENARIO`` writes it, not started: a hex scenario's with its map built for it, a province or
+    node scenario's on its map of :func:`scenario_map_file` (given as ``--map``: the map the command
+    builds without it).  Built once a run: the case catalogue, the exit-code walk, the conformance
+    test and the Trossian tests start from the same files instead of building each its own map."""
+    def build(path: Path) -> None:
+        if scenario in HEX_SCENARIOS:
+            from bellica.etl.campaign import create_campaign
+
+            create_campaign(scenario, path, force=True)
+            return
+        import contextlib
+        import io
+
+        from bellica.commands.campaign import new
+
+        map_path = scenario_map_file(scenario, path.with_name("map.duckdb"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            new.main(["--scenario", scenario, "--map", str(map_path), "--out", str(path), "-q"], standalone_mode=False)
+    return shared_file(f"campaign-new-{scenario.replace('/', '-')}", build, dest)
+
+
+@pytest.fixture(scope="session")
+def first_punic_war() -> Callable[[Path], Path]:
     """``first_punic_war(dest)``: a copy at ``dest`` of the shipped First Punic War campaign as
     ``bellica campaign new --scenario first-punic-war`` writes it (its res-5 map built for the
-    scenario), not started.  Built once a run (:func:`built_once`): seven modules start from it."""
-    def build(path: Path) -> None:
-        from bellica.etl.campaign import create_campaign
-
-        create_campaign("first-punic-war", path, force=True)
-    return lambda dest: built_once("first-punic-war-new", build, dest)
+    scenario), not started (:func:`scenario_campaign_file`): seven modules start from it."""
+    return lambda dest: scenario_campaign_file("first-punic-war", dest)

@@ -71,17 +71,11 @@ def _vae_victis(folder: Path) -> Path:
     return path
 
 
-def _from_scenario(folder: Path, scenario: str, ruleset: str, res: int | None = None) -> Path:
-    """``bellica campaign new`` on a map of the scenario's bbox (res 4 for Mare Nostrum: seconds)."""
-    from bellica.etl.build import build_map
-    from bellica.etl.scenario import is_node_scenario, load_node_scenario, load_province_scenario
+def _from_scenario(folder: Path, scenario: str, ruleset: str) -> Path:
+    """``bellica campaign new`` of the shipped scenario (tests/conftest.py, built once a run)."""
+    from tests.conftest import scenario_campaign_file
 
-    s = load_node_scenario(scenario) if is_node_scenario(scenario) else load_province_scenario(scenario)
-    map_path = folder / f"{ruleset}-map.duckdb"
-    build_map(map_path, bbox=s.bbox, res=res or s.resolution, progress=False)
-    out = folder / f"{ruleset}.duckdb"
-    _run_ok("campaign", "new", "--scenario", scenario, "--map", map_path, "--out", out, "-q")
-    return out
+    return scenario_campaign_file(scenario, folder / f"{ruleset}.duckdb")
 
 
 START = {"vae-victis-ii": ("round", "start"), "rise-of-rome": ("turn", "start"), "mare-nostrum": ("turn", "start"),
@@ -96,7 +90,7 @@ def _made(ruleset: str, path: Path) -> None:
     folder.mkdir()
     makers = {"vae-victis-ii": lambda: _vae_victis(folder),
               "rise-of-rome": lambda: _from_scenario(folder, "rise-of-rome", "rise-of-rome"),
-              "mare-nostrum": lambda: _from_scenario(folder, "mare-nostrum", "mare-nostrum", res=4),
+              "mare-nostrum": lambda: _from_scenario(folder, "mare-nostrum", "mare-nostrum"),  # its res 4
               "magna-graecia": lambda: _from_scenario(folder, "magna-graecia/dionysian", "magna-graecia"),
               "trossian": lambda: base_campaign(folder)}
     shutil.copyfile(makers[ruleset](), path)

@@ -29,13 +29,19 @@ def scenario_folder(tmp_path_factory):
 
 
 def _campaign(case, folder, dest):
-    """The case's started campaign at ``dest``; one worker makes a scenario's files at a time."""
+    """The case's started campaign at ``dest``; one worker makes a scenario's files at a time.  The
+    scenario's campaign, which the runner makes as `bellica campaign new` does, is the run's
+    (tests/conftest.py, scenario_campaign_file: the same file, its map built once for every test)."""
     import fcntl
 
     from bellica.commands.cases import case_campaign
+    from tests.conftest import scenario_campaign_file
 
     with open(folder / f".lock-{case.scenario.replace('/', '+')}", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        made = folder / f"{case.scenario.replace('/', '+')}.duckdb"  # where the runner looks for it
+        if not made.is_file():
+            scenario_campaign_file(case.scenario, made)
         return case_campaign(case, folder, dest)
 
 
