@@ -183,23 +183,31 @@ class HexLayer(Layer, RawMacroElement):
         precision: int,
         name: str,
         show: bool = True,
-        stroke: str = "#3a3a3a",
-        stroke_weight: float = 0.5,
-        stroke_opacity: float = 0.35,
-        fill_opacity: float = 0.92,
-        min_edge_px: float = 4.0,
-        raster_edge_px: float = 2.5,
         sides: Sequence[Sequence[int]] | None = None,
         side_note: str = "",
+        **style,
     ):
-        super().__init__(name=name, overlay=True, control=True, show=show)
-        self._name = "HexLayer"
+        self._setup(self.pack(rings, classes, colours, columns, precision=precision, sides=sides, side_note=side_note),
+                    name=name, show=show, **style)
+
+    @classmethod
+    def from_packed(cls, data_json: str, *, name: str, show: bool = True, **style) -> "HexLayer":
+        """A layer of hexes :meth:`pack` packed before: the same terrain drawn again on another page
+        (its geometry and tooltips are most of a map page's work)."""
+        layer = cls.__new__(cls)
+        layer._setup(data_json, name=name, show=show, **style)
+        return layer
+
+    @staticmethod
+    def pack(rings: list[list[int]], classes: Sequence[int], colours: Sequence[str], columns: Sequence[Column], *,
+             precision: int, sides: Sequence[Sequence[int]] | None = None, side_note: str = "") -> str:
+        """The hexes as the page's script reads them: one JSON string (the class doc)."""
         if sides is not None and len(sides) != len(rings):
             raise ValueError("HexLayer: sides must have one entry per hex")
         if not (len(rings) == len(classes) and all(len(c.values) == len(rings) for c in columns)):
             raise ValueError("HexLayer: rings, classes and every column must have one entry per hex")
         blob, n_vertices = pack_rings(rings)
-        self.data_json = to_json_string(
+        return to_json_string(
             {
                 "q": 10**precision,
                 "n": len(rings),
@@ -211,6 +219,13 @@ class HexLayer(Layer, RawMacroElement):
                 **({"sides": [list(x) for x in sides], "sideNote": side_note} if sides is not None else {}),
             }
         )
+
+    def _setup(self, data_json: str, *, name: str, show: bool, stroke: str = "#3a3a3a", stroke_weight: float = 0.5,
+               stroke_opacity: float = 0.35, fill_opacity: float = 0.92, min_edge_px: float = 4.0,
+               raster_edge_px: float = 2.5) -> None:
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "HexLayer"
+        self.data_json = data_json
         # Every inner edge used to be stroked twice (once per polygon): one batched stroke pass
         # draws it once, so it takes the opacity of the two strokes composited.
         self.style_json = to_json({"stroke": stroke, "weight": stroke_weight,

@@ -10,7 +10,9 @@ of another ruleset is drawn from the player view its ruleset gives
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,10 +82,18 @@ def open_map_db(db_path: str | Path) -> duckdb.DuckDBPyConnection:
     # Read-only, so its catalog cannot change: remembered (drawing a map asks which columns a table
     # has two dozen times; each a DuckDB catalog query of 1-3 ms).
     remember_catalog(con)
-    if "hexes" not in existing_tables(con):
+    try:
+        require_hexes(con, path)
+    except InputError:
         con.close()
-        raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `bellica map build`")
+        raise
     return con
+
+
+def require_hexes(con: duckdb.DuckDBPyConnection, path: str | Path) -> None:
+    """An :class:`InputError` naming ``path`` unless the database open on ``con`` has a hexes table."""
+    if "hexes" not in existing_tables(con):
+        raise InputError(f"{path} has no hexes table, so it is not a map database: pass a file written by `bellica map build`")
 
 
 # The campaign tables (schema/campaign.sql) that make a map database a campaign.
@@ -126,6 +136,9 @@ class HexTable:
     river: list[bool]
     geom: np.ndarray  # shapely polygons, lon/lat
     res: int | None
+    #: What the rows hold (:func:`hexes_fingerprint`), when read through :func:`drawn_hexes`: the
+    #: table is then shared by the pages drawn from the same hexes, and never changed.
+    key: tuple | None = None
 
     def __len__(self) -> int:
         return len(self.cell)
@@ -140,6 +153,50 @@ class HexTable:
         """cell -> (lat, lng) of its centre, for the markers of the scenario layers."""
         pts = shapely.centroid(self.geom)
         return {c: (float(y), float(x)) for c, x, y in zip(self.cell, shapely.get_x(pts), shapely.get_y(pts))}
+
+
+class _Recent:
+    """The latest few values by key, for every thread of the process (the app draws pages in many)."""
+
+    def __init__(self, size: int):
+        self.size, self.values, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            if key in self.values:
+                self.values.move_to_end(key)
+            return self.values.get(key)
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.values[key] = value
+            while len(self.values) > self.size:
+                self.values.popitem(last=False)
+
+
+#: The hexes of the maps drawn lately, and their terrain layers, by what the hexes hold: every viewer
+#: and every step of a campaign draws the same terrain (a Mare Nostrum page spent half its time
+#: reading and packing its 7,770 hexes).  Keyed by content, not by file: the app draws each page
+#: from a fresh copy of its campaign, and a file can be rebuilt under the same name.
+_HEXES, _TERRAIN_LAYERS = _Recent(4), _Recent(8)
+
+
+def hexes_fingerprint(con: duckdb.DuckDBPyConnection, have: list[str]) -> tuple:
+    """What the ``hexes`` rows hold, as far as the map draws them: their count and the XOR of the
+    hashes of every row's drawn columns (``have``: the table's columns; 1-2 ms for 8,000 hexes)."""
+    columns = [c for c in (*HEX_COLUMNS, "res", "geom") if c in have]
+    return con.execute(f"SELECT count(*), bit_xor(hash({', '.join(columns)})) FROM hexes").fetchone()
+
+
+def drawn_hexes(con: duckdb.DuckDBPyConnection, *, db_path="database") -> HexTable:
+    """:func:`load_hexes`, shared with the pages drawn lately from the same hexes (:data:`_HEXES`)."""
+    key = hexes_fingerprint(con, require_columns(con, "hexes", ("cell", "kind", "geom"), db_path))
+    hexes = _HEXES.get(key)
+    if hexes is None:
+        hexes = load_hexes(con, db_path=db_path)
+        hexes.key = key
+        _HEXES.put(key, hexes)
+    return hexes
 
 
 def load_hexes(con: duckdb.DuckDBPyConnection, *, db_path="database") -> HexTable:
@@ -195,33 +252,46 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain",
               facts: HexFacts | None = None) -> tuple[HexLayer, list[tuple[str, int]]]:
     """The hex layer and the (category, count) list for the legend, in palette order.
 
-    Without ``facts`` (a map file) the tooltip shows the build's statistics;
-    with them (a campaign) it shows play information only: the hex's name,
-    cell, terrain, MP to enter off-road, structure, road, river, sea zones,
-    and the table of its sides (neighbour, terrain, MP) with the clock rose.
+    Without ``facts`` (a map file, or the terrain under a ruleset's player view) the tooltip shows
+    the build's statistics, and the packed layer is shared with the pages drawn lately from the
+    same hexes (:data:`_TERRAIN_LAYERS`); with them (a campaign) it shows play information only:
+    the hex's name, cell, terrain, MP to enter off-road, structure, road, river, sea zones, and
+    the table of its sides (neighbour, terrain, MP) with the clock rose.
     """
+    key = (hexes.key, precision) if facts is None and hexes.key is not None else None
+    done = _TERRAIN_LAYERS.get(key) if key is not None else None
+    if done is None:
+        done = _packed_hexes(hexes, precision=precision, facts=facts)
+        if key is not None:
+            _TERRAIN_LAYERS.put(key, done)
+    return HexLayer.from_packed(done[0], name=name), done[1]
+
+
+def _hex_colour(category: str) -> str:
+    if category in TERRAIN_COLOURS:
+        return TERRAIN_COLOURS[category]
+    if category in KIND_COLOURS:
+        return KIND_COLOURS[category]
+    return UNCLASSIFIED_LAND if category == "land (unclassified)" else UNKNOWN_KIND
+
+
+def _packed_hexes(hexes: HexTable, *, precision: int, facts: HexFacts | None) -> tuple[str, list[tuple[str, int, str]]]:
+    """The hex layer's data (:meth:`HexLayer.pack`) and the legend's (category, count, colour)."""
     categories = [hexes.category(i) for i in range(len(hexes))]
     order = list(TERRAIN_COLOURS) + ["land (unclassified)"] + list(KIND_COLOURS)
     present = sorted(set(categories), key=lambda c: (order.index(c) if c in order else len(order), c))
     index = {c: k for k, c in enumerate(present)}
-
-    def colour(cat: str) -> str:
-        if cat in TERRAIN_COLOURS:
-            return TERRAIN_COLOURS[cat]
-        if cat in KIND_COLOURS:
-            return KIND_COLOURS[cat]
-        return UNCLASSIFIED_LAND if cat == "land (unclassified)" else UNKNOWN_KIND
-
     kinds = sorted({k for k in hexes.kind if k is not None})
     terrains = sorted({t for t in hexes.terrain if t is not None})
     kind_ix, terrain_ix = {k: i for i, k in enumerate(kinds)}, {t: i for i, t in enumerate(terrains)}
-    land_pct = [None if v is None else int(round(v * 100)) for v in _rounded(hexes.land_fraction, 4)]
+    kind = Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds)
+    terrain = Column("terrain", [terrain_ix.get(t) for t in hexes.terrain], lookup=terrains)
     if facts is not None:
         columns = [
             Column("name", facts.names),
             Column("cell", hexes.cell),
-            Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds),
-            Column("terrain", [terrain_ix.get(t) for t in hexes.terrain], lookup=terrains),
+            kind,
+            terrain,
             Column("MP to enter", [facts.entry_mp.get(c) for c in hexes.cell] if facts.rules is not None
                    else [None] * len(hexes), suffix=" (off-road)"),
             Column("structure", facts.structure),
@@ -229,35 +299,28 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain",
             Column("river", facts.river),
             Column("sea zone", facts.zones),
         ]
-        layer = HexLayer(encode_rings(hexes.geom, precision=precision), [index[c] for c in categories],
-                         [colour(c) for c in present], columns, precision=precision, name=name,
-                         sides=facts.sides, side_note=facts.note)
-        counts = {c: categories.count(c) for c in present}
-        return layer, [(c, counts[c], colour(c)) for c in present]
-    columns = [
-        Column("cell", hexes.cell),
-        Column("kind", [kind_ix.get(k) for k in hexes.kind], lookup=kinds),
-        Column("terrain", [terrain_ix.get(t) for t in hexes.terrain], lookup=terrains),
-        Column("elev mean", _rounded(hexes.elev_mean, 0), suffix=" m"),
-        Column("elev min", _rounded(hexes.elev_min, 0), suffix=" m"),
-        Column("elev max", _rounded(hexes.elev_max, 0), suffix=" m"),
-        Column("elev std", _rounded(hexes.elev_std, 1), suffix=" m"),
-        Column("samples", _rounded(hexes.elev_samples, 0)),
-        Column("land", land_pct, suffix=" %"),
-        Column("river", [1 if r else 0 for r in hexes.river], lookup=["no", "yes"]),
-    ]
-    layer = HexLayer(
-        encode_rings(hexes.geom, precision=precision),
-        [index[c] for c in categories],
-        [colour(c) for c in present],
-        columns,
-        precision=precision,
-        name=name,
-    )
-    counts = {c: 0 for c in present}
+    else:
+        land_pct = [None if v is None else int(round(v * 100)) for v in _rounded(hexes.land_fraction, 4)]
+        columns = [
+            Column("cell", hexes.cell),
+            kind,
+            terrain,
+            Column("elev mean", _rounded(hexes.elev_mean, 0), suffix=" m"),
+            Column("elev min", _rounded(hexes.elev_min, 0), suffix=" m"),
+            Column("elev max", _rounded(hexes.elev_max, 0), suffix=" m"),
+            Column("elev std", _rounded(hexes.elev_std, 1), suffix=" m"),
+            Column("samples", _rounded(hexes.elev_samples, 0)),
+            Column("land", land_pct, suffix=" %"),
+            Column("river", [1 if r else 0 for r in hexes.river], lookup=["no", "yes"]),
+        ]
+    packed = HexLayer.pack(encode_rings(hexes.geom, precision=precision), [index[c] for c in categories],
+                           [_hex_colour(c) for c in present], columns, precision=precision,
+                           sides=facts.sides if facts is not None else None,
+                           side_note=facts.note if facts is not None else "")
+    counts = dict.fromkeys(present, 0)
     for c in categories:
         counts[c] += 1
-    return layer, [(c, counts[c], colour(c)) for c in present]
+    return packed, [(c, counts[c], _hex_colour(c)) for c in present]
 
 
 def map_river_layer(con, *, precision: int, tolerance: float, db_path, name: str = "Rivers", show: bool = True,
@@ -303,7 +366,7 @@ def build_map(con, *, db_path, precision: int = 5, faction: str | None = None, s
     if faction is not None and not campaign:
         raise InputError(f"--faction {faction} needs a campaign database with its scenario layers, and {db_path} "
                          "is a map: pass a file written by `bellica campaign new`")
-    hexes = load_hexes(con, db_path=db_path)
+    hexes = drawn_hexes(con, db_path=db_path)
     west, south, east, north = shapely.total_bounds(hexes.geom).tolist()
     m = OfflineMap(location=[(south + north) / 2, (west + east) / 2], zoom_start=6)
     # Fitted before any layer is added: the hexes are then drawn once, at the fitted view, instead of
@@ -423,23 +486,31 @@ def render_terrain_map(
     precision: int = 5,
     title: str | None = None,
     view: PlayerView | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
 ) -> Path:
     """Render the map (and, for a campaign, the scenario layers) of ``db_path`` to ``out_html``.
 
     ``faction`` renders that faction's view of a Vae Victis II campaign; ``view`` draws a
     ruleset's player view of the campaign in ``db_path`` over its terrain (what the viewer may
     see is the view's: nothing else of the campaign is read); ``precision`` is the decimals of a
-    degree kept for vertices (5 = 1.1 m).  The page needs no network; it is written atomically.
+    degree kept for vertices (5 = 1.1 m).  ``con``: the caller's connection to ``db_path``, open
+    read-only (the campaign its view was taken from), drawn from instead of opening the file a
+    second time; the caller closes it.  The page needs no network; it is written atomically.
     Returns the output path.
     """
     start = time.perf_counter()
     check_output(out_html)  # before the work, not after it
-    con = open_map_db(db_path)
-    try:
+    if con is not None:
+        require_hexes(con, db_path)
         m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title,
                       view=view)
-    finally:
-        con.close()
+    else:
+        con = open_map_db(db_path)
+        try:
+            m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title,
+                          view=view)
+        finally:
+            con.close()
     page = m.get_root().render()
     out = write_html(page, out_html)
     log.info("rendered %s: %.1f MB in %.2f s", out, len(page.encode()) / 1e6, time.perf_counter() - start)

@@ -44,12 +44,12 @@ def campaign_view(c: Campaign, faction: str | None) -> PlayerView:
 def render_campaign_map(campaign: str | Path, out: str | Path, faction: str | None = None, *,
                         precision: int = 5) -> Path:
     """Render ``campaign`` as ``faction`` may see it to the page ``out``, from its ruleset's player
-    view (the campaign is read, and closed, before the page is drawn)."""
+    view, drawn from the connection the view was read on (the file is opened once)."""
     from bellica.web_maps.terrain_map import render_terrain_map
 
     with Campaign.open(campaign, read_only=True) as c:
         view = campaign_view(c, faction)
-    return render_terrain_map(campaign, out, view=view, precision=precision)
+        return render_terrain_map(campaign, out, view=view, precision=precision, con=c.con)
 
 
 def render_map(database: str | Path, out: str | Path, *, faction: str | None = None, precision: int = 5) -> Path:
@@ -65,6 +65,6 @@ def render_map(database: str | Path, out: str | Path, *, faction: str | None = N
     if c is not None:
         with c:
             view = campaign_view(c, faction) if draws_from_view(c.ruleset) else None
-        if view is not None:
-            return render_terrain_map(database, out, view=view, precision=precision)
+            if view is not None:  # drawn from the campaign's connection: the file is opened once
+                return render_terrain_map(database, out, view=view, precision=precision, con=c.con)
     return render_terrain_map(database, out, faction=faction, precision=precision)

@@ -180,3 +180,29 @@ def test_leaflet_css_images_are_inlined():
     css = leaflet_css()
     assert css.count("url(data:image/png;base64,") == 3
     assert "images/" not in css
+
+
+def test_the_terrain_drawn_again_is_the_same_and_a_changed_hex_is_drawn_anew(map_db, tmp_path):
+    """Pages drawn from the same hexes share their packed terrain (a copy of the file too: the app
+    draws each page from a fresh copy), and a hex changed in a file is drawn as it now is."""
+    import shutil
+
+    from bellica.web_maps import terrain_map
+
+    db, rows = map_db
+    first = _hex_data(render_terrain_map(db, tmp_path / "a.html").read_text())
+    copy = shutil.copyfile(db, tmp_path / "copy.duckdb")
+    with connect(copy, read_only=True) as con:
+        hexes = terrain_map.drawn_hexes(con)
+    with connect(db, read_only=True) as con:
+        assert terrain_map.drawn_hexes(con) is hexes  # by content, not by file
+    assert _hex_data(render_terrain_map(copy, tmp_path / "b.html").read_text()) == first
+
+    land = next(r["cell"] for r in rows if r["kind"] == "land" and r["terrain"] != "desert")
+    with connect(copy) as con:
+        con.execute("UPDATE hexes SET terrain = 'desert' WHERE cell = ?", [land])
+    changed = _hex_data(render_terrain_map(copy, tmp_path / "c.html").read_text())
+    at = first["cols"][0]["v"].index(land)
+    terrains = changed["cols"][2]
+    assert terrains["k"][terrains["v"][at]] == "desert" and changed["c"] != first["c"]
+    assert _hex_data(render_terrain_map(db, tmp_path / "d.html").read_text()) == first  # the original still as it was
