@@ -63,8 +63,8 @@ def render_map(database: str | Path, out: str | Path, *, faction: str | None = N
     except BellicaError:
         c = None  # a map, or no readable file: the renderer names the problem in its own words
     if c is not None:
-        with c:
-            view = campaign_view(c, faction) if draws_from_view(c.ruleset) else None
-            if view is not None:  # drawn from the campaign's connection: the file is opened once
-                return render_terrain_map(database, out, view=view, precision=precision, con=c.con)
+        with c:  # drawn from the campaign's connection: the file is opened once
+            if draws_from_view(c.ruleset):
+                return render_terrain_map(database, out, view=campaign_view(c, faction), precision=precision, con=c.con)
+            return render_terrain_map(database, out, faction=faction, precision=precision, con=c.con)
     return render_terrain_map(database, out, faction=faction, precision=precision)
