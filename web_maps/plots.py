@@ -148,7 +148,8 @@ def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, na
                          linewidth=0)
         ax2.plot(xs, [p["median"] for p in points], color=colours[n], linewidth=1.6, label=n)
         ax2.set_xticks(xs)
-    ax2.legend(fontsize=7, loc="upper left", frameon=False, ncols=2)
+    if ax2.get_lines():  # no run recorded the series (games cut short): an empty panel, not a warning
+        ax2.legend(fontsize=7, loc="upper left", frameon=False, ncols=2)
     ax2.set_xlabel(index_label)
     ax2.set_ylabel(series_label)
     ax2.set_ylim(bottom=0)
