@@ -44,9 +44,11 @@ demo: venv
 # On every core (pytest-xdist): tests are handed out one by one as workers free up (worksteal); the
 # Mediterranean map and the campaigns many tests start from are built once a run, by the first
 # worker to ask (tests/conftest.py, built_once), and each worker has one chromium (tests/app/conftest.py).
-# The warm server's tests (marker serial) time forks, signals and sockets: they run alone afterwards,
-# and once more when one fails, because a loaded machine can delay a fork past their waits; only the
-# files that mark tests serial are collected for them (collecting the whole suite costs 12 s of CPU).
+# The warm server's tests (marker serial) time forks, signals and sockets: they run afterwards, apart
+# from the rest, one per core (their 18 s one at a time are mostly waits: 10 s on two cores, and they
+# passed so with two busy loops beside them), and once more, one at a time, when one fails, because a
+# loaded machine can delay a fork past their waits; only the files that mark tests serial are
+# collected for them (collecting the whole suite costs 12 s of CPU).
 # The tests' files go to /dev/shm when it has 6 GB free (tests/conftest.py): DuckDB syncs every commit to disk.
 # Python writes its bytecode caches (__pycache__, ignored by git) even where the environment says
 # not to (PYTHONDONTWRITEBYTECODE, as some containers set): otherwise every test process, and every
@@ -56,7 +58,7 @@ test long: export PYTHONDONTWRITEBYTECODE =
 SERIAL_FILES = $(shell grep -rlE 'mark\.serial\b' tests --include='*.py')
 test: venv chromium
 	$(PY) -m pytest -q -n auto --dist worksteal -m "not serial and not slow"
-	$(PY) -m pytest -q -m serial $(SERIAL_FILES) || $(PY) -m pytest -q -m serial --last-failed $(SERIAL_FILES)
+	$(PY) -m pytest -q -n auto -m serial $(SERIAL_FILES) || $(PY) -m pytest -q -m serial --last-failed $(SERIAL_FILES)
 
 # The suite's bounded cases at full size: the fuzz tests at four times their stated examples and
 # the property tests over every played state (make test tries a third and a stride: tests/bounds.py),

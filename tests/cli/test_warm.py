@@ -28,7 +28,7 @@ from tests.engine.test_state import make_campaign
 
 pytestmark = [pytest.mark.skipif(not (hasattr(os, "fork") and hasattr(socket, "SO_PEERCRED")),
                                 reason="the warm server needs Linux (fork, SO_PEERCRED)"),
-              pytest.mark.serial]  # processes, signals and timeouts: run alone (Makefile)
+              pytest.mark.serial]  # processes, signals and timeouts: run apart from the rest (Makefile)
 
 LAUNCH = "from bellica.launch import main; main()"
 PLACEMENTS = ((1, "carthago", "Capua"), (9, "roma", "Roma"), (10, "roma", "Ostia"))
