@@ -94,10 +94,10 @@ def _seat(actions, aid="board"):
 
 
 def test_the_bots_step_without_bots_says_how_to_seat_one(tmp_path, capsys):
-    from bellica.demo_magna_graecia import build_demo_campaign
     from tests.cli.test_rise_of_rome_cli import bellica
+    from tests.conftest import scenario_campaign_file
 
-    path = build_demo_campaign(tmp_path / "mg.duckdb")
+    path = scenario_campaign_file("magna-graecia/dionysian", tmp_path / "mg.duckdb")
     assert bellica(capsys, "magna-graecia", "start", path, "--seed", 1)[0] == 0
     code, out, err = bellica(capsys, "magna-graecia", "bots", path)
     assert code == 1 and "no seat of this campaign is played by a bot" in err

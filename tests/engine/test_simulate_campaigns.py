@@ -127,9 +127,9 @@ def _same_here_and_on_dask(capsys, tmp_path, *args) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def fresh_mg(tmp_path_factory):
-    from bellica.demo_magna_graecia import build_demo_campaign
+    from tests.conftest import scenario_campaign_file
 
-    return build_demo_campaign(tmp_path_factory.mktemp("sim-mg") / "dionysian.duckdb")
+    return scenario_campaign_file("magna-graecia/dionysian", tmp_path_factory.mktemp("sim-mg") / "dionysian.duckdb")
 
 
 def test_magna_graecia_games_are_the_same_here_and_on_a_dask_cluster(fresh_mg, tmp_path, capsys):

@@ -27,9 +27,10 @@ SYRACUSE_SECRETS = ("Art(O) 1", "Sp(O) 8", "LH(O) 2", "20 NP")
 
 @pytest.fixture(scope="module")
 def campaign(tmp_path_factory):
-    from bellica.demo_magna_graecia import build_demo_campaign, play_turn
+    from bellica.demo_magna_graecia import play_turn
+    from tests.conftest import scenario_campaign_file
 
-    path = build_demo_campaign(tmp_path_factory.mktemp("mg-map") / "d.duckdb")
+    path = scenario_campaign_file("magna-graecia/dionysian", tmp_path_factory.mktemp("mg-map") / "d.duckdb")
     shutil.copy(path, path.with_name("new.duckdb"))
     with Campaign.open(path) as c:
         c.start(seed=397)

@@ -21,9 +21,9 @@ from tests.engine.bot_games import umpire
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    from bellica.demo_magna_graecia import build_demo_campaign
+    from tests.conftest import scenario_campaign_file
 
-    return build_demo_campaign(tmp_path_factory.mktemp("mg-bots") / "dionysian.duckdb")
+    return scenario_campaign_file("magna-graecia/dionysian", tmp_path_factory.mktemp("mg-bots") / "dionysian.duckdb")
 
 
 @pytest.fixture
