@@ -70,7 +70,7 @@ class Column:
 
 
 class HexLayer(Layer, RawMacroElement):
-    """Filled hexagons: ``rings`` (delta arrays), a colour class per hex, tooltip columns.
+    """Filled hexagons: ``rings`` (delta arrays), a colour class per hex, tooltip columns, packed by :meth:`pack`.
 
     ``sides`` (optional, one list per hex: ``[clock, neighbour index, MP, ...]``,
     MP -1 where an army cannot enter) adds a table of the hex's sides to its
@@ -173,30 +173,21 @@ class HexLayer(Layer, RawMacroElement):
         """
     )
 
-    def __init__(
-        self,
-        rings: list[list[int]],
-        classes: Sequence[int],
-        colours: Sequence[str],
-        columns: Sequence[Column],
-        *,
-        precision: int,
-        name: str,
-        show: bool = True,
-        sides: Sequence[Sequence[int]] | None = None,
-        side_note: str = "",
-        **style,
-    ):
-        self._setup(self.pack(rings, classes, colours, columns, precision=precision, sides=sides, side_note=side_note),
-                    name=name, show=show, **style)
-
-    @classmethod
-    def from_packed(cls, data_json: str, *, name: str, show: bool = True, **style) -> "HexLayer":
-        """A layer of hexes :meth:`pack` packed before: the same terrain drawn again on another page
-        (its geometry and tooltips are most of a map page's work)."""
-        layer = cls.__new__(cls)
-        layer._setup(data_json, name=name, show=show, **style)
-        return layer
+    def __init__(self, data_json: str, *, name: str, show: bool = True, stroke: str = "#3a3a3a",
+                 stroke_weight: float = 0.5, stroke_opacity: float = 0.35, fill_opacity: float = 0.92,
+                 min_edge_px: float = 4.0, raster_edge_px: float = 2.5):
+        """``data_json``: the hexes as :meth:`pack` packs them (packed once, a terrain can be drawn
+        again on other pages: its geometry and tooltips are most of a map page's work)."""
+        super().__init__(name=name, overlay=True, control=True, show=show)
+        self._name = "HexLayer"
+        self.data_json = data_json
+        # Every inner edge used to be stroked twice (once per polygon): one batched stroke pass
+        # draws it once, so it takes the opacity of the two strokes composited.
+        self.style_json = to_json({"stroke": stroke, "weight": stroke_weight,
+                                   "opacity": round(1 - (1 - stroke_opacity) ** 2, 4),
+                                   "fillOpacity": fill_opacity, "thinEdgePx": float(min_edge_px),
+                                   "rasterEdgePx": float(raster_edge_px)})
+        self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
 
     @staticmethod
     def pack(rings: list[list[int]], classes: Sequence[int], colours: Sequence[str], columns: Sequence[Column], *,
@@ -219,20 +210,6 @@ class HexLayer(Layer, RawMacroElement):
                 **({"sides": [list(x) for x in sides], "sideNote": side_note} if sides is not None else {}),
             }
         )
-
-    def _setup(self, data_json: str, *, name: str, show: bool, stroke: str = "#3a3a3a", stroke_weight: float = 0.5,
-               stroke_opacity: float = 0.35, fill_opacity: float = 0.92, min_edge_px: float = 4.0,
-               raster_edge_px: float = 2.5) -> None:
-        super().__init__(name=name, overlay=True, control=True, show=show)
-        self._name = "HexLayer"
-        self.data_json = data_json
-        # Every inner edge used to be stroked twice (once per polygon): one batched stroke pass
-        # draws it once, so it takes the opacity of the two strokes composited.
-        self.style_json = to_json({"stroke": stroke, "weight": stroke_weight,
-                                   "opacity": round(1 - (1 - stroke_opacity) ** 2, 4),
-                                   "fillOpacity": fill_opacity, "thinEdgePx": float(min_edge_px),
-                                   "rasterEdgePx": float(raster_edge_px)})
-        self.hover_json = to_json({"color": "#000000", "weight": 2.5, "opacity": 1.0})
 
 
 class HexOutlineLayer(Layer, RawMacroElement):

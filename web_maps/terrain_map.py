@@ -264,7 +264,7 @@ def hex_layer(hexes: HexTable, *, precision: int, name: str = "Terrain",
         done = _packed_hexes(hexes, precision=precision, facts=facts)
         if key is not None:
             _TERRAIN_LAYERS.put(key, done)
-    return HexLayer.from_packed(done[0], name=name), done[1]
+    return HexLayer(done[0], name=name), done[1]
 
 
 def _hex_colour(category: str) -> str:
@@ -500,16 +500,16 @@ def render_terrain_map(
     """
     start = time.perf_counter()
     check_output(out_html)  # before the work, not after it
-    if con is not None:
+    own = con is None
+    if own:
+        con = open_map_db(db_path)
+    else:
         require_hexes(con, db_path)
+    try:
         m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title,
                       view=view)
-    else:
-        con = open_map_db(db_path)
-        try:
-            m = build_map(con, db_path=db_path, precision=precision, faction=faction, scenario=scenario, title=title,
-                          view=view)
-        finally:
+    finally:
+        if own:
             con.close()
     page = m.get_root().render()
     out = write_html(page, out_html)

@@ -18,7 +18,7 @@ from bellica.engine.core.ruleset import Ruleset
 from bellica.geo.errors import BellicaError, InputError
 from bellica.schema.view import PlayerView
 
-__all__ = ["campaign_view", "render_campaign_map", "render_map"]
+__all__ = ["campaign_view", "render_map"]
 
 
 def draws_from_view(ruleset: Ruleset) -> bool:
@@ -41,21 +41,11 @@ def campaign_view(c: Campaign, faction: str | None) -> PlayerView:
     return c.ruleset.player_view(c, viewer)
 
 
-def render_campaign_map(campaign: str | Path, out: str | Path, faction: str | None = None, *,
-                        precision: int = 5) -> Path:
-    """Render ``campaign`` as ``faction`` may see it to the page ``out``, from its ruleset's player
-    view, drawn from the connection the view was read on (the file is opened once)."""
-    from bellica.web_maps.terrain_map import render_terrain_map
-
-    with Campaign.open(campaign, read_only=True) as c:
-        view = campaign_view(c, faction)
-        return render_terrain_map(campaign, out, view=view, precision=precision, con=c.con)
-
-
 def render_map(database: str | Path, out: str | Path, *, faction: str | None = None, precision: int = 5) -> Path:
     """Render a map or campaign file to the page ``out``: a campaign whose ruleset draws from its
-    player view by :func:`render_campaign_map`, anything else by ``render_terrain_map`` (which
-    says in one line what is wrong with a file that is neither)."""
+    player view as ``faction`` may see it, a Vae Victis campaign with its own map layers, anything
+    else by ``render_terrain_map`` (which says in one line what is wrong with a file that is
+    neither).  A campaign is drawn from the connection its view was read on: the file is opened once."""
     from bellica.web_maps.terrain_map import render_terrain_map
 
     try:
@@ -63,7 +53,7 @@ def render_map(database: str | Path, out: str | Path, *, faction: str | None = N
     except BellicaError:
         c = None  # a map, or no readable file: the renderer names the problem in its own words
     if c is not None:
-        with c:  # drawn from the campaign's connection: the file is opened once
+        with c:
             if draws_from_view(c.ruleset):
                 return render_terrain_map(database, out, view=campaign_view(c, faction), precision=precision, con=c.con)
             return render_terrain_map(database, out, faction=faction, precision=precision, con=c.con)
