@@ -245,23 +245,31 @@ class CampaignAccess:
                 con.interrupt()
             time.sleep(0.05)
 
-    def render_map(self, viewer: str | None, head: str | None) -> bytes:
+    def has_map(self, viewer: str | None, head: str | None) -> bool:
+        """Whether the map page for ``viewer`` at log head ``head`` is kept (:meth:`render_map`)."""
+        with self._small:
+            return (viewer, head) in self.maps
+
+    def render_map(self, viewer: str | None, head: str | None, view=None) -> bytes:
         """The map page for ``viewer`` at log head ``head``: what ``bellica render map`` draws, from the
-        ruleset's player view (:mod:`bellica.services.maps`), drawn from a copy of the file."""
+        ruleset's player view (:mod:`bellica.services.maps`), drawn from a copy of the file.  ``view``:
+        that player view at ``head``, made already (the terrain under it is the same at every head)."""
         from bellica.services.maps import render_map
 
         with self._small:
             cached = self.maps.get((viewer, head))
         if cached is not None:
             return cached
-        with self.copy() as (path, head):
+        with self.copy() as (path, copied_head):
             out = path.with_name(f"{viewer or 'umpire'}.html")
-            render_map(path, out, faction=viewer)
+            render_map(path, out, faction=viewer, view=view)
             html = out.read_bytes()
+        if view is None:
+            head = copied_head  # drawn from the copy's position: a step since the request began draws anew
         with self._small:
             while len(self.maps) >= MAP_CACHE:
                 self.maps.pop(next(iter(self.maps)))
-            self.maps[(viewer, head)] = html  # the copy's head: a step since the request began draws anew
+            self.maps[(viewer, head)] = html
         return html
 
 
@@ -478,6 +486,18 @@ def signout_endpoint(guard: Guard):
     return signout
 
 
+def _view_for_map(c, viewer: str | None):
+    """The viewer's player view now, where the map draws one: the one their page read at this log
+    head (:func:`bellica.app.views.view_of`), so the map loaded after each step does not make it
+    again; None for a ruleset drawing its own layers (made from the copy)."""
+    from bellica.app.views import view_of
+    from bellica.services.maps import draws_from_view
+
+    if c.log_head() is None or not draws_from_view(c.ruleset):
+        return None
+    return view_of(c, viewer)
+
+
 def map_endpoint(access: CampaignAccess):
     """``GET /map``: the viewer's map, drawn from a copy of the file without the lock (cached)."""
     async def map_page(request: Request) -> Response:
@@ -485,7 +505,8 @@ def map_endpoint(access: CampaignAccess):
             with access.open() as c:
                 ident = _identify(c, request, BOTH)
                 head = c.log_head()
-            html = access.render_map(ident.faction, head)  # drawn without the lock, from a copy
+                view = None if access.has_map(ident.faction, head) else _view_for_map(c, ident.faction)
+            html = access.render_map(ident.faction, head, view)  # drawn without the lock, from a copy
             return Response(html, media_type="text/html; charset=utf-8", headers={"Cache-Control": "private, no-store"})
         return await run_in_threadpool(_guarded, request, go)
     return map_page

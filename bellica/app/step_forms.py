@@ -325,9 +325,12 @@ def home_page(c, ident: Identity, *, said: Sequence[str] | None = None, error: s
     """The signed-in viewer's page (``said``: what their last step told them; ``error``: the one line
     a refused step ``failed`` answered, ``typed`` its values as given, ``invalid`` the field it names;
     ``sql``, ``sql_html``: the umpire's console query and its result; ``before``: the log's page)."""
+    from bellica.app.views import view_of
+
     c.require_state()
     ruleset, viewer = c.ruleset, viewer_of(ident)
-    view = ruleset.player_view(c, viewer)
+    # Kept while the log head stays: the map page loaded beside this one draws this very view.
+    view = view_of(c, viewer)
     who = "umpire" if viewer is None else viewer
     forms, nxt = forms_of(c, ident, failed=failed, typed=typed, invalid=invalid, view=view), web_words(next_words(c))
     if any(f.plot for f in forms):  # the map's clicks start from this very view (step_preview)
@@ -555,8 +558,10 @@ def routes(access) -> list[Route]:
                       before=before_of(request.query_params.get("before")))))
 
     async def api_status(request: Request) -> Response:
+        from bellica.app.views import view_of
+
         return await run_in_threadpool(_read, access, request, lambda c, ident: _json(
-            c.ruleset.player_view(c, viewer_of(ident)).status))
+            view_of(c, viewer_of(ident)).status))
 
     async def api_steps(request: Request) -> Response:
         return await run_in_threadpool(_read, access, request, _steps_json)

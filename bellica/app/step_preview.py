@@ -83,7 +83,11 @@ class Look:
 
     def __init__(self, c, viewer: str | None, view=None):
         self.c, self.viewer = c, viewer
-        self.view = view if view is not None else c.ruleset.player_view(c, viewer)
+        if view is None:
+            from bellica.app.views import view_of
+
+            view = view_of(c, viewer)
+        self.view = view
         self._offered: dict[tuple[str, str], Any] = {}
         self._targets: dict[tuple[str, str], list[Target]] = {}
         self._open: frozenset[str] | None = None

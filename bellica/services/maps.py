@@ -41,11 +41,14 @@ def campaign_view(c: Campaign, faction: str | None) -> PlayerView:
     return c.ruleset.player_view(c, viewer)
 
 
-def render_map(database: str | Path, out: str | Path, *, faction: str | None = None, precision: int = 5) -> Path:
+def render_map(database: str | Path, out: str | Path, *, faction: str | None = None, precision: int = 5,
+               view: PlayerView | None = None) -> Path:
     """Render a map or campaign file to the page ``out``: a campaign whose ruleset draws from its
     player view as ``faction`` may see it, a Vae Victis campaign with its own map layers, anything
     else by ``render_terrain_map`` (which says in one line what is wrong with a file that is
-    neither).  A campaign is drawn from the connection its view was read on: the file is opened once."""
+    neither).  A campaign is drawn from the connection its view was read on: the file is opened once.
+    ``view``: that player view, made already by the caller for ``faction`` at the position the file
+    holds (the app's, kept per viewer and log head), drawn as it is."""
     from bellica.web_maps.terrain_map import render_terrain_map
 
     try:
@@ -55,6 +58,7 @@ def render_map(database: str | Path, out: str | Path, *, faction: str | None = N
     if c is not None:
         with c:
             if draws_from_view(c.ruleset):
-                return render_terrain_map(database, out, view=campaign_view(c, faction), precision=precision, con=c.con)
+                view = view if view is not None else campaign_view(c, faction)
+                return render_terrain_map(database, out, view=view, precision=precision, con=c.con)
             return render_terrain_map(database, out, faction=faction, precision=precision, con=c.con)
     return render_terrain_map(database, out, faction=faction, precision=precision)

@@ -274,6 +274,42 @@ def test_a_form_that_succeeds_redirects_so_a_reload_sends_nothing_again(mare):
     assert other.get("/turn", headers={"Authorization": ""}).status_code == 401
 
 
+def _ids_left_out(page: bytes) -> str:
+    """A map page without the random ids folium gives its elements."""
+    return re.sub(r"_[0-9a-f]{32}", "_ID", page.decode())
+
+
+def test_the_map_beside_a_page_draws_the_view_the_page_read(mare, monkeypatch):
+    """The map page loaded beside a player's page draws the player view that page made at the same
+    log head (bellica/app/server.py _view_for_map): the view is made once for the two, the map is what
+    `bellica render map --faction` draws, and a step, or another viewer, makes a view of its own."""
+    from bellica.engine.core.stepped import SteppedRuleset
+    from bellica.services.maps import render_map
+
+    path, tokens = mare
+    made = []
+    real = SteppedRuleset.player_view
+
+    def counted(self, c, viewer):
+        made.append(viewer)
+        return real(self, c, viewer)
+
+    monkeypatch.setattr(SteppedRuleset, "player_view", counted)
+    romans = client(path, tokens["Romans"])
+    assert romans.get("/").status_code == 200 and made == ["Romans"]
+    drawn = romans.get("/map")
+    assert drawn.status_code == 200 and made == ["Romans"], made
+    _access_of(path).release()  # the app holds the file between requests: let render_map open it
+    expected = render_map(path, path.with_name("romans.html"), faction="Romans")
+    assert made == ["Romans", "Romans"]
+    assert _ids_left_out(drawn.content) == _ids_left_out(expected.read_bytes())
+    gauls = client(path, tokens["Gauls"]).get("/map")
+    assert made[-1] == "Gauls" and "view of Gauls" in gauls.text and "view of Romans" not in gauls.text
+    assert client(path, tokens["umpire"]).post("/step/next", follow_redirects=False).status_code == 303
+    before = len(made)
+    assert romans.get("/map").status_code == 200 and made[before:] == ["Romans"]
+
+
 # --- who may do what --------------------------------------------------------------------------------
 
 
