@@ -10,9 +10,7 @@ of another ruleset is drawn from the player view its ruleset gives
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from bellica.datasets.rules import canonical_faction
 from bellica.geo.errors import InputError, MissingInputError
 from bellica.geo.hexgrid import cell_polygon
 from bellica.geo.logs import logger
+from bellica.geo.recent import Recent
 from bellica.geo.spatialdb import connect, foreign_database, remember_catalog
 from bellica.schema import existing_columns, existing_tables
 from bellica.schema.view import PlayerView
@@ -155,30 +154,11 @@ class HexTable:
         return {c: (float(y), float(x)) for c, x, y in zip(self.cell, shapely.get_x(pts), shapely.get_y(pts))}
 
 
-class _Recent:
-    """The latest few values by key, for every thread of the process (the app draws pages in many)."""
-
-    def __init__(self, size: int):
-        self.size, self.values, self.lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            if key in self.values:
-                self.values.move_to_end(key)
-            return self.values.get(key)
-
-    def put(self, key, value) -> None:
-        with self.lock:
-            self.values[key] = value
-            while len(self.values) > self.size:
-                self.values.popitem(last=False)
-
-
 #: The hexes of the maps drawn lately, and their terrain layers, by what the hexes hold: every viewer
 #: and every step of a campaign draws the same terrain (a Mare Nostrum page spent half its time
 #: reading and packing its 7,770 hexes).  Keyed by content, not by file: the app draws each page
 #: from a fresh copy of its campaign, and a file can be rebuilt under the same name.
-_HEXES, _TERRAIN_LAYERS = _Recent(4), _Recent(8)
+_HEXES, _TERRAIN_LAYERS = Recent(4), Recent(8)
 
 
 def hexes_fingerprint(con: duckdb.DuckDBPyConnection, have: list[str]) -> tuple:

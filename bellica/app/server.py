@@ -493,9 +493,7 @@ def _view_for_map(c, viewer: str | None):
     from bellica.app.views import view_of
     from bellica.services.maps import draws_from_view
 
-    if c.log_head() is None or not draws_from_view(c.ruleset):
-        return None
-    return view_of(c, viewer)
+    return view_of(c, viewer) if draws_from_view(c.ruleset) else None
 
 
 def map_endpoint(access: CampaignAccess):

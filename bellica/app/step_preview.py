@@ -41,8 +41,6 @@ the offered values, their targets, the open steps) is read once per viewer and l
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -53,6 +51,8 @@ from starlette.routing import Route
 
 from bellica.app.server import HttpError, _guarded, _identify
 from bellica.app.tokens import Identity
+from bellica.app.views import position_key, view_of
+from bellica.geo.recent import Recent
 
 __all__ = ["Look", "Target", "look_of", "map_params", "preview", "routes", "targets_of", "verdict"]
 
@@ -83,11 +83,7 @@ class Look:
 
     def __init__(self, c, viewer: str | None, view=None):
         self.c, self.viewer = c, viewer
-        if view is None:
-            from bellica.app.views import view_of
-
-            view = view_of(c, viewer)
-        self.view = view
+        self.view = view if view is not None else view_of(c, viewer)
         self._offered: dict[tuple[str, str], Any] = {}
         self._targets: dict[tuple[str, str], list[Target]] = {}
         self._open: frozenset[str] | None = None
@@ -114,23 +110,18 @@ class Look:
 
 #: Looks kept, by (campaign file, viewer, log head): the newest few.
 LOOKS_KEPT = 8
-_LOOKS: "OrderedDict[tuple, Look]" = OrderedDict()
-_LOOKS_LOCK = threading.Lock()
+_LOOKS = Recent(LOOKS_KEPT)
 
 
 def look_of(c, viewer: str | None, view=None) -> Look:
     """The viewer's :class:`Look` at the campaign's position now (made anew once the log moved on);
     ``view``: the viewer's player view there, if already made (the page's own)."""
-    head = c.log_head()
-    key = (str(c.path), viewer, head)
-    with _LOOKS_LOCK:
-        look = _LOOKS.get(key) if head is not None else None
+    key = position_key(c, viewer)
+    look = _LOOKS.get(key) if key is not None else None
     if look is None:
         look = Look(c, viewer, view)
-        with _LOOKS_LOCK:
-            _LOOKS[key] = look
-            while len(_LOOKS) > LOOKS_KEPT:
-                _LOOKS.popitem(last=False)
+        if key is not None:
+            _LOOKS.put(key, look)
     look.c = c  # this request's connection: the position is the same
     return look
 

@@ -9,27 +9,27 @@ head, so a step (every change of state is a logged step) makes the next view ane
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+from bellica.geo.recent import Recent
 
 #: Views kept: the newest few (a handful of viewers at a time play a campaign).
 VIEWS_KEPT = 8
-_VIEWS: "OrderedDict[tuple, object]" = OrderedDict()
-_LOCK = threading.Lock()
+_VIEWS = Recent(VIEWS_KEPT)
+
+
+def position_key(c, viewer: str | None) -> tuple | None:
+    """(campaign file, viewer, log head): what the app keeps a viewer's view of the open campaign ``c``
+    under; None for a campaign with no log head yet (nothing is kept for it)."""
+    head = c.log_head()
+    return None if head is None else (str(c.path), viewer, head)
 
 
 def view_of(c, viewer: str | None):
     """``viewer``'s player view of the open campaign ``c`` now (None: the umpire's), made once per
-    log head; a campaign with no log yet is asked each time."""
-    head = c.log_head()
-    key = (str(c.path), viewer, head)
-    with _LOCK:
-        view = _VIEWS.get(key) if head is not None else None
+    log head (:func:`position_key`)."""
+    key = position_key(c, viewer)
+    view = _VIEWS.get(key) if key is not None else None
     if view is None:
         view = c.ruleset.player_view(c, viewer)
-        if head is not None:
-            with _LOCK:
-                _VIEWS[key] = view
-                while len(_VIEWS) > VIEWS_KEPT:
-                    _VIEWS.popitem(last=False)
+        if key is not None:
+            _VIEWS.put(key, view)
     return view
