@@ -113,7 +113,7 @@ parts AS (
            coalesce(p.amount, 0) AS provinces, coalesce(s.free_part, 0) AS free_subjects,
            coalesce(s.civic_part, 0) AS civic_subjects, coalesce(x.amount, 0) AS resources,
            coalesce(m.n, 0) * r.penalty AS penalty, r.floor
-    FROM nations n CROSS JOIN r
+    FROM nations n JOIN r ON true  -- not CROSS JOIN: see engine/vae_victis/sql/naval/superiority.sql
     LEFT JOIN from_provinces p ON p.power = n.power
     LEFT JOIN from_subjects s ON s.power = n.power
     LEFT JOIN from_resources x ON x.power = n.power

@@ -52,7 +52,7 @@ blocked AS MATERIALIZED (
 open_edges AS MATERIALIZED (
     SELECT fk.fi * 4 + e.t AS k, e.a, e.b
     FROM fk
-    CROSS JOIN logistics_core_edges e
+    JOIN logistics_core_edges e ON true  -- not CROSS JOIN: see naval/superiority.sql
     ANTI JOIN blocked i ON i.k = fk.fi * 4 + e.t AND i.id = e.b
 ),
 open_attachments AS MATERIALIZED (

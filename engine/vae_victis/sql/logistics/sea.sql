@@ -24,7 +24,7 @@ WITH base AS (
 counted AS (
     SELECT l.faction, l.zone, l.structure
     FROM sea_links l
-    CROSS JOIN base b
+    JOIN base b ON true  -- not CROSS JOIN: see naval/superiority.sql
     LEFT JOIN naval_superiority s ON s.zone = l.zone AND s.faction = l.faction
     WHERE l.rank <= coalesce(s.level, b.level)
 ),
