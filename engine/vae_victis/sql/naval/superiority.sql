@@ -15,8 +15,9 @@ zones AS (
 )
 SELECT z.zone, f.name AS faction, coalesce(s.level, b.level) AS level
 FROM zones z
--- ON true, not CROSS JOIN: DuckDB reads a stored CROSS JOIN back as a comma, which binds looser
--- than the LEFT JOIN after it, and the view's text would no longer bind (tests/engine/core/test_console_views.py).
+-- ON true, not CROSS JOIN: in a file at DuckDB's default storage version, DuckDB 1.5 reads a stored
+-- CROSS JOIN back as a comma, which binds looser than the LEFT JOIN after it, so the view's text would
+-- no longer bind where the SQL console makes it again (tests/engine/core/test_console_views.py).
 JOIN factions f ON true
 JOIN base b ON true
 LEFT JOIN naval_superiority s ON s.zone = z.zone AND s.faction = f.name;
