@@ -24,6 +24,33 @@ os.environ.setdefault("BELLICA_DUCKDB_THREADS", "1")
 #: and checkpoint syncs its file to disk, and the suite writes thousands of campaign files; on a
 #: disk it waits on those syncs (make test 10% faster on this project's machine).  Needs this much free.
 TMPFS, TMPFS_FREE_BYTES = Path("/dev/shm"), 6 * 1024**3
+#: A run's folder there, and the file in it naming the process that owns it.
+TMPFS_PREFIX, RUN_PID_FILE = "bellica-tests-", "run.pid"
+
+
+def remove_abandoned_runs(tmpfs: Path) -> None:
+    """Remove the folders of earlier runs whose process is gone.  A run removes its own folder at
+    its end, which a killed run (SIGKILL, an out-of-memory kill, a closed terminal) never reaches;
+    on a tmpfs its files then hold the machine's memory until a reboot (22 GB once, and the next
+    run thrashed).  A folder without a pid file, or whose process still runs (or whose pid a new
+    process has taken), is left alone: removing a live run's files would fail it."""
+    for folder in tmpfs.glob(f"{TMPFS_PREFIX}*"):
+        try:
+            pid = int((folder / RUN_PID_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        if not _process_exists(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
 
 
 def pytest_configure(config) -> None:
@@ -32,10 +59,12 @@ def pytest_configure(config) -> None:
     (it takes its controller's), or the tmpfs is missing or short of room."""
     if config.option.basetemp or os.environ.get("PYTEST_XDIST_WORKER") or not TMPFS.is_dir():
         return
+    remove_abandoned_runs(TMPFS)
     if shutil.disk_usage(TMPFS).free < TMPFS_FREE_BYTES:
         return
-    root = Path(tempfile.mkdtemp(prefix="bellica-tests-", dir=TMPFS))
+    root = Path(tempfile.mkdtemp(prefix=TMPFS_PREFIX, dir=TMPFS))
     root.chmod(0o755)  # others may pass through, as through /tmp (the warm server's second-uid test)
+    (root / RUN_PID_FILE).write_text(f"{os.getpid()}\n")
     config.option.basetemp = str(root / "pytest")
     os.environ["TMPDIR"] = str(root)
     tempfile.tempdir = None  # read TMPDIR again
