@@ -12,10 +12,10 @@ written.  Each campaign is checked as bellica writes it and copied at the defaul
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from bellica.engine.core.console import open_console
+from bellica.geo.spatialdb import literal, offline_connect, spatial_connect
 from tests.cli.test_exit_codes import START, ruleset_campaigns
 
 
@@ -26,13 +26,11 @@ def started(tmp_path_factory, built_once):
 
 def _at_default_storage(path, tmp_path):
     """A copy of the campaign written at DuckDB's default storage version."""
-    from bellica.geo.spatialdb import spatial_connect
-
     out = tmp_path / "default-storage.duckdb"
     con = spatial_connect(None)
     try:
-        con.execute(f"ATTACH '{path}' AS src (READ_ONLY)")
-        con.execute(f"ATTACH '{out}' AS dst")
+        con.execute(f"ATTACH {literal(str(path))} AS src (READ_ONLY)")
+        con.execute(f"ATTACH {literal(str(out))} AS dst")
         con.execute("COPY FROM DATABASE src TO dst")
     finally:
         con.close()
@@ -40,7 +38,7 @@ def _at_default_storage(path, tmp_path):
 
 
 def _views(path) -> set[str]:
-    con = duckdb.connect(str(path), read_only=True)
+    con = offline_connect(path, read_only=True)
     try:
         return {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
     finally:
