@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from bellica.engine.core.secrets import Secret
+from bellica.engine.core.sql_sources import installed_macros, installed_view, ruleset_folder
 from bellica.geo.spatialdb import offline_connect
 
 __all__ = ["ALLOWED", "MEMORY_LIMIT", "REFUSED", "TIME_LIMIT_S", "Result", "Statement", "operation", "file_operation",
@@ -348,9 +349,10 @@ def open_console(campaign, viewer: str | None, *, text: str | None = None) -> tu
     from bellica.geo.errors import BellicaError
 
     path = Path(campaign)
-    secrets, log = (), None
+    secrets, log, roots = (), None, ()
     try:
         with Campaign.open(path, read_only=True) as c:
+            roots = (ruleset_folder(c.ruleset),)
             if c.has_state():
                 secrets, log = (SEED, *c.ruleset.secrets(c)), _log_rows(c, viewer)
     except BellicaError:
@@ -360,7 +362,7 @@ def open_console(campaign, viewer: str | None, *, text: str | None = None) -> tu
             raise
     con = _memory_connection()
     try:
-        sealed = _copy_readable(con, path, viewer, secrets, log, text)
+        sealed = _copy_readable(con, path, viewer, secrets, log, text, roots)
         _lock(con)
     except BaseException:
         con.close()
@@ -421,9 +423,10 @@ class Sealed(dict):
 
 
 def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | None,
-                   text: str | None = None) -> Sealed:
+                   text: str | None = None, roots: tuple = ()) -> Sealed:
     """Copy into ``con``'s own database what ``viewer`` may read of the file at ``path`` (of it, what
-    ``text`` reads, when :func:`_wanted` can tell); the tables left out, with their refusals."""
+    ``text`` reads, when :func:`_wanted` can tell); the tables left out, with their refusals.
+    ``roots``: the folders of the ruleset's own SQL files (sql_sources.py)."""
     from bellica.geo.spatialdb import literal
 
     by_table = {s.table: s for s in secrets}
@@ -433,7 +436,7 @@ def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | No
         con.execute("USE src")  # the secrets' conditions name the campaign's tables
         tables = [r[0] for r in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src' AND schema_name = 'main' ORDER BY 1").fetchall()]
-        views, macros = _definitions(con)
+        views, macros = _definitions(con, roots)
         wanted = _wanted(con, text, tables, views, macros) if text is not None else None
         sealed.partial = wanted is not None
         restricted = set()
@@ -455,7 +458,7 @@ def _copy_readable(con, path, viewer: str | None, secrets, log: list[tuple] | No
         if log is not None and (wanted is None or "events" in wanted):
             _write_log(con, log)
         made = views if wanted is None else [(n, q) for n, q in views if n.lower() in wanted]
-        sealed.update(_make_again(con, made + macros, sealed, reading))
+        sealed.update(_make_again(con, made + macros, sealed, reading, roots))
     finally:
         con.execute("USE memory")
         con.execute("DETACH src")
@@ -588,8 +591,9 @@ def _readable(table: str, secret, viewer: str | None) -> str | None:
     return f"SELECT * REPLACE ({cols}) FROM {quoted}{where}"
 
 
-def _definitions(con) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The file's views and macros as ``(name, CREATE statement)``, read from the attached ``src``."""
+def _definitions(con, roots: tuple) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The file's views and macros as ``(name, CREATE statement)``, read from the attached ``src``
+    (``roots``: the folders of the ruleset's own SQL, beside bellica's: sql_sources.py)."""
     views = [(n, sql) for n, sql in con.execute(
         "SELECT view_name, sql FROM duckdb_views() WHERE database_name = 'src' AND NOT internal ORDER BY 1").fetchall()]
     overloads: dict[str, list[str]] = {}
@@ -599,56 +603,27 @@ def _definitions(con) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         table = "TABLE " if kind == "table_macro" else ""
         overloads.setdefault(name, []).append(f"({', '.join(params)}) AS {table}{body}")
     # A macro with several parameter lists is one CREATE naming them all.  DuckDB's catalogue forgets
-    # a parameter's default (``in_year := NULL``): the project's own SQL file says it, where it has one.
-    sources = _macro_sources()
+    # a parameter's default (``in_year := NULL``): the installed SQL file says it, where it has one.
+    sources = installed_macros(roots)
     macros = [(name, sources.get(name.lower()) or f'CREATE MACRO "{name}"' + ", ".join(forms))
               for name, forms in overloads.items()]
     return views, macros
 
 
-_MACRO = re.compile(r"(?is)^(?:\s*--[^\n]*\n)*\s*create\s+(?:or\s+replace\s+)?macro\s+\"?(\w+)\"?")
-_SOURCES: dict[str, str] = {}
-
-
-def _macro_sources() -> dict[str, str]:
-    """Every ``CREATE MACRO`` of the SQL files installed with bellica and its rulesets (engine/,
-    schema/, etl/): macro name -> that statement, read once per process.  (A ruleset installed as
-    its own distribution whose macros take defaults would name them here too: not needed yet.)"""
-    if not _SOURCES:
-        from pathlib import Path
-
-        from importlib.util import find_spec
-
-        # Each subpackage's own folders (an editable install maps them outside bellica/), found
-        # without importing them: the engine reads their SQL files, it never imports etl.
-        roots = [p for name in ("bellica.engine", "bellica.schema", "bellica.etl")
-                 for p in (find_spec(name).submodule_search_locations or [])]
-        parser = offline_connect(None)
-        try:
-            for root in roots:
-                for sql_file in sorted(Path(root).rglob("*.sql")):
-                    text = sql_file.read_text(encoding="utf-8")
-                    if "macro" not in text.lower():
-                        continue
-                    for st in parser.extract_statements(text):
-                        m = _MACRO.match(st.query)
-                        if m:
-                            _SOURCES[m.group(1).lower()] = st.query
-        finally:
-            parser.close()
-        _SOURCES.setdefault("", "")  # read: nothing more to look for
-    return _SOURCES
-
-
 def _make_again(con, definitions: list[tuple[str, str]], sealed: Mapping[str, str],
-                reads: Mapping[str, set[str]]) -> dict[str, str]:
+                reads: Mapping[str, set[str]], roots: tuple = ()) -> dict[str, str]:
     """Create the views and macros again over the viewer's copies, each once what it reads exists.
 
-    DuckDB's stored text of a view does not always parse again (a correlated join it rewrote): such
-    a view, if it reads no restricted table, is copied as the rows the file's own view gives (the
-    same rows the copies would give); one that reads a restricted table and cannot be made is left
-    out, refused with the reason."""
+    DuckDB's stored text of a view does not always bind again (a ``CROSS JOIN`` written back as a
+    comma: sql_sources.py): such a view is made from its installed statement when the kept text is
+    that statement's, else, if it reads no restricted table, copied as the rows the file's own view
+    gives (the same rows the copies would give); one that reads a restricted table and cannot be
+    made is left out, refused with the reason."""
     pending, failed = _create_all(con, list(definitions))
+    installed = [(name, installed_view(con, name, sql, roots)) for name, sql in pending]
+    if any(sql for _name, sql in installed):
+        pending, failed_again = _create_all(con, [(n, sql or kept) for (n, sql), (_n, kept) in zip(installed, pending)])
+        failed.update(failed_again)
     copied = False
     for name, _sql in list(pending):
         if name.lower() in reads and not reads[name.lower()]:

@@ -63,3 +63,39 @@ def test_the_umpires_console_makes_every_view_again_as_a_view(started, ruleset, 
     # A view over a table the umpire may not read either (Magna Graecia's sealed second-day orders,
     # a Trossian nation's couriers) is refused in the console, not made.
     assert views == made | (views & set(sealed)), f"neither made nor refused: {sorted(views - made - set(sealed))}"
+
+
+#: A view as a third-party ruleset might write it: correlated through a CROSS JOIN, so that its text
+#: as DuckDB keeps it in a default-storage file (``x , y LEFT JOIN ...``) does not bind.
+CROSSED = ("CREATE OR REPLACE VIEW crossed AS SELECT a.x, b.y, c.z "
+           "FROM a CROSS JOIN b LEFT JOIN c ON c.x = a.x")
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_a_view_whose_kept_text_does_not_bind_is_made_from_the_rulesets_sql(started, tmp_path, monkeypatch, installed):
+    """Made as a view from the ruleset's installed SQL file, when the kept text is that statement's;
+    without it, copied as the rows the file's view gives (the console still answers the same)."""
+    import bellica.engine.core.console as console
+
+    path = _at_default_storage(started["mare-nostrum"], tmp_path)
+    con = offline_connect(path)
+    try:
+        con.execute("CREATE TABLE a (x INTEGER); CREATE TABLE b (y INTEGER); CREATE TABLE c (x INTEGER, z INTEGER);"
+                    "INSERT INTO a VALUES (1), (2); INSERT INTO b VALUES (10); INSERT INTO c VALUES (1, 5);")
+        con.execute(CROSSED)
+    finally:
+        con.close()
+    folder = tmp_path / "the_ruleset"
+    (folder / "sql").mkdir(parents=True)
+    if installed:
+        (folder / "sql" / "views.sql").write_text(CROSSED + ";\n", encoding="utf-8")
+    monkeypatch.setattr(console, "ruleset_folder", lambda ruleset: folder)
+
+    con, _sealed = open_console(path, None)
+    try:
+        made = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE database_name = 'memory'").fetchall()}
+        rows = con.execute("SELECT * FROM crossed ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+    assert ("crossed" in made) is installed
+    assert rows == [(1, 10, 5), (2, 10, None)]
