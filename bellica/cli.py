@@ -32,7 +32,7 @@ import traceback
 
 import click
 
-from bellica.geo.errors import BellicaError
+from bellica.geo.errors import BellicaError, first_line
 
 #: Each top-level command and where it is defined ("module:attribute" under bellica.commands).
 #: A command's module is imported only when that command runs (or help lists it): a
@@ -127,7 +127,7 @@ def _environment_error(e: BaseException) -> str | None:
             return f"{name}{other}: {reason}: check the path and its permissions"
         return f"{reason}: check the files given and their permissions"
     if isinstance(e, duckdb.Error):
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         return f"the database refused the operation: {first}"
     if isinstance(e, RecursionError):
         return "an input is nested too deeply to read (a TOML or JSON file?): flatten it"

@@ -35,7 +35,7 @@ from bellica.datasets import DATASETS_DIR
 from bellica.etl.files import check_out_dir, clear_leftovers, refuse_overwrite, temp_path
 from bellica.etl.shorelines import check_bbox
 from bellica.geo import hexgrid
-from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.errors import InputError, MissingInputError, first_line
 from bellica.geo.logs import logger
 from bellica.geo.progress import progress_bar
 from bellica.geo.settings import DATA_EXTENT, DEFAULT_RESOLUTION
@@ -175,7 +175,7 @@ def dem_has_data(dem: Path, bbox) -> bool:
                 if valid.any():
                     return True
         except RasterioError as e:
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            first = first_line(e)
             raise InputError(f"DEM {dem} cannot be read over region {list(bbox)} ({first}): the file is damaged or "
                              "truncated: pass a whole DEM (--dem)") from None
     return False

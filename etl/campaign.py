@@ -51,7 +51,7 @@ from bellica.etl.scenario import (
     nearest_land,
     resolve_on_map,
 )
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 from bellica.geo.hexgrid import cell_at, cells_in_bbox
 from bellica.geo.logs import logger
 from bellica.geo.spatialdb import connect
@@ -120,7 +120,7 @@ def _from_map(con, map_path: Path, sql: str, params=None, *, name: str = "<inlin
         return con.execute(sql, params) if params is not None else con.execute(sql)
     except duckdb.Error as e:
         log.debug("reading the map failed in %s: %s", name, e)
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"map {map_path} cannot be read ({first}): rebuild it with `bellica map build` or omit --map") from None
 
 
@@ -131,7 +131,7 @@ def _copy_map(con: duckdb.DuckDBPyConnection, map_path: Path, scenario: Scenario
     try:
         con.execute(f"ATTACH '{str(map_path).replace(chr(39), chr(39) * 2)}' AS m (READ_ONLY)")
     except duckdb.Error as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"map {map_path} cannot be opened ({first}): pass a map written by `bellica map build` or omit --map") from None
     try:
         tables = existing_tables(con, catalog="m")
@@ -369,7 +369,7 @@ def open_campaign(campaign: str | Path, *, needs: tuple[str, ...] = ("factions",
         try:
             con = connect(campaign)
         except duckdb.Error as e:
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            first = first_line(e)
             raise InputError(f"campaign {campaign} cannot be opened for writing ({first}): "
                              "try again once other commands on it have finished") from None
     try:

@@ -50,7 +50,7 @@ from pyproj import Geod, Transformer
 from rasterio.enums import MaskFlags
 from rasterio.errors import RasterioError, RasterioIOError
 
-from bellica.geo.errors import BellicaError, InputError, MissingInputError
+from bellica.geo.errors import BellicaError, InputError, MissingInputError, first_line
 from bellica.geo.hexgrid import check_resolution
 from bellica.geo.logs import library_logs
 from bellica.geo.progress import progress_bar
@@ -248,7 +248,7 @@ def window_partials(job: WindowJob, cells: np.ndarray | None = None, *, cache_mb
                 values = ds.read(job.band, window=window)
                 valid = _valid_mask(ds, job.band, window, values)
         except (RasterioIOError, RasterioError) as e:
-            failed = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            failed = first_line(e)
     if failed is not None:
         # Raised outside the handler: a Dask worker sends the error back pickled with its context,
         # and a rasterio error in that context fails to unpickle, which turns ours into a bare Exception.
@@ -346,7 +346,7 @@ def _connect(scheduler: str | None):
     try:
         return Client(scheduler, timeout=SCHEDULER_CONNECT_TIMEOUT, set_as_default=False), None
     except (OSError, TimeoutError, ValueError) as e:  # ValueError: an address of no known form
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"cannot reach the Dask scheduler {scheduler!r} ({first}): start one or leave --scheduler out") from None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 from bellica.geo.words import with_article
 
 __all__ = ["check_keys", "insert_geometry_rows", "joined_ends", "list_of_tables", "name_text", "named_entry", "number",
@@ -138,3 +138,22 @@ def open_map_for(map_db, what: str, own_tables, *, force: bool):
         con.close()
         raise
     return con, tables
+
+
+def write_to_map(map_db, write) -> None:
+    """Run ``write(connection)`` on the map ``map_db`` opened for writing, spatial loaded, after a
+    builder has read it and computed its tables; refused in one line when it cannot be opened
+    (another command holds DuckDB's lock on it)."""
+    import duckdb
+
+    from bellica.geo.spatialdb import spatial_connect
+
+    try:
+        con = spatial_connect(map_db)
+    except duckdb.Error as e:
+        raise InputError(f"map database {map_db} cannot be opened for writing ({first_line(e)}): "
+                         "try again once the command using it has finished") from None
+    try:
+        write(con)
+    finally:
+        con.close()

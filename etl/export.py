@@ -15,7 +15,7 @@ import geopandas as gpd
 import shapely
 
 from bellica.etl.files import check_out_dir, clear_leftovers, open_duckdb, refuse_overwrite, table_names, temp_path
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 
 EXPORT_FORMATS = {".parquet": "GeoParquet", ".gpkg": "GeoPackage"}
 
@@ -64,7 +64,7 @@ def layers_from_map(db_path: str | Path) -> dict[str, gpd.GeoDataFrame]:
             try:
                 df = con.execute(f"SELECT * EXCLUDE (geom), ST_AsWKB(geom) AS wkb FROM ({sql})").df()
             except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
-                first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                first = first_line(e)
                 raise InputError(f"map database {db_path}: table {table} cannot be read ({first}): "
                                  "rebuild it with `bellica map build`") from None
             # A row without a geometry (a sea zone drawn by no polygon) stays a row with an empty geometry.
@@ -138,7 +138,7 @@ def map_summary(db_path: str | Path) -> list[str]:
             lines.append(f"{column}: " + ", ".join(f"{k} {n}" for k, n in rows))
         return lines
     except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"map database {db_path} cannot be read ({first}): rebuild it with `bellica map build`") from None
     finally:
         con.close()

@@ -40,12 +40,11 @@ import h3
 import shapely
 
 from bellica.etl.design_files import (check_keys, insert_geometry_rows, joined_ends, list_of_tables, name_text, named_entry,
-                                       number, open_map_for)
+                                       number, open_map_for, write_to_map)
 from bellica.etl.roads import CostFn, HexGraph, road_cost, shortest_path
 from bellica.etl.scenario import DEFAULT_ROUTING, LAND_TERRAINS
-from bellica.geo.errors import InputError, MissingInputError
+from bellica.geo.errors import InputError, MissingInputError, first_line
 from bellica.geo.files import read_user_text
-from bellica.geo.spatialdb import offline_connect
 from bellica.geo.words import with_article
 from bellica.schema import SCHEMA_DIR, run_schema, schema_tables
 
@@ -606,22 +605,10 @@ def build_nodes(map_db: str | Path, node_file: str | Path, *, force: bool = Fals
         g = HexGraph.from_db(con)
         res = _map_res(con, g.kind)
     except duckdb.Error as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `bellica map build`") from None
     finally:
         con.close()
     result = compute_nodes(g, res, spec, year=year)
-    try:
-        con = offline_connect(map_db)
-    except duckdb.Error as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "
-                         "try again once the command using it has finished") from None
-    try:
-        from bellica.geo.spatialdb import spatial_extension_path
-
-        con.execute(f"LOAD '{spatial_extension_path()}'")
-        write_nodes(con, result, replace=force)
-    finally:
-        con.close()
+    write_to_map(map_db, lambda con: write_nodes(con, result, replace=force))
     return result

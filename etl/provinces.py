@@ -42,9 +42,8 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 
 from bellica.datasets.rules import DEFAULT_RULESET, RULES_DIR
 from bellica.etl.design_files import (check_keys, insert_geometry_rows, joined_ends, list_of_tables, name_text, named_entry,
-                                       number, open_map_for)
-from bellica.geo.errors import InputError, MissingInputError
-from bellica.geo.spatialdb import offline_connect
+                                       number, open_map_for, write_to_map)
+from bellica.geo.errors import InputError, MissingInputError, first_line
 from bellica.geo.words import with_article
 from bellica.schema import PROVINCE_VIEWS, PROVINCES, run_schema, schema_tables
 
@@ -404,7 +403,7 @@ class MapHexes:
             hexes = con.execute("SELECT cell, kind, terrain, lat, lng, res FROM hexes ORDER BY cell").fetchnumpy()
             pairs = con.execute("SELECT cell, neighbor FROM hex_neighbors").fetchnumpy()
         except duckdb.Error as e:
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            first = first_line(e)
             raise InputError(f"{what} cannot be read ({first}): rebuild it with `bellica map build`") from None
         cells = np.asarray(hexes["cell"], dtype=object)
         if len(cells) == 0:
@@ -787,17 +786,5 @@ def build_provinces(map_db: str | Path, province_file: str | Path, *, force: boo
     finally:
         con.close()
     result = compute_provinces(hexes, spec)
-    try:
-        con = offline_connect(map_db)
-    except duckdb.Error as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"map database {map_db} cannot be opened for writing ({first}): "
-                         "try again once the command using it has finished") from None
-    try:
-        from bellica.geo.spatialdb import spatial_extension_path
-
-        con.execute(f"LOAD '{spatial_extension_path()}'")
-        write_provinces(con, result, replace=force)
-    finally:
-        con.close()
+    write_to_map(map_db, lambda con: write_provinces(con, result, replace=force))
     return result

@@ -33,7 +33,7 @@ import geopandas as gpd
 import pandas as pd
 
 from bellica.etl.files import clear_leftovers, require_printable, temp_path
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 from bellica.schema.view import FeatureLayer, PlayerView
 
 FORMATS = ("gpkg", "geojson")
@@ -123,10 +123,6 @@ def _features_frame(layer: FeatureLayer) -> gpd.GeoDataFrame:
     return frame
 
 
-def _first(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]
-
-
 def write_situation(situation: Situation, folder: str | Path, formats: Iterable[str] = FORMATS) -> list[Path]:
     """Write ``situation`` into ``folder`` (made if missing): ``situation.gpkg`` with a layer per
     thing and/or ``geojson/<layer>.geojson``; returns the files written.  Not atomic by itself:
@@ -187,7 +183,7 @@ def check_out_folder(out: str | Path, *, force: bool, option: str = "--out") -> 
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise InputError(f"{option} {out}: cannot create its folder {parent} ({e.strerror or _first(e)}): "
+        raise InputError(f"{option} {out}: cannot create its folder {parent} ({e.strerror or first_line(e)}): "
                          f"choose an {option} in a writable folder") from None
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError(f"{option} {out}: cannot write in {parent}: choose an {option} in a writable folder")

@@ -25,3 +25,9 @@ class MissingInputError(BellicaError, FileNotFoundError):
 
 class SqlError(BellicaError, RuntimeError):
     """A query from one of the project's .sql files failed."""
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of ``error``'s message, or its type's name when it has none: what a one-line
+    error quotes of a library's error (DuckDB's and rasterio's run over several lines)."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

@@ -114,7 +114,7 @@ def map_info_json(map_db: str | Path) -> dict[str, Any]:
     import duckdb
 
     from bellica.etl.export import open_map_database
-    from bellica.geo.errors import InputError
+    from bellica.geo.errors import InputError, first_line
 
     con, tables = open_map_database(map_db, required="map_meta")
     try:
@@ -128,7 +128,7 @@ def map_info_json(map_db: str | Path) -> dict[str, Any]:
             out[column] = {k: int(n) for k, n in rows}
         return out
     except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `bellica map build`") from None
     finally:
         con.close()

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bellica.engine.core import rng
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 
 __all__ = ["BATCHES_PER_WORKER", "SEED_NAMESPACE", "CampaignGames", "Simulation", "Study", "StudyOptions", "campaign_copy",
            "campaign_lines", "campaign_simulation", "campaign_study", "play_seats", "play_until_waiting", "quantile",
@@ -145,7 +145,7 @@ def _dask_batches(play_one, seeds: list[int], scheduler, progress) -> list[dict]
         try:
             own = client = Client(scheduler, timeout="10s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as err:
-            first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            first = first_line(err)
             raise InputError(f"cannot reach the Dask scheduler at {scheduler} ({first}): start one with "
                              "`dask scheduler` and its workers with `dask worker ADDRESS`, or leave --scheduler out") from None
     else:

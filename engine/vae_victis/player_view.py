@@ -32,7 +32,7 @@ import duckdb
 
 from bellica.engine.core.secrets import Secret
 from bellica.engine.core.view import feature_layer
-from bellica.geo.errors import InputError
+from bellica.geo.errors import InputError, first_line
 from bellica.schema.view import PlayerView
 
 #: The rules views a situation is read from (installed when a campaign is opened for a step).
@@ -119,7 +119,7 @@ def _query(c, sql: str, what: str) -> tuple[list[str], list[dict]]:
         names = [d[0] for d in cur.description]
         return names, [dict(zip(names, r)) for r in cur.fetchall()]
     except duckdb.Error as e:  # a damaged file opens, then fails on its data
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = first_line(e)
         raise InputError(f"campaign {c.path}: {what} cannot be read ({first}): check it with `bellica round verify`") from None
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bellica.etl.design_files import joined_ends
+from bellica.etl.design_files import joined_ends, write_to_map
 from bellica.geo.errors import InputError
 
 SEEN = {n.lower(): n for n in ("Agrigentum", "Akragas", "Catana", "Gela", "Himera", "Messana", "Naxos", "Syracusae")}
@@ -38,3 +38,36 @@ def test_an_exception_refused_names_every_province(entry, message):
     with pytest.raises(InputError) as err:
         joined_ends(entry, 0, "p.toml", "exception", {"from", "to"}, SEEN, "province")
     assert str(err.value) == message
+
+
+def test_a_map_another_command_holds_is_refused_in_one_line_and_left_as_it_was(tmp_path):
+    """A builder writes its tables once it has computed them; another process holding the map
+    (a `bellica` command still running) makes that one line naming the map and what to do."""
+    import subprocess
+    import sys
+
+    from bellica.geo.spatialdb import offline_connect
+
+    path = tmp_path / "map.duckdb"
+    con = offline_connect(path)
+    con.execute("CREATE TABLE hexes (h3 VARCHAR)")
+    con.close()
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); "
+                               "print('held', flush=True); sys.stdin.read()", str(path)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        written = []
+        with pytest.raises(InputError) as refused:
+            write_to_map(path, written.append)
+    finally:
+        holder.communicate("")
+    message = str(refused.value)
+    assert "\n" not in message and str(path) in message and "cannot be opened for writing" in message
+    assert "try again once the command using it has finished" in message
+    assert written == []
+    write_to_map(path, lambda c: c.execute("CREATE TABLE provinces (name VARCHAR)"))  # free again: written
+    con = offline_connect(path, read_only=True)
+    assert {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()} == {"hexes", "provinces"}
+    con.close()
+
