@@ -162,6 +162,9 @@ def shared_file(key: str, build: Callable[[Path], None], dest: Path) -> Path:
     source = _BUILT.get(key)
     if source is None:
         source = _BUILT[key] = build_shared(_SHARED_FOLDER[0], key, build, Path(dest).suffix)
+    # The folder may be new to this process: a test running first in its worker (or alone) asks for
+    # a file under a folder an earlier test would have made (tests/engine/trossian/campaign_file.py).
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, dest)
     return Path(dest)
 
