@@ -9,32 +9,37 @@
 --   active    a power that controls one of its home provinces, occupied or not (model.is_active);
 --   subject   an inactive power all of whose home provinces one active power holds (model.suzerain).
 
+-- The words above as views, each rule once (the views below and the umpire's queries read them).
+-- Who holds which province: its controller, unless an external army occupies it.
+CREATE OR REPLACE VIEW ror_held AS
+SELECT c.province, c.power FROM ror_control c
+WHERE c.power IS NOT NULL
+  AND c.province NOT IN (SELECT province FROM ror_externals WHERE province IS NOT NULL);
+
+-- The active powers: each controls one of its home provinces, occupied or not.
+CREATE OR REPLACE VIEW ror_active AS
+SELECT DISTINCT p.home AS power FROM ror_provinces p
+JOIN ror_control c ON c.province = p.name AND c.power = p.home;
+
+-- The land borders (ror_borders, the Strait of Messina included) both ways: (a, b) and (b, a).
+CREATE OR REPLACE VIEW ror_neighbours AS
+SELECT a, b FROM ror_borders UNION SELECT b, a FROM ror_borders;
+
 -- Which provinces can each active power attack now (phase 3, attacks.candidate_targets and
 -- attacks.border_provinces): every province held by another active power that borders one of the
 -- attacker's held provinces (ror_borders: the scenario's land adjacency, the Strait of Messina
 -- included).  "Which provinces can Rome attack this turn": WHERE attacker = 'Romans'.
 CREATE OR REPLACE VIEW ror_attackable AS
-WITH
-occupied AS (SELECT DISTINCT province FROM ror_externals WHERE province IS NOT NULL),
-held AS (
-    SELECT c.province, c.power FROM ror_control c
-    WHERE c.power IS NOT NULL AND c.province NOT IN (SELECT province FROM occupied)),
-active AS (
-    SELECT DISTINCT w.name AS power FROM ror_powers w
-    JOIN ror_provinces p ON p.home = w.name
-    JOIN ror_control c ON c.province = p.name AND c.power = w.name
-    WHERE NOT w.external),
-nb AS (SELECT a, b FROM ror_borders UNION SELECT b, a FROM ror_borders)
 SELECT m.power AS attacker, t.power AS target, t.province,
        list(m.province ORDER BY m.province) AS from_provinces,
        p.revenue AS province_revenue, p.resource, p.home AS home_of
-FROM held m
-JOIN nb ON nb.a = m.province
-JOIN held t ON t.province = nb.b
+FROM ror_held m
+JOIN ror_neighbours nb ON nb.a = m.province
+JOIN ror_held t ON t.province = nb.b
 JOIN ror_provinces p ON p.name = t.province
 WHERE t.power <> m.power
-  AND m.power IN (SELECT power FROM active)
-  AND t.power IN (SELECT power FROM active)
+  AND m.power IN (SELECT power FROM ror_active)
+  AND t.power IN (SELECT power FROM ror_active)
 GROUP BY m.power, t.power, t.province, p.revenue, p.resource, p.home
 ORDER BY attacker, target, province;
 
@@ -59,23 +64,17 @@ yields AS (
     FROM rules WHERE key LIKE 'revenue.subject_yield.%'),
 nations AS (SELECT name AS power, ord FROM ror_powers WHERE NOT external),
 homes AS (SELECT p.home AS power, p.name AS province FROM ror_provinces p WHERE p.home IS NOT NULL),
-occupied AS (SELECT DISTINCT province FROM ror_externals WHERE province IS NOT NULL),
-held AS (
-    SELECT c.province, c.power FROM ror_control c
-    WHERE c.power IS NOT NULL AND c.province NOT IN (SELECT province FROM occupied)),
-active AS (
-    SELECT DISTINCT h.power FROM homes h JOIN ror_control c ON c.province = h.province AND c.power = h.power),
 owners AS (  -- every nation's home provinces and who controls them (an occupied one: nobody)
     SELECT h.power, count(*) AS n_homes, count(c.power) AS n_controlled,
            count(DISTINCT c.power) AS n_owners, min(c.power) AS owner
-    FROM homes h LEFT JOIN held c ON c.province = h.province
+    FROM homes h LEFT JOIN ror_held c ON c.province = h.province
     GROUP BY h.power),
 subjects AS (  -- (master, subject, its number of home provinces)
     SELECT o.owner AS master, o.power AS subject, o.n_homes
     FROM owners o
-    WHERE o.power NOT IN (SELECT power FROM active)
+    WHERE o.power NOT IN (SELECT power FROM ror_active)
       AND o.n_controlled = o.n_homes AND o.n_owners = 1
-      AND o.owner <> o.power AND o.owner IN (SELECT power FROM active)),
+      AND o.owner <> o.power AND o.owner IN (SELECT power FROM ror_active)),
 subject_yield AS (
     SELECT s.master, s.subject, s.n_homes,
            CASE WHEN s.n_homes <= 0 THEN 0
@@ -89,7 +88,7 @@ from_subjects AS (
     FROM subject_yield y, r GROUP BY y.master),
 from_provinces AS (
     SELECT h.power, sum(p.revenue) AS amount, count(*) AS n
-    FROM held h JOIN ror_provinces p ON p.name = h.province, r
+    FROM ror_held h JOIN ror_provinces p ON p.name = h.province, r
     WHERE NOT (r.subject_yield = 'replaces'
                AND h.province IN (SELECT hm.province FROM subjects s JOIN homes hm ON hm.power = s.subject
                                   WHERE s.master = h.power))
@@ -97,7 +96,7 @@ from_provinces AS (
 resource_totals AS (SELECT resource, count(*) AS total FROM ror_provinces WHERE resource IS NOT NULL AND resource <> '' GROUP BY resource),
 resource_held AS (
     SELECT h.power, p.resource, count(*) AS n
-    FROM held h JOIN ror_provinces p ON p.name = h.province
+    FROM ror_held h JOIN ror_provinces p ON p.name = h.province
     WHERE p.resource IS NOT NULL AND p.resource <> ''
     GROUP BY h.power, p.resource),
 from_resources AS (
@@ -106,10 +105,10 @@ from_resources AS (
     FROM resource_held m JOIN resource_totals t USING (resource), r GROUP BY m.power),
 missing AS (
     SELECT hm.power, count(*) AS n FROM homes hm
-    WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.province = hm.province AND h.power = hm.power)
+    WHERE NOT EXISTS (SELECT 1 FROM ror_held h WHERE h.province = hm.province AND h.power = hm.power)
     GROUP BY hm.power),
 parts AS (
-    SELECT n.power, n.ord, n.power IN (SELECT power FROM active) AS active,
+    SELECT n.power, n.ord, n.power IN (SELECT power FROM ror_active) AS active,
            coalesce(p.amount, 0) AS provinces, coalesce(s.free_part, 0) AS free_subjects,
            coalesce(s.civic_part, 0) AS civic_subjects, coalesce(x.amount, 0) AS resources,
            coalesce(m.n, 0) * r.penalty AS penalty, r.floor
@@ -141,35 +140,26 @@ ORDER BY ord;
 CREATE OR REPLACE VIEW ror_reach AS
 WITH RECURSIVE
 occupied AS (SELECT province, min(power) AS army FROM ror_externals WHERE province IS NOT NULL GROUP BY province),
-held AS (
-    SELECT c.province, c.power FROM ror_control c
-    WHERE c.power IS NOT NULL AND c.province NOT IN (SELECT province FROM occupied)),
-active AS (
-    SELECT DISTINCT w.name AS power FROM ror_powers w
-    JOIN ror_provinces p ON p.home = w.name
-    JOIN ror_control c ON c.province = p.name AND c.power = w.name
-    WHERE NOT w.external),
-nb AS (SELECT a, b FROM ror_borders UNION SELECT b, a FROM ror_borders),
 march(power, province, steps) AS (
-    SELECT h.power, h.province, 0 FROM held h
+    SELECT h.power, h.province, 0 FROM ror_held h
     JOIN ror_provinces p ON p.name = h.province AND p.home = h.power
-    WHERE h.power IN (SELECT power FROM active)
+    WHERE h.power IN (SELECT power FROM ror_active)
     UNION
     SELECT m.power, nb.b, m.steps + 1 FROM march m
-    JOIN nb ON nb.a = m.province
-    JOIN held h ON h.province = nb.b AND h.power = m.power
+    JOIN ror_neighbours nb ON nb.a = m.province
+    JOIN ror_held h ON h.province = nb.b AND h.power = m.power
     WHERE m.steps < (SELECT count(*) FROM ror_provinces)),
 inside AS (SELECT power, province, min(steps) AS steps FROM march GROUP BY power, province)
 SELECT nb.b AS province, h.power,
        list(h.province ORDER BY h.province) AS from_provinces,
        CAST(min(i.steps) + 1 AS INTEGER) AS march,
        c.power AS held_by, o.army AS occupied_by
-FROM held h
-JOIN nb ON nb.a = h.province
+FROM ror_held h
+JOIN ror_neighbours nb ON nb.a = h.province
 LEFT JOIN inside i ON i.power = h.power AND i.province = h.province
 LEFT JOIN occupied o ON o.province = nb.b
 LEFT JOIN ror_control c ON c.province = nb.b AND o.army IS NULL
-WHERE h.power IN (SELECT power FROM active)
-  AND NOT EXISTS (SELECT 1 FROM held x WHERE x.province = nb.b AND x.power = h.power)
+WHERE h.power IN (SELECT power FROM ror_active)
+  AND NOT EXISTS (SELECT 1 FROM ror_held x WHERE x.province = nb.b AND x.power = h.power)
 GROUP BY nb.b, h.power, c.power, o.army
 ORDER BY province, power;

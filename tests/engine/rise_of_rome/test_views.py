@@ -120,6 +120,20 @@ def test_the_played_states_cover_the_hard_cases():
     assert any(power_revenue(SCENARIO, s, RULES, w).penalty for s in STATES for w in SCENARIO.nations)
 
 
+def test_ror_held_and_ror_active_are_the_rules_words():
+    """The words the other views are written in: model.provinces_of and model.is_active, and the
+    scenario's land borders both ways."""
+    con = campaign_db(RULES)
+    for state in STATES:
+        put_state(con, state)
+        held = set(con.execute("SELECT province, power FROM ror_held").fetchall())
+        assert held == {(p, w) for w in SCENARIO.powers for p in provinces_of(SCENARIO, state, w)}, state.turn
+        active = {w for (w,) in con.execute("SELECT power FROM ror_active").fetchall()}
+        assert active == {w for w in SCENARIO.powers if is_active(SCENARIO, state, w)}, state.turn
+    neighbours = set(con.execute("SELECT a, b FROM ror_neighbours").fetchall())
+    assert neighbours == {(p, q) for p in SCENARIO.provinces for q in SCENARIO.neighbours(p)}
+
+
 def test_ror_attackable_is_the_attack_rule():
     con = campaign_db(RULES)
     for state in STATES:
@@ -219,7 +233,7 @@ def test_ror_reach_says_who_holds_and_who_occupies():
     assert rows and all(h == "Romans" and m == 1 for _w, h, m in rows)
 
 
-@pytest.mark.parametrize("view", ["ror_attackable", "ror_revenue_next", "ror_reach"])
+@pytest.mark.parametrize("view", ["ror_attackable", "ror_revenue_next", "ror_reach", "ror_held", "ror_active"])
 def test_the_views_answer_on_an_empty_state(view):
     con = campaign_db(RULES)
     assert con.execute(f"SELECT count(*) FROM {view}").fetchone()[0] == (9 if view == "ror_revenue_next" else 0)
@@ -239,7 +253,7 @@ def test_a_started_campaign_file_has_the_views(tmp_path, scenario_map):
     con = duckdb.connect(str(out), read_only=True)
     try:
         views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
-        assert {"ror_attackable", "ror_revenue_next", "ror_reach"} <= views
+        assert {"ror_held", "ror_active", "ror_neighbours", "ror_attackable", "ror_revenue_next", "ror_reach"} <= views
         stored = dict(con.execute("SELECT power, revenue FROM ror_powers_state").fetchall())
         nxt = dict(con.execute("SELECT power, total FROM ror_revenue_next").fetchall())
         # Nothing has changed hands before the first revenue phase: next turn's revenue is the first turn's.
