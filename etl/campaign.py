@@ -621,6 +621,25 @@ def _provinces(con, map_path: Path, scenario: ProvinceScenario, notes: list[str]
     return "built"
 
 
+def _write_designed_meta(con, scenario, t0: float, built: bool, map_path, own: dict[str, str]) -> None:
+    """``scenario_meta`` of a province or node campaign: the scenario file's own single values, then
+    what every such campaign records (over them), then ``own``, the kind's keys (its source file...)."""
+    create_tables(con, CAMPAIGN, ["scenario_meta"])
+    meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
+    meta.update({"name": scenario.name, "title": scenario.title, "ruleset": scenario.ruleset,
+                 "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
+                 "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 "created_seconds": f"{time.perf_counter() - t0:.2f}",
+                 "map": "built for the scenario" if built else str(map_path)})
+    meta.update(own)
+    _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
+
+
+def _counts(con, tables: dict[str, str]) -> dict[str, int]:
+    """The rows of each table, by the name the result gives it (the tables are the module's own)."""
+    return {label: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for label, table in tables.items()}
+
+
 def create_province_campaign(scenario: ProvinceScenario, out: str | Path, *, fill, map_path: str | Path | None = None,
                              force: bool = False) -> ProvinceCampaignResult:
     """Write a new campaign database for a province scenario (Rise of Rome).
@@ -639,21 +658,8 @@ def create_province_campaign(scenario: ProvinceScenario, out: str | Path, *, fil
         _copy_map(con, map_path, scenario)
         source = _provinces(con, map_path, scenario, notes)
         fill(con)
-        create_tables(con, CAMPAIGN, ["scenario_meta"])
-        seconds = time.perf_counter() - t0
-        meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
-        meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.directory),
-                     "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
-                     "ruleset": scenario.ruleset, "provinces": source,
-                     "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                     "created_seconds": f"{seconds:.2f}",
-                     "map": "built for the scenario" if built else str(map_path)})
-        _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
-        counts = {
-            "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
-            "provinces": con.execute("SELECT count(*) FROM provinces").fetchone()[0],
-            "province_hexes": con.execute("SELECT count(*) FROM province_cells").fetchone()[0],
-        }
+        _write_designed_meta(con, scenario, t0, built, map_path, {"source": str(scenario.directory), "provinces": source})
+        counts = _counts(con, {"hexes": "hexes", "provinces": "provinces", "province_hexes": "province_cells"})
     return ProvinceCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts, notes,
                                   built, source)
 
@@ -696,21 +702,8 @@ def create_node_campaign(scenario, out: str | Path, *, fill, map_path: str | Pat
         result = compute_nodes(g, _map_res(con, g.kind), spec, year=scenario.year)
         write_nodes(con, result)
         fill(con)
-        create_tables(con, CAMPAIGN, ["scenario_meta"])
-        seconds = time.perf_counter() - t0
-        meta = {str(k): str(v) for k, v in scenario.meta.items() if not isinstance(v, (list, dict))}
-        meta.update({"name": scenario.name, "title": scenario.title, "source": str(scenario.path),
-                     "nodes": str(scenario.nodes), "year": str(scenario.year),
-                     "bbox": ",".join(str(v) for v in scenario.bbox), "resolution": str(scenario.resolution),
-                     "ruleset": scenario.ruleset,
-                     "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                     "created_seconds": f"{seconds:.2f}",
-                     "map": "built for the scenario" if built else str(map_path)})
-        _bulk_insert(con, "scenario_meta", ["key", "value"], sorted(meta.items()))
-        counts = {
-            "hexes": con.execute("SELECT count(*) FROM hexes").fetchone()[0],
-            "nodes": con.execute("SELECT count(*) FROM nodes").fetchone()[0],
-            "paths": con.execute("SELECT count(*) FROM node_paths").fetchone()[0],
-        }
+        _write_designed_meta(con, scenario, t0, built, map_path, {
+            "source": str(scenario.path), "nodes": str(scenario.nodes), "year": str(scenario.year)})
+        counts = _counts(con, {"hexes": "hexes", "nodes": "nodes", "paths": "node_paths"})
     return NodeCampaignResult(out, scenario.name, scenario.ruleset, time.perf_counter() - t0, counts,
                               list(result.notes), built)

@@ -443,3 +443,28 @@ class _NoCapture:
 
     def readouterr(self):
         return "", ""
+
+
+@pytest.mark.parametrize("scenario, own", [
+    ("trossian", {"provinces": {"map", "built"}}),
+    ("magna-graecia/dionysian", {"nodes": None, "year": None}),
+])
+def test_a_province_or_node_campaign_records_where_it_came_from(tmp_path, scenario, own):
+    """scenario_meta of the province and node builders: the scenario's name, ruleset, extent, the
+    map it was made on (--map: its path), when and how long, and the kind's own keys."""
+    from tests.conftest import scenario_campaign_file
+
+    path = scenario_campaign_file(scenario, tmp_path / "c.duckdb")
+    con = connect(path, read_only=True)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM scenario_meta").fetchall())
+    finally:
+        con.close()
+    assert meta["name"] and meta["title"] and meta["ruleset"] in scenario
+    assert len(meta["bbox"].split(",")) == 4 and int(meta["resolution"]) > 0
+    assert meta["map"].endswith("map.duckdb") and float(meta["created_seconds"]) >= 0
+    assert meta["created_at"][:2] == "20" and Path(meta["source"]).exists()
+    for key, values in own.items():
+        assert key in meta and (values is None or meta[key] in values)
+    if "nodes" in own:
+        assert Path(meta["nodes"]).is_file() and int(meta["year"].split()[0].lstrip("-")) > 0
