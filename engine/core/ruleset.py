@@ -75,9 +75,6 @@ class Ruleset:
 
     #: The registered name, recorded in ``scenario_meta.ruleset`` (e.g. ``"vae-victis-ii"``).
     name: str = ""
-    #: The command a person plays this ruleset's campaigns with, named when another game's
-    #: command is given one of its files (``bellica round`` refuses a Trossian campaign in one line).
-    play_command: str = "bellica round"
     #: The ruleset's own state tables, defined once as SQL (a file :class:`~pathlib.Path` or text):
     #: ``CREATE TABLE`` statements whose ``PRIMARY KEY`` names the columns keying each table's
     #: rows.  The core adds its ``campaign`` and ``round_notes`` (``engine/core/sql/state.sql``).
@@ -102,6 +99,14 @@ class Ruleset:
     #: The command-line group its declared steps make (``bellica <group> <step>``; empty: the
     #: ruleset declares none, or its group is written by hand).  :attr:`play_command` names it.
     command_group: str = ""
+
+    @property
+    def play_command(self) -> str:
+        """The command a person plays this ruleset's campaigns with, named when another game's
+        command is given one of its files (``bellica round`` refuses a Trossian campaign in one
+        line): ``bellica <command_group>``.  A ruleset sets it as a class attribute where its
+        steps are played through another command (``bellica turn``, shared by two games)."""
+        return f"bellica {self.command_group}" if self.command_group else "bellica round"
     #: The option naming the faction that takes a side's step (``--nation``, ``--side``).
     faction_flag: str = "--faction"
     #: A folder of the scenario folders the ruleset ships (a distribution's own; None: it ships

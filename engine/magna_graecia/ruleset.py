@@ -90,7 +90,6 @@ def _command_words(r: Mapping) -> str:
 
 class MagnaGraecia(SteppedRuleset):
     name = RULESET
-    play_command = "bellica magna-graecia"
     # `bellica magna-graecia <step>` is made from the steps declared in steps.py (bellica/commands/play.py)
     command_group = "magna-graecia"
     faction_flag = "--side"

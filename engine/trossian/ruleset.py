@@ -84,7 +84,6 @@ __all__ = ["ALLY_PHASES", "NATION_STEPS", "ORDER_KINDS", "SCENARIO_SQL", "STATE_
 
 class Trossian(SteppedRuleset):
     name = RULESET
-    play_command = "bellica trossian"
     command_group = "trossian"
     faction_flag = "--nation"
     title = "Trossian"

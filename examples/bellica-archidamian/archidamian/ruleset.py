@@ -342,7 +342,6 @@ def next_words(c, snap: Snapshot) -> str:
 class Archidamian(SteppedRuleset):
     name = NAME
     title = "Peloponnesian War"
-    play_command = "bellica archidamian"
     command_group = "archidamian"
     faction_flag = "--side"
     round_word = "year"
