@@ -126,19 +126,28 @@ def export_map(db_path: str | Path, out: str | Path, *, force: bool = False) -> 
     return sorted((target for _, target in written), key=lambda target: target != out)  # hexes (out) first
 
 
-def map_summary(db_path: str | Path) -> list[str]:
-    """Lines describing a map: its metadata, then hex counts by kind and by terrain."""
+def map_info(db_path: str | Path) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, int]]]]:
+    """A map's metadata rows ``(key, value)`` by key, and its hex counts by kind and by terrain,
+    largest first and ties by name (the same every run): what ``bellica map info`` says, as text
+    (:func:`map_summary`) or as JSON (bellica/services/jsonout.py)."""
     con, tables = open_map_database(db_path, required="map_meta")
     try:
         if "hexes" not in tables:
             raise InputError(f"{db_path} has no hexes table: pass a database made by `bellica map build`")
-        lines = [f"{k}: {v}" for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()]
-        for column in ("kind", "terrain"):
-            rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()  # ties by name: the same every run
-            lines.append(f"{column}: " + ", ".join(f"{k} {n}" for k, n in rows))
-        return lines
+        meta = con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()
+        counts = {column: con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL "
+                                      "GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
+                  for column in ("kind", "terrain")}
+        return meta, counts
     except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
-        first = first_line(e)
-        raise InputError(f"map database {db_path} cannot be read ({first}): rebuild it with `bellica map build`") from None
+        raise InputError(f"map database {db_path} cannot be read ({first_line(e)}): "
+                         "rebuild it with `bellica map build`") from None
     finally:
         con.close()
+
+
+def map_summary(db_path: str | Path) -> list[str]:
+    """Lines describing a map: its metadata, then hex counts by kind and by terrain."""
+    meta, counts = map_info(db_path)
+    return ([f"{k}: {v}" for k, v in meta]
+            + [f"{column}: " + ", ".join(f"{k} {n}" for k, n in rows) for column, rows in counts.items()])

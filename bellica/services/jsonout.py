@@ -111,27 +111,12 @@ def _meta_value(text: Any) -> Any:
 def map_info_json(map_db: str | Path) -> dict[str, Any]:
     """What ``bellica map info`` prints, as data: ``{"path", "meta": {key: value}, "kind": {kind: hexes},
     "terrain": {terrain: hexes}}`` (counts largest first, as in the text)."""
-    import duckdb
+    from bellica.etl.export import map_info
 
-    from bellica.etl.export import open_map_database
-    from bellica.geo.errors import InputError, first_line
-
-    con, tables = open_map_database(map_db, required="map_meta")
-    try:
-        if "hexes" not in tables:
-            raise InputError(f"{map_db} has no hexes table: pass a database made by `bellica map build`")
-        out: dict[str, Any] = {"path": str(map_db)}
-        out["meta"] = {k: _meta_value(v) for k, v in con.execute("SELECT key, value FROM map_meta ORDER BY key").fetchall()}
-        for column in ("kind", "terrain"):
-            rows = con.execute(f"SELECT {column}, count(*) FROM hexes WHERE {column} IS NOT NULL "
-                               "GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
-            out[column] = {k: int(n) for k, n in rows}
-        return out
-    except duckdb.Error as e:  # a truncated or damaged file opens, then fails on its data
-        first = first_line(e)
-        raise InputError(f"map database {map_db} cannot be read ({first}): rebuild it with `bellica map build`") from None
-    finally:
-        con.close()
+    meta, counts = map_info(map_db)
+    out: dict[str, Any] = {"path": str(map_db), "meta": {k: _meta_value(v) for k, v in meta}}
+    out.update({column: {k: int(n) for k, n in rows} for column, rows in counts.items()})
+    return out
 
 
 def structures_json(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
