@@ -267,22 +267,23 @@ def is_province_scenario(name_or_path: str | Path) -> bool:
 def scenario_ruleset(name_or_path: str | Path) -> str:
     """The ruleset a scenario is played with, read without loading it: a province or node scenario's
     ``[scenario] ruleset``, else the hex scenario's (scenario.toml, default Vae Victis II)."""
-    if _node_file(name_or_path) is not None:
-        return load_node_scenario(name_or_path).ruleset
-    directory = _province_dir(name_or_path)
-    if directory is not None:
-        return load_province_scenario(directory).ruleset
-    return str(_load_meta(scenario_dir(name_or_path))["ruleset"])
+    return _scenario_head(name_or_path, "ruleset")
 
 
 def scenario_title(name_or_path: str | Path) -> str:
     """A scenario's title, whatever its kind (for `bellica campaign scenarios`)."""
+    return _scenario_head(name_or_path, "title")
+
+
+def _scenario_head(name_or_path: str | Path, key: str) -> str:
+    """``key`` of a scenario's ``[scenario]`` table, whatever its kind: a node file, a province
+    folder, else a hex scenario's folder."""
     if _node_file(name_or_path) is not None:
-        return load_node_scenario(name_or_path).title
+        return str(getattr(load_node_scenario(name_or_path), key))
     directory = _province_dir(name_or_path)
     if directory is not None:
-        return load_province_scenario(directory).title
-    return str(_load_meta(scenario_dir(name_or_path))["title"])
+        return str(getattr(load_province_scenario(directory), key))
+    return str(_load_meta(scenario_dir(name_or_path))[key])
 
 
 def load_province_scenario(name_or_path: str | Path) -> ProvinceScenario:

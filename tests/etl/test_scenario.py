@@ -274,3 +274,14 @@ def test_an_oversized_csv_field_is_one_line(tmp_path):
     p.write_text('army,faction,structure\n1,Alpha,"' + "A" * 200_000 + '"\n')
     with pytest.raises(InputError, match=r"^mine.csv line 2: not a CSV line \(field larger than field limit"):
         load_scenario(d, placements=p)
+
+
+@pytest.mark.parametrize("scenario, ruleset", [("first-punic-war", "vae-victis-ii"), ("rise-of-rome", "rise-of-rome"),
+                                               ("magna-graecia/dionysian", "magna-graecia")])
+def test_a_scenarios_ruleset_and_title_are_read_whatever_its_kind(scenario, ruleset):
+    """A hex scenario's folder, a province scenario's folder, a node scenario's file."""
+    from bellica.etl.scenario import scenario_ruleset, scenario_title
+
+    assert scenario_ruleset(scenario) == ruleset
+    title = scenario_title(scenario)
+    assert title and title != scenario and "\n" not in title
