@@ -140,19 +140,14 @@ def check_given(c, faction: str | None, submitted_by: str, orders, problems: lis
     deadline, legality with the faction's stored orders), and the move preview's refusal of a move
     past the army's MP; its warnings go into ``warnings`` (a navy ending on a Sea hex, a halt)."""
     from bellica.engine.vae_victis.orders import OrderError, OrderProblem
-    from bellica.engine.vae_victis.rounds.machine import read_round, require
-    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
+    from bellica.engine.vae_victis.rounds.machine import read_round
+    from bellica.engine.vae_victis.rounds.orders_step import refuse_orders_now
     from bellica.geo.errors import InputError
 
     r = read_round(c)
     try:
-        require(c, r, "orders")
-        if round_ is not None and round_ != r.round:
-            raise InputError(f"{source} is for round {round_} but the campaign is in round {r.round}: fix its `round`")
-        if orders_mode(r.snap) == COMMIT_REVEAL:
-            raise InputError("this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
-                             "and reveal it later (the forms on your page)")
-        refuse_after_deadline(r, None, source)
+        refuse_orders_now(c, r, round_, source, None,
+                          commit_fix="commit the digest of your orders file and reveal it later (the forms on your page)")
         if not orders and not problems:
             raise InputError(f"{source} gives no orders: give at least one army's moves")
         return list(problems) + (_position_problems(c, r, faction, submitted_by, orders, source, warnings)

@@ -107,6 +107,24 @@ def commit_reveal(path):
     return c
 
 
+def test_the_pages_check_refuses_what_a_submission_refuses_in_the_pages_words(tmp_path):
+    """order_form.check_given (the check behind a player's page) refuses plain orders as
+    submit_orders does, with the fix a page can give (no command line on a page)."""
+    from bellica.engine.vae_victis.order_form import check_given
+
+    c = commit_reveal(tmp_path / "c.duckdb")
+    problems = check_given(c, "roma", "roma", ROMA, [], "the orders form", [])
+    assert [p.message for p in problems] == [
+        "this campaign takes orders in commit-reveal mode: commit the digest of your orders file "
+        "and reveal it later (the forms on your page)"]
+    with pytest.raises(InputError, match="commit their digest with `bellica round commit`, then reveal"):
+        rounds.submit_orders(c, ROMA, faction="roma")
+    rounds.set_orders_mode(c, rounds.SEALED)
+    problems = check_given(c, "roma", "roma", ROMA, [], "the orders form", [], round_=2)
+    assert [p.message for p in problems] == [
+        "the orders form is for round 2 but the campaign is in round 1: fix its `round`"]
+
+
 def test_commit_reveal_holds_only_digests_until_the_reveal(tmp_path):
     path = tmp_path / "c.duckdb"
     c = commit_reveal(path)

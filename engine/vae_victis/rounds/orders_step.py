@@ -21,8 +21,8 @@ from bellica.engine.vae_victis.model import ArmyOrders, Board, Event, Phase, Tra
 from bellica.engine.vae_victis.rounds.machine import STAGE_MOVES, Round, event, read_round, require, round_of, stored_logistics
 from bellica.geo.errors import InputError
 
-__all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "who", "order_events", "submit_orders",
-           "orders_view", "order_submitters"]
+__all__ = ["ORDER_SEAL", "orders_from_data", "row_to_orders", "orders_data", "validate", "who", "order_events",
+           "refuse_orders_now", "submit_orders", "orders_view", "order_submitters"]
 
 
 # --- stored rows <-> ArmyOrders ---------------------------------------------------------------
@@ -146,6 +146,22 @@ def order_events(campaign, r: Round, orders: Mapping[int, ArmyOrders], *, factio
     return events
 
 
+def refuse_orders_now(campaign, r: Round, round_: int | None, source: str, now: datetime | None, *,
+                      commit_fix: str) -> None:
+    """Refuse, in one line, plain orders the campaign does not take now: not its orders step, for
+    another round than ``round_`` names, in commit-reveal mode (``commit_fix``: how the caller's
+    front end commits and reveals), or past the round's deadline (``now``: the clock, None: the
+    real one).  A submission (:func:`submit_orders`) and the web page's check (order_form.py) both."""
+    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline
+
+    require(campaign, r, "orders")
+    if round_ is not None and round_ != r.round:
+        raise InputError(f"{source} is for round {round_} but the campaign is in round {r.round}: fix its `round`")
+    if orders_mode(r.snap) == COMMIT_REVEAL:
+        raise InputError(f"this campaign takes orders in commit-reveal mode: {commit_fix}")
+    refuse_after_deadline(r, now, source)
+
+
 def submit_orders(
     campaign,
     orders: Mapping[int, ArmyOrders],
@@ -172,19 +188,14 @@ def submit_orders(
     :func:`engine.vae_victis.rounds.reveal.reveal_orders`.  Orders close at the round's deadline
     (``now``: the clock, for tests and replay).
     """
-    from bellica.engine.vae_victis.rounds.reveal import COMMIT_REVEAL, orders_mode, refuse_after_deadline, reveal_if_complete
+    from bellica.engine.vae_victis.rounds.reveal import reveal_if_complete
 
     if not orders:
         raise InputError(f"{source} holds no orders: give at least one army's moves")
     with campaign.transaction():
         r = read_round(campaign)
-        require(campaign, r, "orders")
-        if round is not None and round != r.round:
-            raise InputError(f"{source} is for round {round} but the campaign is in round {r.round}: fix its `round`")
-        if orders_mode(r.snap) == COMMIT_REVEAL:
-            raise InputError("this campaign takes orders in commit-reveal mode: commit their digest with "
-                             "`bellica round commit`, then reveal them with `bellica round reveal-orders`")
-        refuse_after_deadline(r, now, source)
+        refuse_orders_now(campaign, r, round, source, now, commit_fix=(
+            "commit their digest with `bellica round commit`, then reveal them with `bellica round reveal-orders`"))
         events = order_events(campaign, r, orders, faction=faction, submitted_by=who(faction, submitted_by), source=source)
         after = campaign.append(events, before=r.snap)
         revealed = reveal_if_complete(campaign, after)
