@@ -98,14 +98,7 @@ def outcome_plot(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], 
     ax3.set_ylim(bottom=0)
     ax3.set_title(f"{series_label} per turn", fontsize=9)
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else (
-        {"CreationDate": None} if path.suffix.lower() == ".pdf" else None)
-    from matplotlib import rc_context
-
-    with rc_context({"svg.hashsalt": "bellica"}):  # fixed SVG ids: the same chart, the same bytes
-        fig.savefig(path, dpi=dpi, metadata=metadata)
-    return path
+    return _save(fig, path, dpi)
 
 
 def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, nations: Sequence[str],
@@ -115,7 +108,6 @@ def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, na
     ``path``: the share of runs each player won (``summary["counts"][winner]``), and each
     player's ``series_prefix + nation`` series per turn (median line, 25-75% band).  Plain data
     from :func:`bellica.engine.core.simulate.summarise`; same runs, same bytes."""
-    from matplotlib import rc_context
     from matplotlib.figure import Figure
 
     path = Path(path)
@@ -154,6 +146,14 @@ def nations_plot(summary: Mapping[str, Any], path: str | Path, *, title: str, na
     ax2.set_ylabel(series_label)
     ax2.set_ylim(bottom=0)
     ax2.set_title(f"{series_label} per turn (median, 25-75%)", fontsize=9)
+
+    return _save(fig, path, dpi)
+
+
+def _save(fig, path: Path, dpi: int) -> Path:
+    """Write ``fig`` to ``path`` (its folder made), the same bytes for the same chart: no date in an
+    SVG's or a PDF's metadata, and fixed SVG ids."""
+    from matplotlib import rc_context
 
     path.parent.mkdir(parents=True, exist_ok=True)
     metadata = {"Date": None} if path.suffix.lower() == ".svg" else (
