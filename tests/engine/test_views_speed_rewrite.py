@@ -45,13 +45,12 @@ def assert_same_rows(con) -> int:
     for name, sql in OLD_SQL.items():
         con.execute(f"CREATE OR REPLACE TEMP VIEW old_{name} AS {sql}")
         for probe in PROBES:
+            # Sorted whole rows: the same multiset, NULLs and duplicates included (the first probe
+            # reads every row, so no EXCEPT ALL both ways is needed: it ran the recursion 4 times more).
             new = sorted(con.execute(probe.format(v=name)).fetchall(), key=repr)
             old = sorted(con.execute(probe.format(v=f"old_{name}")).fetchall(), key=repr)
             assert new == old, (name, probe)
             compared += len(new)
-        # Exact multiset equality, NULLs and duplicates included.
-        for a, b in ((name, f"old_{name}"), (f"old_{name}", name)):
-            assert con.execute(f"SELECT count(*) FROM (SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b})").fetchone() == (0,)
     return compared
 
 
