@@ -36,6 +36,8 @@ def remove_abandoned_runs(tmpfs: Path) -> None:
     process has taken), is left alone: removing a live run's files would fail it."""
     for folder in tmpfs.glob(f"{TMPFS_PREFIX}*"):
         try:
+            if folder.stat().st_uid != os.getuid():
+                continue  # another user's run (its pid may be in another namespace): theirs to remove
             pid = int((folder / RUN_PID_FILE).read_text())
         except (OSError, ValueError):
             continue
