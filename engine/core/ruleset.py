@@ -107,6 +107,7 @@ class Ruleset:
         line): ``bellica <command_group>``.  A ruleset sets it as a class attribute where its
         steps are played through another command (``bellica turn``, shared by two games)."""
         return f"bellica {self.command_group}" if self.command_group else "bellica round"
+
     #: The option naming the faction that takes a side's step (``--nation``, ``--side``).
     faction_flag: str = "--faction"
     #: A folder of the scenario folders the ruleset ships (a distribution's own; None: it ships
