@@ -16,6 +16,7 @@ The files are read once per process and folder.
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib.util import find_spec
 from pathlib import Path
@@ -31,6 +32,7 @@ CORE_PACKAGES = ("bellica.engine", "bellica.schema", "bellica.etl")
 
 _CREATE = re.compile(r"(?is)^(?:\s*--[^\n]*\n)*\s*create\s+(?:or\s+replace\s+)?(macro|view)\s+\"?(\w+)\"?\s*")
 _READ: dict[tuple[Path, str], dict[str, str]] = {}
+_MERGED: dict[tuple[str, tuple[Path, ...]], dict[str, str]] = {}
 
 
 def ruleset_folder(ruleset) -> Path:
@@ -65,16 +67,25 @@ def installed_view(con, name: str, kept: str, extra: Iterable[Path] = ()) -> str
     return f'CREATE VIEW "{name}" AS {select}'
 
 
+@functools.cache
+def _core_folders() -> tuple[Path, ...]:
+    return tuple(Path(p) for name in CORE_PACKAGES for p in (find_spec(name).submodule_search_locations or []))
+
+
 def _statements(kind: str, extra: Iterable[Path]) -> dict[str, str]:
     """``kind`` ("macro" or "view") statements of the core folders, and of ``extra`` folders not
-    inside them: name in lower case -> statement.  The first folder naming one keeps it."""
-    core = [Path(p) for name in CORE_PACKAGES for p in (find_spec(name).submodule_search_locations or [])]
-    folders = core + [p for p in extra if not any(p.is_relative_to(c) for c in core)]
-    found: dict[str, str] = {}
-    for folder in folders:
-        for name, statement in _read(folder, kind).items():
-            found.setdefault(name, statement)
-    return found
+    inside them: name in lower case -> statement.  The first folder naming one keeps it.  Merged
+    once per process and set of folders (every console asks for the macros)."""
+    key = (kind, tuple(extra))
+    if key not in _MERGED:
+        core = _core_folders()
+        folders = list(core) + [p for p in key[1] if not any(p.is_relative_to(c) for c in core)]
+        found: dict[str, str] = {}
+        for folder in folders:
+            for name, statement in _read(folder, kind).items():
+                found.setdefault(name, statement)
+        _MERGED[key] = found
+    return _MERGED[key]
 
 
 def _read(folder: Path, kind: str) -> dict[str, str]:
